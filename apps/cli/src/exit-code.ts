@@ -1,0 +1,19 @@
+import type { ExitCode } from './command-module';
+
+let current: ExitCode = 0;
+
+/**
+ * Actions report "some rows failed" by calling {@link reportExitCode}; the highest code wins.
+ * Scoped to one parse so in-process test runs do not leak codes into each other.
+ */
+export async function setActionExitCode(run: () => Promise<unknown>): Promise<ExitCode> {
+  current = 0;
+  await run();
+  const code = current;
+  current = 0;
+  return code;
+}
+
+export function reportExitCode(code: ExitCode): void {
+  if (code > current) current = code;
+}

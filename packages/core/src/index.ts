@@ -1,0 +1,97 @@
+export { writeFileAtomic } from './atomic-write';
+export {
+  type AcquireLockOptions,
+  acquireDirectoryLock,
+  type DirectoryLock,
+  LOCK_DIR_NAME,
+  type LockHolder,
+  withDirectoryLock,
+} from './directory-lock';
+export {
+  ConfigError,
+  describeError,
+  exitCodeFor,
+  InputError,
+  InternalError,
+  isXsbError,
+  ProviderError,
+  UsageError,
+  ValidationError,
+  XsbError,
+  type XsbErrorKind,
+  type XsbErrorOptions,
+} from './errors';
+export { canonicalJson, hashBytes, hashCanonicalJson, hashFile } from './hash-content';
+export { readJson, writeJson } from './json-file';
+export {
+  JsonlWriter,
+  MAX_JSONL_LINE_BYTES,
+  type ReadJsonlOptions,
+  readJsonl,
+  readJsonlAll,
+  writeJsonlAtomic,
+} from './jsonl';
+export { environmentWithDotenv, parseDotenv } from './load-dotenv';
+export {
+  createProgressReporter,
+  type ProgressOptions,
+  type ProgressReporter,
+  silentProgress,
+} from './progress-reporter';
+export { assertSafePathPart, type DeckLocation, isSafePathPart, RunLayout } from './run-layout';
+export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
+export {
+  type BoundingBox,
+  boundingBoxSchema,
+  type Deck,
+  deckSchema,
+  type Slide,
+  type SlideElement,
+  type SlideElementKind,
+  slideElementKindSchema,
+  slideElementSchema,
+  slideSchema,
+} from './schemas/deck';
+export { type DeckStats, deckStatsSchema } from './schemas/deck-stats';
+export { type Metadata, metadataSchema } from './schemas/metadata';
+export { type Metrics, metricsSchema } from './schemas/metrics';
+export { type Evidence, evidenceSchema, type Probe, probeSchema } from './schemas/probe';
+export { type ProbeGenerationStatus, probeGenerationStatusSchema } from './schemas/probe-generation-status';
+export { type ProbeScore, probeScoreSchema } from './schemas/probe-score';
+export {
+  type HashedInput,
+  hashedInputSchema,
+  type RunManifest,
+  runManifestSchema,
+} from './schemas/run-manifest';
+export {
+  type Condition,
+  conditionSchema,
+  type RunSheetRow,
+  runSheetRowSchema,
+} from './schemas/run-sheet-row';
+export {
+  type SourceMetadata,
+  type SourceMetadataInput,
+  type SourceType,
+  sourceMetadataInputSchema,
+  sourceMetadataSchema,
+  sourceTypeSchema,
+} from './schemas/source-metadata';
+export { formatIssuePath, validateRecord } from './validate-record';
+export { XSB_VERSION } from './version';
+export {
+  CONFIG_ENVIRONMENT,
+  CONFIG_FILE_NAMES,
+  defaultCacheDir,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+  type ModelPrice,
+  modelPriceSchema,
+  type ProviderLimits,
+  providerLimitsSchema,
+  type XsbConfig,
+  type XsbConfigInput,
+  xsbConfigSchema,
+} from './xsb-config';

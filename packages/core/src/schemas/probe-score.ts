@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { metadataSchema } from './metadata';
+
+/** One line of `probe_scores.jsonl`: can the deck's visible content answer one probe (spec 000)? */
+export const probeScoreSchema = z.looseObject({
+  probe_id: z.string().min(1),
+  covered: z.boolean(),
+  answer: z.string(),
+  cited_evidence: z.string(),
+  metadata: metadataSchema.default({}),
+});
+export type ProbeScore = z.infer<typeof probeScoreSchema>;

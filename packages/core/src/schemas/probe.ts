@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { metadataSchema } from './metadata';
+
+export const evidenceSchema = z.looseObject({
+  locator: z.string(),
+  text: z.string().min(1),
+});
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+/** One line of `probes_deduped.jsonl`: a source-grounded question-answer unit (spec 000). */
+export const probeSchema = z.looseObject({
+  probe_id: z.string().min(1),
+  source_case_id: z.string().min(1),
+  scene: z.string(),
+  question: z.string().min(1),
+  answer: z.string().min(1),
+  evidence: z.array(evidenceSchema),
+  level: z.number().int(),
+  modality: z.string().min(1),
+  theme: z.string().min(1),
+  metadata: metadataSchema.default({}),
+});
+export type Probe = z.infer<typeof probeSchema>;

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { metadataSchema } from './metadata';
+
+export const sourceTypeSchema = z.enum(['pdf', 'html', 'markdown', 'text']);
+export type SourceType = z.infer<typeof sourceTypeSchema>;
+
+/** `source_metadata.json`, the source manifest of spec 000 (stored beside the source file). */
+export const sourceMetadataSchema = z.looseObject({
+  case_id: z.string().min(1),
+  title: z.string(),
+  source_path: z.string().min(1),
+  source_type: sourceTypeSchema,
+  scene: z.string().min(1),
+  valid_audiences: z.array(z.string().min(1)),
+  display_name: z.string().optional(),
+  category: z.string().optional(),
+  topic: z.string().optional(),
+  metadata: metadataSchema.default({}),
+});
+export type SourceMetadata = z.infer<typeof sourceMetadataSchema>;
+
+/**
+ * What a user may write in `source_metadata.json`: every field optional, since case discovery fills
+ * case_id, source_path and source_type from the folder. Known fields are still type-checked.
+ */
+export const sourceMetadataInputSchema = sourceMetadataSchema.partial();
+export type SourceMetadataInput = z.infer<typeof sourceMetadataInputSchema>;

@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import { ValidationError } from './errors';
+
+/** Dotted path of a zod issue, e.g. `evidence[0].text`; empty for the record itself. */
+export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+/**
+ * Validates one record; on failure throws a ValidationError naming the file, the line and the
+ * first failing field, so users can find and fix the exact spot.
+ */
+export function validateRecord<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: { file?: string; line?: number } = {},
+): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue ? formatIssuePath(issue.path) : undefined;
+  const missing =
+    issue && issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined
+      ? 'is required but missing'
+      : (issue?.message ?? 'invalid');
+  const more =
+    result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problem(s))` : '';
+  throw new ValidationError(`${missing}${more}`, { ...where, ...(field ? { field } : {}) });
+}

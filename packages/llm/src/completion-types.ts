@@ -1,0 +1,88 @@
+/**
+ * The one request/answer shape every xsb judge call uses, whatever the provider. Stage packages
+ * depend on these types only; providers translate them to the Anthropic or OpenAI wire formats.
+ */
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+  /**
+   * Marks the end of a shared prompt prefix (e.g. deck + source material): Anthropic gets a
+   * `cache_control` breakpoint here; for OpenAI the parts up to here are rendered byte-stable first.
+   */
+  cacheBreakpoint?: boolean;
+}
+
+export interface ImagePart {
+  type: 'image';
+  mediaType: 'image/png' | 'image/jpeg';
+  /** Raw bytes; the cache key uses their sha256, never the bytes themselves. */
+  data: Uint8Array;
+  cacheBreakpoint?: boolean;
+}
+
+export interface DocumentPart {
+  type: 'document';
+  mediaType: 'application/pdf';
+  data: Uint8Array;
+  /** Shown to the model as the document title where the provider supports it. */
+  title?: string;
+  cacheBreakpoint?: boolean;
+}
+
+export type ContentPart = TextPart | ImagePart | DocumentPart;
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string | ContentPart[];
+}
+
+export interface ResponseJsonSchema {
+  name: string;
+  /** A JSON Schema object (e.g. from `z.toJSONSchema`). */
+  schema: Record<string, unknown>;
+}
+
+export interface CompletionRequest {
+  system?: string;
+  messages: ChatMessage[];
+  /** Overrides the model of the judge spec; normally left unset. */
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  stop?: string[];
+  /** Sent where the provider supports it (OpenAI); part of the cache key either way. */
+  seed?: number;
+  responseSchema?: ResponseJsonSchema;
+  /** Pipeline stage for the usage ledger, e.g. `probes`, `weights`, `eval.answerability`. */
+  stage?: string;
+}
+
+export interface TokenUsage {
+  /** Input tokens not served from the provider's prompt cache. */
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export interface CompletionResult {
+  text: string;
+  usage: TokenUsage;
+  /** The model id the server reported. */
+  model: string;
+  latencyMs: number;
+  retries: number;
+  fromCache: boolean;
+  /** The judge spec string, recorded in artifacts (e.g. `anthropic:claude-sonnet-4-5`). */
+  judgeId: string;
+}
+
+export interface CompleteOptions {
+  signal?: AbortSignal;
+}
+
+export interface LlmClient {
+  readonly judgeId: string;
+  complete(request: CompletionRequest, options?: CompleteOptions): Promise<CompletionResult>;
+}

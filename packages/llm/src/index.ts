@@ -1,0 +1,13 @@
+export type {
+  ChatMessage,
+  CompleteOptions,
+  CompletionRequest,
+  CompletionResult,
+  ContentPart,
+  DocumentPart,
+  ImagePart,
+  LlmClient,
+  ResponseJsonSchema,
+  TextPart,
+  TokenUsage,
+} from './completion-types';
