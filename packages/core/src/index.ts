@@ -78,6 +78,12 @@ export {
   sourceMetadataSchema,
   sourceTypeSchema,
 } from './schemas/source-metadata';
+export {
+  type SourceContext,
+  type SourcePageSpan,
+  sourceContextSchema,
+  sourcePageSpanSchema,
+} from './schemas/source-context';
 export { formatIssuePath, validateRecord } from './validate-record';
 export { XSB_VERSION } from './version';
 export {
@@ -95,3 +101,60 @@ export {
   type XsbConfigInput,
   xsbConfigSchema,
 } from './xsb-config';
+export {
+  type ClaimLabel,
+  type ClaimSnippet,
+  type Correctness,
+  claimLabelSchema,
+  claimSnippetSchema,
+  correctnessSchema,
+  type VerifiedClaim,
+  verifiedClaimSchema,
+} from './schemas/correctness';
+export { type EvalJobStatus, evalJobStatusSchema } from './schemas/eval-job-status';
+export {
+  type MetricSummary,
+  type MetricsGroupSummary,
+  type MetricsSummary,
+  metricSummarySchema,
+  metricsGroupSummarySchema,
+  metricsSummarySchema,
+} from './schemas/metrics-summary';
+export { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
+export {
+  RUBRIC_CATEGORIES,
+  RUBRIC_DIMENSIONS,
+  type RubricCategory,
+  type RubricCheckItem,
+  type RubricChecklistItem,
+  type RubricClassWeights,
+  type RubricDimension,
+  type RubricInstanceFile,
+  rubricCategorySchema,
+  rubricCheckItemSchema,
+  rubricChecklistItemSchema,
+  rubricClassWeightsSchema,
+  rubricDimensionSchema,
+  rubricInstanceFileSchema,
+} from './schemas/rubric-instance';
+export {
+  type LayoutCheckResult,
+  layoutCheckResultSchema,
+  RUBRIC_VERDICTS,
+  type RubricEvaluation,
+  type RubricItemResult,
+  type RubricSection,
+  type RubricUsage,
+  type RubricVerdict,
+  rubricEvaluationSchema,
+  rubricItemResultSchema,
+  rubricSectionSchema,
+  rubricUsageSchema,
+  rubricVerdictSchema,
+} from './schemas/rubric-evaluation';
+export {
+  type ReplayPendingLine,
+  type ReplayStoreLine,
+  replayPendingLineSchema,
+  replayStoreLineSchema,
+} from './schemas/replay-store';

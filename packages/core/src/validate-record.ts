@@ -11,6 +11,15 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = root;
+  for (const part of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[part];
+  }
+  return current;
+}
+
 /**
  * Validates one record; on failure throws a ValidationError naming the file, the line and the
  * first failing field, so users can find and fix the exact spot.
@@ -25,7 +34,7 @@ export function validateRecord<S extends z.ZodType>(
   const issue = result.error.issues[0];
   const field = issue ? formatIssuePath(issue.path) : undefined;
   const missing =
-    issue && issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined
+    issue && issue.path.length > 0 && valueAt(value, issue.path) === undefined
       ? 'is required but missing'
       : (issue?.message ?? 'invalid');
   const more =

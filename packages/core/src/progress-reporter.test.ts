@@ -1,0 +1,54 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createProgressReporter } from './progress-reporter';
+
+function capture(isTTY: boolean) {
+  const chunks: string[] = [];
+  const stream = Object.assign(
+    new Writable({
+      write(chunk, _enc, done) {
+        chunks.push(String(chunk));
+        done();
+      },
+    }),
+    { isTTY, columns: 80 },
+  );
+  return { stream, text: () => chunks.join('') };
+}
+
+describe('progress reporter', () => {
+  it('prints throttled plain lines when not a terminal', () => {
+    let now = 0;
+    const out = capture(false);
+    const progress = createProgressReporter({ stream: out.stream, plain: true, plainIntervalMs: 1000, now: () => now });
+    progress.start('probes', 100);
+    for (let i = 0; i < 99; i++) {
+      now += 20;
+      progress.tick();
+    }
+    now += 20;
+    progress.tick();
+    progress.finish('done');
+    const lines = out.text().trim().split('\n');
+    // start, one line per elapsed second (~2), the completion and the finish: never one per tick.
+    expect(lines.length).toBeLessThanOrEqual(6);
+    expect(lines[0]).toContain('probes: 0/100');
+    expect(lines.at(-1)).toContain('100/100 (100%)');
+    expect(out.text()).not.toContain('\r');
+  });
+
+  it('redraws one bar in place on a terminal', () => {
+    let now = 0;
+    const out = capture(true);
+    const progress = createProgressReporter({ stream: out.stream, plain: false, now: () => now });
+    progress.start('eval', 4);
+    for (let i = 0; i < 4; i++) {
+      now += 200;
+      progress.tick();
+    }
+    progress.finish();
+    expect(out.text()).toContain('\r');
+    expect(out.text()).toContain('[########################] 4/4 100%');
+    expect(out.text().endsWith('\n')).toBe(true);
+  });
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Where one PDF page lies in `source_context.txt`: `text.slice(start, end)` is page `page` (1-based). */
+export const sourcePageSpanSchema = z.object({
+  page: z.number().int().positive(),
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+});
+export type SourcePageSpan = z.infer<typeof sourcePageSpanSchema>;
+
+/**
+ * `source_context.json`, written beside `source_context.txt` by stage 1: how the text was made, so a
+ * re-run can tell whether it is still current and later stages can cite pages.
+ */
+export const sourceContextSchema = z.object({
+  case_id: z.string().min(1),
+  source_file: z.string().min(1),
+  source_type: z.enum(['pdf', 'html', 'markdown', 'text']),
+  source_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  parser: z.enum(['unpdf', 'mineru', 'html', 'markdown', 'text']),
+  max_chars: z.number().int().positive(),
+  original_chars: z.number().int().min(0),
+  chars: z.number().int().min(0),
+  truncated: z.boolean(),
+  text_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  page_count: z.number().int().min(0),
+  pages: z.array(sourcePageSpanSchema),
+});
+export type SourceContext = z.infer<typeof sourceContextSchema>;

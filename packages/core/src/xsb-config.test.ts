@@ -1,0 +1,73 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from './errors';
+import { parseDotenv } from './load-dotenv';
+import { makeTempDir } from './testing';
+import { loadConfig } from './xsb-config';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir());
+});
+afterEach(() => cleanup());
+
+describe('loadConfig', () => {
+  it('merges file < environment < flags', async () => {
+    await writeFile(join(dir, 'xsb.config.yaml'), 'judge: openai:gpt-x\nrun: from-file\ndataDir: file-data\n');
+    const { config, configFile } = loadConfig({
+      cwd: dir,
+      env: { XSB_RUN: 'from-env', XSB_DATA_DIR: 'env-data', HOME: dir },
+      flags: { run: 'from-flag', dataDir: undefined },
+    });
+    expect(configFile).toBe(join(dir, 'xsb.config.yaml'));
+    expect(config.judge).toBe('openai:gpt-x');
+    expect(config.dataDir).toBe('env-data');
+    expect(config.run).toBe('from-flag');
+  });
+
+  it('reads a JSON config and coerces environment booleans', async () => {
+    await writeFile(join(dir, 'xsb.config.json'), JSON.stringify({ providers: { openai: { maxConcurrency: 4 } } }));
+    const { config } = loadConfig({ cwd: dir, env: { XSB_NO_CACHE: '1', HOME: dir } });
+    expect(config.providers.openai?.maxConcurrency).toBe(4);
+    expect(config.noCache).toBe(true);
+  });
+
+  it('puts .env underneath the real environment', async () => {
+    await writeFile(join(dir, '.env'), 'OPENAI_API_KEY=from-file\nANTHROPIC_API_KEY="quoted value" # comment\n');
+    const { env } = loadConfig({ cwd: dir, env: { OPENAI_API_KEY: 'from-env', HOME: dir } });
+    expect(env.OPENAI_API_KEY).toBe('from-env');
+    expect(env.ANTHROPIC_API_KEY).toBe('quoted value');
+  });
+
+  it('fails a bad value with a ConfigError naming the key and the file', async () => {
+    await writeFile(join(dir, 'xsb.config.json'), JSON.stringify({ pdfParser: 'pymupdf' }));
+    const error = (() => {
+      try {
+        loadConfig({ cwd: dir, env: { HOME: dir } });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('"pdfParser"');
+    expect((error as Error).message).toContain('xsb.config.json');
+  });
+
+  it('fails an unparseable config file', async () => {
+    await writeFile(join(dir, 'xsb.config.json'), '{nope');
+    expect(() => loadConfig({ cwd: dir, env: {} })).toThrow(ConfigError);
+  });
+});
+
+describe('parseDotenv', () => {
+  it('handles export, quotes, comments and blank lines', () => {
+    expect(parseDotenv('# c\nexport A=1\nB=\'two words\'\nC="x\\ny"\n\nD=plain # trailing\n')).toEqual({
+      A: '1',
+      B: 'two words',
+      C: 'x\ny',
+      D: 'plain',
+    });
+  });
+});

@@ -1,0 +1,98 @@
+import { type XmlNode, child, childrenNamed } from './xml-tree';
+
+/** PowerPoint's size for text no style sets (points). */
+export const DEFAULT_FONT_SIZE = 18;
+
+export interface TextBodyContent {
+  text: string;
+  /** Effective size in points of every run with visible characters, in reading order. */
+  fontSizes: number[];
+  bulletCount: number;
+}
+
+const BULLET_ON = new Set(['buChar', 'buAutoNum', 'buBlip']);
+
+/**
+ * Level styles (`a:lstStyle`, `p:titleStyle`, `a:defaultTextStyle` …) from the most specific to the
+ * most general: the shape, its layout placeholder, its master placeholder, the master's text style
+ * for that placeholder family, then the presentation default. The first one that sets a property wins.
+ */
+export type StyleChain = Array<XmlNode | undefined>;
+
+function levelProps(style: XmlNode | undefined, level: number): XmlNode | undefined {
+  return child(style, `lvl${level + 1}pPr`);
+}
+
+function inheritedSize(chain: StyleChain, level: number): number | undefined {
+  for (const style of chain) {
+    const size = child(levelProps(style, level), 'defRPr')?.attrs.sz;
+    if (size !== undefined && Number.isFinite(Number(size))) return Number(size) / 100;
+  }
+  return undefined;
+}
+
+function bulletSetting(props: XmlNode | undefined): boolean | undefined {
+  if (!props) return undefined;
+  for (const item of props.children) {
+    if (item.name === 'buNone') return false;
+    if (BULLET_ON.has(item.name)) return true;
+  }
+  return undefined;
+}
+
+function inheritedBullet(chain: StyleChain, level: number): boolean {
+  for (const style of chain) {
+    const setting = bulletSetting(levelProps(style, level));
+    if (setting !== undefined) return setting;
+  }
+  return false;
+}
+
+/** `a:normAutofit fontScale="62500"` shrinks every run to 62.5 %: the size the audience sees. */
+export function autofitScale(bodyPr: XmlNode | undefined): number {
+  const scale = child(bodyPr, 'normAutofit')?.attrs.fontScale;
+  if (scale === undefined) return 1;
+  const value = Number(scale.replace('%', ''));
+  if (!Number.isFinite(value) || value <= 0) return 1;
+  return scale.endsWith('%') ? value / 100 : value / 100_000;
+}
+
+function runText(run: XmlNode): string {
+  const t = child(run, 't');
+  return t ? t.children.map((item) => item.text).join('') : '';
+}
+
+/**
+ * Text, run font sizes and bullet count of a `txBody` (shape or table cell). Paragraphs become lines;
+ * `a:br` breaks a line. Sizes resolve run `sz` → level styles along the chain → 18 pt, then autofit.
+ */
+export function readTextBody(txBody: XmlNode | undefined, chain: StyleChain): TextBodyContent {
+  if (!txBody) return { text: '', fontSizes: [], bulletCount: 0 };
+  const fullChain: StyleChain = [child(txBody, 'lstStyle'), ...chain];
+  const scale = autofitScale(child(txBody, 'bodyPr'));
+  const lines: string[] = [];
+  const fontSizes: number[] = [];
+  let bulletCount = 0;
+  for (const paragraph of childrenNamed(txBody, 'p')) {
+    const pPr = child(paragraph, 'pPr');
+    const level = Math.min(8, Math.max(0, Number(pPr?.attrs.lvl ?? 0) || 0));
+    const levelSize = inheritedSize(fullChain, level) ?? DEFAULT_FONT_SIZE;
+    let text = '';
+    for (const item of paragraph.children) {
+      if (item.name === 'br') {
+        text += '\n';
+        continue;
+      }
+      if (item.name !== 'r' && item.name !== 'fld') continue;
+      const value = runText(item);
+      text += value;
+      if (value.trim() === '') continue;
+      const explicit = child(item, 'rPr')?.attrs.sz;
+      const size = explicit !== undefined && Number.isFinite(Number(explicit)) ? Number(explicit) / 100 : levelSize;
+      fontSizes.push(Math.round(size * scale * 10) / 10);
+    }
+    lines.push(text);
+    if (text.trim() !== '' && (bulletSetting(pPr) ?? inheritedBullet(fullChain, level))) bulletCount++;
+  }
+  return { text: lines.join('\n').replace(/\n+$/, ''), fontSizes, bulletCount };
+}

@@ -1,0 +1,91 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ContentPart, CompletionRequest } from './completion-types';
+import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer, schemaInstruction } from './provider-adapter';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+/** Anthropic accepts at most four cache breakpoints per request; the last four (longest prefixes) are kept. */
+const MAX_BREAKPOINTS = 4;
+const DEFAULT_MAX_TOKENS = 4096;
+
+type Block = Anthropic.TextBlockParam | Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam;
+
+function toBlock(part: ContentPart, cached: boolean): Block {
+  const cache = cached ? { cache_control: { type: 'ephemeral' as const } } : {};
+  if (part.type === 'text') return { type: 'text', text: part.text, ...cache };
+  const data = Buffer.from(part.data).toString('base64');
+  if (part.type === 'image')
+    return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data }, ...cache };
+  return {
+    type: 'document',
+    source: { type: 'base64', media_type: 'application/pdf', data },
+    ...(part.title !== undefined ? { title: part.title } : {}),
+    ...cache,
+  };
+}
+
+/** Renders the common request as a Messages API body, with `cache_control` at marked breakpoints. */
+export function toAnthropicBody(request: CompletionRequest, model: string): Anthropic.MessageCreateParamsNonStreaming {
+  const marked: Array<[number, number]> = [];
+  request.messages.forEach((message, m) => {
+    if (typeof message.content !== 'string')
+      message.content.forEach((part, p) => {
+        if (part.cacheBreakpoint) marked.push([m, p]);
+      });
+  });
+  const kept = new Set(marked.slice(-MAX_BREAKPOINTS).map(([m, p]) => `${m}:${p}`));
+  const system = `${request.system ?? ''}${schemaInstruction(request)}`;
+  return {
+    model,
+    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+    ...(system ? { system } : {}),
+    messages: request.messages.map((message, m) => ({
+      role: message.role,
+      content:
+        typeof message.content === 'string'
+          ? message.content
+          : message.content.map((part, p) => toBlock(part, kept.has(`${m}:${p}`))),
+    })),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.stop?.length ? { stop_sequences: request.stop } : {}),
+  };
+}
+
+export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefined): ProviderAdapter {
+  const resolvedBase = baseUrl || ANTHROPIC_DEFAULT_BASE_URL;
+  const client = new Anthropic({
+    apiKey,
+    authToken: null,
+    baseURL: resolvedBase,
+    // xsb owns retries and timeouts so there is one policy and one count of attempts.
+    maxRetries: 0,
+    openTelemetry: false,
+    logLevel: 'off',
+  });
+  return {
+    provider: 'anthropic',
+    keyVariable: 'ANTHROPIC_API_KEY',
+    baseUrl: resolvedBase,
+    async send(request, model, signal, timeoutMs): Promise<ProviderAnswer> {
+      const message = await client.messages.create(toAnthropicBody(request, model), {
+        signal,
+        timeout: timeoutMs,
+        maxRetries: 0,
+      });
+      if (!Array.isArray(message?.content) || !message.usage) throw new MalformedAnswerError('the answer has no content or usage');
+      const text = message.content
+        .map((block) => (block.type === 'text' ? block.text : ''))
+        .join('');
+      const usage = message.usage;
+      return {
+        text,
+        model: message.model,
+        usage: {
+          inputTokens: usage.input_tokens,
+          outputTokens: usage.output_tokens,
+          cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+          cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { APIConnectionError as AnthropicConnectionError, APIError as AnthropicApiError } from '@anthropic-ai/sdk';
+import { APIConnectionError as OpenAiConnectionError, APIError as OpenAiApiError } from 'openai';
+import { MalformedAnswerError } from './provider-adapter';
+import { isRetryableStatus, retryAfterMs } from './retry-policy';
+
+export interface Failure {
+  retryable: boolean;
+  /** Stable code for the ledger and the ProviderError. */
+  code: string;
+  status?: number;
+  /** The wait the server asked for, in ms. */
+  retryAfterMs?: number;
+  /** A short reason for messages (the server's own message where it gave one). */
+  reason: string;
+}
+
+/** Codes the providers use for "no more money": waiting does not help. */
+const QUOTA_CODES = new Set(['insufficient_quota', 'enforced_spend_limit_reached', 'billing_hard_limit_reached']);
+
+function serverMessage(error: { error?: unknown; message: string }): string {
+  const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const message = body?.error?.message ?? body?.message;
+  return typeof message === 'string' && message !== '' ? message : error.message;
+}
+
+function errorCode(error: { error?: unknown }): string | undefined {
+  const body = error.error as
+    | { code?: unknown; error?: { code?: unknown; details?: { error_code?: unknown } }; details?: { error_code?: unknown } }
+    | undefined;
+  const code = body?.error?.details?.error_code ?? body?.details?.error_code ?? body?.code ?? body?.error?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'auth',
+  403: 'auth',
+  404: 'not_found',
+  408: 'timeout',
+  409: 'conflict',
+  413: 'too_large',
+  422: 'bad_request',
+  429: 'rate_limited',
+  529: 'overloaded',
+};
+
+/**
+ * Sorts what an SDK call threw into retry or stop. HTTP errors go by status; a connection that
+ * failed, reset or timed out, and a 2xx body that is empty or not JSON, are transient and retried.
+ * `timedOut` is set when xsb's own per-attempt timer fired.
+ */
+export function classifyFailure(error: unknown, timedOut: boolean): Failure {
+  if (timedOut) return { retryable: true, code: 'timeout', reason: 'no answer within the timeout' };
+  if (
+    (error instanceof AnthropicApiError || error instanceof OpenAiApiError) &&
+    !(error instanceof AnthropicConnectionError || error instanceof OpenAiConnectionError) &&
+    typeof error.status === 'number'
+  ) {
+    const status = error.status;
+    const code = errorCode(error);
+    const quota = code !== undefined && QUOTA_CODES.has(code);
+    const wait = retryAfterMs(error.headers as Headers | undefined);
+    return {
+      retryable: isRetryableStatus(status) && !quota,
+      code: quota ? 'quota' : (STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'http_error')),
+      status,
+      ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+      reason: `HTTP ${status}: ${serverMessage(error)}`,
+    };
+  }
+  if (error instanceof AnthropicConnectionError || error instanceof OpenAiConnectionError) {
+    const timeout = /timed? ?out/i.test(error.message);
+    return {
+      retryable: true,
+      code: timeout ? 'timeout' : 'connection',
+      reason: timeout ? 'no answer within the timeout' : `connection failed (${describeCause(error)})`,
+    };
+  }
+  if (error instanceof MalformedAnswerError || error instanceof SyntaxError) {
+    return { retryable: true, code: 'malformed_answer', reason: `the answer was not a usable completion (${error.message})` };
+  }
+  // The body stream broke (reset mid-body, "terminated") or another transport failure from fetch.
+  return { retryable: true, code: 'connection', reason: `connection failed (${describeCause(error)})` };
+}
+
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 4; depth += 1) {
+    const code = (current as NodeJS.ErrnoException).code;
+    parts.push(code ? `${current.message} [${code}]` : current.message);
+    current = current.cause;
+  }
+  return [...new Set(parts)].join(': ') || String(error);
+}

@@ -1,0 +1,415 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type FakeProvider = 'anthropic' | 'openai';
+
+/** What the handler sees of one request. */
+export interface FakeLlmRequest {
+  provider: FakeProvider;
+  model: string;
+  /** The system prompt (Anthropic `system`, OpenAI system/developer messages), joined by newlines. */
+  system: string;
+  /** Every user and assistant text part, in order, joined by newlines. */
+  text: string;
+  /** The parsed JSON body as the SDK sent it. */
+  body: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * A fault instead of an answer:
+ * - `status`: an error response in the provider's own error format (e.g. 429, 500, 529, 401, 400),
+ *   with optional `retry-after` (seconds or HTTP date, as given) and `retry-after-ms` headers;
+ * - `reset`: headers and half of a body, then the connection is destroyed;
+ * - `stall`: the first byte is sent only after `ms` (longer than the client's timeout);
+ * - `malformed`: 200 with a body that is not JSON; `empty`: 200 with no body.
+ */
+export type FakeFault =
+  | { kind: 'status'; status: number; retryAfter?: string; retryAfterMs?: number; message?: string; errorCode?: string }
+  | { kind: 'reset' }
+  | { kind: 'stall'; ms: number }
+  | { kind: 'malformed' }
+  | { kind: 'empty' };
+
+export type FakeLlmReply = { text: string; model?: string } | { fault: FakeFault };
+
+export type FakeLlmHandler = (request: FakeLlmRequest) => FakeLlmReply | Promise<FakeLlmReply>;
+
+export interface FakeLlmServerOptions {
+  handler?: FakeLlmHandler;
+  /** Delay before each answer (and before each fault), in ms. */
+  latencyMs?: number;
+  /** Shortest cacheable Anthropic prefix, in approximate tokens (Anthropic: 1,024 for most models). */
+  anthropicMinCacheTokens?: number;
+  /** Shortest OpenAI prompt that gets cached, in approximate tokens (OpenAI: 1,024). */
+  openAiMinCacheTokens?: number;
+}
+
+export interface FakeLlmServer {
+  /** `http://127.0.0.1:<port>`: use it as ANTHROPIC_BASE_URL, and `url + '/v1'` as OPENAI_BASE_URL. */
+  readonly url: string;
+  /** Every request that reached a route, in arrival order. */
+  readonly requests: FakeLlmRequest[];
+  /** HTTP requests received, whatever their route or outcome. */
+  readonly requestCount: number;
+  setHandler(handler: FakeLlmHandler): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The token approximation of the fake server, used for both providers: ceil(UTF-8 bytes / 4) of
+ * the text, and a flat 1,600 tokens per image or document block.
+ */
+export function approximateTokens(text: string): number {
+  return Math.ceil(Buffer.byteLength(text) / 4);
+}
+const BINARY_BLOCK_TOKENS = 1600;
+/** OpenAI reports cached tokens in steps of 128. */
+const OPENAI_CACHE_STEP = 128;
+/** How many earlier OpenAI prompts the simulated cache remembers. */
+const OPENAI_CACHE_ENTRIES = 256;
+
+const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  408: 'timeout_error',
+  409: 'conflict_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+const OPENAI_ERROR_TYPES: Record<number, [type: string, code: string | null]> = {
+  400: ['invalid_request_error', null],
+  401: ['invalid_request_error', 'invalid_api_key'],
+  403: ['invalid_request_error', 'unsupported_country_region_territory'],
+  404: ['invalid_request_error', 'model_not_found'],
+  429: ['requests', 'rate_limit_exceeded'],
+  500: ['server_error', null],
+  503: ['server_error', null],
+};
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function textOf(content: unknown): { text: string; tokens: number } {
+  if (typeof content === 'string') return { text: content, tokens: approximateTokens(content) };
+  if (!Array.isArray(content)) return { text: '', tokens: 0 };
+  const texts: string[] = [];
+  let tokens = 0;
+  for (const block of content as Array<Record<string, unknown>>) {
+    if (typeof block.text === 'string') {
+      texts.push(block.text);
+      tokens += approximateTokens(block.text);
+    } else tokens += BINARY_BLOCK_TOKENS;
+  }
+  return { text: texts.join('\n'), tokens };
+}
+
+/** Starts the fake provider on 127.0.0.1 with an ephemeral port. */
+export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Promise<FakeLlmServer> {
+  let handler: FakeLlmHandler = options.handler ?? (() => ({ text: 'ok' }));
+  const latencyMs = options.latencyMs ?? 0;
+  const anthropicMin = options.anthropicMinCacheTokens ?? 1024;
+  const openAiMin = options.openAiMinCacheTokens ?? 1024;
+  const requests: FakeLlmRequest[] = [];
+  let requestCount = 0;
+  const anthropicPrefixes = new Set<string>();
+  const openAiPrompts: string[] = [];
+  const sockets = new Set<Socket>();
+
+  const server = createServer((req, res) => {
+    requestCount += 1;
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `fake server: ${(error as Error).message}` } }));
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const path = (req.url ?? '').split('?')[0];
+    const provider: FakeProvider | undefined =
+      req.method === 'POST' && path === '/v1/messages'
+        ? 'anthropic'
+        : req.method === 'POST' && path === '/v1/chat/completions'
+          ? 'openai'
+          : undefined;
+    if (!provider) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `fake server: no route ${req.method} ${path}` } }));
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      sendError(res, provider, { kind: 'status', status: 400, message: 'request body is not JSON' });
+      return;
+    }
+    const request = describe(provider, body, req.headers);
+    requests.push(request);
+    const reply = await handler(request);
+    if (latencyMs > 0) await sleep(latencyMs);
+    if ('fault' in reply) {
+      await sendFault(res, provider, reply.fault);
+      return;
+    }
+    const model = reply.model ?? request.model;
+    const payload =
+      provider === 'anthropic' ? anthropicAnswer(body, model, reply.text) : openAiAnswer(body, model, reply.text);
+    const json = JSON.stringify(payload);
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(json),
+      'request-id': `req_${randomBytes(8).toString('hex')}`,
+    });
+    res.end(json);
+  }
+
+  function describe(
+    provider: FakeProvider,
+    body: Record<string, unknown>,
+    headers: IncomingMessage['headers'],
+  ): FakeLlmRequest {
+    const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
+    const systemParts: string[] = [];
+    const textParts: string[] = [];
+    if (provider === 'anthropic' && body.system !== undefined) systemParts.push(textOf(body.system).text);
+    for (const message of messages) {
+      const { text } = textOf(message.content);
+      if (message.role === 'system' || message.role === 'developer') systemParts.push(text);
+      else textParts.push(text);
+    }
+    return {
+      provider,
+      model: typeof body.model === 'string' ? body.model : '',
+      system: systemParts.join('\n'),
+      text: textParts.join('\n'),
+      body,
+      headers: { ...headers },
+    };
+  }
+
+  /**
+   * Anthropic's cache: the prompt is the system blocks then every message block, in order; each
+   * block with `cache_control` ends a prefix. The longest prefix seen before (same model) is read
+   * from the cache; every longer marked prefix is written. Prefixes shorter than the minimum are
+   * never cached, as with the real API.
+   */
+  function anthropicAnswer(body: Record<string, unknown>, model: string, text: string) {
+    const blocks: Array<{ key: string; tokens: number; marked: boolean }> = [];
+    const pushBlocks = (role: string, content: unknown) => {
+      const list =
+        typeof content === 'string'
+          ? [{ type: 'text', text: content }]
+          : Array.isArray(content)
+            ? (content as Array<Record<string, unknown>>)
+            : [];
+      for (const block of list) {
+        const { cache_control: marker, ...rest } = block as Record<string, unknown>;
+        const key = JSON.stringify([role, rest]);
+        const tokens = typeof rest.text === 'string' ? approximateTokens(rest.text) : BINARY_BLOCK_TOKENS;
+        blocks.push({ key, tokens, marked: marker !== undefined && marker !== null });
+      }
+    };
+    pushBlocks('system', body.system);
+    for (const message of (body.messages as Array<Record<string, unknown>>) ?? [])
+      pushBlocks(String(message.role), message.content);
+
+    const hash = createHash('sha256').update(model);
+    let running = 0;
+    let total = 0;
+    const prefixes: Array<{ digest: string; tokens: number }> = [];
+    for (const block of blocks) {
+      hash.update(block.key);
+      running += block.tokens;
+      total += block.tokens;
+      if (block.marked) prefixes.push({ digest: hash.copy().digest('hex'), tokens: running });
+    }
+    let read = 0;
+    for (const prefix of prefixes) if (anthropicPrefixes.has(prefix.digest)) read = Math.max(read, prefix.tokens);
+    let written = 0;
+    for (const prefix of prefixes) {
+      if (prefix.tokens <= read || prefix.tokens < anthropicMin) continue;
+      anthropicPrefixes.add(prefix.digest);
+      written = Math.max(written, prefix.tokens);
+    }
+    const creation = written > read ? written - read : 0;
+    return {
+      id: `msg_${randomBytes(12).toString('hex')}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: {
+        input_tokens: total - read - creation,
+        cache_creation_input_tokens: creation,
+        cache_read_input_tokens: read,
+        output_tokens: approximateTokens(text),
+        service_tier: 'standard',
+      },
+    };
+  }
+
+  /**
+   * OpenAI's automatic cache: the prompt is rendered as one string (messages in order, binary parts
+   * by their bytes); the longest common prefix with a remembered earlier prompt of the same model,
+   * in approximate tokens, rounded down to 128, counts as cached once the prompt reaches the minimum.
+   */
+  function openAiAnswer(body: Record<string, unknown>, model: string, text: string) {
+    let rendered = `${model}\u0000`;
+    let promptTokens = 0;
+    for (const message of (body.messages as Array<Record<string, unknown>>) ?? []) {
+      rendered += `${String(message.role)}\u0000${JSON.stringify(message.content)}\u0000`;
+      promptTokens += textOf(message.content).tokens;
+    }
+    let cached = 0;
+    if (promptTokens >= openAiMin) {
+      let longest = 0;
+      for (const earlier of openAiPrompts) longest = Math.max(longest, commonPrefixLength(earlier, rendered));
+      const prefixTokens = approximateTokens(rendered.slice(0, longest));
+      cached = Math.min(promptTokens, prefixTokens);
+      cached = cached >= openAiMin ? Math.floor(cached / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP : 0;
+      openAiPrompts.push(rendered);
+      if (openAiPrompts.length > OPENAI_CACHE_ENTRIES) openAiPrompts.shift();
+    }
+    const completionTokens = approximateTokens(text);
+    return {
+      id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: text, refusal: null, annotations: [] },
+          logprobs: null,
+          finish_reason: 'stop',
+        },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
+      },
+      service_tier: 'default',
+      system_fingerprint: 'fp_fake',
+    };
+  }
+
+  async function sendFault(res: ServerResponse, provider: FakeProvider, fault: FakeFault): Promise<void> {
+    switch (fault.kind) {
+      case 'status':
+        sendError(res, provider, fault);
+        return;
+      case 'reset': {
+        const json = JSON.stringify({ id: 'partial', type: 'message', content: [{ type: 'text', text: 'cut off' }] });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+        res.write(json.slice(0, Math.floor(json.length / 2)));
+        // Let the partial body reach the client before the connection dies.
+        await sleep(20);
+        res.socket?.destroy();
+        return;
+      }
+      case 'stall':
+        await sleep(fault.ms);
+        if (res.socket?.destroyed) return;
+        sendError(res, provider, { kind: 'status', status: 500, message: 'stalled answer arrived too late' });
+        return;
+      case 'malformed': {
+        const text = '{"id": "broken", "content": [ {"type": "text", "text": "unterminated';
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+        return;
+      }
+      case 'empty':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 0 });
+        res.end();
+        return;
+    }
+  }
+
+  function sendError(res: ServerResponse, provider: FakeProvider, fault: Extract<FakeFault, { kind: 'status' }>): void {
+    const message = fault.message ?? `fake ${fault.status} error`;
+    const body =
+      provider === 'anthropic'
+        ? {
+            type: 'error',
+            error: {
+              type: ANTHROPIC_ERROR_TYPES[fault.status] ?? (fault.status >= 500 ? 'api_error' : 'invalid_request_error'),
+              message,
+              ...(fault.errorCode ? { details: { error_code: fault.errorCode } } : {}),
+            },
+            request_id: `req_${randomBytes(8).toString('hex')}`,
+          }
+        : {
+            error: {
+              message,
+              type: (OPENAI_ERROR_TYPES[fault.status] ?? ['server_error', null])[0],
+              param: null,
+              code: fault.errorCode ?? (OPENAI_ERROR_TYPES[fault.status] ?? ['server_error', null])[1],
+            },
+          };
+    const json = JSON.stringify(body);
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(json),
+    };
+    if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
+    if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
+    if (provider === 'anthropic' && fault.status === 529) headers['x-should-retry'] = 'true';
+    res.writeHead(fault.status, headers);
+    res.end(json);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get requestCount() {
+      return requestCount;
+    },
+    setHandler(next) {
+      handler = next;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i += 1;
+  return i;
+}

@@ -1,0 +1,111 @@
+import OpenAI from 'openai';
+import type { ChatMessage, CompletionRequest, ContentPart } from './completion-types';
+import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer } from './provider-adapter';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+type UserPart = OpenAI.Chat.ChatCompletionContentPart;
+
+function toUserPart(part: ContentPart): UserPart {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  const data = Buffer.from(part.data).toString('base64');
+  if (part.type === 'image') return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${data}` } };
+  return { type: 'file', file: { filename: part.title ?? 'document.pdf', file_data: `data:application/pdf;base64,${data}` } };
+}
+
+function textOnly(parts: ContentPart[]): string | undefined {
+  if (!parts.every((part) => part.type === 'text')) return undefined;
+  return parts.map((part) => (part as { text: string }).text).join('\n\n');
+}
+
+/**
+ * Chat messages in the caller's order: the system prompt, then the shared prefix (the parts up to a
+ * cache breakpoint) exactly as given, so OpenAI's automatic prefix cache sees identical bytes on every
+ * call. Text-only content is sent as one string, which every OpenAI-compatible server accepts.
+ */
+function toMessages(request: CompletionRequest): OpenAI.Chat.ChatCompletionMessageParam[] {
+  const out: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+  if (request.system) out.push({ role: 'system', content: request.system });
+  for (const message of request.messages as ChatMessage[]) {
+    if (typeof message.content === 'string') {
+      out.push({ role: message.role, content: message.content });
+      continue;
+    }
+    const text = textOnly(message.content);
+    if (message.role === 'assistant') {
+      out.push({ role: 'assistant', content: text ?? message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n') });
+    } else {
+      out.push({ role: 'user', content: text ?? message.content.map(toUserPart) });
+    }
+  }
+  return out;
+}
+
+export function toOpenAiBody(
+  request: CompletionRequest,
+  model: string,
+  officialApi: boolean,
+): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+  return {
+    model,
+    messages: toMessages(request),
+    ...(request.maxTokens !== undefined
+      ? // api.openai.com wants max_completion_tokens (reasoning models refuse max_tokens); compatible
+        // servers such as vLLM and Ollama know max_tokens.
+        officialApi
+        ? { max_completion_tokens: request.maxTokens }
+        : { max_tokens: request.maxTokens }
+      : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.stop?.length ? { stop: request.stop } : {}),
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(request.responseSchema
+      ? {
+          response_format: {
+            type: 'json_schema' as const,
+            json_schema: { name: request.responseSchema.name, schema: request.responseSchema.schema, strict: false },
+          },
+        }
+      : {}),
+  };
+}
+
+export function createOpenAiAdapter(apiKey: string, baseUrl: string | undefined): ProviderAdapter {
+  const resolvedBase = baseUrl || OPENAI_DEFAULT_BASE_URL;
+  const officialApi = /^https:\/\/api\.openai\.com(\/|$)/.test(resolvedBase);
+  const client = new OpenAI({
+    apiKey,
+    baseURL: resolvedBase,
+    organization: null,
+    project: null,
+    // xsb owns retries and timeouts so there is one policy and one count of attempts.
+    maxRetries: 0,
+    logLevel: 'off',
+  });
+  return {
+    provider: 'openai',
+    keyVariable: 'OPENAI_API_KEY',
+    baseUrl: resolvedBase,
+    async send(request, model, signal, timeoutMs): Promise<ProviderAnswer> {
+      const completion = await client.chat.completions.create(toOpenAiBody(request, model, officialApi), {
+        signal,
+        timeout: timeoutMs,
+        maxRetries: 0,
+      });
+      const choice = completion.choices?.[0];
+      if (!choice) throw new MalformedAnswerError('the answer has no choices');
+      const usage = completion.usage;
+      const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+      return {
+        text: choice.message?.content ?? '',
+        model: completion.model || model,
+        usage: {
+          inputTokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached),
+          outputTokens: usage?.completion_tokens ?? 0,
+          cacheReadTokens: cached,
+          cacheWriteTokens: 0,
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { CompletionRequest, TokenUsage } from './completion-types';
+import type { ProviderName } from './parse-judge-spec';
+
+export interface ProviderAnswer {
+  text: string;
+  model: string;
+  usage: TokenUsage;
+}
+
+/** One provider behind the common request shape: a single attempt, no retries (the caller owns those). */
+export interface ProviderAdapter {
+  readonly provider: ProviderName;
+  /** The environment variable that holds the key, named in authentication errors. */
+  readonly keyVariable: string;
+  readonly baseUrl: string;
+  send(request: CompletionRequest, model: string, signal: AbortSignal, timeoutMs: number): Promise<ProviderAnswer>;
+}
+
+/** Tells the model about a response schema where the provider has no native structured-output switch. */
+export function schemaInstruction(request: CompletionRequest): string {
+  if (!request.responseSchema) return '';
+  return `\n\nAnswer with one JSON value that matches this JSON Schema (named "${request.responseSchema.name}"), and nothing else:\n${JSON.stringify(request.responseSchema.schema)}`;
+}
+
+/** A 2xx answer whose body is not a usable completion (empty, truncated, not JSON). Retried. */
+export class MalformedAnswerError extends Error {}

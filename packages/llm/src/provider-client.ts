@@ -1,0 +1,206 @@
+import { ProviderError } from '@xsb/core';
+import { classifyFailure, type Failure } from './classify-failure';
+import type { CompleteOptions, CompletionRequest, CompletionResult, LlmClient } from './completion-types';
+import type { DiskCache } from './disk-cache';
+import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
+import { RateLimiter, sleep } from './rate-limiter';
+import { cacheKeyFor, estimateRequestTokens } from './request-key';
+import { backoffDelayMs, type ResolvedLimits } from './retry-policy';
+import type { UsageLedger } from './usage-ledger';
+
+export interface ProviderClientOptions {
+  judgeId: string;
+  model: string;
+  adapter: ProviderAdapter;
+  limits: ResolvedLimits;
+  cache?: DiskCache;
+  /** Skip reading the cache (answers are still written). */
+  refresh: boolean;
+  ledger?: UsageLedger;
+  stage: string;
+  /** Strings that must never reach a message (the API key). */
+  secrets: string[];
+  random?: () => number;
+}
+
+/** Extra jitter on top of a server-given retry time, so a crowd told "2 s" does not return at once. */
+const RETRY_AFTER_JITTER_MS = 250;
+
+/**
+ * A provider behind the whole policy: disk cache, admission (concurrency, RPM, TPM), one attempt
+ * at a time through the SDK with its own retries off, backoff and retry-after, caps on attempts and
+ * total wait, and one ledger line per call.
+ */
+export class ProviderClient implements LlmClient {
+  readonly judgeId: string;
+  private readonly limiter: RateLimiter;
+  /** After a 401/403 every later call fails at once: the key will not start working mid-run. */
+  private authFailure: ProviderError | undefined;
+
+  constructor(private readonly options: ProviderClientOptions) {
+    this.judgeId = options.judgeId;
+    const { limits } = options;
+    this.limiter = new RateLimiter(limits.maxConcurrency, limits.requestsPerMinute, limits.tokensPerMinute);
+  }
+
+  async complete(request: CompletionRequest, callOptions: CompleteOptions = {}): Promise<CompletionResult> {
+    const { adapter, cache, judgeId } = this.options;
+    const model = request.model ?? this.options.model;
+    const stage = request.stage ?? this.options.stage;
+    const started = performance.now();
+    const key = cache ? cacheKeyFor({ provider: adapter.provider, model, baseUrl: adapter.baseUrl, request }) : '';
+    if (cache && !this.options.refresh) {
+      const hit = await cache.get(key);
+      if (hit) {
+        const result: CompletionResult = {
+          text: hit.text,
+          usage: hit.usage,
+          model: hit.model,
+          latencyMs: performance.now() - started,
+          retries: 0,
+          fromCache: true,
+          judgeId,
+        };
+        await this.record(stage, result, true);
+        return result;
+      }
+    }
+    if (this.authFailure) throw this.authFailure;
+
+    let retries = 0;
+    let waited = 0;
+    for (let attempt = 1; ; attempt += 1) {
+      let answer: ProviderAnswer | undefined;
+      let failure: Failure | undefined;
+      const release = await this.limiter.acquire(estimateRequestTokens(request), callOptions.signal);
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error('timeout'));
+      }, this.options.limits.timeoutMs);
+      const onCallerAbort = () => controller.abort(callOptions.signal?.reason);
+      callOptions.signal?.addEventListener('abort', onCallerAbort, { once: true });
+      try {
+        answer = await adapter.send(request, model, controller.signal, this.options.limits.timeoutMs);
+      } catch (error) {
+        if (callOptions.signal?.aborted) throw callOptions.signal.reason ?? error;
+        failure = classifyFailure(error, timedOut);
+      } finally {
+        clearTimeout(timer);
+        callOptions.signal?.removeEventListener('abort', onCallerAbort);
+        release();
+      }
+
+      if (answer) {
+        const result: CompletionResult = {
+          text: answer.text,
+          usage: answer.usage,
+          model: answer.model,
+          latencyMs: performance.now() - started,
+          retries,
+          fromCache: false,
+          judgeId,
+        };
+        if (cache)
+          await cache.put({
+            v: 1,
+            key,
+            judgeId,
+            model: answer.model,
+            text: answer.text,
+            usage: answer.usage,
+            latencyMs: result.latencyMs,
+          });
+        await this.record(stage, result, false);
+        return result;
+      }
+
+      const found = failure as Failure;
+      const delay =
+        found.retryAfterMs !== undefined
+          ? found.retryAfterMs + Math.round((this.options.random ?? Math.random)() * RETRY_AFTER_JITTER_MS)
+          : backoffDelayMs(attempt, this.options.random);
+      const { maxAttempts, maxTotalWaitMs } = this.options.limits;
+      const stopReason = !found.retryable
+        ? ''
+        : attempt >= maxAttempts
+          ? ` after ${attempt} attempts`
+          : waited + delay > maxTotalWaitMs
+            ? ` after ${attempt} attempts (the next wait of ${Math.round(delay)} ms would pass the ${maxTotalWaitMs} ms wait budget)`
+            : undefined;
+      if (stopReason !== undefined) {
+        const error = this.toError(found, model, attempt, stopReason);
+        if (found.status === 401 || found.status === 403) this.authFailure = error;
+        await this.recordFailure(stage, model, started, retries, found.code);
+        throw error;
+      }
+      if (found.code === 'rate_limited' && found.retryAfterMs !== undefined)
+        this.limiter.pauseUntil(Date.now() + found.retryAfterMs);
+      await sleep(delay, callOptions.signal);
+      waited += delay;
+      retries += 1;
+    }
+  }
+
+  private toError(failure: Failure, model: string, attempts: number, suffix: string): ProviderError {
+    const { adapter } = this.options;
+    const auth = failure.status === 401 || failure.status === 403;
+    const message = auth
+      ? `${adapter.provider} rejected the API key (${failure.reason}): check ${adapter.keyVariable}`
+      : `${adapter.provider} ${model}: ${failure.reason}${suffix}`;
+    return new ProviderError(adapter.provider, this.redact(message), {
+      code: failure.code,
+      retryable: failure.retryable,
+      ...(failure.status !== undefined ? { status: failure.status } : {}),
+      details: { attempts, model, baseUrl: adapter.baseUrl },
+    });
+  }
+
+  private redact(text: string): string {
+    let out = text;
+    for (const secret of this.options.secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+    return out;
+  }
+
+  private async record(stage: string, result: CompletionResult, cacheHit: boolean): Promise<void> {
+    await this.options.ledger?.append({
+      time: new Date().toISOString(),
+      stage,
+      judge: this.judgeId,
+      provider: this.options.adapter.provider,
+      model: result.model,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      cacheReadTokens: result.usage.cacheReadTokens,
+      cacheWriteTokens: result.usage.cacheWriteTokens,
+      latencyMs: Math.round(result.latencyMs * 1000) / 1000,
+      retries: result.retries,
+      cacheHit,
+      ok: true,
+    });
+  }
+
+  private async recordFailure(stage: string, model: string, started: number, retries: number, code: string) {
+    try {
+      await this.options.ledger?.append({
+        time: new Date().toISOString(),
+        stage,
+        judge: this.judgeId,
+        provider: this.options.adapter.provider,
+        model,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+        retries,
+        cacheHit: false,
+        ok: false,
+        error: code,
+      });
+    } catch {
+      // The call's own error is what the caller needs; a ledger write failure must not replace it.
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import {
+  ConfigError,
+  InputError,
+  type ReplayPendingLine,
+  type ReplayStoreLine,
+  replayPendingLineSchema,
+  replayStoreLineSchema,
+  validateRecord,
+} from '@xsb/core';
+import type { CompletionRequest, CompletionResult, LlmClient } from './completion-types';
+import { canonicalMessages, renderPromptText, replayKeyFor } from './request-key';
+import type { UsageLedger } from './usage-ledger';
+
+/** `<store>.pending.jsonl` beside `<store>.jsonl`: the prompts record mode collected. */
+export function pendingFileFor(store: string): string {
+  return `${store.replace(/\.jsonl$/, '')}.pending.jsonl`;
+}
+
+interface LoadedStore {
+  model: string | undefined;
+  completions: Map<string, string>;
+}
+
+function readLines<T>(file: string, parse: (value: unknown, line: number) => T): T[] {
+  const rows: T[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      if (text.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new ConfigError(`${file}:${index + 1}: invalid JSON (${(error as Error).message})`);
+      }
+      rows.push(parse(value, index + 1));
+    });
+  return rows;
+}
+
+/** Reads a store; one model label per store (spec 002), later lines of a key win. */
+function loadStore(store: string): LoadedStore {
+  const completions = new Map<string, string>();
+  let model: string | undefined;
+  if (!existsSync(store)) return { model, completions };
+  for (const line of readLines<ReplayStoreLine>(store, (value, line) =>
+    validateRecord(replayStoreLineSchema, value, { file: store, line }),
+  )) {
+    if (model !== undefined && line.model !== model)
+      throw new ConfigError(
+        `${store}: mixes model labels "${model}" and "${line.model}"; a replay store answers as one fixed model`,
+      );
+    model = line.model;
+    completions.set(line.key, line.completion);
+  }
+  return { model, completions };
+}
+
+export interface ReplayClientOptions {
+  judgeId: string;
+  store: string;
+  /** `record`: a miss appends the prompt to the pending file; `replay`: a miss fails loudly. */
+  mode: 'replay' | 'record';
+  ledger?: UsageLedger;
+  stage: string;
+}
+
+/**
+ * Answers from a replay store (spec 002). Replay needs the store to exist (checked at creation).
+ * Record answers what the store already holds (so recording can resume after completions were
+ * written), and for any other prompt appends it once to `<store>.pending.jsonl` and fails the call.
+ */
+export class ReplayClient implements LlmClient {
+  readonly judgeId: string;
+  private loaded: LoadedStore | undefined;
+  private pendingKeys: Set<string> | undefined;
+  private pendingTail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ReplayClientOptions) {
+    this.judgeId = options.judgeId;
+    if (options.mode === 'replay') {
+      if (!existsSync(options.store))
+        throw new ConfigError(
+          `${options.store}: replay store not found (collect prompts with --judge record:${options.store} first)`,
+        );
+      this.loaded = loadStore(options.store);
+    }
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const started = performance.now();
+    const store = this.loaded ?? loadStore(this.options.store);
+    if (this.options.mode === 'replay') this.loaded = store;
+    const key = replayKeyFor(request);
+    const completion = store.completions.get(key);
+    const stage = request.stage ?? this.options.stage;
+    if (completion !== undefined) {
+      const result: CompletionResult = {
+        text: completion,
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        model: store.model ?? 'replay',
+        latencyMs: performance.now() - started,
+        retries: 0,
+        fromCache: false,
+        judgeId: this.judgeId,
+      };
+      await this.ledgerLine(stage, result.model, result.latencyMs, true);
+      return result;
+    }
+    const { store: storeFile } = this.options;
+    if (this.options.mode === 'replay') {
+      await this.ledgerLine(stage, store.model ?? 'replay', performance.now() - started, false, 'replay_miss');
+      throw new InputError(
+        `replay store has no completion for key ${key} (record it with --judge record:${storeFile}, then add {"key", "model", "completion"} to the store)`,
+        { file: storeFile, code: 'replay_miss', details: { key } },
+      );
+    }
+    const pendingFile = await this.appendPending(key, request);
+    await this.ledgerLine(stage, request.model ?? 'record', performance.now() - started, false, 'recorded');
+    throw new InputError(
+      `prompt recorded as key ${key} in ${pendingFile}; write its completion into the store and run with --judge replay:${storeFile}`,
+      { file: storeFile, code: 'recorded', details: { key, pendingFile } },
+    );
+  }
+
+  private async appendPending(key: string, request: CompletionRequest): Promise<string> {
+    const file = pendingFileFor(this.options.store);
+    if (!this.pendingKeys) {
+      this.pendingKeys = new Set(
+        existsSync(file)
+          ? readLines(file, (value, line) => validateRecord(replayPendingLineSchema, value, { file, line }).key)
+          : [],
+      );
+    }
+    if (this.pendingKeys.has(key)) return file;
+    this.pendingKeys.add(key);
+    const line: ReplayPendingLine = {
+      key,
+      ...(request.model !== undefined ? { model: request.model } : {}),
+      system: request.system ?? '',
+      prompt: renderPromptText(request.messages),
+      messages: canonicalMessages(request.messages),
+      ...(request.stage !== undefined || this.options.stage ? { stage: request.stage ?? this.options.stage } : {}),
+      ...(request.responseSchema !== undefined ? { responseSchema: request.responseSchema } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+    };
+    const text = `${JSON.stringify(validateRecord(replayPendingLineSchema, line, { file }))}\n`;
+    const next = this.pendingTail.then(async () => {
+      await mkdir(dirname(file), { recursive: true });
+      await appendFile(file, text);
+    });
+    this.pendingTail = next.catch(() => undefined);
+    await next;
+    return file;
+  }
+
+  private async ledgerLine(stage: string, model: string, latencyMs: number, ok: boolean, error?: string) {
+    await this.options.ledger?.append({
+      time: new Date().toISOString(),
+      stage,
+      judge: this.judgeId,
+      provider: this.options.mode,
+      model,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      latencyMs: Math.round(latencyMs * 1000) / 1000,
+      retries: 0,
+      cacheHit: false,
+      ok,
+      ...(error ? { error } : {}),
+    });
+  }
+}

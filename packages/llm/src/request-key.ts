@@ -1,0 +1,115 @@
+import { hashBytes, hashCanonicalJson } from '@xsb/core';
+import type { ChatMessage, CompletionRequest, ContentPart } from './completion-types';
+
+/** Bump when the cached entry format or the key's inputs change: old entries then simply miss. */
+export const CACHE_FORMAT_VERSION = 1;
+
+type CanonicalPart =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'document'; mediaType: string; sha256: string; bytes: number; title?: string };
+
+export interface CanonicalMessage {
+  role: ChatMessage['role'];
+  content: CanonicalPart[];
+}
+
+/**
+ * The prompt as the key sees it: string content becomes one text part, binary parts become their
+ * sha256 and size. Cache breakpoints are left out because they change what the provider bills,
+ * never what it answers.
+ */
+export function canonicalMessages(messages: ChatMessage[]): CanonicalMessage[] {
+  return messages.map((message) => ({
+    role: message.role,
+    content:
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : message.content.map(canonicalPart),
+  }));
+}
+
+function canonicalPart(part: ContentPart): CanonicalPart {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  return {
+    type: part.type,
+    mediaType: part.mediaType,
+    sha256: hashBytes(part.data),
+    bytes: part.data.byteLength,
+    ...(part.type === 'document' && part.title !== undefined ? { title: part.title } : {}),
+  };
+}
+
+export interface CacheKeyInputs {
+  provider: string;
+  model: string;
+  baseUrl: string;
+  request: CompletionRequest;
+}
+
+/**
+ * The disk-cache key: sha256 of the canonical JSON of everything that can change the answer
+ * (provider, model, base URL, sampling parameters, response schema, system, full prompt with
+ * binary parts by hash) plus the cache-format version. The stage is not part of it: two stages
+ * asking the same question share the answer.
+ */
+export function cacheKeyFor({ provider, model, baseUrl, request }: CacheKeyInputs): string {
+  return hashCanonicalJson({
+    v: CACHE_FORMAT_VERSION,
+    provider,
+    model,
+    baseUrl,
+    temperature: request.temperature ?? null,
+    maxTokens: request.maxTokens ?? null,
+    stop: request.stop ?? null,
+    seed: request.seed ?? null,
+    responseSchema: request.responseSchema ?? null,
+    system: request.system ?? '',
+    messages: canonicalMessages(request.messages),
+  });
+}
+
+/**
+ * The replay-store key of a request: sha256 of the exact system prompt and messages (binary parts
+ * by hash), as spec 002 keys its stores. Model and sampling settings are not in it: a store answers
+ * as one fixed model whatever the caller asked for.
+ */
+export function replayKeyFor(request: Pick<CompletionRequest, 'system' | 'messages'>): string {
+  return hashCanonicalJson({ system: request.system ?? '', messages: canonicalMessages(request.messages) });
+}
+
+/** The messages as readable text (binary parts as placeholders): what a pending prompt line shows. */
+export function renderPromptText(messages: ChatMessage[]): string {
+  return canonicalMessages(messages)
+    .map((message) => {
+      const body = message.content
+        .map((part) =>
+          part.type === 'text' ? part.text : `[${part.type} ${part.mediaType} sha256:${part.sha256}]`,
+        )
+        .join('\n');
+      return messages.length === 1 && message.role === 'user' ? body : `[${message.role}]\n${body}`;
+    })
+    .join('\n\n');
+}
+
+/** Providers bill an image by its pixels (about 1,600 tokens for a full-size slide), not its bytes. */
+const IMAGE_TOKEN_ESTIMATE = 1600;
+/** A PDF is billed per page as text plus image; bytes / 100 is a rough, deliberately high guess. */
+const DOCUMENT_BYTES_PER_TOKEN = 100;
+
+/**
+ * A rough token count for rate budgets before the provider reports real usage: text as UTF-8
+ * bytes / 4, images at a flat estimate, documents by size, plus the answer budget.
+ */
+export function estimateRequestTokens(request: CompletionRequest): number {
+  let tokens = Buffer.byteLength(request.system ?? '') / 4;
+  for (const message of request.messages) {
+    if (typeof message.content === 'string') tokens += Buffer.byteLength(message.content) / 4;
+    else
+      for (const part of message.content) {
+        if (part.type === 'text') tokens += Buffer.byteLength(part.text) / 4;
+        else if (part.type === 'image') tokens += IMAGE_TOKEN_ESTIMATE;
+        else tokens += part.data.byteLength / DOCUMENT_BYTES_PER_TOKEN;
+      }
+  }
+  return Math.ceil(tokens) + (request.maxTokens ?? 1024);
+}

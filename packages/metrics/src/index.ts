@@ -1,0 +1,60 @@
+export {
+  type AggregateOptions,
+  aggregateMetrics,
+  domainMetricName,
+  SUMMARY_METRICS,
+} from './aggregate-metrics';
+export {
+  bootstrapMeanInterval,
+  DEFAULT_BOOTSTRAP_RESAMPLES,
+  DEFAULT_BOOTSTRAP_SEED,
+  type MeanInterval,
+  quantileSorted,
+} from './bootstrap-mean-interval';
+export {
+  classifyProbeDomain,
+  DOMAIN_FIELD_WEIGHTS,
+  DOMAIN_KEYWORDS,
+  DOMAIN_PRECEDENCE,
+  type DomainClassifiable,
+  PROBE_DOMAINS,
+  type ProbeDomain,
+} from './classify-probe-domain';
+export { compareText } from './compare-text';
+export { computeDomainCoverage, type DomainCoverage } from './compute-domain-coverage';
+export {
+  type ComputedMetrics,
+  type ComputeMetricsInput,
+  computeMetrics,
+  DEFAULT_TAU_A,
+  type MetricsJoinReport,
+  TAU_A_TOLERANCE,
+  TIME_COST,
+} from './compute-metrics';
+export { EVALUATION_FILES, MANIFEST_INPUT_ROLES, resolveManifestInput } from './evaluation-files';
+export {
+  type EvaluationInputs,
+  readEvaluationInputs,
+  recomputeEvaluationMetrics,
+} from './recompute-evaluation-metrics';
+export {
+  formatMetricCell,
+  renderResultsTables,
+  renderSummaryCsv,
+  renderSummaryReport,
+} from './render-summary';
+export { runAggregation, SUMMARY_FILES } from './run-aggregation';
+export {
+  type DuplicateMetricFile,
+  type MetricRow,
+  type SkippedMetricFile,
+  scanMetricFiles,
+} from './scan-metric-files';
+export { createSeededRandom, deriveSeed } from './seeded-random';
+export { SYSTEM_ID_SEPARATOR, splitSystemId, systemIdFor } from './system-id';
+export {
+  type EvaluationIdentity,
+  listFinishedEvaluations,
+  rescoreRun,
+  writeEvaluationMetrics,
+} from './write-evaluation-metrics';

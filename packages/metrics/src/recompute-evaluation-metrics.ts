@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type AudienceWeight,
+  audienceWeightSchema,
+  correctnessSchema,
+  deckStatsSchema,
+  InputError,
+  type Probe,
+  type ProbeScore,
+  probeSchema,
+  probeScoreSchema,
+  readJson,
+  readJsonlAll,
+  runManifestSchema,
+} from '@xsb/core';
+import { type ComputedMetrics, computeMetrics } from './compute-metrics';
+import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, resolveManifestInput } from './evaluation-files';
+
+export interface EvaluationInputs {
+  audience: string;
+  probes: Probe[];
+  weights: AudienceWeight[];
+  scores: ProbeScore[];
+  slideCount: number;
+  visibleWordCount: number;
+  correctness: number | null;
+  /** Identity fields the evaluation recorded (system, condition, case_label, judge …). */
+  identity: Record<string, unknown>;
+}
+
+/** Reads what stage 6 joins for one evaluation folder, through the paths its run manifest records. */
+export async function readEvaluationInputs(evaluationDir: string): Promise<EvaluationInputs> {
+  const manifest = await readJson(join(evaluationDir, EVALUATION_FILES.manifest), runManifestSchema);
+  const identity = (manifest.settings.job ?? {}) as Record<string, unknown>;
+  const audience = identity.audience;
+  if (typeof audience !== 'string')
+    throw new InputError('run manifest has no settings.job.audience', {
+      file: join(evaluationDir, EVALUATION_FILES.manifest),
+    });
+  const deckStats = await readJson(join(evaluationDir, EVALUATION_FILES.deckStats), deckStatsSchema);
+  const correctnessFile = join(evaluationDir, EVALUATION_FILES.correctness);
+  const correctness = existsSync(correctnessFile)
+    ? (await readJson(correctnessFile, correctnessSchema)).correctness
+    : null;
+  return {
+    audience,
+    probes: await readJsonlAll(
+      resolveManifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.probes),
+      probeSchema,
+    ),
+    weights: await readJsonlAll(
+      resolveManifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.weights),
+      audienceWeightSchema,
+    ),
+    scores: await readJsonlAll(join(evaluationDir, EVALUATION_FILES.probeScores), probeScoreSchema),
+    slideCount: deckStats.slide_count,
+    visibleWordCount: deckStats.visible_word_count,
+    correctness,
+    identity,
+  };
+}
+
+/** Stage 6 from the files of one evaluation folder: no judge is involved, only the join. */
+export async function recomputeEvaluationMetrics(
+  evaluationDir: string,
+  options: { tauA?: number } = {},
+): Promise<{ metrics: ComputedMetrics; inputs: EvaluationInputs }> {
+  const inputs = await readEvaluationInputs(evaluationDir);
+  const metrics = computeMetrics({
+    ...inputs,
+    ...(options.tauA === undefined ? {} : { tauA: options.tauA }),
+  });
+  return { metrics, inputs };
+}

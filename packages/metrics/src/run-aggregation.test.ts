@@ -1,0 +1,71 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '@xsb/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAggregation } from './run-aggregation';
+
+async function writeCompact(root: string, systemId: string, audience: string, caseLabel: string, values: object) {
+  await mkdir(join(root, systemId, audience), { recursive: true });
+  const metrics = {
+    audience,
+    tau_a: 0.7,
+    included_probe_count: 4,
+    available_utility: 4,
+    recovered_utility: 2,
+    coverage: 0.5,
+    efficiency_time: 1,
+    efficiency_slide: 0.5,
+    ...values,
+  };
+  await writeFile(join(root, systemId, audience, `${caseLabel}.json`), JSON.stringify(metrics));
+}
+
+describe('runAggregation over compact metric files', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+  });
+  afterEach(() => cleanup());
+
+  it('groups by (system_id, audience) with means, intervals, n and reproducible bytes', async () => {
+    const root = join(dir, 'metrics');
+    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c1', { coverage: 0.2 });
+    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c2', { coverage: 0.4 });
+    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c3', { coverage: null, efficiency_time: null });
+    await writeCompact(root, 'gen__audience_agnostic', 'specialists', 'c1', { coverage: 0.9 });
+    await writeCompact(root, 'other', 'learners', 'c1', { coverage: 0.7, correctness: 0.5 });
+    await writeFile(join(root, 'other', 'learners', 'broken.json'), JSON.stringify({ audience: 'learners', tau_a: 'x' }));
+    await writeFile(join(root, 'other', 'learners', 'notes.json'), JSON.stringify({ hello: 1 }));
+
+    const out = join(dir, 'out');
+    const { summary } = await runAggregation([root], out, { seed: 3, resamples: 300 });
+    expect(summary.groups.map((g) => `${g.system_id}/${g.audience}`)).toEqual([
+      'gen__audience_agnostic/learners',
+      'gen__audience_agnostic/specialists',
+      'other/learners',
+    ]);
+    const learners = summary.groups[0]!;
+    expect(learners.system).toBe('gen');
+    expect(learners.condition).toBe('audience_agnostic');
+    const coverage = learners.metrics.find((m) => m.metric === 'coverage')!;
+    expect(coverage.n).toBe(2);
+    expect(coverage.null_count).toBe(1);
+    expect(coverage.mean).toBeCloseTo(0.3, 12);
+    expect(coverage.ci_low!).toBeGreaterThanOrEqual(0.2);
+    expect(coverage.ci_high!).toBeLessThanOrEqual(0.4);
+    expect(summary.groups[2]!.condition).toBeNull();
+    expect(summary.skipped.map((s) => s.file)).toEqual(['../metrics/other/learners/broken.json']);
+
+    const firstJson = await readFile(join(out, 'summary.json'), 'utf8');
+    await runAggregation([root], out, { seed: 3, resamples: 300 });
+    expect(await readFile(join(out, 'summary.json'), 'utf8')).toBe(firstJson);
+
+    const csv = await readFile(join(out, 'summary.csv'), 'utf8');
+    expect(csv.split('\n')[0]).toBe('system_id,system,condition,audience,metric,n,null_count,mean,ci_low,ci_high');
+    expect(csv).toContain('other,other,,learners,correctness,1,0,0.5,0.5,0.5');
+    const report = await readFile(join(out, 'report.md'), 'utf8');
+    expect(report).toContain('## Audience: learners');
+    expect(report).toContain('| gen__audience_agnostic | 3 | 0.300 [');
+  });
+});

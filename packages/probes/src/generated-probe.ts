@@ -1,0 +1,44 @@
+/** A probe as a generator returns it, before filters, grounding, dedup and ids. */
+export interface GeneratedProbe {
+  question: string;
+  answer: string;
+  evidence: Array<{ locator: string; text: string }>;
+  /** 1 = a stated fact, 2 = a relation or explanation, 3 = a synthesis across the source. */
+  level: number;
+  modality: string;
+  theme: string;
+}
+
+/** One chunk as a generator sees it. */
+export interface GenerationInput {
+  caseId: string;
+  scene: string;
+  title: string;
+  /** The chunk text with its `[Source chunk chars start-end]` prefix. */
+  chunkText: string;
+  /** The chunk without the prefix, and where it starts in the source (for locators). */
+  chunkBody: string;
+  chunkStart: number;
+  chunkIndex: number;
+  chunkCount: number;
+  /** 0-based index of this independent sample among the k generations of the chunk. */
+  generationIndex: number;
+  k: number;
+  /** PDF page spans of the source (empty otherwise). */
+  pages: ReadonlyArray<{ page: number; start: number; end: number }>;
+}
+
+/** What one generation produced, plus the exchange(s) to store under `raw/chunk_XX/`. */
+export interface GenerationOutput {
+  probes: GeneratedProbe[];
+  /** Items of the answer that were not usable probes (missing or invalid fields). */
+  malformed: number;
+  /** Each request and raw response of this generation, in order (a corrective retry adds one). */
+  exchanges: Array<{ request: unknown; response: unknown }>;
+}
+
+export interface ProbeGenerator {
+  /** Recorded as the judge id in probe_generation_status.json and probe metadata. */
+  readonly id: string;
+  generate(input: GenerationInput): Promise<GenerationOutput>;
+}

@@ -1,0 +1,39 @@
+export { chunkSourceText, type SourceChunk } from './chunk-source-text';
+export {
+  DEDUP_THRESHOLDS,
+  type DedupInput,
+  type DedupResult,
+  deduplicateProbes,
+  deduplicateProbesAllPairs,
+  isDuplicatePair,
+  type ProbeTokens,
+  probeTokens,
+} from './deduplicate-probes';
+export { extractJsonValue } from './extract-json-value';
+export {
+  type FilterInput,
+  type FilterReason,
+  filterReasonFor,
+  isCitationListProbe,
+  isReferenceOnlyProbe,
+} from './filter-probes';
+export {
+  type CaseProbesResult,
+  type GenerateCaseProbesOptions,
+  generateCaseProbes,
+  PROBE_BANK_FORMAT,
+  PROBE_DEFAULTS,
+} from './generate-case-probes';
+export type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
+export { type EvidenceMatch, GroundingIndex, type PageSpan } from './ground-evidence';
+export { LEXICAL_MAX_PROBES_PER_GENERATION, LexicalProbeGenerator } from './lexical-probe-generator';
+export { LlmProbeGenerator } from './llm-probe-generator';
+export {
+  buildProbeGenerationRequest,
+  PROBE_GENERATION_CORRECTION,
+  PROBE_GENERATION_SYSTEM,
+  PROBE_GENERATION_TEMPERATURE,
+  type ParsedProbeAnswer,
+  parseProbeGenerationAnswer,
+} from './probe-generation-prompt';
+export { jaccardSimilarity, normalizeText, overlapCoefficient, tokenSet } from './text-tokens';

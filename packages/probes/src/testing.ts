@@ -1,0 +1,43 @@
+import type { DedupInput } from './deduplicate-probes';
+
+/** A small seeded PRNG (mulberry32) so synthetic banks are the same on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A synthetic probe union like a real one: `count` probes over `count / 4` base facts drawn from a
+ * vocabulary of `vocabulary` words, where about a third are near-duplicates of an earlier probe (a word
+ * or two of question, answer or evidence changed) and the rest fresh, so both dedup branches fire.
+ */
+export function makeSyntheticProbes(count: number, seed = 1, vocabulary = 5000): DedupInput[] {
+  const random = seededRandom(seed);
+  const word = (): string => `w${Math.floor(random() ** 2 * vocabulary)}`;
+  const words = (n: number): string[] => Array.from({ length: n }, word);
+  const mutate = (tokens: string[], changes: number): string[] => {
+    const copy = [...tokens];
+    for (let i = 0; i < changes; i += 1) copy[Math.floor(random() * copy.length)] = word();
+    return copy;
+  };
+  const probes: Array<DedupInput & { parts: { q: string[]; a: string[]; e: string[] } }> = [];
+  for (let i = 0; i < count; i += 1) {
+    const base = probes.length > 0 && random() < 0.35 ? probes[Math.floor(random() * probes.length)] : undefined;
+    const q = base ? mutate(base.parts.q, Math.floor(random() * 2)) : ['what', 'is', ...words(6 + Math.floor(random() * 8))];
+    const a = base ? mutate(base.parts.a, Math.floor(random() * 2)) : words(1 + Math.floor(random() * 6));
+    const e = base ? mutate(base.parts.e, Math.floor(random() * 4)) : words(12 + Math.floor(random() * 20));
+    probes.push({
+      question: `${q.join(' ')}?`,
+      answer: a.join(' '),
+      evidence: [{ text: e.join(' ') }],
+      parts: { q, a, e },
+    });
+  }
+  return probes.map(({ question, answer, evidence }) => ({ question, answer, evidence }));
+}

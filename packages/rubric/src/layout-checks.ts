@@ -1,0 +1,262 @@
+import type { BoundingBox, Deck, LayoutCheckResult, Slide, SlideElement } from '@xsb/core';
+import { countScripts, dominantScript, type Script, scriptOfLanguage } from './script-detection';
+
+/** Ids of the built-in deterministic checks, in report order. */
+export const LAYOUT_CHECK_IDS = [
+  'slide_count',
+  'bullets_per_slide',
+  'min_font_size',
+  'text_overlap',
+  'off_slide',
+  'empty_slide',
+  'language',
+  'source_attribution',
+] as const;
+export type LayoutCheckId = (typeof LAYOUT_CHECK_IDS)[number];
+
+export interface LayoutCheckOptions {
+  /** Inclusive range; without it `slide_count` is undecidable (`passed: null`). */
+  slideRange?: { min: number; max: number };
+  /** The paper's instructions allow at most 6 bullets a slide. */
+  maxBullets: number;
+  minFontSizePt: number;
+  /** Intersection area over the smaller box's area above which two boxes overlap. */
+  overlapTolerance: number;
+  /** Pictures covering at least this share of the slide are backgrounds, not overlap partners. */
+  backgroundAreaShare: number;
+  offSlideTolerancePt: number;
+  /** Expected deck language (`en`, `zh`); without it the deck's majority script is expected. */
+  language?: string;
+  /** Slides need at least this many letters before their script is judged. */
+  minLettersForLanguage: number;
+  /** Adds the `source_attribution` check (when the instruction demands a source on every slide). */
+  requireSourceAttribution: boolean;
+}
+
+export const DEFAULT_LAYOUT_CHECK_OPTIONS: LayoutCheckOptions = {
+  maxBullets: 6,
+  minFontSizePt: 12,
+  overlapTolerance: 0.1,
+  backgroundAreaShare: 0.8,
+  offSlideTolerancePt: 2,
+  minLettersForLanguage: 10,
+  requireSourceAttribution: false,
+};
+
+type Finding = { slide: number; detail: string };
+
+function result(id: LayoutCheckId, findings: Finding[], passDetail: string, failDetail: string): LayoutCheckResult {
+  const slides = [...new Set(findings.map((finding) => finding.slide))].sort((a, b) => a - b);
+  return {
+    id,
+    passed: findings.length === 0,
+    slides,
+    detail: findings.length === 0 ? passDetail : `${failDetail}: slide${slides.length > 1 ? 's' : ''} ${slides.join(', ')}`,
+    findings,
+  };
+}
+
+function undecidable(id: LayoutCheckId, detail: string): LayoutCheckResult {
+  return { id, passed: null, slides: [], detail, findings: [] };
+}
+
+/** Elements with their group children, depth first; group boxes are assumed to be in slide coordinates. */
+export function flattenElements(elements: SlideElement[]): SlideElement[] {
+  const out: SlideElement[] = [];
+  for (const element of elements) {
+    out.push(element);
+    if (element.children) out.push(...flattenElements(element.children));
+  }
+  return out;
+}
+
+const hasText = (element: SlideElement): boolean => element.text.trim().length > 0;
+const isVisual = (element: SlideElement): boolean =>
+  element.kind === 'picture' || element.kind === 'table' || element.kind === 'chart';
+
+/** Slide count within the instruction's range (PresentBench's `check_slide_count`, before truncation). */
+export function checkSlideCount(deck: Deck, range: { min: number; max: number } | undefined): LayoutCheckResult {
+  const count = deck.slides.length;
+  if (!range) return undecidable('slide_count', `${count} slides; no slide range given`);
+  if (count >= range.min && count <= range.max) {
+    return result('slide_count', [], `${count} slides, within ${range.min}-${range.max}`, '');
+  }
+  const detail = `${count} slides, too ${count < range.min ? 'few' : 'many'} (required ${range.min}-${range.max})`;
+  return { id: 'slide_count', passed: false, slides: [], detail, findings: [] };
+}
+
+const BULLET_LINE = /^\s*[•●○◦▪▫■□‣⁃∙·–\-*]\s+\S/;
+
+/** Bullets per slide: the parser's paragraph bullet counts, else lines starting with a bullet glyph (PDF). */
+export function countSlideBullets(slide: Slide): number {
+  const elements = flattenElements(slide.elements);
+  if (elements.some((element) => element.bullet_count !== undefined)) {
+    return elements.reduce((sum, element) => sum + (element.bullet_count ?? 0), 0);
+  }
+  return slide.visible_text.split('\n').filter((line) => BULLET_LINE.test(line)).length;
+}
+
+export function checkBulletsPerSlide(deck: Deck, maxBullets: number): LayoutCheckResult {
+  const findings: Finding[] = [];
+  for (const slide of deck.slides) {
+    const bullets = countSlideBullets(slide);
+    if (bullets > maxBullets) findings.push({ slide: slide.index, detail: `${bullets} bullets (max ${maxBullets})` });
+  }
+  return result('bullets_per_slide', findings, `no slide has more than ${maxBullets} bullets`, `more than ${maxBullets} bullets`);
+}
+
+export function checkMinFontSize(deck: Deck, minPt: number): LayoutCheckResult {
+  const findings: Finding[] = [];
+  let sizesSeen = 0;
+  for (const slide of deck.slides) {
+    for (const element of flattenElements(slide.elements)) {
+      if (!hasText(element) || element.font_sizes.length === 0) continue;
+      sizesSeen += element.font_sizes.length;
+      const smallest = Math.min(...element.font_sizes);
+      if (smallest < minPt) {
+        findings.push({ slide: slide.index, detail: `${smallest} pt text "${excerpt(element.text)}" (min ${minPt} pt)` });
+      }
+    }
+  }
+  if (sizesSeen === 0) return undecidable('min_font_size', 'the parsed deck carries no font sizes');
+  return result('min_font_size', findings, `all text is at least ${minPt} pt`, `text below ${minPt} pt`);
+}
+
+function area(box: BoundingBox): number {
+  return Math.max(0, box.width) * Math.max(0, box.height);
+}
+
+/** Intersection area over the smaller box's area (0 when they do not touch). */
+export function overlapShare(a: BoundingBox, b: BoundingBox): number {
+  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (width <= 0 || height <= 0) return 0;
+  const smaller = Math.min(area(a), area(b));
+  return smaller > 0 ? (width * height) / smaller : 0;
+}
+
+export function checkTextOverlap(deck: Deck, options: LayoutCheckOptions): LayoutCheckResult {
+  const findings: Finding[] = [];
+  let boxesSeen = 0;
+  const slideArea =
+    deck.slide_width && deck.slide_height ? deck.slide_width * deck.slide_height : Number.POSITIVE_INFINITY;
+  for (const slide of deck.slides) {
+    const elements = flattenElements(slide.elements).filter((element) => element.bbox !== null);
+    boxesSeen += elements.length;
+    const texts = elements.filter((element) => element.kind === 'text' && hasText(element));
+    const pictures = elements.filter(
+      (element) =>
+        element.kind === 'picture' && area(element.bbox as BoundingBox) < options.backgroundAreaShare * slideArea,
+    );
+    texts.forEach((text, index) => {
+      for (const other of [...texts.slice(index + 1), ...pictures]) {
+        const share = overlapShare(text.bbox as BoundingBox, other.bbox as BoundingBox);
+        if (share > options.overlapTolerance) {
+          const partner = other.kind === 'picture' ? 'a picture' : `text "${excerpt(other.text)}"`;
+          findings.push({
+            slide: slide.index,
+            detail: `text "${excerpt(text.text)}" overlaps ${partner} (${Math.round(share * 100)}% of the smaller box)`,
+          });
+        }
+      }
+    });
+  }
+  if (boxesSeen === 0) return undecidable('text_overlap', 'the parsed deck carries no element geometry');
+  return result('text_overlap', findings, 'no text box overlaps another text box or a picture', 'overlapping text');
+}
+
+export function checkOffSlide(deck: Deck, tolerancePt: number): LayoutCheckResult {
+  const width = deck.slide_width;
+  const height = deck.slide_height;
+  if (!width || !height) return undecidable('off_slide', 'the parsed deck has no slide size');
+  const findings: Finding[] = [];
+  for (const slide of deck.slides) {
+    for (const element of flattenElements(slide.elements)) {
+      const box = element.bbox;
+      if (!box || !(hasText(element) || isVisual(element))) continue;
+      const outside =
+        box.x < -tolerancePt ||
+        box.y < -tolerancePt ||
+        box.x + box.width > width + tolerancePt ||
+        box.y + box.height > height + tolerancePt;
+      if (outside) {
+        const what = hasText(element) ? `text "${excerpt(element.text)}"` : `a ${element.kind}`;
+        findings.push({
+          slide: slide.index,
+          detail: `${what} at x=${round(box.x)} y=${round(box.y)} w=${round(box.width)} h=${round(box.height)} pt leaves the ${round(width)}x${round(height)} pt slide`,
+        });
+      }
+    }
+  }
+  return result('off_slide', findings, 'every element lies on its slide', 'content outside the slide');
+}
+
+const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+export function checkEmptySlides(deck: Deck): LayoutCheckResult {
+  const findings: Finding[] = [];
+  for (const slide of deck.slides) {
+    const elements = flattenElements(slide.elements);
+    if (elements.some(isVisual)) continue;
+    const text = normalise(slide.visible_text);
+    if (text.length === 0) findings.push({ slide: slide.index, detail: 'empty slide' });
+    else if (text === normalise(slide.title)) findings.push({ slide: slide.index, detail: `title only: "${excerpt(text)}"` });
+  }
+  return result('empty_slide', findings, 'no empty or title-only slide', 'empty or title-only');
+}
+
+export function checkLanguage(deck: Deck, language: string | undefined, minLetters: number): LayoutCheckResult {
+  const deckScript = dominantScript(countScripts(deck.slides.map((slide) => slide.visible_text).join('\n')));
+  const expected: Script | undefined = (language ? scriptOfLanguage(language) : undefined) ?? deckScript;
+  if (!expected) return undecidable('language', 'the deck has no text');
+  const findings: Finding[] = [];
+  for (const slide of deck.slides) {
+    const counts = countScripts(slide.visible_text);
+    const letters = [...counts.values()].reduce((sum, count) => sum + count, 0);
+    if (letters < minLetters) continue;
+    const script = dominantScript(counts);
+    if (script !== expected) {
+      const share = Math.round(((counts.get(expected) ?? 0) / letters) * 100);
+      findings.push({ slide: slide.index, detail: `mostly ${script} script (${share}% ${expected})` });
+    }
+  }
+  return result('language', findings, `every slide is in ${expected} script`, `not in ${expected} script`);
+}
+
+const SOURCE_PATTERNS = [
+  /\b(section|sec\.|chapter|ch\.|figure|fig\.|table|page|p\.|pp\.|slide)\s*[:#]?\s*\d/i,
+  /\b(source|sources|reference|references|ref\.|adapted from|cited from)\s*:/i,
+  /来源|出处|参考|第\s*\d+\s*[章节页]/,
+];
+
+export function checkSourceAttribution(deck: Deck): LayoutCheckResult {
+  const findings: Finding[] = deck.slides
+    .filter((slide) => !SOURCE_PATTERNS.some((pattern) => pattern.test(slide.visible_text)))
+    .map((slide) => ({ slide: slide.index, detail: 'no source attribution (section, chapter, figure, page or "Source:")' }));
+  return result('source_attribution', findings, 'every slide names its source', 'no source attribution');
+}
+
+/** Every applicable layout check, in `LAYOUT_CHECK_IDS` order; pure over the parsed deck. */
+export function runLayoutChecks(deck: Deck, overrides: Partial<LayoutCheckOptions> = {}): LayoutCheckResult[] {
+  const options = { ...DEFAULT_LAYOUT_CHECK_OPTIONS, ...overrides };
+  const checks = [
+    checkSlideCount(deck, options.slideRange),
+    checkBulletsPerSlide(deck, options.maxBullets),
+    checkMinFontSize(deck, options.minFontSizePt),
+    checkTextOverlap(deck, options),
+    checkOffSlide(deck, options.offSlideTolerancePt),
+    checkEmptySlides(deck),
+    checkLanguage(deck, options.language, options.minLettersForLanguage),
+  ];
+  if (options.requireSourceAttribution) checks.push(checkSourceAttribution(deck));
+  return checks;
+}
+
+function excerpt(text: string): string {
+  const flat = normalise(text);
+  return flat.length > 40 ? `${flat.slice(0, 37)}...` : flat;
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}

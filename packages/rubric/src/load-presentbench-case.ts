@@ -1,0 +1,214 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import {
+  InputError,
+  RUBRIC_CATEGORIES,
+  type RubricCategory,
+  type RubricChecklistItem,
+  type RubricClassWeights,
+  rubricClassWeightsSchema,
+  ValidationError,
+  validateRecord,
+} from '@xsb/core';
+import { parse as parseYaml } from 'yaml';
+import { decodePresentBenchItem } from './decode-presentbench-item';
+import { EQUAL_CLASS_WEIGHTS, type RubricInstance, readUtf8 } from './rubric-instance';
+import { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
+
+const CHECKLIST_KEYS = [
+  'material_independent_checklist_1',
+  'material_independent_checklist_2',
+  'material_dependent_checklist_1',
+  'material_dependent_checklist_2',
+  'material_dependent_checklist_3',
+] as const;
+
+/**
+ * PresentBench's `find_material_files`: `material.md|pdf` (md preferred), then `material_1`,
+ * `material_2`, ... while the next index exists.
+ */
+export function findMaterialFiles(caseDir: string): string[] {
+  const files: string[] = [];
+  const pick = (stem: string): string | undefined =>
+    ['.md', '.pdf'].map((ext) => join(caseDir, `${stem}${ext}`)).find((file) => existsSync(file));
+  const unindexed = pick('material');
+  if (unindexed) files.push(unindexed);
+  for (let index = 1; ; index += 1) {
+    const file = pick(`material_${index}`);
+    if (!file) break;
+    files.push(file);
+  }
+  return files;
+}
+
+/** Every leaf case under a PresentBench data root: a folder with materials and `generation_task/judge_prompt.json`. */
+export async function findPresentBenchCases(dataRoot: string): Promise<string[]> {
+  const root = resolve(dataRoot);
+  const cases: string[] = [];
+  async function walk(dir: string, depth: number): Promise<void> {
+    if (depth > 6) return;
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'generation_task') continue;
+      const child = join(dir, entry.name);
+      if (existsSync(join(child, 'generation_task', 'judge_prompt.json')) && findMaterialFiles(child).length > 0) {
+        cases.push(child);
+      } else {
+        await walk(child, depth + 1);
+      }
+    }
+  }
+  await walk(root, 0);
+  return cases;
+}
+
+/** The generated deck for a case: `<results>/<case path>/generation_task/results/slides.pdf|pptx` (pdf preferred). */
+export function findPresentBenchDeck(resultsRoot: string, caseRelativePath: string): string | undefined {
+  const dir = join(resultsRoot, caseRelativePath, 'generation_task', 'results');
+  return ['slides.pdf', 'slides.pptx'].map((name) => join(dir, name)).find((file) => existsSync(file));
+}
+
+async function readJsonObject(file: string): Promise<Record<string, unknown>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readUtf8(file));
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new ValidationError(`invalid JSON (${(error as Error).message})`, { file }, { cause: error });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ValidationError('judge prompt JSON must be an object', { file });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Reads `judge_weights.yaml` (or `.json`). */
+export async function readPresentBenchWeights(file: string): Promise<RubricClassWeights> {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(await readUtf8(file));
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new ValidationError(`invalid YAML (${(error as Error).message})`, { file }, { cause: error });
+  }
+  return validateRecord(rubricClassWeightsSchema, normaliseWeightKeys(parsed), { file });
+}
+
+/** YAML reads `1:` as a number key; PresentBench looks classes up by string id. */
+function normaliseWeightKeys(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([key, inner]) => [
+      String(key),
+      inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+        ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).map(([k, v]) => [String(k), v]))
+        : inner,
+    ]),
+  );
+}
+
+/**
+ * Loads one PresentBench leaf case as a rubric instance. Keys of the case's
+ * `generation_task/judge_prompt.json` override the domain's `common_judge_prompt.json`, exactly as
+ * `load_judge_prompt` merges them; class weights come from `<domain>/judge_weights.yaml`.
+ */
+export async function loadPresentBenchCase(dataRoot: string, caseDir: string): Promise<RubricInstance> {
+  const root = resolve(dataRoot);
+  const dir = resolve(caseDir);
+  const caseRelative = relative(root, dir).split(sep).join('/');
+  const domain = caseRelative.split('/')[0] ?? '';
+  if (!RUBRIC_CATEGORIES.includes(domain as RubricCategory)) {
+    throw new InputError(`case is not under a known domain folder (${RUBRIC_CATEGORIES.join(', ')})`, { file: dir });
+  }
+  const promptFile = join(dir, 'generation_task', 'judge_prompt.json');
+  const commonFile = join(root, domain, 'common_judge_prompt.json');
+  const caseJson = await readJsonObject(promptFile);
+  const commonJson = existsSync(commonFile) ? await readJsonObject(commonFile) : {};
+  const merged = (key: string): { value: unknown; file: string } =>
+    key in caseJson ? { value: caseJson[key], file: promptFile } : { value: commonJson[key], file: commonFile };
+
+  const prefix = (key: string): string => {
+    const { value, file } = merged(key);
+    if (typeof value !== 'string' || value.length === 0) {
+      throw new InputError(`missing "${key}" in the case or domain judge prompt`, { file });
+    }
+    return value;
+  };
+  const list = (key: (typeof CHECKLIST_KEYS)[number]): RubricChecklistItem[] => {
+    const { value, file } = merged(key);
+    if (!Array.isArray(value)) {
+      throw new InputError(`"${key}" must be a list (missing from the case and the domain judge prompt?)`, {
+        file: value === undefined ? promptFile : file,
+      });
+    }
+    return value.map((entry, index) => decodePresentBenchItem(entry, { file, key: `${key}[${index}]` }));
+  };
+
+  const [fundamentals, design, completeness, correctness, fidelityItems] = CHECKLIST_KEYS.map(list) as [
+    RubricChecklistItem[],
+    RubricChecklistItem[],
+    RubricChecklistItem[],
+    RubricChecklistItem[],
+    RubricChecklistItem[],
+  ];
+  const fidelity = fidelityItems.map((item, index) => {
+    if (typeof item !== 'string') {
+      throw new InputError(`material_dependent_checklist_3[${index}]: per-slide items must be questions`, {
+        file: promptFile,
+      });
+    }
+    return item;
+  });
+
+  const instructionFile = join(dir, 'generation_task', 'instructions.md');
+  const instruction = existsSync(instructionFile) ? await readUtf8(instructionFile) : '';
+  const slideRange = slideRangeOf(fundamentals, instruction);
+  if (!slideRange) {
+    throw new InputError(
+      'no slide range: neither a check_slide_count item nor "N-M slides" in instructions.md',
+      { file: promptFile },
+    );
+  }
+  const weightsFile = join(root, domain, 'judge_weights.yaml');
+  const weights = existsSync(weightsFile) ? await readPresentBenchWeights(weightsFile) : EQUAL_CLASS_WEIGHTS;
+  const materials = findMaterialFiles(dir);
+  if (materials.length === 0) throw new InputError('no material.md|pdf or material_N.md|pdf', { file: dir });
+
+  return {
+    id: caseRelative,
+    category: domain as RubricCategory,
+    language: detectInstructionLanguage(instruction),
+    materials,
+    instruction,
+    slideRange,
+    prefixes: {
+      materialIndependent: prefix('material_independent_prefix'),
+      materialDependent: prefix('material_dependent_prefix'),
+    },
+    checklists: { fundamentals, design, completeness, correctness, fidelity },
+    weights,
+    requireSourceAttribution: detectSourceAttributionRequirement(instruction),
+    origin: dir,
+  };
+}
+
+/** PresentBench truncates to the `max_count` of the first item's slide-count partial. */
+function slideRangeOf(
+  fundamentals: RubricChecklistItem[],
+  instruction: string,
+): { min: number; max: number } | undefined {
+  const first = fundamentals[0];
+  if (first && typeof first !== 'string' && first.check === 'slide_count') {
+    const min = Number(first.params.min_count);
+    const max = Number(first.params.max_count);
+    if (Number.isInteger(min) && Number.isInteger(max) && min >= 1 && min <= max) return { min, max };
+  }
+  const match = /(\d+)\s*[-–~]\s*(\d+)\s*(?:\*\*)?\s*slides/i.exec(instruction);
+  if (match) {
+    const min = Number(match[1]);
+    const max = Number(match[2]);
+    if (min >= 1 && min <= max) return { min, max };
+  }
+  return undefined;
+}

@@ -1,0 +1,161 @@
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import {
+  assertSafePathPart,
+  ConfigError,
+  InputError,
+  isXsbError,
+  readJson,
+  type SourceMetadata,
+  type SourceMetadataInput,
+  type SourceType,
+  sourceMetadataInputSchema,
+  sourceMetadataSchema,
+  validateRecord,
+  type XsbError,
+} from '@xsb/core';
+import type { SourceCase } from './source-types';
+
+export const SOURCE_METADATA_FILE = 'source_metadata.json';
+
+/** Audiences a case is valid for when its metadata does not say: the three built-in profiles. */
+export const DEFAULT_VALID_AUDIENCES = ['specialists', 'learners', 'decision_makers'] as const;
+/** Scene used when the metadata names none (spec 000 requires one on every probe). */
+export const DEFAULT_SCENE = 'general';
+
+const SOURCE_TYPE_BY_EXTENSION: Readonly<Record<string, SourceType>> = {
+  '.pdf': 'pdf',
+  '.html': 'html',
+  '.htm': 'html',
+  '.xhtml': 'html',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.txt': 'text',
+  '.text': 'text',
+};
+
+/** The source type a file name implies, or undefined for an unknown extension. */
+export function sourceTypeForFile(file: string): SourceType | undefined {
+  return SOURCE_TYPE_BY_EXTENSION[extname(file).toLowerCase()];
+}
+
+export interface DiscoveredSources {
+  cases: SourceCase[];
+  failures: Array<{ caseId: string; error: XsbError }>;
+}
+
+/**
+ * Finds every case folder `<data>/sources/<case_id>/`, in case-id order. A folder holds exactly one
+ * source file (hidden files and `source_metadata.json` aside) and optionally `source_metadata.json`,
+ * validated with `sourceMetadataInputSchema` and completed: case_id, source_path and source_type
+ * come from the folder; title, scene and valid_audiences get documented defaults. A broken folder
+ * becomes a failure naming the file; the other cases are still returned.
+ */
+export async function discoverSourceCases(dataDir: string): Promise<DiscoveredSources> {
+  const sourcesDir = join(resolve(dataDir), 'sources');
+  let entries: string[];
+  try {
+    const dirents = await readdir(sourcesDir, { withFileTypes: true });
+    entries = dirents.filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such folder' : `cannot read (${(error as Error).message})`;
+    throw new ConfigError(`${sourcesDir}: ${reason}; put each case in <data>/sources/<case_id>/`, {
+      cause: error,
+    });
+  }
+  entries.sort();
+  const cases: SourceCase[] = [];
+  const failures: DiscoveredSources['failures'] = [];
+  for (const caseId of entries) {
+    try {
+      cases.push(await loadSourceCase(resolve(dataDir), caseId));
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      failures.push({ caseId, error });
+    }
+  }
+  return { cases, failures };
+}
+
+/** Reads one case folder; throws InputError naming the folder or file when it is unusable. */
+export async function loadSourceCase(dataDir: string, caseId: string): Promise<SourceCase> {
+  const dir = join(dataDir, 'sources', assertSafePathPart(caseId, 'case id'));
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((d) => !d.name.startsWith('.') && d.name !== SOURCE_METADATA_FILE)
+    .map((d) => d.name)
+    .sort();
+  const metadataFile = join(dir, SOURCE_METADATA_FILE);
+  const input: SourceMetadataInput = (await exists(metadataFile))
+    ? await readJson(metadataFile, sourceMetadataInputSchema)
+    : {};
+  if (input.case_id !== undefined && input.case_id !== caseId) {
+    throw new InputError(
+      `case_id ${JSON.stringify(input.case_id)} differs from its folder name ${JSON.stringify(caseId)}`,
+      { file: metadataFile, code: 'case_id_mismatch' },
+    );
+  }
+  if (names.length === 0) {
+    throw new InputError('no source file in the case folder (expected one .pdf, .html, .md or .txt)', {
+      file: dir,
+      code: 'no_source_file',
+    });
+  }
+  if (names.length > 1) {
+    throw new InputError(`expected exactly one source file, found ${names.length}: ${names.join(', ')}`, {
+      file: dir,
+      code: 'several_source_files',
+    });
+  }
+  const name = names[0]!;
+  const sourceFile = join(dir, name);
+  const info = await stat(sourceFile);
+  if (!info.isFile()) {
+    throw new InputError('the source must be a regular file', { file: sourceFile, code: 'not_a_file' });
+  }
+  if (input.source_path !== undefined && basename(input.source_path) !== name) {
+    throw new InputError(
+      `source_path ${JSON.stringify(input.source_path)} does not name the case's source file ${JSON.stringify(name)}`,
+      { file: metadataFile, code: 'source_path_mismatch' },
+    );
+  }
+  const detected = sourceTypeForFile(name);
+  if (detected && input.source_type && input.source_type !== detected) {
+    throw new InputError(
+      `source_type ${JSON.stringify(input.source_type)} contradicts the file extension of ${name} (${detected})`,
+      { file: metadataFile, code: 'source_type_mismatch' },
+    );
+  }
+  const sourceType = detected ?? input.source_type;
+  if (!sourceType) {
+    throw new InputError(
+      'unknown source type: use a .pdf, .html, .md or .txt file, or set source_type in source_metadata.json',
+      { file: sourceFile, code: 'unknown_source_type' },
+    );
+  }
+  const completed: SourceMetadata = validateRecord(
+    sourceMetadataSchema,
+    {
+      ...input,
+      case_id: caseId,
+      title: input.title ?? input.display_name ?? caseId,
+      // Relative to the data folder's parent, as in spec 000's manifest example (`data/sources/…`).
+      source_path: relative(dirname(dataDir), sourceFile).split(sep).join('/'),
+      source_type: sourceType,
+      scene: input.scene ?? DEFAULT_SCENE,
+      valid_audiences: input.valid_audiences ?? [...DEFAULT_VALID_AUDIENCES],
+    },
+    { file: metadataFile },
+  );
+  return { caseId, dir, sourceFile, sourceType, metadata: completed };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new InputError(`cannot read (${(error as Error).message})`, { file, cause: error });
+  }
+}

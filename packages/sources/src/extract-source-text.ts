@@ -1,0 +1,125 @@
+import { stat, readFile } from 'node:fs/promises';
+import { hashBytes, InputError, UsageError } from '@xsb/core';
+import { extractHtmlText } from './extract-html-text';
+import { extractPdfPages, joinPages } from './extract-pdf-text';
+import { extractPlainText } from './decode-utf8-text';
+import { parsePdfWithMineru, resolveMineruCacheDir } from './mineru-client';
+import {
+  DEFAULT_MAX_SOURCE_BYTES,
+  DEFAULT_SOURCE_CHARS,
+  type ExtractedSource,
+  type ExtractSourceOptions,
+  PDF_PARSERS,
+  type PdfParserName,
+  type SourceCase,
+} from './source-types';
+
+/** Checks `maxChars`: a positive integer (spec 000 `source_chars`). */
+export function resolveMaxChars(maxChars: number | undefined): number {
+  const value = maxChars ?? DEFAULT_SOURCE_CHARS;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new UsageError(`source chars must be a positive integer, got ${String(maxChars)}`);
+  }
+  return value;
+}
+
+export function resolvePdfParser(parser: string | undefined): PdfParserName {
+  const value = parser ?? 'unpdf';
+  if (!(PDF_PARSERS as readonly string[]).includes(value)) {
+    throw new UsageError(`unknown PDF parser ${JSON.stringify(value)}; use one of: ${PDF_PARSERS.join(', ')}`);
+  }
+  return value as PdfParserName;
+}
+
+/** Reads a source file whole after checking its size against the limit; errors name the file. */
+export async function readSourceBytes(file: string, maxBytes = DEFAULT_MAX_SOURCE_BYTES): Promise<Uint8Array> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (error) {
+    throw new InputError(`cannot read (${(error as Error).message})`, { file, cause: error });
+  }
+  if (size === 0) throw new InputError('the file is empty (0 bytes)', { file, code: 'empty_file' });
+  if (size > maxBytes) {
+    throw new InputError(
+      `the file is too large (${size} bytes; the limit is ${maxBytes} bytes): split it or raise maxSourceBytes`,
+      { file, code: 'file_too_large' },
+    );
+  }
+  return new Uint8Array(await readFile(file));
+}
+
+/**
+ * Extracts the text of one case's source (spec 000 stage 1): PDF page by page with unpdf (default)
+ * or MinerU, HTML cleaned to text, markdown/plain text read as strict UTF-8. `maxChars` is applied
+ * after extraction; PDF page spans are clipped to the kept text. Bad input throws InputError
+ * naming the file and the reason.
+ */
+export async function extractSourceText(
+  sourceCase: SourceCase,
+  options: ExtractSourceOptions = {},
+): Promise<ExtractedSource> {
+  const maxChars = resolveMaxChars(options.maxChars);
+  const file = sourceCase.sourceFile;
+  const bytes = await readSourceBytes(file, options.maxSourceBytes);
+  const sourceSha256 = hashBytes(bytes);
+  let full: string;
+  let spans: Array<{ page: number; start: number; end: number }> = [];
+  let pageCount = 0;
+  let parser: ExtractedSource['parser'];
+  switch (sourceCase.sourceType) {
+    case 'pdf': {
+      const pdfParser = resolvePdfParser(options.pdfParser);
+      if (pdfParser === 'mineru') {
+        const env = options.env ?? process.env;
+        const parsed = await parsePdfWithMineru(bytes, file, {
+          env,
+          sourceSha256,
+          cacheDir: options.mineruCacheDir ?? resolveMineruCacheDir(env),
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+          ...(options.mineruPollIntervalMs !== undefined ? { pollIntervalMs: options.mineruPollIntervalMs } : {}),
+          ...(options.mineruTimeoutMs !== undefined ? { timeoutMs: options.mineruTimeoutMs } : {}),
+        });
+        full = parsed.markdown;
+        parser = 'mineru';
+      } else {
+        const { pages } = await extractPdfPages(bytes, file);
+        const joined = joinPages(pages);
+        full = joined.text;
+        spans = joined.spans;
+        pageCount = pages.length;
+        parser = 'unpdf';
+      }
+      break;
+    }
+    case 'html':
+      full = extractHtmlText(bytes, file);
+      parser = 'html';
+      break;
+    case 'markdown':
+      full = extractPlainText(bytes, file);
+      parser = 'markdown';
+      break;
+    case 'text':
+      full = extractPlainText(bytes, file);
+      parser = 'text';
+      break;
+  }
+  const { text, truncated } = cutToMaxChars(full, maxChars);
+  const pages = spans
+    .filter((span) => span.start < text.length || (span.start === 0 && text.length === 0))
+    .map((span) => ({ ...span, end: Math.min(span.end, text.length) }));
+  return { text, parser, pages, pageCount, sourceSha256, originalChars: full.length, truncated };
+}
+
+/**
+ * Keeps the first `maxChars` UTF-16 units, backing off one unit rather than splitting a surrogate
+ * pair (a half pair would make the file invalid UTF-8).
+ */
+export function cutToMaxChars(text: string, maxChars: number): { text: string; truncated: boolean } {
+  if (text.length <= maxChars) return { text, truncated: false };
+  let end = maxChars;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return { text: text.slice(0, end), truncated: true };
+}

@@ -1,0 +1,44 @@
+export { decodeUtf8Text, extractPlainText } from './decode-utf8-text';
+export {
+  DEFAULT_SCENE,
+  DEFAULT_VALID_AUDIENCES,
+  type DiscoveredSources,
+  discoverSourceCases,
+  loadSourceCase,
+  SOURCE_METADATA_FILE,
+  sourceTypeForFile,
+} from './discover-source-cases';
+export { DROPPED_HTML_ELEMENTS, decodeHtmlEntities, extractHtmlText, htmlToText } from './extract-html-text';
+export { extractPdfPages, joinPages, PAGE_SEPARATOR, type PdfPages } from './extract-pdf-text';
+export {
+  cutToMaxChars,
+  extractSourceText,
+  readSourceBytes,
+  resolveMaxChars,
+  resolvePdfParser,
+} from './extract-source-text';
+export {
+  type MineruParseOptions,
+  type MineruParseResult,
+  parsePdfWithMineru,
+  resolveMineruCacheDir,
+} from './mineru-client';
+export {
+  prepareSourceContext,
+  readSourceContext,
+  SOURCE_CONTEXT_META_FILE,
+  sourceContextMetaFile,
+} from './prepare-source-context';
+export {
+  DEFAULT_MAX_SOURCE_BYTES,
+  DEFAULT_SOURCE_CHARS,
+  type ExtractedSource,
+  type ExtractSourceOptions,
+  PDF_PARSERS,
+  type PdfParserName,
+  type PreparedSourceContext,
+  type PrepareSourceContextOptions,
+  type SourceCase,
+  type SourceContextText,
+  type SourceParserName,
+} from './source-types';

@@ -1,0 +1,295 @@
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { ConfigError, InputError, ProviderError, writeFileAtomic } from '@xsb/core';
+import { unzipSync } from 'fflate';
+
+/** The hosted MinerU service; `MINERU_BASE_URL` overrides it (with or without the `/api/v4` suffix). */
+export const MINERU_DEFAULT_BASE_URL = 'https://mineru.net';
+
+export interface MineruParseOptions {
+  env: Record<string, string | undefined>;
+  /** sha256 of the PDF bytes: the cache key. */
+  sourceSha256: string;
+  /** Folder for cached markdown (`<sha256>.md`); undefined disables the cache. */
+  cacheDir?: string | undefined;
+  fetch?: typeof fetch;
+  /** Hosted API: wait between status polls; default 3000 ms. */
+  pollIntervalMs?: number;
+  /** Hosted API: give up after this long; default 10 minutes. */
+  timeoutMs?: number;
+}
+
+export interface MineruParseResult {
+  markdown: string;
+  /** `local` for MINERU_API_URL (mineru-api `/file_parse`), `hosted` for MINERU_API_KEY (v4 API). */
+  endpoint: 'hosted' | 'local' | 'cache';
+  cached: boolean;
+}
+
+/** `XSLIDESBENCH_MINERU_CACHE_DIR`, or undefined when unset. */
+export function resolveMineruCacheDir(env: Record<string, string | undefined>): string | undefined {
+  return env.XSLIDESBENCH_MINERU_CACHE_DIR || undefined;
+}
+
+/** Hosted task states that mean "not finished yet" (v4 batch results). */
+const PENDING_STATES = new Set(['waiting-file', 'pending', 'running', 'converting']);
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * Converts a PDF to markdown with MinerU. `MINERU_API_URL` (a self-hosted `mineru-api` server or a
+ * compatible endpoint) is used when set, since it keeps documents on the user's machines; otherwise
+ * `MINERU_API_KEY` selects the hosted v4 API at `MINERU_BASE_URL` (default {@link MINERU_DEFAULT_BASE_URL}).
+ * The markdown is cached as `<cacheDir>/<sha256>.md`: a cache hit makes no request. The API key is
+ * sent only to the MinerU API host, never to the upload or result URLs, and never appears in errors.
+ */
+export async function parsePdfWithMineru(
+  bytes: Uint8Array,
+  file: string,
+  options: MineruParseOptions,
+): Promise<MineruParseResult> {
+  const cacheFile = options.cacheDir ? join(options.cacheDir, `${options.sourceSha256}.md`) : undefined;
+  if (cacheFile) {
+    const cached = await readCached(cacheFile);
+    if (cached !== undefined) return { markdown: cached, endpoint: 'cache', cached: true };
+  }
+  const apiUrl = options.env.MINERU_API_URL?.trim();
+  const apiKey = options.env.MINERU_API_KEY?.trim();
+  const http = options.fetch ?? fetch;
+  let markdown: string;
+  let endpoint: 'hosted' | 'local';
+  if (apiUrl) {
+    markdown = await parseWithLocalServer(http, apiUrl, bytes, file);
+    endpoint = 'local';
+  } else if (apiKey) {
+    const baseUrl = options.env.MINERU_BASE_URL?.trim() || MINERU_DEFAULT_BASE_URL;
+    markdown = await parseWithHostedApi(http, baseUrl, apiKey, bytes, file, options);
+    endpoint = 'hosted';
+  } else {
+    throw new ConfigError(
+      'the mineru PDF parser needs MINERU_API_URL (a mineru-api server) or MINERU_API_KEY (the hosted API); set one, or use --pdf-parser unpdf',
+      { code: 'mineru_not_configured' },
+    );
+  }
+  const cleaned = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').trim();
+  if (cleaned === '') {
+    throw new InputError('MinerU returned no text for this PDF', { file, code: 'no_text_layer' });
+  }
+  if (cacheFile) await writeFileAtomic(cacheFile, cleaned);
+  return { markdown: cleaned, endpoint, cached: false };
+}
+
+async function readCached(cacheFile: string): Promise<string | undefined> {
+  try {
+    const text = await readFile(cacheFile, 'utf8');
+    return text.trim() === '' ? undefined : text;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The open-source `mineru-api` server: `POST <url>/file_parse` with a multipart form (`files`,
+ * `return_md=true`); the JSON answer is `{ backend, version, results: { <file stem>: { md_content } } }`.
+ * Errors come back as `{ error }` (400/500) or `{ detail }` (422/503).
+ */
+async function parseWithLocalServer(http: typeof fetch, apiUrl: string, bytes: Uint8Array, file: string): Promise<string> {
+  const url = /\/file_parse\/?$/.test(apiUrl) ? apiUrl : `${apiUrl.replace(/\/+$/, '')}/file_parse`;
+  const name = basename(file);
+  const form = new FormData();
+  form.append('files', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name);
+  form.append('return_md', 'true');
+  form.append('response_format_zip', 'false');
+  const body = await requestJson(http, url, { method: 'POST', body: form }, 'mineru-api /file_parse');
+  const results = (body as { results?: Record<string, { md_content?: unknown }> }).results;
+  const stem = name.replace(/\.[^.]*$/, '');
+  const entry = results?.[stem] ?? (results ? Object.values(results)[0] : undefined);
+  if (!entry || typeof entry.md_content !== 'string') {
+    throw new ProviderError('mineru', `mineru-api answer has no results.${stem}.md_content (${describeShape(body)})`, {
+      code: 'mineru_bad_response',
+    });
+  }
+  return entry.md_content;
+}
+
+/**
+ * The hosted v4 API for a local file: `POST /api/v4/file-urls/batch` (Bearer key) returns a batch id
+ * and a pre-signed upload URL; the PDF is `PUT` there (no Content-Type, as the docs require), which
+ * starts the task; `GET /api/v4/extract-results/batch/<id>` is polled until the file's state is `done`
+ * (its `full_zip_url` holds `full.md`) or `failed` (`err_msg`). Every answer is `{ code, msg, data }`,
+ * `code` 0 on success.
+ */
+async function parseWithHostedApi(
+  http: typeof fetch,
+  baseUrl: string,
+  apiKey: string,
+  bytes: Uint8Array,
+  file: string,
+  options: MineruParseOptions,
+): Promise<string> {
+  const api = `${baseUrl.replace(/\/+$/, '').replace(/\/api\/v4$/, '')}/api/v4`;
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  const name = basename(file);
+  const dataId = options.sourceSha256.slice(0, 32);
+  const created = await requestEnvelope(
+    http,
+    `${api}/file-urls/batch`,
+    {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ files: [{ name, data_id: dataId }], enable_formula: true, enable_table: true }),
+    },
+    'file-urls/batch',
+  );
+  const batchId = (created as { batch_id?: unknown }).batch_id;
+  const uploadUrl = (created as { file_urls?: unknown[] }).file_urls?.[0];
+  if (typeof batchId !== 'string' || typeof uploadUrl !== 'string') {
+    throw new ProviderError('mineru', `file-urls/batch answer lacks batch_id or file_urls (${describeShape(created)})`, {
+      code: 'mineru_bad_response',
+    });
+  }
+  const upload = await send(http, uploadUrl, { method: 'PUT', body: new Uint8Array(bytes) }, 'upload');
+  if (!upload.ok) {
+    throw new ProviderError('mineru', `uploading the PDF failed with HTTP ${upload.status}`, {
+      status: upload.status,
+      retryable: upload.status >= 500,
+    });
+  }
+  const pollIntervalMs = options.pollIntervalMs ?? 3000;
+  const deadline = Date.now() + (options.timeoutMs ?? 600_000);
+  for (;;) {
+    const status = await requestEnvelope(
+      http,
+      `${api}/extract-results/batch/${encodeURIComponent(batchId)}`,
+      { method: 'GET', headers: auth },
+      'extract-results/batch',
+    );
+    const results = (status as { extract_result?: unknown }).extract_result;
+    const list = Array.isArray(results) ? (results as Array<Record<string, unknown>>) : [];
+    const mine = list.find((r) => r.data_id === dataId) ?? list.find((r) => r.file_name === name) ?? list[0];
+    const state = typeof mine?.state === 'string' ? mine.state : 'waiting-file';
+    if (state === 'done') {
+      if (typeof mine?.full_zip_url !== 'string') {
+        throw new ProviderError('mineru', 'task is done but has no full_zip_url', { code: 'mineru_bad_response' });
+      }
+      return await downloadFullMarkdown(http, mine.full_zip_url);
+    }
+    if (state === 'failed') {
+      const reason = typeof mine?.err_msg === 'string' && mine.err_msg ? mine.err_msg : 'no reason given';
+      throw new InputError(`MinerU could not parse the PDF (${reason})`, { file, code: 'mineru_failed' });
+    }
+    if (!PENDING_STATES.has(state)) {
+      throw new ProviderError('mineru', `unknown task state ${JSON.stringify(state)}`, { code: 'mineru_bad_response' });
+    }
+    if (Date.now() + pollIntervalMs > deadline) {
+      throw new ProviderError('mineru', `task ${batchId} still "${state}" when the time limit ran out`, {
+        code: 'mineru_timeout',
+        retryable: true,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+  }
+}
+
+/** Downloads the result zip (no credentials: it is a CDN link) and returns its `full.md`. */
+async function downloadFullMarkdown(http: typeof fetch, zipUrl: string): Promise<string> {
+  const response = await send(http, zipUrl, { method: 'GET' }, 'result download');
+  if (!response.ok) {
+    throw new ProviderError('mineru', `downloading the result zip failed with HTTP ${response.status}`, {
+      status: response.status,
+      retryable: response.status >= 500,
+    });
+  }
+  const zip = new Uint8Array(await response.arrayBuffer());
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(zip, { filter: (entry) => entry.name === 'full.md' || entry.name.endsWith('/full.md') });
+  } catch (error) {
+    throw new ProviderError('mineru', `the result zip is unreadable (${(error as Error).message})`, {
+      code: 'mineru_bad_response',
+      cause: error,
+    });
+  }
+  const names = Object.keys(entries).sort((a, b) => a.length - b.length);
+  const first = names[0];
+  if (first === undefined) {
+    throw new ProviderError('mineru', 'the result zip holds no full.md', { code: 'mineru_bad_response' });
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(entries[first]);
+  } catch (error) {
+    throw new ProviderError('mineru', 'full.md in the result zip is not valid UTF-8', {
+      code: 'mineru_bad_response',
+      cause: error,
+    });
+  }
+}
+
+async function send(http: typeof fetch, url: string, init: RequestInit, what: string): Promise<Response> {
+  try {
+    return await http(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  } catch (error) {
+    throw new ProviderError('mineru', `${what} request failed (${(error as Error).message})`, {
+      code: 'mineru_network',
+      retryable: true,
+      cause: error,
+    });
+  }
+}
+
+async function requestJson(http: typeof fetch, url: string, init: RequestInit, what: string): Promise<unknown> {
+  const response = await send(http, url, init, what);
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const reason = errorReason(body) ?? (text.slice(0, 200) || 'no body');
+    throw new ProviderError('mineru', `${what} failed with HTTP ${response.status}: ${reason}`, {
+      status: response.status,
+      retryable: response.status === 429 || response.status >= 500,
+    });
+  }
+  if (body === undefined) {
+    throw new ProviderError('mineru', `${what} answered with non-JSON (${text.slice(0, 100)})`, {
+      code: 'mineru_bad_response',
+    });
+  }
+  return body;
+}
+
+/** Hosted API calls answer `{ code, msg, data }`; a non-zero code is an error even with HTTP 200. */
+async function requestEnvelope(http: typeof fetch, url: string, init: RequestInit, what: string): Promise<unknown> {
+  const body = (await requestJson(http, url, init, what)) as { code?: unknown; msg?: unknown; data?: unknown };
+  if (body.code !== 0 && body.code !== '0') {
+    const status = body.code === 'A0202' || body.code === 'A0211' ? 401 : undefined;
+    throw new ProviderError('mineru', `${what} refused: code ${String(body.code)}, ${String(body.msg ?? 'no message')}`, {
+      code: 'mineru_api_error',
+      ...(status ? { status } : {}),
+    });
+  }
+  if (body.data === null || typeof body.data !== 'object') {
+    throw new ProviderError('mineru', `${what} answer has no data object`, { code: 'mineru_bad_response' });
+  }
+  return body.data;
+}
+
+function errorReason(body: unknown): string | undefined {
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    for (const key of ['error', 'detail', 'msg', 'message']) {
+      const value = record[key];
+      if (typeof value === 'string' && value) return value;
+      if (value !== undefined && value !== null) return JSON.stringify(value).slice(0, 200);
+    }
+  }
+  return undefined;
+}
+
+function describeShape(value: unknown): string {
+  if (value === null || typeof value !== 'object') return typeof value;
+  return `keys: ${Object.keys(value).join(', ') || 'none'}`;
+}

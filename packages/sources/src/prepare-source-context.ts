@@ -1,0 +1,154 @@
+import { readFile } from 'node:fs/promises';
+import {
+  hashBytes,
+  hashFile,
+  InputError,
+  isXsbError,
+  readJson,
+  type RunLayout,
+  type SourceContext,
+  sourceContextSchema,
+  writeFileAtomic,
+  writeJson,
+} from '@xsb/core';
+import { dirname, join } from 'node:path';
+import { decodeUtf8Text } from './decode-utf8-text';
+import { extractSourceText, resolveMaxChars, resolvePdfParser } from './extract-source-text';
+import type {
+  ExtractedSource,
+  PrepareSourceContextOptions,
+  PreparedSourceContext,
+  SourceCase,
+  SourceContextText,
+} from './source-types';
+
+export const SOURCE_CONTEXT_META_FILE = 'source_context.json';
+
+/** `<data>/probes/<case>/source_context.json`, the record beside `source_context.txt`. */
+export function sourceContextMetaFile(layout: RunLayout, caseLabel: string): string {
+  return join(dirname(layout.sourceContextFile(caseLabel)), SOURCE_CONTEXT_META_FILE);
+}
+
+/**
+ * Writes `source_context.txt` and `source_context.json` for one case, each atomically (the .json last,
+ * so a crash between the two leaves a record that no longer matches the text and forces a redo).
+ * Skips all work when the existing record has the same source hash and settings (max chars, and for
+ * PDFs the parser) and the text file still hashes to what the record says, unless `force`.
+ */
+export async function prepareSourceContext(
+  layout: RunLayout,
+  sourceCase: SourceCase,
+  options: PrepareSourceContextOptions = {},
+): Promise<PreparedSourceContext> {
+  const maxChars = resolveMaxChars(options.maxChars);
+  const pdfParser = resolvePdfParser(options.pdfParser);
+  const contextFile = layout.sourceContextFile(sourceCase.caseId);
+  const contextMetaFile = sourceContextMetaFile(layout, sourceCase.caseId);
+  if (!options.force) {
+    const current = await readCurrentContext(contextFile, contextMetaFile);
+    if (current) {
+      const wantedParser = sourceCase.sourceType === 'pdf' ? pdfParser : current.meta.parser;
+      const sourceSha256 = await hashSourceOrNull(sourceCase.sourceFile);
+      if (
+        current.meta.source_sha256 === sourceSha256 &&
+        current.meta.max_chars === maxChars &&
+        current.meta.parser === wantedParser &&
+        current.meta.source_type === sourceCase.sourceType
+      ) {
+        return { extracted: toExtracted(current.meta, current.text), skipped: true, contextFile, contextMetaFile };
+      }
+    }
+  }
+  const extracted = await extractSourceText(sourceCase, { ...options, maxChars, pdfParser });
+  const meta: SourceContext = {
+    case_id: sourceCase.caseId,
+    source_file: sourceCase.metadata.source_path,
+    source_type: sourceCase.sourceType,
+    source_sha256: extracted.sourceSha256,
+    parser: extracted.parser,
+    max_chars: maxChars,
+    original_chars: extracted.originalChars,
+    chars: extracted.text.length,
+    truncated: extracted.truncated,
+    text_sha256: hashBytes(extracted.text),
+    page_count: extracted.pageCount,
+    pages: extracted.pages,
+  };
+  await writeFileAtomic(contextFile, extracted.text);
+  await writeJson(contextMetaFile, sourceContextSchema, meta);
+  return { extracted, skipped: false, contextFile, contextMetaFile };
+}
+
+/**
+ * Reads a prepared context (for stage 2 and later): the text, validated against its record (the
+ * text's hash must match, so an edited or half-copied file is refused rather than silently used).
+ */
+export async function readSourceContext(layout: RunLayout, caseLabel: string): Promise<SourceContextText> {
+  const contextFile = layout.sourceContextFile(caseLabel);
+  const metaFile = sourceContextMetaFile(layout, caseLabel);
+  const meta = await readJson(metaFile, sourceContextSchema);
+  const text = await readContextText(contextFile);
+  if (hashBytes(text) !== meta.text_sha256) {
+    throw new InputError(
+      `does not match ${metaFile} (text hash differs); re-run \`xsb sources --force --case ${caseLabel}\``,
+      { file: contextFile, code: 'stale_source_context' },
+    );
+  }
+  return {
+    text,
+    pages: meta.pages,
+    parser: meta.parser,
+    sourceSha256: meta.source_sha256,
+    pageCount: meta.page_count,
+    truncated: meta.truncated,
+  };
+}
+
+async function readContextText(file: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new InputError(missing ? 'file not found; run `xsb sources` first' : `cannot read (${(error as Error).message})`, {
+      file,
+      cause: error,
+    });
+  }
+  return decodeUtf8Text(bytes, file);
+}
+
+async function readCurrentContext(
+  contextFile: string,
+  metaFile: string,
+): Promise<{ meta: SourceContext; text: string } | undefined> {
+  try {
+    const meta = await readJson(metaFile, sourceContextSchema);
+    const text = decodeUtf8Text(await readFile(contextFile), contextFile);
+    return hashBytes(text) === meta.text_sha256 ? { meta, text } : undefined;
+  } catch (error) {
+    // Missing, unreadable or invalid previous output just means "not done yet": redo it.
+    if (isXsbError(error) || (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function hashSourceOrNull(file: string): Promise<string | null> {
+  try {
+    return await hashFile(file);
+  } catch {
+    return null;
+  }
+}
+
+function toExtracted(meta: SourceContext, text: string): ExtractedSource {
+  return {
+    text,
+    parser: meta.parser,
+    pages: meta.pages,
+    pageCount: meta.page_count,
+    sourceSha256: meta.source_sha256,
+    originalChars: meta.original_chars,
+    truncated: meta.truncated,
+  };
+}

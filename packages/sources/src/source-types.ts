@@ -1,0 +1,78 @@
+import type { SourceMetadata, SourcePageSpan, SourceType } from '@xsb/core';
+
+/** The PDF parsers stage 1 can use; `unpdf` is local and the default, `mineru` calls a MinerU service. */
+export type PdfParserName = 'unpdf' | 'mineru';
+export const PDF_PARSERS: readonly PdfParserName[] = ['unpdf', 'mineru'];
+
+/** Which extractor produced a text: a PDF parser, or the reader for the other source types. */
+export type SourceParserName = PdfParserName | 'html' | 'markdown' | 'text';
+
+/** One case folder `<data>/sources/<case_id>/`: its single source file and its completed metadata. */
+export interface SourceCase {
+  caseId: string;
+  dir: string;
+  /** Absolute path of the source file. */
+  sourceFile: string;
+  sourceType: SourceType;
+  metadata: SourceMetadata;
+}
+
+export interface ExtractedSource {
+  /** The text after cleanup and the `maxChars` cut. */
+  text: string;
+  parser: SourceParserName;
+  /** Char offsets of each PDF page in `text` (pages cut away by `maxChars` are absent); `[]` for non-PDF sources. */
+  pages: SourcePageSpan[];
+  /** Pages in the source document (0 for non-PDF sources). */
+  pageCount: number;
+  sourceSha256: string;
+  /** Length of the text before the `maxChars` cut. */
+  originalChars: number;
+  truncated: boolean;
+}
+
+export interface ExtractSourceOptions {
+  /** Characters kept after extraction (spec 000 `source_chars`); default {@link DEFAULT_SOURCE_CHARS}. */
+  maxChars?: number;
+  /** Default `unpdf`. */
+  pdfParser?: PdfParserName;
+  /** Where MINERU_* variables are read; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Cache folder for MinerU markdown; default `XSLIDESBENCH_MINERU_CACHE_DIR`, else no cache. */
+  mineruCacheDir?: string;
+  /** Largest source file accepted, in bytes; default {@link DEFAULT_MAX_SOURCE_BYTES}. */
+  maxSourceBytes?: number;
+  /** HTTP client for MinerU (tests and proxies); default global `fetch`. */
+  fetch?: typeof fetch;
+  /** Polling interval for the hosted MinerU API in ms; default 3000. */
+  mineruPollIntervalMs?: number;
+  /** Give up on a hosted MinerU task after this many ms; default 10 minutes. */
+  mineruTimeoutMs?: number;
+}
+
+export interface PrepareSourceContextOptions extends ExtractSourceOptions {
+  /** Re-extract and rewrite even when the existing context matches the source hash and settings. */
+  force?: boolean;
+}
+
+export interface PreparedSourceContext {
+  extracted: ExtractedSource;
+  /** True when the existing files were current and nothing was extracted or written. */
+  skipped: boolean;
+  contextFile: string;
+  contextMetaFile: string;
+}
+
+export interface SourceContextText {
+  text: string;
+  pages: SourcePageSpan[];
+  parser: SourceParserName;
+  sourceSha256: string;
+  pageCount: number;
+  truncated: boolean;
+}
+
+/** Spec 000's preferred `source_chars` for large-context models. */
+export const DEFAULT_SOURCE_CHARS = 1_000_000;
+/** Sources larger than this are refused before they are read: 100 MiB. */
+export const DEFAULT_MAX_SOURCE_BYTES = 100 * 1024 * 1024;
