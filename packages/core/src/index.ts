@@ -71,6 +71,12 @@ export {
   runSheetRowSchema,
 } from './schemas/run-sheet-row';
 export {
+  type SourceContext,
+  type SourcePageSpan,
+  sourceContextSchema,
+  sourcePageSpanSchema,
+} from './schemas/source-context';
+export {
   type SourceMetadata,
   type SourceMetadataInput,
   type SourceType,
@@ -78,12 +84,6 @@ export {
   sourceMetadataSchema,
   sourceTypeSchema,
 } from './schemas/source-metadata';
-export {
-  type SourceContext,
-  type SourcePageSpan,
-  sourceContextSchema,
-  sourcePageSpanSchema,
-} from './schemas/source-context';
 export { formatIssuePath, validateRecord } from './validate-record';
 export { XSB_VERSION } from './version';
 export {
@@ -143,11 +143,15 @@ export {
   RUBRIC_VERDICTS,
   type RubricEvaluation,
   type RubricItemResult,
+  type RubricRunRow,
+  type RubricRunSummary,
   type RubricSection,
   type RubricUsage,
   type RubricVerdict,
   rubricEvaluationSchema,
   rubricItemResultSchema,
+  rubricRunRowSchema,
+  rubricRunSummarySchema,
   rubricSectionSchema,
   rubricUsageSchema,
   rubricVerdictSchema,
@@ -158,3 +162,28 @@ export {
   replayPendingLineSchema,
   replayStoreLineSchema,
 } from './schemas/replay-store';
+export {
+  type DeckOutline,
+  deckOutlineSchema,
+  type OutlineSlide,
+  outlineChartSchema,
+  outlineSlideSchema,
+  outlineTableSchema,
+} from './schemas/deck-outline';
+export {
+  type DeckBatchSummary,
+  deckBatchSummarySchema,
+  type DeckRowOutcome,
+  deckRowOutcomeSchema,
+  type DeckRowStatus,
+  deckRowStatusSchema,
+} from './schemas/deck-run-status';
+export { type DeckImportManifest, deckImportManifestSchema } from './schemas/deck-import-manifest';
+export { type WeightFailure, weightFailureSchema } from './schemas/weight-failure';
+export {
+  SLIDETAILOR_TEMPLATE_MODE,
+  type SlidetailorConfig,
+  type SlidetailorPreference,
+  slidetailorConfigSchema,
+  slidetailorPreferenceSchema,
+} from './schemas/slidetailor-job';

@@ -1,6 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentPart, CompletionRequest } from './completion-types';
-import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer, schemaInstruction } from './provider-adapter';
+import type { CompletionRequest, ContentPart } from './completion-types';
+import { httpFetch } from './http-fetch';
+import {
+  MalformedAnswerError,
+  type ProviderAdapter,
+  type ProviderAnswer,
+  schemaInstruction,
+} from './provider-adapter';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Anthropic accepts at most four cache breakpoints per request; the last four (longest prefixes) are kept. */
@@ -24,7 +30,10 @@ function toBlock(part: ContentPart, cached: boolean): Block {
 }
 
 /** Renders the common request as a Messages API body, with `cache_control` at marked breakpoints. */
-export function toAnthropicBody(request: CompletionRequest, model: string): Anthropic.MessageCreateParamsNonStreaming {
+export function toAnthropicBody(
+  request: CompletionRequest,
+  model: string,
+): Anthropic.MessageCreateParamsNonStreaming {
   const marked: Array<[number, number]> = [];
   request.messages.forEach((message, m) => {
     if (typeof message.content !== 'string')
@@ -60,6 +69,7 @@ export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefin
     maxRetries: 0,
     openTelemetry: false,
     logLevel: 'off',
+    fetch: httpFetch,
   });
   return {
     provider: 'anthropic',
@@ -71,10 +81,9 @@ export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefin
         timeout: timeoutMs,
         maxRetries: 0,
       });
-      if (!Array.isArray(message?.content) || !message.usage) throw new MalformedAnswerError('the answer has no content or usage');
-      const text = message.content
-        .map((block) => (block.type === 'text' ? block.text : ''))
-        .join('');
+      if (!Array.isArray(message?.content) || !message.usage)
+        throw new MalformedAnswerError('the answer has no content or usage');
+      const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       const usage = message.usage;
       return {
         text,

@@ -1,5 +1,8 @@
-import { APIConnectionError as AnthropicConnectionError, APIError as AnthropicApiError } from '@anthropic-ai/sdk';
-import { APIConnectionError as OpenAiConnectionError, APIError as OpenAiApiError } from 'openai';
+import {
+  APIError as AnthropicApiError,
+  APIConnectionError as AnthropicConnectionError,
+} from '@anthropic-ai/sdk';
+import { APIError as OpenAiApiError, APIConnectionError as OpenAiConnectionError } from 'openai';
 import { MalformedAnswerError } from './provider-adapter';
 import { isRetryableStatus, retryAfterMs } from './retry-policy';
 
@@ -15,7 +18,11 @@ export interface Failure {
 }
 
 /** Codes the providers use for "no more money": waiting does not help. */
-const QUOTA_CODES = new Set(['insufficient_quota', 'enforced_spend_limit_reached', 'billing_hard_limit_reached']);
+const QUOTA_CODES = new Set([
+  'insufficient_quota',
+  'enforced_spend_limit_reached',
+  'billing_hard_limit_reached',
+]);
 
 function serverMessage(error: { error?: unknown; message: string }): string {
   const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
@@ -25,9 +32,14 @@ function serverMessage(error: { error?: unknown; message: string }): string {
 
 function errorCode(error: { error?: unknown }): string | undefined {
   const body = error.error as
-    | { code?: unknown; error?: { code?: unknown; details?: { error_code?: unknown } }; details?: { error_code?: unknown } }
+    | {
+        code?: unknown;
+        error?: { code?: unknown; details?: { error_code?: unknown } };
+        details?: { error_code?: unknown };
+      }
     | undefined;
-  const code = body?.error?.details?.error_code ?? body?.details?.error_code ?? body?.code ?? body?.error?.code;
+  const code =
+    body?.error?.details?.error_code ?? body?.details?.error_code ?? body?.code ?? body?.error?.code;
   return typeof code === 'string' ? code : undefined;
 }
 
@@ -77,7 +89,11 @@ export function classifyFailure(error: unknown, timedOut: boolean): Failure {
     };
   }
   if (error instanceof MalformedAnswerError || error instanceof SyntaxError) {
-    return { retryable: true, code: 'malformed_answer', reason: `the answer was not a usable completion (${error.message})` };
+    return {
+      retryable: true,
+      code: 'malformed_answer',
+      reason: `the answer was not a usable completion (${error.message})`,
+    };
   }
   // The body stream broke (reset mid-body, "terminated") or another transport failure from fetch.
   return { retryable: true, code: 'connection', reason: `connection failed (${describeCause(error)})` };

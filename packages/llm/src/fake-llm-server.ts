@@ -22,13 +22,21 @@ export interface FakeLlmRequest {
  * - `status`: an error response in the provider's own error format (e.g. 429, 500, 529, 401, 400),
  *   with optional `retry-after` (seconds or HTTP date, as given) and `retry-after-ms` headers;
  * - `reset`: headers and half of a body, then the connection is destroyed;
- * - `stall`: the first byte is sent only after `ms` (longer than the client's timeout);
+ * - `stall`: nothing is sent for `ms` (set it beyond the client's timeout), then a normal answer
+ *   with `text` if the client is still listening;
  * - `malformed`: 200 with a body that is not JSON; `empty`: 200 with no body.
  */
 export type FakeFault =
-  | { kind: 'status'; status: number; retryAfter?: string; retryAfterMs?: number; message?: string; errorCode?: string }
+  | {
+      kind: 'status';
+      status: number;
+      retryAfter?: string;
+      retryAfterMs?: number;
+      message?: string;
+      errorCode?: string;
+    }
   | { kind: 'reset' }
-  | { kind: 'stall'; ms: number }
+  | { kind: 'stall'; ms: number; text?: string }
   | { kind: 'malformed' }
   | { kind: 'empty' };
 
@@ -165,13 +173,22 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     requests.push(request);
     const reply = await handler(request);
     if (latencyMs > 0) await sleep(latencyMs);
+    let text: string;
+    let model = request.model;
     if ('fault' in reply) {
-      await sendFault(res, provider, reply.fault);
-      return;
+      if (reply.fault.kind !== 'stall') {
+        await sendFault(res, provider, reply.fault);
+        return;
+      }
+      await sleep(reply.fault.ms);
+      if (res.socket?.destroyed || res.destroyed) return;
+      text = reply.fault.text ?? 'late answer';
+    } else {
+      text = reply.text;
+      model = reply.model ?? model;
     }
-    const model = reply.model ?? request.model;
     const payload =
-      provider === 'anthropic' ? anthropicAnswer(body, model, reply.text) : openAiAnswer(body, model, reply.text);
+      provider === 'anthropic' ? anthropicAnswer(body, model, text) : openAiAnswer(body, model, text);
     const json = JSON.stringify(payload);
     res.writeHead(200, {
       'content-type': 'application/json',
@@ -242,7 +259,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       if (block.marked) prefixes.push({ digest: hash.copy().digest('hex'), tokens: running });
     }
     let read = 0;
-    for (const prefix of prefixes) if (anthropicPrefixes.has(prefix.digest)) read = Math.max(read, prefix.tokens);
+    for (const prefix of prefixes)
+      if (anthropicPrefixes.has(prefix.digest)) read = Math.max(read, prefix.tokens);
     let written = 0;
     for (const prefix of prefixes) {
       if (prefix.tokens <= read || prefix.tokens < anthropicMin) continue;
@@ -327,7 +345,11 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
         sendError(res, provider, fault);
         return;
       case 'reset': {
-        const json = JSON.stringify({ id: 'partial', type: 'message', content: [{ type: 'text', text: 'cut off' }] });
+        const json = JSON.stringify({
+          id: 'partial',
+          type: 'message',
+          content: [{ type: 'text', text: 'cut off' }],
+        });
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
         res.write(json.slice(0, Math.floor(json.length / 2)));
         // Let the partial body reach the client before the connection dies.
@@ -336,9 +358,6 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
         return;
       }
       case 'stall':
-        await sleep(fault.ms);
-        if (res.socket?.destroyed) return;
-        sendError(res, provider, { kind: 'status', status: 500, message: 'stalled answer arrived too late' });
         return;
       case 'malformed': {
         const text = '{"id": "broken", "content": [ {"type": "text", "text": "unterminated';
@@ -353,14 +372,20 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
   }
 
-  function sendError(res: ServerResponse, provider: FakeProvider, fault: Extract<FakeFault, { kind: 'status' }>): void {
+  function sendError(
+    res: ServerResponse,
+    provider: FakeProvider,
+    fault: Extract<FakeFault, { kind: 'status' }>,
+  ): void {
     const message = fault.message ?? `fake ${fault.status} error`;
     const body =
       provider === 'anthropic'
         ? {
             type: 'error',
             error: {
-              type: ANTHROPIC_ERROR_TYPES[fault.status] ?? (fault.status >= 500 ? 'api_error' : 'invalid_request_error'),
+              type:
+                ANTHROPIC_ERROR_TYPES[fault.status] ??
+                (fault.status >= 500 ? 'api_error' : 'invalid_request_error'),
               message,
               ...(fault.errorCode ? { details: { error_code: fault.errorCode } } : {}),
             },
@@ -412,4 +437,17 @@ function commonPrefixLength(a: string, b: string): number {
   let i = 0;
   while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i += 1;
   return i;
+}
+
+/**
+ * Environment that points both SDKs at a fake server, with dummy keys: pass it as
+ * `createLlmClient(spec, { env: fakeProviderEnv(server) })`.
+ */
+export function fakeProviderEnv(server: Pick<FakeLlmServer, 'url'>): Record<string, string> {
+  return {
+    ANTHROPIC_API_KEY: 'fake-anthropic-key',
+    ANTHROPIC_BASE_URL: server.url,
+    OPENAI_API_KEY: 'fake-openai-key',
+    OPENAI_BASE_URL: `${server.url}/v1`,
+  };
 }

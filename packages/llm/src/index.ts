@@ -1,3 +1,4 @@
+export { type CompleteJsonOptions, completeJson, extractJson, StructuredAnswerError } from './complete-json';
 export type {
   ChatMessage,
   CompleteOptions,
@@ -11,3 +12,18 @@ export type {
   TextPart,
   TokenUsage,
 } from './completion-types';
+export { type CreateLlmClientOptions, createLlmClient } from './create-llm-client';
+export { type CacheStats, DiskCache } from './disk-cache';
+export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
+export { pendingFileFor } from './replay-client';
+export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
+export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
+export {
+  DEFAULT_PRICES,
+  priceFor,
+  summarizeUsage,
+  summarizeUsageLedger,
+  type UsageSummary,
+  type UsageSummaryRow,
+  type UsageTotals,
+} from './usage-summary';

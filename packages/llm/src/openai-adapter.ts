@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatMessage, CompletionRequest, ContentPart } from './completion-types';
+import { httpFetch } from './http-fetch';
 import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer } from './provider-adapter';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -9,8 +10,12 @@ type UserPart = OpenAI.Chat.ChatCompletionContentPart;
 function toUserPart(part: ContentPart): UserPart {
   if (part.type === 'text') return { type: 'text', text: part.text };
   const data = Buffer.from(part.data).toString('base64');
-  if (part.type === 'image') return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${data}` } };
-  return { type: 'file', file: { filename: part.title ?? 'document.pdf', file_data: `data:application/pdf;base64,${data}` } };
+  if (part.type === 'image')
+    return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${data}` } };
+  return {
+    type: 'file',
+    file: { filename: part.title ?? 'document.pdf', file_data: `data:application/pdf;base64,${data}` },
+  };
 }
 
 function textOnly(parts: ContentPart[]): string | undefined {
@@ -33,7 +38,10 @@ function toMessages(request: CompletionRequest): OpenAI.Chat.ChatCompletionMessa
     }
     const text = textOnly(message.content);
     if (message.role === 'assistant') {
-      out.push({ role: 'assistant', content: text ?? message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n') });
+      out.push({
+        role: 'assistant',
+        content: text ?? message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n'),
+      });
     } else {
       out.push({ role: 'user', content: text ?? message.content.map(toUserPart) });
     }
@@ -63,7 +71,11 @@ export function toOpenAiBody(
       ? {
           response_format: {
             type: 'json_schema' as const,
-            json_schema: { name: request.responseSchema.name, schema: request.responseSchema.schema, strict: false },
+            json_schema: {
+              name: request.responseSchema.name,
+              schema: request.responseSchema.schema,
+              strict: false,
+            },
           },
         }
       : {}),
@@ -81,6 +93,7 @@ export function createOpenAiAdapter(apiKey: string, baseUrl: string | undefined)
     // xsb owns retries and timeouts so there is one policy and one count of attempts.
     maxRetries: 0,
     logLevel: 'off',
+    fetch: httpFetch,
   });
   return {
     provider: 'openai',
@@ -92,6 +105,9 @@ export function createOpenAiAdapter(apiKey: string, baseUrl: string | undefined)
         timeout: timeoutMs,
         maxRetries: 0,
       });
+      // The SDK hands back `undefined` for a 2xx with an empty body.
+      if (!completion || typeof completion !== 'object')
+        throw new MalformedAnswerError('the answer body is empty');
       const choice = completion.choices?.[0];
       if (!choice) throw new MalformedAnswerError('the answer has no choices');
       const usage = completion.usage;

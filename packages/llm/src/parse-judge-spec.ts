@@ -9,7 +9,8 @@ export type JudgeSpec =
 
 export type ProviderName = 'anthropic' | 'openai';
 
-const FORMS = '`lexical`, `anthropic:<model>`, `openai:<model>`, `replay:<store.jsonl>` or `record:<store.jsonl>`';
+const FORMS =
+  '`lexical`, `anthropic:<model>`, `openai:<model>`, `replay:<store.jsonl>` or `record:<store.jsonl>`';
 
 /** Reads a judge spec string; anything else is a ConfigError listing the accepted forms. */
 export function parseJudgeSpec(spec: string): JudgeSpec {
@@ -19,11 +20,13 @@ export function parseJudgeSpec(spec: string): JudgeSpec {
   const prefix = colon === -1 ? '' : trimmed.slice(0, colon);
   const rest = colon === -1 ? '' : trimmed.slice(colon + 1).trim();
   if (prefix === 'anthropic' || prefix === 'openai') {
-    if (rest === '') throw new ConfigError(`judge "${spec}": the model is missing (expected ${prefix}:<model>)`);
+    if (rest === '')
+      throw new ConfigError(`judge "${spec}": the model is missing (expected ${prefix}:<model>)`);
     return { kind: prefix, spec: trimmed, model: rest };
   }
   if (prefix === 'replay' || prefix === 'record') {
-    if (rest === '') throw new ConfigError(`judge "${spec}": the store file is missing (expected ${prefix}:<store.jsonl>)`);
+    if (rest === '')
+      throw new ConfigError(`judge "${spec}": the store file is missing (expected ${prefix}:<store.jsonl>)`);
     return { kind: prefix, spec: trimmed, store: rest };
   }
   throw new ConfigError(`unknown judge "${spec}": expected ${FORMS}`);

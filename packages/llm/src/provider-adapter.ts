@@ -13,7 +13,12 @@ export interface ProviderAdapter {
   /** The environment variable that holds the key, named in authentication errors. */
   readonly keyVariable: string;
   readonly baseUrl: string;
-  send(request: CompletionRequest, model: string, signal: AbortSignal, timeoutMs: number): Promise<ProviderAnswer>;
+  send(
+    request: CompletionRequest,
+    model: string,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<ProviderAnswer>;
 }
 
 /** Tells the model about a response schema where the provider has no native structured-output switch. */

@@ -21,6 +21,7 @@ export interface ProviderClientOptions {
   /** Strings that must never reach a message (the API key). */
   secrets: string[];
   random?: () => number;
+  baseBackoffMs?: number;
 }
 
 /** Extra jitter on top of a server-given retry time, so a crowd told "2 s" does not return at once. */
@@ -48,7 +49,9 @@ export class ProviderClient implements LlmClient {
     const model = request.model ?? this.options.model;
     const stage = request.stage ?? this.options.stage;
     const started = performance.now();
-    const key = cache ? cacheKeyFor({ provider: adapter.provider, model, baseUrl: adapter.baseUrl, request }) : '';
+    const key = cache
+      ? cacheKeyFor({ provider: adapter.provider, model, baseUrl: adapter.baseUrl, request })
+      : '';
     if (cache && !this.options.refresh) {
       const hit = await cache.get(key);
       if (hit) {
@@ -120,7 +123,7 @@ export class ProviderClient implements LlmClient {
       const delay =
         found.retryAfterMs !== undefined
           ? found.retryAfterMs + Math.round((this.options.random ?? Math.random)() * RETRY_AFTER_JITTER_MS)
-          : backoffDelayMs(attempt, this.options.random);
+          : backoffDelayMs(attempt, this.options.random, this.options.baseBackoffMs);
       const { maxAttempts, maxTotalWaitMs } = this.options.limits;
       const stopReason = !found.retryable
         ? ''
@@ -159,7 +162,8 @@ export class ProviderClient implements LlmClient {
 
   private redact(text: string): string {
     let out = text;
-    for (const secret of this.options.secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+    for (const secret of this.options.secrets)
+      if (secret.length >= 4) out = out.split(secret).join('[redacted]');
     return out;
   }
 

@@ -63,7 +63,10 @@ export class RateLimiter {
         this.requestTokens + (elapsed * this.requestsPerMinute) / 60_000,
       );
     if (this.tokensPerMinute)
-      this.budgetTokens = Math.min(this.tokensPerMinute, this.budgetTokens + (elapsed * this.tokensPerMinute) / 60_000);
+      this.budgetTokens = Math.min(
+        this.tokensPerMinute,
+        this.budgetTokens + (elapsed * this.tokensPerMinute) / 60_000,
+      );
   }
 
   private async waitForBudget(estimatedTokens: number, signal?: AbortSignal): Promise<void> {

@@ -112,7 +112,13 @@ export class ReplayClient implements LlmClient {
     }
     const { store: storeFile } = this.options;
     if (this.options.mode === 'replay') {
-      await this.ledgerLine(stage, store.model ?? 'replay', performance.now() - started, false, 'replay_miss');
+      await this.ledgerLine(
+        stage,
+        store.model ?? 'replay',
+        performance.now() - started,
+        false,
+        'replay_miss',
+      );
       throw new InputError(
         `replay store has no completion for key ${key} (record it with --judge record:${storeFile}, then add {"key", "model", "completion"} to the store)`,
         { file: storeFile, code: 'replay_miss', details: { key } },
@@ -131,7 +137,10 @@ export class ReplayClient implements LlmClient {
     if (!this.pendingKeys) {
       this.pendingKeys = new Set(
         existsSync(file)
-          ? readLines(file, (value, line) => validateRecord(replayPendingLineSchema, value, { file, line }).key)
+          ? readLines(
+              file,
+              (value, line) => validateRecord(replayPendingLineSchema, value, { file, line }).key,
+            )
           : [],
       );
     }
@@ -143,7 +152,9 @@ export class ReplayClient implements LlmClient {
       system: request.system ?? '',
       prompt: renderPromptText(request.messages),
       messages: canonicalMessages(request.messages),
-      ...(request.stage !== undefined || this.options.stage ? { stage: request.stage ?? this.options.stage } : {}),
+      ...(request.stage !== undefined || this.options.stage
+        ? { stage: request.stage ?? this.options.stage }
+        : {}),
       ...(request.responseSchema !== undefined ? { responseSchema: request.responseSchema } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),

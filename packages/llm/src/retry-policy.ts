@@ -8,7 +8,9 @@ export const DEFAULT_PROVIDER_LIMITS = {
   timeoutMs: 300_000,
 } as const;
 
-export type ResolvedLimits = Required<Pick<ProviderLimits, 'maxConcurrency' | 'maxAttempts' | 'maxTotalWaitMs' | 'timeoutMs'>> &
+export type ResolvedLimits = Required<
+  Pick<ProviderLimits, 'maxConcurrency' | 'maxAttempts' | 'maxTotalWaitMs' | 'timeoutMs'>
+> &
   Pick<ProviderLimits, 'requestsPerMinute' | 'tokensPerMinute'>;
 
 export function resolveLimits(limits: ProviderLimits | undefined): ResolvedLimits {
@@ -22,15 +24,19 @@ export function resolveLimits(limits: ProviderLimits | undefined): ResolvedLimit
   };
 }
 
-const BASE_DELAY_MS = 500;
+export const BASE_BACKOFF_MS = 500;
 const MAX_DELAY_MS = 30_000;
 
 /**
- * Exponential backoff with "equal jitter": half of 500 ms × 2^(retry-1) (capped at 30 s) is fixed
- * and the other half random, so simultaneous failures spread out but never retry instantly.
+ * Exponential backoff with "equal jitter": half of base × 2^(retry-1) (base 500 ms, capped at 30 s)
+ * is fixed and the other half random, so simultaneous failures spread out but never retry instantly.
  */
-export function backoffDelayMs(retry: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.max(0, retry - 1));
+export function backoffDelayMs(
+  retry: number,
+  random: () => number = Math.random,
+  baseMs = BASE_BACKOFF_MS,
+): number {
+  const ceiling = Math.min(MAX_DELAY_MS, baseMs * 2 ** Math.max(0, retry - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
@@ -47,7 +53,10 @@ interface HeaderSource {
  * The wait a server asked for: `retry-after-ms` (milliseconds, as OpenAI sends) wins over
  * `retry-after` (seconds or an HTTP date). Undefined when neither is present or readable.
  */
-export function retryAfterMs(headers: HeaderSource | undefined, now: number = Date.now()): number | undefined {
+export function retryAfterMs(
+  headers: HeaderSource | undefined,
+  now: number = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {

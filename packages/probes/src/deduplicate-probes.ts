@@ -63,7 +63,8 @@ export interface DedupResult<T> {
 export function deduplicateProbes<T extends DedupInput>(probes: readonly T[]): DedupResult<T> {
   const tokens = probes.map(probeTokens);
   const frequency = new Map<string, number>();
-  for (const { answer } of tokens) for (const token of answer) frequency.set(token, (frequency.get(token) ?? 0) + 1);
+  for (const { answer } of tokens)
+    for (const token of answer) frequency.set(token, (frequency.get(token) ?? 0) + 1);
   const rarestFirst = (a: string, b: string): number =>
     frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
 

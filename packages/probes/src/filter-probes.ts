@@ -9,7 +9,7 @@ export type FilterReason = 'citation_list' | 'reference_only';
 
 // A question about the document's bibliography or what it cites.
 const CITATION_QUESTION =
-  /\b(references? (list|section)|list of references|bibliograph\w*|works cited|citations?|cited|cites|citing)\b/i;
+  /\b(references? (list|section)|references|list of references|bibliograph\w*|works cited|citations?|cited|cites|citing)\b/i;
 // One bibliography entry: a numbered `[12]` head, or publication furniture (doi, arXiv, pp., vol.,
 // "Proceedings of", "et al., 2019" / "et al. (2019)").
 const BIBLIOGRAPHY_ENTRY =
@@ -17,10 +17,10 @@ const BIBLIOGRAPHY_ENTRY =
 
 // A numbered pointer into the document: Figure 3, Fig. 2a, Table IV, Section 4.1, Eq. (5), [12], page 7.
 const POINTER =
-  /(\b(figures?|figs?\.?|tables?|sections?|secs?\.?|§|equations?|eqs?\.?|appendix|appendices|algorithms?|listings?|chapters?|pages?|pp?\.)\s*\(?[0-9ivxlc]+[a-z]?(\.\d+)*\)?|\[\d{1,4}(\s*[,–-]\s*\d{1,4})*\])/gi;
-const POINTER_QUESTION =
-  /\b(what|which)\b.{0,40}?(figure|fig\.?|table|section|sec\.?|equation|eq\.?|appendix|algorithm|listing|chapter|page|\[\d+\])\s*\(?[0-9ivxlc]*[a-z]?\)?\s*(show|shows|depict|depicts|illustrate|illustrates|present|presents|contain|contains|describe|describes|list|lists|display|displays|summari[sz]e|summari[sz]es|refer|refers)\b/i;
-const FILLER = /\b(the|a|an|in|see|shown|is|are|and|of|on|at|as|per|according|to|source|document|paper)\b/gi;
+  /(\b(figures?|figs?\.?|tables?|sections?|secs?\.?|§|equations?|eqs?\.?|appendix|appendices|algorithms?|listings?|chapters?|pages?|pp?\.)\s*\(?(\d+[a-z]?|[ivxlc]+)(\.\d+)*\)?(?![a-z0-9])|\[\d{1,4}(\s*[,–-]\s*\d{1,4})*\])/gi;
+// Words that carry no content of their own in a question or answer about a document element.
+const FILLER =
+  /\b(the|a|an|in|on|at|by|of|to|as|per|and|or|see|is|are|was|were|be|been|do|does|did|what|which|where|according|source|document|paper|article|report|shown|show|shows|depict\w*|illustrat\w*|present\w*|contain\w*|describ\w*|list|lists|listed|display\w*|summari[sz]\w*|reported|refers?|referred|given|provided)\b/gi;
 
 /**
  * Citation-list probe: its question asks about references, citations or the bibliography, or at least
@@ -34,17 +34,26 @@ export function isCitationListProbe(probe: FilterInput): boolean {
 }
 
 /**
- * Reference-only probe: the answer is nothing but pointers into the document ("Figure 3", "Table 2 and
- * Section 4", "[12]", "page 7") once filler words are removed, or the question asks what a numbered
- * element shows/contains ("What does Figure 3 show?"). Deck numbering differs from the source's, so such
- * a probe measures nothing about content.
+ * Reference-only probe: the answer, or the question, is nothing but pointers into the document
+ * ("Figure 3", "Table 2 and Section 4", "[12]", "page 7") once filler words (articles, prepositions,
+ * wh-words, auxiliaries, "show/present/contain/describe/list/…", "paper/document") are removed. Deck numbering differs from the source's, so such
+ * a probe measures nothing about content. The question side is the same test: "What is presented in
+ * Table 2?" names an element and nothing else, while "What accuracy is reported in Table 2?" asks for a
+ * fact and stays.
  */
 export function isReferenceOnlyProbe(probe: FilterInput): boolean {
-  if (POINTER_QUESTION.test(probe.question)) return true;
-  const pointers = probe.answer.match(POINTER);
-  if (!pointers) return false;
-  const rest = probe.answer.replace(POINTER, ' ').replace(FILLER, ' ').replace(/[^\p{L}\p{N}]+/gu, '');
-  return rest === '';
+  return onlyPointers(probe.answer) || onlyPointers(probe.question);
+}
+
+/** True when the text names a numbered element and nothing but filler words beside it. */
+function onlyPointers(text: string): boolean {
+  if (!text.match(POINTER)) return false;
+  return (
+    text
+      .replace(POINTER, ' ')
+      .replace(FILLER, ' ')
+      .replace(/[^\p{L}\p{N}]+/gu, '') === ''
+  );
 }
 
 /** The first filter a probe fails, or null when it passes both. */

@@ -12,9 +12,9 @@ import {
   probeSchema,
   type RunLayout,
   readJson,
+  writeFileAtomic,
   writeJson,
   writeJsonlAtomic,
-  writeFileAtomic,
 } from '@xsb/core';
 import { type PrepareSourceContextOptions, prepareSourceContext, type SourceCase } from '@xsb/sources';
 import { chunkSourceText } from './chunk-source-text';
@@ -159,7 +159,10 @@ export async function generateCaseProbes(
       };
       try {
         const output = await options.generator.generate(input);
-        await writeFileAtomic(rawFile, `${JSON.stringify({ ...rawHeader, exchanges: output.exchanges }, null, 2)}\n`);
+        await writeFileAtomic(
+          rawFile,
+          `${JSON.stringify({ ...rawHeader, exchanges: output.exchanges }, null, 2)}\n`,
+        );
         return output;
       } catch (error) {
         const exchanges = (error as { details?: { exchanges?: unknown } }).details?.exchanges ?? [];
@@ -224,7 +227,8 @@ export async function generateCaseProbes(
   );
   const dedup = deduplicateProbes(candidates.map((candidate) => candidate.probe));
   const mergedCount = new Map<number, number>();
-  for (const { duplicateOf } of dedup.dropped) mergedCount.set(duplicateOf, (mergedCount.get(duplicateOf) ?? 0) + 1);
+  for (const { duplicateOf } of dedup.dropped)
+    mergedCount.set(duplicateOf, (mergedCount.get(duplicateOf) ?? 0) + 1);
   const droppedIndexes = new Set(dedup.dropped.map((entry) => entry.index));
   const keptIndexes = candidates.map((_, index) => index).filter((index) => !droppedIndexes.has(index));
   const width = Math.max(4, String(keptIndexes.length).length);
@@ -285,7 +289,9 @@ async function readFinishedStatus(
   if (!existsSync(statusFile) || !existsSync(probesFile)) return undefined;
   try {
     const status = await readJson(statusFile, probeGenerationStatusSchema);
-    return status.status === 'complete' ? (status as ProbeGenerationStatus & { settings?: unknown }) : undefined;
+    return status.status === 'complete'
+      ? (status as ProbeGenerationStatus & { settings?: unknown })
+      : undefined;
   } catch {
     // An unreadable status means the bank is not known to be finished: it is regenerated.
     return undefined;
@@ -319,7 +325,11 @@ function groundProbe(
 }
 
 /** Runs `work` over `items` with at most `limit` in flight; results keep the input order. */
-async function runPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function runPool<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failure: unknown;

@@ -1,4 +1,5 @@
 export { chunkSourceText, type SourceChunk } from './chunk-source-text';
+export { createProbeGenerator } from './create-probe-generator';
 export {
   DEDUP_THRESHOLDS,
   type DedupInput,
@@ -9,7 +10,6 @@ export {
   type ProbeTokens,
   probeTokens,
 } from './deduplicate-probes';
-export { extractJsonValue } from './extract-json-value';
 export {
   type FilterInput,
   type FilterReason,
@@ -30,10 +30,10 @@ export { LEXICAL_MAX_PROBES_PER_GENERATION, LexicalProbeGenerator } from './lexi
 export { LlmProbeGenerator } from './llm-probe-generator';
 export {
   buildProbeGenerationRequest,
+  type ParsedProbeAnswer,
   PROBE_GENERATION_CORRECTION,
   PROBE_GENERATION_SYSTEM,
   PROBE_GENERATION_TEMPERATURE,
-  type ParsedProbeAnswer,
   parseProbeGenerationAnswer,
 } from './probe-generation-prompt';
 export { jaccardSimilarity, normalizeText, overlapCoefficient, tokenSet } from './text-tokens';

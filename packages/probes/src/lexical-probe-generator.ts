@@ -23,16 +23,22 @@ const NAMED_TERM =
   /\b(?:[A-Z][a-zA-Z0-9-]+|[A-Z]{2,}[a-z]?)(?:\s+(?:of|for|and|the|de|in)\s+[A-Z][a-zA-Z0-9-]+|\s+[A-Z][a-zA-Z0-9-]+)+\b|\b[A-Z]{2,6}s?\b/g;
 const DEFINITION =
   /^(?<term>[A-Za-z][\w-]*(?:\s+[\w-]+){0,4}?)\s+(?:is|are|refers to|is defined as|means|denotes)\s+(?<definition>(?:a|an|the)\s.+)$/;
+// A glossary line: "Seasonal performance factor (SPF): the ratio of ...".
+const GLOSSARY =
+  /^(?<term>[A-Z][A-Za-z-]*(?:\s+[A-Za-z-]+){0,5}?)(?:\s*\([A-Z][A-Za-z]{1,9}\))?:\s+(?<definition>(?:a|an|the)\s.+)$/;
 const VAGUE_SUBJECT = /^(it|this|that|these|those|there|they|he|she|we|i|you|here|which|what|such)\b/i;
+// A definition that points back ("the breakdown of this partnership") needs the sentence before it.
+const ANAPHORIC = /\b(this|these|those|such|above|below|former|latter)\b/i;
 const BIBLIOGRAPHIC = /^\s*\[\d+\]|\bdoi\b|\bet al\b|\bpp\.\s*\d|\bproceedings\b/i;
 
 /**
  * The offline generator `lexical`: deterministic cloze and what-is questions from informative
- * sentences of the chunk. Sentences (split after `.`, `!`, `?` or at line breaks; 40–400 characters) are
- * scanned for targets: a definition ("X is a/an/the Y" with a concrete subject of at most five words →
+ * sentences of the chunk. Sentences (see `splitSentences`: 40–400 characters, ending a sentence) are
+ * scanned for targets: a definition ("X is a/an/the Y", or a glossary line "X (ABBR): a/an/the Y", with a concrete subject of at most five words →
  * "What is X?", answer Y, level 2, theme `definition`), numbers ("Fill in the blank" with the number
  * blanked, level 1, theme `quantitative`) and named terms (capitalised multi-word names or acronyms not
- * opening the sentence, blanked, level 1, theme `entity`). The evidence is the sentence, verbatim.
+ * opening the sentence, blanked, level 1, theme `entity`). Definitions whose definiens points back
+ * ("this", "these", "such", "above") are skipped. The evidence is the sentence, verbatim.
  * Sample g of k blanks target g mod n of each sentence, so the k samples differ where a sentence has
  * several targets and coincide (and are merged by dedup) where it has one. Sentences are ranked by
  * 3·definitions + 2·numbers + terms, ties by position, and the top {@link LEXICAL_MAX_PROBES_PER_GENERATION}
@@ -75,16 +81,37 @@ export class LexicalProbeGenerator implements ProbeGenerator {
   }
 }
 
+/**
+ * Sentences of a chunk with their source offsets. A line break inside a paragraph is read as a space
+ * when the line before is long (>= 60 characters) and does not end a sentence: PDF extraction and
+ * wrapped text break lines mid-sentence, while headings are short. The text keeps its length, so
+ * offsets stay exact and the evidence differs from the source only in whitespace. A sentence must end
+ * with `.`, `!` or `?` (optionally followed by a closing quote or bracket); leading list markers are
+ * dropped.
+ */
 function splitSentences(body: string, offset: number): Array<{ text: string; start: number }> {
+  const joined = body.replace(/([^\n]{60,})\n(?=[^\n])/g, (whole, line: string) =>
+    /[.!?:]["')\u201d]?\s*$/.test(line) ? whole : `${line} `,
+  );
   const sentences: Array<{ text: string; start: number }> = [];
-  for (const line of body.matchAll(/[^\n]+/g)) {
+  for (const line of joined.matchAll(/[^\n]+/g)) {
     let from = 0;
-    const boundaries = [...line[0].matchAll(/(?<=[.!?])\s+(?=["'(\u201c]?[A-Z0-9])/g)].map((m) => m.index);
+    const boundaries = [...line[0].matchAll(/(?<=[.!?]["')\u201d]?)\s+(?=["'(\u201c]?[A-Z0-9])/g)].map(
+      (m) => m.index,
+    );
     for (const boundary of [...boundaries, line[0].length]) {
       const raw = line[0].slice(from, boundary);
-      const text = raw.trim();
-      if (text.length >= MIN_SENTENCE_CHARS && text.length <= MAX_SENTENCE_CHARS) {
-        sentences.push({ text, start: offset + line.index + from + raw.indexOf(text) });
+      const marker = /^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+/.exec(raw)?.[0].length ?? 0;
+      const text = raw.slice(marker).trim();
+      if (
+        text.length >= MIN_SENTENCE_CHARS &&
+        text.length <= MAX_SENTENCE_CHARS &&
+        /[.!?]["')\u201d]?$/.test(text)
+      ) {
+        sentences.push({
+          text,
+          start: offset + line.index + from + marker + raw.slice(marker).indexOf(text),
+        });
       }
       from = boundary;
     }
@@ -95,9 +122,18 @@ function splitSentences(body: string, offset: number): Array<{ text: string; sta
 function withTargets(sentence: { text: string; start: number }): Sentence {
   const targets: Target[] = [];
   if (BIBLIOGRAPHIC.test(sentence.text)) return { ...sentence, targets, score: 0 };
-  const definition = DEFINITION.exec(sentence.text.replace(/[.!?]+$/, ''));
-  if (definition?.groups && !VAGUE_SUBJECT.test(definition.groups.term!)) {
-    targets.push({ kind: 'definition', term: definition.groups.term!, definition: definition.groups.definition! });
+  const bare = sentence.text.replace(/[.!?]+$/, '');
+  const definition = DEFINITION.exec(bare) ?? GLOSSARY.exec(bare);
+  if (
+    definition?.groups &&
+    !VAGUE_SUBJECT.test(definition.groups.term!) &&
+    !ANAPHORIC.test(definition.groups.definition!)
+  ) {
+    targets.push({
+      kind: 'definition',
+      term: definition.groups.term!,
+      definition: definition.groups.definition!,
+    });
   }
   const numbers = [...sentence.text.matchAll(NUMBER)].map((m) => ({ value: m[0], at: m.index }));
   for (const { value, at } of numbers) targets.push({ kind: 'number', value, at });
@@ -108,10 +144,12 @@ function withTargets(sentence: { text: string; start: number }): Sentence {
 }
 
 function probeFor(sentence: Sentence, target: Target, input: GenerationInput): GeneratedProbe {
-  const evidence = [{ locator: locatorFor(sentence.start, sentence.text.length, input), text: sentence.text }];
+  const evidence = [
+    { locator: locatorFor(sentence.start, sentence.text.length, input), text: sentence.text },
+  ];
   if (target.kind === 'definition') {
     return {
-      question: `What is ${target.term}?`,
+      question: `What is ${target.term.replace(/^(A|An|The)\b/, (article) => article.toLowerCase())}?`,
       answer: target.definition,
       evidence,
       level: 2,

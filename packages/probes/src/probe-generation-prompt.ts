@@ -1,5 +1,4 @@
-import type { CompletionRequest } from '@xsb/llm';
-import { extractJsonValue } from './extract-json-value';
+import { type CompletionRequest, extractJson } from '@xsb/llm';
 import type { GeneratedProbe, GenerationInput } from './generated-probe';
 
 export const PROBE_GENERATION_SYSTEM = `You write probes for a benchmark of slide decks. A probe is a question-answer pair that a reader of a good presentation about the source should be able to answer, together with the verbatim source passage that supports the answer.
@@ -39,7 +38,11 @@ export function buildProbeGenerationRequest(input: GenerationInput): CompletionR
       {
         role: 'user',
         content: [
-          { type: 'text', text: `${header}\n\n<source>\n${input.chunkText}\n</source>`, cacheBreakpoint: true },
+          {
+            type: 'text',
+            text: `${header}\n\n<source>\n${input.chunkText}\n</source>`,
+            cacheBreakpoint: true,
+          },
           {
             type: 'text',
             text: 'Write 15 to 30 probes for this source as a JSON array, following the rules exactly.',
@@ -71,7 +74,7 @@ export interface ParsedProbeAnswer {
  * holds no such list at all (the caller then asks once more).
  */
 export function parseProbeGenerationAnswer(text: string): ParsedProbeAnswer | null {
-  const value = extractJsonValue(text);
+  const value = extractJson(text);
   const list = Array.isArray(value)
     ? value
     : value && typeof value === 'object' && Array.isArray((value as { probes?: unknown }).probes)
@@ -100,7 +103,10 @@ function readProbeItem(item: unknown): GeneratedProbe | null {
     else if (entry && typeof entry === 'object') {
       const textValue = stringField((entry as Record<string, unknown>).text);
       if (textValue)
-        evidence.push({ locator: stringField((entry as Record<string, unknown>).locator) ?? '', text: textValue });
+        evidence.push({
+          locator: stringField((entry as Record<string, unknown>).locator) ?? '',
+          text: textValue,
+        });
     }
   }
   if (evidence.length === 0) return null;

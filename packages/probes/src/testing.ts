@@ -1,4 +1,5 @@
 import type { DedupInput } from './deduplicate-probes';
+import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 
 /** A small seeded PRNG (mulberry32) so synthetic banks are the same on every run. */
 export function seededRandom(seed: number): () => number {
@@ -28,8 +29,11 @@ export function makeSyntheticProbes(count: number, seed = 1, vocabulary = 5000):
   };
   const probes: Array<DedupInput & { parts: { q: string[]; a: string[]; e: string[] } }> = [];
   for (let i = 0; i < count; i += 1) {
-    const base = probes.length > 0 && random() < 0.35 ? probes[Math.floor(random() * probes.length)] : undefined;
-    const q = base ? mutate(base.parts.q, Math.floor(random() * 2)) : ['what', 'is', ...words(6 + Math.floor(random() * 8))];
+    const base =
+      probes.length > 0 && random() < 0.35 ? probes[Math.floor(random() * probes.length)] : undefined;
+    const q = base
+      ? mutate(base.parts.q, Math.floor(random() * 2))
+      : ['what', 'is', ...words(6 + Math.floor(random() * 8))];
     const a = base ? mutate(base.parts.a, Math.floor(random() * 2)) : words(1 + Math.floor(random() * 6));
     const e = base ? mutate(base.parts.e, Math.floor(random() * 4)) : words(12 + Math.floor(random() * 20));
     probes.push({
@@ -40,4 +44,34 @@ export function makeSyntheticProbes(count: number, seed = 1, vocabulary = 5000):
     });
   }
   return probes.map(({ question, answer, evidence }) => ({ question, answer, evidence }));
+}
+
+/**
+ * A generator that answers from a script keyed by chunk and sample index (`"<chunk>:<generation>"`),
+ * for tests that need hand-computable banks without a model. Missing keys answer with no probes.
+ */
+export class ScriptedProbeGenerator implements ProbeGenerator {
+  readonly calls: Array<{ chunkIndex: number; generationIndex: number; chunkText: string }> = [];
+
+  constructor(
+    private readonly script: Record<string, GeneratedProbe[] | Error>,
+    readonly id = 'scripted',
+  ) {}
+
+  async generate(input: GenerationInput): Promise<GenerationOutput> {
+    this.calls.push({
+      chunkIndex: input.chunkIndex,
+      generationIndex: input.generationIndex,
+      chunkText: input.chunkText,
+    });
+    const answer = this.script[`${input.chunkIndex}:${input.generationIndex}`] ?? [];
+    if (answer instanceof Error) throw answer;
+    return {
+      probes: answer,
+      malformed: 0,
+      exchanges: [
+        { request: { chunk: input.chunkIndex, generation: input.generationIndex }, response: answer },
+      ],
+    };
+  }
 }

@@ -38,7 +38,11 @@ export const JUDGE_TEMPERATURE = 0;
 export const JUDGE_MAX_TOKENS = 2048;
 
 /** One checklist item as its own call: shared prefix parts, then the item (PresentBench: prefix + item). */
-export function buildChecklistRequest(shared: ContentPart[], item: string, stage = 'rubric.item'): CompletionRequest {
+export function buildChecklistRequest(
+  shared: ContentPart[],
+  item: string,
+  stage = 'rubric.item',
+): CompletionRequest {
   return {
     messages: [{ role: 'user', content: [...shared, { type: 'text', text: item }] }],
     temperature: JUDGE_TEMPERATURE,
@@ -52,7 +56,8 @@ export const RETRY_INSTRUCTION =
 
 export type ParsedAnswer = 'yes' | 'no' | 'not_applicable';
 
-const LATEX_WRAPPERS = /\\(?:text|textbf|textit|texttt|textrm|mathrm|mathbf|mathit|mathsf|emph|operatorname|mbox)\s*\{([^{}]*)\}/g;
+const LATEX_WRAPPERS =
+  /\\(?:text|textbf|textit|texttt|textrm|mathrm|mathbf|mathit|mathsf|emph|operatorname|mbox)\s*\{([^{}]*)\}/g;
 
 /** The contents of every `\boxed{...}` (balanced braces), in order. */
 export function extractBoxed(text: string): string[] {
@@ -184,7 +189,8 @@ export async function judgeChecklistItem(
     lastText = text;
     const parsed = parseVerdict(text);
     raw = parsed.raw;
-    if (parsed.answer) return { answer: parsed.answer, raw: parsed.raw, explanation: text, attempts: attempt, usage };
+    if (parsed.answer)
+      return { answer: parsed.answer, raw: parsed.raw, explanation: text, attempts: attempt, usage };
     messages.push({ role: 'assistant', content: text }, { role: 'user', content: RETRY_INSTRUCTION });
   }
   return { answer: null, raw, explanation: lastText, attempts: maxAttempts, usage };

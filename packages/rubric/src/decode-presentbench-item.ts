@@ -14,7 +14,10 @@ export const PRESENTBENCH_CALLABLES: Record<string, string> = {
  * `{"__type__": "partial" | "callable", ...}` becomes a built-in check. PresentBench replaces an
  * undecodable callable with a stub answering "no"; here an unknown one is an error naming it.
  */
-export function decodePresentBenchItem(entry: unknown, where: { file: string; key: string }): RubricChecklistItem {
+export function decodePresentBenchItem(
+  entry: unknown,
+  where: { file: string; key: string },
+): RubricChecklistItem {
   if (typeof entry === 'string') return entry;
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
     throw new InputError(`${where.key}: checklist entry must be a string or an encoded callable`, {
@@ -24,7 +27,9 @@ export function decodePresentBenchItem(entry: unknown, where: { file: string; ke
   const encoded = entry as Record<string, unknown>;
   const type = encoded.__type__;
   if (type !== 'partial' && type !== 'callable') {
-    throw new InputError(`${where.key}: unknown encoded item type ${JSON.stringify(type)}`, { file: where.file });
+    throw new InputError(`${where.key}: unknown encoded item type ${JSON.stringify(type)}`, {
+      file: where.file,
+    });
   }
   const qualname = String((type === 'partial' ? encoded.func : encoded.callable) ?? '');
   const check = PRESENTBENCH_CALLABLES[qualname];

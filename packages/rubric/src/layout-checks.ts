@@ -45,13 +45,21 @@ export const DEFAULT_LAYOUT_CHECK_OPTIONS: LayoutCheckOptions = {
 
 type Finding = { slide: number; detail: string };
 
-function result(id: LayoutCheckId, findings: Finding[], passDetail: string, failDetail: string): LayoutCheckResult {
+function result(
+  id: LayoutCheckId,
+  findings: Finding[],
+  passDetail: string,
+  failDetail: string,
+): LayoutCheckResult {
   const slides = [...new Set(findings.map((finding) => finding.slide))].sort((a, b) => a - b);
   return {
     id,
     passed: findings.length === 0,
     slides,
-    detail: findings.length === 0 ? passDetail : `${failDetail}: slide${slides.length > 1 ? 's' : ''} ${slides.join(', ')}`,
+    detail:
+      findings.length === 0
+        ? passDetail
+        : `${failDetail}: slide${slides.length > 1 ? 's' : ''} ${slides.join(', ')}`,
     findings,
   };
 }
@@ -75,7 +83,10 @@ const isVisual = (element: SlideElement): boolean =>
   element.kind === 'picture' || element.kind === 'table' || element.kind === 'chart';
 
 /** Slide count within the instruction's range (PresentBench's `check_slide_count`, before truncation). */
-export function checkSlideCount(deck: Deck, range: { min: number; max: number } | undefined): LayoutCheckResult {
+export function checkSlideCount(
+  deck: Deck,
+  range: { min: number; max: number } | undefined,
+): LayoutCheckResult {
   const count = deck.slides.length;
   if (!range) return undecidable('slide_count', `${count} slides; no slide range given`);
   if (count >= range.min && count <= range.max) {
@@ -100,9 +111,15 @@ export function checkBulletsPerSlide(deck: Deck, maxBullets: number): LayoutChec
   const findings: Finding[] = [];
   for (const slide of deck.slides) {
     const bullets = countSlideBullets(slide);
-    if (bullets > maxBullets) findings.push({ slide: slide.index, detail: `${bullets} bullets (max ${maxBullets})` });
+    if (bullets > maxBullets)
+      findings.push({ slide: slide.index, detail: `${bullets} bullets (max ${maxBullets})` });
   }
-  return result('bullets_per_slide', findings, `no slide has more than ${maxBullets} bullets`, `more than ${maxBullets} bullets`);
+  return result(
+    'bullets_per_slide',
+    findings,
+    `no slide has more than ${maxBullets} bullets`,
+    `more than ${maxBullets} bullets`,
+  );
 }
 
 export function checkMinFontSize(deck: Deck, minPt: number): LayoutCheckResult {
@@ -114,7 +131,10 @@ export function checkMinFontSize(deck: Deck, minPt: number): LayoutCheckResult {
       sizesSeen += element.font_sizes.length;
       const smallest = Math.min(...element.font_sizes);
       if (smallest < minPt) {
-        findings.push({ slide: slide.index, detail: `${smallest} pt text "${excerpt(element.text)}" (min ${minPt} pt)` });
+        findings.push({
+          slide: slide.index,
+          detail: `${smallest} pt text "${excerpt(element.text)}" (min ${minPt} pt)`,
+        });
       }
     }
   }
@@ -146,7 +166,8 @@ export function checkTextOverlap(deck: Deck, options: LayoutCheckOptions): Layou
     const texts = elements.filter((element) => element.kind === 'text' && hasText(element));
     const pictures = elements.filter(
       (element) =>
-        element.kind === 'picture' && area(element.bbox as BoundingBox) < options.backgroundAreaShare * slideArea,
+        element.kind === 'picture' &&
+        area(element.bbox as BoundingBox) < options.backgroundAreaShare * slideArea,
     );
     texts.forEach((text, index) => {
       for (const other of [...texts.slice(index + 1), ...pictures]) {
@@ -162,7 +183,12 @@ export function checkTextOverlap(deck: Deck, options: LayoutCheckOptions): Layou
     });
   }
   if (boxesSeen === 0) return undecidable('text_overlap', 'the parsed deck carries no element geometry');
-  return result('text_overlap', findings, 'no text box overlaps another text box or a picture', 'overlapping text');
+  return result(
+    'text_overlap',
+    findings,
+    'no text box overlaps another text box or a picture',
+    'overlapping text',
+  );
 }
 
 export function checkOffSlide(deck: Deck, tolerancePt: number): LayoutCheckResult {
@@ -200,12 +226,17 @@ export function checkEmptySlides(deck: Deck): LayoutCheckResult {
     if (elements.some(isVisual)) continue;
     const text = normalise(slide.visible_text);
     if (text.length === 0) findings.push({ slide: slide.index, detail: 'empty slide' });
-    else if (text === normalise(slide.title)) findings.push({ slide: slide.index, detail: `title only: "${excerpt(text)}"` });
+    else if (text === normalise(slide.title))
+      findings.push({ slide: slide.index, detail: `title only: "${excerpt(text)}"` });
   }
   return result('empty_slide', findings, 'no empty or title-only slide', 'empty or title-only');
 }
 
-export function checkLanguage(deck: Deck, language: string | undefined, minLetters: number): LayoutCheckResult {
+export function checkLanguage(
+  deck: Deck,
+  language: string | undefined,
+  minLetters: number,
+): LayoutCheckResult {
   const deckScript = dominantScript(countScripts(deck.slides.map((slide) => slide.visible_text).join('\n')));
   const expected: Script | undefined = (language ? scriptOfLanguage(language) : undefined) ?? deckScript;
   if (!expected) return undecidable('language', 'the deck has no text');
@@ -232,12 +263,18 @@ const SOURCE_PATTERNS = [
 export function checkSourceAttribution(deck: Deck): LayoutCheckResult {
   const findings: Finding[] = deck.slides
     .filter((slide) => !SOURCE_PATTERNS.some((pattern) => pattern.test(slide.visible_text)))
-    .map((slide) => ({ slide: slide.index, detail: 'no source attribution (section, chapter, figure, page or "Source:")' }));
+    .map((slide) => ({
+      slide: slide.index,
+      detail: 'no source attribution (section, chapter, figure, page or "Source:")',
+    }));
   return result('source_attribution', findings, 'every slide names its source', 'no source attribution');
 }
 
 /** Every applicable layout check, in `LAYOUT_CHECK_IDS` order; pure over the parsed deck. */
-export function runLayoutChecks(deck: Deck, overrides: Partial<LayoutCheckOptions> = {}): LayoutCheckResult[] {
+export function runLayoutChecks(
+  deck: Deck,
+  overrides: Partial<LayoutCheckOptions> = {},
+): LayoutCheckResult[] {
   const options = { ...DEFAULT_LAYOUT_CHECK_OPTIONS, ...overrides };
   const checks = [
     checkSlideCount(deck, options.slideRange),

@@ -13,8 +13,8 @@ import {
 } from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
 import { decodePresentBenchItem } from './decode-presentbench-item';
-import { EQUAL_CLASS_WEIGHTS, type RubricInstance, readUtf8 } from './rubric-instance';
 import { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
+import { EQUAL_CLASS_WEIGHTS, type RubricInstance, readUtf8 } from './rubric-instance';
 
 const CHECKLIST_KEYS = [
   'material_independent_checklist_1',
@@ -52,7 +52,10 @@ export async function findPresentBenchCases(dataRoot: string): Promise<string[]>
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'generation_task') continue;
       const child = join(dir, entry.name);
-      if (existsSync(join(child, 'generation_task', 'judge_prompt.json')) && findMaterialFiles(child).length > 0) {
+      if (
+        existsSync(join(child, 'generation_task', 'judge_prompt.json')) &&
+        findMaterialFiles(child).length > 0
+      ) {
         cases.push(child);
       } else {
         await walk(child, depth + 1);
@@ -119,14 +122,18 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
   const caseRelative = relative(root, dir).split(sep).join('/');
   const domain = caseRelative.split('/')[0] ?? '';
   if (!RUBRIC_CATEGORIES.includes(domain as RubricCategory)) {
-    throw new InputError(`case is not under a known domain folder (${RUBRIC_CATEGORIES.join(', ')})`, { file: dir });
+    throw new InputError(`case is not under a known domain folder (${RUBRIC_CATEGORIES.join(', ')})`, {
+      file: dir,
+    });
   }
   const promptFile = join(dir, 'generation_task', 'judge_prompt.json');
   const commonFile = join(root, domain, 'common_judge_prompt.json');
   const caseJson = await readJsonObject(promptFile);
   const commonJson = existsSync(commonFile) ? await readJsonObject(commonFile) : {};
   const merged = (key: string): { value: unknown; file: string } =>
-    key in caseJson ? { value: caseJson[key], file: promptFile } : { value: commonJson[key], file: commonFile };
+    key in caseJson
+      ? { value: caseJson[key], file: promptFile }
+      : { value: commonJson[key], file: commonFile };
 
   const prefix = (key: string): string => {
     const { value, file } = merged(key);

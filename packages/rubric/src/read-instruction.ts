@@ -18,7 +18,8 @@ export function detectInstructionLanguage(instruction: string): string {
 export function detectSourceAttributionRequirement(instruction: string): boolean {
   const plain = instruction.replace(/\*+/g, '');
   return (
-    /\b(every|each) slide\b[^.\n]{0,120}\b(source|section|chapter|attribution|cite|citation|reference)/i.test(plain) ||
-    /每(一)?页[^。\n]{0,40}(来源|出处|章节)/.test(plain)
+    /\b(every|each) slide\b[^.\n]{0,120}\b(source|section|chapter|attribution|cite|citation|reference)/i.test(
+      plain,
+    ) || /每(一)?页[^。\n]{0,40}(来源|出处|章节)/.test(plain)
   );
 }

@@ -61,7 +61,11 @@ export async function loadRubricInstance(file: string): Promise<RubricInstance> 
   try {
     parsed = ['.yaml', '.yml'].includes(extname(file).toLowerCase()) ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new ValidationError(`not valid YAML/JSON (${(error as Error).message})`, { file }, { cause: error });
+    throw new ValidationError(
+      `not valid YAML/JSON (${(error as Error).message})`,
+      { file },
+      { cause: error },
+    );
   }
   const record = validateRecord(rubricInstanceFileSchema, parsed, { file });
   const base = dirname(resolve(file));

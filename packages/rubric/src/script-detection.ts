@@ -1,5 +1,15 @@
 /** Writing systems the language check distinguishes; anything else counts as `Other`. */
-export const SCRIPTS = ['Latin', 'Han', 'Cyrillic', 'Arabic', 'Greek', 'Hangul', 'Kana', 'Devanagari', 'Other'] as const;
+export const SCRIPTS = [
+  'Latin',
+  'Han',
+  'Cyrillic',
+  'Arabic',
+  'Greek',
+  'Hangul',
+  'Kana',
+  'Devanagari',
+  'Other',
+] as const;
 export type Script = (typeof SCRIPTS)[number];
 
 const SCRIPT_PATTERNS: Array<[Exclude<Script, 'Other'>, RegExp]> = [

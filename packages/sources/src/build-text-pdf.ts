@@ -3,10 +3,14 @@
  * text pages. Used for fixtures and tests; only printable ASCII is supported (WinAnsi without escapes
  * beyond `\`, `(` and `)`), and lines are not wrapped: callers pass already-wrapped lines.
  */
-export function buildTextPdf(pages: ReadonlyArray<ReadonlyArray<string>>, options: { title?: string } = {}): Uint8Array {
+export function buildTextPdf(
+  pages: ReadonlyArray<ReadonlyArray<string>>,
+  options: { title?: string } = {},
+): Uint8Array {
   if (pages.length === 0) throw new RangeError('buildTextPdf: at least one page is needed');
   for (const line of pages.flat()) {
-    if (!/^[\x20-\x7e]*$/.test(line)) throw new RangeError(`buildTextPdf: only printable ASCII is supported: ${line}`);
+    if (!/^[\x20-\x7e]*$/.test(line))
+      throw new RangeError(`buildTextPdf: only printable ASCII is supported: ${line}`);
   }
   const objects: string[] = [];
   const add = (body: string): number => {
@@ -30,8 +34,11 @@ export function buildTextPdf(pages: ReadonlyArray<ReadonlyArray<string>>, option
     );
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesRoot} 0 R >>`;
-  objects[pagesRoot - 1] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`;
-  const info = options.title ? add(`<< /Title (${options.title.replace(/[\\()]/g, (c) => `\\${c}`)}) /Producer (xsb) >>`) : undefined;
+  objects[pagesRoot - 1] =
+    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`;
+  const info = options.title
+    ? add(`<< /Title (${options.title.replace(/[\\()]/g, (c) => `\\${c}`)}) /Producer (xsb) >>`)
+    : undefined;
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((body, index) => {

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import {
@@ -81,7 +82,16 @@ export async function discoverSourceCases(dataDir: string): Promise<DiscoveredSo
 /** Reads one case folder; throws InputError naming the folder or file when it is unusable. */
 export async function loadSourceCase(dataDir: string, caseId: string): Promise<SourceCase> {
   const dir = join(dataDir, 'sources', assertSafePathPart(caseId, 'case id'));
-  const names = (await readdir(dir, { withFileTypes: true }))
+  let dirents: Dirent[];
+  try {
+    dirents = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such case folder' : `cannot read the case folder (${(error as Error).message})`;
+    throw new InputError(reason, { file: dir, code: 'no_case_folder', cause: error });
+  }
+  const names = dirents
     .filter((d) => !d.name.startsWith('.') && d.name !== SOURCE_METADATA_FILE)
     .map((d) => d.name)
     .sort();

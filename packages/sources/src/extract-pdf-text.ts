@@ -15,7 +15,8 @@ export const PAGE_SEPARATOR = '\n\n';
  * scanned PDF). Page texts are normalised: CR/CRLF → LF, trailing spaces trimmed.
  */
 export async function extractPdfPages(bytes: Uint8Array, file: string): Promise<PdfPages> {
-  if (bytes.byteLength === 0) throw new InputError('the PDF file is empty (0 bytes)', { file, code: 'empty_file' });
+  if (bytes.byteLength === 0)
+    throw new InputError('the PDF file is empty (0 bytes)', { file, code: 'empty_file' });
   // pdf.js may transfer (detach) the buffer it is given: hand it a copy so callers keep theirs.
   const data = new Uint8Array(bytes);
   let document: Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -66,7 +67,10 @@ function pdfOpenError(error: unknown, file: string): InputError {
 }
 
 /** Joins page texts with {@link PAGE_SEPARATOR}, recording where each page lies in the result. */
-export function joinPages(pages: readonly string[]): { text: string; spans: Array<{ page: number; start: number; end: number }> } {
+export function joinPages(pages: readonly string[]): {
+  text: string;
+  spans: Array<{ page: number; start: number; end: number }>;
+} {
   const spans: Array<{ page: number; start: number; end: number }> = [];
   let text = '';
   pages.forEach((page, index) => {

@@ -1,8 +1,8 @@
-import { stat, readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { hashBytes, InputError, UsageError } from '@xsb/core';
+import { extractPlainText } from './decode-utf8-text';
 import { extractHtmlText } from './extract-html-text';
 import { extractPdfPages, joinPages } from './extract-pdf-text';
-import { extractPlainText } from './decode-utf8-text';
 import { parsePdfWithMineru, resolveMineruCacheDir } from './mineru-client';
 import {
   DEFAULT_MAX_SOURCE_BYTES,
@@ -26,13 +26,18 @@ export function resolveMaxChars(maxChars: number | undefined): number {
 export function resolvePdfParser(parser: string | undefined): PdfParserName {
   const value = parser ?? 'unpdf';
   if (!(PDF_PARSERS as readonly string[]).includes(value)) {
-    throw new UsageError(`unknown PDF parser ${JSON.stringify(value)}; use one of: ${PDF_PARSERS.join(', ')}`);
+    throw new UsageError(
+      `unknown PDF parser ${JSON.stringify(value)}; use one of: ${PDF_PARSERS.join(', ')}`,
+    );
   }
   return value as PdfParserName;
 }
 
 /** Reads a source file whole after checking its size against the limit; errors name the file. */
-export async function readSourceBytes(file: string, maxBytes = DEFAULT_MAX_SOURCE_BYTES): Promise<Uint8Array> {
+export async function readSourceBytes(
+  file: string,
+  maxBytes = DEFAULT_MAX_SOURCE_BYTES,
+): Promise<Uint8Array> {
   let size: number;
   try {
     size = (await stat(file)).size;
@@ -77,7 +82,9 @@ export async function extractSourceText(
           sourceSha256,
           cacheDir: options.mineruCacheDir ?? resolveMineruCacheDir(env),
           ...(options.fetch ? { fetch: options.fetch } : {}),
-          ...(options.mineruPollIntervalMs !== undefined ? { pollIntervalMs: options.mineruPollIntervalMs } : {}),
+          ...(options.mineruPollIntervalMs !== undefined
+            ? { pollIntervalMs: options.mineruPollIntervalMs }
+            : {}),
           ...(options.mineruTimeoutMs !== undefined ? { timeoutMs: options.mineruTimeoutMs } : {}),
         });
         full = parsed.markdown;

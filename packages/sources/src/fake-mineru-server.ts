@@ -72,7 +72,9 @@ export async function startFakeMineruServer(options: FakeMineruOptions = {}): Pr
       return;
     }
     if (req.method === 'POST' && path === '/api/v4/file-urls/batch') {
-      const request = JSON.parse(body.toString('utf8')) as { files: Array<{ name: string; data_id?: string }> };
+      const request = JSON.parse(body.toString('utf8')) as {
+        files: Array<{ name: string; data_id?: string }>;
+      };
       const file = request.files[0]!;
       const id = `batch-${nextBatch++}`;
       batches.set(id, { uploaded: undefined, fileName: file.name, dataId: file.data_id ?? '', polls: 0 });
@@ -102,7 +104,11 @@ export async function startFakeMineruServer(options: FakeMineruOptions = {}): Pr
       if (!batch.uploaded) item.state = 'waiting-file';
       else if (batch.polls++ < runningPolls) {
         item.state = 'running';
-        item.extract_progress = { extracted_pages: batch.polls, total_pages: runningPolls + 1, start_time: '2026-01-01 00:00:00' };
+        item.extract_progress = {
+          extracted_pages: batch.polls,
+          total_pages: runningPolls + 1,
+          start_time: '2026-01-01 00:00:00',
+        };
       } else if (options.failTask) {
         item.state = 'failed';
         item.err_msg = options.failTask;
@@ -145,7 +151,8 @@ export async function startFakeMineruServer(options: FakeMineruOptions = {}): Pr
   return {
     url: base,
     requests,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
 

@@ -70,7 +70,10 @@ export async function parsePdfWithMineru(
       { code: 'mineru_not_configured' },
     );
   }
-  const cleaned = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').trim();
+  const cleaned = markdown
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .trim();
   if (cleaned === '') {
     throw new InputError('MinerU returned no text for this PDF', { file, code: 'no_text_layer' });
   }
@@ -93,7 +96,12 @@ async function readCached(cacheFile: string): Promise<string | undefined> {
  * `return_md=true`); the JSON answer is `{ backend, version, results: { <file stem>: { md_content } } }`.
  * Errors come back as `{ error }` (400/500) or `{ detail }` (422/503).
  */
-async function parseWithLocalServer(http: typeof fetch, apiUrl: string, bytes: Uint8Array, file: string): Promise<string> {
+async function parseWithLocalServer(
+  http: typeof fetch,
+  apiUrl: string,
+  bytes: Uint8Array,
+  file: string,
+): Promise<string> {
   const url = /\/file_parse\/?$/.test(apiUrl) ? apiUrl : `${apiUrl.replace(/\/+$/, '')}/file_parse`;
   const name = basename(file);
   const form = new FormData();
@@ -105,9 +113,13 @@ async function parseWithLocalServer(http: typeof fetch, apiUrl: string, bytes: U
   const stem = name.replace(/\.[^.]*$/, '');
   const entry = results?.[stem] ?? (results ? Object.values(results)[0] : undefined);
   if (!entry || typeof entry.md_content !== 'string') {
-    throw new ProviderError('mineru', `mineru-api answer has no results.${stem}.md_content (${describeShape(body)})`, {
-      code: 'mineru_bad_response',
-    });
+    throw new ProviderError(
+      'mineru',
+      `mineru-api answer has no results.${stem}.md_content (${describeShape(body)})`,
+      {
+        code: 'mineru_bad_response',
+      },
+    );
   }
   return entry.md_content;
 }
@@ -144,9 +156,13 @@ async function parseWithHostedApi(
   const batchId = (created as { batch_id?: unknown }).batch_id;
   const uploadUrl = (created as { file_urls?: unknown[] }).file_urls?.[0];
   if (typeof batchId !== 'string' || typeof uploadUrl !== 'string') {
-    throw new ProviderError('mineru', `file-urls/batch answer lacks batch_id or file_urls (${describeShape(created)})`, {
-      code: 'mineru_bad_response',
-    });
+    throw new ProviderError(
+      'mineru',
+      `file-urls/batch answer lacks batch_id or file_urls (${describeShape(created)})`,
+      {
+        code: 'mineru_bad_response',
+      },
+    );
   }
   const upload = await send(http, uploadUrl, { method: 'PUT', body: new Uint8Array(bytes) }, 'upload');
   if (!upload.ok) {
@@ -170,7 +186,9 @@ async function parseWithHostedApi(
     const state = typeof mine?.state === 'string' ? mine.state : 'waiting-file';
     if (state === 'done') {
       if (typeof mine?.full_zip_url !== 'string') {
-        throw new ProviderError('mineru', 'task is done but has no full_zip_url', { code: 'mineru_bad_response' });
+        throw new ProviderError('mineru', 'task is done but has no full_zip_url', {
+          code: 'mineru_bad_response',
+        });
       }
       return await downloadFullMarkdown(http, mine.full_zip_url);
     }
@@ -179,7 +197,9 @@ async function parseWithHostedApi(
       throw new InputError(`MinerU could not parse the PDF (${reason})`, { file, code: 'mineru_failed' });
     }
     if (!PENDING_STATES.has(state)) {
-      throw new ProviderError('mineru', `unknown task state ${JSON.stringify(state)}`, { code: 'mineru_bad_response' });
+      throw new ProviderError('mineru', `unknown task state ${JSON.stringify(state)}`, {
+        code: 'mineru_bad_response',
+      });
     }
     if (Date.now() + pollIntervalMs > deadline) {
       throw new ProviderError('mineru', `task ${batchId} still "${state}" when the time limit ran out`, {
@@ -203,7 +223,9 @@ async function downloadFullMarkdown(http: typeof fetch, zipUrl: string): Promise
   const zip = new Uint8Array(await response.arrayBuffer());
   let entries: Record<string, Uint8Array>;
   try {
-    entries = unzipSync(zip, { filter: (entry) => entry.name === 'full.md' || entry.name.endsWith('/full.md') });
+    entries = unzipSync(zip, {
+      filter: (entry) => entry.name === 'full.md' || entry.name.endsWith('/full.md'),
+    });
   } catch (error) {
     throw new ProviderError('mineru', `the result zip is unreadable (${(error as Error).message})`, {
       code: 'mineru_bad_response',
@@ -237,7 +259,12 @@ async function send(http: typeof fetch, url: string, init: RequestInit, what: st
   }
 }
 
-async function requestJson(http: typeof fetch, url: string, init: RequestInit, what: string): Promise<unknown> {
+async function requestJson(
+  http: typeof fetch,
+  url: string,
+  init: RequestInit,
+  what: string,
+): Promise<unknown> {
   const response = await send(http, url, init, what);
   const text = await response.text();
   let body: unknown;
@@ -262,14 +289,27 @@ async function requestJson(http: typeof fetch, url: string, init: RequestInit, w
 }
 
 /** Hosted API calls answer `{ code, msg, data }`; a non-zero code is an error even with HTTP 200. */
-async function requestEnvelope(http: typeof fetch, url: string, init: RequestInit, what: string): Promise<unknown> {
-  const body = (await requestJson(http, url, init, what)) as { code?: unknown; msg?: unknown; data?: unknown };
+async function requestEnvelope(
+  http: typeof fetch,
+  url: string,
+  init: RequestInit,
+  what: string,
+): Promise<unknown> {
+  const body = (await requestJson(http, url, init, what)) as {
+    code?: unknown;
+    msg?: unknown;
+    data?: unknown;
+  };
   if (body.code !== 0 && body.code !== '0') {
     const status = body.code === 'A0202' || body.code === 'A0211' ? 401 : undefined;
-    throw new ProviderError('mineru', `${what} refused: code ${String(body.code)}, ${String(body.msg ?? 'no message')}`, {
-      code: 'mineru_api_error',
-      ...(status ? { status } : {}),
-    });
+    throw new ProviderError(
+      'mineru',
+      `${what} refused: code ${String(body.code)}, ${String(body.msg ?? 'no message')}`,
+      {
+        code: 'mineru_api_error',
+        ...(status ? { status } : {}),
+      },
+    );
   }
   if (body.data === null || typeof body.data !== 'object') {
     throw new ProviderError('mineru', `${what} answer has no data object`, { code: 'mineru_bad_response' });

@@ -1,23 +1,23 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   hashBytes,
   hashFile,
   InputError,
   isXsbError,
-  readJson,
   type RunLayout,
+  readJson,
   type SourceContext,
   sourceContextSchema,
   writeFileAtomic,
   writeJson,
 } from '@xsb/core';
-import { dirname, join } from 'node:path';
 import { decodeUtf8Text } from './decode-utf8-text';
 import { extractSourceText, resolveMaxChars, resolvePdfParser } from './extract-source-text';
 import type {
   ExtractedSource,
-  PrepareSourceContextOptions,
   PreparedSourceContext,
+  PrepareSourceContextOptions,
   SourceCase,
   SourceContextText,
 } from './source-types';
@@ -55,7 +55,12 @@ export async function prepareSourceContext(
         current.meta.parser === wantedParser &&
         current.meta.source_type === sourceCase.sourceType
       ) {
-        return { extracted: toExtracted(current.meta, current.text), skipped: true, contextFile, contextMetaFile };
+        return {
+          extracted: toExtracted(current.meta, current.text),
+          skipped: true,
+          contextFile,
+          contextMetaFile,
+        };
       }
     }
   }
@@ -110,10 +115,13 @@ async function readContextText(file: string): Promise<string> {
     bytes = await readFile(file);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new InputError(missing ? 'file not found; run `xsb sources` first' : `cannot read (${(error as Error).message})`, {
-      file,
-      cause: error,
-    });
+    throw new InputError(
+      missing ? 'file not found; run `xsb sources` first' : `cannot read (${(error as Error).message})`,
+      {
+        file,
+        cause: error,
+      },
+    );
   }
   return decodeUtf8Text(bytes, file);
 }

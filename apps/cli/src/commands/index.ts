@@ -1,5 +1,14 @@
 import type { CommandModule } from '../command-module';
 import { configCommand } from './config-command';
+import { decksCommand } from './decks-command';
+import { demoCommand } from './demo-command';
+import { evalCommand } from './eval-command';
+import { llmCommand } from './llm-command';
+import { metricsCommand } from './metrics-command';
+import { probesCommand } from './probes-command';
+import { rubricCommand } from './rubric-command';
+import { sourcesCommand } from './sources-command';
+import { weightsCommand } from './weights-command';
 
 /** Every subcommand group of `xsb`, in the order `--help` lists them. Later stages add theirs here. */
-export const commandModules: CommandModule[] = [configCommand];
+export const commandModules: CommandModule[] = [configCommand, llmCommand, sourcesCommand, probesCommand, weightsCommand, decksCommand, evalCommand, metricsCommand, demoCommand, rubricCommand];

@@ -68,3 +68,31 @@ export const rubricEvaluationSchema = z.object({
   usage: rubricUsageSchema,
 });
 export type RubricEvaluation = z.infer<typeof rubricEvaluationSchema>;
+
+export const rubricRunRowSchema = z.object({
+  instance_id: z.string().min(1),
+  category: rubricCategorySchema,
+  deck_path: z.string().nullable(),
+  status: z.enum(['evaluated', 'skipped', 'failed', 'missing_deck']),
+  error: z.string().nullable(),
+  paper_total_percent: z.number().nullable(),
+  presentbench_total_percent: z.number().nullable(),
+  error_count: z.number().int().min(0),
+  not_judged_count: z.number().int().min(0),
+});
+export type RubricRunRow = z.infer<typeof rubricRunRowSchema>;
+
+const categoryMeanSchema = z.object({
+  count: z.number().int().min(0),
+  paper_mean_percent: z.number().nullable(),
+  presentbench_mean_percent: z.number().nullable(),
+});
+
+/** `xsb_rubric_summary_<judge>.json`: one row per instance and the per-category means. */
+export const rubricRunSummarySchema = z.object({
+  judge: z.string().min(1),
+  rows: z.array(rubricRunRowSchema),
+  overall: categoryMeanSchema,
+  categories: z.record(z.string(), categoryMeanSchema),
+});
+export type RubricRunSummary = z.infer<typeof rubricRunSummarySchema>;

@@ -9,7 +9,13 @@ export type RubricCategory = z.infer<typeof rubricCategorySchema>;
  * The five scoring dimensions, in PresentBench order: material-independent classes 1–2, then
  * material-dependent classes 1–3 (fidelity is the per-slide class 3).
  */
-export const RUBRIC_DIMENSIONS = ['fundamentals', 'design', 'completeness', 'correctness', 'fidelity'] as const;
+export const RUBRIC_DIMENSIONS = [
+  'fundamentals',
+  'design',
+  'completeness',
+  'correctness',
+  'fidelity',
+] as const;
 export const rubricDimensionSchema = z.enum(RUBRIC_DIMENSIONS);
 export type RubricDimension = z.infer<typeof rubricDimensionSchema>;
 

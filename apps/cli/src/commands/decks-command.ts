@@ -1,0 +1,347 @@
+import { resolve } from 'node:path';
+import {
+  conditionSchema,
+  type DeckBatchSummary,
+  RunLayout,
+  UsageError,
+  type XsbConfig,
+} from '@xsb/core';
+import {
+  BASELINE_SYSTEM,
+  type DeckRowFilters,
+  formatDeckText,
+  generateDecksFromRunSheet,
+  importExternalDecks,
+  parseShard,
+  prepareSlideTailor,
+  readDeck,
+  readRunSheet,
+  renderDeck,
+  type RunSheet,
+  runSlideTailor,
+  truncateDeck,
+  writeDeckStats,
+} from '@xsb/decks';
+import { createLlmClient, isOfflineJudge } from '@xsb/llm';
+import { loadAudienceProfiles } from '@xsb/weights';
+import type { Command } from 'commander';
+import type { CliContext } from '../cli-context';
+import type { CommandModule } from '../command-module';
+import { reportExitCode } from '../exit-code';
+import { collectList, integerFlag, llmClientOptions, printTable } from './probes-command';
+
+interface RowFilterFlags {
+  condition?: string[];
+  audience?: string[];
+  case?: string[];
+  shard?: string;
+}
+
+interface RunFlags extends RowFilterFlags {
+  data?: string;
+  run?: string;
+  force?: boolean;
+  json?: boolean;
+  audiences?: string;
+}
+
+function addRowFilters(command: Command): Command {
+  return command
+    .option('--condition <name>', 'only rows of these conditions (repeatable or comma-separated)', collectList)
+    .option('--audience <id>', 'only rows for these audiences (repeatable or comma-separated)', collectList)
+    .option('--case <label>', 'only rows of these case labels (repeatable or comma-separated)', collectList)
+    .option('--shard <i/n>', 'only cases with md5(case_label) % n == i (as Python computes it)');
+}
+
+function rowFilters(flags: RowFilterFlags): DeckRowFilters {
+  for (const condition of flags.condition ?? []) {
+    if (!conditionSchema.safeParse(condition).success) {
+      throw new UsageError(`--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`);
+    }
+  }
+  return {
+    ...(flags.condition?.length ? { conditions: flags.condition } : {}),
+    ...(flags.audience?.length ? { audiences: flags.audience } : {}),
+    ...(flags.case?.length ? { caseLabels: flags.case } : {}),
+    ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
+  };
+}
+
+function runContext(context: CliContext, flags: { data?: string; run?: string }, extra: { judge?: string } = {}) {
+  const loaded = context.loadConfig({
+    ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
+    ...(flags.run !== undefined ? { run: flags.run } : {}),
+    ...(extra.judge !== undefined ? { judge: extra.judge } : {}),
+  });
+  const dataDir = resolve(context.io.cwd, loaded.config.dataDir);
+  return { ...loaded, layout: new RunLayout(dataDir) };
+}
+
+async function profilesFor(context: CliContext, file: string | undefined) {
+  const profiles = await loadAudienceProfiles(file ? resolve(context.io.cwd, file) : undefined);
+  return [...profiles.values()].map((profile) => ({ id: profile.id, description: profile.description }));
+}
+
+function printBatch(context: CliContext, summary: DeckBatchSummary, json: boolean | undefined): void {
+  if (json) context.printJson(summary);
+  else {
+    printTable(
+      context.print,
+      ['system', 'condition', 'audience', 'case', 'status'],
+      summary.rows.map((row) => [row.system, row.condition, row.audience, row.case_label, row.status]),
+    );
+    context.print(
+      `${summary.rows_selected} row(s) selected of ${summary.rows_total}: ${summary.done} done, ${summary.skipped} skipped, ${summary.failed} failed`,
+    );
+  }
+  for (const row of summary.rows) {
+    if (row.status === 'failed') context.warn(`ERROR: ${row.message}`);
+  }
+  if (summary.failed > 0) reportExitCode(1);
+}
+
+/** A one-row run sheet from flags, for `xsb decks generate --source … --case …`. */
+function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
+  if (!flags.source || !flags.case?.[0]) {
+    throw new UsageError('give --run-sheet <csv>, or --source <file> with --case <label> for a single deck');
+  }
+  const condition = flags.condition?.[0] ?? 'audience_agnostic';
+  if (!conditionSchema.safeParse(condition).success) {
+    throw new UsageError(`--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`);
+  }
+  const audience = flags.audience?.[0] ?? 'all';
+  const sourceDocument = resolve(context.io.cwd, flags.source);
+  return {
+    file: '(flags)',
+    invalid: [],
+    entries: [
+      {
+        line: 1,
+        row: {
+          system: BASELINE_SYSTEM,
+          condition: condition as 'audience_agnostic' | 'audience_conditioned',
+          audience,
+          case_label: flags.case[0],
+          source_document: sourceDocument,
+          prompt_path: '',
+          output_deck_path: '',
+        },
+        sourceDocument,
+        promptPath: '',
+        outputDeckPath: flags.out ? resolve(context.io.cwd, flags.out) : '',
+      },
+    ],
+  };
+}
+
+interface GenerateFlags extends RunFlags {
+  runSheet?: string;
+  source?: string;
+  out?: string;
+  judge?: string;
+  maxSlides?: string;
+}
+
+function plannerFor(context: CliContext, config: XsbConfig, env: Record<string, string>) {
+  if (isOfflineJudge(config.judge)) return 'lexical' as const;
+  return createLlmClient(config.judge, { ...llmClientOptions(context, config, env), stage: 'decks.outline' });
+}
+
+/** `xsb decks …`: stage 4, reading, generating, importing and rendering decks. */
+export const decksCommand: CommandModule = {
+  name: 'decks',
+  register(program, context) {
+    const decks = program.command('decks').description('stage 4: read, generate, import and render slide decks');
+
+    decks
+      .command('inspect')
+      .description('read a PPTX or PDF deck: slides in order, visible text, notes apart, elements and warnings')
+      .argument('<deck>', 'the .pptx or .pdf file')
+      .option('--json', 'print one JSON object (deck stats fields + slides[])')
+      .option('--max-slides <n>', 'cut the deck to its first n slides')
+      .option('--stats-dir <dir>', 'also write deck_stats.json and deck_text.txt into this folder')
+      .action(async (deckArg: string, flags: { json?: boolean; maxSlides?: string; statsDir?: string }) => {
+        const path = resolve(context.io.cwd, deckArg);
+        let deck = await readDeck(path);
+        if (flags.maxSlides !== undefined) deck = truncateDeck(deck, integerFlag('--max-slides', flags.maxSlides, 0, 0));
+        if (flags.statsDir) {
+          const dir = resolve(context.io.cwd, flags.statsDir);
+          await writeDeckStats(deck, { statsFile: resolve(dir, 'deck_stats.json'), textFile: resolve(dir, 'deck_text.txt') });
+        }
+        if (flags.json) {
+          context.printJson(deck);
+          return;
+        }
+        context.print(
+          `${path}: ${deck.slide_count} slide(s), ${deck.visible_word_count} visible word(s), parser ${deck.parser}`,
+        );
+        context.print(formatDeckText(deck).trimEnd());
+        for (const warning of deck.warnings) context.warn(`WARNING: ${warning}`);
+      });
+
+    addRowFilters(
+      decks
+        .command('generate')
+        .description(`generate ${BASELINE_SYSTEM} decks from a run sheet (or one deck from --source and --case)`)
+        .option('--run-sheet <csv>', 'run sheet CSV (system,condition,audience,case_label,source_document,prompt_path,output_deck_path)')
+        .option('--source <file>', 'single deck: the source document')
+        .option('--out <file>', 'single deck: where the PPTX goes (default: the normalized deck tree)')
+        .option('--data <dir>', 'data folder (default: config dataDir)')
+        .option('--run <name>', 'run name (default: config run)')
+        .option('--judge <spec>', 'outline planner: lexical (offline, default) or anthropic:<model>, openai:<model>, replay:<store>')
+        .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
+        .option('--max-slides <n>', 'most slides per deck including the title slide (default 8)')
+        .option('--force', 'regenerate decks that already exist')
+        .option('--json', 'print the batch summary as JSON'),
+    ).action(async (flags: GenerateFlags) => {
+      const { config, env, layout } = runContext(context, flags, flags.judge !== undefined ? { judge: flags.judge } : {});
+      const maxSlides = integerFlag('--max-slides', flags.maxSlides, 8, 2);
+      const sheet = flags.runSheet
+        ? await readRunSheet(resolve(context.io.cwd, flags.runSheet))
+        : sheetFromFlags(context, flags);
+      const summary = await generateDecksFromRunSheet({
+        sheet,
+        layout,
+        run: config.run,
+        planner: plannerFor(context, config, env),
+        audienceProfiles: await profilesFor(context, flags.audiences),
+        filters: flags.runSheet ? rowFilters(flags) : {},
+        force: Boolean(flags.force),
+        maxSlides,
+        progress: context.progress(),
+      });
+      printBatch(context, summary, flags.json);
+    });
+
+    decks
+      .command('import')
+      .description('copy exported decks (e.g. NotebookLM PDFs named <case_label>.pdf) into the normalized deck tree')
+      .requiredOption('--system <name>', 'the system the decks come from, e.g. notebooklm')
+      .requiredOption('--from <dir>', 'folder of exported decks (<case>.pdf, or <condition>/<audience>/<case>.pdf)')
+      .option('--condition <name>', 'condition for files directly in --from (default audience_agnostic)')
+      .option('--audience <id>', 'audience for files directly in --from (default all)')
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--run <name>', 'run name (default: config run)')
+      .option('--force', 'replace imported decks whose content changed')
+      .option('--json', 'print the manifest as JSON')
+      .action(
+        async (flags: {
+          system: string;
+          from: string;
+          condition?: string;
+          audience?: string;
+          data?: string;
+          run?: string;
+          force?: boolean;
+          json?: boolean;
+        }) => {
+          const { config, layout } = runContext(context, flags);
+          const condition = flags.condition ?? 'audience_agnostic';
+          const parsed = conditionSchema.safeParse(condition);
+          if (!parsed.success) {
+            throw new UsageError(`--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`);
+          }
+          const result = await importExternalDecks({
+            system: flags.system,
+            fromDir: resolve(context.io.cwd, flags.from),
+            layout,
+            run: config.run,
+            condition: parsed.data,
+            ...(flags.audience ? { audience: flags.audience } : {}),
+            force: Boolean(flags.force),
+          });
+          if (flags.json) context.printJson(result.manifest);
+          else {
+            context.print(
+              `${result.imported.length} imported, ${result.unchanged.length} unchanged, ${result.skipped.length} skipped; manifest ${result.manifestFile}`,
+            );
+          }
+          for (const skipped of result.skipped) context.warn(`SKIPPED: ${skipped.file}: ${skipped.reason}`);
+          if (result.skipped.length > 0) reportExitCode(1);
+        },
+      );
+
+    decks
+      .command('render')
+      .description('render slides to PNG (PDF directly; PPTX through LibreOffice)')
+      .argument('<deck>', 'the .pptx or .pdf file')
+      .requiredOption('--out <dir>', 'folder for slide-001.png …')
+      .option('--scale <n>', 'pixels per point (default 2, about 144 dpi)')
+      .option('--max-slides <n>', 'render only the first n slides')
+      .action(async (deckArg: string, flags: { out: string; scale?: string; maxSlides?: string }) => {
+        const scale = flags.scale === undefined ? 2 : Number(flags.scale);
+        if (!Number.isFinite(scale) || scale <= 0 || scale > 8) {
+          throw new UsageError(`--scale must be a number in (0, 8], got ${JSON.stringify(flags.scale)}`);
+        }
+        const files = await renderDeck(resolve(context.io.cwd, deckArg), {
+          outDir: resolve(context.io.cwd, flags.out),
+          scale,
+          ...(flags.maxSlides !== undefined ? { maxSlides: integerFlag('--max-slides', flags.maxSlides, 0, 1) } : {}),
+          env: context.io.env,
+        });
+        for (const file of files) context.print(file);
+      });
+
+    addRowFilters(
+      decks
+        .command('prepare-slidetailor')
+        .description('build the SlideTailor dataset, configs, preferences and slidetailor_run_sheet.csv (PDF sources only)')
+        .requiredOption('--run-sheet <csv>', 'run sheet whose slidetailor rows to prepare')
+        .option('--out <dir>', 'output folder (default <data>/runs/<run>/slidetailor)')
+        .option('--template <file>', 'reference template deck for SlideTailor')
+        .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
+        .option('--data <dir>', 'data folder (default: config dataDir)')
+        .option('--run <name>', 'run name (default: config run)')
+        .option('--json', 'print the result as JSON'),
+    ).action(async (flags: RunFlags & { runSheet: string; out?: string; template?: string }) => {
+      const { config, layout } = runContext(context, flags);
+      const result = await prepareSlideTailor({
+        sheet: await readRunSheet(resolve(context.io.cwd, flags.runSheet)),
+        layout,
+        run: config.run,
+        ...(flags.out ? { outDir: resolve(context.io.cwd, flags.out) } : {}),
+        ...(flags.template ? { templatePath: resolve(context.io.cwd, flags.template) } : {}),
+        audienceProfiles: await profilesFor(context, flags.audiences),
+        filters: rowFilters(flags),
+      });
+      if (flags.json) context.printJson(result);
+      else context.print(`${result.prepared} row(s) prepared, ${result.skipped.length} skipped; run sheet ${result.runSheetFile}`);
+      for (const skipped of result.skipped) {
+        context.warn(`SKIPPED: ${skipped.case_label} (line ${skipped.line}): ${skipped.reason}`);
+      }
+    });
+
+    addRowFilters(
+      decks
+        .command('run-slidetailor')
+        .description('run prepared SlideTailor rows through an external command')
+        .requiredOption(
+          '--command <cmd>',
+          'command per row, run without a shell; placeholders {config} {source} {preferences} {output} {case_label} {condition} {audience}',
+        )
+        .option('--run-sheet <csv>', 'prepared slidetailor_run_sheet.csv (default <data>/runs/<run>/slidetailor/slidetailor_run_sheet.csv)')
+        .option('--timeout-minutes <n>', 'give up on one row after n minutes (default 120)')
+        .option('--data <dir>', 'data folder (default: config dataDir)')
+        .option('--run <name>', 'run name (default: config run)')
+        .option('--force', 'rerun rows whose deck exists')
+        .option('--json', 'print the batch summary as JSON'),
+    ).action(async (flags: RunFlags & { command: string; runSheet?: string; timeoutMinutes?: string }) => {
+      const { config, layout } = runContext(context, flags);
+      const sheetFile = flags.runSheet
+        ? resolve(context.io.cwd, flags.runSheet)
+        : resolve(layout.runDir(config.run), 'slidetailor', 'slidetailor_run_sheet.csv');
+      const summary = await runSlideTailor({
+        sheet: await readRunSheet(sheetFile),
+        layout,
+        run: config.run,
+        command: flags.command,
+        filters: rowFilters(flags),
+        force: Boolean(flags.force),
+        timeoutMs: integerFlag('--timeout-minutes', flags.timeoutMinutes, 120, 1) * 60_000,
+        env: context.io.env,
+        progress: context.progress(),
+      });
+      printBatch(context, summary, flags.json);
+    });
+  },
+};

@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+import { runDemo } from '@xsb/eval';
+import type { CommandModule } from '../command-module';
+import { reportExitCode } from '../exit-code';
+import { parseTauA } from './eval-command';
+
+interface DemoFlags {
+  out?: string;
+  judge?: string;
+  tauA?: string;
+  force?: boolean;
+  json?: boolean;
+}
+
+/** `xsb demo`: the whole pipeline (stages 1–7) on the shipped fixtures, offline by default. */
+export const demoCommand: CommandModule = {
+  name: 'demo',
+  register(program, context) {
+    program
+      .command('demo')
+      .description('run stages 1-7 on the shipped fixtures (3 cases, 3 audiences, baseline + imported decks)')
+      .option('--out <dir>', 'output folder (default ./xsb-demo)')
+      .option('--judge <spec>', 'lexical (offline, default) or a model judge such as replay:fixtures/replay/demo.jsonl')
+      .option('--tau-a <x>', 'audience weight threshold for included probes (default 0.7)')
+      .option('--force', 'redo every stage instead of reusing finished work')
+      .option('--json', 'print summary.json instead of the tables')
+      .action(async (flags: DemoFlags) => {
+        const tauA = flags.tauA === undefined ? undefined : parseTauA(flags.tauA);
+        const { config, env } = context.loadConfig(flags.judge !== undefined ? { judge: flags.judge } : {});
+        const started = performance.now();
+        const result = await runDemo({
+          outDir: resolve(context.io.cwd, flags.out ?? 'xsb-demo'),
+          judge: config.judge,
+          ...(tauA !== undefined ? { tauA } : {}),
+          force: flags.force ?? false,
+          env,
+          cacheDir: config.cacheDir,
+          noCache: config.noCache,
+          refresh: config.refresh,
+          progress: context.progress(),
+          log: (line) => context.warn(line),
+        });
+        const seconds = (performance.now() - started) / 1000;
+        if (flags.json) context.printJson(result.summary);
+        else {
+          for (const line of result.tables) context.print(line);
+          context.print(`data: ${result.dataDir}`);
+          context.print(`summary: ${result.summaryFiles.report}`);
+          context.print(`judge ${config.judge}: ${result.judgeCalls} judge call(s) this run; ${seconds.toFixed(1)} s`);
+        }
+        for (const failure of result.failures) context.warn(`failed: ${failure}`);
+        if (result.failures.length > 0) reportExitCode(1);
+      });
+  },
+};

@@ -1,0 +1,123 @@
+import { resolve } from 'node:path';
+import { UsageError } from '@xsb/core';
+import { DEFAULT_BATCH_SIZE, runEvaluation } from '@xsb/eval';
+import { DEFAULT_TAU_A } from '@xsb/metrics';
+import type { CommandModule } from '../command-module';
+import { reportExitCode } from '../exit-code';
+
+interface EvalFlags {
+  data?: string;
+  run?: string;
+  judge?: string;
+  tauA?: string;
+  batchSize?: string;
+  correctnessCacheDir?: string;
+  force?: boolean;
+  system?: string[];
+  condition?: string[];
+  audience?: string[];
+  case?: string[];
+  json?: boolean;
+}
+
+export function collectList(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  ];
+}
+
+export function parseTauA(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_TAU_A;
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1)
+    throw new UsageError(`--tau-a must be a number from 0 to 1, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+export function parsePositiveInteger(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+    throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** `xsb eval`: stage 5 (and stage 6 per job) for every deck of a run. */
+export const evalCommand: CommandModule = {
+  name: 'eval',
+  register(program, context) {
+    program
+      .command('eval')
+      .description('stage 5: judge every deck of a run (answerability + correctness) and write metrics per job')
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--run <name>', 'run name (default: config run)')
+      .option('--judge <spec>', 'lexical (offline, default), anthropic:<model>, openai:<model>, replay:<store>, record:<store>')
+      .option('--tau-a <x>', `audience weight threshold for included probes (default ${DEFAULT_TAU_A})`)
+      .option('--batch-size <n>', `probes per answerability call (default ${DEFAULT_BATCH_SIZE})`)
+      .option('--correctness-cache-dir <dir>', 'correctness cache folder (default <run>/correctness_cache)')
+      .option('--force', 'judge again even when a job is current')
+      .option('--system <name>', 'only these systems (repeatable or comma-separated)', collectList)
+      .option('--condition <name>', 'only these conditions', collectList)
+      .option('--audience <name>', 'only these audiences', collectList)
+      .option('--case <label>', 'only these cases', collectList)
+      .option('--json', 'print the job results as JSON')
+      .action(async (flags: EvalFlags) => {
+        const tauA = parseTauA(flags.tauA);
+        const batchSize = parsePositiveInteger(flags.batchSize, '--batch-size', DEFAULT_BATCH_SIZE);
+        const { config, env } = context.loadConfig({
+          ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
+          ...(flags.run !== undefined ? { run: flags.run } : {}),
+          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
+        });
+        const outcome = await runEvaluation({
+          dataDir: resolve(context.io.cwd, config.dataDir),
+          run: config.run,
+          judge: config.judge,
+          tauA,
+          batchSize,
+          ...(flags.correctnessCacheDir
+            ? { correctnessCacheDir: resolve(context.io.cwd, flags.correctnessCacheDir) }
+            : {}),
+          force: flags.force ?? false,
+          filters: {
+            ...(flags.system ? { systems: flags.system } : {}),
+            ...(flags.condition ? { conditions: flags.condition } : {}),
+            ...(flags.audience ? { audiences: flags.audience } : {}),
+            ...(flags.case ? { cases: flags.case } : {}),
+          },
+          env,
+          cacheDir: config.cacheDir,
+          noCache: config.noCache,
+          refresh: config.refresh,
+          ...(config.providers[config.judge.split(':')[0] ?? ''] ? { limits: config.providers[config.judge.split(':')[0]!] } : {}),
+          progress: context.progress(),
+        });
+        const rows = outcome.results.map((r) => ({
+          system: r.job.system,
+          condition: r.job.condition,
+          audience: r.job.audience,
+          case: r.job.caseLabel,
+          outcome: r.outcome,
+          judged_batches: r.judgedBatches,
+          reused_batches: r.reusedBatches,
+          error: r.error ?? null,
+        }));
+        const failures = outcome.discoveryFailures.map((f) => ({ where: f.where, error: f.error.message }));
+        if (flags.json) context.printJson({ judge: outcome.judge, jobs: rows, discovery_failures: failures });
+        else {
+          for (const row of rows)
+            context.print(
+              `${row.outcome.padEnd(9)} ${row.system}/${row.condition}/${row.audience}/${row.case}` +
+                (row.error ? `: ${row.error}` : ` (${row.judged_batches} batches judged, ${row.reused_batches} reused)`),
+            );
+          for (const failure of failures) context.print(`failed    ${failure.error}`);
+          const done = rows.filter((r) => r.outcome !== 'failed').length;
+          context.print(`${done}/${rows.length} jobs done with judge ${outcome.judge}`);
+        }
+        if (rows.some((r) => r.outcome === 'failed') || failures.length > 0) reportExitCode(1);
+      });
+  },
+};

@@ -1,0 +1,103 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '@xsb/core/testing';
+import { type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli';
+import { captureStream } from '../testing-streams';
+
+const KEY = 'sk-cli-SECRET-7c6b5a4f3e2d';
+let server: FakeLlmServer;
+let root: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await makeTempDir('xsb-llm-cli-'));
+  server.setHandler((r) => ({ text: `hello from ${r.model}: ${r.text}` }));
+});
+afterEach(() => cleanup());
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    env: {
+      HOME: root,
+      XSB_CACHE_DIR: join(root, 'cache'),
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+      ...env,
+    },
+    cwd: root,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe('xsb llm complete', () => {
+  it('prints the answer, then serves the same call from the cache with no HTTP request', async () => {
+    const first = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'ping', '--system', 'be brief', '--json']);
+    expect(first.code).toBe(0);
+    const answer = JSON.parse(first.stdout);
+    expect(answer).toMatchObject({ text: 'hello from gpt-test: ping', retries: 0, fromCache: false, model: 'gpt-test' });
+    expect(answer.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(server.requests.at(-1)?.system).toBe('be brief');
+
+    const before = server.requestCount;
+    const second = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'ping', '--system', 'be brief', '--json']);
+    expect(JSON.parse(second.stdout).fromCache).toBe(true);
+    expect(server.requestCount).toBe(before);
+
+    const plain = await run(['llm', 'complete', '--judge', 'anthropic:claude-test', '--prompt', 'pong', '--no-cache']);
+    expect(plain.stdout).toBe('hello from claude-test: pong\n');
+    const stats = await run(['llm', 'cache', 'stats', '--json']);
+    expect(JSON.parse(stats.stdout).entries).toBe(1);
+
+    const usage = await run(['llm', 'usage', '--json']);
+    const summary = JSON.parse(usage.stdout);
+    expect(summary.totals.calls).toBe(3);
+    expect(summary.totals.cacheHits).toBe(1);
+
+    const cleared = await run(['llm', 'cache', 'clear']);
+    expect(cleared.stdout).toContain('removed 1 answers');
+    expect(JSON.parse((await run(['llm', 'cache', 'stats', '--json'])).stdout).entries).toBe(0);
+  });
+
+  it('a missing key is exit 2 naming the variable, before any request', async () => {
+    const before = server.requestCount;
+    const result = await run(['llm', 'complete', '--judge', 'anthropic:claude-test', '--prompt', 'x'], { ANTHROPIC_API_KEY: '' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ANTHROPIC_API_KEY');
+    expect(server.requestCount).toBe(before);
+  });
+
+  it('a rejected key is exit 2 naming provider and variable, and the key is printed nowhere', async () => {
+    server.setHandler(() => ({ fault: { kind: 'status', status: 401, message: `bad key ${KEY}` } }));
+    const result = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'x']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/ERROR: openai rejected the API key .*OPENAI_API_KEY/);
+    const ledgerDir = join(root, 'data', 'runs', 'default');
+    const ledger = await readFile(join(ledgerDir, (await readdir(ledgerDir))[0]!), 'utf8');
+    expect(ledger).toContain('"error":"auth"');
+    expect(`${result.stdout}${result.stderr}${ledger}`).not.toContain(KEY);
+  });
+
+  it('refuses the offline judge with exit 2', async () => {
+    const result = await run(['llm', 'complete', '--judge', 'lexical', '--prompt', 'x']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('offline judge');
+  });
+
+  it('a replay miss is a failed call (exit 1) naming the key', async () => {
+    const result = await run(['llm', 'complete', '--judge', `record:${join(root, 'store.jsonl')}`, '--prompt', 'x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/prompt recorded as key [0-9a-f]{64}/);
+  });
+});

@@ -1,0 +1,133 @@
+import { resolve } from 'node:path';
+import { type ProviderLimits, RunLayout, UsageError } from '@xsb/core';
+import {
+  createLlmClient,
+  DiskCache,
+  isOfflineJudge,
+  parseJudgeSpec,
+  summarizeUsageLedger,
+} from '@xsb/llm';
+import type { CommandModule } from '../command-module';
+
+interface CompleteFlags {
+  judge?: string;
+  prompt: string;
+  system?: string;
+  maxTokens?: string;
+  temperature?: string;
+  json?: boolean;
+  cache?: boolean;
+  refresh?: boolean;
+}
+
+function parseNumber(flag: string, value: string | undefined, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || (integer && !Number.isInteger(number)))
+    throw new UsageError(`${flag} must be a ${integer ? 'non-negative integer' : 'non-negative number'}, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+/** `xsb llm`: check a judge set-up with one call, and look after the answer cache and the usage ledger. */
+export const llmCommand: CommandModule = {
+  name: 'llm',
+  register(program, context) {
+    const llm = program.command('llm').description('check a model judge, manage the answer cache, sum token usage');
+
+    llm
+      .command('complete')
+      .description('make one call through the whole client (cache, limits, retries, ledger) and print the answer')
+      .option('--judge <spec>', 'anthropic:<model>, openai:<model>, replay:<store.jsonl> or record:<store.jsonl> (default: config judge)')
+      .requiredOption('--prompt <text>', 'the user prompt')
+      .option('--system <text>', 'a system prompt')
+      .option('--max-tokens <n>', 'answer token budget')
+      .option('--temperature <t>', 'sampling temperature')
+      .option('--no-cache', 'neither read nor write the answer cache')
+      .option('--refresh', 'ignore cached answers and overwrite them')
+      .option('--json', 'print {text, usage, retries, fromCache, latencyMs, model} as JSON')
+      .action(async (flags: CompleteFlags) => {
+        const { config, env } = context.loadConfig({
+          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
+          ...(flags.cache === false ? { noCache: true } : {}),
+          ...(flags.refresh ? { refresh: true } : {}),
+        });
+        if (isOfflineJudge(config.judge))
+          throw new UsageError(
+            'judge "lexical" is the offline judge and makes no model calls: pass --judge anthropic:<model>, openai:<model> or replay:<store.jsonl>',
+          );
+        const spec = parseJudgeSpec(config.judge);
+        const maxTokens = parseNumber('--max-tokens', flags.maxTokens, true);
+        const temperature = parseNumber('--temperature', flags.temperature, false);
+        const limits: ProviderLimits | undefined =
+          spec.kind === 'anthropic' || spec.kind === 'openai' ? config.providers[spec.kind] : undefined;
+        const client = createLlmClient(config.judge, {
+          env,
+          cacheDir: resolve(context.io.cwd, config.cacheDir),
+          noCache: config.noCache,
+          refresh: config.refresh,
+          ledgerFile: new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
+          stage: 'llm.complete',
+          ...(limits ? { limits } : {}),
+        });
+        const result = await client.complete({
+          ...(flags.system !== undefined ? { system: flags.system } : {}),
+          messages: [{ role: 'user', content: flags.prompt }],
+          ...(maxTokens !== undefined ? { maxTokens } : {}),
+          ...(temperature !== undefined ? { temperature } : {}),
+        });
+        if (flags.json) {
+          const { text, usage, retries, fromCache, latencyMs, model } = result;
+          context.printJson({ text, usage, retries, fromCache, latencyMs: Math.round(latencyMs * 10) / 10, model });
+        } else {
+          context.print(result.text);
+        }
+      });
+
+    const cache = llm.command('cache').description('the answer cache (XSB_CACHE_DIR / config cacheDir)');
+    cache
+      .command('stats')
+      .description('print the cache folder, its number of answers and their size')
+      .option('--json', 'print as JSON')
+      .action(async (flags: { json?: boolean }) => {
+        const { config } = context.loadConfig();
+        const stats = await new DiskCache(resolve(context.io.cwd, config.cacheDir)).stats();
+        if (flags.json) context.printJson(stats);
+        else context.print(`${stats.dir}: ${stats.entries} answers, ${stats.bytes} bytes`);
+      });
+    cache
+      .command('clear')
+      .description('delete every cached answer')
+      .action(async () => {
+        const { config } = context.loadConfig();
+        const diskCache = new DiskCache(resolve(context.io.cwd, config.cacheDir));
+        const removed = await diskCache.clear();
+        context.print(`${diskCache.root}: removed ${removed} answers`);
+      });
+
+    llm
+      .command('usage')
+      .description("sum the run's usage ledger by stage, judge and model, with estimated cost (config prices override the built-in table)")
+      .option('--ledger <file>', 'a ledger file (default: the run ledger of config dataDir and run)')
+      .option('--json', 'print as JSON')
+      .action(async (flags: { ledger?: string; json?: boolean }) => {
+        const { config } = context.loadConfig();
+        const file = flags.ledger
+          ? resolve(context.io.cwd, flags.ledger)
+          : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run);
+        const summary = await summarizeUsageLedger(file, config.prices);
+        if (flags.json) {
+          context.printJson({ ledger: file, ...summary });
+          return;
+        }
+        const cost = (usd: number | null) => (usd === null ? 'unpriced' : `$${usd.toFixed(4)}`);
+        context.print(`ledger: ${file}`);
+        for (const row of summary.rows)
+          context.print(
+            `${row.stage}\t${row.judge}\t${row.model}\tcalls ${row.calls} (cache hits ${row.cacheHits}, failed ${row.failures}, retries ${row.retries})\tin ${row.inputTokens} out ${row.outputTokens} cache-read ${row.cacheReadTokens} cache-write ${row.cacheWriteTokens}\t${cost(row.costUsd)}`,
+          );
+        context.print(
+          `total\tcalls ${summary.totals.calls}\tin ${summary.totals.inputTokens} out ${summary.totals.outputTokens}\testimated ${cost(summary.totals.costUsd)}${summary.unpricedModels.length ? ` (unpriced: ${summary.unpricedModels.join(', ')})` : ''}`,
+        );
+      });
+  },
+};

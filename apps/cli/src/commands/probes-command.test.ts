@@ -1,0 +1,203 @@
+import { cp, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  audienceWeightSchema,
+  probeGenerationStatusSchema,
+  probeSchema,
+  readJson,
+  readJsonlAll,
+  sourceContextSchema,
+} from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { writeSourceCase } from '@xsb/sources/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli';
+import { captureStream } from '../testing-streams';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/sources');
+const CASES = ['cs_raft_consensus', 'energy_heat_pump_pilot', 'ocean_coral_bleaching'];
+const AUDIENCES = ['specialists', 'learners', 'decision_makers'];
+let root: string;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await makeTempDir('xsb-probes-cli-'));
+  await cp(fixtures, join(root, 'data', 'sources'), { recursive: true });
+});
+afterEach(() => cleanup());
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), ...env },
+    cwd: root,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** Every file under the data folder with its bytes and modification time. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files[path] = `${(await stat(path)).mtimeMs} ${await readFile(path, 'utf8')}`;
+  }
+  return files;
+}
+
+describe('xsb sources → probes → weights with --judge lexical', () => {
+  it('writes every artifact schema-valid for PDF, HTML and markdown, and a second run does no work', async () => {
+    expect((await run(['sources'])).code).toBe(0);
+    const probes = await run(['probes', '--judge', 'lexical']);
+    expect(probes.code).toBe(0);
+    expect(probes.stdout).toContain('3 case(s): 3 built, 0 skipped, 0 failed (judge lexical)');
+    const weights = await run(['weights', '--judge', 'lexical']);
+    expect(weights.code).toBe(0);
+    expect(weights.stdout).toContain(
+      '9 case-audience pair(s): 9 weighted, 0 skipped, 0 failed (judge lexical, k 3)',
+    );
+
+    for (const id of CASES) {
+      const dir = join(root, 'data', 'probes', id);
+      const context = await readJson(join(dir, 'source_context.json'), sourceContextSchema);
+      expect(await readFile(join(dir, 'source_context.txt'), 'utf8')).toHaveLength(context.chars);
+      const status = await readJson(join(dir, 'probe_generation_status.json'), probeGenerationStatusSchema);
+      const bank = await readJsonlAll(join(dir, 'probes_deduped.jsonl'), probeSchema);
+      expect(status).toMatchObject({ status: 'complete', judge: 'lexical', k: 3 });
+      expect(status.counts.final).toBe(bank.length);
+      expect(bank.length).toBeGreaterThan(5);
+      expect(await readdir(join(dir, 'raw', 'chunk_00'))).toHaveLength(3);
+      if (id === 'energy_heat_pump_pilot')
+        expect(bank.every((p) => /^page \d+$/.test(p.evidence[0]!.locator))).toBe(true);
+      for (const audience of AUDIENCES) {
+        const rows = await readJsonlAll(join(dir, 'weights', `${audience}.jsonl`), audienceWeightSchema);
+        expect(rows.map((row) => row.probe_id)).toEqual(bank.map((p) => p.probe_id));
+        for (const row of rows) expect([0, 0.3, 0.6, 1]).toContain(row.utility_weight);
+      }
+    }
+
+    const before = await snapshot(join(root, 'data'));
+    const again = await run(['probes']);
+    expect(again.stdout).toContain('3 case(s): 0 built, 3 skipped, 0 failed');
+    expect((await run(['weights'])).stdout).toContain('0 weighted, 9 skipped');
+    expect(await snapshot(join(root, 'data'))).toEqual(before);
+  });
+
+  it('honours --case, chunk flags and --force, and rejects bad flags with exit 2', async () => {
+    const chunked = await run([
+      'probes',
+      '--case',
+      'cs_raft_consensus',
+      '--chunk-chars',
+      '1500',
+      '--chunk-overlap',
+      '200',
+      '--k',
+      '2',
+    ]);
+    expect(chunked.code).toBe(0);
+    const status = await readJson(
+      join(root, 'data', 'probes', 'cs_raft_consensus', 'probe_generation_status.json'),
+      probeGenerationStatusSchema,
+    );
+    expect(status.k).toBe(2);
+    expect(status.chunking.chunk_chars).toBe(1500);
+    expect(status.chunking.chunk_count).toBeGreaterThan(1);
+    const bank = await readJsonlAll(
+      join(root, 'data', 'probes', 'cs_raft_consensus', 'probes_deduped.jsonl'),
+      probeSchema,
+    );
+    expect(bank.every((p) => p.metadata.source_chunk_count === status.chunking.chunk_count)).toBe(true);
+    expect(
+      (
+        await run([
+          'probes',
+          '--case',
+          'cs_raft_consensus',
+          '--force',
+          '--chunk-chars',
+          '1500',
+          '--chunk-overlap',
+          '200',
+          '--k',
+          '2',
+        ])
+      ).stdout,
+    ).toContain('1 built');
+    expect((await run(['probes', '--k', '0'])).code).toBe(2);
+    expect((await run(['probes', '--case', 'nope'])).code).toBe(2);
+    expect((await run(['weights', '--audience', 'aliens'])).code).toBe(2);
+  });
+
+  it('exits 1 when a case fails and still builds the others', async () => {
+    await writeSourceCase(join(root, 'data'), 'broken_case', 'empty.md', '');
+    const result = await run(['probes']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('4 case(s): 3 built, 0 skipped, 1 failed');
+    expect(result.stderr).toMatch(/ERROR: broken_case: .*empty\.md/);
+    const weights = await run(['weights']);
+    expect(weights.code).toBe(1);
+    expect(weights.stderr).toMatch(/ERROR: broken_case\/specialists: .*no probe bank/);
+  });
+});
+
+describe('xsb probes and weights through a model judge (fake provider)', () => {
+  let server: FakeLlmServer;
+  beforeEach(async () => {
+    server = await startFakeLlmServer();
+  });
+  afterEach(() => server.close());
+
+  it('generates k answers per chunk and weights every probe k times', async () => {
+    const quote = 'Raft is a consensus algorithm for managing a replicated log';
+    server.setHandler((request) => {
+      if (request.system.includes('You write probes')) {
+        return {
+          text: `\`\`\`json\n${JSON.stringify([
+            {
+              question: 'What is Raft?',
+              answer: 'A consensus algorithm for a replicated log',
+              evidence: [{ locator: 'intro', text: quote }],
+              level: 1,
+              modality: 'text',
+              theme: 'definition',
+            },
+          ])}\n\`\`\``,
+        };
+      }
+      const seed = Number(request.body.seed);
+      return {
+        text: JSON.stringify([
+          { probe_id: 'pb_0001', utility: [0.9, 0.5, 0.2][seed], rationale: `s${seed}` },
+        ]),
+      };
+    });
+    const env = { ...fakeProviderEnv(server), XSB_NO_CACHE: '1' };
+    const probes = await run(['probes', '--case', 'cs_raft_consensus', '--judge', 'openai:gpt-fake'], env);
+    expect(probes.code).toBe(0);
+    expect(probes.stdout).toMatch(/cs_raft_consensus\s+1\s+3\s+0\s+0\s+2\s+1\s+complete/);
+    const weights = await run(
+      ['weights', '--case', 'cs_raft_consensus', '--audience', 'learners', '--judge', 'openai:gpt-fake'],
+      env,
+    );
+    expect(weights.code).toBe(0);
+    const rows = await readJsonlAll(
+      join(root, 'data', 'probes', 'cs_raft_consensus', 'weights', 'learners.jsonl'),
+      audienceWeightSchema,
+    );
+    // 0.9, 0.5, 0.2 → 1.0, 0.6, 0.3: mean 0.6333, population std 0.2867 > 0.25 → high variance.
+    expect(rows[0]!.utility_weight).toBeCloseTo(1.9 / 3, 12);
+    expect(rows[0]!.metadata).toMatchObject({
+      judge: 'openai:gpt-fake',
+      high_variance: true,
+      rationales: ['s0', 's1', 's2'],
+    });
+    expect(server.requests).toHaveLength(6);
+  });
+});

@@ -1,0 +1,213 @@
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '@xsb/core/testing';
+import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli';
+import { captureStream } from '../testing-streams';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/rubric');
+const layout = join(fixtures, 'presentbench-layout');
+let root: string;
+let cleanup: () => Promise<void>;
+let decks: { clean: string; defects: string };
+
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await makeTempDir('xsb-rubric-cli-'));
+  decks = await writeLayoutFixtureDecks(root);
+});
+afterEach(() => cleanup());
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), ...env },
+    cwd: root,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe('xsb rubric check', () => {
+  it('prints checks[] of {id, passed, slides, detail} and exits 1 on planted defects', async () => {
+    const result = await run([
+      'rubric',
+      'check',
+      decks.defects,
+      '--json',
+      '--slides',
+      '3-6',
+      '--language',
+      'en',
+    ]);
+    expect(result.code).toBe(1);
+    const output = JSON.parse(result.stdout) as {
+      checks: Array<{ id: string; passed: boolean | null; slides: number[]; detail: string }>;
+    };
+    const failed = Object.fromEntries(
+      output.checks.filter((check) => check.passed === false).map((check) => [check.id, check.slides]),
+    );
+    expect(failed).toEqual({
+      slide_count: [],
+      bullets_per_slide: [2],
+      min_font_size: [3],
+      text_overlap: [4],
+      off_slide: [6],
+      empty_slide: [5],
+      language: [7],
+    });
+    for (const check of output.checks) expect(typeof check.detail).toBe('string');
+  });
+
+  it('passes a clean deck with exit 0', async () => {
+    const result = await run(['rubric', 'check', decks.clean, '--slides', '3-6', '--require-source']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^pass slide_count\s+4 slides, within 3-6$/m);
+    expect(result.stdout).not.toMatch(/FAIL/);
+  });
+
+  it('refuses a bad range as a usage error', async () => {
+    const result = await run(['rubric', 'check', decks.clean, '--slides', '9-3']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/ERROR: --slides must look like 21-35/);
+  });
+});
+
+describe('xsb rubric score', () => {
+  it('prints the numbers scoring.py writes for a PresentBench result and weights', async () => {
+    const result = await run([
+      'rubric',
+      'score',
+      '--presentbench-result',
+      join(layout, 'result-example.yaml'),
+      '--weights',
+      join(layout, 'data/education/judge_weights.yaml'),
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const { presentbench } = JSON.parse(result.stdout);
+    expect(presentbench.total_percent).toBeCloseTo((10 * 2) / 3 + 10 + 20 + 0 + 9, 10);
+    expect(presentbench.material_independent_percent).toBeCloseTo((((10 * 2) / 3 + 10) / 40) * 100, 10);
+    expect(presentbench.material_dependent_percent).toBeCloseTo((29 / 60) * 100, 10);
+    expect(presentbench.classes.material_independent['1']).toMatchObject({ yes_count: 2, valid_count: 3 });
+    expect(presentbench.classes.material_independent['1'].score_percent).toBeCloseTo((2 / 3) * 100, 10);
+    expect(presentbench.classes.material_dependent['3']).toMatchObject({
+      score_percent: 60,
+      yes_count: 3,
+      valid_count: 5,
+    });
+  });
+
+  it('needs weights with a PresentBench result', async () => {
+    const result = await run([
+      'rubric',
+      'score',
+      '--presentbench-result',
+      join(layout, 'result-example.yaml'),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/needs --weights/);
+  });
+});
+
+describe('xsb rubric eval and run', () => {
+  it('evaluates offline (lexical): the slide-count item is decided, the rest reported as not judged', async () => {
+    const result = await run([
+      'rubric',
+      'eval',
+      '--instance',
+      join(layout, 'data/education/Computer_science_lectures/ch1_bits'),
+      '--deck',
+      decks.clean,
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output.judge).toBe('lexical');
+    expect(output.paper.not_judged_count).toBe(13);
+    expect(output.paper.total_percent).toBeNull();
+    expect(output.paper.dimensions.fundamentals).toMatchObject({ yes: 1, not_judged: 2 });
+    const evaluation = JSON.parse(await readFile(output.evaluation_file, 'utf8'));
+    expect(evaluation.items).toHaveLength(14);
+  });
+
+  it('runs a results tree through the fake server, then scores and exports the evaluation', async () => {
+    const server = await startFakeLlmServer({ handler: () => ({ text: 'All good. \\boxed{yes}' }) });
+    try {
+      const resultDir = join(
+        root,
+        'results/education/Computer_science_lectures/ch1_bits/generation_task/results',
+      );
+      await mkdir(resultDir, { recursive: true });
+      await copyFile(decks.clean, join(resultDir, 'slides.pptx'));
+      const env = fakeProviderEnv(server) as Record<string, string>;
+      const ran = await run(
+        [
+          'rubric',
+          'run',
+          '--instances',
+          join(layout, 'data'),
+          '--results',
+          'results',
+          '--judge',
+          'openai:gpt-cli',
+          '--json',
+        ],
+        env,
+      );
+      expect(ran.code).toBe(1); // the bad-callable case is a failed row
+      const summary = JSON.parse(ran.stdout);
+      expect(summary.rows.map((row: { status: string }) => row.status)).toEqual(['evaluated', 'failed']);
+      expect(summary.categories.education.paper_mean_percent).toBe(100);
+
+      const evaluationFile = join(resultDir, 'xsb_rubric_openai_gpt-cli.json');
+      const scored = await run([
+        'rubric',
+        'score',
+        '--evaluation',
+        evaluationFile,
+        '--export-presentbench',
+        'pb.yaml',
+        '--json',
+      ]);
+      expect(scored.code).toBe(0);
+      expect(JSON.parse(scored.stdout).presentbench.total_percent).toBe(100);
+      expect(await readFile(join(root, 'pb.yaml'), 'utf8')).toMatch(/answer: "yes"/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('xsb rubric align', () => {
+  it('reports mean rho with a seeded bootstrap interval per evaluator', async () => {
+    await writeFile(
+      join(root, 'rankings.csv'),
+      'sample_id,system,rank\ns1,A,1\ns1,B,2\ns1,C,3\ns2,A,3\ns2,B,2\ns2,C,1\n',
+    );
+    await writeFile(
+      join(root, 'ours.csv'),
+      'sample_id,system,score\ns1,A,80\ns1,B,60\ns1,C,70\ns2,A,10\ns2,B,20\ns2,C,30\n',
+    );
+    const result = await run([
+      'rubric',
+      'align',
+      '--human',
+      'rankings.csv',
+      '--scores',
+      'ours=ours.csv',
+      '--seed',
+      '5',
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const [row] = JSON.parse(result.stdout).evaluators;
+    expect(row.evaluator).toBe('ours');
+    expect(row.mean_rho).toBeCloseTo(0.75, 12);
+    expect(row.interval.seed).toBe(5);
+  });
+});

@@ -1,0 +1,73 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { audienceWeightSchema, readJsonlAll } from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { writeSourceCase } from '@xsb/sources/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli';
+import { captureStream } from '../testing-streams';
+
+const TEXT = [
+  'A heat pump is a device that moves heat from a cold place to a warm place using electricity.',
+  'The pilot replaced the gas boilers of 412 homes between 2022 and 2024.',
+  'Running costs fell by 18 percent compared with the old gas heating.',
+].join('\n');
+
+let root: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await makeTempDir('xsb-weights-cli-'));
+  await writeSourceCase(join(root, 'data'), 'pilot', 'report.md', TEXT, {
+    scene: 'briefing',
+    valid_audiences: ['learners', 'investors'],
+  });
+});
+afterEach(() => cleanup());
+
+async function run(argv: string[]) {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache') },
+    cwd: root,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe('xsb weights', () => {
+  it("weighs each case's valid audiences, with user profiles from --audiences", async () => {
+    expect((await run(['probes'])).code).toBe(0);
+    const profiles = join(root, 'audiences.json');
+    await writeFile(
+      profiles,
+      JSON.stringify([
+        { id: 'investors', description: 'People who fund the work and care about its return.' },
+      ]),
+    );
+    const missing = await run(['weights']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/pilot\/investors: no profile for audience "investors"/);
+    const result = await run(['weights', '--audiences', profiles, '--batch-size', '2', '--k', '2']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/pilot\s+learners\s+\d+\s+0\s+0\s+complete/);
+    expect(result.stdout).toMatch(/pilot\s+investors\s+\d+\s+0\s+0\s+complete/);
+    const rows = await readJsonlAll(
+      join(root, 'data', 'probes', 'pilot', 'weights', 'investors.jsonl'),
+      audienceWeightSchema,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.metadata.k === 2)).toBe(true);
+  });
+
+  it('marks an audience the case does not list as not applicable and writes nothing for it', async () => {
+    await run(['probes']);
+    const result = await run(['weights', '--audience', 'specialists']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/pilot\s+specialists\s+0\s+0\s+0\s+not_applicable/);
+    await expect(
+      readFile(join(root, 'data', 'probes', 'pilot', 'weights', 'specialists.jsonl')),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,155 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deckBatchSummarySchema, deckRowStatusSchema, readJson, RunLayout } from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateDecksFromRunSheet } from './generate-decks-from-run-sheet';
+import { readDeck } from './read-deck';
+import { readRunSheet } from './run-sheet';
+
+const SOURCE = `# Heat pumps in Riverton
+
+## Why the pilot ran
+Heating burns 41 percent of household energy in Riverton and most homes still use oil boilers.
+The council funded a pilot to test whether air-source heat pumps cut bills and emissions in cold winters.
+
+## Results
+The 120 pilot homes used 38 percent less heating energy than matched homes with boilers.
+Average annual bills fell by 410 dollars per home after the switch to heat pumps.
+Installers reported that older homes needed insulation upgrades before the pumps performed well.
+
+| Site | Homes | Savings % |
+| --- | --- | --- |
+| North | 70 | 35 |
+| South | 50 | 42 |
+
+## Risks
+Grid operators warned that peak winter demand could rise by 6 percent if every home converted at once.
+Upfront costs of 9000 dollars per home remain the main barrier for low-income owners.
+`;
+
+const PROFILES = [
+  { id: 'decision_makers', description: 'Executives who need costs, risks and recommendations with headline numbers.' },
+  { id: 'learners', description: 'Students who need concepts, definitions and examples explained simply.' },
+];
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir('xsb-decks-gen-'));
+  await writeFile(join(dir, 'source.md'), SOURCE);
+});
+afterEach(async () => cleanup());
+
+async function writeSheet(lines: string[]): Promise<string> {
+  const file = join(dir, 'run_sheet.csv');
+  await writeFile(
+    file,
+    ['system,condition,audience,case_label,source_document,prompt_path,output_deck_path', ...lines].join('\n'),
+  );
+  return file;
+}
+
+describe('generateDecksFromRunSheet with the lexical planner', () => {
+  it('writes real PPTX decks that read back with the planned slides, skips them on re-run, redoes them with force', async () => {
+    const sheetFile = await writeSheet([
+      'xsb-baseline,audience_conditioned,decision_makers,heat_pumps,source.md,,',
+      'xsb-baseline,audience_agnostic,general,heat_pumps,source.md,,',
+    ]);
+    const layout = new RunLayout(join(dir, 'data'));
+    const options = {
+      sheet: await readRunSheet(sheetFile),
+      layout,
+      run: 'demo',
+      planner: 'lexical' as const,
+      audienceProfiles: PROFILES,
+    };
+    const summary = await generateDecksFromRunSheet(options);
+    expect(summary).toMatchObject({ done: 2, failed: 0, skipped: 0, rows_selected: 2 });
+
+    const deckDir = layout.deckDir({
+      run: 'demo',
+      system: 'xsb-baseline',
+      condition: 'audience_conditioned',
+      audience: 'decision_makers',
+      caseLabel: 'heat_pumps',
+    });
+    const outline = JSON.parse(await readFile(join(deckDir, 'deck_outline.json'), 'utf8'));
+    const deck = await readDeck(join(deckDir, 'heat_pumps.pptx'));
+    expect(deck.slide_count).toBe(outline.slides.length + 1);
+    expect(deck.slides[0]?.title).toBe('Heat pumps in Riverton');
+    expect(deck.slides[0]?.visible_text).toContain('For decision makers');
+    expect(deck.slides.slice(1).map((slide) => slide.title)).toEqual(outline.slides.map((s: { title: string }) => s.title));
+    const kinds = deck.slides.flatMap((slide) => slide.elements.map((element) => element.kind));
+    expect(kinds).toContain('table');
+    expect(kinds).toContain('chart');
+    expect(deck.slides.map((slide) => slide.visible_text).join('\n')).toContain('North | 70 | 35');
+    const bodySizes = deck.slides.flatMap((slide) => slide.elements.flatMap((element) => element.font_sizes));
+    expect(Math.min(...bodySizes)).toBeGreaterThanOrEqual(14);
+    expect((await readJson(join(deckDir, 'deck_status.json'), deckRowStatusSchema)).status).toBe('done');
+
+    const before = (await stat(join(deckDir, 'heat_pumps.pptx'))).mtimeMs;
+    const again = await generateDecksFromRunSheet(options);
+    expect(again).toMatchObject({ done: 0, skipped: 2 });
+    expect((await stat(join(deckDir, 'heat_pumps.pptx'))).mtimeMs).toBe(before);
+
+    const bytes = await readFile(join(deckDir, 'heat_pumps.pptx'));
+    const forced = await generateDecksFromRunSheet({ ...options, force: true });
+    expect(forced.done).toBe(2);
+    expect((await readFile(join(deckDir, 'heat_pumps.pptx'))).equals(bytes)).toBe(true);
+    const summaryFile = join(layout.decksRoot('demo'), 'batch_summary.json');
+    expect((await readJson(summaryFile, deckBatchSummarySchema)).done).toBe(2);
+  });
+
+  it('records bad rows with their line and keeps going; filters and shards select rows', async () => {
+    const sheetFile = await writeSheet([
+      'xsb-baseline,audience_conditioned,learners,heat_pumps,source.md,,',
+      'xsb-baseline,sideways,learners,heat_pumps,source.md,,',
+      'xsb-baseline,audience_conditioned,learners,../escape,source.md,,',
+      'xsb-baseline,audience_conditioned,learners,no_source,missing.md,,',
+      'slidetailor,audience_agnostic,general,heat_pumps,source.md,,',
+      'xsb-baseline,audience_conditioned,nobody,heat_pumps,source.md,,',
+    ]);
+    const sheet = await readRunSheet(sheetFile);
+    expect(sheet.invalid.map((row) => row.line)).toEqual([3, 4]);
+    expect(sheet.invalid[0]?.error.message).toMatch(/run_sheet\.csv:3: field "condition"/);
+    expect(sheet.invalid[1]?.error.message).toMatch(/run_sheet\.csv:4: case label "\.\.\/escape"/);
+    const layout = new RunLayout(join(dir, 'data'));
+    const summary = await generateDecksFromRunSheet({
+      sheet,
+      layout,
+      run: 'demo',
+      planner: 'lexical',
+      audienceProfiles: PROFILES,
+    });
+    expect(summary).toMatchObject({ rows_total: 6, rows_selected: 4, done: 1, failed: 5 });
+    const messages = summary.rows.filter((row) => row.status === 'failed').map((row) => row.message);
+    expect(messages.some((message) => /missing\.md: cannot read the source document/.test(message))).toBe(true);
+    expect(messages.some((message) => /system "slidetailor" is not generated by xsb/.test(message))).toBe(true);
+    expect(messages.some((message) => /no audience profile for "nobody"/.test(message))).toBe(true);
+
+    const filtered = await generateDecksFromRunSheet({
+      sheet,
+      layout,
+      run: 'filtered',
+      planner: 'lexical',
+      audienceProfiles: PROFILES,
+      filters: { conditions: ['audience_agnostic'] },
+    });
+    expect(filtered.rows_selected).toBe(1);
+    // md5("heat_pumps") % 2 decides: exactly one of the two shards takes the case.
+    const shardRows = await Promise.all(
+      [0, 1].map(async (index) =>
+        generateDecksFromRunSheet({
+          sheet,
+          layout,
+          run: `shard${index}`,
+          planner: 'lexical',
+          audienceProfiles: PROFILES,
+          filters: { caseLabels: ['heat_pumps'], shard: { index, count: 2 } },
+        }),
+      ),
+    );
+    expect(shardRows.map((item) => item.rows_selected).sort()).toEqual([0, 3]);
+  });
+});

@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
+import {
+  assertSafePathPart,
+  type Condition,
+  conditionSchema,
+  type DeckImportManifest,
+  deckImportManifestSchema,
+  describeError,
+  hashBytes,
+  InputError,
+  isXsbError,
+  readJson,
+  type RunLayout,
+  writeFileAtomic,
+  writeJson,
+} from '@xsb/core';
+import { readDeck } from './read-deck';
+
+export interface ImportDecksOptions {
+  /** The system name the decks are filed under, e.g. `notebooklm`. */
+  system: string;
+  fromDir: string;
+  layout: RunLayout;
+  run: string;
+  /** Condition and audience for files lying directly in `fromDir` (defaults: audience_agnostic, all). */
+  condition?: Condition;
+  audience?: string;
+  /** Replace a deck already imported with different content. */
+  force?: boolean;
+}
+
+export interface ImportDecksResult {
+  manifest: DeckImportManifest;
+  manifestFile: string;
+  imported: string[];
+  unchanged: string[];
+  skipped: Array<{ file: string; reason: string }>;
+}
+
+interface Candidate {
+  file: string;
+  condition: string;
+  audience: string;
+}
+
+const DECK_EXTENSIONS = new Set(['.pdf', '.pptx']);
+
+/** Files `<case>.pdf` at the top, and `<condition>/<audience>/<case>.pdf` below it. */
+async function findCandidates(options: ImportDecksOptions, skipped: ImportDecksResult['skipped']): Promise<Candidate[]> {
+  const found: Candidate[] = [];
+  const defaults = { condition: options.condition ?? 'audience_agnostic', audience: options.audience ?? 'all' };
+  const visit = async (dir: string, where: { condition: string; audience: string }, depth: number) => {
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (depth === 0 && conditionSchema.safeParse(entry.name).success) {
+          for (const audience of (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+            if (audience.isDirectory()) {
+              await visit(join(path, audience.name), { condition: entry.name, audience: audience.name }, 2);
+            }
+          }
+        } else if (depth === 0) {
+          skipped.push({ file: path, reason: 'a folder that is not a condition (audience_agnostic | audience_conditioned)' });
+        }
+        continue;
+      }
+      if (!entry.isFile()) continue;
+      if (!DECK_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+        skipped.push({ file: path, reason: 'not a .pdf or .pptx deck' });
+        continue;
+      }
+      found.push({ file: path, ...where });
+    }
+  };
+  await visit(options.fromDir, defaults, 0);
+  return found;
+}
+
+/**
+ * Imports exported decks (NotebookLM PDFs and the like) into the normalized deck tree
+ * `decks/<system>/<condition>/<audience>/<case_label>/<case_label>.<ext>`, the case label being the
+ * file name. Each deck must read (encrypted or broken files are skipped with the reason). Re-running
+ * with the same files changes nothing; a deck whose content changed is replaced only with `force`.
+ * `import_manifest.json` under `decks/<system>/` lists every imported deck.
+ */
+export async function importExternalDecks(options: ImportDecksOptions): Promise<ImportDecksResult> {
+  const { layout, run } = options;
+  const system = assertSafePathPart(options.system, 'system');
+  const skipped: ImportDecksResult['skipped'] = [];
+  const imported: string[] = [];
+  const unchanged: string[] = [];
+  if (!existsSync(options.fromDir) || !(await stat(options.fromDir)).isDirectory()) {
+    throw new InputError('not a folder of exported decks', { file: options.fromDir, code: 'missing_folder' });
+  }
+  const manifestFile = join(layout.decksRoot(run), system, 'import_manifest.json');
+  const previous = existsSync(manifestFile) ? await readJson(manifestFile, deckImportManifestSchema) : undefined;
+  const entries = new Map<string, DeckImportManifest['decks'][number]>();
+  for (const deck of previous?.decks ?? []) entries.set(`${deck.condition}/${deck.audience}/${deck.case_label}`, deck);
+
+  for (const candidate of await findCandidates(options, skipped)) {
+    const extension = extname(candidate.file).toLowerCase();
+    const caseLabel = basename(candidate.file, extname(candidate.file));
+    try {
+      const deckDir = layout.deckDir({
+        run,
+        system,
+        condition: candidate.condition,
+        audience: candidate.audience,
+        caseLabel,
+      });
+      await readDeck(candidate.file);
+      const bytes = await readFile(candidate.file);
+      const sha256 = hashBytes(bytes);
+      const target = join(deckDir, `${caseLabel}${extension}`);
+      if (existsSync(target)) {
+        const existing = hashBytes(await readFile(target));
+        if (existing === sha256) {
+          unchanged.push(target);
+        } else if (!options.force) {
+          skipped.push({
+            file: candidate.file,
+            reason: `${relative(layout.dataDir, target)} exists with other content (use --force to replace it)`,
+          });
+          continue;
+        } else {
+          await writeFileAtomic(target, bytes);
+          imported.push(target);
+        }
+      } else {
+        await writeFileAtomic(target, bytes);
+        imported.push(target);
+      }
+      entries.set(`${candidate.condition}/${candidate.audience}/${caseLabel}`, {
+        case_label: caseLabel,
+        condition: candidate.condition,
+        audience: candidate.audience,
+        source_file: basename(candidate.file),
+        deck_path: relative(layout.dataDir, target),
+        sha256,
+      });
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      skipped.push({ file: candidate.file, reason: describeError(error) });
+    }
+  }
+  const manifest: DeckImportManifest = {
+    system,
+    source_dir: options.fromDir,
+    decks: [...entries.values()].sort(
+      (a, b) =>
+        a.case_label.localeCompare(b.case_label) ||
+        a.condition.localeCompare(b.condition) ||
+        a.audience.localeCompare(b.audience),
+    ),
+    skipped: skipped.map((item) => ({ file: item.file, reason: item.reason })),
+  };
+  const text = JSON.stringify(deckImportManifestSchema.parse(manifest), null, 2);
+  const current = existsSync(manifestFile) ? await readFile(manifestFile, 'utf8') : '';
+  if (current !== `${text}\n`) await writeJson(manifestFile, deckImportManifestSchema, manifest);
+  return { manifest, manifestFile, imported, unchanged, skipped };
+}

@@ -1,0 +1,60 @@
+export { buildZip, type ZipEntryInput } from './build-zip';
+export { countVisibleWords } from './count-visible-words';
+export { type DeckStatsFiles, deckStatsFor, writeDeckStats } from './deck-stats';
+export { formatDeckText } from './deck-text';
+export { findDeckFile } from './find-deck-file';
+export {
+  BASELINE_SYSTEM,
+  type BaselineDeckRequest,
+  type BaselineDeckResult,
+  generateBaselineDeck,
+} from './generate-baseline-deck';
+export {
+  type AudienceDescription,
+  type GenerateDecksOptions,
+  generateDecksFromRunSheet,
+} from './generate-decks-from-run-sheet';
+export {
+  type ImportDecksOptions,
+  type ImportDecksResult,
+  importExternalDecks,
+} from './import-external-decks';
+export { loadSourceText } from './load-source-text';
+export { type LexicalOutlineOptions, planLexicalOutline } from './plan-lexical-outline';
+export { type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
+export {
+  type PrepareSlideTailorOptions,
+  type PrepareSlideTailorResult,
+  prepareSlideTailor,
+  SLIDETAILOR_RUN_SHEET_COLUMNS,
+  SLIDETAILOR_SYSTEM,
+} from './prepare-slidetailor';
+export { type DeckFormat, detectDeckFormat, type ReadDeckOptions, readDeck } from './read-deck';
+export {
+  convertPptxToPdf,
+  findSoffice,
+  LIBREOFFICE_PACKAGE,
+  type RenderDeckOptions,
+  renderDeck,
+} from './render-deck';
+export {
+  batchSummaryFile,
+  type DeckRowFilters,
+  type DeckRowTask,
+  type RunDeckRowsOptions,
+  rowMatchesFilters,
+  runDeckRows,
+} from './run-deck-rows';
+export {
+  type InvalidRunSheetRow,
+  RUN_SHEET_COLUMNS,
+  type RunSheet,
+  type RunSheetEntry,
+  readRunSheet,
+  writeCsvAtomic,
+} from './run-sheet';
+export { type RunSlideTailorOptions, runSlideTailor, splitCommand } from './run-slidetailor';
+export { isCaseInShard, parseShard, type Shard, shardOfCase } from './shard-case';
+export { truncateDeck } from './truncate-deck';
+export { BASELINE_THEME, writeOutlinePptx } from './write-outline-pptx';
+export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-archive';

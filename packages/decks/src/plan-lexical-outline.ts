@@ -1,0 +1,219 @@
+import type { DeckOutline, OutlineSlide } from '@xsb/core';
+
+export interface LexicalOutlineOptions {
+  /** Fallback deck title when the source has no heading. */
+  fallbackTitle: string;
+  /** Audience profile description: its words raise the score of sentences that mention them. */
+  audienceProfile?: string;
+  /** Shown under the title, e.g. "For decision makers". */
+  subtitle?: string;
+  /** Most slides in the deck including the title slide (default 8). */
+  maxSlides?: number;
+  /** Most bullets per content slide (default 4). */
+  bulletsPerSlide?: number;
+}
+
+interface Section {
+  heading: string;
+  sentences: string[];
+  tables: string[][][];
+}
+
+const STOP_WORDS = new Set(
+  'the a an and or but of to in on for with by from as at is are was were be been being this that these those it its into than then so such can could will would should may might must not no we our you your they their he she his her them which who whom what when where how also more most other some any each all both only over under about after before between during through per via using used use'.split(
+    ' ',
+  ),
+);
+
+const MAX_BULLET_WORDS = 24;
+
+function contentWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []).filter(
+    (word) => word.length >= 3 && !STOP_WORDS.has(word),
+  );
+}
+
+function shorten(sentence: string): string {
+  const words = sentence.split(/\s+/);
+  if (words.length <= MAX_BULLET_WORDS) return sentence;
+  return `${words.slice(0, MAX_BULLET_WORDS).join(' ').replace(/[,;:]$/, '')} …`;
+}
+
+/** Drops inline Markdown (emphasis, code ticks, links) so slides show plain words. */
+function plainInline(text: string): string {
+  return text
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, '$1$2')
+    .replace(/`([^`]*)`/g, '$1');
+}
+
+function splitSentences(paragraph: string): string[] {
+  return plainInline(paragraph)
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)
+    .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
+    .filter((sentence) => sentence.split(' ').length >= 5);
+}
+
+function parseTableRow(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((cell) => cell.trim());
+}
+
+/** Splits markdown-ish text into sections at headings; pipe tables are kept apart from prose. */
+function splitSections(text: string, fallbackTitle: string): { title: string; sections: Section[] } {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const sections: Section[] = [];
+  let title = '';
+  let current: Section = { heading: '', sentences: [], tables: [] };
+  let paragraph: string[] = [];
+  let table: string[][] = [];
+  const flushParagraph = () => {
+    if (paragraph.length > 0) current.sentences.push(...splitSentences(paragraph.join(' ')));
+    paragraph = [];
+  };
+  const flushTable = () => {
+    if (table.length >= 2) current.tables.push(table);
+    table = [];
+  };
+  for (const raw of lines) {
+    const line = raw.trim();
+    const heading = /^(#{1,6})\s+(.+)$/.exec(line);
+    if (heading) {
+      flushParagraph();
+      flushTable();
+      const text = (heading[2] ?? '').replace(/#+$/, '').trim();
+      if (!title && heading[1] === '#') {
+        title = plainInline(text);
+        continue;
+      }
+      if (current.heading || current.sentences.length > 0 || current.tables.length > 0) sections.push(current);
+      current = { heading: text, sentences: [], tables: [] };
+      continue;
+    }
+    if (line.startsWith('|') && line.includes('|', 1)) {
+      flushParagraph();
+      if (/^\|?\s*:?-{2,}/.test(line)) continue;
+      table.push(parseTableRow(plainInline(line)));
+      continue;
+    }
+    flushTable();
+    if (line === '') flushParagraph();
+    else paragraph.push(line.replace(/^[-*+]\s+|^\d+[.)]\s+/, ''));
+  }
+  flushParagraph();
+  flushTable();
+  if (current.heading || current.sentences.length > 0 || current.tables.length > 0) sections.push(current);
+  if (!title) {
+    const firstLine = lines.map((line) => line.trim()).find((line) => line !== '') ?? '';
+    title = firstLine.split(/\s+/).length <= 14 ? firstLine.replace(/^#+\s*/, '') : fallbackTitle;
+  }
+  return { title: title || fallbackTitle, sections };
+}
+
+function parseNumber(cell: string): number | undefined {
+  const cleaned = cell.replace(/[,$€£%\s]/g, '');
+  if (!/^-?\d+(\.\d+)?$/.test(cleaned)) return undefined;
+  return Number(cleaned);
+}
+
+/** A chart from a table whose non-first columns are all numbers (up to three series). */
+function chartFromTable(table: string[][], title: string): OutlineSlide['chart'] {
+  const [header, ...body] = table;
+  if (!header || body.length < 2 || body.length > 12) return undefined;
+  const series: Array<{ name: string; values: number[] }> = [];
+  for (let column = 1; column < header.length && series.length < 3; column++) {
+    const values = body.map((row) => parseNumber(row[column] ?? ''));
+    if (values.every((value) => value !== undefined)) {
+      series.push({ name: header[column] ?? `Series ${column}`, values: values as number[] });
+    }
+  }
+  if (series.length === 0) return undefined;
+  return { type: 'bar', title, categories: body.map((row) => row[0] ?? ''), series };
+}
+
+/**
+ * The deterministic `lexical` planner: an extractive outline, so demos and tests need no model.
+ * Sentences are scored by the summed document frequency of their content words (divided by the
+ * square root of their length), plus a bonus for numbers and, for a conditioned deck, for words of
+ * the audience profile. The best sections (headings in source order) become slides with their top
+ * sentences as bullets; the first pipe table becomes a native table and, if numeric, a bar chart;
+ * a closing "Key takeaways" slide holds the best remaining sentences.
+ * Blind spots: no paraphrase, no cross-section synthesis, headings are trusted as slide titles.
+ */
+export function planLexicalOutline(sourceText: string, options: LexicalOutlineOptions): DeckOutline {
+  const maxSlides = Math.max(2, options.maxSlides ?? 8);
+  const perSlide = options.bulletsPerSlide ?? 4;
+  const { title, sections } = splitSections(sourceText, options.fallbackTitle);
+  const frequency = new Map<string, number>();
+  for (const word of contentWords(sourceText)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const profileWords = new Set(contentWords(options.audienceProfile ?? ''));
+  const score = (sentence: string): number => {
+    const words = contentWords(sentence);
+    if (words.length === 0) return 0;
+    let total = 0;
+    for (const word of words) total += Math.log1p(frequency.get(word) ?? 0) + (profileWords.has(word) ? 1.5 : 0);
+    const numberBonus = /\d/.test(sentence) ? 1.2 : 1;
+    return (total / Math.sqrt(words.length)) * numberBonus;
+  };
+  const used = new Set<string>();
+  const topSentences = (sentences: string[], count: number): string[] => {
+    const ranked = sentences
+      .map((sentence, position) => ({ sentence, position, score: score(sentence) }))
+      .filter((item) => !used.has(item.sentence))
+      .sort((a, b) => b.score - a.score || a.position - b.position)
+      .slice(0, count)
+      .sort((a, b) => a.position - b.position);
+    for (const item of ranked) used.add(item.sentence);
+    return ranked.map((item) => shorten(item.sentence));
+  };
+  const firstTable = sections.flatMap((section) => section.tables.map((table) => ({ section, table })))[0];
+  const tableSlides: OutlineSlide[] = [];
+  if (firstTable) {
+    const [header, ...body] = firstTable.table;
+    const width = Math.min(5, header?.length ?? 0);
+    const tableTitle = firstTable.section.heading || 'Key figures';
+    if (header && width > 0) {
+      tableSlides.push({
+        title: tableTitle,
+        bullets: [],
+        table: {
+          columns: header.slice(0, width),
+          rows: body.slice(0, 8).map((row) => Array.from({ length: width }, (_, index) => row[index] ?? '')),
+        },
+      });
+      const chart = chartFromTable(firstTable.table, tableTitle);
+      if (chart) tableSlides.push({ title: `${tableTitle} at a glance`, bullets: [], chart });
+    }
+  }
+  const contentBudget = Math.max(1, maxSlides - 1 - 1 - tableSlides.length);
+  const ranked = sections
+    .map((section, position) => ({
+      section,
+      position,
+      weight: section.sentences.map(score).sort((a, b) => b - a).slice(0, perSlide).reduce((a, b) => a + b, 0),
+    }))
+    .filter((item) => item.section.sentences.length > 0)
+    .sort((a, b) => b.weight - a.weight || a.position - b.position)
+    .slice(0, contentBudget)
+    .sort((a, b) => a.position - b.position);
+  const slides: OutlineSlide[] = [];
+  for (const { section } of ranked) {
+    const bullets = topSentences(section.sentences, perSlide);
+    if (bullets.length === 0) continue;
+    const heading = plainInline(section.heading) || (slides.length === 0 ? 'Overview' : 'More details');
+    slides.push({ title: heading, bullets });
+    if (firstTable?.section === section) slides.push(...tableSlides.splice(0));
+  }
+  slides.push(...tableSlides);
+  const takeaways = topSentences(
+    sections.flatMap((section) => section.sentences),
+    perSlide,
+  );
+  if (takeaways.length > 0 && slides.length < maxSlides - 1) slides.push({ title: 'Key takeaways', bullets: takeaways });
+  if (slides.length === 0) slides.push({ title, bullets: ['The source has no extractable sentences.'] });
+  return { title, subtitle: options.subtitle ?? '', slides: slides.slice(0, maxSlides - 1) };
+}

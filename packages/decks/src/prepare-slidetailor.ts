@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  assertSafePathPart,
+  describeError,
+  hashBytes,
+  InputError,
+  isXsbError,
+  type RunLayout,
+  SLIDETAILOR_TEMPLATE_MODE,
+  slidetailorConfigSchema,
+  slidetailorPreferenceSchema,
+  writeJson,
+} from '@xsb/core';
+import type { AudienceDescription } from './generate-decks-from-run-sheet';
+import { type DeckRowFilters, rowMatchesFilters } from './run-deck-rows';
+import { RUN_SHEET_COLUMNS, type RunSheet, writeCsvAtomic } from './run-sheet';
+
+export const SLIDETAILOR_SYSTEM = 'slidetailor';
+
+export const SLIDETAILOR_RUN_SHEET_COLUMNS = [...RUN_SHEET_COLUMNS, 'config_path', 'template_mode'] as const;
+
+export interface PrepareSlideTailorOptions {
+  sheet: RunSheet;
+  layout: RunLayout;
+  run: string;
+  /** Where the dataset, configs, preferences and run sheet go (default `<run>/slidetailor`). */
+  outDir?: string;
+  /** The reference template deck SlideTailor imitates ('' lets SlideTailor use its default). */
+  templatePath?: string;
+  audienceProfiles: ReadonlyArray<AudienceDescription>;
+  filters?: DeckRowFilters;
+}
+
+export interface PrepareSlideTailorResult {
+  outDir: string;
+  runSheetFile: string;
+  prepared: number;
+  skipped: Array<{ case_label: string; line: number; reason: string }>;
+}
+
+const AGNOSTIC_GUIDELINES =
+  'No audience is specified. Produce a general-purpose deck that covers the paper’s most important content for a broad audience.';
+
+async function isPdf(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await handle.read(head, 0, 1024, 0);
+    return head.subarray(0, bytesRead).includes('%PDF-');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Builds what the external SlideTailor program needs for the `slidetailor` rows of a run sheet:
+ * `dataset/<case_label>/paper.pdf` (PDF sources only; other rows are skipped with the reason),
+ * `preferences/<job>.json` (the row's preference guidelines: the audience profile, plus the row's
+ * prompt file, for conditioned rows; a general-audience guideline otherwise), `configs/<job>.json`,
+ * and `slidetailor_run_sheet.csv`. Both conditions use `template_mode=source_template_generation`.
+ */
+export async function prepareSlideTailor(options: PrepareSlideTailorOptions): Promise<PrepareSlideTailorResult> {
+  const { layout, run } = options;
+  const outDir = options.outDir ?? join(layout.runDir(run), 'slidetailor');
+  const profiles = new Map(options.audienceProfiles.map((profile) => [profile.id, profile.description]));
+  const skipped: PrepareSlideTailorResult['skipped'] = [];
+  for (const invalid of options.sheet.invalid) {
+    skipped.push({ case_label: invalid.raw.case_label ?? '?', line: invalid.line, reason: invalid.error.message });
+  }
+  const rows: Array<Record<string, string>> = [];
+  for (const entry of options.sheet.entries) {
+    const { row } = entry;
+    if (row.system !== SLIDETAILOR_SYSTEM || !rowMatchesFilters(entry, options.filters)) continue;
+    try {
+      if (!existsSync(entry.sourceDocument)) {
+        throw new InputError('the source document does not exist', { file: entry.sourceDocument });
+      }
+      if (!(await isPdf(entry.sourceDocument))) {
+        throw new InputError('SlideTailor prepares PDF sources only; this source is not a PDF', {
+          file: entry.sourceDocument,
+          code: 'not_pdf',
+        });
+      }
+      const jobId = [row.condition, row.audience, row.case_label].map((part) => assertSafePathPart(part, 'name')).join('__');
+      const caseDir = join(outDir, 'dataset', row.case_label);
+      const paperPath = join(caseDir, 'paper.pdf');
+      const sourceBytes = await readFile(entry.sourceDocument);
+      if (!existsSync(paperPath) || hashBytes(await readFile(paperPath)) !== hashBytes(sourceBytes)) {
+        await mkdir(caseDir, { recursive: true });
+        await copyFile(entry.sourceDocument, paperPath);
+      }
+      let guidelines = AGNOSTIC_GUIDELINES;
+      if (row.condition === 'audience_conditioned') {
+        const profile = profiles.get(row.audience);
+        if (!profile) throw new InputError(`no audience profile for "${row.audience}"`, { code: 'missing_profile' });
+        guidelines = `The deck is for ${row.audience.replace(/[_-]+/g, ' ')}: ${profile}`;
+      }
+      if (entry.promptPath) {
+        guidelines += `\n\n${(await readFile(entry.promptPath, 'utf8')).trim()}`;
+      }
+      const preferencePath = join(outDir, 'preferences', `${jobId}.json`);
+      await writeJson(preferencePath, slidetailorPreferenceSchema, {
+        case_label: row.case_label,
+        condition: row.condition,
+        audience: row.audience,
+        template_mode: SLIDETAILOR_TEMPLATE_MODE,
+        preference_guidelines: guidelines,
+      });
+      const deckDir = layout.deckDir({
+        run,
+        system: row.system,
+        condition: row.condition,
+        audience: row.audience,
+        caseLabel: row.case_label,
+      });
+      const outputDeckPath = entry.outputDeckPath || join(deckDir, `${row.case_label}.pptx`);
+      const configPath = join(outDir, 'configs', `${jobId}.json`);
+      await writeJson(configPath, slidetailorConfigSchema, {
+        job_id: jobId,
+        paper_path: paperPath,
+        preference_path: preferencePath,
+        template_mode: SLIDETAILOR_TEMPLATE_MODE,
+        template_path: options.templatePath ?? '',
+        output_dir: join(outDir, 'work', jobId),
+        output_deck_path: outputDeckPath,
+      });
+      rows.push({
+        system: row.system,
+        condition: row.condition,
+        audience: row.audience,
+        case_label: row.case_label,
+        source_document: paperPath,
+        prompt_path: preferencePath,
+        output_deck_path: outputDeckPath,
+        config_path: configPath,
+        template_mode: SLIDETAILOR_TEMPLATE_MODE,
+      });
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      skipped.push({ case_label: row.case_label, line: entry.line, reason: describeError(error) });
+    }
+  }
+  const runSheetFile = join(outDir, 'slidetailor_run_sheet.csv');
+  await writeCsvAtomic(runSheetFile, SLIDETAILOR_RUN_SHEET_COLUMNS, rows);
+  return { outDir, runSheetFile, prepared: rows.length, skipped };
+}

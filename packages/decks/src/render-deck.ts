@@ -1,0 +1,154 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError, InputError, writeFileAtomic } from '@xsb/core';
+import { detectDeckFormat } from './read-deck';
+
+/** The Debian package that provides a headless `soffice` for PPTX → PDF. */
+export const LIBREOFFICE_PACKAGE = 'libreoffice-impress-nogui';
+
+export interface RenderDeckOptions {
+  /** Output folder for `slide-001.png` …; created when missing. */
+  outDir: string;
+  /** Pixels per point (1 = 72 dpi; default 2 ≈ 144 dpi). */
+  scale?: number;
+  /** Render only the first N slides. */
+  maxSlides?: number;
+  /** `soffice` to use for PPTX (default: `$XSB_SOFFICE`, else found on PATH). */
+  soffice?: string;
+  env?: Record<string, string | undefined>;
+  /** Gives up on one PPTX conversion after this long (ms, default 180 s). */
+  convertTimeoutMs?: number;
+}
+
+function findOnPath(command: string, env: Record<string, string | undefined>): string | undefined {
+  for (const folder of (env.PATH ?? '').split(delimiter)) {
+    if (folder && existsSync(join(folder, command))) return join(folder, command);
+  }
+  return undefined;
+}
+
+/** The `soffice` binary, or a ConfigError naming the package to install. */
+export function findSoffice(options: Pick<RenderDeckOptions, 'soffice' | 'env'> = {}): string {
+  const env = options.env ?? process.env;
+  const explicit = options.soffice ?? env.XSB_SOFFICE;
+  if (explicit) {
+    if (!existsSync(explicit)) throw new ConfigError(`soffice not found at ${explicit} (XSB_SOFFICE)`);
+    return explicit;
+  }
+  const found = findOnPath('soffice', env) ?? findOnPath('libreoffice', env);
+  if (!found) {
+    throw new ConfigError(
+      `rendering PPTX needs LibreOffice: install it with "apt-get install --no-install-recommends ${LIBREOFFICE_PACKAGE} fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea" (or set XSB_SOFFICE)`,
+      { code: 'missing_soffice' },
+    );
+  }
+  return found;
+}
+
+/**
+ * PPTX → PDF with `soffice --headless`. Each conversion gets its own LibreOffice profile folder:
+ * two conversions sharing one profile silently produce no file.
+ */
+export async function convertPptxToPdf(
+  pptxPath: string,
+  pdfPath: string,
+  options: Pick<RenderDeckOptions, 'soffice' | 'env' | 'convertTimeoutMs'> = {},
+): Promise<void> {
+  const soffice = findSoffice(options);
+  const work = await mkdtemp(join(tmpdir(), 'xsb-soffice-'));
+  try {
+    const profile = join(work, 'profile');
+    const out = join(work, 'out');
+    await mkdir(out);
+    const input = join(work, `deck${extname(pptxPath) || '.pptx'}`);
+    await copyFile(pptxPath, input);
+    await new Promise<void>((resolve, reject) => {
+      execFile(
+        soffice,
+        [
+          `-env:UserInstallation=${pathToFileURL(profile).href}`,
+          '--headless',
+          '--norestore',
+          '--convert-to',
+          'pdf',
+          '--outdir',
+          out,
+          input,
+        ],
+        { timeout: options.convertTimeoutMs ?? 180_000, env: { ...process.env, ...options.env, HOME: work } },
+        (error, _stdout, stderr) => {
+          if (error) {
+            reject(
+              new InputError(`LibreOffice could not convert the deck to PDF: ${error.killed ? 'timed out' : stderr.trim() || error.message}`, {
+                file: pptxPath,
+                code: 'convert_failed',
+              }),
+            );
+          } else resolve();
+        },
+      );
+    });
+    const produced = (await readdir(out)).find((name) => name.toLowerCase().endsWith('.pdf'));
+    if (!produced) {
+      throw new InputError('LibreOffice produced no PDF (a corrupt or unsupported deck?)', {
+        file: pptxPath,
+        code: 'convert_failed',
+      });
+    }
+    await mkdir(join(pdfPath, '..'), { recursive: true });
+    await copyFile(join(out, produced), pdfPath);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Renders a deck's slides to `slide-001.png` … in `outDir`: PDF pages directly with pdf-to-img
+ * (pdfjs + @napi-rs/canvas, no system packages), PPTX first through LibreOffice to PDF. Returns the
+ * PNG paths in slide order.
+ */
+export async function renderDeck(deckPath: string, options: RenderDeckOptions): Promise<string[]> {
+  const bytes = await readFile(deckPath).catch((error: Error) => {
+    throw new InputError(`cannot open the deck: ${error.message}`, { file: deckPath, code: 'missing_file' });
+  });
+  const format = detectDeckFormat(bytes.subarray(0, 1024), deckPath);
+  let pdfBytes: Buffer = bytes;
+  if (format === 'pptx') {
+    const work = await mkdtemp(join(tmpdir(), 'xsb-render-'));
+    try {
+      const pdfPath = join(work, `${basename(deckPath)}.pdf`);
+      await convertPptxToPdf(deckPath, pdfPath, options);
+      pdfBytes = await readFile(pdfPath);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+  const { pdf } = await import('pdf-to-img');
+  let document: Awaited<ReturnType<typeof pdf>>;
+  try {
+    document = await pdf(new Uint8Array(pdfBytes), { scale: options.scale ?? 2 });
+  } catch (error) {
+    const reason =
+      (error as { name?: string }).name === 'PasswordException'
+        ? 'the PDF is password-protected (encrypted)'
+        : `cannot render the PDF: ${(error as Error).message}`;
+    throw new InputError(reason, { file: deckPath, code: 'render_failed' });
+  }
+  const written: string[] = [];
+  try {
+    const count = Math.min(document.length, options.maxSlides ?? document.length);
+    for (let page = 1; page <= count; page++) {
+      const png = await document.getPage(page);
+      const file = join(options.outDir, `slide-${String(page).padStart(3, '0')}.png`);
+      await writeFileAtomic(file, png);
+      written.push(file);
+    }
+  } finally {
+    await document.destroy();
+  }
+  return written;
+}

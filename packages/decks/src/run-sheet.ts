@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import {
+  assertSafePathPart,
+  InputError,
+  isXsbError,
+  type RunSheetRow,
+  runSheetRowSchema,
+  ValidationError,
+  validateRecord,
+  writeFileAtomic,
+} from '@xsb/core';
+import { parse } from 'csv-parse/sync';
+
+export const RUN_SHEET_COLUMNS = [
+  'system',
+  'condition',
+  'audience',
+  'case_label',
+  'source_document',
+  'prompt_path',
+  'output_deck_path',
+] as const;
+
+const REQUIRED_COLUMNS = ['system', 'condition', 'audience', 'case_label', 'source_document'];
+
+export interface RunSheetEntry {
+  /** The CSV line where the row ends (1-based, header is line 1). */
+  line: number;
+  row: RunSheetRow;
+  /** Paths in the row resolved against the run sheet's folder ('' when the cell is empty). */
+  sourceDocument: string;
+  promptPath: string;
+  outputDeckPath: string;
+}
+
+export interface InvalidRunSheetRow {
+  line: number;
+  /** The raw cells, for reporting which deck the row meant. */
+  raw: Record<string, string>;
+  error: InputError;
+}
+
+export interface RunSheet {
+  file: string;
+  entries: RunSheetEntry[];
+  invalid: InvalidRunSheetRow[];
+}
+
+function resolveCell(base: string, value: string): string {
+  if (value === '') return '';
+  return isAbsolute(value) ? value : resolve(base, value);
+}
+
+/**
+ * Reads and validates a run sheet CSV row by row: a bad row becomes an `invalid` entry naming its
+ * line and field, and the other rows stay usable. A file that cannot be a run sheet at all (missing
+ * columns, broken CSV) throws.
+ */
+export async function readRunSheet(file: string): Promise<RunSheet> {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file));
+  } catch (error) {
+    const reason = error instanceof TypeError ? 'not valid UTF-8' : `cannot read (${(error as Error).message})`;
+    throw new InputError(reason, { file, cause: error });
+  }
+  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
+  try {
+    records = parse(text, {
+      bom: true,
+      columns: (header: string[]) => header.map((name) => name.trim()),
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    }) as unknown as Array<{ record: Record<string, string>; info: { lines: number } }>;
+  } catch (error) {
+    throw new ValidationError(`not a valid CSV run sheet (${(error as Error).message})`, { file });
+  }
+  const headerLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const header = headerLine.split(',').map((name) => name.trim().replace(/^"|"$/g, ''));
+  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
+  if (missing.length > 0) {
+    throw new ValidationError(`the run sheet lacks column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, {
+      file,
+      line: 1,
+    });
+  }
+  const base = dirname(resolve(file));
+  const entries: RunSheetEntry[] = [];
+  const invalid: InvalidRunSheetRow[] = [];
+  for (const { record, info } of records) {
+    const line = info.lines;
+    try {
+      const row = validateRecord(runSheetRowSchema, record, { file, line });
+      assertSafePathPart(row.system, 'system');
+      assertSafePathPart(row.audience, 'audience');
+      assertSafePathPart(row.case_label, 'case label');
+      entries.push({
+        line,
+        row,
+        sourceDocument: resolveCell(base, row.source_document),
+        promptPath: resolveCell(base, row.prompt_path),
+        outputDeckPath: resolveCell(base, row.output_deck_path),
+      });
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      const located =
+        error instanceof InputError && error.message.startsWith(file)
+          ? error
+          : new InputError(error.message, { file: `${file}:${line}`, code: error.code });
+      invalid.push({ line, raw: record, error: located });
+    }
+  }
+  return { file, entries, invalid };
+}
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Writes rows as CSV (RFC 4180 quoting, `\n` line ends) atomically, columns in the given order. */
+export async function writeCsvAtomic(
+  file: string,
+  columns: readonly string[],
+  rows: Array<Record<string, string | number>>,
+): Promise<void> {
+  const lines = [columns.map(csvCell).join(',')];
+  for (const row of rows) lines.push(columns.map((column) => csvCell(String(row[column] ?? ''))).join(','));
+  await writeFileAtomic(file, `${lines.join('\n')}\n`);
+}

@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { dirname } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { type DeckBatchSummary, InputError, type ProgressReporter, type RunLayout, UsageError } from '@xsb/core';
+import { readDeck } from './read-deck';
+import { type DeckRowFilters, runDeckRows } from './run-deck-rows';
+import type { RunSheet } from './run-sheet';
+
+export interface RunSlideTailorOptions {
+  /** The prepared `slidetailor_run_sheet.csv`, read with readRunSheet. */
+  sheet: RunSheet;
+  layout: RunLayout;
+  run: string;
+  /**
+   * The command for one row, split on spaces (quotes group words) and run without a shell.
+   * Placeholders: {config} {source} {preferences} {output} {case_label} {condition} {audience}.
+   */
+  command: string;
+  filters?: DeckRowFilters;
+  force?: boolean;
+  /** Gives up on one row after this long (ms, default 2 h). */
+  timeoutMs?: number;
+  env?: Record<string, string | undefined>;
+  progress?: ProgressReporter;
+}
+
+/** Splits a command line into words: whitespace separates, single or double quotes group. */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  if (words.length === 0) throw new UsageError('the SlideTailor command is empty');
+  return words;
+}
+
+function runCommand(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+  file: string,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const [program, ...args] = argv as [string, ...string[]];
+    const child = spawn(program, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new InputError(`cannot start ${program}: ${error.message}`, { file, code: 'command_failed' }));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve();
+      const tail = stderr.trim().split('\n').slice(-3).join(' / ');
+      const how = signal ? `was killed (${signal}${signal === 'SIGKILL' ? ', timed out?' : ''})` : `exited with ${code}`;
+      reject(new InputError(`SlideTailor ${how}${tail ? `: ${tail}` : ''}`, { file, code: 'command_failed' }));
+    });
+  });
+}
+
+/**
+ * Runs prepared SlideTailor rows through an external command, one row at a time, with the run-sheet
+ * filters, sharding, skip-if-done and per-row status of {@link runDeckRows}. A row succeeds only if
+ * the command exits 0 AND leaves a readable deck at the row's output path.
+ */
+export async function runSlideTailor(options: RunSlideTailorOptions): Promise<DeckBatchSummary> {
+  const template = splitCommand(options.command);
+  return runDeckRows({
+    sheet: options.sheet,
+    layout: options.layout,
+    run: options.run,
+    ...(options.filters ? { filters: options.filters } : {}),
+    ...(options.force ? { force: true } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+    deckFileName: (entry) => `${entry.row.case_label}.pptx`,
+    produce: async ({ entry, outputDeckPath }) => {
+      const { row } = entry;
+      const configPath = typeof row.config_path === 'string' ? row.config_path : '';
+      const values: Record<string, string> = {
+        config: configPath,
+        source: entry.sourceDocument,
+        preferences: entry.promptPath,
+        output: outputDeckPath,
+        case_label: row.case_label,
+        condition: row.condition,
+        audience: row.audience,
+      };
+      const argv = template.map((word) => word.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole));
+      await mkdir(dirname(outputDeckPath), { recursive: true });
+      await runCommand(
+        argv,
+        {
+          ...options.env,
+          XSB_SLIDETAILOR_CONFIG: configPath,
+          XSB_SLIDETAILOR_OUTPUT: outputDeckPath,
+        },
+        options.timeoutMs ?? 2 * 60 * 60 * 1000,
+        `${options.sheet.file}:${entry.line}`,
+      );
+      try {
+        await readDeck(outputDeckPath);
+      } catch (error) {
+        // A broken output must not count as "done" on the next run.
+        await rm(outputDeckPath, { force: true });
+        throw new InputError(`SlideTailor exited 0 but left no readable deck: ${(error as Error).message}`, {
+          file: `${options.sheet.file}:${entry.line}`,
+          code: 'no_output',
+        });
+      }
+    },
+  });
+}

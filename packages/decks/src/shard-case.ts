@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { UsageError } from '@xsb/core';
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/**
+ * The shard a case label belongs to, exactly as the original computes it in Python:
+ * `int(hashlib.md5(label.encode()).hexdigest(), 16) % count` — the whole 128-bit digest as one
+ * integer (BigInt here; a 32-bit prefix would put labels on other shards).
+ */
+export function shardOfCase(caseLabel: string, count: number): number {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`shard count must be >= 1, got ${count}`);
+  const digest = createHash('md5').update(caseLabel, 'utf8').digest('hex');
+  return Number(BigInt(`0x${digest}`) % BigInt(count));
+}
+
+export function isCaseInShard(caseLabel: string, shard: Shard | undefined): boolean {
+  return shard === undefined || shardOfCase(caseLabel, shard.count) === shard.index;
+}
+
+/** Parses `--shard i/n` (0 <= i < n). */
+export function parseShard(value: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
+  if (!match) throw new UsageError(`--shard must look like i/n (e.g. 0/4), got ${JSON.stringify(value)}`);
+  const index = Number(match[1]);
+  const count = Number(match[2]);
+  if (count < 1 || index >= count) {
+    throw new UsageError(`--shard ${value}: the index must be at least 0 and below the shard count`);
+  }
+  return { index, count };
+}

@@ -1,0 +1,22 @@
+import type { Deck } from '@xsb/core';
+import { countVisibleWords } from './count-visible-words';
+
+/**
+ * The deck cut to its first `maxSlides` slides (PresentBench truncates decks past the instruction's
+ * maximum). Works on the parsed deck, so PPTX and PDF behave alike and the file is left untouched;
+ * word counts are recomputed and a warning records the cut. A deck within the limit comes back as is.
+ */
+export function truncateDeck(deck: Deck, maxSlides: number): Deck {
+  if (!Number.isInteger(maxSlides) || maxSlides < 0) {
+    throw new RangeError(`maxSlides must be a whole number >= 0, got ${maxSlides}`);
+  }
+  if (deck.slides.length <= maxSlides) return deck;
+  const slides = deck.slides.slice(0, maxSlides);
+  return {
+    ...deck,
+    slides,
+    slide_count: slides.length,
+    visible_word_count: slides.reduce((sum, slide) => sum + countVisibleWords(slide.visible_text), 0),
+    warnings: [...deck.warnings, `truncated from ${deck.slides.length} to ${maxSlides} slides`],
+  };
+}

@@ -1,0 +1,161 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { type ClaimLabel, type Deck, type Probe, usageLedgerEntrySchema, validateRecord } from '@xsb/core';
+import { completeJson, type CreateLlmClientOptions, createLlmClient, isOfflineJudge, type LlmClient } from '@xsb/llm';
+import {
+  type AnswerabilityPromptInput,
+  answerabilityAnswerSchema,
+  buildAnswerabilityRequest,
+  reconcileJudgments,
+} from './answerability-prompt';
+import {
+  buildClaimExtractionRequest,
+  claimExtractionAnswerSchema,
+  claimsFromExtraction,
+} from './claim-extraction-prompt';
+import {
+  buildClaimVerificationRequest,
+  claimVerificationAnswerSchema,
+  reconcileVerdicts,
+} from './claim-verification-prompt';
+import { type DeckClaim, extractClaimsLexically } from './extract-claims-lexically';
+import { judgeAnswerabilityLexically } from './judge-answerability-lexically';
+import type { ProbeJudgment } from './probe-judgment';
+import type { RetrievedSnippet } from './source-retriever';
+import { verifyClaimLexically } from './verify-claims-lexically';
+
+export const EVAL_STAGES = {
+  answerability: 'eval.answerability',
+  claimExtraction: 'eval.claims',
+  claimVerification: 'eval.verification',
+} as const;
+
+export interface AnswerabilityBatchResult {
+  judgments: ProbeJudgment[];
+  /** Probe ids the judge left out (filled as uncovered, zero confidence). */
+  missing: string[];
+  /** Ids the judge returned that were not asked for (ignored). */
+  unknown: string[];
+}
+
+export interface ClaimVerdict {
+  claim_id: string;
+  label: ClaimLabel;
+  rationale: string;
+}
+
+/** The three judged steps of stage 5, behind one interface for the offline and the model judges. */
+export interface EvalJudge {
+  readonly id: string;
+  /** Whether it can read rendered slides (image mode). */
+  readonly readsImages: boolean;
+  judgeAnswerability(input: AnswerabilityPromptInput & { deck: Deck }): Promise<AnswerabilityBatchResult>;
+  extractClaims(input: { deck: Deck; deckText: string; maxClaims: number }): Promise<DeckClaim[]>;
+  verifyClaims(
+    items: ReadonlyArray<{ claim: DeckClaim; snippets: readonly RetrievedSnippet[] }>,
+  ): Promise<{ verdicts: ClaimVerdict[]; unknown: string[] }>;
+}
+
+/**
+ * The offline judge `lexical`. It makes no model call, but each judged batch still appends a
+ * zero-token line to the usage ledger, so "a re-run made no judge call" is checkable for it too.
+ */
+export class LexicalEvalJudge implements EvalJudge {
+  readonly id = 'lexical';
+  readonly readsImages = false;
+
+  constructor(private readonly ledgerFile?: string) {}
+
+  private async record(stage: string): Promise<void> {
+    if (!this.ledgerFile) return;
+    const entry = validateRecord(usageLedgerEntrySchema, {
+      time: new Date().toISOString(),
+      stage,
+      judge: 'lexical',
+      provider: 'lexical',
+      model: 'lexical',
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      latencyMs: 0,
+      retries: 0,
+      cacheHit: false,
+      ok: true,
+    });
+    await mkdir(dirname(this.ledgerFile), { recursive: true });
+    await appendFile(this.ledgerFile, `${JSON.stringify(entry)}\n`);
+  }
+
+  async judgeAnswerability(input: AnswerabilityPromptInput & { deck: Deck }): Promise<AnswerabilityBatchResult> {
+    await this.record(EVAL_STAGES.answerability);
+    return { judgments: judgeAnswerabilityLexically(input.deck, input.probes), missing: [], unknown: [] };
+  }
+
+  async extractClaims(input: { deck: Deck; maxClaims: number }): Promise<DeckClaim[]> {
+    await this.record(EVAL_STAGES.claimExtraction);
+    return extractClaimsLexically(input.deck, input.maxClaims);
+  }
+
+  async verifyClaims(
+    items: ReadonlyArray<{ claim: DeckClaim; snippets: readonly RetrievedSnippet[] }>,
+  ): Promise<{ verdicts: ClaimVerdict[]; unknown: string[] }> {
+    await this.record(EVAL_STAGES.claimVerification);
+    return {
+      verdicts: items.map(({ claim, snippets }) => ({ claim_id: claim.claim_id, ...verifyClaimLexically(claim.text, snippets) })),
+      unknown: [],
+    };
+  }
+}
+
+/** A model judge (anthropic:, openai:, replay:, record:) through @xsb/llm; prompts live beside their parsers. */
+export class LlmEvalJudge implements EvalJudge {
+  readonly readsImages = true;
+
+  constructor(private readonly client: LlmClient) {}
+
+  get id(): string {
+    return this.client.judgeId;
+  }
+
+  async judgeAnswerability(input: AnswerabilityPromptInput): Promise<AnswerabilityBatchResult> {
+    const { value } = await completeJson(this.client, buildAnswerabilityRequest(input), answerabilityAnswerSchema, {
+      stage: EVAL_STAGES.answerability,
+    });
+    return reconcileJudgments(
+      value,
+      input.probes.map((probe: Probe) => probe.probe_id),
+    );
+  }
+
+  async extractClaims(input: { deck: Deck; deckText: string; maxClaims: number }): Promise<DeckClaim[]> {
+    const { value } = await completeJson(
+      this.client,
+      buildClaimExtractionRequest(input.deckText, input.maxClaims),
+      claimExtractionAnswerSchema,
+      { stage: EVAL_STAGES.claimExtraction },
+    );
+    return claimsFromExtraction(value, input.deck.slide_count, input.maxClaims);
+  }
+
+  async verifyClaims(
+    items: ReadonlyArray<{ claim: DeckClaim; snippets: readonly RetrievedSnippet[] }>,
+  ): Promise<{ verdicts: ClaimVerdict[]; unknown: string[] }> {
+    const { value } = await completeJson(
+      this.client,
+      buildClaimVerificationRequest(items),
+      claimVerificationAnswerSchema,
+      { stage: EVAL_STAGES.claimVerification },
+    );
+    return reconcileVerdicts(
+      value,
+      items.map((item) => item.claim.claim_id),
+    );
+  }
+}
+
+/** `lexical` → the offline judge; any other spec → a model client (ConfigError for a missing key). */
+export function createEvalJudge(spec: string, options: CreateLlmClientOptions = {}): EvalJudge {
+  if (isOfflineJudge(spec)) return new LexicalEvalJudge(options.ledgerFile);
+  return new LlmEvalJudge(createLlmClient(spec, { stage: 'eval', ...options }));
+}

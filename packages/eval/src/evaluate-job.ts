@@ -1,0 +1,338 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import {
+  correctnessSchema,
+  type Deck,
+  deckStatsSchema,
+  type EvalJobStatus,
+  evalJobStatusSchema,
+  hashBytes,
+  hashCanonicalJson,
+  hashFile,
+  InputError,
+  isXsbError,
+  JsonlWriter,
+  type ProbeScore,
+  probeSchema,
+  probeScoreSchema,
+  type RunLayout,
+  type RunManifest,
+  readJson,
+  readJsonlAll,
+  runManifestSchema,
+  withDirectoryLock,
+  writeFileAtomic,
+  writeJson,
+  writeJsonlAtomic,
+  XSB_VERSION,
+} from '@xsb/core';
+import { deckStatsFor, formatDeckText } from '@xsb/decks';
+import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, writeEvaluationMetrics } from '@xsb/metrics';
+import { ANSWERABILITY_PROMPT_VERSION, ANSWERABILITY_SYSTEM } from './answerability-prompt';
+import type { EvaluationJob } from './discover-evaluation-jobs';
+import type { EvalJudge } from './eval-judge';
+import type { JudgeInputMode, ProbeJudgment } from './probe-judgment';
+import { type ClaimSettings, scoreDeckCorrectness } from './score-deck-correctness';
+
+/** minisearch's version, recorded in manifests (kept equal to the dependency in package.json). */
+export const MINISEARCH_VERSION = '7.2.0';
+
+export const PARTIAL_SCORES_FILE = 'probe_scores.partial.jsonl';
+
+export interface EvaluationSettings {
+  /** Probes per answerability call (spec 000 default 12). */
+  batchSize: number;
+  tauA: number;
+  claims: ClaimSettings;
+  /** Below this many visible words per slide on average a deck is judged from rendered slides. */
+  imageModeWordsPerSlide: number;
+  /** Answerability batches in flight at once for one deck. */
+  concurrency: number;
+}
+
+/** Renders a deck's slides to image files in `outDir`, in slide order. */
+export type RenderSlides = (
+  deckFile: string,
+  outDir: string,
+) => Promise<Array<{ index: number; file: string; mediaType: 'image/png' | 'image/jpeg' }>>;
+
+export interface EvaluateJobContext {
+  layout: RunLayout;
+  run: string;
+  judge: EvalJudge;
+  settings: EvaluationSettings;
+  correctnessCacheDir: string;
+  force: boolean;
+  /** Produces `weights/<audience>.jsonl` for the case when it is missing (stage 3). */
+  ensureWeights: (caseLabel: string, audience: string) => Promise<void>;
+  readDeck: (file: string) => Promise<Deck>;
+  renderSlides?: RenderSlides;
+}
+
+export interface JobResult {
+  job: EvaluationJob;
+  evaluationDir: string;
+  outcome: 'evaluated' | 'reused' | 'failed';
+  error?: string;
+  judgedBatches: number;
+  reusedBatches: number;
+  correctnessFromCache: boolean;
+}
+
+interface ScoreReuseKey {
+  judge: string;
+  judge_input_mode: JudgeInputMode;
+  deck_sha256: string;
+  probes_sha256: string;
+  batch_size: number;
+}
+
+function reusable(row: ProbeScore, key: ScoreReuseKey): boolean {
+  const meta = row.metadata as Record<string, unknown>;
+  return (Object.keys(key) as Array<keyof ScoreReuseKey>).every((name) => meta[name] === key[name]);
+}
+
+async function readReusableScores(files: string[], key: ScoreReuseKey): Promise<Map<string, ProbeScore>> {
+  const rows = new Map<string, ProbeScore>();
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    // A torn last line from a killed run is skipped, not fatal: its batch is simply judged again.
+    for (const row of await readJsonlAll(file, probeScoreSchema, { onInvalid: () => {} })) {
+      if (reusable(row, key) && !rows.has(row.probe_id)) rows.set(row.probe_id, row);
+    }
+  }
+  return rows;
+}
+
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item);
+    }
+  });
+  await Promise.all(runners);
+}
+
+function sameInputs(manifest: RunManifest, wanted: Pick<RunManifest, 'inputs' | 'judges' | 'settings'>): boolean {
+  return (
+    hashCanonicalJson(manifest.inputs) === hashCanonicalJson(wanted.inputs) &&
+    hashCanonicalJson(manifest.judges) === hashCanonicalJson(wanted.judges) &&
+    hashCanonicalJson(manifest.settings) === hashCanonicalJson(wanted.settings)
+  );
+}
+
+/**
+ * Stage 5 for one (deck, audience) job, under the evaluation folder's lock. Writes, in order:
+ * visible text + `deck_stats.json`, rendered slides (image mode), `probe_scores.jsonl`,
+ * `correctness.json`, `run_manifest.json`, `metrics.json` (+ the compact copy), `status.json` and
+ * `evaluate.log`. A job whose manifest matches (same input hashes, judge, settings) is not judged
+ * again; only its metrics are recomputed (tau_a may have changed). Answerability is resumable per
+ * batch: each judged batch is appended to `probe_scores.partial.jsonl`, and the final file is
+ * rewritten in probe order, so a killed run continues without duplicated rows.
+ */
+export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContext): Promise<JobResult> {
+  const { layout, run, judge, settings } = context;
+  const evaluationDir = layout.evaluationDir({
+    run,
+    system: job.system,
+    condition: job.condition,
+    audience: job.audience,
+    caseLabel: job.caseLabel,
+  });
+  const result: JobResult = {
+    job,
+    evaluationDir,
+    outcome: 'evaluated',
+    judgedBatches: 0,
+    reusedBatches: 0,
+    correctnessFromCache: false,
+  };
+  const statusFile = join(evaluationDir, EVALUATION_FILES.status);
+  const status = (outcome: 'done' | 'failed', mode: JudgeInputMode | null, error?: string): EvalJobStatus => ({
+    status: outcome,
+    system: job.system,
+    condition: job.condition,
+    audience: job.audience,
+    case_label: job.caseLabel,
+    judge: judge.id,
+    judge_input_mode: mode,
+    ...(error ? { error } : {}),
+  });
+  const log: string[] = [];
+  try {
+    return await withDirectoryLock(evaluationDir, async () => {
+      const dataRelative = (file: string) => relative(layout.dataDir, file);
+      await context.ensureWeights(job.caseLabel, job.audience);
+      const probesFile = layout.probesFile(job.caseLabel);
+      const weightsFile = layout.weightsFile(job.caseLabel, job.audience);
+      const sourceFile = layout.sourceContextFile(job.caseLabel);
+      const sourceText = await readFile(sourceFile, 'utf8').catch((error: unknown) => {
+        throw new InputError(`cannot read the source context (run stage 1 first): ${(error as Error).message}`, {
+          file: sourceFile,
+        });
+      });
+      const deckSha256 = await hashFile(job.deckFile);
+      const probesSha256 = await hashFile(probesFile);
+      const sourceSha256 = hashBytes(sourceText);
+      const wanted = {
+        stage: 'evaluate',
+        xsb_version: XSB_VERSION,
+        inputs: [
+          { role: MANIFEST_INPUT_ROLES.deck, path: dataRelative(job.deckFile), sha256: deckSha256 },
+          { role: MANIFEST_INPUT_ROLES.source, path: dataRelative(sourceFile), sha256: sourceSha256 },
+          { role: MANIFEST_INPUT_ROLES.probes, path: dataRelative(probesFile), sha256: probesSha256 },
+          { role: MANIFEST_INPUT_ROLES.weights, path: dataRelative(weightsFile), sha256: await hashFile(weightsFile) },
+        ],
+        judges: { answerability: judge.id, correctness: judge.id },
+        settings: {
+          data_dir: relative(evaluationDir, layout.dataDir),
+          job: {
+            system: job.system,
+            condition: job.condition,
+            audience: job.audience,
+            deck_audience: job.deckAudience,
+            case_label: job.caseLabel,
+          },
+          batch_size: settings.batchSize,
+          claims: settings.claims,
+          image_mode_words_per_slide: settings.imageModeWordsPerSlide,
+          answerability_prompt: judge.id === 'lexical' ? 'lexical' : `${ANSWERABILITY_PROMPT_VERSION}:${hashBytes(ANSWERABILITY_SYSTEM).slice(0, 16)}`,
+        },
+        versions: { xsb: XSB_VERSION, minisearch: MINISEARCH_VERSION },
+      };
+      const manifestFile = join(evaluationDir, EVALUATION_FILES.manifest);
+      if (!context.force && existsSync(manifestFile) && existsSync(statusFile)) {
+        const previous = await readJson(statusFile, evalJobStatusSchema).catch(() => null);
+        const manifest = await readJson(manifestFile, runManifestSchema).catch(() => null);
+        if (previous?.status === 'done' && manifest && sameInputs(manifest, wanted)) {
+          await writeEvaluationMetrics(layout, run, evaluationDir, { tauA: settings.tauA });
+          result.outcome = 'reused';
+          return result;
+        }
+      }
+
+      const deck = await context.readDeck(job.deckFile);
+      const deckText = formatDeckText(deck);
+      const textFile = join(evaluationDir, EVALUATION_FILES.visibleText);
+      await writeFileAtomic(textFile, deckText);
+      const stats = deckStatsFor({ ...deck, deck_path: dataRelative(job.deckFile) }, EVALUATION_FILES.visibleText);
+      await writeJson(join(evaluationDir, EVALUATION_FILES.deckStats), deckStatsSchema, stats);
+
+      const sparse = deck.visible_word_count < settings.imageModeWordsPerSlide * Math.max(deck.slide_count, 1);
+      let mode: JudgeInputMode = 'text';
+      let slideImages: Array<{ index: number; data: Uint8Array; mediaType: 'image/png' | 'image/jpeg' }> = [];
+      if (sparse && judge.readsImages) {
+        if (!context.renderSlides)
+          throw new InputError(
+            `the deck has ${deck.visible_word_count} visible words on ${deck.slide_count} slides, so it must be judged from rendered slides, but no slide renderer is available`,
+            { file: job.deckFile },
+          );
+        mode = 'image';
+        const rendered = await context.renderSlides(job.deckFile, join(evaluationDir, EVALUATION_FILES.renderedDir));
+        slideImages = await Promise.all(
+          rendered.map(async (image) => ({ index: image.index, mediaType: image.mediaType, data: await readFile(image.file) })),
+        );
+      } else if (sparse) {
+        log.push(
+          `warning: ${deck.visible_word_count} visible words on ${deck.slide_count} slides; the ${judge.id} judge cannot read rendered slides, so it judged the (sparse) text`,
+        );
+      }
+
+      const probes = await readJsonlAll(probesFile, probeSchema);
+      const reuseKey: ScoreReuseKey = {
+        judge: judge.id,
+        judge_input_mode: mode,
+        deck_sha256: deckSha256,
+        probes_sha256: probesSha256,
+        batch_size: settings.batchSize,
+      };
+      const finalScores = join(evaluationDir, EVALUATION_FILES.probeScores);
+      const partialScores = join(evaluationDir, PARTIAL_SCORES_FILE);
+      const known = context.force ? new Map<string, ProbeScore>() : await readReusableScores([finalScores, partialScores], reuseKey);
+      const batches: Array<{ index: number; probes: typeof probes }> = [];
+      for (let i = 0; i < probes.length; i += settings.batchSize)
+        batches.push({ index: batches.length, probes: probes.slice(i, i + settings.batchSize) });
+      const pending = batches.filter((batch) => !batch.probes.every((probe) => known.has(probe.probe_id)));
+      result.reusedBatches = batches.length - pending.length;
+      if (context.force || pending.length === batches.length) await rm(partialScores, { force: true });
+      const writer = await JsonlWriter.open(partialScores, probeScoreSchema);
+      try {
+        await pool(pending, settings.concurrency, async (batch) => {
+          const answer = await judge.judgeAnswerability({
+            mode,
+            deck,
+            deckText,
+            slideImages,
+            sourceContext: sourceText,
+            probes: batch.probes,
+          });
+          if (answer.missing.length > 0)
+            log.push(`batch ${batch.index}: no judgment for ${answer.missing.join(', ')}; recorded as uncovered`);
+          if (answer.unknown.length > 0)
+            log.push(`batch ${batch.index}: ignored judgments for unknown probe ids ${answer.unknown.join(', ')}`);
+          for (const judgment of answer.judgments) {
+            const row = scoreRow(judgment, reuseKey, batch.index, answer.missing.includes(judgment.probe_id));
+            await writer.write(row);
+            known.set(judgment.probe_id, row);
+          }
+          result.judgedBatches += 1;
+        });
+      } finally {
+        await writer.close();
+      }
+      await writeJsonlAtomic(
+        finalScores,
+        probeScoreSchema,
+        probes.map((probe) => known.get(probe.probe_id)!),
+      );
+      await rm(partialScores, { force: true });
+
+      const correctness = await scoreDeckCorrectness({
+        deck,
+        deckText,
+        deckSha256,
+        sourceText,
+        sourceSha256,
+        judge,
+        settings: settings.claims,
+        cacheDir: context.correctnessCacheDir,
+        log: (line) => log.push(line),
+      });
+      result.correctnessFromCache = correctness.fromCache;
+      await writeJson(join(evaluationDir, EVALUATION_FILES.correctness), correctnessSchema, correctness.record);
+      await writeJson(manifestFile, runManifestSchema, { ...wanted, created_at: new Date().toISOString() });
+      await writeEvaluationMetrics(layout, run, evaluationDir, { tauA: settings.tauA });
+      log.push(
+        `judge ${judge.id} (${mode} mode): ${result.judgedBatches} batch(es) judged, ${result.reusedBatches} reused; ` +
+          `correctness ${correctness.fromCache ? 'from cache' : 'computed'} (${correctness.record.claim_count} claims)`,
+      );
+      await writeFileAtomic(join(evaluationDir, EVALUATION_FILES.log), `${log.join('\n')}\n`);
+      await writeJson(statusFile, evalJobStatusSchema, status('done', mode));
+      return result;
+    });
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    log.push(`failed: ${error.message}`);
+    await writeFileAtomic(join(evaluationDir, EVALUATION_FILES.log), `${log.join('\n')}\n`);
+    await writeJson(statusFile, evalJobStatusSchema, status('failed', null, error.message));
+    return { ...result, outcome: 'failed', error: error.message };
+  }
+}
+
+function scoreRow(judgment: ProbeJudgment, key: ScoreReuseKey, batch: number, missing: boolean): ProbeScore {
+  return {
+    probe_id: judgment.probe_id,
+    covered: judgment.covered,
+    answer: judgment.answer,
+    cited_evidence: judgment.cited_evidence,
+    metadata: {
+      ...key,
+      confidence: judgment.confidence,
+      batch,
+      ...(missing ? { missing_judgment: true } : {}),
+    },
+  };
+}

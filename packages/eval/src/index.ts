@@ -1,0 +1,99 @@
+export { aggregateCorrectness, CONTRADICTION_PENALTY, CORRECTNESS_FORMULA } from './aggregate-correctness';
+export {
+  ANSWERABILITY_PROMPT_VERSION,
+  ANSWERABILITY_SYSTEM,
+  type AnswerabilityAnswer,
+  type AnswerabilityPromptInput,
+  answerabilityAnswerSchema,
+  buildAnswerabilityRequest,
+  reconcileJudgments,
+} from './answerability-prompt';
+export {
+  buildClaimExtractionRequest,
+  CLAIM_EXTRACTION_SYSTEM,
+  type ClaimExtractionAnswer,
+  claimExtractionAnswerSchema,
+  claimsFromExtraction,
+} from './claim-extraction-prompt';
+export {
+  buildClaimVerificationRequest,
+  CLAIM_VERIFICATION_SYSTEM,
+  type ClaimVerificationAnswer,
+  claimVerificationAnswerSchema,
+  reconcileVerdicts,
+} from './claim-verification-prompt';
+export {
+  type DeckRow,
+  type DiscoveryFailure,
+  discoverDeckRows,
+  type EvaluationJob,
+  expandEvaluationJobs,
+  type JobFilters,
+} from './discover-evaluation-jobs';
+export {
+  type AnswerabilityBatchResult,
+  type ClaimVerdict,
+  createEvalJudge,
+  EVAL_STAGES,
+  type EvalJudge,
+  LexicalEvalJudge,
+  LlmEvalJudge,
+} from './eval-judge';
+export {
+  type EvaluateJobContext,
+  type EvaluationSettings,
+  evaluateJob,
+  type JobResult,
+  MINISEARCH_VERSION,
+  PARTIAL_SCORES_FILE,
+  type RenderSlides,
+} from './evaluate-job';
+export { type DeckClaim, extractClaimsLexically, LEXICAL_CLAIM_MIN_CONTENT_WORDS } from './extract-claims-lexically';
+export {
+  judgeAnswerabilityLexically,
+  LEXICAL_ANSWER_RECALL_THRESHOLD,
+  LEXICAL_NUMERIC_ANSWER_RECALL_THRESHOLD,
+} from './judge-answerability-lexically';
+export {
+  contentTokens,
+  extractNumbers,
+  normaliseNumber,
+  STOPWORDS,
+  splitSentences,
+  stemToken,
+  wordTokens,
+} from './lexical-tokens';
+export { type JudgeInputMode, missingJudgment, type ProbeJudgment, probeForJudge } from './probe-judgment';
+export {
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_EVAL_CONCURRENCY,
+  DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,
+  type EvaluationRunResult,
+  type RunEvaluationOptions,
+  runEvaluation,
+} from './run-evaluation';
+export {
+  type ClaimSettings,
+  correctnessCacheKey,
+  DEFAULT_CLAIM_SETTINGS,
+  type ScoreCorrectnessInput,
+  scoreDeckCorrectness,
+} from './score-deck-correctness';
+export { slideVisibleText } from './slide-visible-text';
+export {
+  chunkSourceForRetrieval,
+  type RetrievedSnippet,
+  type SourceChunk,
+  SourceRetriever,
+} from './source-retriever';
+export { LEXICAL_SUPPORT_RECALL, verifyClaimLexically } from './verify-claims-lexically';
+export {
+  DEMO_IMPORTED_SYSTEM,
+  DEMO_RUN,
+  type DemoStageTiming,
+  defaultFixturesDir,
+  type RunDemoOptions,
+  type RunDemoResult,
+  renderSlidesWithDecks,
+  runDemo,
+} from './run-demo';

@@ -1,0 +1,85 @@
+import type { Deck, Probe } from '@xsb/core';
+import { slideVisibleText } from './slide-visible-text';
+import { contentTokens, extractNumbers, splitSentences } from './lexical-tokens';
+import type { ProbeJudgment } from './probe-judgment';
+
+/** Share of the expected answer's key tokens the deck must contain for `covered`. */
+export const LEXICAL_ANSWER_RECALL_THRESHOLD = 0.6;
+/** The lower share that suffices when the answer has numbers and the deck states every one of them. */
+export const LEXICAL_NUMERIC_ANSWER_RECALL_THRESHOLD = 0.3;
+
+interface SlideIndex {
+  index: number;
+  tokens: Set<string>;
+  numbers: Set<string>;
+  sentences: string[];
+}
+
+function indexSlides(deck: Deck): SlideIndex[] {
+  return deck.slides.map((slide) => {
+    const text = slideVisibleText(slide);
+    return {
+      index: slide.index,
+      tokens: new Set(contentTokens(text)),
+      numbers: new Set(extractNumbers(text)),
+      sentences: splitSentences(text),
+    };
+  });
+}
+
+/**
+ * The offline answerability judge `lexical`. For each probe, the expected answer's key tokens
+ * (content words, stemmed) and numbers are looked up in the deck's visible text:
+ * - every number of the answer must occur in the deck (normalised, e.g. "1,200" = "1200");
+ * - at least 60% of its distinct key tokens must occur in the deck (all slides together), or 30%
+ *   when the answer has numbers (the numbers carry the fact; the words around them vary);
+ * - an answer with neither key tokens nor numbers cannot be checked and is uncovered.
+ * Confidence is the key-token recall (0 when a number is missing). The cited evidence is the slide
+ * sharing the most key tokens and numbers; the deck-supported answer is that slide's best sentence.
+ */
+export function judgeAnswerabilityLexically(deck: Deck, probes: readonly Probe[]): ProbeJudgment[] {
+  const slides = indexSlides(deck);
+  const deckTokens = new Set(slides.flatMap((slide) => [...slide.tokens]));
+  const deckNumbers = new Set(slides.flatMap((slide) => [...slide.numbers]));
+  return probes.map((probe) => {
+    const keyTokens = [...new Set(contentTokens(probe.answer))];
+    const numbers = [...new Set(extractNumbers(probe.answer))];
+    if (keyTokens.length === 0 && numbers.length === 0) {
+      return { probe_id: probe.probe_id, covered: false, answer: '', cited_evidence: '', confidence: 0 };
+    }
+    const numbersFound = numbers.every((n) => deckNumbers.has(n));
+    const recall =
+      keyTokens.length === 0 ? 1 : keyTokens.filter((token) => deckTokens.has(token)).length / keyTokens.length;
+    const threshold = numbers.length > 0 ? LEXICAL_NUMERIC_ANSWER_RECALL_THRESHOLD : LEXICAL_ANSWER_RECALL_THRESHOLD;
+    const covered = numbersFound && recall >= threshold;
+    const overlap = (tokens: Set<string>, nums: Set<string>) =>
+      keyTokens.filter((t) => tokens.has(t)).length + numbers.filter((n) => nums.has(n)).length;
+    let best: SlideIndex | undefined;
+    let bestOverlap = 0;
+    for (const slide of slides) {
+      const value = overlap(slide.tokens, slide.numbers);
+      if (value > bestOverlap) {
+        best = slide;
+        bestOverlap = value;
+      }
+    }
+    let answer = '';
+    if (covered && best) {
+      let bestSentenceOverlap = -1;
+      for (const sentence of best.sentences) {
+        const value = overlap(new Set(contentTokens(sentence)), new Set(extractNumbers(sentence)));
+        if (value > bestSentenceOverlap) {
+          answer = sentence;
+          bestSentenceOverlap = value;
+        }
+      }
+    }
+    return {
+      probe_id: probe.probe_id,
+      covered,
+      answer,
+      cited_evidence: covered && best ? `Slide ${best.index}` : '',
+      confidence: numbersFound ? Number(recall.toFixed(6)) : 0,
+    };
+  });
+}

@@ -1,0 +1,245 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ConfigError,
+  type MetricsSummary,
+  type ProgressReporter,
+  RunLayout,
+  silentProgress,
+  writeFileAtomic,
+} from '@xsb/core';
+import {
+  BASELINE_SYSTEM,
+  generateDecksFromRunSheet,
+  importExternalDecks,
+  RUN_SHEET_COLUMNS,
+  readRunSheet,
+  renderDeck,
+  writeCsvAtomic,
+} from '@xsb/decks';
+import { type CreateLlmClientOptions, createLlmClient, isOfflineJudge } from '@xsb/llm';
+import { renderResultsTables, runAggregation } from '@xsb/metrics';
+import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
+import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
+import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
+import type { RenderSlides } from './evaluate-job';
+import type { JobResult } from './evaluate-job';
+import { runEvaluation } from './run-evaluation';
+
+export const DEMO_RUN = 'demo';
+/** The imported system of the demo: a NotebookLM-style PDF export. */
+export const DEMO_IMPORTED_SYSTEM = 'notebooklm';
+
+/** The repository's `fixtures/` folder, from this module (src/ or dist/ alike sit two levels below it). */
+export function defaultFixturesDir(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'fixtures');
+}
+
+export interface RunDemoOptions {
+  /** Output folder; the data folder is `<outDir>/data`. */
+  outDir: string;
+  judge?: string;
+  tauA?: number;
+  fixturesDir?: string;
+  force?: boolean;
+  env?: Record<string, string | undefined>;
+  cacheDir?: string;
+  noCache?: boolean;
+  refresh?: boolean;
+  progress?: ProgressReporter;
+  /** Stage notes as they happen. */
+  log?: (line: string) => void;
+}
+
+export interface DemoStageTiming {
+  stage: string;
+  ms: number;
+  note: string;
+}
+
+export interface RunDemoResult {
+  dataDir: string;
+  summary: MetricsSummary;
+  summaryFiles: { json: string; csv: string; report: string };
+  evaluations: JobResult[];
+  /** Judge calls recorded in the run's usage ledger during this demo run. */
+  judgeCalls: number;
+  timings: DemoStageTiming[];
+  failures: string[];
+  tables: string[];
+}
+
+async function copyIfChanged(from: string, to: string): Promise<boolean> {
+  const bytes = await readFile(from);
+  if (existsSync(to) && Buffer.compare(await readFile(to), bytes) === 0) return false;
+  await writeFileAtomic(to, bytes);
+  return true;
+}
+
+async function ledgerLineCount(file: string): Promise<number> {
+  if (!existsSync(file)) return 0;
+  return (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '').length;
+}
+
+export const renderSlidesWithDecks: RenderSlides = async (deckFile, outDir) =>
+  (await renderDeck(deckFile, { outDir })).map((file, i) => ({ index: i + 1, file, mediaType: 'image/png' as const }));
+
+/**
+ * `xsb demo`: stages 1–7 on the shipped fixtures into `<outDir>/data` (spec 000 layout): sources are
+ * copied from `fixtures/sources`, probes and weights made for every case and audience, the built-in
+ * baseline generates an agnostic deck per case and a conditioned deck per (case, audience), the
+ * NotebookLM-style PDFs of `fixtures/demo/notebooklm` are imported, every deck is evaluated, metrics
+ * written and aggregated into `runs/demo/summary/`. Every stage skips finished work, so a second run
+ * makes no judge call and a killed run continues where it stopped.
+ */
+export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
+  const judge = options.judge ?? 'lexical';
+  const fixturesDir = options.fixturesDir ?? defaultFixturesDir();
+  const fixtureSources = join(fixturesDir, 'sources');
+  if (!existsSync(fixtureSources))
+    throw new ConfigError(`${fixtureSources}: demo fixtures not found (run xsb demo from an xsb checkout)`);
+  const dataDir = resolve(options.outDir, 'data');
+  const layout = new RunLayout(dataDir);
+  const ledgerFile = layout.usageLedgerFile(DEMO_RUN);
+  const llmOptions: CreateLlmClientOptions = {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
+    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
+    ledgerFile,
+  };
+  const log = options.log ?? (() => {});
+  const force = options.force ?? false;
+  const timings: DemoStageTiming[] = [];
+  const failures: string[] = [];
+  const ledgerBefore = await ledgerLineCount(ledgerFile);
+  const timed = async <T>(stage: string, work: () => Promise<{ value: T; note: string }>): Promise<T> => {
+    const started = performance.now();
+    const { value, note } = await work();
+    const ms = performance.now() - started;
+    timings.push({ stage, ms, note });
+    log(`${stage}: ${note} (${(ms / 1000).toFixed(1)} s)`);
+    return value;
+  };
+
+  const cases = await timed('1 sources', async () => {
+    let copied = 0;
+    for (const caseId of (await readdir(fixtureSources)).sort()) {
+      for (const file of await readdir(join(fixtureSources, caseId))) {
+        if (await copyIfChanged(join(fixtureSources, caseId, file), join(layout.sourceDir(caseId), file))) copied += 1;
+      }
+    }
+    const discovered = await discoverSourceCases(dataDir);
+    for (const failure of discovered.failures) failures.push(`source ${failure.caseId}: ${failure.error.message}`);
+    let prepared = 0;
+    for (const sourceCase of discovered.cases) {
+      const result = await prepareSourceContext(layout, sourceCase, { force });
+      if (!result.skipped) prepared += 1;
+    }
+    return {
+      value: discovered.cases,
+      note: `${discovered.cases.length} cases (${copied} files copied, ${prepared} contexts extracted)`,
+    };
+  });
+
+  await timed('2 probes', async () => {
+    const generator = createProbeGenerator(judge, llmOptions);
+    const counts: string[] = [];
+    for (const sourceCase of cases) {
+      const result = await generateCaseProbes(layout, sourceCase, { generator, force });
+      if (result.status === 'failed') failures.push(`probes ${sourceCase.caseId}: ${result.error}`);
+      counts.push(`${sourceCase.caseId} ${result.generationStatus?.counts.final ?? 0} (${result.status})`);
+    }
+    return { value: undefined, note: counts.join(', ') };
+  });
+
+  await timed('3 weights', async () => {
+    const utilityJudge = createUtilityJudge(judge, llmOptions);
+    let made = 0;
+    let total = 0;
+    for (const sourceCase of cases) {
+      for (const audience of sourceCase.metadata.valid_audiences) {
+        total += 1;
+        const result = await ensureAudienceWeights(layout, sourceCase.caseId, audience, { judge: utilityJudge, force });
+        if (result.status === 'failed') failures.push(`weights ${sourceCase.caseId}/${audience}: ${result.error}`);
+        if (result.status !== 'skipped') made += 1;
+      }
+    }
+    return { value: undefined, note: `${total} weight files (${made} written)` };
+  });
+
+  await timed('4 decks', async () => {
+    const sheetFile = join(layout.runDir(DEMO_RUN), 'run_sheet.csv');
+    const rows: Array<Record<string, string>> = [];
+    for (const sourceCase of cases) {
+      const source = relative(dirname(sheetFile), sourceCase.sourceFile);
+      const base = { system: BASELINE_SYSTEM, case_label: sourceCase.caseId, source_document: source, prompt_path: '', output_deck_path: '' };
+      rows.push({ ...base, condition: 'audience_agnostic', audience: 'all' });
+      for (const audience of sourceCase.metadata.valid_audiences)
+        rows.push({ ...base, condition: 'audience_conditioned', audience });
+    }
+    await mkdir(dirname(sheetFile), { recursive: true });
+    await writeCsvAtomic(sheetFile, RUN_SHEET_COLUMNS, rows);
+    const sheet = await readRunSheet(sheetFile);
+    const planner = isOfflineJudge(judge) ? ('lexical' as const) : createLlmClient(judge, { stage: 'decks', ...llmOptions });
+    const batch = await generateDecksFromRunSheet({
+      sheet,
+      layout,
+      run: DEMO_RUN,
+      planner,
+      audienceProfiles: BUILT_IN_AUDIENCES,
+      force,
+    });
+    for (const row of batch.rows) if (row.status === 'failed') failures.push(`deck ${JSON.stringify(row)}`);
+    const imported = await importExternalDecks({
+      system: DEMO_IMPORTED_SYSTEM,
+      fromDir: join(fixturesDir, 'demo', 'notebooklm'),
+      layout,
+      run: DEMO_RUN,
+      force,
+    });
+    for (const skipped of imported.skipped) failures.push(`import ${skipped.file}: ${skipped.reason}`);
+    return {
+      value: undefined,
+      note: `${batch.done} generated, ${batch.skipped} current; ${imported.imported.length} imported, ${imported.unchanged.length} unchanged`,
+    };
+  });
+
+  const evaluation = await timed('5-6 evaluate + metrics', async () => {
+    const result = await runEvaluation({
+      dataDir,
+      run: DEMO_RUN,
+      judge,
+      ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
+      force,
+      ...llmOptions,
+      renderSlides: renderSlidesWithDecks,
+      ...(options.progress ? { progress: options.progress } : {}),
+    });
+    for (const job of result.results)
+      if (job.outcome === 'failed') failures.push(`evaluate ${relative(dataDir, job.evaluationDir)}: ${job.error}`);
+    for (const failure of result.discoveryFailures) failures.push(`evaluate ${failure.error.message}`);
+    const evaluated = result.results.filter((r) => r.outcome === 'evaluated').length;
+    const reused = result.results.filter((r) => r.outcome === 'reused').length;
+    return { value: result, note: `${result.results.length} jobs (${evaluated} judged, ${reused} current)` };
+  });
+
+  const aggregated = await timed('7 aggregate', async () => {
+    const runDir = layout.runDir(DEMO_RUN);
+    const value = await runAggregation([runDir], join(runDir, 'summary'));
+    return { value, note: `${value.summary.row_count} rows in ${value.summary.groups.length} groups` };
+  });
+
+  return {
+    dataDir,
+    summary: aggregated.summary,
+    summaryFiles: aggregated.files,
+    evaluations: evaluation.results,
+    judgeCalls: (await ledgerLineCount(ledgerFile)) - ledgerBefore,
+    timings,
+    failures,
+    tables: renderResultsTables(aggregated.summary),
+  };
+}

@@ -1,0 +1,229 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  audienceWeightSchema,
+  correctnessSchema,
+  deckStatsSchema,
+  metricsSchema,
+  type Probe,
+  probeSchema,
+  probeScoreSchema,
+  RunLayout,
+  readJson,
+  readJsonlAll,
+} from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { computeMetrics } from '@xsb/metrics';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EvalJudge } from './eval-judge';
+import { LexicalEvalJudge } from './eval-judge';
+import { runEvaluation } from './run-evaluation';
+import { makeDeck, writeEvalFixture } from './testing';
+
+const SOURCE = `Heat pumps cut heating energy use by 48 percent in the pilot.
+The pilot ran in 120 homes during the winter of 2023.
+Installation cost averaged 9,500 dollars per home.
+Noise complaints were rare and limited to older outdoor units.
+Residents reported warmer bedrooms and lower bills.`;
+
+function probe(id: string, question: string, answer: string, theme = 'evidence'): Probe {
+  return {
+    probe_id: id,
+    source_case_id: 'pilot',
+    scene: 'test',
+    question,
+    answer,
+    evidence: [{ locator: 'p1', text: answer }],
+    level: 2,
+    modality: 'text',
+    theme,
+    metadata: {},
+  };
+}
+
+const PROBES = [
+  probe('pb_01', 'How much energy did heat pumps save?', 'Heating energy use fell by 48 percent.'),
+  probe('pb_02', 'How many homes were in the pilot?', '120 homes took part.'),
+  probe('pb_03', 'What did installation cost?', 'About 9,500 dollars per home.', 'implementation'),
+  probe('pb_04', 'Were there noise complaints?', 'Noise complaints were rare, limited to older outdoor units.', 'limitations'),
+  probe('pb_05', 'What did residents report?', 'Warmer bedrooms and lower bills.'),
+];
+
+const DECK = makeDeck([
+  'Heat pump pilot\nHeating energy use fell 48 percent',
+  'Scale\n120 homes in winter 2023',
+  'Costs\nInstallation cost 12,000 dollars per home',
+]);
+
+describe('runEvaluation (lexical judge)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let dataDir: string;
+  const ledger = () => join(dataDir, 'runs', 'r1', 'usage_ledger.jsonl');
+  const ledgerLines = async () =>
+    existsSync(ledger()) ? (await readFile(ledger(), 'utf8')).split('\n').filter(Boolean).length : 0;
+  const options = () => ({
+    dataDir,
+    run: 'r1',
+    batchSize: 2,
+    readDeck: async () => DECK,
+    judge: new LexicalEvalJudge(ledger()),
+  });
+
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+    dataDir = join(dir, 'data');
+    await writeEvalFixture(dataDir, {
+      cases: [
+        {
+          caseLabel: 'pilot',
+          sourceText: SOURCE,
+          probes: PROBES,
+          weights: {
+            learners: { pb_01: 1, pb_02: 0.6, pb_03: 0.3, pb_04: 1, pb_05: 1 },
+            decision_makers: { pb_01: 1, pb_02: 1, pb_03: 1, pb_04: 0.6, pb_05: 0.3 },
+          },
+        },
+      ],
+      decks: [
+        { run: 'r1', system: 'gen', condition: 'audience_agnostic', audience: 'all', caseLabel: 'pilot', file: 'deck.pptx', bytes: 'deck-a' },
+        { run: 'r1', system: 'gen', condition: 'audience_conditioned', audience: 'learners', caseLabel: 'pilot', file: 'deck.pptx', bytes: 'deck-b' },
+      ],
+    });
+  });
+  afterEach(() => cleanup());
+
+  it('expands agnostic decks to every audience (metadata order) and writes every artifact of spec 000', async () => {
+    const { results } = await runEvaluation(options());
+    expect(results.map((r) => `${r.job.condition}/${r.job.audience}:${r.outcome}`)).toEqual([
+      'audience_agnostic/learners:evaluated',
+      'audience_agnostic/decision_makers:evaluated',
+      'audience_conditioned/learners:evaluated',
+    ]);
+    // the agnostic deck's claims are verified once, then served from the cache for the second audience
+    expect(results.map((r) => r.correctnessFromCache)).toEqual([false, true, false]);
+
+    const layout = new RunLayout(dataDir);
+    const evalDir = layout.evaluationDir({ run: 'r1', system: 'gen', condition: 'audience_agnostic', audience: 'learners', caseLabel: 'pilot' });
+    for (const name of ['deck_stats.json', 'deck_visible_text.txt', 'probe_scores.jsonl', 'correctness.json', 'metrics.json', 'run_manifest.json', 'status.json', 'evaluate.log'])
+      expect(existsSync(join(evalDir, name)), name).toBe(true);
+    expect(existsSync(join(evalDir, 'probe_scores.partial.jsonl'))).toBe(false);
+
+    const scores = await readJsonlAll(join(evalDir, 'probe_scores.jsonl'), probeScoreSchema);
+    expect(scores.map((s) => s.probe_id)).toEqual(PROBES.map((p) => p.probe_id));
+    expect(scores.map((s) => s.covered)).toEqual([true, true, false, false, false]);
+    expect(scores[1]!.cited_evidence).toBe('Slide 2');
+    expect(scores[0]!.metadata).toMatchObject({ judge: 'lexical', judge_input_mode: 'text', batch: 0 });
+
+    const correctness = await readJson(join(evalDir, 'correctness.json'), correctnessSchema);
+    const costClaim = correctness.claims.find((c) => c.text.includes('12,000'))!;
+    expect(costClaim.label).toBe('contradicted');
+    expect(costClaim.slide_index).toBe(3);
+    expect(correctness.correctness).toBeGreaterThan(0);
+    expect(correctness.correctness).toBeLessThan(1);
+
+    const stats = await readJson(join(evalDir, 'deck_stats.json'), deckStatsSchema);
+    const metrics = await readJson(join(evalDir, 'metrics.json'), metricsSchema);
+    const recomputed = computeMetrics({
+      audience: 'learners',
+      probes: await readJsonlAll(layout.probesFile('pilot'), probeSchema),
+      weights: await readJsonlAll(layout.weightsFile('pilot', 'learners'), audienceWeightSchema),
+      scores,
+      slideCount: stats.slide_count,
+      visibleWordCount: stats.visible_word_count,
+      correctness: correctness.correctness,
+    });
+    expect(metrics.coverage).toBeCloseTo(recomputed.coverage!, 12);
+    // learners include pb_01 (1), pb_04 (1), pb_05 (1) at tau 0.7; only pb_01 is covered
+    expect(metrics.coverage).toBeCloseTo(1 / 3, 12);
+    expect(metrics.safe_efficiency_time).toBeCloseTo(metrics.efficiency_time! * correctness.correctness!, 12);
+    const compact = layout.compactMetricsFile('r1', 'gen__audience_agnostic', 'learners', 'pilot');
+    expect(await readFile(compact, 'utf8')).toBe(await readFile(join(evalDir, 'metrics.json'), 'utf8'));
+  });
+
+  it('makes no judge call when nothing changed, and recomputes metrics alone for a new tau_a', async () => {
+    await runEvaluation(options());
+    const before = await ledgerLines();
+    expect(before).toBeGreaterThan(0);
+    const again = await runEvaluation(options());
+    expect(again.results.every((r) => r.outcome === 'reused')).toBe(true);
+    expect(await ledgerLines()).toBe(before);
+
+    const retuned = await runEvaluation({ ...options(), tauA: 0.5 });
+    expect(await ledgerLines()).toBe(before);
+    expect(retuned.results.every((r) => r.outcome === 'reused')).toBe(true);
+    const layout = new RunLayout(dataDir);
+    const evalDir = layout.evaluationDir({ run: 'r1', system: 'gen', condition: 'audience_agnostic', audience: 'learners', caseLabel: 'pilot' });
+    const metrics = await readJson(join(evalDir, 'metrics.json'), metricsSchema);
+    expect(metrics.tau_a).toBe(0.5);
+    expect(metrics.included_probe_count).toBe(4);
+  });
+
+  it('resumes from a partial score file without judging finished batches or duplicating rows', async () => {
+    await runEvaluation({ ...options(), filters: { conditions: ['audience_conditioned'] } });
+    const layout = new RunLayout(dataDir);
+    const evalDir = layout.evaluationDir({ run: 'r1', system: 'gen', condition: 'audience_conditioned', audience: 'learners', caseLabel: 'pilot' });
+    const complete = await readFile(join(evalDir, 'probe_scores.jsonl'), 'utf8');
+    const lines = complete.split('\n').filter(Boolean);
+    // simulate a kill after batch 0 and half a line of batch 1
+    await writeFile(join(evalDir, 'probe_scores.partial.jsonl'), `${lines[0]}\n${lines[1]}\n${lines[2]!.slice(0, 20)}`);
+    for (const name of ['probe_scores.jsonl', 'status.json', 'run_manifest.json']) await writeFile(join(evalDir, name), '');
+    const resumed = await runEvaluation({ ...options(), filters: { conditions: ['audience_conditioned'] } });
+    expect(resumed.results[0]).toMatchObject({ outcome: 'evaluated', reusedBatches: 1, judgedBatches: 2 });
+    expect(await readFile(join(evalDir, 'probe_scores.jsonl'), 'utf8')).toBe(complete);
+  });
+
+  it('fills judgments a model left out as uncovered and ignores invented ids', async () => {
+    const lazyJudge: EvalJudge = {
+      id: 'test:lazy',
+      readsImages: false,
+      async judgeAnswerability(input) {
+        const [first] = input.probes;
+        return {
+          judgments: input.probes.map((p) =>
+            p === first
+              ? { probe_id: p.probe_id, covered: true, answer: 'x', cited_evidence: 'Slide 1', confidence: 0.9 }
+              : { probe_id: p.probe_id, covered: false, answer: '', cited_evidence: '', confidence: 0 },
+          ),
+          missing: input.probes.slice(1).map((p) => p.probe_id),
+          unknown: ['pb_99'],
+        };
+      },
+      async extractClaims() {
+        return [];
+      },
+      async verifyClaims() {
+        return { verdicts: [], unknown: [] };
+      },
+    };
+    const { results } = await runEvaluation({ ...options(), judge: lazyJudge, filters: { conditions: ['audience_conditioned'] } });
+    const log = await readFile(join(results[0]!.evaluationDir, 'evaluate.log'), 'utf8');
+    expect(log).toContain('ignored judgments for unknown probe ids pb_99');
+    expect(log).toContain('recorded as uncovered');
+    const correctness = await readJson(join(results[0]!.evaluationDir, 'correctness.json'), correctnessSchema);
+    expect(correctness.correctness).toBeNull();
+    const metrics = await readJson(join(results[0]!.evaluationDir, 'metrics.json'), metricsSchema);
+    expect(metrics.safe_efficiency_time).toBeNull();
+  });
+
+  it('fails only the job whose deck is image-only when no renderer exists for an image-reading judge', async () => {
+    const imageJudge: EvalJudge = {
+      ...new LexicalEvalJudge(),
+      id: 'test:vision',
+      readsImages: true,
+      judgeAnswerability: async () => ({ judgments: [], missing: [], unknown: [] }),
+      extractClaims: async () => [],
+      verifyClaims: async () => ({ verdicts: [], unknown: [] }),
+    };
+    const { results } = await runEvaluation({
+      ...options(),
+      judge: imageJudge,
+      readDeck: async () => makeDeck(['', '', '']),
+    });
+    expect(results.every((r) => r.outcome === 'failed')).toBe(true);
+    expect(results[0]!.error).toMatch(/rendered slides/);
+    const status = JSON.parse(await readFile(join(results[0]!.evaluationDir, 'status.json'), 'utf8'));
+    expect(status.status).toBe('failed');
+  });
+});

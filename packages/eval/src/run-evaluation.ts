@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { type Deck, InputError, type ProgressReporter, type ProviderLimits, RunLayout, silentProgress } from '@xsb/core';
+import { readDeck as readDeckFile } from '@xsb/decks';
+import type { CreateLlmClientOptions } from '@xsb/llm';
+import { DEFAULT_TAU_A } from '@xsb/metrics';
+import { createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
+import { type DiscoveryFailure, discoverDeckRows, expandEvaluationJobs, type JobFilters } from './discover-evaluation-jobs';
+import { createEvalJudge, type EvalJudge } from './eval-judge';
+import { type EvaluationSettings, evaluateJob, type JobResult, type RenderSlides } from './evaluate-job';
+import { type ClaimSettings, DEFAULT_CLAIM_SETTINGS } from './score-deck-correctness';
+
+export const DEFAULT_BATCH_SIZE = 12;
+export const DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE = 3;
+export const DEFAULT_EVAL_CONCURRENCY = 4;
+
+export interface RunEvaluationOptions {
+  dataDir: string;
+  run: string;
+  /** `lexical` (default) or a model judge spec; or a judge built by the caller. */
+  judge?: string | EvalJudge;
+  tauA?: number;
+  batchSize?: number;
+  claims?: Partial<ClaimSettings>;
+  imageModeWordsPerSlide?: number;
+  concurrency?: number;
+  correctnessCacheDir?: string;
+  force?: boolean;
+  filters?: JobFilters;
+  /** Model client settings (see @xsb/llm createLlmClient). */
+  env?: Record<string, string | undefined>;
+  cacheDir?: string;
+  noCache?: boolean;
+  refresh?: boolean;
+  limits?: ProviderLimits;
+  progress?: ProgressReporter;
+  /**
+   * Produces a missing weights file. Default: stage 3 (`ensureAudienceWeights`) with the utility judge
+   * of the same spec (`lexical` when `judge` is an object).
+   */
+  ensureWeights?: (layout: RunLayout, caseLabel: string, audience: string) => Promise<void>;
+  readDeck?: (file: string) => Promise<Deck>;
+  renderSlides?: RenderSlides;
+}
+
+export interface EvaluationRunResult {
+  judge: string;
+  results: JobResult[];
+  discoveryFailures: DiscoveryFailure[];
+}
+
+function positiveInteger(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${what} must be a positive integer, got ${value}`);
+  return value;
+}
+
+/**
+ * Stage 5 for a run: discovers the decks, expands them into (deck, audience) jobs and evaluates each
+ * in sorted order. Failed jobs are recorded (status.json, the result list) and the others go on.
+ */
+export async function runEvaluation(options: RunEvaluationOptions): Promise<EvaluationRunResult> {
+  const layout = new RunLayout(options.dataDir);
+  const llmOptions: CreateLlmClientOptions = {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
+    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ledgerFile: layout.usageLedgerFile(options.run),
+  };
+  const judgeSpec = typeof options.judge === 'object' ? 'lexical' : (options.judge ?? 'lexical');
+  const judge = typeof options.judge === 'object' ? options.judge : createEvalJudge(judgeSpec, llmOptions);
+  const settings: EvaluationSettings = {
+    batchSize: positiveInteger(options.batchSize ?? DEFAULT_BATCH_SIZE, 'batch size'),
+    tauA: options.tauA ?? DEFAULT_TAU_A,
+    claims: { ...DEFAULT_CLAIM_SETTINGS, ...options.claims },
+    imageModeWordsPerSlide: options.imageModeWordsPerSlide ?? DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,
+    concurrency: positiveInteger(options.concurrency ?? DEFAULT_EVAL_CONCURRENCY, 'concurrency'),
+  };
+  const ensureWeights =
+    options.ensureWeights ??
+    (async (l: RunLayout, caseLabel: string, audience: string) => {
+      if (existsSync(l.weightsFile(caseLabel, audience))) return;
+      const made = await ensureAudienceWeights(l, caseLabel, audience, {
+        judge: createUtilityJudge(judgeSpec, llmOptions),
+      });
+      if (made.status === 'failed')
+        throw new InputError(`could not weight the probes for ${audience}: ${made.error ?? `${made.failures} probe(s) failed`}`, {
+          file: made.weightsFile,
+        });
+    });
+  const { rows, failures: rowFailures } = await discoverDeckRows(layout, options.run);
+  const { jobs, failures: jobFailures } = await expandEvaluationJobs(layout, rows, options.filters);
+  const progress = options.progress ?? silentProgress;
+  progress.start('evaluate', jobs.length);
+  const results: JobResult[] = [];
+  for (const job of jobs) {
+    const result = await evaluateJob(job, {
+      layout,
+      run: options.run,
+      judge,
+      settings,
+      correctnessCacheDir: options.correctnessCacheDir ?? layout.correctnessCacheDir(options.run),
+      force: options.force ?? false,
+      ensureWeights: (caseLabel, audience) => ensureWeights(layout, caseLabel, audience),
+      readDeck: options.readDeck ?? ((file) => readDeckFile(file)),
+      ...(options.renderSlides ? { renderSlides: options.renderSlides } : {}),
+    });
+    results.push(result);
+    progress.tick(1, `${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${result.outcome}`);
+  }
+  progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);
+  return { judge: judge.id, results, discoveryFailures: [...rowFailures, ...jobFailures] };
+}

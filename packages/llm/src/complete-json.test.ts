@@ -1,0 +1,77 @@
+import { exitCodeFor, InputError } from '@xsb/core';
+import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { completeJson, extractJson, StructuredAnswerError } from './complete-json';
+import { createLlmClient } from './create-llm-client';
+
+describe('extractJson', () => {
+  it.each([
+    ['bare JSON', '{"a": 1}', { a: 1 }],
+    ['a json fence inside prose', 'Here you go:\n```json\n{"a": 2}\n```\nHope that helps.', { a: 2 }],
+    ['a bare fence', '```\n[1, 2]\n```', [1, 2]],
+    [
+      'an object inside prose',
+      'The verdict is {"a": "x}y", "b": [1, {"c": 3}]} as requested.',
+      { a: 'x}y', b: [1, { c: 3 }] },
+    ],
+    ['after an unparseable brace', 'Using {braces} loosely, the answer: {"ok": true}', { ok: true }],
+  ])('finds %s', (_name, text, expected) => {
+    expect(extractJson(text)).toEqual(expected);
+  });
+
+  it('returns undefined when there is no JSON', () => {
+    expect(extractJson('no json here {not: valid')).toBeUndefined();
+  });
+});
+
+let server: FakeLlmServer;
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const schema = z.object({ score: z.number().int().min(0).max(4), reason: z.string() });
+const request = { system: 'Score the slide.', messages: [{ role: 'user' as const, content: 'Slide 1' }] };
+
+describe.each(['anthropic:claude-test', 'openai:gpt-test'])('completeJson via %s', (spec) => {
+  const llm = () => createLlmClient(spec, { env: fakeProviderEnv(server) });
+
+  it('reads JSON wrapped in prose and a fence', async () => {
+    server.setHandler(() => ({ text: 'Sure!\n```json\n{"score": 3, "reason": "clear"}\n```' }));
+    const { value, result } = await completeJson(llm(), request, schema);
+    expect(value).toEqual({ score: 3, reason: 'clear' });
+    expect(result.judgeId).toBe(spec);
+  });
+
+  it('makes one corrective call carrying the validation finding', async () => {
+    const seen: string[] = [];
+    server.setHandler((r) => {
+      seen.push(r.text);
+      return seen.length === 1
+        ? { text: '{"score": 9, "reason": "great"}' }
+        : { text: '{"score": 4, "reason": "great"}' };
+    });
+    const { value } = await completeJson(llm(), request, schema);
+    expect(value.score).toBe(4);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toContain('{"score": 9, "reason": "great"}');
+    expect(seen[1]).toMatch(/score: Too big/i);
+  });
+
+  it('throws StructuredAnswerError (a failed row) after the corrective call also fails', async () => {
+    let calls = 0;
+    server.setHandler(() => {
+      calls += 1;
+      return { text: 'I would rather not answer in JSON.' };
+    });
+    const error = await completeJson(llm(), request, schema, { stage: 'rubric' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StructuredAnswerError);
+    expect(error).toBeInstanceOf(InputError);
+    expect(exitCodeFor(error)).toBe(1);
+    expect((error as StructuredAnswerError).finding).toContain('no parseable JSON');
+    expect(calls).toBe(2);
+  });
+});

@@ -1,0 +1,120 @@
+import { InputError } from '@xsb/core';
+import type { z } from 'zod';
+import type { CompletionRequest, CompletionResult, LlmClient } from './completion-types';
+
+/** The answer could not be read as the expected JSON even after one corrective call: a failed row. */
+export class StructuredAnswerError extends InputError {
+  constructor(
+    message: string,
+    readonly finding: string,
+    readonly answer: string,
+  ) {
+    super(message, { code: 'structured_answer', details: { finding, answer: answer.slice(0, 2000) } });
+  }
+}
+
+/**
+ * Finds the JSON value in an answer: the whole text, else the first ```json (or bare ```) fence
+ * that parses, else the first balanced {...} or [...] span that parses. Undefined when none does.
+ */
+export function extractJson(text: string): unknown {
+  const attempt = (candidate: string): { ok: true; value: unknown } | { ok: false } => {
+    try {
+      return { ok: true, value: JSON.parse(candidate) };
+    } catch {
+      return { ok: false };
+    }
+  };
+  const whole = attempt(text.trim());
+  if (whole.ok) return whole.value;
+  for (const match of text.matchAll(/```[a-zA-Z0-9_-]*[ \t]*\r?\n([\s\S]*?)```/g)) {
+    const fenced = attempt((match[1] ?? '').trim());
+    if (fenced.ok) return fenced.value;
+  }
+  for (let start = 0; start < text.length; start += 1) {
+    const open = text[start];
+    if (open !== '{' && open !== '[') continue;
+    const end = balancedEnd(text, start);
+    if (end === -1) continue;
+    const span = attempt(text.slice(start, end + 1));
+    if (span.ok) return span.value;
+  }
+  return undefined;
+}
+
+/** Index of the bracket closing the one at `start`, skipping strings; -1 when unbalanced. */
+function balancedEnd(text: string, start: number): number {
+  const stack: string[] = [];
+  let inString = false;
+  for (let i = start; i < text.length; i += 1) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i += 1;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') stack.push(ch === '{' ? '}' : ']');
+    else if (ch === '}' || ch === ']') {
+      if (stack.pop() !== ch) return -1;
+      if (stack.length === 0) return i;
+    }
+  }
+  return -1;
+}
+
+type Check<T> = { ok: true; value: T } | { ok: false; finding: string };
+
+function check<S extends z.ZodType>(text: string, schema: S): Check<z.infer<S>> {
+  const json = extractJson(text);
+  if (json === undefined) return { ok: false, finding: 'the answer contains no parseable JSON value' };
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+  return { ok: false, finding: `the JSON does not match the expected shape (${issues})` };
+}
+
+export interface CompleteJsonOptions {
+  stage?: string;
+}
+
+/**
+ * One call whose answer must be JSON matching `schema`. If it is not, one corrective call goes out
+ * carrying the finding back to the model (the original exchange plus "your answer could not be
+ * used because …"); if that also fails, a StructuredAnswerError (an InputError: the caller records a
+ * failed row). `result` is the call whose answer was used.
+ */
+export async function completeJson<S extends z.ZodType>(
+  client: LlmClient,
+  request: CompletionRequest,
+  schema: S,
+  options: CompleteJsonOptions = {},
+): Promise<{ value: z.infer<S>; result: CompletionResult }> {
+  const staged: CompletionRequest = options.stage ? { ...request, stage: options.stage } : request;
+  const first = await client.complete(staged);
+  const firstCheck = check(first.text, schema);
+  if (firstCheck.ok) return { value: firstCheck.value, result: first };
+
+  const corrective: CompletionRequest = {
+    ...staged,
+    messages: [
+      ...staged.messages,
+      { role: 'assistant', content: first.text },
+      {
+        role: 'user',
+        content: `Your answer could not be used: ${firstCheck.finding}. Reply again with only the corrected JSON value, no prose and no code fences.`,
+      },
+    ],
+  };
+  const second = await client.complete(corrective);
+  const secondCheck = check(second.text, schema);
+  if (secondCheck.ok) return { value: secondCheck.value, result: second };
+  throw new StructuredAnswerError(
+    `${client.judgeId}: the answer is not the expected JSON after one corrective call (${secondCheck.finding})`,
+    secondCheck.finding,
+    second.text,
+  );
+}

@@ -1,0 +1,90 @@
+import { ConfigError, type ProviderLimits } from '@xsb/core';
+import { createAnthropicAdapter } from './anthropic-adapter';
+import type { LlmClient } from './completion-types';
+import { DiskCache } from './disk-cache';
+import { createOpenAiAdapter } from './openai-adapter';
+import { parseJudgeSpec } from './parse-judge-spec';
+import { ProviderClient } from './provider-client';
+import { ReplayClient } from './replay-client';
+import { resolveLimits } from './retry-policy';
+import { UsageLedger } from './usage-ledger';
+
+export interface CreateLlmClientOptions {
+  /** Where keys and base URLs are read (default `process.env`); pass `LoadedConfig.env` to include `.env`. */
+  env?: Record<string, string | undefined>;
+  /** The disk cache folder (config `cacheDir` / `XSB_CACHE_DIR`); without it answers are not cached. */
+  cacheDir?: string;
+  /** Neither read nor write the disk cache. */
+  noCache?: boolean;
+  /** Do not read the disk cache, but write fresh answers into it. */
+  refresh?: boolean;
+  /** The run's usage ledger (`RunLayout.usageLedgerFile(run)`); every call appends one line. */
+  ledgerFile?: string;
+  /** Limits for this provider (config `providers.<anthropic|openai>`). */
+  limits?: ProviderLimits;
+  /** The ledger's stage when a request does not name one. */
+  stage?: string;
+  /** Random source for backoff jitter (tests pin it). */
+  random?: () => number;
+  /** First backoff step in ms (default 500); tests shorten it. Server-given retry times still apply. */
+  baseBackoffMs?: number;
+}
+
+function requireKey(env: Record<string, string | undefined>, variable: string, spec: string): string {
+  const key = env[variable]?.trim();
+  if (!key)
+    throw new ConfigError(
+      `judge "${spec}" needs ${variable}: set it in the environment or in .env (for a local OpenAI-compatible server that ignores keys, any non-empty value)`,
+    );
+  return key;
+}
+
+/**
+ * The client for a judge spec. Everything that can be checked without a call is checked here, so a
+ * missing key or replay store stops the run (ConfigError, exit 2) before any work. `lexical` has no
+ * client: callers test {@link isOfflineJudge} first.
+ */
+export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptions = {}): LlmClient {
+  const spec = parseJudgeSpec(judgeSpec);
+  const env = options.env ?? process.env;
+  const ledger = options.ledgerFile ? new UsageLedger(options.ledgerFile) : undefined;
+  const stage = options.stage ?? 'llm';
+  switch (spec.kind) {
+    case 'lexical':
+      throw new ConfigError(
+        'judge "lexical" is the offline judge and has no model client; check isOfflineJudge first',
+      );
+    case 'replay':
+    case 'record':
+      return new ReplayClient({
+        judgeId: spec.spec,
+        store: spec.store,
+        mode: spec.kind,
+        stage,
+        ...(ledger ? { ledger } : {}),
+      });
+    case 'anthropic':
+    case 'openai': {
+      const variable = spec.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+      const key = requireKey(env, variable, spec.spec);
+      const baseUrl =
+        (spec.kind === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL)?.trim() || undefined;
+      const adapter =
+        spec.kind === 'anthropic' ? createAnthropicAdapter(key, baseUrl) : createOpenAiAdapter(key, baseUrl);
+      const useCache = Boolean(options.cacheDir) && !options.noCache;
+      return new ProviderClient({
+        judgeId: spec.spec,
+        model: spec.model,
+        adapter,
+        limits: resolveLimits(options.limits),
+        ...(useCache && options.cacheDir ? { cache: new DiskCache(options.cacheDir) } : {}),
+        refresh: Boolean(options.refresh),
+        ...(ledger ? { ledger } : {}),
+        stage,
+        secrets: [key],
+        ...(options.random ? { random: options.random } : {}),
+        ...(options.baseBackoffMs !== undefined ? { baseBackoffMs: options.baseBackoffMs } : {}),
+      });
+    }
+  }
+}

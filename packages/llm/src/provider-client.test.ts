@@ -1,0 +1,189 @@
+import { exitCodeFor, ProviderError } from '@xsb/core';
+import { type FakeFault, type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLlmClient } from './create-llm-client';
+
+let server: FakeLlmServer;
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const SPECS = ['anthropic:claude-test', 'openai:gpt-test'] as const;
+const request = { system: 'be brief', messages: [{ role: 'user' as const, content: 'say hi' }] };
+
+function client(spec: string, limits: Record<string, number> = {}) {
+  return createLlmClient(spec, {
+    env: fakeProviderEnv(server),
+    limits: { timeoutMs: 300, maxAttempts: 4, ...limits },
+    baseBackoffMs: 5,
+  });
+}
+
+/** The handler answers with the given faults in turn, then with `fine`. */
+function scripted(faults: FakeFault[]) {
+  let calls = 0;
+  server.setHandler(() => {
+    calls += 1;
+    const fault = faults[calls - 1];
+    return fault ? { fault } : { text: 'fine' };
+  });
+}
+
+const TRANSIENT: Array<[string, FakeFault, string]> = [
+  ['429 with retry-after-ms', { kind: 'status', status: 429, retryAfterMs: 20 }, 'rate_limited'],
+  ['500', { kind: 'status', status: 500 }, 'server_error'],
+  ['529 overloaded', { kind: 'status', status: 529 }, 'overloaded'],
+  ['408', { kind: 'status', status: 408 }, 'timeout'],
+  ['409', { kind: 'status', status: 409 }, 'conflict'],
+  ['connection reset mid-body', { kind: 'reset' }, 'connection'],
+  ['first byte after the timeout', { kind: 'stall', ms: 600 }, 'timeout'],
+  ['malformed JSON', { kind: 'malformed' }, 'malformed_answer'],
+  ['empty body', { kind: 'empty' }, 'malformed_answer'],
+];
+
+describe.each(SPECS)('%s through the real SDK', (spec) => {
+  it.each(TRANSIENT)('succeeds after a %s', async (_name, fault) => {
+    scripted([fault, fault]);
+    const before = server.requestCount;
+    const result = await client(spec).complete(request);
+    expect(result.text).toBe('fine');
+    expect(result.retries).toBe(2);
+    expect(server.requestCount - before).toBe(3);
+  });
+
+  it.each(TRANSIENT)(
+    'fails with a typed ProviderError after the attempt cap on a %s',
+    async (_name, fault, code) => {
+      scripted([fault, fault, fault, fault, fault]);
+      const before = server.requestCount;
+      const error = await client(spec, { maxAttempts: 3 })
+        .complete(request)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).message).toContain('after 3 attempts');
+      expect((error as ProviderError).retryable).toBe(true);
+      expect((error as ProviderError).code).toBe(code);
+      expect(server.requestCount - before).toBe(3);
+    },
+  );
+
+  it.each([400, 404, 422])('does not retry HTTP %i', async (status) => {
+    scripted([{ kind: 'status', status, message: 'no such thing' }]);
+    const before = server.requestCount;
+    const error = await client(spec)
+      .complete(request)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).status).toBe(status);
+    expect((error as ProviderError).message).toContain('no such thing');
+    expect(exitCodeFor(error)).toBe(1);
+    expect(server.requestCount - before).toBe(1);
+  });
+
+  it.each([401, 403])(
+    'stops on HTTP %i naming the provider and the key variable, then makes no more calls',
+    async (status) => {
+      scripted([{ kind: 'status', status }]);
+      const llm = client(spec);
+      const before = server.requestCount;
+      const error = await llm.complete(request).catch((e: unknown) => e);
+      const provider = spec.split(':')[0];
+      const variable = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).message).toContain(provider);
+      expect((error as ProviderError).message).toContain(variable);
+      expect(exitCodeFor(error)).toBe(2);
+      const again = await llm.complete(request).catch((e: unknown) => e);
+      expect(again).toBe(error);
+      expect(server.requestCount - before).toBe(1);
+    },
+  );
+
+  it('does not retry a 429 that says the quota is spent', async () => {
+    scripted([
+      {
+        kind: 'status',
+        status: 429,
+        errorCode: spec.startsWith('openai') ? 'insufficient_quota' : 'enforced_spend_limit_reached',
+      },
+    ]);
+    const before = server.requestCount;
+    const error = await client(spec)
+      .complete(request)
+      .catch((e: unknown) => e);
+    expect((error as ProviderError).code).toBe('quota');
+    expect(server.requestCount - before).toBe(1);
+  });
+
+  it('gives up at once when the server asks for a wait beyond the total wait budget', async () => {
+    scripted([{ kind: 'status', status: 429, retryAfter: '3600' }]);
+    const started = Date.now();
+    const error = await client(spec, { maxTotalWaitMs: 5_000 })
+      .complete(request)
+      .catch((e: unknown) => e);
+    expect((error as ProviderError).code).toBe('rate_limited');
+    expect((error as ProviderError).message).toContain('wait budget');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('honours an HTTP-date retry-after', async () => {
+    const at = new Date(Date.now() + 1_500).toUTCString();
+    scripted([{ kind: 'status', status: 503, retryAfter: at }]);
+    const started = Date.now();
+    const result = await client(spec, { timeoutMs: 5_000 }).complete(request);
+    expect(result.text).toBe('fine');
+    // HTTP dates have 1 s resolution: the wait is at least the date minus that second.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe('Retry-After: 2 (measured)', () => {
+  it.each(SPECS)('%s does not retry before 2 s have passed', async (spec) => {
+    const arrivals: number[] = [];
+    let calls = 0;
+    server.setHandler(() => {
+      arrivals.push(Date.now());
+      calls += 1;
+      return calls === 1 ? { fault: { kind: 'status', status: 429, retryAfter: '2' } } : { text: 'fine' };
+    });
+    const result = await client(spec, { timeoutMs: 5_000 }).complete(request);
+    expect(result.text).toBe('fine');
+    expect(result.retries).toBe(1);
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(2_000);
+  });
+});
+
+describe('admission control', () => {
+  it('never has more calls in flight than maxConcurrency', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    server.setHandler(async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      inFlight -= 1;
+      return { text: 'fine' };
+    });
+    const llm = client('openai:gpt-test', { maxConcurrency: 3 });
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => llm.complete({ messages: [{ role: 'user', content: `q${i}` }] })),
+    );
+    expect(peak).toBe(3);
+  });
+
+  it('spaces calls to the requests-per-minute budget once the burst is spent', async () => {
+    server.setHandler(() => ({ text: 'fine' }));
+    const llm = client('anthropic:claude-test', { requestsPerMinute: 120 });
+    const started = Date.now();
+    const calls = Array.from({ length: 122 }, (_, i) =>
+      llm.complete({ messages: [{ role: 'user', content: `r${i}` }] }),
+    );
+    await Promise.all(calls);
+    // 120 go at once, the 121st and 122nd wait 0.5 s each for refill.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});

@@ -1,0 +1,100 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '@xsb/core/testing';
+import { type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLlmClient } from './create-llm-client';
+
+const KEYS = { anthropic: 'sk-ant-SECRET-5f1e2d3c4b5a', openai: 'sk-proj-SECRET-0a9b8c7d6e5f' };
+
+let server: FakeLlmServer;
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of await readdir(dir)) {
+    const path = join(dir, name);
+    if ((await stat(path)).isDirectory()) out.push(...(await filesUnder(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+describe('API keys never leak', () => {
+  it('keeps keys out of the ledger, cache files, logs and error messages, even when a server echoes them', async () => {
+    const { dir, cleanup } = await makeTempDir('xsb-llm-secrets-');
+    const logged: string[] = [];
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        logged.push(args.map(String).join(' '));
+      }),
+    );
+    try {
+      const env = {
+        ANTHROPIC_API_KEY: KEYS.anthropic,
+        ANTHROPIC_BASE_URL: server.url,
+        OPENAI_API_KEY: KEYS.openai,
+        OPENAI_BASE_URL: `${server.url}/v1`,
+      };
+      const options = {
+        env,
+        cacheDir: join(dir, 'cache'),
+        ledgerFile: join(dir, 'usage.jsonl'),
+        baseBackoffMs: 1,
+      };
+      const messages: string[] = [];
+      let step = 0;
+      server.setHandler((request) => {
+        step += 1;
+        const presented = String(request.headers['x-api-key'] ?? request.headers.authorization ?? '');
+        // A hostile or careless server quotes the credential back in its error text.
+        if (step % 3 === 1)
+          return { fault: { kind: 'status', status: 500, message: `boom for ${presented}` } };
+        if (step % 3 === 2)
+          return { fault: { kind: 'status', status: 401, message: `invalid key ${presented}` } };
+        return { text: 'fine' };
+      });
+      for (const spec of ['anthropic:claude-test', 'openai:gpt-test']) {
+        const llm = createLlmClient(spec, options);
+        await llm
+          .complete({ messages: [{ role: 'user', content: 'q' }] })
+          .catch((e: Error) =>
+            messages.push(e.message, String(e.stack), JSON.stringify((e as { details?: unknown }).details)),
+          );
+        server.setHandler(() => ({ text: 'fine' }));
+        await createLlmClient(spec, options).complete({ messages: [{ role: 'user', content: 'q2' }] });
+        step = 0;
+        server.setHandler((request) => {
+          step += 1;
+          const presented = String(request.headers['x-api-key'] ?? request.headers.authorization ?? '');
+          return { fault: { kind: 'status', status: 400, message: `bad request from ${presented}` } };
+        });
+        await createLlmClient(spec, options)
+          .complete({ messages: [{ role: 'user', content: 'q3' }] })
+          .catch((e: Error) => messages.push(e.message, String(e.stack)));
+      }
+      expect(messages.length).toBeGreaterThanOrEqual(4);
+      expect(messages.join('\n')).toContain('[redacted]');
+      const files = await filesUnder(dir);
+      expect(files.some((f) => f.endsWith('usage.jsonl'))).toBe(true);
+      expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(2);
+      const haystack = [
+        ...messages,
+        ...logged,
+        ...(await Promise.all(files.map((f) => readFile(f, 'utf8')))),
+      ].join('\n');
+      for (const key of Object.values(KEYS)) {
+        expect(haystack).not.toContain(key);
+        expect(haystack).not.toContain(key.slice(-12));
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await cleanup();
+    }
+  });
+});

@@ -1,0 +1,205 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { probeGenerationStatusSchema, probeSchema, RunLayout, readJson, readJsonlAll } from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { loadSourceCase } from '@xsb/sources';
+import { buildTextPdf, writeSourceCase } from '@xsb/sources/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateCaseProbes } from './generate-case-probes';
+import type { GeneratedProbe } from './generated-probe';
+import { LexicalProbeGenerator } from './lexical-probe-generator';
+import { ScriptedProbeGenerator } from './testing';
+
+const MARKDOWN = `# Solar report
+
+Solar capacity in the region grew to 4.2 gigawatts in 2023, doubling the 2021 figure.
+A feed-in tariff is a fixed price paid to small producers for every kilowatt hour they export.
+The Regional Energy Agency expects storage costs to fall by 30 percent before 2027.
+Grid operators warned that evening demand peaks remain the main constraint on further growth.
+`;
+
+let cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups) await cleanup();
+  cleanups = [];
+});
+
+async function dataDirWith(file: string, content: string | Uint8Array): Promise<string> {
+  const { dir, cleanup } = await makeTempDir('xsb-probes-');
+  cleanups.push(cleanup);
+  await writeSourceCase(dir, 'case_a', file, content, { scene: 'policy_briefing', title: 'Solar report' });
+  return dir;
+}
+
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const walk = async (current: string): Promise<void> => {
+    for (const entry of await readdir(current, { withFileTypes: true })) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else files[path.slice(dir.length)] = `${(await stat(path)).mtimeMs}:${await readFile(path, 'utf8')}`;
+    }
+  };
+  await walk(dir);
+  return files;
+}
+
+const probe = (question: string, answer: string, evidence: string, theme = 'result'): GeneratedProbe => ({
+  question,
+  answer,
+  evidence: [{ locator: 'para 1', text: evidence }],
+  level: 1,
+  modality: 'text',
+  theme,
+});
+
+describe('generateCaseProbes', () => {
+  it('writes every artifact with the lexical generator, and a second run does no work', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const result = await generateCaseProbes(layout, sourceCase, { generator: new LexicalProbeGenerator() });
+    expect(result.status).toBe('complete');
+
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    const bank = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+    const { counts } = status;
+    expect(counts.final).toBe(bank.length);
+    expect(counts.generated).toBe(counts.filtered + counts.ungrounded + counts.duplicates + counts.final);
+    expect(counts.duplicates).toBeGreaterThan(0); // k = 3 samples of one-target sentences coincide
+    expect(status).toMatchObject({ judge: 'lexical', k: 3, chunking: { chunk_chars: 0, chunk_count: 1 } });
+    expect(bank.map((p) => p.probe_id)).toEqual(bank.map((_, i) => `pb_${String(i + 1).padStart(4, '0')}`));
+    expect(bank.every((p) => p.scene === 'policy_briefing' && p.source_case_id === 'case_a')).toBe(true);
+    expect(bank[0]!.metadata).toMatchObject({ source_chunk_index: 0, source_chunk_count: 1 });
+    expect(await readFile(layout.sourceContextFile('case_a'), 'utf8')).toContain('4.2 gigawatts');
+    expect((await readdir(layout.rawChunkDir('case_a', 0))).sort()).toEqual([
+      'generation_00.json',
+      'generation_01.json',
+      'generation_02.json',
+    ]);
+
+    const before = await snapshot(dataDir);
+    const again = await generateCaseProbes(layout, sourceCase, { generator: new LexicalProbeGenerator() });
+    expect(again.status).toBe('skipped');
+    expect(await snapshot(dataDir)).toEqual(before);
+  });
+
+  it('regenerates byte-identical artifacts with --force', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    await generateCaseProbes(layout, sourceCase, { generator: new LexicalProbeGenerator() });
+    const strip = (files: Record<string, string>) =>
+      Object.fromEntries(Object.entries(files).map(([k, v]) => [k, v.slice(v.indexOf(':') + 1)]));
+    const first = strip(await snapshot(dataDir));
+    const forced = await generateCaseProbes(layout, sourceCase, {
+      generator: new LexicalProbeGenerator(),
+      force: true,
+    });
+    expect(forced.status).toBe('complete');
+    expect(strip(await snapshot(dataDir))).toEqual(first);
+  });
+
+  it('computes union, filters, grounding and dedup counts over chunks x k samples by hand', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const capacity = probe(
+      'What solar capacity did the region reach in 2023?',
+      '4.2 gigawatts',
+      'Solar capacity in the region grew to 4.2 gigawatts in 2023',
+    );
+    const capacityParaphrase = probe(
+      'How much solar capacity was installed in the region by 2023?',
+      '4.2 gigawatts',
+      'solar capacity in the region grew to 4.2 GIGAWATTS in 2023,',
+    );
+    const storage = probe(
+      'By how much does the agency expect storage costs to fall?',
+      '30 percent before 2027',
+      'The Regional Energy Agency expects storage costs to fall by 30 percent before 2027.',
+    );
+    const cited = probe('Which works are cited for the tariff?', 'none', 'A feed-in tariff is a fixed price');
+    const pointer = probe('Where is the growth shown?', 'Figure 2', 'Solar capacity in the region grew');
+    const invented = probe('What did wind reach?', '3 gigawatts', 'Wind capacity reached 3 gigawatts');
+    const generator = new ScriptedProbeGenerator({
+      '0:0': [capacity, cited],
+      '0:1': [capacity, pointer],
+      '0:2': [invented],
+      '1:0': [capacityParaphrase],
+      '1:2': [storage],
+    });
+    const result = await generateCaseProbes(layout, sourceCase, {
+      generator,
+      chunkChars: 200,
+      chunkOverlap: 50,
+    });
+    expect(result.status).toBe('complete');
+    // Source of 392 characters: windows [0,200), [150,350), [300,392).
+    expect(generator.calls).toHaveLength(9);
+    expect(generator.calls[0]!.chunkText.startsWith('[Source chunk chars 0-200]\n')).toBe(true);
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    expect(status.counts).toMatchObject({
+      generated: 7,
+      filtered: 2,
+      ungrounded: 1,
+      duplicates: 2,
+      final: 2,
+    });
+    expect(status.chunking).toEqual({
+      source_chars: 1_000_000,
+      chunk_chars: 200,
+      chunk_overlap: 50,
+      chunk_count: 3,
+    });
+    const bank = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+    expect(bank.map((p) => p.answer)).toEqual(['4.2 gigawatts', '30 percent before 2027']);
+    expect(bank[0]!.metadata.merged_duplicates).toBe(2);
+    expect(bank[1]).toMatchObject({
+      probe_id: 'pb_0002',
+      metadata: { source_chunk_index: 1, source_chunk_count: 3 },
+    });
+    const raw = JSON.parse(
+      await readFile(join(layout.rawChunkDir('case_a', 1), 'generation_02.json'), 'utf8'),
+    );
+    expect(raw.exchanges[0].response).toEqual([storage]);
+  });
+
+  it('cites PDF pages in evidence locators', async () => {
+    const pdf = buildTextPdf([
+      ['Solar capacity in the region grew to 4.2 gigawatts in 2023.'],
+      ['The Regional Energy Agency expects storage costs to fall by 30 percent.'],
+    ]);
+    const dataDir = await dataDirWith('report.pdf', pdf);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const generator = new ScriptedProbeGenerator({
+      '0:0': [
+        probe(
+          'What storage cost fall is expected?',
+          '30 percent',
+          'expects storage costs to fall by 30 percent',
+        ),
+      ],
+    });
+    await generateCaseProbes(layout, sourceCase, { generator });
+    const bank = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+    expect(bank[0]!.evidence[0]!.locator).toBe('page 2');
+  });
+
+  it('fails the case (status failed, no bank) when a generation fails', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const generator = new ScriptedProbeGenerator({ '0:1': new Error('provider down') });
+    const result = await generateCaseProbes(layout, sourceCase, { generator });
+    expect(result).toMatchObject({ status: 'failed', error: 'provider down' });
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    expect(status.status).toBe('failed');
+    await expect(stat(layout.probesFile('case_a'))).rejects.toThrow();
+    const raw = JSON.parse(
+      await readFile(join(layout.rawChunkDir('case_a', 0), 'generation_01.json'), 'utf8'),
+    );
+    expect(raw.error).toBe('provider down');
+  });
+});

@@ -1,0 +1,95 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '@xsb/core/testing';
+import { describe, expect, it } from 'vitest';
+import {
+  alignWithHumans,
+  humanAgreement,
+  parseCsv,
+  readHumanRankings,
+  readSystemScores,
+} from './human-alignment';
+import { averageRanks, bootstrapMeanInterval, spearman } from './spearman';
+
+describe('spearman', () => {
+  it('averages tied ranks', () => {
+    expect(averageRanks([10, 20, 20, 30])).toEqual([1, 2.5, 2.5, 4]);
+  });
+  it('is the Pearson correlation of average ranks on tied data', () => {
+    // ranks [1, 2.5, 2.5, 4, 5] and [2, 1, 3.5, 3.5, 5]: covariance 7.25, variances 9.5 and 9.5
+    expect(spearman([1, 2, 2, 3, 4], [2, 1, 3, 3, 5])).toBeCloseTo(7.25 / 9.5, 12);
+    expect(spearman([1, 2, 3], [3, 2, 1])).toBe(-1);
+  });
+  it('is undefined for constant input', () => {
+    expect(spearman([1, 1, 1], [1, 2, 3])).toBeNull();
+  });
+  it('bootstraps reproducibly from its seed', () => {
+    const values = [0.2, 0.5, 0.9, -0.1, 0.4];
+    const a = bootstrapMeanInterval(values, { seed: 7, resamples: 500 });
+    const b = bootstrapMeanInterval(values, { seed: 7, resamples: 500 });
+    expect(a).toEqual(b);
+    expect(a?.low).toBeLessThan(0.38);
+    expect(a?.high).toBeGreaterThan(0.38);
+    expect(bootstrapMeanInterval(values, { seed: 8, resamples: 500 })).not.toEqual(a);
+  });
+});
+
+describe('alignWithHumans', () => {
+  const rankings = [
+    // sample s1: humans rank A > B > C; s2: C > B > A; s3: all scores tie → skipped
+    ...['A', 'B', 'C'].map((system, index) => ({ sample_id: 's1', system, rank: index + 1, annotator: 'h' })),
+    ...['C', 'B', 'A'].map((system, index) => ({ sample_id: 's2', system, rank: index + 1, annotator: 'h' })),
+    ...['A', 'B'].map((system, index) => ({ sample_id: 's3', system, rank: index + 1, annotator: 'h' })),
+  ];
+  const scores = [
+    { sample_id: 's1', system: 'A', score: 80 },
+    { sample_id: 's1', system: 'B', score: 60 },
+    { sample_id: 's1', system: 'C', score: 70 },
+    { sample_id: 's2', system: 'A', score: 10 },
+    { sample_id: 's2', system: 'B', score: 20 },
+    { sample_id: 's2', system: 'C', score: 30 },
+    { sample_id: 's3', system: 'A', score: 5 },
+    { sample_id: 's3', system: 'B', score: 5 },
+  ];
+  it('averages per-sample rho with the right sign and skips undefined samples', () => {
+    const result = alignWithHumans('ours', rankings, scores, { seed: 1, resamples: 200 });
+    expect(result.per_sample.s1).toBeCloseTo(0.5, 12);
+    expect(result.per_sample.s2).toBeCloseTo(1, 12);
+    expect(result.samples_skipped).toEqual(['s3']);
+    expect(result.mean_rho).toBeCloseTo(0.75, 12);
+    expect(result.interval).toMatchObject({ seed: 1, resamples: 200, confidence: 0.95 });
+  });
+  it('measures inter-annotator agreement against the other annotators', () => {
+    const two = [
+      ...['A', 'B', 'C'].map((system, index) => ({
+        sample_id: 's1',
+        system,
+        rank: index + 1,
+        annotator: 'h1',
+      })),
+      ...['A', 'C', 'B'].map((system, index) => ({
+        sample_id: 's1',
+        system,
+        rank: index + 1,
+        annotator: 'h2',
+      })),
+    ];
+    expect(humanAgreement(two)?.mean_rho).toBeCloseTo(0.5, 12);
+    expect(humanAgreement(rankings)).toBeNull();
+  });
+});
+
+describe('CSV inputs', () => {
+  it('parses quoted fields and reports bad numbers with file and line', async () => {
+    expect(parseCsv('a,b\n"x, y","he said ""hi"""\r\n', 'f.csv')).toEqual([{ a: 'x, y', b: 'he said "hi"' }]);
+    const { dir, cleanup } = await makeTempDir();
+    try {
+      await writeFile(join(dir, 'r.csv'), 'sample_id,system,rank\ns1,A,1\ns1,B,two\n');
+      await expect(readHumanRankings(join(dir, 'r.csv'))).rejects.toThrow(/r\.csv:3.*rank/);
+      await writeFile(join(dir, 's.csv'), 'sample_id,system\ns1,A\n');
+      await expect(readSystemScores(join(dir, 's.csv'))).rejects.toThrow(/missing column "score"/);
+    } finally {
+      await cleanup();
+    }
+  });
+});

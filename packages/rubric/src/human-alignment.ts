@@ -1,0 +1,225 @@
+import { extname } from 'node:path';
+import { InputError, ValidationError } from '@xsb/core';
+import { readUtf8 } from './rubric-instance';
+import { type BootstrapInterval, bootstrapMeanInterval, spearman } from './spearman';
+
+/** One human ranking: in sample `sample_id`, `system` got `rank` (1 = best) from `annotator`. */
+export interface HumanRanking {
+  sample_id: string;
+  system: string;
+  rank: number;
+  annotator: string;
+}
+
+/** One evaluator score: higher = better. */
+export interface SystemScore {
+  sample_id: string;
+  system: string;
+  score: number;
+}
+
+/** Minimal RFC 4180 CSV: quoted fields, doubled quotes, CRLF; the first row is the header. */
+export function parseCsv(text: string, file: string): Array<Record<string, string>> {
+  const rows: string[][] = [];
+  let field = '';
+  let row: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i] as string;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[i + 1] === '\n') i += 1;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += char;
+  }
+  if (quoted) throw new ValidationError('unterminated quoted field', { file });
+  if (field.length > 0 || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  const nonEmpty = rows.filter((r) => r.some((cell) => cell.trim().length > 0));
+  const header = (nonEmpty[0] ?? []).map((cell) => cell.trim().replace(/^\uFEFF/, ''));
+  return nonEmpty
+    .slice(1)
+    .map((cells) => Object.fromEntries(header.map((name, index) => [name, (cells[index] ?? '').trim()])));
+}
+
+function requireColumns(rows: Array<Record<string, string>>, columns: string[], file: string): void {
+  const first = rows[0];
+  if (!first) throw new InputError('no data rows', { file });
+  for (const column of columns) {
+    if (!(column in first))
+      throw new ValidationError(`missing column "${column}" (need ${columns.join(', ')})`, { file });
+  }
+}
+
+function numberCell(value: string, file: string, line: number, field: string): number {
+  const number = Number(value);
+  if (value === '' || !Number.isFinite(number))
+    throw new ValidationError(`not a number: "${value}"`, { file, line, field });
+  return number;
+}
+
+/** `rankings.csv`: columns sample_id, system, rank (1 = best), optional annotator. */
+export async function readHumanRankings(file: string): Promise<HumanRanking[]> {
+  const rows = parseCsv(await readUtf8(file), file);
+  requireColumns(rows, ['sample_id', 'system', 'rank'], file);
+  return rows.map((row, index) => ({
+    sample_id: row.sample_id as string,
+    system: row.system as string,
+    rank: numberCell(row.rank as string, file, index + 2, 'rank'),
+    annotator: row.annotator || 'human',
+  }));
+}
+
+/** Evaluator scores: CSV with sample_id, system, score, or a JSON array of those objects. */
+export async function readSystemScores(file: string): Promise<SystemScore[]> {
+  const text = await readUtf8(file);
+  if (extname(file).toLowerCase() === '.json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ValidationError(`invalid JSON (${(error as Error).message})`, { file }, { cause: error });
+    }
+    if (!Array.isArray(parsed))
+      throw new ValidationError('expected an array of {sample_id, system, score}', { file });
+    return parsed.map((entry, index) => {
+      const record = entry as Record<string, unknown>;
+      if (typeof record.score !== 'number' || !Number.isFinite(record.score)) {
+        throw new ValidationError('score must be a number', { file, field: `[${index}].score` });
+      }
+      return { sample_id: String(record.sample_id), system: String(record.system), score: record.score };
+    });
+  }
+  const rows = parseCsv(text, file);
+  requireColumns(rows, ['sample_id', 'system', 'score'], file);
+  return rows.map((row, index) => ({
+    sample_id: row.sample_id as string,
+    system: row.system as string,
+    score: numberCell(row.score as string, file, index + 2, 'score'),
+  }));
+}
+
+export interface AlignmentResult {
+  evaluator: string;
+  mean_rho: number | null;
+  interval: BootstrapInterval | null;
+  samples_used: number;
+  /** Samples with fewer than two shared systems or constant ranks/scores (rho undefined). */
+  samples_skipped: string[];
+  per_sample: Record<string, number | null>;
+}
+
+/** Mean rank per (sample, system) over annotators. */
+function consensusRanks(rankings: HumanRanking[]): Map<string, Map<string, number>> {
+  const sums = new Map<string, Map<string, { total: number; count: number }>>();
+  for (const ranking of rankings) {
+    const sample = sums.get(ranking.sample_id) ?? new Map();
+    const entry = sample.get(ranking.system) ?? { total: 0, count: 0 };
+    entry.total += ranking.rank;
+    entry.count += 1;
+    sample.set(ranking.system, entry);
+    sums.set(ranking.sample_id, sample);
+  }
+  return new Map(
+    [...sums].map(([id, systems]) => [
+      id,
+      new Map([...systems].map(([system, e]) => [system, e.total / e.count])),
+    ]),
+  );
+}
+
+/**
+ * Mean per-sample Spearman rho between an evaluator's scores and the human ranking (ranks negated so
+ * that "better" agrees in sign), with a seeded percentile bootstrap over samples.
+ */
+export function alignWithHumans(
+  evaluator: string,
+  rankings: HumanRanking[],
+  scores: SystemScore[],
+  bootstrap: { resamples?: number; confidence?: number; seed?: number } = {},
+): AlignmentResult {
+  const human = consensusRanks(rankings);
+  const perSample: Record<string, number | null> = {};
+  const skipped: string[] = [];
+  const used: number[] = [];
+  for (const sampleId of [...human.keys()].sort()) {
+    const humanRanks = human.get(sampleId) as Map<string, number>;
+    const sampleScores = new Map(
+      scores.filter((s) => s.sample_id === sampleId).map((s) => [s.system, s.score]),
+    );
+    const systems = [...humanRanks.keys()].filter((system) => sampleScores.has(system)).sort();
+    const rho = spearman(
+      systems.map((system) => -(humanRanks.get(system) as number)),
+      systems.map((system) => sampleScores.get(system) as number),
+    );
+    perSample[sampleId] = rho;
+    if (rho === null) skipped.push(sampleId);
+    else used.push(rho);
+  }
+  return {
+    evaluator,
+    mean_rho: used.length > 0 ? used.reduce((sum, rho) => sum + rho, 0) / used.length : null,
+    interval: bootstrapMeanInterval(used, bootstrap),
+    samples_used: used.length,
+    samples_skipped: skipped,
+    per_sample: perSample,
+  };
+}
+
+/**
+ * Inter-annotator agreement (the paper's "Human" row): each annotator's ranking against the mean
+ * ranking of the others, per sample; needs an `annotator` column with at least two annotators.
+ */
+export function humanAgreement(
+  rankings: HumanRanking[],
+  bootstrap: { resamples?: number; confidence?: number; seed?: number } = {},
+): AlignmentResult | null {
+  const annotators = [...new Set(rankings.map((r) => r.annotator))].sort();
+  if (annotators.length < 2) return null;
+  const bySample = new Map<string, number[]>();
+  for (const annotator of annotators) {
+    const own = rankings.filter((r) => r.annotator === annotator);
+    const others = rankings.filter((r) => r.annotator !== annotator);
+    const result = alignWithHumans(
+      annotator,
+      others,
+      own.map((r) => ({ sample_id: r.sample_id, system: r.system, score: -r.rank })),
+    );
+    for (const [sample, rho] of Object.entries(result.per_sample)) {
+      if (rho === null) continue;
+      bySample.set(sample, [...(bySample.get(sample) ?? []), rho]);
+    }
+  }
+  const perSample: Record<string, number | null> = {};
+  const used: number[] = [];
+  for (const sample of [...new Set(rankings.map((r) => r.sample_id))].sort()) {
+    const values = bySample.get(sample);
+    const mean = values ? values.reduce((s, v) => s + v, 0) / values.length : null;
+    perSample[sample] = mean;
+    if (mean !== null) used.push(mean);
+  }
+  return {
+    evaluator: 'human',
+    mean_rho: used.length > 0 ? used.reduce((s, v) => s + v, 0) / used.length : null,
+    interval: bootstrapMeanInterval(used, bootstrap),
+    samples_used: used.length,
+    samples_skipped: Object.entries(perSample)
+      .filter(([, rho]) => rho === null)
+      .map(([sample]) => sample),
+    per_sample: perSample,
+  };
+}

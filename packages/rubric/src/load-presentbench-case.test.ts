@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodePresentBenchItem } from './decode-presentbench-item';
+import { findMaterialFiles, findPresentBenchCases, loadPresentBenchCase } from './load-presentbench-case';
+
+const DATA = join(__dirname, '../../../fixtures/rubric/presentbench-layout/data');
+const CASE = join(DATA, 'education/Computer_science_lectures/ch1_bits');
+
+describe('PresentBench dataset layout', () => {
+  it('finds leaf cases under the data root', async () => {
+    const cases = await findPresentBenchCases(DATA);
+    expect(cases.map((dir) => dir.slice(DATA.length + 1))).toEqual([
+      'education/Computer_science_lectures/ch1_bits',
+      'education/Computer_science_lectures/ch2_bad_callable',
+    ]);
+  });
+
+  it('orders materials like find_material_files: material.md, then material_1, material_2, ...', () => {
+    expect(findMaterialFiles(CASE).map((file) => file.slice(CASE.length + 1))).toEqual([
+      'material.md',
+      'material_1.md',
+    ]);
+  });
+
+  it('merges the case judge prompt over the domain one, decodes the callable and reads the weights', async () => {
+    const instance = await loadPresentBenchCase(DATA, CASE);
+    expect(instance.id).toBe('education/Computer_science_lectures/ch1_bits');
+    expect(instance.category).toBe('education');
+    // the case overrides the material-independent prefix; the dependent one comes from the domain
+    expect(instance.prefixes.materialIndependent).toContain('for an introductory course');
+    expect(instance.prefixes.materialDependent).toContain('provided as File 1');
+    expect(instance.checklists.fundamentals[0]).toEqual({
+      check: 'slide_count',
+      params: { min_count: 3, max_count: 5 },
+      source: 'utils.count_pages.check_slide_count',
+    });
+    expect(instance.slideRange).toEqual({ min: 3, max: 5 });
+    expect(instance.checklists.design).toHaveLength(3);
+    expect(instance.checklists.fidelity).toHaveLength(5);
+    expect(instance.weights).toEqual({
+      material_independent: { '1': 10, '2': 30 },
+      material_dependent: { '1': 20, '2': 25, '3': 15 },
+    });
+    expect(instance.language).toBe('en');
+    expect(instance.requireSourceAttribution).toBe(true);
+  });
+
+  it('refuses an unknown callable by name instead of answering "no"', async () => {
+    await expect(
+      loadPresentBenchCase(DATA, join(DATA, 'education/Computer_science_lectures/ch2_bad_callable')),
+    ).rejects.toThrow(
+      /judge_prompt\.json: .*unknown PresentBench callable "utils\.layout\.check_fancy_layout"/,
+    );
+  });
+});
+
+describe('decodePresentBenchItem', () => {
+  const where = { file: 'judge_prompt.json', key: 'k' };
+  it('keeps strings and decodes a callable form', () => {
+    expect(decodePresentBenchItem('Is it good?', where)).toBe('Is it good?');
+    expect(
+      decodePresentBenchItem(
+        { __type__: 'callable', callable: 'utils.count_pages.check_slide_count' },
+        where,
+      ),
+    ).toEqual({ check: 'slide_count', params: {}, source: 'utils.count_pages.check_slide_count' });
+  });
+  it('rejects other shapes', () => {
+    expect(() => decodePresentBenchItem(42, where)).toThrow(/string or an encoded callable/);
+    expect(() => decodePresentBenchItem({ __type__: 'lambda' }, where)).toThrow(/unknown encoded item type/);
+  });
+});

@@ -1,0 +1,79 @@
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '@xsb/core/testing';
+import { createLlmClient } from '@xsb/llm';
+import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { describe, expect, it } from 'vitest';
+import { evaluationFilesFor, findInstances, judgeSlug, runRubric } from './run-rubric';
+import { writeLayoutFixtureDecks } from './write-layout-fixture-decks';
+
+const DATA = join(__dirname, '../../../fixtures/rubric/presentbench-layout/data');
+const FIXTURES = join(__dirname, '../../../fixtures/rubric');
+
+describe('runRubric over a PresentBench layout', () => {
+  it('evaluates found decks, records failing cases as rows, reuses finished work', async () => {
+    const { dir, cleanup } = await makeTempDir('xsb-rubric-run-');
+    const server = await startFakeLlmServer({ handler: () => ({ text: 'Fine. \\boxed{yes}' }) });
+    try {
+      const decks = await writeLayoutFixtureDecks(dir);
+      const resultDir = join(
+        dir,
+        'results/education/Computer_science_lectures/ch1_bits/generation_task/results',
+      );
+      await mkdir(resultDir, { recursive: true });
+      await copyFile(decks.clean, join(resultDir, 'slides.pptx'));
+      const client = createLlmClient('openai:gpt-run', { env: fakeProviderEnv(server), noCache: true });
+      const options = {
+        instancesDir: DATA,
+        resultsDir: join(dir, 'results'),
+        client,
+        judgeId: 'openai:gpt-run',
+      };
+
+      const first = await runRubric(options);
+      expect(first.summary.rows.map((row) => [row.instance_id, row.status])).toEqual([
+        ['education/Computer_science_lectures/ch1_bits', 'evaluated'],
+        ['education/Computer_science_lectures/ch2_bad_callable', 'failed'],
+      ]);
+      expect(first.summary.rows[1]?.error).toMatch(/unknown PresentBench callable/);
+      expect(first.summary.rows[0]?.paper_total_percent).toBe(100);
+      expect(first.summary.categories.education).toMatchObject({
+        count: 2,
+        paper_mean_percent: 100,
+        presentbench_mean_percent: 100,
+      });
+      const files = evaluationFilesFor(join(resultDir, 'slides.pptx'), 'openai:gpt-run');
+      expect(await readFile(files.presentbenchResult, 'utf8')).toContain('material_dependent:');
+      const calls = server.requests.length;
+
+      const again = await runRubric(options);
+      expect(again.summary.rows[0]?.status).toBe('skipped');
+      expect(server.requests.length).toBe(calls);
+      expect(await readFile(again.summaryFile, 'utf8')).toBe(await readFile(first.summaryFile, 'utf8'));
+
+      const forced = await runRubric({ ...options, force: true });
+      expect(forced.summary.rows[0]?.status).toBe('evaluated');
+      expect(server.requests.length).toBeGreaterThan(calls);
+    } finally {
+      await server.close();
+      await cleanup();
+    }
+  });
+
+  it('finds xsb-format instances when there is no PresentBench case', async () => {
+    const entries = await findInstances(FIXTURES);
+    // the PresentBench cases win when a root holds both kinds
+    expect(entries.map((entry) => entry.relativePath)).toEqual([
+      'presentbench-layout/data/education/Computer_science_lectures/ch1_bits',
+      'presentbench-layout/data/education/Computer_science_lectures/ch2_bad_callable',
+    ]);
+    const own = await findInstances(join(FIXTURES, 'appendix-cs-overview-ch1'));
+    expect(own.map((entry) => entry.relativePath)).toEqual(['.']);
+    expect((await own[0]?.load())?.id).toBe('appendix-a2-computer-science-overview-ch1');
+  });
+
+  it('turns judge ids into safe file-name parts', () => {
+    expect(judgeSlug('anthropic:claude-sonnet-4-5')).toBe('anthropic_claude-sonnet-4-5');
+    expect(judgeSlug('replay:/tmp/store.jsonl')).toBe('replay_tmp_store.jsonl');
+  });
+});

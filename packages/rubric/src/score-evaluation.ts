@@ -1,0 +1,94 @@
+import {
+  RUBRIC_DIMENSIONS,
+  type RubricDimension,
+  type RubricItemResult,
+  type RubricVerdict,
+} from '@xsb/core';
+
+/**
+ * What an `error` verdict (an answer that stayed unparseable) does to a score: `report` leaves it out
+ * of the denominator and counts it in the report; `as-no` scores it as "no", like PresentBench.
+ */
+export type ErrorPolicy = 'report' | 'as-no';
+
+export interface DimensionScore {
+  items: number;
+  yes: number;
+  no: number;
+  not_applicable: number;
+  error: number;
+  not_judged: number;
+  /** Share of "yes" among scored items (0..1); null when no item of the dimension was scored. */
+  score: number | null;
+}
+
+export interface PaperScore {
+  /** Named so reports never confuse it with PresentBench's weighted mode. */
+  method: 'paper-mean-of-dimensions';
+  error_policy: ErrorPolicy;
+  dimensions: Record<RubricDimension, DimensionScore>;
+  /** Mean of the five dimension scores × 100 (spec 001, §3.3.3); null unless all five are scored. */
+  total_percent: number | null;
+  error_count: number;
+  not_judged_count: number;
+}
+
+function countVerdicts(items: RubricItemResult[]): Record<RubricVerdict, number> {
+  const counts: Record<RubricVerdict, number> = { yes: 0, no: 0, not_applicable: 0, error: 0, not_judged: 0 };
+  for (const item of items) counts[item.verdict] += 1;
+  return counts;
+}
+
+/**
+ * The paper's score: s_i = share of satisfied items in dimension i, total = mean of the five × 100.
+ * "not applicable" answers and unjudged items are outside the denominator; errors follow `policy`.
+ */
+export function scorePaper(items: RubricItemResult[], policy: ErrorPolicy = 'report'): PaperScore {
+  const dimensions = {} as Record<RubricDimension, DimensionScore>;
+  for (const dimension of RUBRIC_DIMENSIONS) {
+    const mine = items.filter((item) => item.dimension === dimension);
+    const counts = countVerdicts(mine);
+    const scored = counts.yes + counts.no + (policy === 'as-no' ? counts.error : 0);
+    dimensions[dimension] = {
+      items: mine.length,
+      yes: counts.yes,
+      no: counts.no,
+      not_applicable: counts.not_applicable,
+      error: counts.error,
+      not_judged: counts.not_judged,
+      score: scored > 0 ? counts.yes / scored : null,
+    };
+  }
+  const scores = RUBRIC_DIMENSIONS.map((dimension) => dimensions[dimension].score);
+  const complete = scores.every((score): score is number => score !== null);
+  const all = countVerdicts(items);
+  return {
+    method: 'paper-mean-of-dimensions',
+    error_policy: policy,
+    dimensions,
+    total_percent: complete ? (scores.reduce((sum, score) => sum + score, 0) / scores.length) * 100 : null,
+    error_count: all.error,
+    not_judged_count: all.not_judged,
+  };
+}
+
+/** Mean of a numeric field over instances, grouped by category, plus the overall mean. */
+export function meansByCategory<T extends { category: string }>(
+  rows: T[],
+  value: (row: T) => number | null,
+): {
+  overall: { mean: number | null; count: number };
+  categories: Record<string, { mean: number | null; count: number }>;
+} {
+  const mean = (values: number[]): number | null =>
+    values.length > 0 ? values.reduce((sum, v) => sum + v, 0) / values.length : null;
+  const numbers = (subset: T[]): number[] =>
+    subset.map(value).filter((v): v is number => v !== null && Number.isFinite(v));
+  const categories: Record<string, { mean: number | null; count: number }> = {};
+  for (const category of [...new Set(rows.map((row) => row.category))].sort()) {
+    const values = numbers(rows.filter((row) => row.category === category));
+    categories[category] = { mean: mean(values), count: values.length };
+  }
+  const all = numbers(rows);
+  return { overall: { mean: mean(all), count: all.length }, categories };
+}

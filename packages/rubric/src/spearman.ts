@@ -1,0 +1,96 @@
+/** Ranks 1..n, ascending; tied values share the mean of their positions (fractional ranking). */
+export function averageRanks(values: number[]): number[] {
+  const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
+  const ranks = new Array<number>(values.length);
+  for (let start = 0; start < order.length; ) {
+    let end = start;
+    while (
+      end + 1 < order.length &&
+      (order[end + 1] as { value: number }).value === (order[start] as { value: number }).value
+    ) {
+      end += 1;
+    }
+    const rank = (start + end) / 2 + 1;
+    for (let k = start; k <= end; k += 1) ranks[(order[k] as { index: number }).index] = rank;
+    start = end + 1;
+  }
+  return ranks;
+}
+
+function pearson(a: number[], b: number[]): number | null {
+  const n = a.length;
+  const meanA = a.reduce((s, v) => s + v, 0) / n;
+  const meanB = b.reduce((s, v) => s + v, 0) / n;
+  let cov = 0;
+  let varA = 0;
+  let varB = 0;
+  for (let i = 0; i < n; i += 1) {
+    const da = (a[i] as number) - meanA;
+    const db = (b[i] as number) - meanB;
+    cov += da * db;
+    varA += da * da;
+    varB += db * db;
+  }
+  if (varA === 0 || varB === 0) return null;
+  return cov / Math.sqrt(varA * varB);
+}
+
+/**
+ * Spearman's rho with ties averaged (Pearson correlation of fractional ranks, as scipy's
+ * `spearmanr`); null when fewer than two pairs or either side is constant (scipy gives NaN).
+ */
+export function spearman(a: number[], b: number[]): number | null {
+  if (a.length !== b.length) throw new RangeError('spearman: the two lists differ in length');
+  if (a.length < 2) return null;
+  return pearson(averageRanks(a), averageRanks(b));
+}
+
+/** mulberry32: a small seeded generator, so bootstrap intervals are reproducible from the recorded seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface BootstrapInterval {
+  low: number;
+  high: number;
+  confidence: number;
+  resamples: number;
+  seed: number;
+}
+
+/** Percentile bootstrap interval of the mean, resampling the values with replacement. */
+export function bootstrapMeanInterval(
+  values: number[],
+  options: { resamples?: number; confidence?: number; seed?: number } = {},
+): BootstrapInterval | null {
+  const resamples = options.resamples ?? 2000;
+  const confidence = options.confidence ?? 0.95;
+  const seed = options.seed ?? 20260307;
+  if (values.length === 0) return null;
+  const random = seededRandom(seed);
+  const means: number[] = [];
+  for (let r = 0; r < resamples; r += 1) {
+    let total = 0;
+    for (let i = 0; i < values.length; i += 1)
+      total += values[Math.floor(random() * values.length)] as number;
+    means.push(total / values.length);
+  }
+  means.sort((a, b) => a - b);
+  const quantile = (q: number): number => {
+    const position = q * (means.length - 1);
+    const lower = Math.floor(position);
+    const upper = Math.ceil(position);
+    return (
+      (means[lower] as number) + ((means[upper] as number) - (means[lower] as number)) * (position - lower)
+    );
+  };
+  const tail = (1 - confidence) / 2;
+  return { low: quantile(tail), high: quantile(1 - tail), confidence, resamples, seed };
+}

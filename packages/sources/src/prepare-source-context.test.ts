@@ -1,0 +1,109 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError, RunLayout, readJson, sourceContextSchema } from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTextPdf } from './build-text-pdf';
+import { loadSourceCase } from './discover-source-cases';
+import { prepareSourceContext, readSourceContext, sourceContextMetaFile } from './prepare-source-context';
+import { writeSourceCase } from './write-source-case';
+
+let data: string;
+let layout: RunLayout;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  const temp = await makeTempDir('xsb-prepare-');
+  data = join(temp.dir, 'data');
+  layout = new RunLayout(data);
+  cleanup = temp.cleanup;
+});
+afterEach(() => cleanup());
+
+describe('prepareSourceContext', () => {
+  it('writes source_context.txt and a schema-valid source_context.json', async () => {
+    await writeSourceCase(data, 'report', 'report.pdf', buildTextPdf([['First page'], ['Second page']]));
+    const sourceCase = await loadSourceCase(data, 'report');
+    const result = await prepareSourceContext(layout, sourceCase);
+    expect(result.skipped).toBe(false);
+    expect(result.contextFile).toBe(join(data, 'probes', 'report', 'source_context.txt'));
+    expect(await readFile(result.contextFile, 'utf8')).toBe('First page\n\nSecond page');
+    const meta = await readJson(sourceContextMetaFile(layout, 'report'), sourceContextSchema);
+    expect(meta).toMatchObject({
+      case_id: 'report',
+      source_file: 'data/sources/report/report.pdf',
+      source_type: 'pdf',
+      parser: 'unpdf',
+      max_chars: 1_000_000,
+      original_chars: 23,
+      chars: 23,
+      truncated: false,
+      page_count: 2,
+      pages: [
+        { page: 1, start: 0, end: 10 },
+        { page: 2, start: 12, end: 23 },
+      ],
+    });
+    expect(meta.source_sha256).toBe(result.extracted.sourceSha256);
+  });
+
+  it('skips a second run with the same source and settings, and redoes it when anything changes', async () => {
+    const file = await writeSourceCase(data, 'notes', 'notes.md', '# Notes\n\nVersion one.');
+    const sourceCase = await loadSourceCase(data, 'notes');
+    const first = await prepareSourceContext(layout, sourceCase);
+    const before = (await stat(first.contextFile)).mtimeMs;
+
+    const second = await prepareSourceContext(layout, sourceCase);
+    expect(second.skipped).toBe(true);
+    expect(second.extracted).toEqual(first.extracted);
+    expect((await stat(first.contextFile)).mtimeMs).toBe(before);
+
+    expect((await prepareSourceContext(layout, sourceCase, { force: true })).skipped).toBe(false);
+
+    const shorter = await prepareSourceContext(layout, sourceCase, { maxChars: 7 });
+    expect(shorter.skipped).toBe(false);
+    expect(await readFile(shorter.contextFile, 'utf8')).toBe('# Notes');
+
+    await writeFile(file, '# Notes\n\nVersion two.');
+    const changed = await prepareSourceContext(layout, sourceCase);
+    expect(changed.skipped).toBe(false);
+    expect(changed.extracted.text).toBe('# Notes\n\nVersion two.');
+  });
+
+  it('redoes a case whose text file was edited or lost after it was written', async () => {
+    await writeSourceCase(data, 'notes', 'notes.md', '# Notes');
+    const sourceCase = await loadSourceCase(data, 'notes');
+    const first = await prepareSourceContext(layout, sourceCase);
+    await writeFile(first.contextFile, 'tampered');
+    const again = await prepareSourceContext(layout, sourceCase);
+    expect(again.skipped).toBe(false);
+    expect(await readFile(first.contextFile, 'utf8')).toBe('# Notes');
+  });
+
+  it('writes nothing for a failing source', async () => {
+    await writeSourceCase(data, 'scan', 'scan.pdf', buildTextPdf([[]]));
+    const sourceCase = await loadSourceCase(data, 'scan');
+    await expect(prepareSourceContext(layout, sourceCase)).rejects.toThrow(/no text layer/);
+    await expect(stat(layout.sourceContextFile('scan'))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('readSourceContext', () => {
+  it('returns the prepared text with its pages and parser', async () => {
+    await writeSourceCase(data, 'report', 'report.pdf', buildTextPdf([['Alpha'], ['Beta']]));
+    await prepareSourceContext(layout, await loadSourceCase(data, 'report'));
+    const context = await readSourceContext(layout, 'report');
+    expect(context).toMatchObject({ text: 'Alpha\n\nBeta', parser: 'unpdf', pageCount: 2, truncated: false });
+    expect(context.pages.map((p) => context.text.slice(p.start, p.end))).toEqual(['Alpha', 'Beta']);
+  });
+
+  it('refuses a text that no longer matches its record, and a case never prepared', async () => {
+    await writeSourceCase(data, 'notes', 'notes.md', '# Notes');
+    const prepared = await prepareSourceContext(layout, await loadSourceCase(data, 'notes'));
+    await writeFile(prepared.contextFile, '# Edited');
+    const error = await readSourceContext(layout, 'notes').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toMatch(/source_context\.txt: does not match .*source_context\.json/);
+    await expect(readSourceContext(layout, 'never')).rejects.toThrow(/source_context\.json: file not found/);
+  });
+});

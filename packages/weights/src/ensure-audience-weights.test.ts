@@ -1,0 +1,229 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  audienceWeightSchema,
+  type Probe,
+  probeSchema,
+  RunLayout,
+  readJsonlAll,
+  weightFailureSchema,
+  writeJsonlAtomic,
+} from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { createLlmClient } from '@xsb/llm';
+import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadAudienceProfiles } from './audience-profiles';
+import { ensureAudienceWeights, weightFailuresFile } from './ensure-audience-weights';
+import { LexicalUtilityJudge } from './lexical-utility-judge';
+import { LlmUtilityJudge } from './llm-utility-judge';
+import { ScriptedUtilityJudge } from './testing';
+
+const makeProbe = (n: number): Probe => ({
+  probe_id: `pb_${String(n).padStart(4, '0')}`,
+  source_case_id: 'case_a',
+  scene: 'talk',
+  question: `Question ${n}?`,
+  answer: `Answer ${n}`,
+  evidence: [{ locator: 'page 1', text: `evidence ${n}` }],
+  level: (n % 3) + 1,
+  modality: 'text',
+  theme: n % 2 ? 'result' : 'definition',
+  metadata: {},
+});
+
+let dataDir: string;
+let cleanup: () => Promise<void>;
+let layout: RunLayout;
+beforeEach(async () => {
+  ({ dir: dataDir, cleanup } = await makeTempDir('xsb-weights-'));
+  layout = new RunLayout(dataDir);
+});
+afterEach(() => cleanup());
+
+async function writeBank(count: number): Promise<Probe[]> {
+  const bank = Array.from({ length: count }, (_, i) => makeProbe(i + 1));
+  await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, bank);
+  return bank;
+}
+
+describe('ensureAudienceWeights', () => {
+  it('batches, samples k times, snaps, averages and flags variance as computed by hand', async () => {
+    await writeBank(26);
+    // pb_0001: raw 0.2, 0.5, 0.9 → snapped 0.3, 0.6, 1.0 → mean 0.6333, population std 0.2867 (> 0.25).
+    // pb_0002: raw 0.61, 0.6, 0.55 → 0.6 each → mean 0.6, std 0. Others: 0.3 each sample.
+    const raw: Record<string, number[]> = { pb_0001: [0.2, 0.5, 0.9], pb_0002: [0.61, 0.6, 0.55] };
+    const judge = new ScriptedUtilityJudge((id, sample) => raw[id]?.[sample] ?? 0.3);
+    const result = await ensureAudienceWeights(layout, 'case_a', 'specialists', { judge });
+    expect(result).toMatchObject({ status: 'complete', rows: 26, failures: 0, highVariance: 1 });
+    // 26 probes in batches of 12 → 3 batches, each judged k = 3 times.
+    expect(judge.calls).toHaveLength(9);
+    expect(judge.calls.map((call) => call.probeIds.length).sort()).toEqual(
+      [12, 12, 12, 12, 12, 12, 2, 2, 2].sort(),
+    );
+    const rows = await readJsonlAll(layout.weightsFile('case_a', 'specialists'), audienceWeightSchema);
+    expect(rows.map((row) => row.probe_id)).toEqual(
+      Array.from({ length: 26 }, (_, i) => makeProbe(i + 1).probe_id),
+    );
+    expect(rows[0]!.utility_weight).toBeCloseTo((0.3 + 0.6 + 1) / 3, 12);
+    expect(rows[0]!.metadata).toMatchObject({
+      raw_values: [0.2, 0.5, 0.9],
+      snapped_values: [0.3, 0.6, 1],
+      rationales: ['scripted 0.2', 'scripted 0.5', 'scripted 0.9'],
+      judge: 'scripted',
+      k: 3,
+      high_variance: true,
+      std_kind: 'population',
+    });
+    expect(rows[0]!.metadata.std as number).toBeCloseTo(
+      Math.sqrt(((0.3 - 1.9 / 3) ** 2 + (0.6 - 1.9 / 3) ** 2 + (1 - 1.9 / 3) ** 2) / 3),
+      12,
+    );
+    expect(rows[1]).toMatchObject({ utility_weight: 0.6, metadata: { std: 0, high_variance: false } });
+    expect(rows[2]!.utility_weight).toBeCloseTo(0.3, 12);
+  });
+
+  it('records probes without all k judgments as failures, never as weight 0, and retries them next run', async () => {
+    await writeBank(3);
+    const judge = new ScriptedUtilityJudge((id, sample) =>
+      id === 'pb_0002' && sample === 1 ? undefined : 0.6,
+    );
+    const result = await ensureAudienceWeights(layout, 'case_a', 'learners', { judge, batchSize: 2 });
+    expect(result).toMatchObject({ status: 'failed', rows: 2, failures: 1 });
+    const rows = await readJsonlAll(layout.weightsFile('case_a', 'learners'), audienceWeightSchema);
+    expect(rows.map((row) => row.probe_id)).toEqual(['pb_0001', 'pb_0003']);
+    const failures = await readJsonlAll(
+      weightFailuresFile(layout, 'case_a', 'learners'),
+      weightFailureSchema,
+    );
+    expect(failures).toEqual([
+      {
+        probe_id: 'pb_0002',
+        audience: 'learners',
+        judge: 'scripted',
+        failed_samples: [1],
+        reason: 'sample 1: scripted miss',
+      },
+    ]);
+    const healed = await ensureAudienceWeights(layout, 'case_a', 'learners', {
+      judge: new ScriptedUtilityJudge(() => 0.6),
+    });
+    expect(healed).toMatchObject({ status: 'complete', rows: 3 });
+    await expect(stat(weightFailuresFile(layout, 'case_a', 'learners'))).rejects.toThrow();
+  });
+
+  it('skips a finished file, and redoes it when the bank, judge or k changes', async () => {
+    const bank = await writeBank(5);
+    const options = { judge: new LexicalUtilityJudge() };
+    expect((await ensureAudienceWeights(layout, 'case_a', 'decision_makers', options)).status).toBe(
+      'complete',
+    );
+    const file = layout.weightsFile('case_a', 'decision_makers');
+    const before = { text: await readFile(file, 'utf8'), mtime: (await stat(file)).mtimeMs };
+    expect((await ensureAudienceWeights(layout, 'case_a', 'decision_makers', options)).status).toBe(
+      'skipped',
+    );
+    expect((await stat(file)).mtimeMs).toBe(before.mtime);
+    expect(
+      (await ensureAudienceWeights(layout, 'case_a', 'decision_makers', { ...options, k: 2 })).status,
+    ).toBe('complete');
+    await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, [
+      { ...bank[0]!, answer: 'changed' },
+      ...bank.slice(1),
+    ]);
+    expect((await ensureAudienceWeights(layout, 'case_a', 'decision_makers', options)).status).toBe(
+      'complete',
+    );
+    const current = await readFile(file, 'utf8');
+    expect(current).not.toBe(before.text);
+    const forced = await ensureAudienceWeights(layout, 'case_a', 'decision_makers', {
+      ...options,
+      force: true,
+    });
+    expect(forced.status).toBe('complete');
+    expect(await readFile(file, 'utf8')).toBe(current);
+  });
+
+  it('fails clearly without a probe bank and refuses an unknown audience', async () => {
+    const result = await ensureAudienceWeights(layout, 'case_a', 'learners', {
+      judge: new LexicalUtilityJudge(),
+    });
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(/probes_deduped\.jsonl: no probe bank/);
+    await expect(
+      ensureAudienceWeights(layout, 'case_a', 'aliens', { judge: new LexicalUtilityJudge() }),
+    ).rejects.toThrow(/unknown audience "aliens"/);
+  });
+
+  it('uses user profiles from a YAML file', async () => {
+    await writeBank(2);
+    const file = join(dataDir, 'audiences.yaml');
+    await writeFile(
+      file,
+      'audiences:\n  - id: investors\n    description: People who fund the work and care about its return.\n    lexical:\n      levels: [1, 0.6, 0.3]\n',
+    );
+    const profiles = await loadAudienceProfiles(file);
+    expect([...profiles.keys()]).toEqual(['specialists', 'learners', 'decision_makers', 'investors']);
+    await ensureAudienceWeights(layout, 'case_a', 'investors', {
+      judge: new LexicalUtilityJudge(),
+      profiles,
+    });
+    const rows = await readJsonlAll(layout.weightsFile('case_a', 'investors'), audienceWeightSchema);
+    // pb_0001 has level 2 → 0.6; pb_0002 level 3 → 0.3.
+    expect(rows.map((row) => row.utility_weight)).toEqual([0.6, 0.3]);
+    await writeFile(file, 'audiences:\n  - id: bad id\n    description: x\n');
+    await expect(loadAudienceProfiles(file)).rejects.toThrow(/audiences\.yaml: invalid audience profiles/);
+  });
+});
+
+describe('LlmUtilityJudge through the fake provider', () => {
+  let server: FakeLlmServer;
+  beforeEach(async () => {
+    server = await startFakeLlmServer();
+  });
+  afterEach(() => server.close());
+
+  it('retries once for missing ids, ignores unknown ids, and records what is still missing', async () => {
+    await writeBank(3);
+    // Sample 0: pb_0003 missing, retry supplies it. Sample 1: pb_0002 missing twice → failure.
+    // Sample 2: complete, with an extra unknown id.
+    const script: Record<string, string[]> = {
+      '0': [
+        'Here: [{"probe_id":"pb_0001","utility":1,"rationale":"core"},{"probe_id":"pb_0002","utility":0.5,"rationale":"ok"}]',
+        '```json\n[{"probe_id":"pb_0003","utility":0.1,"rationale":"minor"}]\n```',
+      ],
+      '1': [
+        '[{"probe_id":"pb_0001","utility":0.6},{"probe_id":"pb_0003","utility":0.2},{"probe_id":"pb_0099","utility":1}]',
+        '[{"probe_id":"pb_0099","utility":1}]',
+      ],
+      '2': [
+        '[{"probe_id":"pb_0001","utility":0.9},{"probe_id":"pb_0002","utility":0.3},{"probe_id":"pb_0003","utility":0},{"probe_id":"pb_0042","utility":1}]',
+      ],
+    };
+    const turns: Record<string, number> = {};
+    server.setHandler((request) => {
+      const key = String(request.body.seed);
+      const turn = turns[key] ?? 0;
+      turns[key] = turn + 1;
+      return { text: script[key]![turn]! };
+    });
+    const judge = new LlmUtilityJudge(createLlmClient('openai:gpt-fake', { env: fakeProviderEnv(server) }));
+    const result = await ensureAudienceWeights(layout, 'case_a', 'specialists', { judge });
+    expect(server.requests).toHaveLength(5);
+    expect(server.requests[1]!.text).toContain('pb_0003');
+    expect(result).toMatchObject({ status: 'failed', rows: 2, failures: 1 });
+    const rows = await readJsonlAll(layout.weightsFile('case_a', 'specialists'), audienceWeightSchema);
+    // pb_0001: 1, 0.6, 0.9 → 1, 0.6, 1 → 0.8667; pb_0003: 0.1, 0.2, 0 → 0, 0.3, 0 → 0.1.
+    expect(rows.map((row) => [row.probe_id, Number(row.utility_weight.toFixed(4))])).toEqual([
+      ['pb_0001', 0.8667],
+      ['pb_0003', 0.1],
+    ]);
+    expect(rows[0]!.metadata.judge).toBe('openai:gpt-fake');
+    const failures = await readJsonlAll(
+      weightFailuresFile(layout, 'case_a', 'specialists'),
+      weightFailureSchema,
+    );
+    expect(failures[0]).toMatchObject({ probe_id: 'pb_0002', failed_samples: [1] });
+    expect(failures[0]!.reason).toMatch(/unknown ids: pb_0099/);
+  });
+});

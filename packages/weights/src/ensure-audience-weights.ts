@@ -1,0 +1,242 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import {
+  type AudienceWeight,
+  audienceWeightSchema,
+  ConfigError,
+  describeError,
+  hashCanonicalJson,
+  InputError,
+  type Probe,
+  probeSchema,
+  type RunLayout,
+  readJsonlAll,
+  type WeightFailure,
+  weightFailureSchema,
+  writeJsonlAtomic,
+} from '@xsb/core';
+import { type AudienceProfile, BUILT_IN_AUDIENCES } from './audience-profiles';
+import { HIGH_VARIANCE_STD, meanAndStd, snapUtility } from './snap-utility';
+import type { UtilityJudge, UtilityJudgment } from './utility-judge';
+
+/** k = 3 judgments per probe–audience pair and batches of 12 (spec 000). */
+export const WEIGHT_DEFAULTS = { k: 3, batchSize: 12 } as const;
+
+/** Bumped when a change here would change weight rows made from the same judgments. */
+export const WEIGHTS_FORMAT = 1;
+
+export interface AudienceWeightsOptions {
+  judge: UtilityJudge;
+  /** Known audience profiles; default the built-in ones. */
+  profiles?: ReadonlyMap<string, AudienceProfile>;
+  k?: number;
+  batchSize?: number;
+  /** Redo even when a finished weights file matches the bank, profile, judge and k. */
+  force?: boolean;
+  /** Judge calls at once. Default 4. */
+  concurrency?: number;
+}
+
+export interface AudienceWeightsResult {
+  caseLabel: string;
+  audience: string;
+  /** `failed`: some or all probes have no weight (see `failures` and the failures file). */
+  status: 'complete' | 'skipped' | 'failed';
+  weightsFile: string;
+  failuresFile: string;
+  rows: number;
+  failures: number;
+  highVariance: number;
+  error?: string;
+}
+
+/** `weights/<audience>.failures.jsonl`, beside the weights file. */
+export function weightFailuresFile(layout: RunLayout, caseLabel: string, audience: string): string {
+  return layout.weightsFile(caseLabel, audience).replace(/\.jsonl$/, '.failures.jsonl');
+}
+
+/**
+ * Stage 3 for one case and audience, and what later stages call to get weights they lack: reads the
+ * probe bank, judges it in batches (`batchSize`, default 12) k times (default 3), snaps every raw value,
+ * and writes `probes/<case>/weights/<audience>.jsonl` with the mean of the snapped values per probe.
+ * A probe needs all k samples; one without them is written to `<audience>.failures.jsonl` and gets no
+ * row. A finished file (no failures file, the same probe ids in bank order, every row made by this
+ * judge, k, probe content and profile) is left alone unless `force`.
+ */
+export async function ensureAudienceWeights(
+  layout: RunLayout,
+  caseLabel: string,
+  audience: string,
+  options: AudienceWeightsOptions,
+): Promise<AudienceWeightsResult> {
+  const profiles = options.profiles ?? new Map(BUILT_IN_AUDIENCES.map((profile) => [profile.id, profile]));
+  const profile = profiles.get(audience);
+  if (!profile) {
+    throw new ConfigError(
+      `unknown audience "${audience}": known are ${[...profiles.keys()].join(', ')} (add profiles with a file)`,
+    );
+  }
+  const k = options.k ?? WEIGHT_DEFAULTS.k;
+  const batchSize = options.batchSize ?? WEIGHT_DEFAULTS.batchSize;
+  if (!Number.isInteger(k) || k < 1) throw new ConfigError(`k must be a positive integer, got ${k}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new ConfigError(`batch size must be a positive integer, got ${batchSize}`);
+  const weightsFile = layout.weightsFile(caseLabel, audience);
+  const failuresFile = weightFailuresFile(layout, caseLabel, audience);
+  const result: AudienceWeightsResult = {
+    caseLabel,
+    audience,
+    status: 'complete',
+    weightsFile,
+    failuresFile,
+    rows: 0,
+    failures: 0,
+    highVariance: 0,
+  };
+
+  let bank: Probe[];
+  try {
+    const probesFile = layout.probesFile(caseLabel);
+    if (!existsSync(probesFile)) {
+      throw new InputError('no probe bank (run `xsb probes` for this case first)', { file: probesFile });
+    }
+    bank = await readJsonlAll(probesFile, probeSchema);
+  } catch (error) {
+    return { ...result, status: 'failed', error: describeError(error) };
+  }
+
+  const audienceSha = hashCanonicalJson(profile);
+  const identity = (probe: Probe) => ({
+    weights_format: WEIGHTS_FORMAT,
+    judge: options.judge.id,
+    k,
+    probe_sha256: hashCanonicalJson(probe),
+    audience_sha256: audienceSha,
+  });
+
+  if (!options.force && (await isFinished(weightsFile, failuresFile, bank, identity))) {
+    const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
+    return {
+      ...result,
+      status: 'skipped',
+      rows: rows.length,
+      highVariance: rows.filter((row) => row.metadata.high_variance === true).length,
+    };
+  }
+
+  const samples = new Map<string, Array<UtilityJudgment | undefined>>(
+    bank.map((probe) => [probe.probe_id, []]),
+  );
+  const reasons = new Map<string, string[]>();
+  const jobs: Array<{ probes: Probe[]; sampleIndex: number }> = [];
+  for (let start = 0; start < bank.length; start += batchSize) {
+    for (let sampleIndex = 0; sampleIndex < k; sampleIndex += 1) {
+      jobs.push({ probes: bank.slice(start, start + batchSize), sampleIndex });
+    }
+  }
+  await runPool(jobs, options.concurrency ?? 4, async ({ probes, sampleIndex }) => {
+    try {
+      const output = await options.judge.judgeBatch({ audience: profile, probes, sampleIndex, k });
+      for (const probe of probes) {
+        const judgment = output.judgments.get(probe.probe_id);
+        samples.get(probe.probe_id)![sampleIndex] = judgment;
+        if (!judgment) {
+          const reason = output.failures.get(probe.probe_id) ?? `sample ${sampleIndex}: no judgment`;
+          reasons.set(probe.probe_id, [...(reasons.get(probe.probe_id) ?? []), reason]);
+        }
+      }
+    } catch (error) {
+      for (const probe of probes) {
+        reasons.set(probe.probe_id, [
+          ...(reasons.get(probe.probe_id) ?? []),
+          `sample ${sampleIndex}: ${describeError(error)}`,
+        ]);
+      }
+    }
+  });
+
+  const rows: AudienceWeight[] = [];
+  const failures: WeightFailure[] = [];
+  for (const probe of bank) {
+    const judged = samples.get(probe.probe_id)!;
+    const failedSamples = Array.from({ length: k }, (_, index) => index).filter((index) => !judged[index]);
+    const snapped = judged.map((judgment) => (judgment ? snapUtility(judgment.value) : undefined));
+    if (failedSamples.length > 0 || snapped.some((value) => value === undefined)) {
+      failures.push({
+        probe_id: probe.probe_id,
+        audience,
+        judge: options.judge.id,
+        failed_samples: failedSamples,
+        reason: (reasons.get(probe.probe_id) ?? ['invalid utility value']).join('; '),
+      });
+      continue;
+    }
+    const values = snapped as number[];
+    const { mean, std } = meanAndStd(values);
+    const highVariance = std > HIGH_VARIANCE_STD;
+    rows.push({
+      probe_id: probe.probe_id,
+      audience,
+      utility_weight: mean,
+      reason: judged[0]!.rationale,
+      metadata: {
+        ...identity(probe),
+        raw_values: judged.map((judgment) => judgment!.value),
+        snapped_values: values,
+        rationales: judged.map((judgment) => judgment!.rationale),
+        std,
+        std_kind: 'population',
+        high_variance: highVariance,
+      },
+    });
+  }
+
+  await writeJsonlAtomic(weightsFile, audienceWeightSchema, rows);
+  if (failures.length > 0) await writeJsonlAtomic(failuresFile, weightFailureSchema, failures);
+  else await rm(failuresFile, { force: true });
+  return {
+    ...result,
+    status: failures.length > 0 ? 'failed' : 'complete',
+    rows: rows.length,
+    failures: failures.length,
+    highVariance: rows.filter((row) => row.metadata.high_variance === true).length,
+    ...(failures.length > 0 ? { error: `${failures.length} of ${bank.length} probes have no weight` } : {}),
+  };
+}
+
+async function isFinished(
+  weightsFile: string,
+  failuresFile: string,
+  bank: readonly Probe[],
+  identity: (probe: Probe) => Record<string, unknown>,
+): Promise<boolean> {
+  if (!existsSync(weightsFile) || existsSync(failuresFile)) return false;
+  try {
+    const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
+    if (rows.length !== bank.length) return false;
+    return rows.every((row, index) => {
+      const probe = bank[index]!;
+      if (row.probe_id !== probe.probe_id) return false;
+      return Object.entries(identity(probe)).every(([key, value]) => row.metadata[key] === value);
+    });
+  } catch {
+    // An unreadable weights file is not finished: it is rewritten.
+    return false;
+  }
+}
+
+async function runPool<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}

@@ -1,0 +1,30 @@
+export {
+  type AudienceProfile,
+  audienceProfileSchema,
+  BUILT_IN_AUDIENCES,
+  type LexicalPreferences,
+  lexicalPreferencesSchema,
+  loadAudienceProfiles,
+  NEUTRAL_LEXICAL_PREFERENCES,
+} from './audience-profiles';
+export { createUtilityJudge } from './create-utility-judge';
+export {
+  type AudienceWeightsOptions,
+  type AudienceWeightsResult,
+  ensureAudienceWeights,
+  WEIGHT_DEFAULTS,
+  WEIGHTS_FORMAT,
+  weightFailuresFile,
+} from './ensure-audience-weights';
+export { LexicalUtilityJudge, lexicalUtility } from './lexical-utility-judge';
+export { LlmUtilityJudge } from './llm-utility-judge';
+export { HIGH_VARIANCE_STD, meanAndStd, snapUtility } from './snap-utility';
+export type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge, UtilityJudgment } from './utility-judge';
+export {
+  buildUtilityCorrection,
+  buildUtilityJudgmentRequest,
+  type ParsedUtilityAnswer,
+  parseUtilityAnswer,
+  UTILITY_JUDGE_SYSTEM,
+  UTILITY_JUDGE_TEMPERATURE,
+} from './utility-judgment-prompt';

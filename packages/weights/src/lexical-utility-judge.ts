@@ -1,0 +1,61 @@
+import { type Probe, UTILITY_LEVELS } from '@xsb/core';
+import {
+  type AudienceProfile,
+  type LexicalPreferences,
+  NEUTRAL_LEXICAL_PREFERENCES,
+} from './audience-profiles';
+import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-judge';
+
+/**
+ * The offline judge `lexical`: a deterministic, profile-based weighting. It starts from the profile's
+ * utility for the probe's level (1, 2, 3; levels outside clamp to 1 or 3), moves one step up the ladder
+ * {0, 0.3, 0.6, 1.0} when a theme word matches a preferred theme (a theme word equal to, or starting
+ * with, the entry: "results" matches "result"), one step down when it matches an avoided theme (both:
+ * no move), and one step up when the modality is preferred; the step index is clamped to the ladder.
+ * Every value is on the ladder, and the k samples are identical (std 0). Blind spots: it never reads the
+ * question or answer, so a trivial probe with a favoured theme scores high, and the theme words the
+ * generator chose decide everything beyond the level.
+ */
+export class LexicalUtilityJudge implements UtilityJudge {
+  readonly id = 'lexical';
+
+  async judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput> {
+    const judgments: JudgeBatchOutput['judgments'] = new Map();
+    for (const probe of input.probes) judgments.set(probe.probe_id, lexicalUtility(probe, input.audience));
+    return { judgments, failures: new Map(), exchanges: [] };
+  }
+}
+
+export function lexicalUtility(
+  probe: Probe,
+  audience: AudienceProfile,
+): { value: number; rationale: string } {
+  const preferences: LexicalPreferences = audience.lexical ?? NEUTRAL_LEXICAL_PREFERENCES;
+  const level = Math.min(3, Math.max(1, Math.round(probe.level)));
+  const start = preferences.levels[level - 1]!;
+  let step = UTILITY_LEVELS.indexOf(start as (typeof UTILITY_LEVELS)[number]);
+  const notes = [`level ${level} starts at ${start}`];
+  const themeWords = probe.theme
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  const matches = (entries: readonly string[]) =>
+    entries.find((entry) =>
+      themeWords.some((word) => word === entry.toLowerCase() || word.startsWith(entry.toLowerCase())),
+    );
+  const preferred = matches(preferences.preferredThemes);
+  const avoided = matches(preferences.avoidedThemes);
+  if (preferred && !avoided) {
+    step += 1;
+    notes.push(`theme "${probe.theme}" is preferred (${preferred}): +1`);
+  } else if (avoided && !preferred) {
+    step -= 1;
+    notes.push(`theme "${probe.theme}" is of little use (${avoided}): -1`);
+  }
+  if (preferences.preferredModalities.includes(probe.modality.toLowerCase())) {
+    step += 1;
+    notes.push(`modality "${probe.modality}" is preferred: +1`);
+  }
+  const value = UTILITY_LEVELS[Math.min(UTILITY_LEVELS.length - 1, Math.max(0, step))]!;
+  return { value, rationale: `lexical for ${audience.id}: ${notes.join('; ')} → ${value}` };
+}

@@ -1,0 +1,62 @@
+import type { CompletionRequest, CompletionResult, LlmClient } from '@xsb/llm';
+import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-judge';
+import {
+  buildUtilityCorrection,
+  buildUtilityJudgmentRequest,
+  parseUtilityAnswer,
+} from './utility-judgment-prompt';
+
+/**
+ * The LLM utility judge: one request per batch and sample. Ids the answer leaves out (or rates
+ * outside [0, 1]) get ONE corrective follow-up in the same conversation asking for exactly those ids;
+ * ids still missing after it are failures (never weighted 0). A provider error fails the whole batch
+ * sample.
+ */
+export class LlmUtilityJudge implements UtilityJudge {
+  readonly id: string;
+
+  constructor(private readonly client: LlmClient) {
+    this.id = client.judgeId;
+  }
+
+  async judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput> {
+    const ids = new Set(input.probes.map((probe) => probe.probe_id));
+    const request = buildUtilityJudgmentRequest(input.audience, input.probes, input.sampleIndex);
+    const exchanges: JudgeBatchOutput['exchanges'] = [];
+    const first = await this.client.complete(request);
+    exchanges.push({ request, response: rawResponse(first) });
+    const parsed = parseUtilityAnswer(first.text, ids);
+    const judgments = parsed.judgments;
+    let missing = [...ids].filter((id) => !judgments.has(id));
+    if (missing.length > 0) {
+      const retry: CompletionRequest = {
+        ...request,
+        messages: [
+          ...request.messages,
+          { role: 'assistant', content: first.text },
+          { role: 'user', content: buildUtilityCorrection(missing) },
+        ],
+      };
+      const second = await this.client.complete(retry);
+      exchanges.push({ request: retry, response: rawResponse(second) });
+      const corrected = parseUtilityAnswer(second.text, new Set(missing));
+      for (const [id, judgment] of corrected.judgments) judgments.set(id, judgment);
+      missing = missing.filter((id) => !judgments.has(id));
+    }
+    const failures = new Map(
+      missing.map((id) => [
+        id,
+        `sample ${input.sampleIndex}: no valid utility for this probe after one corrective retry${
+          parsed.unknownIds.length > 0
+            ? ` (the answer named unknown ids: ${parsed.unknownIds.slice(0, 5).join(', ')})`
+            : ''
+        }`,
+      ]),
+    );
+    return { judgments, failures, exchanges };
+  }
+}
+
+function rawResponse(result: CompletionResult): unknown {
+  return { model: result.model, text: result.text };
+}

@@ -1,0 +1,32 @@
+import type { Probe } from '@xsb/core';
+import type { AudienceProfile } from './audience-profiles';
+
+/** One raw judgment of one probe for one audience. */
+export interface UtilityJudgment {
+  /** The raw value the judge gave, before snapping (in [0, 1]). */
+  value: number;
+  rationale: string;
+}
+
+export interface JudgeBatchInput {
+  audience: AudienceProfile;
+  probes: readonly Probe[];
+  /** 0-based index of this independent sample among the k judgments. */
+  sampleIndex: number;
+  k: number;
+}
+
+export interface JudgeBatchOutput {
+  /** Judgments by probe id; ids of the batch that are absent failed for this sample. */
+  judgments: Map<string, UtilityJudgment>;
+  /** Why each missing probe id has no judgment. */
+  failures: Map<string, string>;
+  /** Each request and raw answer, for debugging (not written to the weights file). */
+  exchanges: Array<{ request: unknown; response: unknown }>;
+}
+
+export interface UtilityJudge {
+  /** Recorded as the judge id in every weight row. */
+  readonly id: string;
+  judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput>;
+}
