@@ -41,6 +41,16 @@ export {
 export { assertSafePathPart, type DeckLocation, isSafePathPart, RunLayout } from './run-layout';
 export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
 export {
+  type ClaimLabel,
+  type ClaimSnippet,
+  type Correctness,
+  claimLabelSchema,
+  claimSnippetSchema,
+  correctnessSchema,
+  type VerifiedClaim,
+  verifiedClaimSchema,
+} from './schemas/correctness';
+export {
   type BoundingBox,
   boundingBoxSchema,
   type Deck,
@@ -52,12 +62,69 @@ export {
   slideElementSchema,
   slideSchema,
 } from './schemas/deck';
+export { type DeckImportManifest, deckImportManifestSchema } from './schemas/deck-import-manifest';
+export {
+  type DeckOutline,
+  deckOutlineSchema,
+  type OutlineSlide,
+  outlineChartSchema,
+  outlineSlideSchema,
+  outlineTableSchema,
+} from './schemas/deck-outline';
+export {
+  type DeckBatchSummary,
+  type DeckRowOutcome,
+  type DeckRowStatus,
+  deckBatchSummarySchema,
+  deckRowOutcomeSchema,
+  deckRowStatusSchema,
+} from './schemas/deck-run-status';
 export { type DeckStats, deckStatsSchema } from './schemas/deck-stats';
+export { type EvalJobStatus, evalJobStatusSchema } from './schemas/eval-job-status';
 export { type Metadata, metadataSchema } from './schemas/metadata';
 export { type Metrics, metricsSchema } from './schemas/metrics';
+export {
+  type MetricSummary,
+  type MetricsGroupSummary,
+  type MetricsSummary,
+  metricSummarySchema,
+  metricsGroupSummarySchema,
+  metricsSummarySchema,
+} from './schemas/metrics-summary';
 export { type Evidence, evidenceSchema, type Probe, probeSchema } from './schemas/probe';
 export { type ProbeGenerationStatus, probeGenerationStatusSchema } from './schemas/probe-generation-status';
 export { type ProbeScore, probeScoreSchema } from './schemas/probe-score';
+export {
+  type ReplayPendingLine,
+  type ReplayStoreLine,
+  replayPendingLineSchema,
+  replayStoreLineSchema,
+} from './schemas/replay-store';
+export {
+  type LayoutCheckResult,
+  RUBRIC_VERDICTS,
+  type RubricEvaluation,
+  type RubricItemResult,
+  type RubricRunRow,
+  type RubricRunSummary,
+  type RubricSection,
+  type RubricUsage,
+  type RubricVerdict,
+  rubricEvaluationSchema,
+  rubricRunSummarySchema,
+} from './schemas/rubric-evaluation';
+export {
+  RUBRIC_CATEGORIES,
+  RUBRIC_DIMENSIONS,
+  type RubricCategory,
+  type RubricCheckItem,
+  type RubricChecklistItem,
+  type RubricClassWeights,
+  type RubricDimension,
+  type RubricInstanceFile,
+  rubricClassWeightsSchema,
+  rubricInstanceFileSchema,
+} from './schemas/rubric-instance';
 export {
   type HashedInput,
   hashedInputSchema,
@@ -70,6 +137,13 @@ export {
   type RunSheetRow,
   runSheetRowSchema,
 } from './schemas/run-sheet-row';
+export {
+  SLIDETAILOR_TEMPLATE_MODE,
+  type SlidetailorConfig,
+  type SlidetailorPreference,
+  slidetailorConfigSchema,
+  slidetailorPreferenceSchema,
+} from './schemas/slidetailor-job';
 export {
   type SourceContext,
   type SourcePageSpan,
@@ -84,6 +158,8 @@ export {
   sourceMetadataSchema,
   sourceTypeSchema,
 } from './schemas/source-metadata';
+export { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
+export { type WeightFailure, weightFailureSchema } from './schemas/weight-failure';
 export { formatIssuePath, validateRecord } from './validate-record';
 export { XSB_VERSION } from './version';
 export {
@@ -101,89 +177,3 @@ export {
   type XsbConfigInput,
   xsbConfigSchema,
 } from './xsb-config';
-export {
-  type ClaimLabel,
-  type ClaimSnippet,
-  type Correctness,
-  claimLabelSchema,
-  claimSnippetSchema,
-  correctnessSchema,
-  type VerifiedClaim,
-  verifiedClaimSchema,
-} from './schemas/correctness';
-export { type EvalJobStatus, evalJobStatusSchema } from './schemas/eval-job-status';
-export {
-  type MetricSummary,
-  type MetricsGroupSummary,
-  type MetricsSummary,
-  metricSummarySchema,
-  metricsGroupSummarySchema,
-  metricsSummarySchema,
-} from './schemas/metrics-summary';
-export { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
-export {
-  RUBRIC_CATEGORIES,
-  RUBRIC_DIMENSIONS,
-  type RubricCategory,
-  type RubricCheckItem,
-  type RubricChecklistItem,
-  type RubricClassWeights,
-  type RubricDimension,
-  type RubricInstanceFile,
-  rubricCategorySchema,
-  rubricCheckItemSchema,
-  rubricChecklistItemSchema,
-  rubricClassWeightsSchema,
-  rubricDimensionSchema,
-  rubricInstanceFileSchema,
-} from './schemas/rubric-instance';
-export {
-  type LayoutCheckResult,
-  layoutCheckResultSchema,
-  RUBRIC_VERDICTS,
-  type RubricEvaluation,
-  type RubricItemResult,
-  type RubricRunRow,
-  type RubricRunSummary,
-  type RubricSection,
-  type RubricUsage,
-  type RubricVerdict,
-  rubricEvaluationSchema,
-  rubricItemResultSchema,
-  rubricRunRowSchema,
-  rubricRunSummarySchema,
-  rubricSectionSchema,
-  rubricUsageSchema,
-  rubricVerdictSchema,
-} from './schemas/rubric-evaluation';
-export {
-  type ReplayPendingLine,
-  type ReplayStoreLine,
-  replayPendingLineSchema,
-  replayStoreLineSchema,
-} from './schemas/replay-store';
-export {
-  type DeckOutline,
-  deckOutlineSchema,
-  type OutlineSlide,
-  outlineChartSchema,
-  outlineSlideSchema,
-  outlineTableSchema,
-} from './schemas/deck-outline';
-export {
-  type DeckBatchSummary,
-  deckBatchSummarySchema,
-  type DeckRowOutcome,
-  deckRowOutcomeSchema,
-  type DeckRowStatus,
-  deckRowStatusSchema,
-} from './schemas/deck-run-status';
-export { type DeckImportManifest, deckImportManifestSchema } from './schemas/deck-import-manifest';
-export { type WeightFailure, weightFailureSchema } from './schemas/weight-failure';
-export {
-  SLIDETAILOR_TEMPLATE_MODE,
-  type SlidetailorConfig,
-  type SlidetailorPreference,
-  slidetailorConfigSchema,
-  slidetailorPreferenceSchema,
-} from './schemas/slidetailor-job';

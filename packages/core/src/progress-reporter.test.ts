@@ -37,6 +37,17 @@ describe('progress reporter', () => {
     expect(out.text()).not.toContain('\r');
   });
 
+  it('does not repeat the final line when finish adds nothing new', () => {
+    const out = capture(false);
+    const progress = createProgressReporter({ stream: out.stream, plain: true, now: () => 0 });
+    progress.start('weights', 2);
+    progress.tick();
+    progress.tick();
+    progress.finish();
+    const lines = out.text().trim().split('\n');
+    expect(lines.filter((line) => line.startsWith('weights: 2/2'))).toHaveLength(1);
+  });
+
   it('redraws one bar in place on a terminal', () => {
     let now = 0;
     const out = capture(true);

@@ -36,12 +36,17 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
   let startedAt = 0;
   let lastDraw = -Infinity;
   let lastNote = '';
+  let drawnState = '';
 
   const percent = () => (total > 0 ? Math.floor((done / total) * 100) : 100);
 
   const draw = (force: boolean) => {
     const t = now();
     if (!force && t - lastDraw < interval) return;
+    // Never print the same state twice (e.g. the last tick and finish() without a new summary).
+    const state = `${done}/${total}/${lastNote}`;
+    if (plain && state === drawnState) return;
+    drawnState = state;
     lastDraw = t;
     const elapsed = ((t - startedAt) / 1000).toFixed(1);
     if (plain) {
@@ -64,6 +69,7 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
       total = newTotal;
       done = 0;
       lastNote = '';
+      drawnState = '';
       startedAt = now();
       lastDraw = -Infinity;
       draw(true);

@@ -9,8 +9,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DeckOutline } from '@xsb/core';
-import { convertPptxToPdf } from '../src/render-deck';
 import { planLexicalOutline } from '../src/plan-lexical-outline';
+import { convertPptxToPdf } from '../src/render-deck';
 import { writeOutlinePptx } from '../src/write-outline-pptx';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -18,7 +18,8 @@ const source = await readFile(join(root, 'fixtures/sources/cs_raft_consensus/sou
 
 const baseline = planLexicalOutline(source, {
   fallbackTitle: 'cs_raft_consensus',
-  audienceProfile: 'Students and newcomers who want to understand the topic: key concepts, definitions and examples.',
+  audienceProfile:
+    'Students and newcomers who want to understand the topic: key concepts, definitions and examples.',
   subtitle: 'For learners',
   maxSlides: 8,
 });

@@ -6,7 +6,9 @@ import type { Deck } from '@xsb/core';
  */
 export function formatDeckText(deck: Pick<Deck, 'slides'>): string {
   return deck.slides
-    .map((slide) => (slide.visible_text ? `[Slide ${slide.index}]\n${slide.visible_text}` : `[Slide ${slide.index}]`))
+    .map((slide) =>
+      slide.visible_text ? `[Slide ${slide.index}]\n${slide.visible_text}` : `[Slide ${slide.index}]`,
+    )
     .join('\n\n')
     .concat(deck.slides.length > 0 ? '\n' : '');
 }

@@ -55,7 +55,9 @@ export async function generateDecksFromRunSheet(options: GenerateDecksOptions): 
         try {
           extraInstructions = await readFile(entry.promptPath, 'utf8');
         } catch (error) {
-          throw new InputError(`cannot read the prompt file (${(error as Error).message})`, { file: entry.promptPath });
+          throw new InputError(`cannot read the prompt file (${(error as Error).message})`, {
+            file: entry.promptPath,
+          });
         }
       }
       const profile = profiles.get(row.audience);

@@ -11,8 +11,8 @@ import {
   hashBytes,
   InputError,
   isXsbError,
-  readJson,
   type RunLayout,
+  readJson,
   writeFileAtomic,
   writeJson,
 } from '@xsb/core';
@@ -48,22 +48,35 @@ interface Candidate {
 const DECK_EXTENSIONS = new Set(['.pdf', '.pptx']);
 
 /** Files `<case>.pdf` at the top, and `<condition>/<audience>/<case>.pdf` below it. */
-async function findCandidates(options: ImportDecksOptions, skipped: ImportDecksResult['skipped']): Promise<Candidate[]> {
+async function findCandidates(
+  options: ImportDecksOptions,
+  skipped: ImportDecksResult['skipped'],
+): Promise<Candidate[]> {
   const found: Candidate[] = [];
-  const defaults = { condition: options.condition ?? 'audience_agnostic', audience: options.audience ?? 'all' };
+  const defaults = {
+    condition: options.condition ?? 'audience_agnostic',
+    audience: options.audience ?? 'all',
+  };
   const visit = async (dir: string, where: { condition: string; audience: string }, depth: number) => {
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (depth === 0 && conditionSchema.safeParse(entry.name).success) {
-          for (const audience of (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+          for (const audience of (await readdir(path, { withFileTypes: true })).sort((a, b) =>
+            a.name.localeCompare(b.name),
+          )) {
             if (audience.isDirectory()) {
               await visit(join(path, audience.name), { condition: entry.name, audience: audience.name }, 2);
             }
           }
         } else if (depth === 0) {
-          skipped.push({ file: path, reason: 'a folder that is not a condition (audience_agnostic | audience_conditioned)' });
+          skipped.push({
+            file: path,
+            reason: 'a folder that is not a condition (audience_agnostic | audience_conditioned)',
+          });
         }
         continue;
       }
@@ -96,9 +109,12 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
     throw new InputError('not a folder of exported decks', { file: options.fromDir, code: 'missing_folder' });
   }
   const manifestFile = join(layout.decksRoot(run), system, 'import_manifest.json');
-  const previous = existsSync(manifestFile) ? await readJson(manifestFile, deckImportManifestSchema) : undefined;
+  const previous = existsSync(manifestFile)
+    ? await readJson(manifestFile, deckImportManifestSchema)
+    : undefined;
   const entries = new Map<string, DeckImportManifest['decks'][number]>();
-  for (const deck of previous?.decks ?? []) entries.set(`${deck.condition}/${deck.audience}/${deck.case_label}`, deck);
+  for (const deck of previous?.decks ?? [])
+    entries.set(`${deck.condition}/${deck.audience}/${deck.case_label}`, deck);
 
   for (const candidate of await findCandidates(options, skipped)) {
     const extension = extname(candidate.file).toLowerCase();

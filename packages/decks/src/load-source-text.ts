@@ -12,21 +12,57 @@ function decodeUtf8(bytes: Buffer, file: string): string {
   }
 }
 
+const NAMED_ENTITIES: Record<string, string> = {
+  nbsp: ' ',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  ndash: '\u2013',
+  mdash: '\u2014',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  hellip: '\u2026',
+  deg: '\u00b0',
+  times: '\u00d7',
+  minus: '\u2212',
+  le: '\u2264',
+  ge: '\u2265',
+  plusmn: '\u00b1',
+  micro: '\u00b5',
+  euro: '\u20ac',
+  pound: '\u00a3',
+  copy: '\u00a9',
+};
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name.startsWith('#')) {
+      const code =
+        name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+/** A plain-text view of an HTML page: chrome (nav, aside, scripts) dropped, headings kept as `#`. */
 function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style|nav|header|footer|noscript)[\s\S]*?<\/\1>/gi, ' ')
+  const text = html
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<(head|script|style|nav|header|footer|aside|noscript|template)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<h([1-6])[^>]*>/gi, (_, level: string) => `\n\n${'#'.repeat(Number(level))} `)
-    .replace(/<\/(p|div|li|h[1-6]|tr|section|article)>/gi, '\n\n')
+    .replace(/<\/(p|div|li|h[1-6]|tr|section|article|table|ul|ol)>/gi, '\n\n')
     .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
+    .replace(/<\/t[dh]>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ');
+  return decodeEntities(text)
     .replace(/[ \t]+/g, ' ')
-    .replace(/\n\s*\n\s*\n+/g, '\n\n')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
 
@@ -74,7 +110,10 @@ export async function loadSourceText(
     }
   }
   if (text.trim() === '') {
-    throw new InputError('the source has no text to build slides from', { file: sourceDocument, code: 'empty_source' });
+    throw new InputError('the source has no text to build slides from', {
+      file: sourceDocument,
+      code: 'empty_source',
+    });
   }
   return text.slice(0, maxChars);
 }

@@ -36,7 +36,10 @@ function contentWords(text: string): string[] {
 function shorten(sentence: string): string {
   const words = sentence.split(/\s+/);
   if (words.length <= MAX_BULLET_WORDS) return sentence;
-  return `${words.slice(0, MAX_BULLET_WORDS).join(' ').replace(/[,;:]$/, '')} …`;
+  return `${words
+    .slice(0, MAX_BULLET_WORDS)
+    .join(' ')
+    .replace(/[,;:]$/, '')} …`;
 }
 
 /** Drops inline Markdown (emphasis, code ticks, links) so slides show plain words. */
@@ -63,6 +66,18 @@ function parseTableRow(line: string): string[] {
     .map((cell) => cell.trim());
 }
 
+/**
+ * In text without Markdown headings (PDF or HTML extractions), a short line (at most 8 words) that
+ * starts with a capital or a section number, has no closing punctuation and follows the end of a
+ * sentence (or a blank line) is taken as a heading.
+ */
+function isPlainHeading(line: string, previous: string): boolean {
+  if (line === '' || line.startsWith('|')) return false;
+  const words = line.split(/\s+/).length;
+  if (words > 8 || /[.,;:!?]$/.test(line) || !/^[\p{Lu}\d]/u.test(line)) return false;
+  return previous === '' || /[.!?:)]$/.test(previous) || /^\d+(\.\d+)*\.?\s/.test(line);
+}
+
 /** Splits markdown-ish text into sections at headings; pipe tables are kept apart from prose. */
 function splitSections(text: string, fallbackTitle: string): { title: string; sections: Section[] } {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -72,16 +87,28 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
   let paragraph: string[] = [];
   let table: string[][] = [];
   const flushParagraph = () => {
-    if (paragraph.length > 0) current.sentences.push(...splitSentences(paragraph.join(' ')));
+    if (paragraph.length > 0) {
+      const joined = paragraph
+        .join('\n')
+        .replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2')
+        .replace(/\n/g, ' ');
+      current.sentences.push(...splitSentences(joined));
+    }
     paragraph = [];
   };
   const flushTable = () => {
     if (table.length >= 2) current.tables.push(table);
     table = [];
   };
+  const markdownHeadings = lines.some((line) => /^#{1,6}\s+\S/.test(line.trim()));
+  let previousLine = '';
   for (const raw of lines) {
     const line = raw.trim();
-    const heading = /^(#{1,6})\s+(.+)$/.exec(line);
+    const plain = !markdownHeadings && isPlainHeading(line, previousLine);
+    previousLine = line;
+    const heading = plain
+      ? [line, title ? '##' : '#', line.replace(/^\d+(\.\d+)*\.?\s+/, '')]
+      : /^(#{1,6})\s+(.+)$/.exec(line);
     if (heading) {
       flushParagraph();
       flushTable();
@@ -90,7 +117,8 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
         title = plainInline(text);
         continue;
       }
-      if (current.heading || current.sentences.length > 0 || current.tables.length > 0) sections.push(current);
+      if (current.heading || current.sentences.length > 0 || current.tables.length > 0)
+        sections.push(current);
       current = { heading: text, sentences: [], tables: [] };
       continue;
     }
@@ -155,7 +183,8 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     const words = contentWords(sentence);
     if (words.length === 0) return 0;
     let total = 0;
-    for (const word of words) total += Math.log1p(frequency.get(word) ?? 0) + (profileWords.has(word) ? 1.5 : 0);
+    for (const word of words)
+      total += Math.log1p(frequency.get(word) ?? 0) + (profileWords.has(word) ? 1.5 : 0);
     const numberBonus = /\d/.test(sentence) ? 1.2 : 1;
     return (total / Math.sqrt(words.length)) * numberBonus;
   };
@@ -194,7 +223,11 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     .map((section, position) => ({
       section,
       position,
-      weight: section.sentences.map(score).sort((a, b) => b - a).slice(0, perSlide).reduce((a, b) => a + b, 0),
+      weight: section.sentences
+        .map(score)
+        .sort((a, b) => b - a)
+        .slice(0, perSlide)
+        .reduce((a, b) => a + b, 0),
     }))
     .filter((item) => item.section.sentences.length > 0)
     .sort((a, b) => b.weight - a.weight || a.position - b.position)
@@ -213,7 +246,8 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     sections.flatMap((section) => section.sentences),
     perSlide,
   );
-  if (takeaways.length > 0 && slides.length < maxSlides - 1) slides.push({ title: 'Key takeaways', bullets: takeaways });
+  if (takeaways.length > 0 && slides.length < maxSlides - 1)
+    slides.push({ title: 'Key takeaways', bullets: takeaways });
   if (slides.length === 0) slides.push({ title, bullets: ['The source has no extractable sentences.'] });
   return { title, subtitle: options.subtitle ?? '', slides: slides.slice(0, maxSlides - 1) };
 }

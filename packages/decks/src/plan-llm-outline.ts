@@ -56,7 +56,10 @@ export async function planLlmOutline(
       ],
       temperature: 0,
       maxTokens: 4000,
-      responseSchema: { name: 'deck_outline', schema: z.toJSONSchema(deckOutlineSchema, { io: 'input' }) as Record<string, unknown> },
+      responseSchema: {
+        name: 'deck_outline',
+        schema: z.toJSONSchema(deckOutlineSchema, { io: 'input' }) as Record<string, unknown>,
+      },
     },
     deckOutlineSchema,
     { stage: 'decks.outline' },

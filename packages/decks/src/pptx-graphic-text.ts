@@ -1,4 +1,4 @@
-import { type XmlNode, child, childrenNamed, collectText, descendants, nodeText, path } from './xml-tree';
+import { child, childrenNamed, collectText, descendants, nodeText, path, type XmlNode } from './xml-tree';
 
 function pointValues(container: XmlNode | undefined): string[] {
   const points = descendants(container, 'pt')
@@ -19,7 +19,8 @@ export function readChartText(chartSpace: XmlNode | undefined): string {
   const series = plotArea ? plotArea.children.flatMap((plot) => childrenNamed(plot, 'ser')) : [];
   const title = collectText(child(chart, 'title')).trim();
   const titleDeleted = path(chart, 'autoTitleDeleted')?.attrs.val;
-  const seriesName = (ser: XmlNode) => nodeText(descendants(child(ser, 'tx'), 'v')[0]).trim() || collectText(child(ser, 'tx')).trim();
+  const seriesName = (ser: XmlNode) =>
+    nodeText(descendants(child(ser, 'tx'), 'v')[0]).trim() || collectText(child(ser, 'tx')).trim();
   if (title) lines.push(title);
   else if (child(chart, 'title') && titleDeleted !== '1' && series.length === 1) {
     // A title element without text shows the only series' name.
@@ -45,7 +46,12 @@ export function readChartText(chartSpace: XmlNode | undefined): string {
 /** SmartArt text: every point of the diagram's data model, one per line. */
 export function readDiagramText(dataModel: XmlNode | undefined): string {
   return descendants(dataModel, 't')
-    .map((item) => item.children.map((text) => text.text).join('').trim())
+    .map((item) =>
+      item.children
+        .map((text) => text.text)
+        .join('')
+        .trim(),
+    )
     .filter((text) => text !== '')
     .join('\n');
 }

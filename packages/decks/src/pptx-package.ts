@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { type XmlNode, childrenNamed, parseXml } from './xml-tree';
+import { childrenNamed, parseXml, type XmlNode } from './xml-tree';
 import type { ZipArchive } from './zip-archive';
 
 export interface Relationship {

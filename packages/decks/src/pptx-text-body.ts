@@ -1,4 +1,4 @@
-import { type XmlNode, child, childrenNamed } from './xml-tree';
+import { child, childrenNamed, type XmlNode } from './xml-tree';
 
 /** PowerPoint's size for text no style sets (points). */
 export const DEFAULT_FONT_SIZE = 18;
@@ -88,7 +88,8 @@ export function readTextBody(txBody: XmlNode | undefined, chain: StyleChain): Te
       text += value;
       if (value.trim() === '') continue;
       const explicit = child(item, 'rPr')?.attrs.sz;
-      const size = explicit !== undefined && Number.isFinite(Number(explicit)) ? Number(explicit) / 100 : levelSize;
+      const size =
+        explicit !== undefined && Number.isFinite(Number(explicit)) ? Number(explicit) / 100 : levelSize;
       fontSizes.push(Math.round(size * scale * 10) / 10);
     }
     lines.push(text);

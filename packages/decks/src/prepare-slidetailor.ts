@@ -61,13 +61,19 @@ async function isPdf(file: string): Promise<boolean> {
  * prompt file, for conditioned rows; a general-audience guideline otherwise), `configs/<job>.json`,
  * and `slidetailor_run_sheet.csv`. Both conditions use `template_mode=source_template_generation`.
  */
-export async function prepareSlideTailor(options: PrepareSlideTailorOptions): Promise<PrepareSlideTailorResult> {
+export async function prepareSlideTailor(
+  options: PrepareSlideTailorOptions,
+): Promise<PrepareSlideTailorResult> {
   const { layout, run } = options;
   const outDir = options.outDir ?? join(layout.runDir(run), 'slidetailor');
   const profiles = new Map(options.audienceProfiles.map((profile) => [profile.id, profile.description]));
   const skipped: PrepareSlideTailorResult['skipped'] = [];
   for (const invalid of options.sheet.invalid) {
-    skipped.push({ case_label: invalid.raw.case_label ?? '?', line: invalid.line, reason: invalid.error.message });
+    skipped.push({
+      case_label: invalid.raw.case_label ?? '?',
+      line: invalid.line,
+      reason: invalid.error.message,
+    });
   }
   const rows: Array<Record<string, string>> = [];
   for (const entry of options.sheet.entries) {
@@ -83,7 +89,9 @@ export async function prepareSlideTailor(options: PrepareSlideTailorOptions): Pr
           code: 'not_pdf',
         });
       }
-      const jobId = [row.condition, row.audience, row.case_label].map((part) => assertSafePathPart(part, 'name')).join('__');
+      const jobId = [row.condition, row.audience, row.case_label]
+        .map((part) => assertSafePathPart(part, 'name'))
+        .join('__');
       const caseDir = join(outDir, 'dataset', row.case_label);
       const paperPath = join(caseDir, 'paper.pdf');
       const sourceBytes = await readFile(entry.sourceDocument);
@@ -94,7 +102,8 @@ export async function prepareSlideTailor(options: PrepareSlideTailorOptions): Pr
       let guidelines = AGNOSTIC_GUIDELINES;
       if (row.condition === 'audience_conditioned') {
         const profile = profiles.get(row.audience);
-        if (!profile) throw new InputError(`no audience profile for "${row.audience}"`, { code: 'missing_profile' });
+        if (!profile)
+          throw new InputError(`no audience profile for "${row.audience}"`, { code: 'missing_profile' });
         guidelines = `The deck is for ${row.audience.replace(/[_-]+/g, ' ')}: ${profile}`;
       }
       if (entry.promptPath) {

@@ -46,7 +46,9 @@ describe('readDeck on PPTX', () => {
   it('keeps speaker notes out of visible text and the word count', async () => {
     const file = await writeDeck(
       'notes.pptx',
-      buildTestPptx({ slides: [{ fileNumber: 1, title: 'Plan', notes: 'secret speaker remark with many words' }] }),
+      buildTestPptx({
+        slides: [{ fileNumber: 1, title: 'Plan', notes: 'secret speaker remark with many words' }],
+      }),
     );
     const deck = await readDeck(file);
     expect(deck.slides[0]?.notes).toBe('secret speaker remark with many words');
@@ -58,7 +60,14 @@ describe('readDeck on PPTX', () => {
     const file = await writeDeck(
       'sizes.pptx',
       buildTestPptx({
-        slides: [{ fileNumber: 1, title: 'Sizes', bullets: ['one', 'two'], textBox: { text: 'small print', sizePt: 9 } }],
+        slides: [
+          {
+            fileNumber: 1,
+            title: 'Sizes',
+            bullets: ['one', 'two'],
+            textBox: { text: 'small print', sizePt: 9 },
+          },
+        ],
       }),
     );
     const [title, body, box] = (await readDeck(file)).slides[0]?.elements ?? [];
@@ -99,6 +108,33 @@ describe('readDeck on PPTX', () => {
     );
     await expect(readDeck(file)).rejects.toThrow(/inflates past \d+ bytes/);
     await expect(readDeck(file, { zipLimits: { maxEntryBytes: 1024 } })).rejects.toBeInstanceOf(InputError);
+  });
+
+  it('refuses a huge slide XML part and a nesting bomb with a clear reason, quickly', async () => {
+    const good = unzipForTest(buildTestPptx({ slides: [{ fileNumber: 1, title: 'x' }] }));
+    const withSlide = (xml: string) =>
+      buildZip(
+        good.map((entry) =>
+          entry.name === 'ppt/slides/slide1.xml' ? { name: entry.name, data: xml } : entry,
+        ),
+      );
+    const shape = '<p:sp><p:txBody><a:p><a:r><a:t>word</a:t></a:r></a:p></p:txBody></p:sp>';
+    const huge = await writeDeck(
+      'huge.pptx',
+      withSlide(`<p:sld><p:cSld><p:spTree>${shape.repeat(130_000)}</p:spTree></p:cSld></p:sld>`),
+    );
+    await expect(readDeck(huge)).rejects.toThrow(/slide1\.xml inflates past 8388608 bytes/);
+    const nested = await writeDeck(
+      'nested.pptx',
+      withSlide(
+        `<p:sld><p:cSld><p:spTree>${'<p:grpSp>'.repeat(100_000)}${'</p:grpSp>'.repeat(100_000)}</p:spTree></p:cSld></p:sld>`,
+      ),
+    );
+    const started = performance.now();
+    await expect(readDeck(nested)).rejects.toThrow(
+      `${nested}: cannot read the deck: Maximum nested tags exceeded`,
+    );
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('caps the total inflated bytes across parts', async () => {
@@ -153,6 +189,39 @@ function unzipForTest(zip: Buffer): Array<{ name: string; data: Buffer }> {
   }
   return entries;
 }
+
+describe('readDeck on PDF', () => {
+  const fixture = resolve(
+    dirname(fileURLToPath(import.meta.url)),
+    '../../../fixtures/decks/notebooklm/cs_raft_consensus.pdf',
+  );
+
+  it('reads pages as slides with titles from the largest top text, bullets and top-left boxes', async () => {
+    const deck = await readDeck(fixture);
+    expect(deck.slide_count).toBe(6);
+    expect(deck.slide_width).toBe(720);
+    expect(deck.slides.map((slide) => slide.title)).toEqual([
+      'Raft in five minutes',
+      'What Raft is for',
+      'Majorities make progress',
+      'Electing a leader',
+      'Replicating the log',
+      'Where Raft runs today',
+    ]);
+    const second = deck.slides[1];
+    expect(second?.elements.reduce((sum, element) => sum + (element.bullet_count ?? 0), 0)).toBe(3);
+    const [title, firstBullet] = second?.elements ?? [];
+    expect(title?.font_sizes[0]).toBeCloseTo(30, 0);
+    expect(firstBullet?.font_sizes[0]).toBeCloseTo(20, 0);
+    expect((title?.bbox?.y ?? 0) < (firstBullet?.bbox?.y ?? 0)).toBe(true);
+    expect(deck.slides[5]?.visible_text).toContain('etcd Key-value store behind Kubernetes');
+  });
+
+  it('names the reason for a corrupt PDF', async () => {
+    const file = await writeDeck('broken.pdf', Buffer.from('%PDF-1.4 nothing else'));
+    await expect(readDeck(file)).rejects.toThrow(`${file}: not a readable PDF`);
+  });
+});
 
 describe('countVisibleWords', () => {
   it('counts Latin words by whitespace and each Han/Kana character as a word', () => {

@@ -48,7 +48,10 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number, file: string)
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new InputError(`reading took longer than ${timeoutMs} ms; gave up`, { file, code: 'timeout' })),
+      () =>
+        reject(
+          new InputError(`reading took longer than ${timeoutMs} ms; gave up`, { file, code: 'timeout' }),
+        ),
       timeoutMs,
     );
   });
@@ -73,7 +76,10 @@ export async function readDeck(path: string, options: ReadDeckOptions = {}): Pro
     size = info.size;
   } catch (error) {
     if (isXsbError(error)) throw error;
-    throw new InputError(`cannot open the deck: ${(error as Error).message}`, { file: path, code: 'missing_file' });
+    throw new InputError(`cannot open the deck: ${(error as Error).message}`, {
+      file: path,
+      code: 'missing_file',
+    });
   }
   if (size > maxFileBytes) {
     throw new InputError(`the file is ${size} bytes, more than the limit of ${maxFileBytes}`, {

@@ -70,18 +70,24 @@ function lineText(line: TextLine): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** A line that starts with a bullet glyph or a list number reads as one bullet. */
+const BULLET_START =
+  /^([\u2022\u2023\u25aa\u25ab\u25cf\u25e6\u2043\u2219\u25a0\u25a1\u27a2\u2013\u2014*-]\s|\d{1,2}[.)]\s)/u;
+
 function lineElement(line: TextLine): SlideElement {
   const visible = line.items.filter((item) => item.str.trim() !== '');
   const left = Math.min(...visible.map((item) => item.x));
   const right = Math.max(...visible.map((item) => item.x + item.width));
   const top = Math.min(...visible.map((item) => item.baseline - item.fontSize));
   const bottom = Math.max(...visible.map((item) => item.baseline + item.fontSize * 0.25));
+  const text = lineText(line);
   return {
     kind: 'text',
     bbox: { x: round2(left), y: round2(top), width: round2(right - left), height: round2(bottom - top) },
-    text: lineText(line),
+    text,
     font_sizes: visible.map((item) => round2(item.fontSize)),
     placeholder: false,
+    bullet_count: BULLET_START.test(text) ? 1 : 0,
   };
 }
 
@@ -118,7 +124,11 @@ export interface ReadPdfOptions {
  * Reads a PDF deck page by page through unpdf (pdfjs): text items with positions (points, top-left
  * origin after the page's viewport transform, so rotation and crop boxes are honoured) and font sizes.
  */
-export async function readPdfDeck(bytes: Uint8Array, deckPath: string, options: ReadPdfOptions): Promise<Deck> {
+export async function readPdfDeck(
+  bytes: Uint8Array,
+  deckPath: string,
+  options: ReadPdfOptions,
+): Promise<Deck> {
   let document: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     document = await getDocumentProxy(bytes, { verbosity: 0, stopAtErrors: false });
@@ -130,7 +140,10 @@ export async function readPdfDeck(bytes: Uint8Array, deckPath: string, options: 
         code: 'encrypted',
       });
     }
-    throw new InputError(`not a readable PDF: ${(error as Error).message}`, { file: deckPath, code: 'corrupt_pdf' });
+    throw new InputError(`not a readable PDF: ${(error as Error).message}`, {
+      file: deckPath,
+      code: 'corrupt_pdf',
+    });
   }
   try {
     const pageCount = document.numPages;

@@ -1,9 +1,9 @@
 import { type BoundingBox, type Deck, InputError, type Slide, type SlideElement } from '@xsb/core';
 import { countVisibleWords } from './count-visible-words';
-import { PptxPackage } from './pptx-package';
 import { readChartText, readDiagramText } from './pptx-graphic-text';
-import { type StyleChain, readTextBody } from './pptx-text-body';
-import { type XmlNode, child, childrenNamed, path, prefixedAttr } from './xml-tree';
+import { PptxPackage } from './pptx-package';
+import { readTextBody, type StyleChain } from './pptx-text-body';
+import { child, childrenNamed, path, prefixedAttr, type XmlNode } from './xml-tree';
 import type { ZipArchive } from './zip-archive';
 
 const EMU_PER_POINT = 12_700;
@@ -84,12 +84,7 @@ function findMasterPlaceholder(tree: XmlNode | undefined, ph: Placeholder): XmlN
 
 function xfrmOf(shape: XmlNode | undefined): XmlNode | undefined {
   if (!shape) return undefined;
-  return (
-    path(shape, 'spPr', 'xfrm') ??
-    path(shape, 'grpSpPr', 'xfrm') ??
-    child(shape, 'xfrm') ??
-    undefined
-  );
+  return path(shape, 'spPr', 'xfrm') ?? path(shape, 'grpSpPr', 'xfrm') ?? child(shape, 'xfrm') ?? undefined;
 }
 
 function boxFromXfrm(xfrm: XmlNode | undefined): { x: number; y: number; w: number; h: number } | undefined {
@@ -112,7 +107,10 @@ function toPoints(box: { x: number; y: number; w: number; h: number }, affine: A
   };
 }
 
-function textStyleFamily(masterTextStyles: XmlNode | undefined, ph: Placeholder | undefined): XmlNode | undefined {
+function textStyleFamily(
+  masterTextStyles: XmlNode | undefined,
+  ph: Placeholder | undefined,
+): XmlNode | undefined {
   if (!ph) return child(masterTextStyles, 'otherStyle');
   const type = masterType(ph.type);
   if (type === 'title') return child(masterTextStyles, 'titleStyle');
@@ -152,13 +150,20 @@ export class PptxSlideReader {
     return box ? toPoints(box, affine) : null;
   }
 
-  private readShape(shape: XmlNode, source: ShapeSource, affine: Affine, depth: number): ReadElement | undefined {
+  private readShape(
+    shape: XmlNode,
+    source: ShapeSource,
+    affine: Affine,
+    depth: number,
+  ): ReadElement | undefined {
     const ph = placeholderOf(shape);
     const bbox = this.geometry(shape, ph, source, affine);
     const placeholderType = ph?.type;
     if (shape.name === 'grpSp') {
       if (depth >= MAX_GROUP_DEPTH) {
-        this.warnings.push(`${source.slidePart}: groups nested deeper than ${MAX_GROUP_DEPTH} levels were skipped`);
+        this.warnings.push(
+          `${source.slidePart}: groups nested deeper than ${MAX_GROUP_DEPTH} levels were skipped`,
+        );
         return undefined;
       }
       const xfrm = xfrmOf(shape);
@@ -186,7 +191,10 @@ export class PptxSlideReader {
         element: {
           kind: 'group',
           bbox,
-          text: children.map((item) => item.text).filter((text) => text !== '').join('\n'),
+          text: children
+            .map((item) => item.text)
+            .filter((text) => text !== '')
+            .join('\n'),
           font_sizes: children.flatMap((item) => item.font_sizes),
           placeholder: false,
           bullet_count: children.reduce((sum, item) => sum + (item.bullet_count ?? 0), 0),
@@ -195,12 +203,19 @@ export class PptxSlideReader {
       };
     }
     if (shape.name === 'pic') {
-      return { placeholderType, element: { kind: 'picture', bbox, text: '', font_sizes: [], placeholder: Boolean(ph) } };
+      return {
+        placeholderType,
+        element: { kind: 'picture', bbox, text: '', font_sizes: [], placeholder: Boolean(ph) },
+      };
     }
     if (shape.name === 'cxnSp') {
-      return { placeholderType, element: { kind: 'other', bbox, text: '', font_sizes: [], placeholder: false } };
+      return {
+        placeholderType,
+        element: { kind: 'other', bbox, text: '', font_sizes: [], placeholder: false },
+      };
     }
-    if (shape.name === 'graphicFrame') return { placeholderType, element: this.readGraphicFrame(shape, source, bbox, ph) };
+    if (shape.name === 'graphicFrame')
+      return { placeholderType, element: this.readGraphicFrame(shape, source, bbox, ph) };
     return { placeholderType, element: this.readTextShape(shape, ph, source, bbox) };
   }
 
@@ -279,7 +294,9 @@ export class PptxSlideReader {
 }
 
 function slideTitle(elements: ReadElement[]): string {
-  const title = elements.find((item) => item.placeholderType === 'title' || item.placeholderType === 'ctrTitle');
+  const title = elements.find(
+    (item) => item.placeholderType === 'title' || item.placeholderType === 'ctrTitle',
+  );
   return (title?.element.text ?? '').replace(/\s*\n\s*/g, ' ').trim();
 }
 
@@ -334,7 +351,8 @@ export function readPptxDeck(zip: ZipArchive, deckPath: string): Deck {
     }
     const layoutPart = pkg.relatedOfKind(slidePart, 'slideLayout')?.target;
     const layout = layoutPart ? pkg.xml(layoutPart) : undefined;
-    if (!layout) warnings.push(`slide ${index}: its layout part is missing; inherited sizes and positions are unknown`);
+    if (!layout)
+      warnings.push(`slide ${index}: its layout part is missing; inherited sizes and positions are unknown`);
     const masterPart = layoutPart ? pkg.relatedOfKind(layoutPart, 'slideMaster')?.target : undefined;
     const master = masterPart ? pkg.xml(masterPart) : undefined;
     const source: ShapeSource = {

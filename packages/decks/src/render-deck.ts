@@ -83,10 +83,13 @@ export async function convertPptxToPdf(
         (error, _stdout, stderr) => {
           if (error) {
             reject(
-              new InputError(`LibreOffice could not convert the deck to PDF: ${error.killed ? 'timed out' : stderr.trim() || error.message}`, {
-                file: pptxPath,
-                code: 'convert_failed',
-              }),
+              new InputError(
+                `LibreOffice could not convert the deck to PDF: ${error.killed ? 'timed out' : stderr.trim() || error.message}`,
+                {
+                  file: pptxPath,
+                  code: 'convert_failed',
+                },
+              ),
             );
           } else resolve();
         },

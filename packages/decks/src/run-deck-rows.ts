@@ -2,14 +2,15 @@ import { stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import {
   type DeckBatchSummary,
-  deckBatchSummarySchema,
   type DeckRowStatus,
+  deckBatchSummarySchema,
   deckRowStatusSchema,
   describeError,
   isXsbError,
   type ProgressReporter,
   type RunLayout,
   silentProgress,
+  withDirectoryLock,
   writeJson,
 } from '@xsb/core';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
@@ -115,7 +116,21 @@ export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatc
     }
     let status: DeckRowStatus;
     try {
-      await options.produce({ entry, deckDir, outputDeckPath });
+      // A second process on the same deck (an overlapping shard, a rerun) fails fast instead of racing.
+      const produced = await withDirectoryLock(
+        deckDir,
+        async () => {
+          if (!options.force && (await hasOutput(outputDeckPath))) return false;
+          await options.produce({ entry, deckDir, outputDeckPath });
+          return true;
+        },
+        { timeoutMs: 2000, staleAfterMs: 24 * 3_600_000 },
+      );
+      if (!produced) {
+        statuses.push({ ...base, status: 'skipped', message: 'output deck exists (use --force to redo it)' });
+        progress.tick(1, `${row.case_label}: skipped`);
+        continue;
+      }
       status = { ...base, status: 'done', message: '' };
     } catch (error) {
       if (!isXsbError(error)) throw error;
@@ -125,7 +140,8 @@ export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatc
     statuses.push(status);
     progress.tick(1, `${row.case_label}: ${status.status}`);
   }
-  const count = (outcome: DeckRowStatus['status']) => statuses.filter((item) => item.status === outcome).length;
+  const count = (outcome: DeckRowStatus['status']) =>
+    statuses.filter((item) => item.status === outcome).length;
   const summary: DeckBatchSummary = {
     run_sheet: sheet.file,
     rows_total: sheet.entries.length + sheet.invalid.length,

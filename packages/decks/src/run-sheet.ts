@@ -62,7 +62,8 @@ export async function readRunSheet(file: string): Promise<RunSheet> {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file));
   } catch (error) {
-    const reason = error instanceof TypeError ? 'not valid UTF-8' : `cannot read (${(error as Error).message})`;
+    const reason =
+      error instanceof TypeError ? 'not valid UTF-8' : `cannot read (${(error as Error).message})`;
     throw new InputError(reason, { file, cause: error });
   }
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
@@ -81,10 +82,13 @@ export async function readRunSheet(file: string): Promise<RunSheet> {
   const header = headerLine.split(',').map((name) => name.trim().replace(/^"|"$/g, ''));
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
   if (missing.length > 0) {
-    throw new ValidationError(`the run sheet lacks column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, {
-      file,
-      line: 1,
-    });
+    throw new ValidationError(
+      `the run sheet lacks column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`,
+      {
+        file,
+        line: 1,
+      },
+    );
   }
   const base = dirname(resolve(file));
   const entries: RunSheetEntry[] = [];

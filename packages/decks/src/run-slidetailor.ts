@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
-import { dirname } from 'node:path';
 import { mkdir, rm } from 'node:fs/promises';
-import { type DeckBatchSummary, InputError, type ProgressReporter, type RunLayout, UsageError } from '@xsb/core';
+import { dirname } from 'node:path';
+import {
+  type DeckBatchSummary,
+  InputError,
+  type ProgressReporter,
+  type RunLayout,
+  UsageError,
+} from '@xsb/core';
 import { readDeck } from './read-deck';
 import { type DeckRowFilters, runDeckRows } from './run-deck-rows';
 import type { RunSheet } from './run-sheet';
@@ -21,6 +27,8 @@ export interface RunSlideTailorOptions {
   /** Gives up on one row after this long (ms, default 2 h). */
   timeoutMs?: number;
   env?: Record<string, string | undefined>;
+  /** Working folder of the command (default: this process's). */
+  cwd?: string;
   progress?: ProgressReporter;
 }
 
@@ -33,15 +41,30 @@ export function splitCommand(command: string): string[] {
   return words;
 }
 
+/** The most telling stderr line: the last one naming an error, else the last two lines. */
+function stderrSummary(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const errors = lines.filter((line) => /error|exception|traceback/i.test(line));
+  return (errors.length > 0 ? errors.slice(-1) : lines.slice(-2)).join(' / ').slice(0, 500);
+}
+
 function runCommand(
   argv: string[],
   env: Record<string, string | undefined>,
   timeoutMs: number,
   file: string,
+  cwd: string | undefined,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const [program, ...args] = argv as [string, ...string[]];
-    const child = spawn(program, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(program, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      ...(cwd ? { cwd } : {}),
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -54,9 +77,13 @@ function runCommand(
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) return resolve();
-      const tail = stderr.trim().split('\n').slice(-3).join(' / ');
-      const how = signal ? `was killed (${signal}${signal === 'SIGKILL' ? ', timed out?' : ''})` : `exited with ${code}`;
-      reject(new InputError(`SlideTailor ${how}${tail ? `: ${tail}` : ''}`, { file, code: 'command_failed' }));
+      const tail = stderrSummary(stderr);
+      const how = signal
+        ? `was killed (${signal}${signal === 'SIGKILL' ? ', timed out?' : ''})`
+        : `exited with ${code}`;
+      reject(
+        new InputError(`SlideTailor ${how}${tail ? `: ${tail}` : ''}`, { file, code: 'command_failed' }),
+      );
     });
   });
 }
@@ -88,7 +115,9 @@ export async function runSlideTailor(options: RunSlideTailorOptions): Promise<De
         condition: row.condition,
         audience: row.audience,
       };
-      const argv = template.map((word) => word.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole));
+      const argv = template.map((word) =>
+        word.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole),
+      );
       await mkdir(dirname(outputDeckPath), { recursive: true });
       await runCommand(
         argv,
@@ -99,6 +128,7 @@ export async function runSlideTailor(options: RunSlideTailorOptions): Promise<De
         },
         options.timeoutMs ?? 2 * 60 * 60 * 1000,
         `${options.sheet.file}:${entry.line}`,
+        options.cwd,
       );
       try {
         await readDeck(outputDeckPath);

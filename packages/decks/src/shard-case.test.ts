@@ -18,7 +18,11 @@ const PYTHON_VECTORS: Array<[string, number, number, number]> = [
 describe('shardOfCase', () => {
   it('matches Python over the full 128-bit md5 digest', () => {
     for (const [label, mod8, mod3, mod5] of PYTHON_VECTORS) {
-      expect([shardOfCase(label, 8), shardOfCase(label, 3), shardOfCase(label, 5)], label).toEqual([mod8, mod3, mod5]);
+      expect([shardOfCase(label, 8), shardOfCase(label, 3), shardOfCase(label, 5)], label).toEqual([
+        mod8,
+        mod3,
+        mod5,
+      ]);
     }
   });
 

@@ -36,16 +36,25 @@ function rels(items: Array<{ id: string; type: string; target: string }>): strin
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`;
 }
 
-function placeholderShape(id: number, type: string, paragraphs: string[], box: [number, number, number, number]): string {
+function placeholderShape(
+  id: number,
+  type: string,
+  paragraphs: string[],
+  box: [number, number, number, number],
+): string {
   const [x, y, cx, cy] = box;
-  const ps = paragraphs.map((text) => `<a:p><a:r><a:rPr lang="en-US"/><a:t>${escapeXml(text)}</a:t></a:r></a:p>`).join('');
+  const ps = paragraphs
+    .map((text) => `<a:p><a:r><a:rPr lang="en-US"/><a:t>${escapeXml(text)}</a:t></a:r></a:p>`)
+    .join('');
   return `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="${type} ${id}"/><p:cNvSpPr/><p:nvPr><p:ph type="${type}"${type === 'body' ? ' idx="1"' : ''}/></p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/><a:lstStyle/>${ps || '<a:p/>'}</p:txBody></p:sp>`;
 }
 
 function slideXml(slide: TestSlide): string {
   const shapes: string[] = [];
-  if (slide.title !== undefined) shapes.push(placeholderShape(2, 'title', [slide.title], [457200, 274638, 8229600, 1143000]));
-  if (slide.bullets) shapes.push(placeholderShape(3, 'body', slide.bullets, [457200, 1600200, 8229600, 4525963]));
+  if (slide.title !== undefined)
+    shapes.push(placeholderShape(2, 'title', [slide.title], [457200, 274638, 8229600, 1143000]));
+  if (slide.bullets)
+    shapes.push(placeholderShape(3, 'body', slide.bullets, [457200, 1600200, 8229600, 4525963]));
   if (slide.textBox) {
     shapes.push(
       `<p:sp><p:nvSpPr><p:cNvPr id="4" name="TextBox 4"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="914400" y="5943600"/><a:ext cx="3657600" cy="457200"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US" sz="${Math.round(slide.textBox.sizePt * 100)}"/><a:t>${escapeXml(slide.textBox.text)}</a:t></a:r></a:p></p:txBody></p:sp>`,
@@ -77,11 +86,15 @@ export function buildTestPptx(options: TestPptxOptions): Buffer {
     name: '_rels/.rels',
     data: rels([{ id: 'rId1', type: 'officeDocument', target: 'ppt/presentation.xml' }]),
   });
-  const presentationRels = [{ id: 'rIdMaster', type: 'slideMaster', target: 'slideMasters/slideMaster1.xml' }];
+  const presentationRels = [
+    { id: 'rIdMaster', type: 'slideMaster', target: 'slideMasters/slideMaster1.xml' },
+  ];
   for (const number of order) {
     presentationRels.push({ id: `rIdS${number}`, type: 'slide', target: `slides/slide${number}.xml` });
   }
-  const ids = order.map((number, position) => `<p:sldId id="${256 + position}" r:id="rIdS${number}"/>`).join('');
+  const ids = order
+    .map((number, position) => `<p:sldId id="${256 + position}" r:id="rIdS${number}"/>`)
+    .join('');
   entries.push({
     name: 'ppt/presentation.xml',
     data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:presentation ${NS}><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rIdMaster"/></p:sldMasterIdLst><p:sldIdLst>${ids}</p:sldIdLst><p:sldSz cx="9144000" cy="6858000"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>`,
@@ -101,8 +114,15 @@ export function buildTestPptx(options: TestPptxOptions): Buffer {
     if (missing.has(slide.fileNumber)) continue;
     const slideRels = [{ id: 'rId1', type: 'slideLayout', target: '../slideLayouts/slideLayout1.xml' }];
     if (slide.notes !== undefined) {
-      slideRels.push({ id: 'rId2', type: 'notesSlide', target: `../notesSlides/notesSlide${slide.fileNumber}.xml` });
-      entries.push({ name: `ppt/notesSlides/notesSlide${slide.fileNumber}.xml`, data: notesXml(slide.notes) });
+      slideRels.push({
+        id: 'rId2',
+        type: 'notesSlide',
+        target: `../notesSlides/notesSlide${slide.fileNumber}.xml`,
+      });
+      entries.push({
+        name: `ppt/notesSlides/notesSlide${slide.fileNumber}.xml`,
+        data: notesXml(slide.notes),
+      });
     }
     entries.push({ name: `ppt/slides/slide${slide.fileNumber}.xml`, data: slideXml(slide) });
     entries.push({ name: `ppt/slides/_rels/slide${slide.fileNumber}.xml.rels`, data: rels(slideRels) });

@@ -16,6 +16,20 @@ export const BASELINE_THEME = {
 } as const;
 
 const MASTER = 'XSB_BASELINE';
+const CHART_COLORS = [
+  '1F4E79',
+  '2E86AB',
+  'F18F01',
+  'C73E1D',
+  '3B8B5A',
+  '7D5BA6',
+  'A23B72',
+  '5A6470',
+  'E4B363',
+  '4FB0C6',
+  '8C4A2F',
+  '9BC53D',
+];
 const COVER = 'XSB_COVER';
 const VISUAL = 'XSB_VISUAL';
 const FIXED_DATE = '2000-01-01T00:00:00Z';
@@ -58,7 +72,11 @@ function defineMasters(pptx: PptxGenJS): void {
       text: '',
     },
   };
-  pptx.defineSlideMaster({ title: MASTER, background: { color: 'FFFFFF' }, objects: [accentBar, title, body] });
+  pptx.defineSlideMaster({
+    title: MASTER,
+    background: { color: 'FFFFFF' },
+    objects: [accentBar, title, body],
+  });
   // Table and chart slides get no body placeholder: an empty one would sit under the visual.
   pptx.defineSlideMaster({ title: VISUAL, background: { color: 'FFFFFF' }, objects: [accentBar, title] });
   pptx.defineSlideMaster({
@@ -175,7 +193,16 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
       slide.addText(
         planned.bullets.map((text) => ({ text, options: { bullet: true, breakLine: true } })),
         hasVisual
-          ? { x: 0.6, y: 1.25, w: 8.8, h: 1.1, fontFace: theme.font, fontSize: 16, color: theme.text, valign: 'top' }
+          ? {
+              x: 0.6,
+              y: 1.25,
+              w: 8.8,
+              h: 1.1,
+              fontFace: theme.font,
+              fontSize: 16,
+              color: theme.text,
+              valign: 'top',
+            }
           : { placeholder: 'body', fontSize: theme.bodySize, paraSpaceAfter: 6 },
       );
     }
@@ -201,10 +228,19 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
     }
     if (planned.chart) {
       const chart = planned.chart;
-      const type = chart.type === 'line' ? pptx.ChartType.line : chart.type === 'pie' ? pptx.ChartType.pie : pptx.ChartType.bar;
+      const type =
+        chart.type === 'line'
+          ? pptx.ChartType.line
+          : chart.type === 'pie'
+            ? pptx.ChartType.pie
+            : pptx.ChartType.bar;
       slide.addChart(
         type,
-        chart.series.map((series) => ({ name: series.name, labels: chart.categories, values: series.values })),
+        chart.series.map((series) => ({
+          name: series.name,
+          labels: chart.categories,
+          values: series.values,
+        })),
         {
           x: 0.8,
           y: visualTop,
@@ -219,7 +255,8 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
           legendFontSize: 12,
           catAxisLabelFontSize: 12,
           valAxisLabelFontSize: 12,
-          chartColors: [theme.accent, '2E86AB', 'F18F01', 'C73E1D'],
+          // pptxgenjs picks a random colour when categories outnumber the palette: keep 12 (the outline maximum).
+          chartColors: CHART_COLORS,
         },
       );
     }

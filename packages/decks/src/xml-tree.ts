@@ -101,5 +101,7 @@ export function collectText(node: XmlNode | undefined): string {
 }
 
 export function nodeText(node: XmlNode | undefined): string {
-  return node ? node.children.map((item) => (item.name === '#text' ? item.text : nodeText(item))).join('') : '';
+  return node
+    ? node.children.map((item) => (item.name === '#text' ? item.text : nodeText(item))).join('')
+    : '';
 }

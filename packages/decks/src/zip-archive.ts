@@ -9,12 +9,15 @@ export interface ZipLimits {
   maxTotalBytes: number;
   /** Most entries a central directory may list. */
   maxEntries: number;
+  /** Largest XML part we parse: an XML tree costs tens of bytes of memory per input byte. */
+  maxXmlPartBytes: number;
 }
 
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntryBytes: 32 * 1024 * 1024,
   maxTotalBytes: 256 * 1024 * 1024,
   maxEntries: 20_000,
+  maxXmlPartBytes: 8 * 1024 * 1024,
 };
 
 interface ZipEntry {
@@ -79,10 +82,13 @@ export class ZipArchive {
     return this.inflate(entry);
   }
 
+  /** An entry as UTF-8 text, inflated under the (smaller) XML part cap. */
   readText(name: string): string | undefined {
-    const bytes = this.read(name);
-    if (!bytes) return undefined;
-    return bytes.toString('utf8').replace(/^\uFEFF/, '');
+    const entry = this.entries.get(name);
+    if (!entry) return undefined;
+    return this.inflate(entry, this.limits.maxXmlPartBytes)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   }
 
   private fail(reason: string, code = 'corrupt_zip'): never {
@@ -133,13 +139,16 @@ export class ZipArchive {
       this.entries.set(name, { name, method, flags, compressedSize, declaredSize, localHeaderOffset });
     }
     if (unsafeNames > 0) {
-      this.warnings.push(`ignored ${unsafeNames} archive entr${unsafeNames === 1 ? 'y' : 'ies'} with unsafe path names`);
+      this.warnings.push(
+        `ignored ${unsafeNames} archive entr${unsafeNames === 1 ? 'y' : 'ies'} with unsafe path names`,
+      );
     }
   }
 
-  private inflate(entry: ZipEntry): Buffer {
+  private inflate(entry: ZipEntry, entryLimit = this.limits.maxEntryBytes): Buffer {
     const bytes = this.bytes;
-    if (entry.flags & 0x1) this.fail(`entry ${entry.name} is encrypted (password-protected file)`, 'encrypted');
+    if (entry.flags & 0x1)
+      this.fail(`entry ${entry.name} is encrypted (password-protected file)`, 'encrypted');
     const local = entry.localHeaderOffset;
     if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== LOCAL_SIGNATURE) {
       this.fail(`entry ${entry.name} has a corrupt local header`);
@@ -149,11 +158,11 @@ export class ZipArchive {
     if (dataEnd > bytes.length) this.fail(`entry ${entry.name} is truncated`);
     const compressed = bytes.subarray(dataStart, dataEnd);
     const remaining = this.limits.maxTotalBytes - this.inflatedTotal;
-    const cap = Math.min(this.limits.maxEntryBytes, remaining);
+    const cap = Math.min(entryLimit, remaining);
     const tooBig = (): never =>
       this.fail(
-        cap === this.limits.maxEntryBytes
-          ? `entry ${entry.name} inflates past ${this.limits.maxEntryBytes} bytes (zip bomb or oversized part)`
+        cap === entryLimit
+          ? `entry ${entry.name} inflates past ${entryLimit} bytes (zip bomb or oversized part)`
           : `the archive inflates past ${this.limits.maxTotalBytes} bytes in total (zip bomb?)`,
         'zip_too_large',
       );

@@ -17,5 +17,8 @@ export function aggregateCorrectness(counts: {
 }): number | null {
   const total = counts.supported + counts.unsupported + counts.contradicted;
   if (total === 0) return null;
-  return (counts.supported + 1) / (counts.supported + counts.unsupported + CONTRADICTION_PENALTY * counts.contradicted + 1);
+  return (
+    (counts.supported + 1) /
+    (counts.supported + counts.unsupported + CONTRADICTION_PENALTY * counts.contradicted + 1)
+  );
 }

@@ -36,7 +36,8 @@ const confidence = z.preprocess((value) => {
 
 const citation = z.preprocess((value) => {
   if (typeof value === 'number') return `Slide ${value}`;
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'number' ? `Slide ${v}` : String(v))).join(', ');
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'number' ? `Slide ${v}` : String(v))).join(', ');
   return value ?? '';
 }, z.string());
 
@@ -79,7 +80,12 @@ export function buildAnswerabilityRequest(input: AnswerabilityPromptInput): Comp
             { type: 'image', mediaType: image.mediaType, data: image.data },
           ]),
         ]
-      : [{ type: 'text', text: `THE DECK (visible slide text, in order):\n<deck>\n${input.deckText}\n</deck>` }];
+      : [
+          {
+            type: 'text',
+            text: `THE DECK (visible slide text, in order):\n<deck>\n${input.deckText}\n</deck>`,
+          },
+        ];
   const probes = input.probes.map(probeForJudge);
   return {
     system: ANSWERABILITY_SYSTEM,

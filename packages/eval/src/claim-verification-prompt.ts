@@ -12,7 +12,13 @@ For each claim, use only the source snippets given with it:
 Rounding that keeps the meaning is fine. Give a one-sentence rationale.`;
 
 const label = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toLowerCase().replace(/[^a-z]/g, '') : value),
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .trim()
+          .toLowerCase()
+          .replace(/[^a-z]/g, '')
+      : value,
   claimLabelSchema,
 );
 
@@ -72,7 +78,10 @@ export function reconcileVerdicts(
   return {
     verdicts: claimIds.map((id) => ({
       claim_id: id,
-      ...(byId.get(id) ?? { label: 'unsupported' as const, rationale: 'the judge returned no verdict for this claim' }),
+      ...(byId.get(id) ?? {
+        label: 'unsupported' as const,
+        rationale: 'the judge returned no verdict for this claim',
+      }),
     })),
     unknown,
   };

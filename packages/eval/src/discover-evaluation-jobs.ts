@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { type Condition, conditionSchema, InputError, isXsbError, type RunLayout, type XsbError } from '@xsb/core';
+import {
+  type Condition,
+  conditionSchema,
+  InputError,
+  isXsbError,
+  type RunLayout,
+  type XsbError,
+} from '@xsb/core';
 import { compareText } from '@xsb/metrics';
 import { loadSourceCase } from '@xsb/sources';
 
@@ -60,9 +67,12 @@ export async function discoverDeckRows(
       if (!parsedCondition.success) {
         failures.push({
           where: join(root, system, condition),
-          error: new InputError(`unknown condition folder "${condition}" (expected ${conditionSchema.options.join(' or ')})`, {
-            file: join(root, system, condition),
-          }),
+          error: new InputError(
+            `unknown condition folder "${condition}" (expected ${conditionSchema.options.join(' or ')})`,
+            {
+              file: join(root, system, condition),
+            },
+          ),
         });
         continue;
       }
@@ -77,13 +87,21 @@ export async function discoverDeckRows(
             failures.push({
               where: dir,
               error: new InputError(
-                decks.length === 0 ? 'no .pptx or .pdf deck in this folder' : `several decks (${decks.join(', ')}); keep one`,
+                decks.length === 0
+                  ? 'no .pptx or .pdf deck in this folder'
+                  : `several decks (${decks.join(', ')}); keep one`,
                 { file: dir },
               ),
             });
             continue;
           }
-          rows.push({ system, condition: parsedCondition.data, deckAudience, caseLabel, deckFile: join(dir, decks[0]!) });
+          rows.push({
+            system,
+            condition: parsedCondition.data,
+            deckAudience,
+            caseLabel,
+            deckFile: join(dir, decks[0]!),
+          });
         }
       }
     }

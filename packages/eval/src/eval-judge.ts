@@ -1,7 +1,13 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type ClaimLabel, type Deck, type Probe, usageLedgerEntrySchema, validateRecord } from '@xsb/core';
-import { completeJson, type CreateLlmClientOptions, createLlmClient, isOfflineJudge, type LlmClient } from '@xsb/llm';
+import {
+  type CreateLlmClientOptions,
+  completeJson,
+  createLlmClient,
+  isOfflineJudge,
+  type LlmClient,
+} from '@xsb/llm';
 import {
   type AnswerabilityPromptInput,
   answerabilityAnswerSchema,
@@ -87,7 +93,9 @@ export class LexicalEvalJudge implements EvalJudge {
     await appendFile(this.ledgerFile, `${JSON.stringify(entry)}\n`);
   }
 
-  async judgeAnswerability(input: AnswerabilityPromptInput & { deck: Deck }): Promise<AnswerabilityBatchResult> {
+  async judgeAnswerability(
+    input: AnswerabilityPromptInput & { deck: Deck },
+  ): Promise<AnswerabilityBatchResult> {
     await this.record(EVAL_STAGES.answerability);
     return { judgments: judgeAnswerabilityLexically(input.deck, input.probes), missing: [], unknown: [] };
   }
@@ -102,7 +110,10 @@ export class LexicalEvalJudge implements EvalJudge {
   ): Promise<{ verdicts: ClaimVerdict[]; unknown: string[] }> {
     await this.record(EVAL_STAGES.claimVerification);
     return {
-      verdicts: items.map(({ claim, snippets }) => ({ claim_id: claim.claim_id, ...verifyClaimLexically(claim.text, snippets) })),
+      verdicts: items.map(({ claim, snippets }) => ({
+        claim_id: claim.claim_id,
+        ...verifyClaimLexically(claim.text, snippets),
+      })),
       unknown: [],
     };
   }
@@ -119,9 +130,14 @@ export class LlmEvalJudge implements EvalJudge {
   }
 
   async judgeAnswerability(input: AnswerabilityPromptInput): Promise<AnswerabilityBatchResult> {
-    const { value } = await completeJson(this.client, buildAnswerabilityRequest(input), answerabilityAnswerSchema, {
-      stage: EVAL_STAGES.answerability,
-    });
+    const { value } = await completeJson(
+      this.client,
+      buildAnswerabilityRequest(input),
+      answerabilityAnswerSchema,
+      {
+        stage: EVAL_STAGES.answerability,
+      },
+    );
     return reconcileJudgments(
       value,
       input.probes.map((probe: Probe) => probe.probe_id),

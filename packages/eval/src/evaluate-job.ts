@@ -116,7 +116,10 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
   await Promise.all(runners);
 }
 
-function sameInputs(manifest: RunManifest, wanted: Pick<RunManifest, 'inputs' | 'judges' | 'settings'>): boolean {
+function sameInputs(
+  manifest: RunManifest,
+  wanted: Pick<RunManifest, 'inputs' | 'judges' | 'settings'>,
+): boolean {
   return (
     hashCanonicalJson(manifest.inputs) === hashCanonicalJson(wanted.inputs) &&
     hashCanonicalJson(manifest.judges) === hashCanonicalJson(wanted.judges) &&
@@ -151,7 +154,11 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
     correctnessFromCache: false,
   };
   const statusFile = join(evaluationDir, EVALUATION_FILES.status);
-  const status = (outcome: 'done' | 'failed', mode: JudgeInputMode | null, error?: string): EvalJobStatus => ({
+  const status = (
+    outcome: 'done' | 'failed',
+    mode: JudgeInputMode | null,
+    error?: string,
+  ): EvalJobStatus => ({
     status: outcome,
     system: job.system,
     condition: job.condition,
@@ -170,9 +177,12 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
       const weightsFile = layout.weightsFile(job.caseLabel, job.audience);
       const sourceFile = layout.sourceContextFile(job.caseLabel);
       const sourceText = await readFile(sourceFile, 'utf8').catch((error: unknown) => {
-        throw new InputError(`cannot read the source context (run stage 1 first): ${(error as Error).message}`, {
-          file: sourceFile,
-        });
+        throw new InputError(
+          `cannot read the source context (run stage 1 first): ${(error as Error).message}`,
+          {
+            file: sourceFile,
+          },
+        );
       });
       const deckSha256 = await hashFile(job.deckFile);
       const probesSha256 = await hashFile(probesFile);
@@ -184,7 +194,11 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
           { role: MANIFEST_INPUT_ROLES.deck, path: dataRelative(job.deckFile), sha256: deckSha256 },
           { role: MANIFEST_INPUT_ROLES.source, path: dataRelative(sourceFile), sha256: sourceSha256 },
           { role: MANIFEST_INPUT_ROLES.probes, path: dataRelative(probesFile), sha256: probesSha256 },
-          { role: MANIFEST_INPUT_ROLES.weights, path: dataRelative(weightsFile), sha256: await hashFile(weightsFile) },
+          {
+            role: MANIFEST_INPUT_ROLES.weights,
+            path: dataRelative(weightsFile),
+            sha256: await hashFile(weightsFile),
+          },
         ],
         judges: { answerability: judge.id, correctness: judge.id },
         settings: {
@@ -199,7 +213,10 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
           batch_size: settings.batchSize,
           claims: settings.claims,
           image_mode_words_per_slide: settings.imageModeWordsPerSlide,
-          answerability_prompt: judge.id === 'lexical' ? 'lexical' : `${ANSWERABILITY_PROMPT_VERSION}:${hashBytes(ANSWERABILITY_SYSTEM).slice(0, 16)}`,
+          answerability_prompt:
+            judge.id === 'lexical'
+              ? 'lexical'
+              : `${ANSWERABILITY_PROMPT_VERSION}:${hashBytes(ANSWERABILITY_SYSTEM).slice(0, 16)}`,
         },
         versions: { xsb: XSB_VERSION, minisearch: MINISEARCH_VERSION },
       };
@@ -218,10 +235,14 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
       const deckText = formatDeckText(deck);
       const textFile = join(evaluationDir, EVALUATION_FILES.visibleText);
       await writeFileAtomic(textFile, deckText);
-      const stats = deckStatsFor({ ...deck, deck_path: dataRelative(job.deckFile) }, EVALUATION_FILES.visibleText);
+      const stats = deckStatsFor(
+        { ...deck, deck_path: dataRelative(job.deckFile) },
+        EVALUATION_FILES.visibleText,
+      );
       await writeJson(join(evaluationDir, EVALUATION_FILES.deckStats), deckStatsSchema, stats);
 
-      const sparse = deck.visible_word_count < settings.imageModeWordsPerSlide * Math.max(deck.slide_count, 1);
+      const sparse =
+        deck.visible_word_count < settings.imageModeWordsPerSlide * Math.max(deck.slide_count, 1);
       let mode: JudgeInputMode = 'text';
       let slideImages: Array<{ index: number; data: Uint8Array; mediaType: 'image/png' | 'image/jpeg' }> = [];
       if (sparse && judge.readsImages) {
@@ -231,9 +252,16 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
             { file: job.deckFile },
           );
         mode = 'image';
-        const rendered = await context.renderSlides(job.deckFile, join(evaluationDir, EVALUATION_FILES.renderedDir));
+        const rendered = await context.renderSlides(
+          job.deckFile,
+          join(evaluationDir, EVALUATION_FILES.renderedDir),
+        );
         slideImages = await Promise.all(
-          rendered.map(async (image) => ({ index: image.index, mediaType: image.mediaType, data: await readFile(image.file) })),
+          rendered.map(async (image) => ({
+            index: image.index,
+            mediaType: image.mediaType,
+            data: await readFile(image.file),
+          })),
         );
       } else if (sparse) {
         log.push(
@@ -251,7 +279,9 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
       };
       const finalScores = join(evaluationDir, EVALUATION_FILES.probeScores);
       const partialScores = join(evaluationDir, PARTIAL_SCORES_FILE);
-      const known = context.force ? new Map<string, ProbeScore>() : await readReusableScores([finalScores, partialScores], reuseKey);
+      const known = context.force
+        ? new Map<string, ProbeScore>()
+        : await readReusableScores([finalScores, partialScores], reuseKey);
       const batches: Array<{ index: number; probes: typeof probes }> = [];
       for (let i = 0; i < probes.length; i += settings.batchSize)
         batches.push({ index: batches.length, probes: probes.slice(i, i + settings.batchSize) });
@@ -270,9 +300,13 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
             probes: batch.probes,
           });
           if (answer.missing.length > 0)
-            log.push(`batch ${batch.index}: no judgment for ${answer.missing.join(', ')}; recorded as uncovered`);
+            log.push(
+              `batch ${batch.index}: no judgment for ${answer.missing.join(', ')}; recorded as uncovered`,
+            );
           if (answer.unknown.length > 0)
-            log.push(`batch ${batch.index}: ignored judgments for unknown probe ids ${answer.unknown.join(', ')}`);
+            log.push(
+              `batch ${batch.index}: ignored judgments for unknown probe ids ${answer.unknown.join(', ')}`,
+            );
           for (const judgment of answer.judgments) {
             const row = scoreRow(judgment, reuseKey, batch.index, answer.missing.includes(judgment.probe_id));
             await writer.write(row);
@@ -302,7 +336,11 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         log: (line) => log.push(line),
       });
       result.correctnessFromCache = correctness.fromCache;
-      await writeJson(join(evaluationDir, EVALUATION_FILES.correctness), correctnessSchema, correctness.record);
+      await writeJson(
+        join(evaluationDir, EVALUATION_FILES.correctness),
+        correctnessSchema,
+        correctness.record,
+      );
       await writeJson(manifestFile, runManifestSchema, { ...wanted, created_at: new Date().toISOString() });
       await writeEvaluationMetrics(layout, run, evaluationDir, { tauA: settings.tauA });
       log.push(

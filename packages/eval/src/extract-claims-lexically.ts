@@ -1,6 +1,6 @@
 import type { Deck } from '@xsb/core';
-import { slideVisibleText } from './slide-visible-text';
 import { contentTokens, extractNumbers, splitSentences } from './lexical-tokens';
+import { slideVisibleText } from './slide-visible-text';
 
 export interface DeckClaim {
   claim_id: string;
@@ -27,7 +27,8 @@ export function extractClaimsLexically(deck: Deck, maxClaims: number): DeckClaim
       const key = sentence.toLowerCase();
       if (seen.has(key)) continue;
       const checkable =
-        extractNumbers(sentence).length > 0 || contentTokens(sentence).length >= LEXICAL_CLAIM_MIN_CONTENT_WORDS;
+        extractNumbers(sentence).length > 0 ||
+        contentTokens(sentence).length >= LEXICAL_CLAIM_MIN_CONTENT_WORDS;
       if (!checkable) continue;
       seen.add(key);
       n += 1;

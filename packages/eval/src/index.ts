@@ -48,7 +48,11 @@ export {
   PARTIAL_SCORES_FILE,
   type RenderSlides,
 } from './evaluate-job';
-export { type DeckClaim, extractClaimsLexically, LEXICAL_CLAIM_MIN_CONTENT_WORDS } from './extract-claims-lexically';
+export {
+  type DeckClaim,
+  extractClaimsLexically,
+  LEXICAL_CLAIM_MIN_CONTENT_WORDS,
+} from './extract-claims-lexically';
 export {
   judgeAnswerabilityLexically,
   LEXICAL_ANSWER_RECALL_THRESHOLD,
@@ -64,6 +68,16 @@ export {
   wordTokens,
 } from './lexical-tokens';
 export { type JudgeInputMode, missingJudgment, type ProbeJudgment, probeForJudge } from './probe-judgment';
+export {
+  DEMO_IMPORTED_SYSTEM,
+  DEMO_RUN,
+  type DemoStageTiming,
+  defaultFixturesDir,
+  type RunDemoOptions,
+  type RunDemoResult,
+  renderSlidesWithDecks,
+  runDemo,
+} from './run-demo';
 export {
   DEFAULT_BATCH_SIZE,
   DEFAULT_EVAL_CONCURRENCY,
@@ -87,13 +101,3 @@ export {
   SourceRetriever,
 } from './source-retriever';
 export { LEXICAL_SUPPORT_RECALL, verifyClaimLexically } from './verify-claims-lexically';
-export {
-  DEMO_IMPORTED_SYSTEM,
-  DEMO_RUN,
-  type DemoStageTiming,
-  defaultFixturesDir,
-  type RunDemoOptions,
-  type RunDemoResult,
-  renderSlidesWithDecks,
-  runDemo,
-} from './run-demo';

@@ -1,7 +1,7 @@
 import type { Deck, Probe } from '@xsb/core';
-import { slideVisibleText } from './slide-visible-text';
 import { contentTokens, extractNumbers, splitSentences } from './lexical-tokens';
 import type { ProbeJudgment } from './probe-judgment';
+import { slideVisibleText } from './slide-visible-text';
 
 /** Share of the expected answer's key tokens the deck must contain for `covered`. */
 export const LEXICAL_ANSWER_RECALL_THRESHOLD = 0.6;
@@ -49,8 +49,11 @@ export function judgeAnswerabilityLexically(deck: Deck, probes: readonly Probe[]
     }
     const numbersFound = numbers.every((n) => deckNumbers.has(n));
     const recall =
-      keyTokens.length === 0 ? 1 : keyTokens.filter((token) => deckTokens.has(token)).length / keyTokens.length;
-    const threshold = numbers.length > 0 ? LEXICAL_NUMERIC_ANSWER_RECALL_THRESHOLD : LEXICAL_ANSWER_RECALL_THRESHOLD;
+      keyTokens.length === 0
+        ? 1
+        : keyTokens.filter((token) => deckTokens.has(token)).length / keyTokens.length;
+    const threshold =
+      numbers.length > 0 ? LEXICAL_NUMERIC_ANSWER_RECALL_THRESHOLD : LEXICAL_ANSWER_RECALL_THRESHOLD;
     const covered = numbersFound && recall >= threshold;
     const overlap = (tokens: Set<string>, nums: Set<string>) =>
       keyTokens.filter((t) => tokens.has(t)).length + numbers.filter((n) => nums.has(n)).length;

@@ -22,14 +22,26 @@ const probe = (id: string, answer: string) => ({
 
 describe('lexical tokens', () => {
   it('normalises numbers and stems words', () => {
-    expect(extractNumbers('1,200 homes, 48.0% and 3.50 dollars in 2023')).toEqual(['1200', '48', '3.5', '2023']);
+    expect(extractNumbers('1,200 homes, 48.0% and 3.50 dollars in 2023')).toEqual([
+      '1200',
+      '48',
+      '3.5',
+      '2023',
+    ]);
     expect(contentTokens('The results improved outcomes')).toEqual(['result', 'improv', 'outcom']);
-    expect(splitSentences('• First point. Second point\n- Third')).toEqual(['First point.', 'Second point', 'Third']);
+    expect(splitSentences('• First point. Second point\n- Third')).toEqual([
+      'First point.',
+      'Second point',
+      'Third',
+    ]);
   });
 });
 
 describe('lexical answerability', () => {
-  const deck = makeDeck(['Results\nEnergy use fell 48 percent across homes', 'Costs\nAbout 9,500 dollars each']);
+  const deck = makeDeck([
+    'Results\nEnergy use fell 48 percent across homes',
+    'Costs\nAbout 9,500 dollars each',
+  ]);
 
   it('needs every number and enough key tokens, cites the best slide', () => {
     const [a, b, c, d] = judgeAnswerabilityLexically(deck, [
@@ -38,19 +50,27 @@ describe('lexical answerability', () => {
       probe('p3', 'Installation averaged 9500 dollars.'),
       probe('p4', 'Residents liked quieter bedrooms.'),
     ]);
-    expect(a).toMatchObject({ covered: true, cited_evidence: 'Slide 1', answer: 'Energy use fell 48 percent across homes' });
+    expect(a).toMatchObject({
+      covered: true,
+      cited_evidence: 'Slide 1',
+      answer: 'Energy use fell 48 percent across homes',
+    });
     expect(b).toMatchObject({ covered: false, confidence: 0 });
     expect(c).toMatchObject({ covered: true, cited_evidence: 'Slide 2' });
     expect(d).toMatchObject({ covered: false, cited_evidence: '' });
   });
 
   it('never covers an answer with nothing to check', () => {
-    expect(judgeAnswerabilityLexically(deck, [probe('p', 'Yes.')])[0]).toMatchObject({ covered: false, confidence: 0 });
+    expect(judgeAnswerabilityLexically(deck, [probe('p', 'Yes.')])[0]).toMatchObject({
+      covered: false,
+      confidence: 0,
+    });
   });
 });
 
 describe('lexical correctness', () => {
-  const source = 'The pilot covered 120 homes. Energy use fell by 48 percent in winter. Costs averaged 9,500 dollars per home.';
+  const source =
+    'The pilot covered 120 homes. Energy use fell by 48 percent in winter. Costs averaged 9,500 dollars per home.';
 
   it('retrieves BM25 snippets and labels supported, contradicted and unsupported claims', () => {
     const retriever = new SourceRetriever(source, { chunkChars: 40 });
@@ -67,7 +87,10 @@ describe('lexical correctness', () => {
   });
 
   it('extracts checkable sentences with their slide and skips bare headings', () => {
-    const claims = extractClaimsLexically(makeDeck(['Intro', 'Energy use fell 48 percent', 'Thanks for listening today everyone']), 10);
+    const claims = extractClaimsLexically(
+      makeDeck(['Intro', 'Energy use fell 48 percent', 'Thanks for listening today everyone']),
+      10,
+    );
     expect(claims).toEqual([
       { claim_id: 's2_c1', slide_index: 2, text: 'Energy use fell 48 percent' },
       { claim_id: 's3_c1', slide_index: 3, text: 'Thanks for listening today everyone' },

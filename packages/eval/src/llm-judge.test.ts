@@ -31,8 +31,25 @@ describe('runEvaluation with a model judge (real OpenAI SDK against the fake ser
     ({ dir, cleanup } = await makeTempDir());
     server = await startFakeLlmServer();
     await writeEvalFixture(join(dir, 'data'), {
-      cases: [{ caseLabel: 'c1', sourceText: 'Energy use fell 48 percent.', probes, weights: { learners: { pb_1: 1, pb_2: 1, pb_3: 1 } } }],
-      decks: [{ run: 'r', system: 'gen', condition: 'audience_conditioned', audience: 'learners', caseLabel: 'c1', file: 'd.pptx', bytes: 'x' }],
+      cases: [
+        {
+          caseLabel: 'c1',
+          sourceText: 'Energy use fell 48 percent.',
+          probes,
+          weights: { learners: { pb_1: 1, pb_2: 1, pb_3: 1 } },
+        },
+      ],
+      decks: [
+        {
+          run: 'r',
+          system: 'gen',
+          condition: 'audience_conditioned',
+          audience: 'learners',
+          caseLabel: 'c1',
+          file: 'd.pptx',
+          bytes: 'x',
+        },
+      ],
     });
   });
   afterEach(async () => {
@@ -53,7 +70,9 @@ describe('runEvaluation with a model judge (real OpenAI SDK against the fake ser
         };
       }
       if (request.system === CLAIM_EXTRACTION_SYSTEM)
-        return { text: '[{"slide": 1, "claim": "Energy use fell 48 percent."}, {"slide": 1, "claim": "Costs fell 10 percent."}]' };
+        return {
+          text: '[{"slide": 1, "claim": "Energy use fell 48 percent."}, {"slide": 1, "claim": "Costs fell 10 percent."}]',
+        };
       return {
         text: '{"verdicts": [{"claim_id": "s1_c1", "label": "supported", "rationale": "stated"}, {"claim_id": "s1_c2", "label": "Unsupported", "rationale": "not in source"}]}',
       };

@@ -1,6 +1,10 @@
 import { extractJson } from '@xsb/llm';
 import { describe, expect, it } from 'vitest';
-import { answerabilityAnswerSchema, buildAnswerabilityRequest, reconcileJudgments } from './answerability-prompt';
+import {
+  answerabilityAnswerSchema,
+  buildAnswerabilityRequest,
+  reconcileJudgments,
+} from './answerability-prompt';
 import { claimExtractionAnswerSchema, claimsFromExtraction } from './claim-extraction-prompt';
 import { claimVerificationAnswerSchema, reconcileVerdicts } from './claim-verification-prompt';
 
@@ -27,11 +31,17 @@ describe('answerability prompt and parser', () => {
         },
       ],
     });
-    const parts = request.messages[0]!.content as Array<{ type: string; text?: string; cacheBreakpoint?: boolean }>;
+    const parts = request.messages[0]!.content as Array<{
+      type: string;
+      text?: string;
+      cacheBreakpoint?: boolean;
+    }>;
     expect(parts[0]!.text).toContain('[Slide 1]\nHello');
     expect(parts[1]).toMatchObject({ cacheBreakpoint: true });
     expect(parts[1]!.text).toContain('Source body');
-    const probes = JSON.parse(parts[2]!.text!.split('\n\nAnswer with JSON')[0]!.replace(/^PROBES \(1\):\n/, ''));
+    const probes = JSON.parse(
+      parts[2]!.text!.split('\n\nAnswer with JSON')[0]!.replace(/^PROBES \(1\):\n/, ''),
+    );
     expect(probes[0]).toEqual({
       probe_id: 'pb_1',
       question: 'Q?',
@@ -66,7 +76,9 @@ Let me know if you need more.`;
   });
 
   it('accepts a bare array and rejects a judgment without a covered verdict', () => {
-    expect(parse(answerabilityAnswerSchema, '[{"probe_id": 7, "covered": true}]').judgments[0]!.probe_id).toBe('7');
+    expect(
+      parse(answerabilityAnswerSchema, '[{"probe_id": 7, "covered": true}]').judgments[0]!.probe_id,
+    ).toBe('7');
     expect(() => parse(answerabilityAnswerSchema, '[{"probe_id": "a", "covered": "maybe"}]')).toThrow();
   });
 });

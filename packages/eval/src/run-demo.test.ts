@@ -32,14 +32,21 @@ async function recompute(evaluationDir: string) {
   const manifest = await readObject(join(evaluationDir, 'run_manifest.json'));
   const settings = manifest.settings as { data_dir: string; job: { audience: string } };
   const inputs = manifest.inputs as Array<{ role: string; path: string }>;
-  const input = (role: string) => resolve(evaluationDir, settings.data_dir, inputs.find((i) => i.role === role)!.path);
+  const input = (role: string) =>
+    resolve(evaluationDir, settings.data_dir, inputs.find((i) => i.role === role)!.path);
   const metrics = await readObject(join(evaluationDir, 'metrics.json'));
   const tau = metrics.tau_a as number;
   const probes = await readLines(input('probes'));
-  const weights = new Map((await readLines(input('weights'))).map((w) => [w.probe_id, w.utility_weight as number]));
-  const covered = new Map((await readLines(join(evaluationDir, 'probe_scores.jsonl'))).map((s) => [s.probe_id, s.covered]));
+  const weights = new Map(
+    (await readLines(input('weights'))).map((w) => [w.probe_id, w.utility_weight as number]),
+  );
+  const covered = new Map(
+    (await readLines(join(evaluationDir, 'probe_scores.jsonl'))).map((s) => [s.probe_id, s.covered]),
+  );
   const stats = await readObject(join(evaluationDir, 'deck_stats.json'));
-  const correctness = (await readObject(join(evaluationDir, 'correctness.json'))).correctness as number | null;
+  const correctness = (await readObject(join(evaluationDir, 'correctness.json'))).correctness as
+    | number
+    | null;
   let available = 0;
   let recovered = 0;
   let included = 0;
@@ -66,7 +73,8 @@ async function recompute(evaluationDir: string) {
       efficiency_slide: none ? null : recovered / Math.max(slides, 1),
       efficiency_word: none ? null : recovered / Math.max(words, 1),
       correctness,
-      safe_efficiency_time: efficiencyTime === null || correctness === null ? null : efficiencyTime * correctness,
+      safe_efficiency_time:
+        efficiencyTime === null || correctness === null ? null : efficiencyTime * correctness,
     },
   };
 }
@@ -86,7 +94,11 @@ describe('xsb demo end to end (lexical judges, shipped fixtures)', () => {
     expect(first.failures).toEqual([]);
     const groups = first.summary.groups.map((g) => `${g.system_id}/${g.audience}`);
     for (const audience of ['decision_makers', 'learners', 'specialists'])
-      for (const system of ['notebooklm__audience_agnostic', 'xsb-baseline__audience_agnostic', 'xsb-baseline__audience_conditioned'])
+      for (const system of [
+        'notebooklm__audience_agnostic',
+        'xsb-baseline__audience_agnostic',
+        'xsb-baseline__audience_conditioned',
+      ])
         expect(groups).toContain(`${system}/${audience}`);
     expect(new Set(first.evaluations.map((e) => e.job.caseLabel)).size).toBe(3);
     expect(first.evaluations.some((e) => e.job.deckFile.endsWith('.pdf'))).toBe(true);
@@ -117,10 +129,11 @@ describe('xsb demo end to end (lexical judges, shipped fixtures)', () => {
 
     const dirs = await evaluationDirs(join(first.dataDir, 'runs', 'demo', 'evaluations'));
     const includedTotal = async () =>
-      (await Promise.all(dirs.map(async (d) => (await readObject(join(d, 'metrics.json'))).included_probe_count as number))).reduce(
-        (a, b) => a + b,
-        0,
-      );
+      (
+        await Promise.all(
+          dirs.map(async (d) => (await readObject(join(d, 'metrics.json'))).included_probe_count as number),
+        )
+      ).reduce((a, b) => a + b, 0);
     const includedAt07 = await includedTotal();
     const retuned = await runDemo({ outDir: dir, tauA: 0.5 });
     expect(retuned.judgeCalls).toBe(0);
@@ -131,5 +144,32 @@ describe('xsb demo end to end (lexical judges, shipped fixtures)', () => {
     }
     // the fixtures have 0.6 weights, so a lower tau_a admits more probes
     expect(await includedTotal()).toBeGreaterThan(includedAt07);
+  }, 120_000);
+});
+
+const replayStore = resolve(import.meta.dirname, '../../../fixtures/replay/demo.jsonl');
+
+// The store pins the exact prompts of every stage; without it (a trimmed checkout) there is nothing to replay.
+describe.skipIf(!existsSync(replayStore))('xsb demo with the replay store (LLM code path, offline)', () => {
+  it('runs every stage from the store, ranks conditioned decks and catches the imported deck’s wrong number', async () => {
+    const { dir, cleanup } = await makeTempDir('xsb-demo-replay-');
+    try {
+      const result = await runDemo({ outDir: dir, judge: `replay:${replayStore}` });
+      expect(result.failures).toEqual([]);
+      expect(result.evaluations).toHaveLength(21);
+      const cell = (system: string, audience: string, metric: string) =>
+        result.summary.groups
+          .find((g) => g.system_id === system && g.audience === audience)!
+          .metrics.find((m) => m.metric === metric)!.mean!;
+      // one contradicted claim among 12: (11 + 1) / (11 + 2 + 1)
+      expect(cell('notebooklm__audience_agnostic', 'learners', 'correctness')).toBeCloseTo(12 / 14, 12);
+      expect(cell('xsb-baseline__audience_conditioned', 'decision_makers', 'coverage')).toBeGreaterThan(
+        cell('xsb-baseline__audience_agnostic', 'decision_makers', 'coverage'),
+      );
+      const again = await runDemo({ outDir: dir, judge: `replay:${replayStore}` });
+      expect(again.judgeCalls).toBe(0);
+    } finally {
+      await cleanup();
+    }
   }, 120_000);
 });

@@ -7,7 +7,6 @@ import {
   type MetricsSummary,
   type ProgressReporter,
   RunLayout,
-  silentProgress,
   writeFileAtomic,
 } from '@xsb/core';
 import {
@@ -24,8 +23,7 @@ import { renderResultsTables, runAggregation } from '@xsb/metrics';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
-import type { RenderSlides } from './evaluate-job';
-import type { JobResult } from './evaluate-job';
+import type { JobResult, RenderSlides } from './evaluate-job';
 import { runEvaluation } from './run-evaluation';
 
 export const DEMO_RUN = 'demo';
@@ -84,7 +82,11 @@ async function ledgerLineCount(file: string): Promise<number> {
 }
 
 export const renderSlidesWithDecks: RenderSlides = async (deckFile, outDir) =>
-  (await renderDeck(deckFile, { outDir })).map((file, i) => ({ index: i + 1, file, mediaType: 'image/png' as const }));
+  (await renderDeck(deckFile, { outDir })).map((file, i) => ({
+    index: i + 1,
+    file,
+    mediaType: 'image/png' as const,
+  }));
 
 /**
  * `xsb demo`: stages 1–7 on the shipped fixtures into `<outDir>/data` (spec 000 layout): sources are
@@ -128,11 +130,13 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     let copied = 0;
     for (const caseId of (await readdir(fixtureSources)).sort()) {
       for (const file of await readdir(join(fixtureSources, caseId))) {
-        if (await copyIfChanged(join(fixtureSources, caseId, file), join(layout.sourceDir(caseId), file))) copied += 1;
+        if (await copyIfChanged(join(fixtureSources, caseId, file), join(layout.sourceDir(caseId), file)))
+          copied += 1;
       }
     }
     const discovered = await discoverSourceCases(dataDir);
-    for (const failure of discovered.failures) failures.push(`source ${failure.caseId}: ${failure.error.message}`);
+    for (const failure of discovered.failures)
+      failures.push(`source ${failure.caseId}: ${failure.error.message}`);
     let prepared = 0;
     for (const sourceCase of discovered.cases) {
       const result = await prepareSourceContext(layout, sourceCase, { force });
@@ -162,8 +166,12 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     for (const sourceCase of cases) {
       for (const audience of sourceCase.metadata.valid_audiences) {
         total += 1;
-        const result = await ensureAudienceWeights(layout, sourceCase.caseId, audience, { judge: utilityJudge, force });
-        if (result.status === 'failed') failures.push(`weights ${sourceCase.caseId}/${audience}: ${result.error}`);
+        const result = await ensureAudienceWeights(layout, sourceCase.caseId, audience, {
+          judge: utilityJudge,
+          force,
+        });
+        if (result.status === 'failed')
+          failures.push(`weights ${sourceCase.caseId}/${audience}: ${result.error}`);
         if (result.status !== 'skipped') made += 1;
       }
     }
@@ -175,7 +183,13 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     const rows: Array<Record<string, string>> = [];
     for (const sourceCase of cases) {
       const source = relative(dirname(sheetFile), sourceCase.sourceFile);
-      const base = { system: BASELINE_SYSTEM, case_label: sourceCase.caseId, source_document: source, prompt_path: '', output_deck_path: '' };
+      const base = {
+        system: BASELINE_SYSTEM,
+        case_label: sourceCase.caseId,
+        source_document: source,
+        prompt_path: '',
+        output_deck_path: '',
+      };
       rows.push({ ...base, condition: 'audience_agnostic', audience: 'all' });
       for (const audience of sourceCase.metadata.valid_audiences)
         rows.push({ ...base, condition: 'audience_conditioned', audience });
@@ -183,7 +197,9 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     await mkdir(dirname(sheetFile), { recursive: true });
     await writeCsvAtomic(sheetFile, RUN_SHEET_COLUMNS, rows);
     const sheet = await readRunSheet(sheetFile);
-    const planner = isOfflineJudge(judge) ? ('lexical' as const) : createLlmClient(judge, { stage: 'decks', ...llmOptions });
+    const planner = isOfflineJudge(judge)
+      ? ('lexical' as const)
+      : createLlmClient(judge, { stage: 'decks', ...llmOptions });
     const batch = await generateDecksFromRunSheet({
       sheet,
       layout,
@@ -219,7 +235,8 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
       ...(options.progress ? { progress: options.progress } : {}),
     });
     for (const job of result.results)
-      if (job.outcome === 'failed') failures.push(`evaluate ${relative(dataDir, job.evaluationDir)}: ${job.error}`);
+      if (job.outcome === 'failed')
+        failures.push(`evaluate ${relative(dataDir, job.evaluationDir)}: ${job.error}`);
     for (const failure of result.discoveryFailures) failures.push(`evaluate ${failure.error.message}`);
     const evaluated = result.results.filter((r) => r.outcome === 'evaluated').length;
     const reused = result.results.filter((r) => r.outcome === 'reused').length;

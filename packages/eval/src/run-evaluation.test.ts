@@ -46,7 +46,12 @@ const PROBES = [
   probe('pb_01', 'How much energy did heat pumps save?', 'Heating energy use fell by 48 percent.'),
   probe('pb_02', 'How many homes were in the pilot?', '120 homes took part.'),
   probe('pb_03', 'What did installation cost?', 'About 9,500 dollars per home.', 'implementation'),
-  probe('pb_04', 'Were there noise complaints?', 'Noise complaints were rare, limited to older outdoor units.', 'limitations'),
+  probe(
+    'pb_04',
+    'Were there noise complaints?',
+    'Noise complaints were rare, limited to older outdoor units.',
+    'limitations',
+  ),
   probe('pb_05', 'What did residents report?', 'Warmer bedrooms and lower bills.'),
 ];
 
@@ -87,8 +92,24 @@ describe('runEvaluation (lexical judge)', () => {
         },
       ],
       decks: [
-        { run: 'r1', system: 'gen', condition: 'audience_agnostic', audience: 'all', caseLabel: 'pilot', file: 'deck.pptx', bytes: 'deck-a' },
-        { run: 'r1', system: 'gen', condition: 'audience_conditioned', audience: 'learners', caseLabel: 'pilot', file: 'deck.pptx', bytes: 'deck-b' },
+        {
+          run: 'r1',
+          system: 'gen',
+          condition: 'audience_agnostic',
+          audience: 'all',
+          caseLabel: 'pilot',
+          file: 'deck.pptx',
+          bytes: 'deck-a',
+        },
+        {
+          run: 'r1',
+          system: 'gen',
+          condition: 'audience_conditioned',
+          audience: 'learners',
+          caseLabel: 'pilot',
+          file: 'deck.pptx',
+          bytes: 'deck-b',
+        },
       ],
     });
   });
@@ -105,8 +126,23 @@ describe('runEvaluation (lexical judge)', () => {
     expect(results.map((r) => r.correctnessFromCache)).toEqual([false, true, false]);
 
     const layout = new RunLayout(dataDir);
-    const evalDir = layout.evaluationDir({ run: 'r1', system: 'gen', condition: 'audience_agnostic', audience: 'learners', caseLabel: 'pilot' });
-    for (const name of ['deck_stats.json', 'deck_visible_text.txt', 'probe_scores.jsonl', 'correctness.json', 'metrics.json', 'run_manifest.json', 'status.json', 'evaluate.log'])
+    const evalDir = layout.evaluationDir({
+      run: 'r1',
+      system: 'gen',
+      condition: 'audience_agnostic',
+      audience: 'learners',
+      caseLabel: 'pilot',
+    });
+    for (const name of [
+      'deck_stats.json',
+      'deck_visible_text.txt',
+      'probe_scores.jsonl',
+      'correctness.json',
+      'metrics.json',
+      'run_manifest.json',
+      'status.json',
+      'evaluate.log',
+    ])
       expect(existsSync(join(evalDir, name)), name).toBe(true);
     expect(existsSync(join(evalDir, 'probe_scores.partial.jsonl'))).toBe(false);
 
@@ -154,7 +190,13 @@ describe('runEvaluation (lexical judge)', () => {
     expect(await ledgerLines()).toBe(before);
     expect(retuned.results.every((r) => r.outcome === 'reused')).toBe(true);
     const layout = new RunLayout(dataDir);
-    const evalDir = layout.evaluationDir({ run: 'r1', system: 'gen', condition: 'audience_agnostic', audience: 'learners', caseLabel: 'pilot' });
+    const evalDir = layout.evaluationDir({
+      run: 'r1',
+      system: 'gen',
+      condition: 'audience_agnostic',
+      audience: 'learners',
+      caseLabel: 'pilot',
+    });
     const metrics = await readJson(join(evalDir, 'metrics.json'), metricsSchema);
     expect(metrics.tau_a).toBe(0.5);
     expect(metrics.included_probe_count).toBe(4);
@@ -163,12 +205,22 @@ describe('runEvaluation (lexical judge)', () => {
   it('resumes from a partial score file without judging finished batches or duplicating rows', async () => {
     await runEvaluation({ ...options(), filters: { conditions: ['audience_conditioned'] } });
     const layout = new RunLayout(dataDir);
-    const evalDir = layout.evaluationDir({ run: 'r1', system: 'gen', condition: 'audience_conditioned', audience: 'learners', caseLabel: 'pilot' });
+    const evalDir = layout.evaluationDir({
+      run: 'r1',
+      system: 'gen',
+      condition: 'audience_conditioned',
+      audience: 'learners',
+      caseLabel: 'pilot',
+    });
     const complete = await readFile(join(evalDir, 'probe_scores.jsonl'), 'utf8');
     const lines = complete.split('\n').filter(Boolean);
     // simulate a kill after batch 0 and half a line of batch 1
-    await writeFile(join(evalDir, 'probe_scores.partial.jsonl'), `${lines[0]}\n${lines[1]}\n${lines[2]!.slice(0, 20)}`);
-    for (const name of ['probe_scores.jsonl', 'status.json', 'run_manifest.json']) await writeFile(join(evalDir, name), '');
+    await writeFile(
+      join(evalDir, 'probe_scores.partial.jsonl'),
+      `${lines[0]}\n${lines[1]}\n${lines[2]!.slice(0, 20)}`,
+    );
+    for (const name of ['probe_scores.jsonl', 'status.json', 'run_manifest.json'])
+      await writeFile(join(evalDir, name), '');
     const resumed = await runEvaluation({ ...options(), filters: { conditions: ['audience_conditioned'] } });
     expect(resumed.results[0]).toMatchObject({ outcome: 'evaluated', reusedBatches: 1, judgedBatches: 2 });
     expect(await readFile(join(evalDir, 'probe_scores.jsonl'), 'utf8')).toBe(complete);
@@ -183,7 +235,13 @@ describe('runEvaluation (lexical judge)', () => {
         return {
           judgments: input.probes.map((p) =>
             p === first
-              ? { probe_id: p.probe_id, covered: true, answer: 'x', cited_evidence: 'Slide 1', confidence: 0.9 }
+              ? {
+                  probe_id: p.probe_id,
+                  covered: true,
+                  answer: 'x',
+                  cited_evidence: 'Slide 1',
+                  confidence: 0.9,
+                }
               : { probe_id: p.probe_id, covered: false, answer: '', cited_evidence: '', confidence: 0 },
           ),
           missing: input.probes.slice(1).map((p) => p.probe_id),
@@ -197,11 +255,18 @@ describe('runEvaluation (lexical judge)', () => {
         return { verdicts: [], unknown: [] };
       },
     };
-    const { results } = await runEvaluation({ ...options(), judge: lazyJudge, filters: { conditions: ['audience_conditioned'] } });
+    const { results } = await runEvaluation({
+      ...options(),
+      judge: lazyJudge,
+      filters: { conditions: ['audience_conditioned'] },
+    });
     const log = await readFile(join(results[0]!.evaluationDir, 'evaluate.log'), 'utf8');
     expect(log).toContain('ignored judgments for unknown probe ids pb_99');
     expect(log).toContain('recorded as uncovered');
-    const correctness = await readJson(join(results[0]!.evaluationDir, 'correctness.json'), correctnessSchema);
+    const correctness = await readJson(
+      join(results[0]!.evaluationDir, 'correctness.json'),
+      correctnessSchema,
+    );
     expect(correctness.correctness).toBeNull();
     const metrics = await readJson(join(results[0]!.evaluationDir, 'metrics.json'), metricsSchema);
     expect(metrics.safe_efficiency_time).toBeNull();

@@ -1,10 +1,22 @@
 import { existsSync } from 'node:fs';
-import { type Deck, InputError, type ProgressReporter, type ProviderLimits, RunLayout, silentProgress } from '@xsb/core';
+import {
+  type Deck,
+  InputError,
+  type ProgressReporter,
+  type ProviderLimits,
+  RunLayout,
+  silentProgress,
+} from '@xsb/core';
 import { readDeck as readDeckFile } from '@xsb/decks';
 import type { CreateLlmClientOptions } from '@xsb/llm';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import { createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
-import { type DiscoveryFailure, discoverDeckRows, expandEvaluationJobs, type JobFilters } from './discover-evaluation-jobs';
+import {
+  type DiscoveryFailure,
+  discoverDeckRows,
+  expandEvaluationJobs,
+  type JobFilters,
+} from './discover-evaluation-jobs';
 import { createEvalJudge, type EvalJudge } from './eval-judge';
 import { type EvaluationSettings, evaluateJob, type JobResult, type RenderSlides } from './evaluate-job';
 import { type ClaimSettings, DEFAULT_CLAIM_SETTINGS } from './score-deck-correctness';
@@ -49,7 +61,8 @@ export interface EvaluationRunResult {
 }
 
 function positiveInteger(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${what} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`${what} must be a positive integer, got ${value}`);
   return value;
 }
 
@@ -84,9 +97,12 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
         judge: createUtilityJudge(judgeSpec, llmOptions),
       });
       if (made.status === 'failed')
-        throw new InputError(`could not weight the probes for ${audience}: ${made.error ?? `${made.failures} probe(s) failed`}`, {
-          file: made.weightsFile,
-        });
+        throw new InputError(
+          `could not weight the probes for ${audience}: ${made.error ?? `${made.failures} probe(s) failed`}`,
+          {
+            file: made.weightsFile,
+          },
+        );
     });
   const { rows, failures: rowFailures } = await discoverDeckRows(layout, options.run);
   const { jobs, failures: jobFailures } = await expandEvaluationJobs(layout, rows, options.filters);

@@ -10,7 +10,7 @@ import {
   type VerifiedClaim,
   writeJson,
 } from '@xsb/core';
-import { CORRECTNESS_FORMULA, aggregateCorrectness } from './aggregate-correctness';
+import { aggregateCorrectness, CORRECTNESS_FORMULA } from './aggregate-correctness';
 import { CLAIM_EXTRACTION_SYSTEM } from './claim-extraction-prompt';
 import { CLAIM_VERIFICATION_SYSTEM } from './claim-verification-prompt';
 import type { EvalJudge } from './eval-judge';
@@ -47,7 +47,10 @@ export function correctnessCacheKey(input: {
     source_sha256: input.sourceSha256,
     judge: input.judgeId,
     settings: input.settings,
-    prompts: input.judgeId === 'lexical' ? 'lexical' : hashCanonicalJson([CLAIM_EXTRACTION_SYSTEM, CLAIM_VERIFICATION_SYSTEM]),
+    prompts:
+      input.judgeId === 'lexical'
+        ? 'lexical'
+        : hashCanonicalJson([CLAIM_EXTRACTION_SYSTEM, CLAIM_VERIFICATION_SYSTEM]),
   });
 }
 
@@ -116,7 +119,11 @@ export async function scoreDeckCorrectness(
     });
   });
   const count = (label: VerifiedClaim['label']) => verified.filter((claim) => claim.label === label).length;
-  const counts = { supported: count('supported'), unsupported: count('unsupported'), contradicted: count('contradicted') };
+  const counts = {
+    supported: count('supported'),
+    unsupported: count('unsupported'),
+    contradicted: count('contradicted'),
+  };
   const correctness = aggregateCorrectness(counts);
   const record: Correctness = {
     correctness,

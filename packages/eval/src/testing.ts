@@ -40,7 +40,15 @@ export async function writeEvalFixture(
   dataDir: string,
   fixture: {
     cases: EvalFixtureCase[];
-    decks: Array<{ run: string; system: string; condition: string; audience: string; caseLabel: string; file: string; bytes: string }>;
+    decks: Array<{
+      run: string;
+      system: string;
+      condition: string;
+      audience: string;
+      caseLabel: string;
+      file: string;
+      bytes: string;
+    }>;
   },
 ): Promise<void> {
   for (const item of fixture.cases) {
@@ -55,7 +63,10 @@ export async function writeEvalFixture(
     const probesDir = join(dataDir, 'probes', item.caseLabel);
     await mkdir(join(probesDir, 'weights'), { recursive: true });
     await writeFile(join(probesDir, 'source_context.txt'), item.sourceText);
-    await writeFile(join(probesDir, 'probes_deduped.jsonl'), item.probes.map((p) => `${JSON.stringify(p)}\n`).join(''));
+    await writeFile(
+      join(probesDir, 'probes_deduped.jsonl'),
+      item.probes.map((p) => `${JSON.stringify(p)}\n`).join(''),
+    );
     for (const audience of audiences) {
       const rows = item.probes.map((p) => ({
         probe_id: p.probe_id,
@@ -64,11 +75,23 @@ export async function writeEvalFixture(
         reason: 'fixture',
         metadata: {},
       }));
-      await writeFile(join(probesDir, 'weights', `${audience}.jsonl`), rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      await writeFile(
+        join(probesDir, 'weights', `${audience}.jsonl`),
+        rows.map((r) => `${JSON.stringify(r)}\n`).join(''),
+      );
     }
   }
   for (const deck of fixture.decks) {
-    const dir = join(dataDir, 'runs', deck.run, 'decks', deck.system, deck.condition, deck.audience, deck.caseLabel);
+    const dir = join(
+      dataDir,
+      'runs',
+      deck.run,
+      'decks',
+      deck.system,
+      deck.condition,
+      deck.audience,
+      deck.caseLabel,
+    );
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, deck.file), deck.bytes);
   }

@@ -27,14 +27,18 @@ export function verifyClaimLexically(
   const recall = tokens.length === 0 ? (numbers.length > 0 ? 1 : 0) : found / tokens.length;
   const missingNumbers = numbers.filter((n) => !snippetNumbers.has(n));
   const recallNote = `term recall ${found}/${tokens.length}`;
-  if (snippets.length === 0) return { label: 'unsupported', rationale: 'no source snippet matched the claim' };
+  if (snippets.length === 0)
+    return { label: 'unsupported', rationale: 'no source snippet matched the claim' };
   if (numbers.length > 0 && missingNumbers.length > 0) {
     if (recall >= LEXICAL_SUPPORT_RECALL && snippetNumbers.size > 0)
       return {
         label: 'contradicted',
         rationale: `${recallNote}; number(s) ${missingNumbers.join(', ')} not in the matching source snippets, which state other numbers`,
       };
-    return { label: 'unsupported', rationale: `${recallNote}; number(s) ${missingNumbers.join(', ')} not found` };
+    return {
+      label: 'unsupported',
+      rationale: `${recallNote}; number(s) ${missingNumbers.join(', ')} not found`,
+    };
   }
   if (recall >= LEXICAL_SUPPORT_RECALL)
     return {

@@ -1,8 +1,9 @@
 // Throughput and overhead of the xsb client against the loopback fake server, through the real SDKs.
 // The server runs in its own process (as a real provider would), so its CPU is not charged to the client.
 // 1) 400 requests at concurrency 16 with 100 ms server latency: achieved / ideal (16 / 0.1 s), 3 runs.
-// 2) Per-call overhead at 0 latency: xsb client minus the bare SDK call, sequential, in µs of wall
-//    time and of process CPU time, interleaved in rounds so machine load drifts hit both alike.
+// 2) Per-call overhead at 0 latency: the xsb client minus the bare SDK call on the same transport
+//    (xsb's node:http fetch), sequential, in µs of wall time and of process CPU time, interleaved in
+//    rounds so machine load drifts hit both alike. The bare SDK on Node's built-in fetch is shown too.
 // 3) A disk-cache hit, in µs. Peak RSS at the end.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,12 +13,13 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { createLlmClient } from '../src/create-llm-client';
+import { httpFetch } from '../src/http-fetch';
 
 const REQUESTS = 400;
 const CONCURRENCY = 16;
 const LATENCY_MS = 100;
 const THROUGHPUT_RUNS = 3;
-const ROUNDS = 5;
+const ROUNDS = 7;
 const CALLS_PER_ROUND = 200;
 const SPECS = ['openai:gpt-bench', 'anthropic:claude-bench'] as const;
 
@@ -86,49 +88,62 @@ async function overhead(spec: (typeof SPECS)[number]): Promise<string> {
   const server = await serveInChild(0);
   const env = envFor(server.url);
   const client = createLlmClient(spec, { env });
-  const bare: (i: number) => Promise<unknown> = spec.startsWith('openai')
-    ? (() => {
-        const sdk = new OpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, maxRetries: 0 });
-        return (i: number) =>
-          sdk.chat.completions.create({
-            model: 'gpt-bench',
-            messages: [
-              { role: 'system', content: 'bench' },
-              { role: 'user', content: `question ${i}` },
-            ],
-          });
-      })()
-    : (() => {
-        const sdk = new Anthropic({
-          apiKey: env.ANTHROPIC_API_KEY,
-          baseURL: env.ANTHROPIC_BASE_URL,
-          maxRetries: 0,
+  const bareCall = (fetchImpl: typeof fetch | undefined): ((i: number) => Promise<unknown>) => {
+    const transport = fetchImpl ? { fetch: fetchImpl } : {};
+    if (spec.startsWith('openai')) {
+      const sdk = new OpenAI({
+        apiKey: env.OPENAI_API_KEY,
+        baseURL: env.OPENAI_BASE_URL,
+        maxRetries: 0,
+        ...transport,
+      });
+      return (i) =>
+        sdk.chat.completions.create({
+          model: 'gpt-bench',
+          messages: [
+            { role: 'system', content: 'bench' },
+            { role: 'user', content: `question ${i}` },
+          ],
         });
-        return (i: number) =>
-          sdk.messages.create({
-            model: 'claude-bench',
-            max_tokens: 4096,
-            system: 'bench',
-            messages: [{ role: 'user', content: `question ${i}` }],
-          });
-      })();
+    }
+    const sdk = new Anthropic({
+      apiKey: env.ANTHROPIC_API_KEY,
+      baseURL: env.ANTHROPIC_BASE_URL,
+      maxRetries: 0,
+      ...transport,
+    });
+    return (i) =>
+      sdk.messages.create({
+        model: 'claude-bench',
+        max_tokens: 4096,
+        system: 'bench',
+        messages: [{ role: 'user', content: `question ${i}` }],
+      });
+  };
+  const bare = bareCall(httpFetch);
+  const builtin = bareCall(undefined);
   const cacheDir = await mkdtemp(join(tmpdir(), 'xsb-llm-bench-'));
   const cached = createLlmClient(spec, { env, cacheDir });
   for (let i = 0; i < CALLS_PER_ROUND; i += 1) await cached.complete(question(i));
-  await timeCalls(1e6, (i) => client.complete(question(i)));
-  await timeCalls(1e6, bare);
+  for (const warmUp of [1e6, 2e6]) {
+    await timeCalls(warmUp, (i) => client.complete(question(i)));
+    await timeCalls(warmUp, bare);
+    await timeCalls(warmUp, builtin);
+  }
   const xsb: Timing[] = [];
   const sdk: Timing[] = [];
+  const sdkBuiltin: Timing[] = [];
   const hits: Timing[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     xsb.push(await timeCalls(round * CALLS_PER_ROUND, (i) => client.complete(question(i))));
     sdk.push(await timeCalls(round * CALLS_PER_ROUND, bare));
+    sdkBuiltin.push(await timeCalls(round * CALLS_PER_ROUND, builtin));
     hits.push(await timeCalls(0, (i) => cached.complete(question(i))));
   }
   await rm(cacheDir, { recursive: true, force: true });
   await server.stop();
   const m = (timings: Timing[], key: keyof Timing) => median(timings.map((t) => t[key]));
-  return `${spec.padEnd(24)} 0 ms latency, sequential (median of ${ROUNDS} rounds of ${CALLS_PER_ROUND}): xsb ${m(xsb, 'wallUs').toFixed(0)} µs wall / ${m(xsb, 'cpuUs').toFixed(0)} µs CPU per call, bare SDK ${m(sdk, 'wallUs').toFixed(0)} / ${m(sdk, 'cpuUs').toFixed(0)}, xsb overhead ${(m(xsb, 'wallUs') - m(sdk, 'wallUs')).toFixed(0)} µs wall / ${(m(xsb, 'cpuUs') - m(sdk, 'cpuUs')).toFixed(0)} µs CPU; disk-cache hit ${m(hits, 'wallUs').toFixed(0)} µs`;
+  return `${spec.padEnd(24)} 0 ms latency, sequential (median of ${ROUNDS} rounds of ${CALLS_PER_ROUND}): xsb ${m(xsb, 'wallUs').toFixed(0)} µs wall / ${m(xsb, 'cpuUs').toFixed(0)} µs CPU per call, bare SDK ${m(sdk, 'wallUs').toFixed(0)} / ${m(sdk, 'cpuUs').toFixed(0)} (on built-in fetch ${m(sdkBuiltin, 'wallUs').toFixed(0)} / ${m(sdkBuiltin, 'cpuUs').toFixed(0)}), xsb overhead ${(m(xsb, 'wallUs') - m(sdk, 'wallUs')).toFixed(0)} µs wall / ${(m(xsb, 'cpuUs') - m(sdk, 'cpuUs')).toFixed(0)} µs CPU; disk-cache hit ${m(hits, 'wallUs').toFixed(0)} µs`;
 }
 
 for (const spec of SPECS) {

@@ -27,7 +27,9 @@ const QUOTA_CODES = new Set([
 function serverMessage(error: { error?: unknown; message: string }): string {
   const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
   const message = body?.error?.message ?? body?.message;
-  return typeof message === 'string' && message !== '' ? message : error.message;
+  const text = typeof message === 'string' && message !== '' ? message : error.message;
+  // A proxy may answer with a whole HTML page; a message needs only its start.
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
 function errorCode(error: { error?: unknown }): string | undefined {
@@ -71,9 +73,14 @@ export function classifyFailure(error: unknown, timedOut: boolean): Failure {
     const status = error.status;
     const code = errorCode(error);
     const quota = code !== undefined && QUOTA_CODES.has(code);
-    const wait = retryAfterMs(error.headers as Headers | undefined);
+    const headers = error.headers as Headers | undefined;
+    const wait = retryAfterMs(headers);
+    // Providers may say outright whether a retry can help; that beats the status rule.
+    const should = headers?.get('x-should-retry');
+    const retryable =
+      should === 'true' ? true : should === 'false' ? false : isRetryableStatus(status) && !quota;
     return {
-      retryable: isRetryableStatus(status) && !quota,
+      retryable,
       code: quota ? 'quota' : (STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'http_error')),
       status,
       ...(wait !== undefined ? { retryAfterMs: wait } : {}),

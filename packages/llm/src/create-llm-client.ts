@@ -22,6 +22,8 @@ export interface CreateLlmClientOptions {
   ledgerFile?: string;
   /** Limits for this provider (config `providers.<anthropic|openai>`). */
   limits?: ProviderLimits;
+  /** Config `providers` as a whole: the entry of the spec's provider is used when `limits` is unset. */
+  providers?: Record<string, ProviderLimits>;
   /** The ledger's stage when a request does not name one. */
   stage?: string;
   /** Random source for backoff jitter (tests pin it). */
@@ -76,7 +78,7 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
         judgeId: spec.spec,
         model: spec.model,
         adapter,
-        limits: resolveLimits(options.limits),
+        limits: resolveLimits(options.limits ?? options.providers?.[spec.kind]),
         ...(useCache && options.cacheDir ? { cache: new DiskCache(options.cacheDir) } : {}),
         refresh: Boolean(options.refresh),
         ...(ledger ? { ledger } : {}),

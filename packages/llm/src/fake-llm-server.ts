@@ -34,6 +34,8 @@ export type FakeFault =
       retryAfterMs?: number;
       message?: string;
       errorCode?: string;
+      /** Sent as `x-should-retry` (Anthropic sends `true` with 529 by default). */
+      shouldRetry?: boolean;
     }
   | { kind: 'reset' }
   | { kind: 'stall'; ms: number; text?: string }
@@ -406,7 +408,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     };
     if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
     if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
-    if (provider === 'anthropic' && fault.status === 529) headers['x-should-retry'] = 'true';
+    if (fault.shouldRetry !== undefined) headers['x-should-retry'] = String(fault.shouldRetry);
+    else if (provider === 'anthropic' && fault.status === 529) headers['x-should-retry'] = 'true';
     res.writeHead(fault.status, headers);
     res.end(json);
   }

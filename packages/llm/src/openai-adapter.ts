@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { ChatMessage, CompletionRequest, ContentPart } from './completion-types';
 import { httpFetch } from './http-fetch';
 import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer } from './provider-adapter';
+import { replayKeyFor } from './request-key';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -49,14 +50,40 @@ function toMessages(request: CompletionRequest): OpenAI.Chat.ChatCompletionMessa
   return out;
 }
 
+/**
+ * For api.openai.com: a `prompt_cache_key` naming the marked prefix (system + every part up to the
+ * last cache breakpoint, binary parts by hash), so calls sharing it are routed to the same cache.
+ */
+function promptCacheKey(request: CompletionRequest): string | undefined {
+  let last: [number, number] | undefined;
+  request.messages.forEach((message, m) => {
+    if (typeof message.content !== 'string')
+      message.content.forEach((part, p) => {
+        if (part.cacheBreakpoint) last = [m, p];
+      });
+  });
+  if (!last) return undefined;
+  const [lastMessage, lastPart] = last;
+  const prefix = request.messages
+    .slice(0, lastMessage + 1)
+    .map((message, m) =>
+      m < lastMessage || typeof message.content === 'string'
+        ? message
+        : { ...message, content: message.content.slice(0, lastPart + 1) },
+    );
+  return `xsb-${replayKeyFor({ system: request.system ?? '', messages: prefix }).slice(0, 32)}`;
+}
+
 export function toOpenAiBody(
   request: CompletionRequest,
   model: string,
   officialApi: boolean,
 ): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+  const cacheKey = officialApi ? promptCacheKey(request) : undefined;
   return {
     model,
     messages: toMessages(request),
+    ...(cacheKey ? { prompt_cache_key: cacheKey } : {}),
     ...(request.maxTokens !== undefined
       ? // api.openai.com wants max_completion_tokens (reasoning models refuse max_tokens); compatible
         // servers such as vLLM and Ollama know max_tokens.

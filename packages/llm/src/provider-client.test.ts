@@ -118,6 +118,18 @@ describe.each(SPECS)('%s through the real SDK', (spec) => {
     expect(server.requestCount - before).toBe(1);
   });
 
+  it('follows x-should-retry over the status rule', async () => {
+    scripted([{ kind: 'status', status: 500, shouldRetry: false }]);
+    const before = server.requestCount;
+    const error = await client(spec)
+      .complete(request)
+      .catch((e: unknown) => e);
+    expect((error as ProviderError).retryable).toBe(false);
+    expect(server.requestCount - before).toBe(1);
+    scripted([{ kind: 'status', status: 400, shouldRetry: true }]);
+    expect((await client(spec).complete(request)).retries).toBe(1);
+  });
+
   it('gives up at once when the server asks for a wait beyond the total wait budget', async () => {
     scripted([{ kind: 'status', status: 429, retryAfter: '3600' }]);
     const started = Date.now();
@@ -185,5 +197,59 @@ describe('admission control', () => {
     await Promise.all(calls);
     // 120 go at once, the 121st and 122nd wait 0.5 s each for refill.
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe('shared budgets', () => {
+  it('clients of one account, endpoint and limits share one concurrency budget', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    server.setHandler(async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      inFlight -= 1;
+      return { text: 'fine' };
+    });
+    const clients = [
+      client('openai:gpt-a', { maxConcurrency: 2 }),
+      client('openai:gpt-b', { maxConcurrency: 2 }),
+    ];
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        clients[i % 2]!.complete({ messages: [{ role: 'user', content: `s${i}` }] }),
+      ),
+    );
+    expect(peak).toBe(2);
+  });
+});
+
+describe('unreachable server', () => {
+  it('retries a refused connection, then fails with code connection', async () => {
+    const closed = await startFakeLlmServer();
+    const url = closed.url;
+    await closed.close();
+    const llm = createLlmClient('openai:gpt-test', {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${url}/v1` },
+      limits: { maxAttempts: 3 },
+      baseBackoffMs: 5,
+    });
+    const error = await llm.complete(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).code).toBe('connection');
+    expect((error as ProviderError).message).toContain('after 3 attempts');
+  });
+
+  it('takes the provider entry of config providers when no limits are given', async () => {
+    scripted([
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 500 },
+    ]);
+    const llm = createLlmClient('anthropic:claude-test', {
+      env: fakeProviderEnv(server),
+      providers: { anthropic: { maxAttempts: 2 }, openai: { maxAttempts: 9 } },
+      baseBackoffMs: 5,
+    });
+    await expect(llm.complete(request)).rejects.toThrow('after 2 attempts');
   });
 });

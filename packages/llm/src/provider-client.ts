@@ -1,9 +1,9 @@
-import { ProviderError } from '@xsb/core';
+import { hashBytes, ProviderError } from '@xsb/core';
 import { classifyFailure, type Failure } from './classify-failure';
 import type { CompleteOptions, CompletionRequest, CompletionResult, LlmClient } from './completion-types';
 import type { DiskCache } from './disk-cache';
 import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
-import { RateLimiter, sleep } from './rate-limiter';
+import { type RateLimiter, sharedRateLimiter, sleep } from './rate-limiter';
 import { cacheKeyFor, estimateRequestTokens } from './request-key';
 import { backoffDelayMs, type ResolvedLimits } from './retry-policy';
 import type { UsageLedger } from './usage-ledger';
@@ -40,8 +40,10 @@ export class ProviderClient implements LlmClient {
 
   constructor(private readonly options: ProviderClientOptions) {
     this.judgeId = options.judgeId;
-    const { limits } = options;
-    this.limiter = new RateLimiter(limits.maxConcurrency, limits.requestsPerMinute, limits.tokensPerMinute);
+    this.limiter = sharedRateLimiter(
+      `${options.adapter.provider}|${options.adapter.baseUrl}|${hashBytes(options.secrets.join('\u0000')).slice(0, 16)}`,
+      options.limits,
+    );
   }
 
   async complete(request: CompletionRequest, callOptions: CompleteOptions = {}): Promise<CompletionResult> {
@@ -156,7 +158,7 @@ export class ProviderClient implements LlmClient {
       code: failure.code,
       retryable: failure.retryable,
       ...(failure.status !== undefined ? { status: failure.status } : {}),
-      details: { attempts, model, baseUrl: adapter.baseUrl },
+      details: { attempts, model, baseUrl: withoutCredentials(adapter.baseUrl) },
     });
   }
 
@@ -206,5 +208,18 @@ export class ProviderClient implements LlmClient {
     } catch {
       // The call's own error is what the caller needs; a ledger write failure must not replace it.
     }
+  }
+}
+
+/** A base URL may carry `user:password@`; messages and details never show it. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '[unparseable base URL]';
   }
 }

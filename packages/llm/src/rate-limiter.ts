@@ -23,11 +23,9 @@ export class RateLimiter {
 
   /** Waits for a slot and for budget; returns the release function. */
   async acquire(estimatedTokens: number, signal?: AbortSignal): Promise<() => void> {
-    if (this.active >= this.maxConcurrency) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.active += 1;
-    }
+    signal?.throwIfAborted();
+    if (this.active >= this.maxConcurrency) await this.waitForSlot(signal);
+    else this.active += 1;
     try {
       await this.waitForBudget(estimatedTokens, signal);
     } catch (error) {
@@ -40,6 +38,23 @@ export class RateLimiter {
       released = true;
       this.release();
     };
+  }
+
+  /** Queues for a slot; an abort leaves the queue so the slot is never handed to a dead caller. */
+  private waitForSlot(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const index = this.waiting.indexOf(grant);
+        if (index !== -1) this.waiting.splice(index, 1);
+        reject(signal?.reason);
+      };
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      this.waiting.push(grant);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Holds every new attempt back until `until` (epoch ms). */
@@ -107,4 +122,28 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+const shared = new Map<string, RateLimiter>();
+
+/**
+ * The limiter of one account at one endpoint with one set of limits, shared by every client of the
+ * process that has them, so a stage that builds several clients still keeps the provider's budget.
+ */
+export function sharedRateLimiter(
+  account: string,
+  limits: { maxConcurrency: number; requestsPerMinute?: number; tokensPerMinute?: number },
+): RateLimiter {
+  const id = JSON.stringify([
+    account,
+    limits.maxConcurrency,
+    limits.requestsPerMinute ?? 0,
+    limits.tokensPerMinute ?? 0,
+  ]);
+  let limiter = shared.get(id);
+  if (!limiter) {
+    limiter = new RateLimiter(limits.maxConcurrency, limits.requestsPerMinute, limits.tokensPerMinute);
+    shared.set(id, limiter);
+  }
+  return limiter;
 }

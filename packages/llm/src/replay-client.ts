@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -22,6 +22,17 @@ export function pendingFileFor(store: string): string {
 interface LoadedStore {
   model: string | undefined;
   completions: Map<string, string>;
+  /** mtime and size when read: record mode rereads the store only after it changed. */
+  version: string;
+}
+
+function storeVersion(store: string): string {
+  try {
+    const info = statSync(store);
+    return `${info.mtimeMs}:${info.size}`;
+  } catch {
+    return 'absent';
+  }
 }
 
 function readLines<T>(file: string, parse: (value: unknown, line: number) => T): T[] {
@@ -45,7 +56,8 @@ function readLines<T>(file: string, parse: (value: unknown, line: number) => T):
 function loadStore(store: string): LoadedStore {
   const completions = new Map<string, string>();
   let model: string | undefined;
-  if (!existsSync(store)) return { model, completions };
+  const version = storeVersion(store);
+  if (version === 'absent') return { model, completions, version };
   for (const line of readLines<ReplayStoreLine>(store, (value, line) =>
     validateRecord(replayStoreLineSchema, value, { file: store, line }),
   )) {
@@ -56,7 +68,7 @@ function loadStore(store: string): LoadedStore {
     model = line.model;
     completions.set(line.key, line.completion);
   }
-  return { model, completions };
+  return { model, completions, version };
 }
 
 export interface ReplayClientOptions {
@@ -92,8 +104,14 @@ export class ReplayClient implements LlmClient {
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const started = performance.now();
-    const store = this.loaded ?? loadStore(this.options.store);
-    if (this.options.mode === 'replay') this.loaded = store;
+    // Replay reads its store once; record rereads it when it changed, so completions written
+    // while a recording run is going are answered from then on.
+    if (
+      !this.loaded ||
+      (this.options.mode === 'record' && storeVersion(this.options.store) !== this.loaded.version)
+    )
+      this.loaded = loadStore(this.options.store);
+    const store = this.loaded;
     const key = replayKeyFor(request);
     const completion = store.completions.get(key);
     const stage = request.stage ?? this.options.stage;

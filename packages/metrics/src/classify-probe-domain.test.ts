@@ -4,9 +4,9 @@ import { makeProbe } from './testing';
 
 describe('classifyProbeDomain', () => {
   it('lets a theme naming a domain decide', () => {
-    expect(classifyProbeDomain(makeProbe('p', { theme: 'limitations', question: 'What was the result?' }))).toBe(
-      'limitations',
-    );
+    expect(
+      classifyProbeDomain(makeProbe('p', { theme: 'limitations', question: 'What was the result?' })),
+    ).toBe('limitations');
     expect(classifyProbeDomain(makeProbe('p', { theme: 'Methodology' }))).toBe('method');
   });
 
@@ -18,7 +18,11 @@ describe('classifyProbeDomain', () => {
     ).toBe('evidence');
     expect(
       classifyProbeDomain(
-        makeProbe('p', { theme: 'general', question: 'What does the deployment cost per site?', answer: 'x' }),
+        makeProbe('p', {
+          theme: 'general',
+          question: 'What does the deployment cost per site?',
+          answer: 'x',
+        }),
       ),
     ).toBe('implementation');
     expect(
@@ -29,14 +33,14 @@ describe('classifyProbeDomain', () => {
   });
 
   it('uses modality and level and defaults to context', () => {
-    expect(classifyProbeDomain(makeProbe('p', { theme: 'misc', question: 'X?', answer: 'Y', modality: 'table' }))).toBe(
-      'evidence',
-    );
-    expect(classifyProbeDomain(makeProbe('p', { theme: 'misc', question: 'X?', answer: 'Y', level: 2 }))).toBe(
-      'context',
-    );
-    expect(classifyProbeDomain(makeProbe('p', { theme: 'misc', question: 'X?', answer: 'Y', level: 3 }))).toBe(
-      'implications',
-    );
+    expect(
+      classifyProbeDomain(makeProbe('p', { theme: 'misc', question: 'X?', answer: 'Y', modality: 'table' })),
+    ).toBe('evidence');
+    expect(
+      classifyProbeDomain(makeProbe('p', { theme: 'misc', question: 'X?', answer: 'Y', level: 2 })),
+    ).toBe('context');
+    expect(
+      classifyProbeDomain(makeProbe('p', { theme: 'misc', question: 'X?', answer: 'Y', level: 3 })),
+    ).toBe('implications');
   });
 });

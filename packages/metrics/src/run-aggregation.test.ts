@@ -4,7 +4,13 @@ import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAggregation } from './run-aggregation';
 
-async function writeCompact(root: string, systemId: string, audience: string, caseLabel: string, values: object) {
+async function writeCompact(
+  root: string,
+  systemId: string,
+  audience: string,
+  caseLabel: string,
+  values: object,
+) {
   await mkdir(join(root, systemId, audience), { recursive: true });
   const metrics = {
     audience,
@@ -32,10 +38,16 @@ describe('runAggregation over compact metric files', () => {
     const root = join(dir, 'metrics');
     await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c1', { coverage: 0.2 });
     await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c2', { coverage: 0.4 });
-    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c3', { coverage: null, efficiency_time: null });
+    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c3', {
+      coverage: null,
+      efficiency_time: null,
+    });
     await writeCompact(root, 'gen__audience_agnostic', 'specialists', 'c1', { coverage: 0.9 });
     await writeCompact(root, 'other', 'learners', 'c1', { coverage: 0.7, correctness: 0.5 });
-    await writeFile(join(root, 'other', 'learners', 'broken.json'), JSON.stringify({ audience: 'learners', tau_a: 'x' }));
+    await writeFile(
+      join(root, 'other', 'learners', 'broken.json'),
+      JSON.stringify({ audience: 'learners', tau_a: 'x' }),
+    );
     await writeFile(join(root, 'other', 'learners', 'notes.json'), JSON.stringify({ hello: 1 }));
 
     const out = join(dir, 'out');
@@ -62,7 +74,9 @@ describe('runAggregation over compact metric files', () => {
     expect(await readFile(join(out, 'summary.json'), 'utf8')).toBe(firstJson);
 
     const csv = await readFile(join(out, 'summary.csv'), 'utf8');
-    expect(csv.split('\n')[0]).toBe('system_id,system,condition,audience,metric,n,null_count,mean,ci_low,ci_high');
+    expect(csv.split('\n')[0]).toBe(
+      'system_id,system,condition,audience,metric,n,null_count,mean,ci_low,ci_high',
+    );
     expect(csv).toContain('other,other,,learners,correctness,1,0,0.5,0.5,0.5');
     const report = await readFile(join(out, 'report.md'), 'utf8');
     expect(report).toContain('## Audience: learners');

@@ -6,7 +6,7 @@ import {
   isDuplicatePair,
   probeTokens,
 } from './deduplicate-probes';
-import { makeSyntheticProbes } from './testing';
+import { makeSyntheticProbes, seededRandom } from './testing';
 
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 const probe = (question: string[], answer: string[], evidence: string[]) => ({
@@ -110,5 +110,55 @@ describe('deduplicateProbes', () => {
   it('gives the all-pairs result on tiny vocabularies where answers collide a lot', () => {
     const bank = makeSyntheticProbes(600, 9, 12);
     expect(deduplicateProbes(bank)).toEqual(deduplicateProbesAllPairs(bank));
+  });
+
+  it('gives the all-pairs result when duplicates share only evidence (sub-quotes of either size)', () => {
+    const random = seededRandom(11);
+    const word = () => `v${Math.floor(random() * 400)}`;
+    const bank: Array<{ question: string; answer: string; evidence: Array<{ text: string }> }> = [];
+    for (let i = 0; i < 1200; i += 1) {
+      const base = bank.length > 0 && random() < 0.5 ? bank[Math.floor(random() * bank.length)]! : undefined;
+      const baseWords = base
+        ? base.evidence[0]!.text.split(' ')
+        : Array.from({ length: 10 + Math.floor(random() * 20) }, word);
+      const from = base ? Math.floor(random() * baseWords.length * 0.3) : 0;
+      const to = base ? baseWords.length - Math.floor(random() * baseWords.length * 0.3) : baseWords.length;
+      const extra = base && random() < 0.5 ? Array.from({ length: Math.floor(random() * 15) }, word) : [];
+      bank.push({
+        question: Array.from({ length: 8 }, word).join(' '),
+        answer:
+          base && random() < 0.8
+            ? base.answer
+            : Array.from({ length: 1 + Math.floor(random() * 3) }, word).join(' '),
+        evidence: [{ text: [...baseWords.slice(from, to), ...extra].join(' ') }],
+      });
+    }
+    const blocked = deduplicateProbes(bank);
+    expect(blocked.dropped.length).toBeGreaterThan(100);
+    expect(blocked).toEqual(deduplicateProbesAllPairs(bank));
+  });
+
+  it('gives the all-pairs result when duplicates share only the question (evidence disjoint)', () => {
+    const random = seededRandom(5);
+    const word = () => `u${Math.floor(random() * 300)}`;
+    const bank: Array<{ question: string; answer: string; evidence: Array<{ text: string }> }> = [];
+    for (let i = 0; i < 1200; i += 1) {
+      const base = bank.length > 0 && random() < 0.5 ? bank[Math.floor(random() * bank.length)]! : undefined;
+      const question = base
+        ? base.question.split(' ').map((w) => (random() < 0.04 ? word() : w))
+        : Array.from({ length: 10 + Math.floor(random() * 20) }, word);
+      if (base && random() < 0.3) question.push(word());
+      bank.push({
+        question: question.join(' '),
+        answer:
+          base && random() < 0.8
+            ? base.answer
+            : Array.from({ length: 1 + Math.floor(random() * 3) }, word).join(' '),
+        evidence: [{ text: `e${i}a e${i}b e${i}c` }],
+      });
+    }
+    const blocked = deduplicateProbes(bank);
+    expect(blocked.dropped.length).toBeGreaterThan(100);
+    expect(blocked).toEqual(deduplicateProbesAllPairs(bank));
   });
 });

@@ -54,45 +54,75 @@ export interface DedupResult<T> {
  * ({@link isDuplicatePair}) of a probe kept before it; a dropped probe names the earliest such kept
  * probe. Callers fix the order (stage 2 sorts the union by source position, then content hash).
  *
- * Candidates come from prefix filtering on the answer tokens, which every duplicate pair must share:
- * both branches of the rule need answer Jaccard >= t (t = 0.70), and J(A,B) >= t implies that the
- * prefixes of length |A| - ceil(t|A|) + 1 and |B| - ceil(t|B|) + 1 of the token sets, sorted by one
- * global order (rarest first), share a token. Only kept probes are indexed. The result is identical to
- * {@link deduplicateProbesAllPairs}, which compares against every kept probe.
+ * Only candidate pairs are verified, and every duplicate pair is a candidate, so the result is
+ * identical to {@link deduplicateProbesAllPairs}. Tokens of each field are sorted by one global order
+ * (rarest first, then alphabetically); the prefix of a set X for a bound α is its first |X| − α + 1
+ * tokens. A pair is a candidate when it passes the answer filter AND (the question filter OR the
+ * evidence filter):
+ * - answer, Jaccard ≥ 0.70 (needed by both branches of the rule): J(A,B) ≥ t implies
+ *   |A∩B| ≥ max(ceil(t|A|), ceil(t|B|)), so the prefixes for α = ceil(t|A|) and ceil(t|B|) share a token
+ *   (prefix filtering, Chaudhuri et al. 2006 / Bayardo et al. 2007);
+ * - question, Jaccard ≥ 0.90: the same argument;
+ * - evidence, overlap coefficient ≥ 0.80: with S the smaller set, |S∩L| ≥ ceil(0.8|S|), so at most
+ *   |S| − ceil(0.8|S|) tokens of S are missing from L and S's prefix for that α holds a token of L
+ *   (true for any token order). Kept probes are indexed both by evidence prefix (looked up with all
+ *   tokens of the new probe: the kept one is the smaller) and by all evidence tokens (looked up with
+ *   the new probe's prefix: the new one is the smaller).
+ * Only kept probes are indexed.
  */
 export function deduplicateProbes<T extends DedupInput>(probes: readonly T[]): DedupResult<T> {
   const tokens = probes.map(probeTokens);
-  const frequency = new Map<string, number>();
-  for (const { answer } of tokens)
-    for (const token of answer) frequency.set(token, (frequency.get(token) ?? 0) + 1);
-  const rarestFirst = (a: string, b: string): number =>
-    frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
-
-  const index = new Map<string, number[]>();
+  const order = {
+    answer: rarestFirst(tokens.map((t) => t.answer)),
+    question: rarestFirst(tokens.map((t) => t.question)),
+    evidence: rarestFirst(tokens.map((t) => t.evidence)),
+  };
+  const answerIndex = new PostingIndex();
+  const questionIndex = new PostingIndex();
+  const evidencePrefixIndex = new PostingIndex();
+  const evidenceFullIndex = new PostingIndex();
+  const answerStamp = new Int32Array(probes.length).fill(-1);
+  const candidateStamp = new Int32Array(probes.length).fill(-1);
   const result: DedupResult<T> = { kept: [], dropped: [] };
-  const seen = new Int32Array(probes.length).fill(-1);
+
   for (let i = 0; i < probes.length; i += 1) {
-    const prefix = answerPrefix(tokens[i]!.answer, rarestFirst);
+    const own = tokens[i]!;
+    const answerPrefix = prefix(
+      own.answer,
+      order.answer,
+      jaccardBound(own.answer.size, DEDUP_THRESHOLDS.answerSimilarity),
+    );
+    const questionPrefix = prefix(
+      own.question,
+      order.question,
+      jaccardBound(own.question.size, DEDUP_THRESHOLDS.questionSimilarity),
+    );
+    const evidencePrefix = prefix(own.evidence, order.evidence, overlapBound(own.evidence.size));
+
+    answerIndex.visit(answerPrefix, (j) => {
+      answerStamp[j] = i;
+    });
     const candidates: number[] = [];
-    for (const token of prefix) {
-      for (const j of index.get(token) ?? []) {
-        if (seen[j] === i) continue;
-        seen[j] = i;
-        candidates.push(j);
-      }
-    }
+    const consider = (j: number): void => {
+      if (answerStamp[j] !== i || candidateStamp[j] === i) return;
+      candidateStamp[j] = i;
+      candidates.push(j);
+    };
+    questionIndex.visit(questionPrefix, consider);
+    evidencePrefixIndex.visit(own.evidence, consider);
+    evidenceFullIndex.visit(evidencePrefix, consider);
+
     candidates.sort((a, b) => a - b);
-    const duplicateOf = candidates.find((j) => isDuplicatePair(tokens[i]!, tokens[j]!));
+    const duplicateOf = candidates.find((j) => isDuplicatePair(own, tokens[j]!));
     if (duplicateOf !== undefined) {
       result.dropped.push({ index: i, duplicateOf });
       continue;
     }
     result.kept.push(probes[i]!);
-    for (const token of prefix) {
-      const list = index.get(token);
-      if (list) list.push(i);
-      else index.set(token, [i]);
-    }
+    answerIndex.add(answerPrefix, i);
+    questionIndex.add(questionPrefix, i);
+    evidencePrefixIndex.add(evidencePrefix, i);
+    evidenceFullIndex.add(own.evidence, i);
   }
   return result;
 }
@@ -113,9 +143,44 @@ export function deduplicateProbesAllPairs<T extends DedupInput>(probes: readonly
   return result;
 }
 
-function answerPrefix(answer: ReadonlySet<string>, order: (a: string, b: string) => number): string[] {
-  const sorted = [...answer].sort(order);
-  // The epsilon keeps float noise in t·|A| from shortening the prefix below the proven bound.
-  const required = Math.ceil(DEDUP_THRESHOLDS.answerSimilarity * sorted.length - 1e-9);
+/** Token → ids of kept probes. */
+class PostingIndex {
+  private readonly postings = new Map<string, number[]>();
+
+  add(tokens: Iterable<string>, id: number): void {
+    for (const token of tokens) {
+      const list = this.postings.get(token);
+      if (list) list.push(id);
+      else this.postings.set(token, [id]);
+    }
+  }
+
+  visit(tokens: Iterable<string>, each: (id: number) => void): void {
+    for (const token of tokens) for (const id of this.postings.get(token) ?? []) each(id);
+  }
+}
+
+/** Rank of each token in the global order: rarest first, ties alphabetical. */
+function rarestFirst(sets: ReadonlyArray<ReadonlySet<string>>): Map<string, number> {
+  const frequency = new Map<string, number>();
+  for (const set of sets) for (const token of set) frequency.set(token, (frequency.get(token) ?? 0) + 1);
+  const tokens = [...frequency.keys()].sort(
+    (a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0),
+  );
+  return new Map(tokens.map((token, rank) => [token, rank]));
+}
+
+// The epsilons keep float noise in t·|X| from raising α, which would shorten a prefix below the proof.
+function jaccardBound(size: number, threshold: number): number {
+  return Math.ceil(threshold * size - 1e-9);
+}
+
+function overlapBound(size: number): number {
+  return Math.ceil(DEDUP_THRESHOLDS.evidenceOverlap * size - 1e-9);
+}
+
+function prefix(set: ReadonlySet<string>, rank: ReadonlyMap<string, number>, required: number): string[] {
+  if (set.size === 0) return [];
+  const sorted = [...set].sort((a, b) => rank.get(a)! - rank.get(b)!);
   return sorted.slice(0, sorted.length - required + 1);
 }

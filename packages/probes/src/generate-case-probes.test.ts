@@ -202,4 +202,32 @@ describe('generateCaseProbes', () => {
     );
     expect(raw.error).toBe('provider down');
   });
+
+  it('gives the same ids and contents whichever chunk or sample produced each probe', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const a = probe('What capacity was reached?', '4.2 gigawatts', 'grew to 4.2 gigawatts in 2023');
+    const b = probe(
+      'What is a feed-in tariff?',
+      'a fixed price paid to small producers',
+      'A feed-in tariff is a fixed price',
+    );
+    const c = probe('How far will storage costs fall?', '30 percent', 'storage costs to fall by 30 percent');
+    const bankOf = async (script: Record<string, GeneratedProbe[]>) => {
+      await generateCaseProbes(layout, sourceCase, {
+        generator: new ScriptedProbeGenerator(script),
+        force: true,
+      });
+      const bank = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+      return bank.map((p) => [p.probe_id, p.question, p.answer]);
+    };
+    const first = await bankOf({ '0:0': [a, b], '0:1': [c] });
+    expect(first.map(([id, question]) => [id, question])).toEqual([
+      ['pb_0001', a.question],
+      ['pb_0002', b.question],
+      ['pb_0003', c.question],
+    ]);
+    expect(await bankOf({ '0:0': [c], '0:2': [b, a] })).toEqual(first);
+  });
 });

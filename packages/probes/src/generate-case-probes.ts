@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   canonicalJson,
   describeError,
+  exitCodeFor,
   hashBytes,
   hashCanonicalJson,
   type Probe,
@@ -12,6 +13,7 @@ import {
   probeSchema,
   type RunLayout,
   readJson,
+  withDirectoryLock,
   writeFileAtomic,
   writeJson,
   writeJsonlAtomic,
@@ -72,6 +74,21 @@ export async function generateCaseProbes(
   sourceCase: SourceCase,
   options: GenerateCaseProbesOptions,
 ): Promise<CaseProbesResult> {
+  // One writer per case folder: two runs on the same data folder wait for each other.
+  return withDirectoryLock(
+    layout.probesDir(sourceCase.caseId),
+    () => buildCaseProbes(layout, sourceCase, options),
+    {
+      timeoutMs: 600_000,
+    },
+  );
+}
+
+async function buildCaseProbes(
+  layout: RunLayout,
+  sourceCase: SourceCase,
+  options: GenerateCaseProbesOptions,
+): Promise<CaseProbesResult> {
   const caseId = sourceCase.caseId;
   const k = options.k ?? PROBE_DEFAULTS.k;
   const chunking = {
@@ -104,17 +121,22 @@ export async function generateCaseProbes(
       maxChars: chunking.source_chars,
     });
   } catch (error) {
-    return fail(error);
+    const failed = await fail(error);
+    // e.g. MinerU chosen without an endpoint: every case would fail the same way, so stop (exit 2).
+    if (exitCodeFor(error) === 2) throw error;
+    return failed;
   }
   const { text, pages, sourceSha256 } = context.extracted;
   const settings = {
     bank_format: PROBE_BANK_FORMAT,
     judge,
+    generator_fingerprint: options.generator.fingerprint,
     k,
     ...chunking,
     source_sha256: sourceSha256,
     text_sha256: hashBytes(text),
     scene: sourceCase.metadata.scene,
+    title: sourceCase.metadata.title,
   };
 
   if (!options.force) {
@@ -174,7 +196,10 @@ export async function generateCaseProbes(
       }
     });
   } catch (error) {
-    return fail(error, chunks.length);
+    const failed = await fail(error, chunks.length);
+    // A missing key or a refused login fails every case the same way: stop the run (exit 2).
+    if (exitCodeFor(error) === 2) throw error;
+    return failed;
   }
 
   const grounding = new GroundingIndex(text, pages);

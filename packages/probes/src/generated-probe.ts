@@ -40,5 +40,10 @@ export interface GenerationOutput {
 export interface ProbeGenerator {
   /** Recorded as the judge id in probe_generation_status.json and probe metadata. */
   readonly id: string;
+  /**
+   * Changes whenever the generator would answer differently for the same chunk (prompt, sampling,
+   * algorithm version); part of the settings that decide whether a finished bank is still current.
+   */
+  readonly fingerprint: string;
   generate(input: GenerationInput): Promise<GenerationOutput>;
 }

@@ -47,8 +47,11 @@ const BIBLIOGRAPHIC = /^\s*\[\d+\]|\bdoi\b|\bet al\b|\bpp\.\s*\d|\bproceedings\b
  */
 export class LexicalProbeGenerator implements ProbeGenerator {
   readonly id = 'lexical';
+  readonly fingerprint: string;
 
-  constructor(private readonly maxProbes = LEXICAL_MAX_PROBES_PER_GENERATION) {}
+  constructor(private readonly maxProbes = LEXICAL_MAX_PROBES_PER_GENERATION) {
+    this.fingerprint = `lexical-v1:max${maxProbes}`;
+  }
 
   async generate(input: GenerationInput): Promise<GenerationOutput> {
     const sentences = splitSentences(input.chunkBody, input.chunkStart)

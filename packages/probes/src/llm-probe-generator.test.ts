@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeGenerationStatusSchema, probeSchema, RunLayout, readJson, readJsonlAll } from '@xsb/core';
+import {
+  exitCodeFor,
+  probeGenerationStatusSchema,
+  probeSchema,
+  RunLayout,
+  readJson,
+  readJsonlAll,
+} from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { createLlmClient } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
@@ -134,5 +141,18 @@ describe('LlmProbeGenerator through the fake provider', () => {
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(/without a JSON list of probes/);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('stops the run (exit-2 error) when the provider refuses the key, after recording the failed case', async () => {
+    server.setHandler(() => ({ fault: { kind: 'status', status: 401 } }));
+    const client = createLlmClient('openai:gpt-fake', { env: fakeProviderEnv(server) });
+    const layout = new RunLayout(dataDir);
+    const error = await generateCaseProbes(layout, await loadSourceCase(dataDir, 'case_a'), {
+      generator: new LlmProbeGenerator(client),
+      k: 1,
+    }).catch((caught: unknown) => caught);
+    expect(exitCodeFor(error)).toBe(2);
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    expect(status.status).toBe('failed');
   });
 });

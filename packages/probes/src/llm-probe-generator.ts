@@ -1,4 +1,4 @@
-import { InputError } from '@xsb/core';
+import { hashCanonicalJson, InputError } from '@xsb/core';
 import type { CompletionRequest, CompletionResult, LlmClient } from '@xsb/llm';
 import type { GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 import {
@@ -13,6 +13,23 @@ import {
  */
 export class LlmProbeGenerator implements ProbeGenerator {
   readonly id: string;
+  // The request for a fixed placeholder chunk: it changes exactly when the prompt template does.
+  readonly fingerprint = hashCanonicalJson({
+    request: buildProbeGenerationRequest({
+      caseId: '{case}',
+      scene: '{scene}',
+      title: '{title}',
+      chunkText: '{chunk}',
+      chunkBody: '{chunk}',
+      chunkStart: 0,
+      chunkIndex: 0,
+      chunkCount: 1,
+      generationIndex: 0,
+      k: 1,
+      pages: [],
+    }),
+    correction: PROBE_GENERATION_CORRECTION,
+  });
 
   constructor(private readonly client: LlmClient) {
     this.id = client.judgeId;

@@ -53,6 +53,8 @@ export function makeSyntheticProbes(count: number, seed = 1, vocabulary = 5000):
 export class ScriptedProbeGenerator implements ProbeGenerator {
   readonly calls: Array<{ chunkIndex: number; generationIndex: number; chunkText: string }> = [];
 
+  readonly fingerprint = 'scripted';
+
   constructor(
     private readonly script: Record<string, GeneratedProbe[] | Error>,
     readonly id = 'scripted',

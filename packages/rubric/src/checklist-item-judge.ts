@@ -22,12 +22,28 @@ export function renderMaterialForJudge(material: MaterialText, fileNumber: numbe
 }
 
 /**
- * The parts every item of one tier shares, in PresentBench's order (slides, then materials, then the
+ * The parts every item of one tier shares (with `deckPdf`, the slides' PDF goes first, as PresentBench
+ * uploads it, so a multimodal judge sees the rendered design; the text rendering stays for search), in PresentBench's order (slides, then materials, then the
  * prefix), the last one marked as the cache breakpoint. Only the item text follows, so ~50 calls on
  * one deck reuse one cached prefix per tier.
  */
-export function buildSharedPrefix(deckText: string, materialTexts: string[], prefix: string): ContentPart[] {
+export function buildSharedPrefix(
+  deckText: string,
+  materialTexts: string[],
+  prefix: string,
+  deckPdf?: Uint8Array,
+): ContentPart[] {
   return [
+    ...(deckPdf
+      ? [
+          {
+            type: 'document',
+            mediaType: 'application/pdf',
+            data: deckPdf,
+            title: 'File 1: the AI-generated slides',
+          } as const,
+        ]
+      : []),
     { type: 'text', text: deckText },
     ...materialTexts.map((text): ContentPart => ({ type: 'text', text })),
     { type: 'text', text: prefix, cacheBreakpoint: true },

@@ -173,6 +173,38 @@ describe('evaluateDeck with scripted verdicts through the fake server (real SDK 
   });
 });
 
+describe('evaluateDeck with the PDF attached', () => {
+  it('sends the PDF first as a document in every call, and refuses to attach it untruncated', async () => {
+    const client = createLlmClient('anthropic:claude-rubric-pdf', {
+      env: fakeProviderEnv(server),
+      noCache: true,
+    });
+    const pdf = new TextEncoder().encode('%PDF-1.4 fixture bytes');
+    const before = server.requests.length;
+    await evaluateDeck({
+      instance,
+      deck: cleanDeck,
+      deckPdf: pdf,
+      materials: [],
+      client,
+      judgeId: 'x',
+      maxAttempts: 1,
+    });
+    const firstParts = server.requests
+      .slice(before)
+      .map(
+        (request) =>
+          (request.body as { messages: Array<{ content: Array<{ type: string }> }> }).messages[0]?.content[0]
+            ?.type,
+      );
+    expect(firstParts.length).toBeGreaterThan(0);
+    expect(new Set(firstParts)).toEqual(new Set(['document']));
+    await expect(
+      evaluateDeck({ instance, deck: defectDeck, deckPdf: pdf, materials: [], client, judgeId: 'x' }),
+    ).rejects.toThrow(/7 pages, more than the instruction's 5/);
+  });
+});
+
 describe('evaluateDeck offline and with truncation', () => {
   it('decides check items without a model and leaves LLM items not judged (never "no")', async () => {
     const evaluation = await evaluateDeck({
@@ -226,6 +258,18 @@ describe('evaluateDeck offline and with truncation', () => {
       ['no', true],
     ]);
     expect(design[1]?.cited_slides).toEqual([2]);
+    const asPresentBench = await evaluateDeck({
+      instance,
+      deck: defectDeck,
+      materials: [],
+      client: null,
+      judgeId: 'lexical',
+      slideCountOn: 'judged',
+    });
+    expect(asPresentBench.items[0]).toMatchObject({
+      verdict: 'yes',
+      explanation: expect.stringMatching(/5 slides, within 3-5/),
+    });
   });
 });
 

@@ -1,6 +1,8 @@
 import {
   type Deck,
+  hashBytes,
   hashCanonicalJson,
+  InputError,
   type LayoutCheckResult,
   type ProgressReporter,
   RUBRIC_DIMENSIONS,
@@ -47,6 +49,11 @@ export interface EvaluateDeckOptions {
   /** The parsed deck, before truncation. */
   deck: Deck;
   materials: MaterialText[];
+  /**
+   * The deck's PDF bytes, sent to the judge as a document before the text rendering (PresentBench
+   * judges the PDF). Only for PDF decks whose page count the parsed deck matches; not truncated here.
+   */
+  deckPdf?: Uint8Array;
   /** The judge; `null` runs offline: checks decide their items, LLM items stay `not_judged`. */
   client: LlmClient | null;
   /** Recorded in the evaluation, e.g. `lexical` or `anthropic:claude-sonnet-4-5`. */
@@ -55,6 +62,12 @@ export interface EvaluateDeckOptions {
   maxAttempts?: number;
   concurrency?: number;
   standIn?: StandInMode;
+  /**
+   * Which deck the slide-count item counts: `delivered` (default) fails a deck past the maximum;
+   * `judged` counts the truncated deck, as PresentBench does (its `check_slide_count` runs on the
+   * already-truncated file, so an over-long deck passes 1.1).
+   */
+  slideCountOn?: 'delivered' | 'judged';
   layoutOptions?: Partial<LayoutCheckOptions>;
   progress?: ProgressReporter;
 }
@@ -74,6 +87,12 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
   if (maxAttempts < 1) throw new UsageError('maxAttempts must be at least 1');
 
   const judged = truncateDeck(deck, instance.slideRange.max);
+  if (options.deckPdf && judged.slides.length < deck.slides.length) {
+    throw new InputError(
+      `${deck.slides.length} pages, more than the instruction's ${instance.slideRange.max}; the PDF cannot be attached untruncated (cutting PDF pages is not supported): evaluate without attaching it`,
+      { file: deck.deck_path },
+    );
+  }
   const layoutOptions: LayoutCheckOptions = {
     ...DEFAULT_LAYOUT_CHECK_OPTIONS,
     slideRange: instance.slideRange,
@@ -81,9 +100,10 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
     requireSourceAttribution: instance.requireSourceAttribution,
     ...options.layoutOptions,
   };
-  // The slide count is judged on the deck as delivered; everything else on what the judge sees.
+  // Everything but the slide count is checked on what the judge sees.
+  const counted = options.slideCountOn === 'judged' ? judged : deck;
   const layoutChecks = runLayoutChecks(judged, layoutOptions).map((check) =>
-    check.id === 'slide_count' ? checkSlideCount(deck, layoutOptions.slideRange) : check,
+    check.id === 'slide_count' ? checkSlideCount(counted, layoutOptions.slideRange) : check,
   );
 
   const planned = planItems(instance, judged.slides.length);
@@ -92,8 +112,18 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
     renderMaterialForJudge(material, index + 2),
   );
   const sharedBySection = {
-    material_independent: buildSharedPrefix(deckText, [], instance.prefixes.materialIndependent),
-    material_dependent: buildSharedPrefix(deckText, materialTexts, instance.prefixes.materialDependent),
+    material_independent: buildSharedPrefix(
+      deckText,
+      [],
+      instance.prefixes.materialIndependent,
+      options.deckPdf,
+    ),
+    material_dependent: buildSharedPrefix(
+      deckText,
+      materialTexts,
+      instance.prefixes.materialDependent,
+      options.deckPdf,
+    ),
   };
 
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -105,7 +135,7 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
     const { section, classId } = DIMENSION_CLASSES[dimension];
     const base = { key, section, class_id: classId, dimension } as const;
     if (typeof item !== 'string') {
-      const check = runCheckItem(item.check, item.params, deck, judged, layoutOptions);
+      const check = runCheckItem(item.check, item.params, counted, judged, layoutOptions);
       results[index] = {
         ...base,
         kind: 'check',
@@ -234,11 +264,11 @@ export function planItems(instance: RubricInstance, judgedSlides: number): Plann
   return planned;
 }
 
-/** A check item of the instance, by built-in id; slide_count sees the deck as delivered. */
+/** A check item of the instance, by built-in id; slide_count sees `counted` (see `slideCountOn`). */
 function runCheckItem(
   id: string,
   params: Record<string, unknown>,
-  original: Deck,
+  counted: Deck,
   judged: Deck,
   options: LayoutCheckOptions,
 ): LayoutCheckResult {
@@ -248,7 +278,7 @@ function runCheckItem(
   };
   switch (id) {
     case 'slide_count':
-      return checkSlideCount(original, {
+      return checkSlideCount(counted, {
         min: number('min_count', options.slideRange?.min ?? 1),
         max: number('max_count', options.slideRange?.max ?? Number.MAX_SAFE_INTEGER),
       });
@@ -286,9 +316,11 @@ export function evaluationInputHash(options: EvaluateDeckOptions): string {
     slides: options.deck.slides.map((slide) => [slide.visible_text, slide.elements]),
     size: [options.deck.slide_width, options.deck.slide_height],
     materials: options.materials,
+    deckPdf: options.deckPdf ? hashBytes(options.deckPdf) : null,
     judge: options.judgeId,
     maxAttempts: options.maxAttempts ?? 3,
     standIn: options.standIn ?? 'beside',
+    slideCountOn: options.slideCountOn ?? 'delivered',
     layout: options.layoutOptions ?? {},
   });
 }

@@ -4,10 +4,12 @@ import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   alignWithHumans,
+  formatScoresCsv,
   humanAgreement,
   parseCsv,
   readHumanRankings,
   readSystemScores,
+  scoresFromRunSummaries,
 } from './human-alignment';
 import { averageRanks, bootstrapMeanInterval, spearman } from './spearman';
 
@@ -88,6 +90,47 @@ describe('CSV inputs', () => {
       await expect(readHumanRankings(join(dir, 'r.csv'))).rejects.toThrow(/r\.csv:3.*rank/);
       await writeFile(join(dir, 's.csv'), 'sample_id,system\ns1,A\n');
       await expect(readSystemScores(join(dir, 's.csv'))).rejects.toThrow(/missing column "score"/);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe('scores from run summaries', () => {
+  it('turns one summary per system into alignment scores and CSV that reads back', async () => {
+    const row = (id: string, paper: number | null) => ({
+      instance_id: id,
+      category: 'education' as const,
+      deck_path: null,
+      status: 'evaluated' as const,
+      error: null,
+      paper_total_percent: paper,
+      presentbench_total_percent: paper === null ? null : paper / 2,
+      error_count: 0,
+      not_judged_count: 0,
+    });
+    const summary = (rows: ReturnType<typeof row>[]) => ({
+      judge: 'x',
+      rows,
+      overall: { count: rows.length, paper_mean_percent: null, presentbench_mean_percent: null },
+      categories: {},
+    });
+    const scores = scoresFromRunSummaries(
+      [
+        { system: 'gen,B', summary: summary([row('c/1', 40), row('c/2', null)]) },
+        { system: 'genA', summary: summary([row('c/1', 60), row('c/2', 70)]) },
+      ],
+      'presentbench',
+    );
+    expect(scores).toEqual([
+      { sample_id: 'c/1', system: 'gen,B', score: 20 },
+      { sample_id: 'c/1', system: 'genA', score: 30 },
+      { sample_id: 'c/2', system: 'genA', score: 35 },
+    ]);
+    const { dir, cleanup } = await makeTempDir();
+    try {
+      await writeFile(join(dir, 'scores.csv'), formatScoresCsv(scores));
+      expect(await readSystemScores(join(dir, 'scores.csv'))).toEqual(scores);
     } finally {
       await cleanup();
     }

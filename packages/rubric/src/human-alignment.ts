@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { InputError, ValidationError } from '@xsb/core';
+import { InputError, type RubricRunSummary, ValidationError } from '@xsb/core';
 import { readUtf8 } from './rubric-instance';
 import { type BootstrapInterval, bootstrapMeanInterval, spearman } from './spearman';
 
@@ -222,4 +222,29 @@ export function humanAgreement(
       .map(([sample]) => sample),
     per_sample: perSample,
   };
+}
+
+/**
+ * Evaluator scores for alignment from `xsb rubric run` summaries, one per system (generator):
+ * sample = instance id, score = the paper total or the PresentBench weighted total. Rows without a
+ * score (failed, offline) are left out, so such samples lose that system.
+ */
+export function scoresFromRunSummaries(
+  summaries: Array<{ system: string; summary: RubricRunSummary }>,
+  metric: 'paper' | 'presentbench',
+): SystemScore[] {
+  const out: SystemScore[] = [];
+  for (const { system, summary } of summaries) {
+    for (const row of summary.rows) {
+      const score = metric === 'paper' ? row.paper_total_percent : row.presentbench_total_percent;
+      if (score !== null) out.push({ sample_id: row.instance_id, system, score });
+    }
+  }
+  return out.sort((a, b) => a.sample_id.localeCompare(b.sample_id) || a.system.localeCompare(b.system));
+}
+
+/** CSV the alignment reads back (`sample_id,system,score`), values quoted when they need it. */
+export function formatScoresCsv(scores: SystemScore[]): string {
+  const cell = (value: string): string => (/[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  return `sample_id,system,score\n${scores.map((s) => `${cell(s.sample_id)},${cell(s.system)},${s.score}`).join('\n')}\n`;
 }

@@ -35,12 +35,14 @@ export {
 export {
   type AlignmentResult,
   alignWithHumans,
+  formatScoresCsv,
   type HumanRanking,
   humanAgreement,
   parseCsv,
   readHumanRankings,
   readSystemScores,
   type SystemScore,
+  scoresFromRunSummaries,
 } from './human-alignment';
 export {
   checkBulletsPerSlide,

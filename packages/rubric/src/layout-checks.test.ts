@@ -58,6 +58,13 @@ describe('layout checks on Deck objects', () => {
     expect(checkEmptySlides(deck)).toMatchObject({ passed: false, slides: [1] });
     expect(checkEmptySlides(deck).findings[0]?.detail).toMatch(/title only/);
     expect(checkOffSlide({ ...deck, slide_width: null }, 2).passed).toBeNull();
+    // a text-less PDF page may be an image slide: undecidable, not failed
+    const pdf = deckOf([
+      slideOf(1, '', []),
+      slideOf(2, 'B', [textElement('Body', { x: 0, y: 50, width: 100, height: 40 })]),
+    ]);
+    expect(checkEmptySlides({ ...pdf, format: 'pdf' })).toMatchObject({ passed: null, slides: [] });
+    expect(checkEmptySlides(pdf)).toMatchObject({ passed: false, slides: [1] });
   });
 
   it('expects the instance language and tolerates short English terms on a Chinese slide', () => {

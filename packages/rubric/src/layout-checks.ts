@@ -219,15 +219,28 @@ export function checkOffSlide(deck: Deck, tolerancePt: number): LayoutCheckResul
 
 const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
+/**
+ * Empty or title-only slides. PDF text positions show no pictures, so a PDF page without text may be
+ * an image slide: such pages make the check undecidable (`passed: null`) rather than failed, unless
+ * another slide fails outright.
+ */
 export function checkEmptySlides(deck: Deck): LayoutCheckResult {
   const findings: Finding[] = [];
+  const textlessPdfPages: number[] = [];
   for (const slide of deck.slides) {
     const elements = flattenElements(slide.elements);
     if (elements.some(isVisual)) continue;
     const text = normalise(slide.visible_text);
-    if (text.length === 0) findings.push({ slide: slide.index, detail: 'empty slide' });
+    if (text.length === 0 && deck.format === 'pdf') textlessPdfPages.push(slide.index);
+    else if (text.length === 0) findings.push({ slide: slide.index, detail: 'empty slide' });
     else if (text === normalise(slide.title))
       findings.push({ slide: slide.index, detail: `title only: "${excerpt(text)}"` });
+  }
+  if (findings.length === 0 && textlessPdfPages.length > 0) {
+    return undecidable(
+      'empty_slide',
+      `PDF page${textlessPdfPages.length > 1 ? 's' : ''} ${textlessPdfPages.join(', ')} carry no text (images in PDFs are not detected)`,
+    );
   }
   return result('empty_slide', findings, 'no empty or title-only slide', 'empty or title-only');
 }

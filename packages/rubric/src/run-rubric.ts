@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import {
   assertSafePathPart,
   isXsbError,
   type ProgressReporter,
+  RUBRIC_CATEGORIES,
   type RubricEvaluation,
   type RubricRunRow,
   type RubricRunSummary,
@@ -97,13 +98,18 @@ export async function writeEvaluation(evaluation: RubricEvaluation, files: Evalu
 }
 
 export interface RunRubricOptions
-  extends Pick<EvaluateDeckOptions, 'maxAttempts' | 'concurrency' | 'standIn' | 'layoutOptions'> {
+  extends Pick<
+    EvaluateDeckOptions,
+    'maxAttempts' | 'concurrency' | 'standIn' | 'layoutOptions' | 'slideCountOn'
+  > {
   instancesDir: string;
   resultsDir: string;
   client: LlmClient | null;
   judgeId: string;
   force?: boolean;
   errorPolicy?: ErrorPolicy;
+  /** Send PDF decks to the judge as documents too (see `EvaluateDeckOptions.deckPdf`). */
+  attachPdf?: boolean;
   progress?: ProgressReporter;
 }
 
@@ -152,7 +158,7 @@ export async function runRubric(
 
 async function runOne(entry: InstanceEntry, options: RunRubricOptions): Promise<RubricRunRow> {
   let instance: RubricInstance;
-  const failed = (message: string, category: RubricInstance['category'] = 'academia'): RubricRunRow => ({
+  const failed = (message: string, category: RubricInstance['category'] | null): RubricRunRow => ({
     instance_id: entry.relativePath,
     category,
     deck_path: null,
@@ -168,10 +174,7 @@ async function runOne(entry: InstanceEntry, options: RunRubricOptions): Promise<
   } catch (error) {
     if (isXsbError(error) && error.kind === 'input') {
       const domain = entry.relativePath.split('/')[0] as RubricInstance['category'];
-      return failed(
-        error.message,
-        ['academia', 'advertising', 'economics', 'education', 'talk'].includes(domain) ? domain : 'academia',
-      );
+      return failed(error.message, RUBRIC_CATEGORIES.includes(domain) ? domain : null);
     }
     throw error;
   }
@@ -191,11 +194,15 @@ async function runOne(entry: InstanceEntry, options: RunRubricOptions): Promise<
       instance,
       deck,
       materials,
+      ...(options.attachPdf && deck.format === 'pdf'
+        ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
+        : {}),
       client: options.client,
       judgeId: options.judgeId,
       maxAttempts: options.maxAttempts,
       concurrency: options.concurrency,
       standIn: options.standIn,
+      slideCountOn: options.slideCountOn,
       layoutOptions: options.layoutOptions,
     };
     let evaluation: RubricEvaluation | undefined;

@@ -72,8 +72,11 @@ export function scorePaper(items: RubricItemResult[], policy: ErrorPolicy = 'rep
   };
 }
 
-/** Mean of a numeric field over instances, grouped by category, plus the overall mean. */
-export function meansByCategory<T extends { category: string }>(
+/**
+ * Mean of a numeric field over instances, grouped by category, plus the overall mean. Rows without a
+ * value (failed, offline) are left out of the means; rows without a category only count overall.
+ */
+export function meansByCategory<T extends { category: string | null }>(
   rows: T[],
   value: (row: T) => number | null,
 ): {
@@ -85,7 +88,8 @@ export function meansByCategory<T extends { category: string }>(
   const numbers = (subset: T[]): number[] =>
     subset.map(value).filter((v): v is number => v !== null && Number.isFinite(v));
   const categories: Record<string, { mean: number | null; count: number }> = {};
-  for (const category of [...new Set(rows.map((row) => row.category))].sort()) {
+  const known = rows.map((row) => row.category).filter((category): category is string => category !== null);
+  for (const category of [...new Set(known)].sort()) {
     const values = numbers(rows.filter((row) => row.category === category));
     categories[category] = { mean: mean(values), count: values.length };
   }

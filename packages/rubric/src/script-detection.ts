@@ -12,23 +12,16 @@ export const SCRIPTS = [
 ] as const;
 export type Script = (typeof SCRIPTS)[number];
 
-const SCRIPT_PATTERNS: Array<[Exclude<Script, 'Other'>, RegExp]> = [
-  ['Latin', /\p{Script=Latin}/u],
-  ['Han', /\p{Script=Han}/u],
-  ['Cyrillic', /\p{Script=Cyrillic}/u],
-  ['Arabic', /\p{Script=Arabic}/u],
-  ['Greek', /\p{Script=Greek}/u],
-  ['Hangul', /\p{Script=Hangul}/u],
-  ['Kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
-  ['Devanagari', /\p{Script=Devanagari}/u],
-];
+// One alternation per script, in SCRIPTS order, then any other letter: one pass over the text.
+const LETTER_BY_SCRIPT =
+  /(\p{Script=Latin})|(\p{Script=Han})|(\p{Script=Cyrillic})|(\p{Script=Arabic})|(\p{Script=Greek})|(\p{Script=Hangul})|([\p{Script=Hiragana}\p{Script=Katakana}])|(\p{Script=Devanagari})|(\p{L})/gu;
 
 /** Letters per script. Digits, punctuation and symbols carry no language and are ignored. */
 export function countScripts(text: string): Map<Script, number> {
   const counts = new Map<Script, number>();
-  for (const char of text) {
-    if (!/\p{L}/u.test(char)) continue;
-    const script = SCRIPT_PATTERNS.find(([, pattern]) => pattern.test(char))?.[0] ?? 'Other';
+  for (const match of text.matchAll(LETTER_BY_SCRIPT)) {
+    const group = match.findIndex((value, index) => index > 0 && value !== undefined);
+    const script = SCRIPTS[group - 1] as Script;
     counts.set(script, (counts.get(script) ?? 0) + 1);
   }
   return counts;

@@ -2,6 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   audienceWeightSchema,
+  exitCodeFor,
   type Probe,
   probeSchema,
   RunLayout,
@@ -127,6 +128,10 @@ describe('ensureAudienceWeights', () => {
     expect(
       (await ensureAudienceWeights(layout, 'case_a', 'decision_makers', { ...options, k: 2 })).status,
     ).toBe('complete');
+    const revised = Object.assign(new LexicalUtilityJudge(), { fingerprint: 'lexical-v2' });
+    expect(
+      (await ensureAudienceWeights(layout, 'case_a', 'decision_makers', { judge: revised, k: 2 })).status,
+    ).toBe('complete');
     await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, [
       { ...bank[0]!, answer: 'changed' },
       ...bank.slice(1),
@@ -225,5 +230,24 @@ describe('LlmUtilityJudge through the fake provider', () => {
     );
     expect(failures[0]).toMatchObject({ probe_id: 'pb_0002', failed_samples: [1] });
     expect(failures[0]!.reason).toMatch(/unknown ids: pb_0099/);
+  });
+});
+
+describe('ensureAudienceWeights with a refused key', () => {
+  it('stops with an exit-2 error instead of recording every probe as failed', async () => {
+    const server = await startFakeLlmServer({ handler: () => ({ fault: { kind: 'status', status: 401 } }) });
+    try {
+      await writeBank(30);
+      const judge = new LlmUtilityJudge(createLlmClient('openai:gpt-fake', { env: fakeProviderEnv(server) }));
+      const error = await ensureAudienceWeights(layout, 'case_a', 'learners', {
+        judge,
+        concurrency: 1,
+      }).catch((caught: unknown) => caught);
+      expect(exitCodeFor(error)).toBe(2);
+      // Two calls were in flight when the first refusal came back; nothing started after it.
+      expect(server.requests.length).toBeLessThanOrEqual(2);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import {
   audienceWeightSchema,
   ConfigError,
   describeError,
+  exitCodeFor,
   hashCanonicalJson,
   InputError,
   type Probe,
@@ -109,6 +110,7 @@ export async function ensureAudienceWeights(
   const identity = (probe: Probe) => ({
     weights_format: WEIGHTS_FORMAT,
     judge: options.judge.id,
+    judge_fingerprint: options.judge.fingerprint,
     k,
     probe_sha256: hashCanonicalJson(probe),
     audience_sha256: audienceSha,
@@ -146,6 +148,8 @@ export async function ensureAudienceWeights(
         }
       }
     } catch (error) {
+      // A missing key or a refused login would fail every batch the same way: stop the run (exit 2).
+      if (exitCodeFor(error) === 2) throw error;
       for (const probe of probes) {
         reasons.set(probe.probe_id, [
           ...(reasons.get(probe.probe_id) ?? []),
@@ -225,17 +229,24 @@ async function isFinished(
   }
 }
 
+/** Runs `work` over `items`, at most `limit` at once; after a thrown error no new item starts. */
 async function runPool<T>(
   items: readonly T[],
   limit: number,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
+  let stopped = false;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (!stopped && next < items.length) {
       const index = next;
       next += 1;
-      await work(items[index]!);
+      try {
+        await work(items[index]!);
+      } catch (error) {
+        stopped = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));

@@ -18,6 +18,7 @@ import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-
  */
 export class LexicalUtilityJudge implements UtilityJudge {
   readonly id = 'lexical';
+  readonly fingerprint = 'lexical-v1';
 
   async judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput> {
     const judgments: JudgeBatchOutput['judgments'] = new Map();

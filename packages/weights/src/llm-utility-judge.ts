@@ -1,3 +1,4 @@
+import { hashCanonicalJson } from '@xsb/core';
 import type { CompletionRequest, CompletionResult, LlmClient } from '@xsb/llm';
 import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-judge';
 import {
@@ -14,6 +15,11 @@ import {
  */
 export class LlmUtilityJudge implements UtilityJudge {
   readonly id: string;
+  // The request for a fixed placeholder batch: it changes exactly when the prompt template does.
+  readonly fingerprint = hashCanonicalJson({
+    request: buildUtilityJudgmentRequest({ id: '{audience}', description: '{description}' }, [], 0),
+    correction: buildUtilityCorrection(['{probe_id}']),
+  });
 
   constructor(private readonly client: LlmClient) {
     this.id = client.judgeId;

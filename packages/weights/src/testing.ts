@@ -7,6 +7,8 @@ import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-
 export class ScriptedUtilityJudge implements UtilityJudge {
   readonly calls: Array<{ probeIds: string[]; sampleIndex: number; audience: string }> = [];
 
+  readonly fingerprint = 'scripted';
+
   constructor(
     private readonly valueFor: (probeId: string, sampleIndex: number, audience: string) => number | undefined,
     readonly id = 'scripted',

@@ -28,5 +28,7 @@ export interface JudgeBatchOutput {
 export interface UtilityJudge {
   /** Recorded as the judge id in every weight row. */
   readonly id: string;
+  /** Changes whenever the judge would answer differently (prompt, sampling, algorithm version). */
+  readonly fingerprint: string;
   judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput>;
 }

@@ -1,11 +1,5 @@
 import { resolve } from 'node:path';
-import {
-  conditionSchema,
-  type DeckBatchSummary,
-  RunLayout,
-  UsageError,
-  type XsbConfig,
-} from '@xsb/core';
+import { conditionSchema, type DeckBatchSummary, RunLayout, UsageError, type XsbConfig } from '@xsb/core';
 import {
   BASELINE_SYSTEM,
   type DeckRowFilters,
@@ -14,10 +8,10 @@ import {
   importExternalDecks,
   parseShard,
   prepareSlideTailor,
+  type RunSheet,
   readDeck,
   readRunSheet,
   renderDeck,
-  type RunSheet,
   runSlideTailor,
   truncateDeck,
   writeDeckStats,
@@ -47,7 +41,11 @@ interface RunFlags extends RowFilterFlags {
 
 function addRowFilters(command: Command): Command {
   return command
-    .option('--condition <name>', 'only rows of these conditions (repeatable or comma-separated)', collectList)
+    .option(
+      '--condition <name>',
+      'only rows of these conditions (repeatable or comma-separated)',
+      collectList,
+    )
     .option('--audience <id>', 'only rows for these audiences (repeatable or comma-separated)', collectList)
     .option('--case <label>', 'only rows of these case labels (repeatable or comma-separated)', collectList)
     .option('--shard <i/n>', 'only cases with md5(case_label) % n == i (as Python computes it)');
@@ -56,7 +54,9 @@ function addRowFilters(command: Command): Command {
 function rowFilters(flags: RowFilterFlags): DeckRowFilters {
   for (const condition of flags.condition ?? []) {
     if (!conditionSchema.safeParse(condition).success) {
-      throw new UsageError(`--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`);
+      throw new UsageError(
+        `--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`,
+      );
     }
   }
   return {
@@ -67,7 +67,11 @@ function rowFilters(flags: RowFilterFlags): DeckRowFilters {
   };
 }
 
-function runContext(context: CliContext, flags: { data?: string; run?: string }, extra: { judge?: string } = {}) {
+function runContext(
+  context: CliContext,
+  flags: { data?: string; run?: string },
+  extra: { judge?: string } = {},
+) {
   const loaded = context.loadConfig({
     ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
     ...(flags.run !== undefined ? { run: flags.run } : {}),
@@ -107,7 +111,9 @@ function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
   }
   const condition = flags.condition?.[0] ?? 'audience_agnostic';
   if (!conditionSchema.safeParse(condition).success) {
-    throw new UsageError(`--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`);
+    throw new UsageError(
+      `--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`,
+    );
   }
   const audience = flags.audience?.[0] ?? 'all';
   const sourceDocument = resolve(context.io.cwd, flags.source);
@@ -151,11 +157,15 @@ function plannerFor(context: CliContext, config: XsbConfig, env: Record<string, 
 export const decksCommand: CommandModule = {
   name: 'decks',
   register(program, context) {
-    const decks = program.command('decks').description('stage 4: read, generate, import and render slide decks');
+    const decks = program
+      .command('decks')
+      .description('stage 4: read, generate, import and render slide decks');
 
     decks
       .command('inspect')
-      .description('read a PPTX or PDF deck: slides in order, visible text, notes apart, elements and warnings')
+      .description(
+        'read a PPTX or PDF deck: slides in order, visible text, notes apart, elements and warnings',
+      )
       .argument('<deck>', 'the .pptx or .pdf file')
       .option('--json', 'print one JSON object (deck stats fields + slides[])')
       .option('--max-slides <n>', 'cut the deck to its first n slides')
@@ -163,10 +173,14 @@ export const decksCommand: CommandModule = {
       .action(async (deckArg: string, flags: { json?: boolean; maxSlides?: string; statsDir?: string }) => {
         const path = resolve(context.io.cwd, deckArg);
         let deck = await readDeck(path);
-        if (flags.maxSlides !== undefined) deck = truncateDeck(deck, integerFlag('--max-slides', flags.maxSlides, 0, 0));
+        if (flags.maxSlides !== undefined)
+          deck = truncateDeck(deck, integerFlag('--max-slides', flags.maxSlides, 0, 0));
         if (flags.statsDir) {
           const dir = resolve(context.io.cwd, flags.statsDir);
-          await writeDeckStats(deck, { statsFile: resolve(dir, 'deck_stats.json'), textFile: resolve(dir, 'deck_text.txt') });
+          await writeDeckStats(deck, {
+            statsFile: resolve(dir, 'deck_stats.json'),
+            textFile: resolve(dir, 'deck_text.txt'),
+          });
         }
         if (flags.json) {
           context.printJson(deck);
@@ -182,19 +196,31 @@ export const decksCommand: CommandModule = {
     addRowFilters(
       decks
         .command('generate')
-        .description(`generate ${BASELINE_SYSTEM} decks from a run sheet (or one deck from --source and --case)`)
-        .option('--run-sheet <csv>', 'run sheet CSV (system,condition,audience,case_label,source_document,prompt_path,output_deck_path)')
+        .description(
+          `generate ${BASELINE_SYSTEM} decks from a run sheet (or one deck from --source and --case)`,
+        )
+        .option(
+          '--run-sheet <csv>',
+          'run sheet CSV (system,condition,audience,case_label,source_document,prompt_path,output_deck_path)',
+        )
         .option('--source <file>', 'single deck: the source document')
         .option('--out <file>', 'single deck: where the PPTX goes (default: the normalized deck tree)')
         .option('--data <dir>', 'data folder (default: config dataDir)')
         .option('--run <name>', 'run name (default: config run)')
-        .option('--judge <spec>', 'outline planner: lexical (offline, default) or anthropic:<model>, openai:<model>, replay:<store>')
+        .option(
+          '--judge <spec>',
+          'outline planner: lexical (offline, default) or anthropic:<model>, openai:<model>, replay:<store>',
+        )
         .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
         .option('--max-slides <n>', 'most slides per deck including the title slide (default 8)')
         .option('--force', 'regenerate decks that already exist')
         .option('--json', 'print the batch summary as JSON'),
     ).action(async (flags: GenerateFlags) => {
-      const { config, env, layout } = runContext(context, flags, flags.judge !== undefined ? { judge: flags.judge } : {});
+      const { config, env, layout } = runContext(
+        context,
+        flags,
+        flags.judge !== undefined ? { judge: flags.judge } : {},
+      );
       const maxSlides = integerFlag('--max-slides', flags.maxSlides, 8, 2);
       const sheet = flags.runSheet
         ? await readRunSheet(resolve(context.io.cwd, flags.runSheet))
@@ -215,9 +241,14 @@ export const decksCommand: CommandModule = {
 
     decks
       .command('import')
-      .description('copy exported decks (e.g. NotebookLM PDFs named <case_label>.pdf) into the normalized deck tree')
+      .description(
+        'copy exported decks (e.g. NotebookLM PDFs named <case_label>.pdf) into the normalized deck tree',
+      )
       .requiredOption('--system <name>', 'the system the decks come from, e.g. notebooklm')
-      .requiredOption('--from <dir>', 'folder of exported decks (<case>.pdf, or <condition>/<audience>/<case>.pdf)')
+      .requiredOption(
+        '--from <dir>',
+        'folder of exported decks (<case>.pdf, or <condition>/<audience>/<case>.pdf)',
+      )
       .option('--condition <name>', 'condition for files directly in --from (default audience_agnostic)')
       .option('--audience <id>', 'audience for files directly in --from (default all)')
       .option('--data <dir>', 'data folder (default: config dataDir)')
@@ -239,7 +270,9 @@ export const decksCommand: CommandModule = {
           const condition = flags.condition ?? 'audience_agnostic';
           const parsed = conditionSchema.safeParse(condition);
           if (!parsed.success) {
-            throw new UsageError(`--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`);
+            throw new UsageError(
+              `--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`,
+            );
           }
           const result = await importExternalDecks({
             system: flags.system,
@@ -276,7 +309,9 @@ export const decksCommand: CommandModule = {
         const files = await renderDeck(resolve(context.io.cwd, deckArg), {
           outDir: resolve(context.io.cwd, flags.out),
           scale,
-          ...(flags.maxSlides !== undefined ? { maxSlides: integerFlag('--max-slides', flags.maxSlides, 0, 1) } : {}),
+          ...(flags.maxSlides !== undefined
+            ? { maxSlides: integerFlag('--max-slides', flags.maxSlides, 0, 1) }
+            : {}),
           env: context.io.env,
         });
         for (const file of files) context.print(file);
@@ -285,7 +320,9 @@ export const decksCommand: CommandModule = {
     addRowFilters(
       decks
         .command('prepare-slidetailor')
-        .description('build the SlideTailor dataset, configs, preferences and slidetailor_run_sheet.csv (PDF sources only)')
+        .description(
+          'build the SlideTailor dataset, configs, preferences and slidetailor_run_sheet.csv (PDF sources only)',
+        )
         .requiredOption('--run-sheet <csv>', 'run sheet whose slidetailor rows to prepare')
         .option('--out <dir>', 'output folder (default <data>/runs/<run>/slidetailor)')
         .option('--template <file>', 'reference template deck for SlideTailor')
@@ -305,7 +342,10 @@ export const decksCommand: CommandModule = {
         filters: rowFilters(flags),
       });
       if (flags.json) context.printJson(result);
-      else context.print(`${result.prepared} row(s) prepared, ${result.skipped.length} skipped; run sheet ${result.runSheetFile}`);
+      else
+        context.print(
+          `${result.prepared} row(s) prepared, ${result.skipped.length} skipped; run sheet ${result.runSheetFile}`,
+        );
       for (const skipped of result.skipped) {
         context.warn(`SKIPPED: ${skipped.case_label} (line ${skipped.line}): ${skipped.reason}`);
       }
@@ -319,7 +359,10 @@ export const decksCommand: CommandModule = {
           '--command <cmd>',
           'command per row, run without a shell; placeholders {config} {source} {preferences} {output} {case_label} {condition} {audience}',
         )
-        .option('--run-sheet <csv>', 'prepared slidetailor_run_sheet.csv (default <data>/runs/<run>/slidetailor/slidetailor_run_sheet.csv)')
+        .option(
+          '--run-sheet <csv>',
+          'prepared slidetailor_run_sheet.csv (default <data>/runs/<run>/slidetailor/slidetailor_run_sheet.csv)',
+        )
         .option('--timeout-minutes <n>', 'give up on one row after n minutes (default 120)')
         .option('--data <dir>', 'data folder (default: config dataDir)')
         .option('--run <name>', 'run name (default: config run)')
@@ -339,6 +382,7 @@ export const decksCommand: CommandModule = {
         force: Boolean(flags.force),
         timeoutMs: integerFlag('--timeout-minutes', flags.timeoutMinutes, 120, 1) * 60_000,
         env: context.io.env,
+        cwd: context.io.cwd,
         progress: context.progress(),
       });
       printBatch(context, summary, flags.json);

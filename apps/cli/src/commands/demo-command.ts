@@ -20,7 +20,10 @@ export const demoCommand: CommandModule = {
       .command('demo')
       .description('run stages 1-7 on the shipped fixtures (3 cases, 3 audiences, baseline + imported decks)')
       .option('--out <dir>', 'output folder (default ./xsb-demo)')
-      .option('--judge <spec>', 'lexical (offline, default) or a model judge such as replay:fixtures/replay/demo.jsonl')
+      .option(
+        '--judge <spec>',
+        'lexical (offline, default) or a model judge such as replay:fixtures/replay/demo.jsonl',
+      )
       .option('--tau-a <x>', 'audience weight threshold for included probes (default 0.7)')
       .option('--force', 'redo every stage instead of reusing finished work')
       .option('--json', 'print summary.json instead of the tables')
@@ -46,7 +49,9 @@ export const demoCommand: CommandModule = {
           for (const line of result.tables) context.print(line);
           context.print(`data: ${result.dataDir}`);
           context.print(`summary: ${result.summaryFiles.report}`);
-          context.print(`judge ${config.judge}: ${result.judgeCalls} judge call(s) this run; ${seconds.toFixed(1)} s`);
+          context.print(
+            `judge ${config.judge}: ${result.judgeCalls} judge call(s) this run; ${seconds.toFixed(1)} s`,
+          );
         }
         for (const failure of result.failures) context.warn(`failed: ${failure}`);
         if (result.failures.length > 0) reportExitCode(1);

@@ -51,10 +51,15 @@ export const evalCommand: CommandModule = {
   register(program, context) {
     program
       .command('eval')
-      .description('stage 5: judge every deck of a run (answerability + correctness) and write metrics per job')
+      .description(
+        'stage 5: judge every deck of a run (answerability + correctness) and write metrics per job',
+      )
       .option('--data <dir>', 'data folder (default: config dataDir)')
       .option('--run <name>', 'run name (default: config run)')
-      .option('--judge <spec>', 'lexical (offline, default), anthropic:<model>, openai:<model>, replay:<store>, record:<store>')
+      .option(
+        '--judge <spec>',
+        'lexical (offline, default), anthropic:<model>, openai:<model>, replay:<store>, record:<store>',
+      )
       .option('--tau-a <x>', `audience weight threshold for included probes (default ${DEFAULT_TAU_A})`)
       .option('--batch-size <n>', `probes per answerability call (default ${DEFAULT_BATCH_SIZE})`)
       .option('--correctness-cache-dir <dir>', 'correctness cache folder (default <run>/correctness_cache)')
@@ -92,7 +97,9 @@ export const evalCommand: CommandModule = {
           cacheDir: config.cacheDir,
           noCache: config.noCache,
           refresh: config.refresh,
-          ...(config.providers[config.judge.split(':')[0] ?? ''] ? { limits: config.providers[config.judge.split(':')[0]!] } : {}),
+          ...(config.providers[config.judge.split(':')[0] ?? '']
+            ? { limits: config.providers[config.judge.split(':')[0]!] }
+            : {}),
           progress: context.progress(),
         });
         const rows = outcome.results.map((r) => ({
@@ -111,7 +118,9 @@ export const evalCommand: CommandModule = {
           for (const row of rows)
             context.print(
               `${row.outcome.padEnd(9)} ${row.system}/${row.condition}/${row.audience}/${row.case}` +
-                (row.error ? `: ${row.error}` : ` (${row.judged_batches} batches judged, ${row.reused_batches} reused)`),
+                (row.error
+                  ? `: ${row.error}`
+                  : ` (${row.judged_batches} batches judged, ${row.reused_batches} reused)`),
             );
           for (const failure of failures) context.print(`failed    ${failure.error}`);
           const done = rows.filter((r) => r.outcome !== 'failed').length;

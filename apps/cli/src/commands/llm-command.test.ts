@@ -43,19 +43,57 @@ async function run(argv: string[], env: Record<string, string> = {}) {
 
 describe('xsb llm complete', () => {
   it('prints the answer, then serves the same call from the cache with no HTTP request', async () => {
-    const first = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'ping', '--system', 'be brief', '--json']);
+    const first = await run([
+      'llm',
+      'complete',
+      '--judge',
+      'openai:gpt-test',
+      '--prompt',
+      'ping',
+      '--system',
+      'be brief',
+      '--json',
+    ]);
     expect(first.code).toBe(0);
     const answer = JSON.parse(first.stdout);
-    expect(answer).toMatchObject({ text: 'hello from gpt-test: ping', retries: 0, fromCache: false, model: 'gpt-test' });
-    expect(answer.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(answer).toMatchObject({
+      text: 'hello from gpt-test: ping',
+      retries: 0,
+      fromCache: false,
+      model: 'gpt-test',
+    });
+    expect(answer.usage).toEqual({
+      inputTokens: expect.any(Number),
+      outputTokens: expect.any(Number),
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
     expect(server.requests.at(-1)?.system).toBe('be brief');
 
     const before = server.requestCount;
-    const second = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'ping', '--system', 'be brief', '--json']);
+    const second = await run([
+      'llm',
+      'complete',
+      '--judge',
+      'openai:gpt-test',
+      '--prompt',
+      'ping',
+      '--system',
+      'be brief',
+      '--json',
+    ]);
     expect(JSON.parse(second.stdout).fromCache).toBe(true);
     expect(server.requestCount).toBe(before);
 
-    const plain = await run(['llm', 'complete', '--judge', 'anthropic:claude-test', '--prompt', 'pong', '--no-cache']);
+    const plain = await run([
+      'llm',
+      'complete',
+      '--judge',
+      'anthropic:claude-test',
+      '--prompt',
+      'pong',
+      '--no-cache',
+    ]);
     expect(plain.stdout).toBe('hello from claude-test: pong\n');
     const stats = await run(['llm', 'cache', 'stats', '--json']);
     expect(JSON.parse(stats.stdout).entries).toBe(1);
@@ -72,7 +110,9 @@ describe('xsb llm complete', () => {
 
   it('a missing key is exit 2 naming the variable, before any request', async () => {
     const before = server.requestCount;
-    const result = await run(['llm', 'complete', '--judge', 'anthropic:claude-test', '--prompt', 'x'], { ANTHROPIC_API_KEY: '' });
+    const result = await run(['llm', 'complete', '--judge', 'anthropic:claude-test', '--prompt', 'x'], {
+      ANTHROPIC_API_KEY: '',
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('ANTHROPIC_API_KEY');
     expect(server.requestCount).toBe(before);
@@ -96,7 +136,14 @@ describe('xsb llm complete', () => {
   });
 
   it('a replay miss is a failed call (exit 1) naming the key', async () => {
-    const result = await run(['llm', 'complete', '--judge', `record:${join(root, 'store.jsonl')}`, '--prompt', 'x']);
+    const result = await run([
+      'llm',
+      'complete',
+      '--judge',
+      `record:${join(root, 'store.jsonl')}`,
+      '--prompt',
+      'x',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/prompt recorded as key [0-9a-f]{64}/);
   });

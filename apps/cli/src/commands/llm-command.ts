@@ -1,12 +1,6 @@
 import { resolve } from 'node:path';
-import { type ProviderLimits, RunLayout, UsageError } from '@xsb/core';
-import {
-  createLlmClient,
-  DiskCache,
-  isOfflineJudge,
-  parseJudgeSpec,
-  summarizeUsageLedger,
-} from '@xsb/llm';
+import { RunLayout, UsageError } from '@xsb/core';
+import { createLlmClient, DiskCache, isOfflineJudge, parseJudgeSpec, summarizeUsageLedger } from '@xsb/llm';
 import type { CommandModule } from '../command-module';
 
 interface CompleteFlags {
@@ -24,7 +18,9 @@ function parseNumber(flag: string, value: string | undefined, integer: boolean):
   if (value === undefined) return undefined;
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || (integer && !Number.isInteger(number)))
-    throw new UsageError(`${flag} must be a ${integer ? 'non-negative integer' : 'non-negative number'}, got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `${flag} must be a ${integer ? 'non-negative integer' : 'non-negative number'}, got ${JSON.stringify(value)}`,
+    );
   return number;
 }
 
@@ -32,12 +28,19 @@ function parseNumber(flag: string, value: string | undefined, integer: boolean):
 export const llmCommand: CommandModule = {
   name: 'llm',
   register(program, context) {
-    const llm = program.command('llm').description('check a model judge, manage the answer cache, sum token usage');
+    const llm = program
+      .command('llm')
+      .description('check a model judge, manage the answer cache, sum token usage');
 
     llm
       .command('complete')
-      .description('make one call through the whole client (cache, limits, retries, ledger) and print the answer')
-      .option('--judge <spec>', 'anthropic:<model>, openai:<model>, replay:<store.jsonl> or record:<store.jsonl> (default: config judge)')
+      .description(
+        'make one call through the whole client (cache, limits, retries, ledger) and print the answer',
+      )
+      .option(
+        '--judge <spec>',
+        'anthropic:<model>, openai:<model>, replay:<store.jsonl> or record:<store.jsonl> (default: config judge)',
+      )
       .requiredOption('--prompt <text>', 'the user prompt')
       .option('--system <text>', 'a system prompt')
       .option('--max-tokens <n>', 'answer token budget')
@@ -55,11 +58,8 @@ export const llmCommand: CommandModule = {
           throw new UsageError(
             'judge "lexical" is the offline judge and makes no model calls: pass --judge anthropic:<model>, openai:<model> or replay:<store.jsonl>',
           );
-        const spec = parseJudgeSpec(config.judge);
         const maxTokens = parseNumber('--max-tokens', flags.maxTokens, true);
         const temperature = parseNumber('--temperature', flags.temperature, false);
-        const limits: ProviderLimits | undefined =
-          spec.kind === 'anthropic' || spec.kind === 'openai' ? config.providers[spec.kind] : undefined;
         const client = createLlmClient(config.judge, {
           env,
           cacheDir: resolve(context.io.cwd, config.cacheDir),
@@ -67,7 +67,7 @@ export const llmCommand: CommandModule = {
           refresh: config.refresh,
           ledgerFile: new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
           stage: 'llm.complete',
-          ...(limits ? { limits } : {}),
+          providers: config.providers,
         });
         const result = await client.complete({
           ...(flags.system !== undefined ? { system: flags.system } : {}),
@@ -77,7 +77,14 @@ export const llmCommand: CommandModule = {
         });
         if (flags.json) {
           const { text, usage, retries, fromCache, latencyMs, model } = result;
-          context.printJson({ text, usage, retries, fromCache, latencyMs: Math.round(latencyMs * 10) / 10, model });
+          context.printJson({
+            text,
+            usage,
+            retries,
+            fromCache,
+            latencyMs: Math.round(latencyMs * 10) / 10,
+            model,
+          });
         } else {
           context.print(result.text);
         }
@@ -106,7 +113,9 @@ export const llmCommand: CommandModule = {
 
     llm
       .command('usage')
-      .description("sum the run's usage ledger by stage, judge and model, with estimated cost (config prices override the built-in table)")
+      .description(
+        "sum the run's usage ledger by stage, judge and model, with estimated cost (config prices override the built-in table)",
+      )
       .option('--ledger <file>', 'a ledger file (default: the run ledger of config dataDir and run)')
       .option('--json', 'print as JSON')
       .action(async (flags: { ledger?: string; json?: boolean }) => {

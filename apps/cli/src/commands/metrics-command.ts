@@ -27,7 +27,8 @@ interface AggregateFlags {
   json?: boolean;
 }
 
-const fixed = (value: number | null | undefined) => (value === null || value === undefined ? '–' : value.toFixed(4));
+const fixed = (value: number | null | undefined) =>
+  value === null || value === undefined ? '–' : value.toFixed(4);
 
 /** `xsb metrics` (stage 6 again, no judge) and `xsb aggregate` (stage 7). */
 export const metricsCommand: CommandModule = {
@@ -50,10 +51,20 @@ export const metricsCommand: CommandModule = {
         const { rows, failures } = await rescoreRun(layout, config.run, { tauA });
         if (flags.json) context.printJson({ rows, failures });
         else {
-          context.print('system_id\taudience\tcase\tcoverage\tefficiency_time\tcorrectness\tsafe_efficiency_time');
+          context.print(
+            'system_id\taudience\tcase\tcoverage\tefficiency_time\tcorrectness\tsafe_efficiency_time',
+          );
           for (const row of rows)
             context.print(
-              [row.system_id, row.audience, row.case_label, fixed(row.coverage), fixed(row.efficiency_time), fixed(row.correctness), fixed(row.safe_efficiency_time)].join('\t'),
+              [
+                row.system_id,
+                row.audience,
+                row.case_label,
+                fixed(row.coverage),
+                fixed(row.efficiency_time),
+                fixed(row.correctness),
+                fixed(row.safe_efficiency_time),
+              ].join('\t'),
             );
           for (const failure of failures) context.print(`failed ${failure.message}`);
           context.print(`${rows.length} evaluation(s) rescored at tau_a ${tauA}`);
@@ -63,7 +74,9 @@ export const metricsCommand: CommandModule = {
 
     program
       .command('aggregate')
-      .description('stage 7: mean and bootstrap 95% interval per (system, audience) into summary.json/csv and report.md')
+      .description(
+        'stage 7: mean and bootstrap 95% interval per (system, audience) into summary.json/csv and report.md',
+      )
       .argument('[roots...]', 'folders to scan for metrics (default: the run folder)')
       .option('--data <dir>', 'data folder (default: config dataDir)')
       .option('--run <name>', 'run name (default: config run)')

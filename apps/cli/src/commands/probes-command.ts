@@ -184,7 +184,12 @@ export const probesCommand: CommandModule = {
           context.print(
             `${rows.length} case(s): ${count('complete')} built, ${count('skipped')} skipped, ${count('failed')} failed (judge ${generator.id})`,
           );
-          for (const row of rows) if (row.error) context.warn(`ERROR: ${row.case_id}: ${row.error}`);
+          for (const row of rows) {
+            if (row.error) context.warn(`ERROR: ${row.case_id}: ${row.error}`);
+            // An empty bank is a valid result (e.g. a source without facts the generator can use), but
+            // every later number for that case would be empty too.
+            else if (row.final === 0) context.warn(`WARNING: ${row.case_id}: the probe bank is empty`);
+          }
         }
         if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
       });

@@ -177,6 +177,12 @@ describe('xsb rubric eval and run', () => {
       expect(scored.code).toBe(0);
       expect(JSON.parse(scored.stdout).presentbench.total_percent).toBe(100);
       expect(await readFile(join(root, 'pb.yaml'), 'utf8')).toMatch(/answer: "yes"/);
+
+      const exported = await run(['rubric', 'export-scores', '--summary', `genA=${summary.summary_file}`]);
+      expect(exported.code).toBe(0);
+      expect(exported.stdout).toBe(
+        'sample_id,system,score\neducation/Computer_science_lectures/ch1_bits,genA,100\n',
+      );
     } finally {
       await server.close();
     }

@@ -1,10 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
   RUBRIC_CATEGORIES,
   type RubricCategory,
   readJson,
   rubricEvaluationSchema,
+  rubricRunSummarySchema,
   UsageError,
   writeFileAtomic,
 } from '@xsb/core';
@@ -17,6 +19,7 @@ import {
   type ErrorPolicy,
   evaluateDeck,
   evaluationFilesFor,
+  formatScoresCsv,
   humanAgreement,
   judgeHolistic,
   loadPresentBenchCase,
@@ -34,6 +37,7 @@ import {
   type StandInMode,
   scoreEvaluation,
   scorePresentBenchVerdicts,
+  scoresFromRunSummaries,
   stringifyPresentBenchResult,
   toPresentBenchResult,
   writeEvaluation,
@@ -115,6 +119,7 @@ async function loadInstance(path: string, dataRoot: string | undefined): Promise
 const STAND_IN_MODES = ['beside', 'replace', 'off'] as const;
 const ERROR_POLICIES = ['report', 'as-no'] as const;
 const COUNTING_RULES = ['all-items', 'yes-no-only'] as const;
+const SLIDE_COUNT_BASES = ['delivered', 'judged'] as const;
 
 function printScores(context: CliContext, report: ScoreReport): void {
   const percent = (value: number | null): string => (value === null ? 'n/a' : `${value.toFixed(1)}%`);
@@ -133,8 +138,10 @@ function printScores(context: CliContext, report: ScoreReport): void {
 }
 
 interface EvalFlags {
+  slideCountOn?: string;
   instance: string;
   deck: string;
+  attachPdf?: boolean;
   dataRoot?: string;
   judge?: string;
   layoutChecks?: string;
@@ -145,8 +152,10 @@ interface EvalFlags {
 }
 
 interface RunFlags {
+  slideCountOn?: string;
   instances: string;
   results: string;
+  attachPdf?: boolean;
   judge?: string;
   force?: boolean;
   layoutChecks?: string;
@@ -203,9 +212,18 @@ function registerEval(rubric: Command, context: CliContext): void {
     .option('--max-attempts <n>', 'calls per item until the verdict reads (default 3)')
     .option('--concurrency <n>', 'items judged at once (default 4)')
     .option('--errors <policy>', 'report (default) | as-no: how unparseable items count in the paper score')
+    .option(
+      '--slide-count-on <deck>',
+      'delivered (default) | judged: judged counts the truncated deck, as PresentBench does',
+    )
+    .option(
+      '--attach-pdf',
+      'also send a PDF deck to the judge as a document (multimodal judges see the design)',
+    )
     .option('--json', 'print evaluation file, scores and token use as JSON')
     .action(async (flags: EvalFlags) => {
       const standIn = choice<StandInMode>(flags.layoutChecks, STAND_IN_MODES, '--layout-checks', 'beside');
+      const slideCountOn = choice(flags.slideCountOn, SLIDE_COUNT_BASES, '--slide-count-on', 'delivered');
       const errorPolicy = choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report');
       const maxAttempts = positiveInteger(flags.maxAttempts, '--max-attempts');
       const concurrency = positiveInteger(flags.concurrency, '--concurrency');
@@ -216,13 +234,19 @@ function registerEval(rubric: Command, context: CliContext): void {
         instancePath,
         flags.dataRoot ? resolve(context.io.cwd, flags.dataRoot) : undefined,
       );
+      const deck = await readDeck(deckPath);
+      if (flags.attachPdf && deck.format !== 'pdf') {
+        throw new UsageError('--attach-pdf needs a PDF deck; convert the PPTX to PDF first');
+      }
       const evaluation = await evaluateDeck({
         instance,
-        deck: await readDeck(deckPath),
+        deck,
+        ...(flags.attachPdf ? { deckPdf: new Uint8Array(await readFile(deckPath)) } : {}),
         materials: await readMaterials(instance.materials),
         client,
         judgeId,
         standIn,
+        slideCountOn,
         ...(maxAttempts ? { maxAttempts } : {}),
         ...(concurrency ? { concurrency } : {}),
         progress: context.progress(),
@@ -265,9 +289,15 @@ function registerRun(rubric: Command, context: CliContext): void {
     .option('--max-attempts <n>', 'calls per item until the verdict reads (default 3)')
     .option('--concurrency <n>', 'items judged at once (default 4)')
     .option('--errors <policy>', 'report (default) | as-no')
+    .option(
+      '--slide-count-on <deck>',
+      'delivered (default) | judged: judged counts the truncated deck, as PresentBench does',
+    )
+    .option('--attach-pdf', 'also send PDF decks to the judge as documents')
     .option('--json', 'print the run summary as JSON')
     .action(async (flags: RunFlags) => {
       const standIn = choice<StandInMode>(flags.layoutChecks, STAND_IN_MODES, '--layout-checks', 'beside');
+      const slideCountOn = choice(flags.slideCountOn, SLIDE_COUNT_BASES, '--slide-count-on', 'delivered');
       const errorPolicy = choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report');
       const maxAttempts = positiveInteger(flags.maxAttempts, '--max-attempts');
       const concurrency = positiveInteger(flags.concurrency, '--concurrency');
@@ -280,7 +310,9 @@ function registerRun(rubric: Command, context: CliContext): void {
         client,
         judgeId,
         force: flags.force ?? false,
+        attachPdf: flags.attachPdf ?? false,
         standIn,
+        slideCountOn,
         errorPolicy,
         ...(maxAttempts ? { maxAttempts } : {}),
         ...(concurrency ? { concurrency } : {}),
@@ -445,6 +477,40 @@ function registerAlign(rubric: Command, context: CliContext): void {
     });
 }
 
+function registerExportScores(rubric: Command, context: CliContext): void {
+  rubric
+    .command('export-scores')
+    .description(
+      'per-instance totals of `rubric run` summaries as sample_id,system,score CSV (input of `align`)',
+    )
+    .requiredOption(
+      '--summary <system=file>',
+      'a run summary (xsb_rubric_summary_<judge>.json) and the system it scored; repeatable',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--metric <name>', 'paper (default) | presentbench')
+    .option('--out <file>', 'write the CSV here instead of printing it')
+    .action(async (flags: { summary: string[]; metric?: string; out?: string }) => {
+      const metric = choice(flags.metric, ['paper', 'presentbench'] as const, '--metric', 'paper');
+      const summaries = [];
+      for (const entry of flags.summary) {
+        const split = entry.indexOf('=');
+        if (split <= 0) throw new UsageError(`--summary must look like <system>=<file>, got "${entry}"`);
+        const file = requireExisting(resolve(context.io.cwd, entry.slice(split + 1)), '--summary');
+        summaries.push({
+          system: entry.slice(0, split),
+          summary: await readJson(file, rubricRunSummarySchema),
+        });
+      }
+      const csv = formatScoresCsv(scoresFromRunSummaries(summaries, metric));
+      if (flags.out) {
+        const out = resolve(context.io.cwd, flags.out);
+        await writeFileAtomic(out, csv);
+        context.print(`wrote ${out}`);
+      } else context.io.stdout.write(csv);
+    });
+}
+
 function registerCheck(rubric: Command, context: CliContext): void {
   rubric
     .command('check <deck>')
@@ -525,6 +591,7 @@ export const rubricCommand: CommandModule = {
     registerRun(rubric, context);
     registerScore(rubric, context);
     registerAlign(rubric, context);
+    registerExportScores(rubric, context);
     registerCheck(rubric, context);
     registerHolistic(rubric, context);
   },

@@ -71,7 +71,8 @@ export type RubricEvaluation = z.infer<typeof rubricEvaluationSchema>;
 
 export const rubricRunRowSchema = z.object({
   instance_id: z.string().min(1),
-  category: rubricCategorySchema,
+  /** Null when the instance could not be read far enough to know it. */
+  category: rubricCategorySchema.nullable(),
   deck_path: z.string().nullable(),
   status: z.enum(['evaluated', 'skipped', 'failed', 'missing_deck']),
   error: z.string().nullable(),

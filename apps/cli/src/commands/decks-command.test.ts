@@ -1,0 +1,223 @@
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deckBatchSummarySchema, deckSchema } from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli';
+import { captureStream } from '../testing-streams';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures');
+let root: string;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await makeTempDir('xsb-decks-cli-'));
+  await cp(join(fixtures, 'sources'), join(root, 'fixtures', 'sources'), { recursive: true });
+  await cp(join(fixtures, 'run-sheets'), join(root, 'fixtures', 'run-sheets'), { recursive: true });
+  await cp(join(fixtures, 'decks'), join(root, 'fixtures', 'decks'), { recursive: true });
+});
+afterEach(() => cleanup());
+
+async function run(argv: string[]) {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), PATH: process.env.PATH ?? '' },
+    cwd: root,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe('xsb decks inspect', () => {
+  it('prints one JSON object with deck stats fields and slides in order', async () => {
+    const result = await run([
+      'decks',
+      'inspect',
+      'fixtures/decks/notebooklm/cs_raft_consensus.pdf',
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const deck = deckSchema.parse(JSON.parse(result.stdout));
+    expect(deck).toMatchObject({ slide_count: 6, parser: 'pdf', warnings: [] });
+    expect(deck.visible_word_count).toBeGreaterThan(50);
+    expect(deck.slides.map((slide) => slide.index)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(deck.slides[1]?.title).toBe('What Raft is for');
+    expect(deck.slides[1]?.elements[0]?.bbox).not.toBeNull();
+  });
+
+  it('exits 1 with ERROR: <file>: <reason> for a deck it cannot read', async () => {
+    await writeFile(join(root, 'broken.pptx'), 'PK\u0003\u0004 not really');
+    const result = await run(['decks', 'inspect', 'broken.pptx', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `ERROR: ${join(root, 'broken.pptx')}: not a valid ZIP archive (no end-of-central-directory record)\n`,
+    );
+  });
+
+  it('writes deck_stats.json with --stats-dir and truncates with --max-slides', async () => {
+    const result = await run([
+      'decks',
+      'inspect',
+      'fixtures/decks/cs_raft_consensus.baseline.pptx',
+      '--max-slides',
+      '3',
+      '--stats-dir',
+      'stats',
+    ]);
+    expect(result.code).toBe(0);
+    const stats = JSON.parse(await readFile(join(root, 'stats', 'deck_stats.json'), 'utf8'));
+    expect(stats.slide_count).toBe(3);
+    expect(stats.warnings).toEqual(['truncated from 8 to 3 slides']);
+    expect(await readFile(stats.extracted_text_path, 'utf8')).toMatch(
+      /^\[Slide 1\]\nRaft: an understandable consensus algorithm/,
+    );
+  });
+});
+
+describe('xsb decks generate', () => {
+  it('generates the fixture run sheet offline, then skips everything on a re-run', async () => {
+    const args = [
+      'decks',
+      'generate',
+      '--run-sheet',
+      'fixtures/run-sheets/baseline.csv',
+      '--run',
+      'demo',
+      '--json',
+    ];
+    const first = await run(args);
+    expect(first.stderr).not.toMatch(/ERROR/);
+    expect(first.code).toBe(0);
+    expect(deckBatchSummarySchema.parse(JSON.parse(first.stdout))).toMatchObject({ done: 4, failed: 0 });
+    const second = await run(args);
+    expect(JSON.parse(second.stdout)).toMatchObject({ done: 0, skipped: 4 });
+    const shard = await run([...args, '--shard', '1/2', '--force']);
+    // md5 % 2 of the three case labels (python3): cs_raft_consensus 1, energy_heat_pump_pilot 1, ocean_coral_bleaching 0.
+    expect(JSON.parse(shard.stdout).rows.map((row: { case_label: string }) => row.case_label)).toEqual([
+      'cs_raft_consensus',
+      'cs_raft_consensus',
+      'energy_heat_pump_pilot',
+    ]);
+  });
+
+  it('generates one deck from --source and --case without a run sheet', async () => {
+    const result = await run([
+      'decks',
+      'generate',
+      '--source',
+      'fixtures/sources/cs_raft_consensus/source.md',
+      '--case',
+      'raft',
+      '--condition',
+      'audience_conditioned',
+      '--audience',
+      'learners',
+      '--max-slides',
+      '4',
+      '--out',
+      'raft.pptx',
+    ]);
+    expect(result.code).toBe(0);
+    const inspected = await run(['decks', 'inspect', 'raft.pptx', '--json']);
+    const deck = JSON.parse(inspected.stdout);
+    expect(deck.slide_count).toBe(4);
+    expect(deck.slides[0].visible_text).toContain('For learners');
+  });
+
+  it('exits 2 on a malformed --shard and 1 when a row fails', async () => {
+    const bad = await run([
+      'decks',
+      'generate',
+      '--run-sheet',
+      'fixtures/run-sheets/baseline.csv',
+      '--shard',
+      '3/2',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/ERROR: --shard 3\/2/);
+    await writeFile(
+      join(root, 'sheet.csv'),
+      'system,condition,audience,case_label,source_document,prompt_path,output_deck_path\nxsb-baseline,audience_agnostic,all,gone,missing.md,,\n',
+    );
+    const failed = await run(['decks', 'generate', '--run-sheet', 'sheet.csv']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/ERROR: .*missing\.md: cannot read the source document/);
+  });
+});
+
+describe('xsb decks import and prepare-slidetailor', () => {
+  it('imports NotebookLM PDFs idempotently', async () => {
+    const args = [
+      'decks',
+      'import',
+      '--system',
+      'notebooklm',
+      '--from',
+      'fixtures/decks/notebooklm',
+      '--run',
+      'demo',
+    ];
+    const first = await run(args);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^1 imported, 0 unchanged, 0 skipped/);
+    const second = await run(args);
+    expect(second.stdout).toMatch(/^0 imported, 1 unchanged, 0 skipped/);
+  });
+
+  it('runs prepared SlideTailor rows through a stand-in command', async () => {
+    await run([
+      'decks',
+      'prepare-slidetailor',
+      '--run-sheet',
+      'fixtures/run-sheets/slidetailor.csv',
+      '--run',
+      'demo',
+    ]);
+    // The stand-in copies the fixture PDF deck to the output path its config names.
+    await writeFile(
+      join(root, 'stand-in.mjs'),
+      "import { copyFileSync, readFileSync } from 'node:fs';\nconst config = JSON.parse(readFileSync(process.argv[2], 'utf8'));\ncopyFileSync(process.argv[3], config.output_deck_path);\n",
+    );
+    const command = `${process.execPath} stand-in.mjs {config} fixtures/decks/notebooklm/cs_raft_consensus.pdf`;
+    const result = await run([
+      'decks',
+      'run-slidetailor',
+      '--run',
+      'demo',
+      '--command',
+      command,
+      '--audience',
+      'decision_makers',
+    ]);
+    expect(result.stderr).not.toMatch(/ERROR/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/1 row\(s\) selected of 2: 1 done, 0 skipped, 0 failed/);
+  });
+
+  it('prepares SlideTailor rows for PDF sources and reports the others as skipped', async () => {
+    const result = await run([
+      'decks',
+      'prepare-slidetailor',
+      '--run-sheet',
+      'fixtures/run-sheets/slidetailor.csv',
+      '--run',
+      'demo',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^2 row\(s\) prepared, 1 skipped/);
+    expect(result.stderr).toMatch(
+      /SKIPPED: cs_raft_consensus \(line 4\): .*source\.md: SlideTailor prepares PDF sources only/,
+    );
+    const sheet = await readFile(
+      join(root, 'data', 'runs', 'demo', 'slidetailor', 'slidetailor_run_sheet.csv'),
+      'utf8',
+    );
+    expect(sheet.split('\n')[0]).toBe(
+      'system,condition,audience,case_label,source_document,prompt_path,output_deck_path,config_path,template_mode',
+    );
+  });
+});

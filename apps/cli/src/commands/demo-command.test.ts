@@ -1,0 +1,130 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '@xsb/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli';
+import { captureStream } from '../testing-streams';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
+let root: string;
+let cleanup: () => Promise<void>;
+
+async function run(argv: string[]) {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), PATH: process.env.PATH ?? '' },
+    cwd: root,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * Files that record how one invocation went rather than what it produced: the usage ledger (a
+ * killed batch is judged again), job logs and the deck batch summary (done vs skipped counts).
+ */
+const PROCESS_RECORDS = new Set(['usage_ledger.jsonl', 'evaluate.log', 'batch_summary.json']);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+function withoutTimestamps(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTimestamps);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => !(typeof v === 'string' && ISO_TIME.test(v)))
+        .map(([k, v]) => [k, withoutTimestamps(v)]),
+    );
+  return value;
+}
+
+async function artifacts(dataDir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of (await readdir(dataDir, { recursive: true, withFileTypes: true })).sort((a, b) =>
+    join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)),
+  )) {
+    if (!entry.isFile() || PROCESS_RECORDS.has(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    const relativePath = path.slice(dataDir.length + 1);
+    if (relativePath.includes('.xsb.lock')) continue;
+    let text = (await readFile(path)).toString('base64');
+    if (entry.name.endsWith('.json'))
+      text = JSON.stringify(withoutTimestamps(JSON.parse(await readFile(path, 'utf8'))));
+    else if (entry.name.endsWith('.jsonl'))
+      text = (await readFile(path, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.stringify(withoutTimestamps(JSON.parse(line))))
+        .join('\n');
+    files.set(relativePath, text);
+  }
+  return files;
+}
+
+async function countFiles(dir: string, name: string): Promise<number> {
+  if (!existsSync(dir)) return 0;
+  return (await readdir(dir, { recursive: true })).filter((entry) => String(entry).endsWith(name)).length;
+}
+
+describe('xsb demo', () => {
+  beforeAll(async () => {
+    ({ dir: root, cleanup } = await makeTempDir('xsb-demo-cli-'));
+  });
+  afterAll(() => cleanup());
+
+  it('prints the results table, and a second run makes no judge call', async () => {
+    const first = await run(['demo', '--out', 'a']);
+    expect(first.stderr).not.toContain('failed:');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('## Audience: learners');
+    expect(first.stdout).toMatch(/\| xsb-baseline__audience_conditioned \| 3 \| \d\.\d{3} \[/);
+    const second = await run(['demo', '--out', 'a']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('judge lexical: 0 judge call(s) this run');
+  }, 120_000);
+
+  it('continues after SIGKILL during evaluation to the artifacts of an uninterrupted run, without duplicated rows', async () => {
+    const killedData = join(root, 'b', 'data');
+    const evaluations = join(killedData, 'runs', 'demo', 'evaluations');
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, 'apps/cli/src/main.ts'), 'demo', '--out', join(root, 'b')],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, HOME: root, XDG_CACHE_HOME: join(root, 'cache') },
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise<void>((done) => child.on('exit', () => done()));
+    let doneAtKill = -1;
+    for (;;) {
+      doneAtKill = await countFiles(evaluations, 'status.json');
+      if (doneAtKill >= 1) {
+        child.kill('SIGKILL');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await exited;
+    // killed mid-evaluation: some jobs finished, not all 21
+    expect(doneAtKill).toBeGreaterThanOrEqual(1);
+    expect(doneAtKill).toBeLessThan(21);
+
+    const resumed = await run(['demo', '--out', 'b']);
+    expect(resumed.code).toBe(0);
+    const reference = await artifacts(join(root, 'a', 'data'));
+    const continued = await artifacts(killedData);
+    expect([...continued.keys()]).toEqual([...reference.keys()]);
+    const different = [...reference.keys()].filter((key) => reference.get(key) !== continued.get(key));
+    expect(different).toEqual([]);
+    for (const [path, text] of continued) {
+      if (!path.endsWith('probe_scores.jsonl')) continue;
+      const ids = text.split('\n').map((line) => JSON.parse(line).probe_id);
+      expect(new Set(ids).size, path).toBe(ids.length);
+    }
+  }, 180_000);
+});

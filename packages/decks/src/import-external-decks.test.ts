@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deckImportManifestSchema, RunLayout, readJson } from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findDeckFile } from './find-deck-file';
+import { importExternalDecks } from './import-external-decks';
+import { readDeck } from './read-deck';
+
+const fixturePdf = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../fixtures/decks/notebooklm/cs_raft_consensus.pdf',
+);
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir('xsb-import-'));
+});
+afterEach(async () => cleanup());
+
+describe('importExternalDecks', () => {
+  it('files exported PDFs by case label, writes a manifest, and is idempotent', async () => {
+    const exports = join(dir, 'exports');
+    await mkdir(join(exports, 'audience_conditioned', 'learners'), { recursive: true });
+    await copyFile(fixturePdf, join(exports, 'cs_raft_consensus.pdf'));
+    await copyFile(fixturePdf, join(exports, 'audience_conditioned', 'learners', 'cs_raft_consensus.pdf'));
+    await writeFile(join(exports, 'broken.pdf'), '%PDF-1.4 garbage');
+    await writeFile(join(exports, 'readme.txt'), 'not a deck');
+    const layout = new RunLayout(join(dir, 'data'));
+    const options = { system: 'notebooklm', fromDir: exports, layout, run: 'r1' };
+
+    const first = await importExternalDecks(options);
+    expect(first.imported).toHaveLength(2);
+    expect(first.skipped.map((item) => item.file).sort()).toEqual([
+      join(exports, 'broken.pdf'),
+      join(exports, 'readme.txt'),
+    ]);
+    const agnosticDir = layout.deckDir({
+      run: 'r1',
+      system: 'notebooklm',
+      condition: 'audience_agnostic',
+      audience: 'all',
+      caseLabel: 'cs_raft_consensus',
+    });
+    const deckFile = await findDeckFile(agnosticDir);
+    expect(deckFile).toBe(join(agnosticDir, 'cs_raft_consensus.pdf'));
+    expect((await readDeck(deckFile ?? '')).slide_count).toBe(6);
+    const manifest = await readJson(first.manifestFile, deckImportManifestSchema);
+    expect(manifest.decks.map((deck) => `${deck.condition}/${deck.audience}/${deck.case_label}`)).toEqual([
+      'audience_agnostic/all/cs_raft_consensus',
+      'audience_conditioned/learners/cs_raft_consensus',
+    ]);
+
+    const manifestBefore = await readFile(first.manifestFile);
+    const mtimeBefore = (await stat(first.manifestFile)).mtimeMs;
+    const second = await importExternalDecks(options);
+    expect(second.imported).toEqual([]);
+    expect(second.unchanged).toHaveLength(2);
+    expect((await readFile(first.manifestFile)).equals(manifestBefore)).toBe(true);
+    expect((await stat(first.manifestFile)).mtimeMs).toBe(mtimeBefore);
+
+    // A changed export is not silently overwritten.
+    const changed = Buffer.concat([await readFile(fixturePdf), Buffer.from('\n% re-exported\n')]);
+    await writeFile(join(exports, 'cs_raft_consensus.pdf'), changed);
+    const third = await importExternalDecks(options);
+    expect(third.skipped.some((item) => /exists with other content/.test(item.reason))).toBe(true);
+    const forced = await importExternalDecks({ ...options, force: true });
+    expect(forced.imported).toEqual([join(agnosticDir, 'cs_raft_consensus.pdf')]);
+    expect((await readFile(join(agnosticDir, 'cs_raft_consensus.pdf'))).equals(changed)).toBe(true);
+    expect(existsSync(join(dir, 'data', 'runs', 'r1', 'decks', 'notebooklm', 'import_manifest.json'))).toBe(
+      true,
+    );
+  });
+
+  it('refuses a missing folder and unsafe case labels', async () => {
+    const layout = new RunLayout(join(dir, 'data'));
+    await expect(
+      importExternalDecks({ system: 'notebooklm', fromDir: join(dir, 'nope'), layout, run: 'r' }),
+    ).rejects.toThrow(/not a folder of exported decks/);
+    const exports = join(dir, 'exports');
+    await mkdir(exports);
+    await copyFile(fixturePdf, join(exports, ' .pdf'));
+    const result = await importExternalDecks({ system: 'notebooklm', fromDir: exports, layout, run: 'r' });
+    expect(result.skipped[0]?.reason).toMatch(/cannot be used as a path part/);
+  });
+});
