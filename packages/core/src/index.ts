@@ -44,11 +44,8 @@ export {
   type ClaimLabel,
   type ClaimSnippet,
   type Correctness,
-  claimLabelSchema,
-  claimSnippetSchema,
   correctnessSchema,
   type VerifiedClaim,
-  verifiedClaimSchema,
 } from './schemas/correctness';
 export {
   type BoundingBox,
@@ -87,8 +84,6 @@ export {
   type MetricSummary,
   type MetricsGroupSummary,
   type MetricsSummary,
-  metricSummarySchema,
-  metricsGroupSummarySchema,
   metricsSummarySchema,
 } from './schemas/metrics-summary';
 export { type Evidence, evidenceSchema, type Probe, probeSchema } from './schemas/probe';

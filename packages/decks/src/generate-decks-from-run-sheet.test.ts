@@ -28,6 +28,7 @@ Installers reported that older homes needed insulation upgrades before the pumps
 | --- | --- | --- |
 | North | 70 | 35 |
 | South | 50 | 42 |
+| East | 40 | 38 |
 
 ## Risks
 Grid operators warned that peak winter demand could rise by 6 percent if every home converted at once.

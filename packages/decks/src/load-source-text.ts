@@ -49,10 +49,32 @@ function decodeEntities(text: string): string {
   });
 }
 
-/** A plain-text view of an HTML page: chrome (nav, aside, scripts) dropped, headings kept as `#`. */
+function cellText(html: string): string {
+  return decodeEntities(html.replace(/<[^>]+>/g, ' '))
+    .replace(/\|/g, '/')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** An HTML table as Markdown pipe rows, so the lexical planner can turn it into a native table. */
+function tableToPipes(table: string): string {
+  const rows = [...table.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)].map((row) =>
+    [...(row[1] ?? '').matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/gi)].map((cell) =>
+      cellText(cell[1] ?? ''),
+    ),
+  );
+  const filled = rows.filter((cells) => cells.length > 0);
+  if (filled.length === 0) return '\n';
+  const lines = filled.map((cells) => `| ${cells.join(' | ')} |`);
+  lines.splice(1, 0, `| ${(filled[0] ?? []).map(() => '---').join(' | ')} |`);
+  return `\n\n${lines.join('\n')}\n\n`;
+}
+
+/** A plain-text view of an HTML page: chrome (nav, aside, scripts) dropped, headings kept as `#`, tables as pipe rows. */
 function htmlToText(html: string): string {
   const text = html
     .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<table\b[^>]*>([\s\S]*?)<\/table>/gi, (_, inner: string) => tableToPipes(inner))
     .replace(/<(head|script|style|nav|header|footer|aside|noscript|template)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<h([1-6])[^>]*>/gi, (_, level: string) => `\n\n${'#'.repeat(Number(level))} `)
     .replace(/<\/(p|div|li|h[1-6]|tr|section|article|table|ul|ol)>/gi, '\n\n')

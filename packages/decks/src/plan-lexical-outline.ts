@@ -151,7 +151,7 @@ function parseNumber(cell: string): number | undefined {
 /** A chart from a table whose non-first columns are all numbers (up to three series). */
 function chartFromTable(table: string[][], title: string): OutlineSlide['chart'] {
   const [header, ...body] = table;
-  if (!header || body.length < 2 || body.length > 12) return undefined;
+  if (!header || body.length < 3 || body.length > 12) return undefined;
   const series: Array<{ name: string; values: number[] }> = [];
   for (let column = 1; column < header.length && series.length < 3; column++) {
     const values = body.map((row) => parseNumber(row[column] ?? ''));
@@ -204,7 +204,8 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
   if (firstTable) {
     const [header, ...body] = firstTable.table;
     const width = Math.min(5, header?.length ?? 0);
-    const tableTitle = firstTable.section.heading || 'Key figures';
+    const topic = plainInline(firstTable.section.heading);
+    const tableTitle = topic ? `${topic}: key figures` : 'Key figures';
     if (header && width > 0) {
       tableSlides.push({
         title: tableTitle,
@@ -214,11 +215,12 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
           rows: body.slice(0, 8).map((row) => Array.from({ length: width }, (_, index) => row[index] ?? '')),
         },
       });
-      const chart = chartFromTable(firstTable.table, tableTitle);
-      if (chart) tableSlides.push({ title: `${tableTitle} at a glance`, bullets: [], chart });
+      const chart = chartFromTable(firstTable.table, topic || 'Key figures');
+      if (chart) tableSlides.push({ title: `${topic || 'Key figures'} at a glance`, bullets: [], chart });
     }
   }
   const contentBudget = Math.max(1, maxSlides - 1 - 1 - tableSlides.length);
+  const hasFullSections = sections.some((section) => section.sentences.length >= 2);
   const ranked = sections
     .map((section, position) => ({
       section,
@@ -229,7 +231,8 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
         .slice(0, perSlide)
         .reduce((a, b) => a + b, 0),
     }))
-    .filter((item) => item.section.sentences.length > 0)
+    // A one-sentence section (a byline, a caption) makes a thin slide when fuller sections exist.
+    .filter((item) => item.section.sentences.length >= (hasFullSections ? 2 : 1))
     .sort((a, b) => b.weight - a.weight || a.position - b.position)
     .slice(0, contentBudget)
     .sort((a, b) => a.position - b.position);

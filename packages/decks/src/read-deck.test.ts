@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
@@ -77,6 +77,34 @@ describe('readDeck on PPTX', () => {
     expect(box?.font_sizes).toEqual([9]);
     expect(box?.placeholder).toBe(false);
     expect(box?.bbox).toEqual({ x: 72, y: 468, width: 288, height: 36 });
+  });
+
+  it('maps group child coordinates onto the slide, skips hidden shapes, reads tables and AlternateContent fallbacks', async () => {
+    const textShape = (id: number, text: string, box: string, extra = '') =>
+      `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="s${id}"${extra}/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm>${box}</a:xfrm></p:spPr><p:txBody><a:bodyPr><a:normAutofit fontScale="50000"/></a:bodyPr><a:p><a:r><a:rPr sz="2400"/><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`;
+    const group = `<p:grpSp><p:nvGrpSpPr><p:cNvPr id="10" name="g"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="127000" y="254000"/><a:ext cx="2540000" cy="2540000"/><a:chOff x="0" y="0"/><a:chExt cx="1270000" cy="1270000"/></a:xfrm></p:grpSpPr>${textShape(11, 'inside', '<a:off x="635000" y="0"/><a:ext cx="127000" cy="254000"/>')}${textShape(12, 'secret', '<a:off x="0" y="0"/><a:ext cx="1" cy="1"/>', ' hidden="1"')}</p:grpSp>`;
+    const table = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="20" name="t"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="1270000" cy="1270000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tr><a:tc gridSpan="2"><a:txBody><a:bodyPr/><a:p><a:r><a:t>wide</a:t></a:r></a:p></a:txBody></a:tc><a:tc hMerge="1"><a:txBody><a:bodyPr/><a:p><a:r><a:t>ghost</a:t></a:r></a:p></a:txBody></a:tc></a:tr><a:tr><a:tc><a:txBody><a:bodyPr/><a:p><a:r><a:t>a</a:t></a:r></a:p></a:txBody></a:tc><a:tc><a:txBody><a:bodyPr/><a:p><a:r><a:t>b</a:t></a:r></a:p></a:txBody></a:tc></a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
+    const alternate = `<mc:AlternateContent><mc:Choice Requires="x">${textShape(30, 'newer', '<a:off x="0" y="0"/><a:ext cx="1" cy="1"/>')}</mc:Choice><mc:Fallback>${textShape(31, 'fallback', '<a:off x="0" y="0"/><a:ext cx="1" cy="1"/>')}</mc:Fallback></mc:AlternateContent>`;
+    const file = await writeDeck(
+      'shapes.pptx',
+      buildTestPptx({
+        slides: [{ fileNumber: 1, title: 'Shapes', extraShapesXml: group + table + alternate }],
+      }),
+    );
+    const slide = (await readDeck(file)).slides[0];
+    const [, groupElement, tableElement, fallback] = slide?.elements ?? [];
+    expect(groupElement?.kind).toBe('group');
+    expect(groupElement?.children).toHaveLength(1);
+    // Child at x=635000 in a 2x-scaled group placed at (127000, 254000) EMU: 10 + 50*2 = 110 pt, 20 pt down.
+    expect(groupElement?.children?.[0]).toMatchObject({
+      text: 'inside',
+      bbox: { x: 110, y: 20, width: 20, height: 40 },
+      font_sizes: [12],
+    });
+    expect(tableElement).toMatchObject({ kind: 'table', text: 'wide\na | b' });
+    expect(fallback?.text).toBe('fallback');
+    expect(slide?.visible_text).not.toContain('secret');
+    expect(slide?.visible_text).not.toContain('ghost');
   });
 
   it('keeps a listed slide whose part is missing as an empty slide with a warning', async () => {
@@ -215,6 +243,13 @@ describe('readDeck on PDF', () => {
     expect(firstBullet?.font_sizes[0]).toBeCloseTo(20, 0);
     expect((title?.bbox?.y ?? 0) < (firstBullet?.bbox?.y ?? 0)).toBe(true);
     expect(deck.slides[5]?.visible_text).toContain('etcd Key-value store behind Kubernetes');
+  });
+
+  it('reads by content, not by name, and says so when they disagree', async () => {
+    const file = await writeDeck('exported.pptx', await readFile(fixture));
+    const deck = await readDeck(file);
+    expect(deck.format).toBe('pdf');
+    expect(deck.warnings).toContain('the file is named .pptx but its content is PDF; read as PDF');
   });
 
   it('names the reason for a corrupt PDF', async () => {

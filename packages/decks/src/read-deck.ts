@@ -1,4 +1,5 @@
 import { open, readFile, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { type Deck, InputError, isXsbError } from '@xsb/core';
 import { readPdfDeck } from './read-pdf-deck';
 import { readPptxDeck } from './read-pptx-deck';
@@ -99,7 +100,14 @@ export async function readDeck(path: string, options: ReadDeckOptions = {}): Pro
     return readPptxDeck(zip, path);
   };
   try {
-    return await withTimeout(work(), options.timeoutMs ?? 60_000, path);
+    const deck = await withTimeout(work(), options.timeoutMs ?? 60_000, path);
+    const extension = extname(path).slice(1).toLowerCase();
+    if ((extension === 'pptx' || extension === 'pdf') && extension !== format) {
+      deck.warnings.push(
+        `the file is named .${extension} but its content is ${format.toUpperCase()}; read as ${format.toUpperCase()}`,
+      );
+    }
+    return deck;
   } catch (error) {
     if (isXsbError(error)) throw error;
     if (error instanceof RangeError) {

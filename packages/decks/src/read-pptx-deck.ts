@@ -118,7 +118,7 @@ function textStyleFamily(
   return child(masterTextStyles, 'otherStyle');
 }
 
-export class PptxSlideReader {
+class PptxSlideReader {
   constructor(
     private readonly pkg: PptxPackage,
     private readonly warnings: string[],

@@ -11,6 +11,8 @@ export interface TestSlide {
   /** A free text box with an explicit size in points. */
   textBox?: { text: string; sizePt: number };
   notes?: string;
+  /** Raw `p:spTree` children appended after the other shapes (groups, tables, hostile markup). */
+  extraShapesXml?: string;
 }
 
 export interface TestPptxOptions {
@@ -60,7 +62,8 @@ function slideXml(slide: TestSlide): string {
       `<p:sp><p:nvSpPr><p:cNvPr id="4" name="TextBox 4"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="914400" y="5943600"/><a:ext cx="3657600" cy="457200"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US" sz="${Math.round(slide.textBox.sizePt * 100)}"/><a:t>${escapeXml(slide.textBox.text)}</a:t></a:r></a:p></p:txBody></p:sp>`,
     );
   }
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:sld ${NS}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${shapes.join('')}</p:spTree></p:cSld></p:sld>`;
+  if (slide.extraShapesXml) shapes.push(slide.extraShapesXml);
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:sld ${NS} xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${shapes.join('')}</p:spTree></p:cSld></p:sld>`;
 }
 
 function notesXml(text: string): string {

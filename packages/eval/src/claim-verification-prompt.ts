@@ -1,4 +1,4 @@
-import { type ClaimLabel, claimLabelSchema } from '@xsb/core';
+import { type ClaimLabel, correctnessSchema } from '@xsb/core';
 import type { CompletionRequest } from '@xsb/llm';
 import { z } from 'zod';
 import type { DeckClaim } from './extract-claims-lexically';
@@ -10,6 +10,9 @@ For each claim, use only the source snippets given with it:
 - "contradicted": the snippets state something incompatible with the claim (a different number, the opposite direction, a different entity).
 - "unsupported": the snippets neither support nor contradict it.
 Rounding that keeps the meaning is fine. Give a one-sentence rationale.`;
+
+/** The label enum of correctness.json, so the parser accepts exactly what the artifact can hold. */
+const claimLabelSchema = correctnessSchema.shape.claims.element.shape.label;
 
 const label = z.preprocess(
   (value) =>

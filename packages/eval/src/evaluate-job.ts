@@ -333,6 +333,7 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         judge,
         settings: settings.claims,
         cacheDir: context.correctnessCacheDir,
+        force: context.force,
         log: (line) => log.push(line),
       });
       result.correctnessFromCache = correctness.fromCache;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { correctnessSchema, probeScoreSchema, readJson, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
@@ -115,5 +115,81 @@ describe('runEvaluation with a model judge (real OpenAI SDK against the fake ser
     });
     expect(again.results[0]!.outcome).toBe('reused');
     expect(server.requests.length).toBe(before);
+  });
+});
+
+describe('image mode (sparse deck, model judge)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let server: FakeLlmServer;
+
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+    server = await startFakeLlmServer();
+    await writeEvalFixture(join(dir, 'data'), {
+      cases: [
+        {
+          caseLabel: 'c1',
+          sourceText: 'Energy use fell 48 percent.',
+          probes,
+          weights: { learners: { pb_1: 1, pb_2: 1, pb_3: 1 } },
+        },
+      ],
+      decks: [
+        {
+          run: 'r',
+          system: 'nb',
+          condition: 'audience_agnostic',
+          audience: 'all',
+          caseLabel: 'c1',
+          file: 'd.pdf',
+          bytes: 'x',
+        },
+      ],
+    });
+  });
+  afterEach(async () => {
+    await server.close();
+    await cleanup();
+  });
+
+  it('sends rendered slides as images and records judge_input_mode image', async () => {
+    server.setHandler((request) => {
+      if (request.system === ANSWERABILITY_SYSTEM)
+        return {
+          text: '{"judgments": [{"probe_id": "pb_1", "covered": true, "answer": "48%", "cited_evidence": "Slide 2", "confidence": 0.8}]}',
+        };
+      if (request.system === CLAIM_EXTRACTION_SYSTEM) return { text: '{"claims": []}' };
+      return { text: '{"verdicts": []}' };
+    });
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const { results } = await runEvaluation({
+      dataDir: join(dir, 'data'),
+      run: 'r',
+      judge: 'openai:vision-model',
+      env: fakeProviderEnv(server),
+      noCache: true,
+      readDeck: async () => makeDeck(['', '']),
+      renderSlides: async (_deck, outDir) => {
+        await mkdir(outDir, { recursive: true });
+        return Promise.all(
+          [1, 2].map(async (index) => {
+            const file = join(outDir, `slide-00${index}.png`);
+            await writeFile(file, png);
+            return { index, file, mediaType: 'image/png' as const };
+          }),
+        );
+      },
+    });
+    expect(results[0]!.outcome).toBe('evaluated');
+    const answerability = server.requests.find((r) => r.system === ANSWERABILITY_SYSTEM)!;
+    expect(JSON.stringify(answerability.body)).toContain('data:image/png;base64,');
+    expect(answerability.text).toContain('[Slide 2]');
+    const scores = await readJsonlAll(
+      join(results[0]!.evaluationDir, 'probe_scores.jsonl'),
+      probeScoreSchema,
+    );
+    expect(scores.every((s) => s.metadata.judge_input_mode === 'image')).toBe(true);
+    expect(scores[0]!.covered).toBe(true);
   });
 });

@@ -63,6 +63,8 @@ export interface ScoreCorrectnessInput {
   judge: EvalJudge;
   settings: ClaimSettings;
   cacheDir: string;
+  /** Recompute and overwrite the cache entry instead of reading it. */
+  force?: boolean;
   log?: (line: string) => void;
 }
 
@@ -80,7 +82,7 @@ export async function scoreDeckCorrectness(
     settings: input.settings,
   });
   const cacheFile = join(input.cacheDir, `${key}.json`);
-  if (existsSync(cacheFile)) {
+  if (!input.force && existsSync(cacheFile)) {
     try {
       return { record: await readJson(cacheFile, correctnessSchema), fromCache: true };
     } catch (error) {

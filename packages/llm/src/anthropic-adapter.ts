@@ -88,6 +88,12 @@ export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefin
       return {
         text,
         model: message.model,
+        stopReason:
+          message.stop_reason === 'end_turn'
+            ? 'end'
+            : message.stop_reason === 'max_tokens' || message.stop_reason === 'stop_sequence'
+              ? message.stop_reason
+              : 'other',
         usage: {
           inputTokens: usage.input_tokens,
           outputTokens: usage.output_tokens,

@@ -75,3 +75,23 @@ describe.each(['anthropic:claude-test', 'openai:gpt-test'])('completeJson via %s
     expect(calls).toBe(2);
   });
 });
+
+describe.each(['anthropic:claude-test', 'openai:gpt-test'])(
+  'answers cut at the token limit via %s',
+  (spec) => {
+    it('reports stopReason max_tokens and says so in the structured-answer finding', async () => {
+      const long = JSON.stringify({ score: 2, reason: 'x'.repeat(400) });
+      server.setHandler(() => ({ text: long }));
+      const llm = createLlmClient(spec, { env: fakeProviderEnv(server) });
+      const whole = await llm.complete({ ...request, maxTokens: 1000 });
+      expect(whole.stopReason).toBe('end');
+      expect(whole.text).toBe(long);
+      const cut = await llm.complete({ ...request, maxTokens: 20 });
+      expect(cut.stopReason).toBe('max_tokens');
+      expect(cut.text).toBe(long.slice(0, 80));
+      const error = await completeJson(llm, { ...request, maxTokens: 20 }, schema).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StructuredAnswerError);
+      expect((error as StructuredAnswerError).message).toContain('cut off at the token limit');
+    });
+  },
+);

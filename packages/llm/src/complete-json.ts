@@ -77,6 +77,12 @@ function check<S extends z.ZodType>(text: string, schema: S): Check<z.infer<S>> 
   return { ok: false, finding: `the JSON does not match the expected shape (${issues})` };
 }
 
+/** A failed answer that hit the token limit says so: a bigger `maxTokens` is then the fix. */
+function withCutOff<T>(result: Check<T>, answer: CompletionResult): Check<T> {
+  if (result.ok || answer.stopReason !== 'max_tokens') return result;
+  return { ok: false, finding: `${result.finding}; the answer was cut off at the token limit` };
+}
+
 export interface CompleteJsonOptions {
   stage?: string;
 }
@@ -95,7 +101,7 @@ export async function completeJson<S extends z.ZodType>(
 ): Promise<{ value: z.infer<S>; result: CompletionResult }> {
   const staged: CompletionRequest = options.stage ? { ...request, stage: options.stage } : request;
   const first = await client.complete(staged);
-  const firstCheck = check(first.text, schema);
+  const firstCheck = withCutOff(check(first.text, schema), first);
   if (firstCheck.ok) return { value: firstCheck.value, result: first };
 
   const corrective: CompletionRequest = {
@@ -110,7 +116,7 @@ export async function completeJson<S extends z.ZodType>(
     ],
   };
   const second = await client.complete(corrective);
-  const secondCheck = check(second.text, schema);
+  const secondCheck = withCutOff(check(second.text, schema), second);
   if (secondCheck.ok) return { value: secondCheck.value, result: second };
   throw new StructuredAnswerError(
     `${client.judgeId}: the answer is not the expected JSON after one corrective call (${secondCheck.finding})`,

@@ -76,7 +76,14 @@ export interface CompletionResult {
   fromCache: boolean;
   /** The judge spec string, recorded in artifacts (e.g. `anthropic:claude-sonnet-4-5`). */
   judgeId: string;
+  /**
+   * Why the model stopped, where the provider said: `max_tokens` means the answer was cut off at
+   * `maxTokens`. Unset for replayed answers.
+   */
+  stopReason?: StopReason;
 }
+
+export type StopReason = 'end' | 'max_tokens' | 'stop_sequence' | 'other';
 
 export interface CompleteOptions {
   signal?: AbortSignal;

@@ -17,6 +17,7 @@ const cachedAnswerSchema = z.object({
     cacheWriteTokens: z.number(),
   }),
   latencyMs: z.number(),
+  stopReason: z.enum(['end', 'max_tokens', 'stop_sequence', 'other']).optional(),
 });
 export type CachedAnswer = z.infer<typeof cachedAnswerSchema>;
 

@@ -69,7 +69,9 @@ export interface FakeLlmServer {
 
 /**
  * The token approximation of the fake server, used for both providers: ceil(UTF-8 bytes / 4) of
- * the text, and a flat 1,600 tokens per image or document block.
+ * the text, and a flat 1,600 tokens per image or document block. An answer longer than the
+ * request's `max_tokens` / `max_completion_tokens` is cut to that many tokens (4 bytes each) and
+ * reported as `stop_reason: 'max_tokens'` / `finish_reason: 'length'`.
  */
 export function approximateTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(text) / 4);
@@ -230,7 +232,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
    * from the cache; every longer marked prefix is written. Prefixes shorter than the minimum are
    * never cached, as with the real API.
    */
-  function anthropicAnswer(body: Record<string, unknown>, model: string, text: string) {
+  function anthropicAnswer(body: Record<string, unknown>, model: string, fullText: string) {
+    const { text, cut } = truncateToTokens(fullText, body.max_tokens);
+    const stopReason = cut ? 'max_tokens' : 'end_turn';
     const blocks: Array<{ key: string; tokens: number; marked: boolean }> = [];
     const pushBlocks = (role: string, content: unknown) => {
       const list =
@@ -276,7 +280,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       role: 'assistant',
       model,
       content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
+      stop_reason: stopReason,
       stop_sequence: null,
       usage: {
         input_tokens: total - read - creation,
@@ -293,7 +297,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
    * by their bytes); the longest common prefix with a remembered earlier prompt of the same model,
    * in approximate tokens, rounded down to 128, counts as cached once the prompt reaches the minimum.
    */
-  function openAiAnswer(body: Record<string, unknown>, model: string, text: string) {
+  function openAiAnswer(body: Record<string, unknown>, model: string, fullText: string) {
+    const { text, cut } = truncateToTokens(fullText, body.max_completion_tokens ?? body.max_tokens);
     let rendered = `${model}\u0000`;
     let promptTokens = 0;
     for (const message of (body.messages as Array<Record<string, unknown>>) ?? []) {
@@ -321,7 +326,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
           index: 0,
           message: { role: 'assistant', content: text, refusal: null, annotations: [] },
           logprobs: null,
-          finish_reason: 'stop',
+          finish_reason: cut ? 'length' : 'stop',
         },
       ],
       usage: {
@@ -433,6 +438,14 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** An answer longer than the request's token limit is cut there, as the providers do. */
+function truncateToTokens(text: string, limit: unknown): { text: string; cut: boolean } {
+  if (typeof limit !== 'number' || approximateTokens(text) <= limit) return { text, cut: false };
+  // Decoding a byte prefix drops a split trailing character instead of producing U+FFFD garbage.
+  const bytes = Buffer.from(text).subarray(0, limit * 4);
+  return { text: new TextDecoder().decode(bytes).replace(/\uFFFD$/, ''), cut: true };
 }
 
 function commonPrefixLength(a: string, b: string): number {

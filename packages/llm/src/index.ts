@@ -9,6 +9,7 @@ export type {
   ImagePart,
   LlmClient,
   ResponseJsonSchema,
+  StopReason,
   TextPart,
   TokenUsage,
 } from './completion-types';

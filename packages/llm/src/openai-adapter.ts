@@ -142,6 +142,13 @@ export function createOpenAiAdapter(apiKey: string, baseUrl: string | undefined)
       return {
         text: choice.message?.content ?? '',
         model: completion.model || model,
+        // OpenAI reports a stop sequence as a plain `stop`.
+        stopReason:
+          choice.finish_reason === 'stop'
+            ? 'end'
+            : choice.finish_reason === 'length'
+              ? 'max_tokens'
+              : 'other',
         usage: {
           inputTokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached),
           outputTokens: usage?.completion_tokens ?? 0,

@@ -1,10 +1,11 @@
-import type { CompletionRequest, TokenUsage } from './completion-types';
+import type { CompletionRequest, StopReason, TokenUsage } from './completion-types';
 import type { ProviderName } from './parse-judge-spec';
 
 export interface ProviderAnswer {
   text: string;
   model: string;
   usage: TokenUsage;
+  stopReason: StopReason;
 }
 
 /** One provider behind the common request shape: a single attempt, no retries (the caller owns those). */

@@ -201,6 +201,25 @@ describe('admission control', () => {
 });
 
 describe('shared budgets', () => {
+  it('a server-given retry time holds back the other calls of the budget too', async () => {
+    const arrivals: Array<[string, number]> = [];
+    server.setHandler((r) => {
+      arrivals.push([r.text, Date.now()]);
+      return arrivals.length === 1
+        ? { fault: { kind: 'status', status: 429, retryAfterMs: 600 } }
+        : { text: 'fine' };
+    });
+    const llm = client('anthropic:claude-test', { maxConcurrency: 5, timeoutMs: 5_000 });
+    const first = llm.complete({ messages: [{ role: 'user', content: 'first' }] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = llm.complete({ messages: [{ role: 'user', content: 'second' }] });
+    await Promise.all([first, second]);
+    const [start] = arrivals[0]!;
+    expect(start).toBe('first');
+    const secondArrival = arrivals.find(([text]) => text === 'second')![1];
+    expect(secondArrival - arrivals[0]![1]).toBeGreaterThanOrEqual(590);
+  });
+
   it('clients of one account, endpoint and limits share one concurrency budget', async () => {
     let inFlight = 0;
     let peak = 0;

@@ -4,7 +4,7 @@ import type { CompleteOptions, CompletionRequest, CompletionResult, LlmClient } 
 import type { DiskCache } from './disk-cache';
 import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
 import { type RateLimiter, sharedRateLimiter, sleep } from './rate-limiter';
-import { cacheKeyFor, estimateRequestTokens } from './request-key';
+import { CACHE_FORMAT_VERSION, cacheKeyFor, estimateRequestTokens } from './request-key';
 import { backoffDelayMs, type ResolvedLimits } from './retry-policy';
 import type { UsageLedger } from './usage-ledger';
 
@@ -65,6 +65,7 @@ export class ProviderClient implements LlmClient {
           retries: 0,
           fromCache: true,
           judgeId,
+          ...(hit.stopReason ? { stopReason: hit.stopReason } : {}),
         };
         await this.record(stage, result, true);
         return result;
@@ -106,16 +107,18 @@ export class ProviderClient implements LlmClient {
           retries,
           fromCache: false,
           judgeId,
+          stopReason: answer.stopReason,
         };
         if (cache)
           await cache.put({
-            v: 1,
+            v: CACHE_FORMAT_VERSION,
             key,
             judgeId,
             model: answer.model,
             text: answer.text,
             usage: answer.usage,
             latencyMs: result.latencyMs,
+            stopReason: answer.stopReason,
           });
         await this.record(stage, result, false);
         return result;
@@ -140,8 +143,8 @@ export class ProviderClient implements LlmClient {
         await this.recordFailure(stage, model, started, retries, found.code);
         throw error;
       }
-      if (found.code === 'rate_limited' && found.retryAfterMs !== undefined)
-        this.limiter.pauseUntil(Date.now() + found.retryAfterMs);
+      // When the server names a time, every call sharing the budget waits for it, not just this one.
+      if (found.retryAfterMs !== undefined) this.limiter.pauseUntil(Date.now() + found.retryAfterMs);
       await sleep(delay, callOptions.signal);
       waited += delay;
       retries += 1;

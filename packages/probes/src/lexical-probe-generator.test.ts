@@ -33,9 +33,10 @@ describe('LexicalProbeGenerator', () => {
       answer: 'a neural network that relies entirely on attention mechanisms',
       level: 2,
     });
-    const number = probes.find((p) => p.theme === 'quantitative')!;
-    expect(number.answer).toBe('91.5%');
+    const number = probes.find((p) => p.answer === '91.5%')!;
     expect(number.question).toContain('an accuracy of ____ on the benchmark');
+    // "reached" is a result cue; "up from" is not a relation word, so the cloze stays level 1.
+    expect(number).toMatchObject({ theme: 'result', level: 1 });
     const entity = probes.find((p) => p.theme === 'entity')!;
     expect(entity.answer).toBe('Allen Institute for AI');
     const index = new GroundingIndex(body);
@@ -80,7 +81,7 @@ describe('LexicalProbeGenerator glossary and wrapped lines', () => {
       'Key terms\nSeasonal performance factor (SPF): the ratio of all heat delivered over a heating season to\nall electricity used in that season.\n';
     const { probes } = await new LexicalProbeGenerator().generate(input(0, text));
     const definition = probes.find((p) => p.theme === 'definition')!;
-    expect(definition.question).toBe('What is Seasonal performance factor?');
+    expect(definition.question).toBe('What is seasonal performance factor?');
     expect(definition.answer).toBe(
       'the ratio of all heat delivered over a heating season to all electricity used in that season',
     );
@@ -89,5 +90,54 @@ describe('LexicalProbeGenerator glossary and wrapped lines', () => {
       page: undefined,
     });
     expect(probes.some((p) => p.evidence[0]!.text.startsWith('Key terms'))).toBe(false);
+  });
+});
+
+describe('LexicalProbeGenerator question quality', () => {
+  const probesOf = async (text: string, generationIndex = 0) =>
+    (await new LexicalProbeGenerator().generate(input(generationIndex, text))).probes;
+
+  it('never blanks a value that the question would still show', async () => {
+    const text = 'A COP of 3.5 means that 1 kilowatt-hour of electricity yields 3.5 kilowatt-hours of heat.';
+    const answers = new Set<string>();
+    for (const g of [0, 1, 2]) for (const probe of await probesOf(text, g)) answers.add(probe.answer);
+    expect(answers.has('3.5')).toBe(false);
+    expect(answers.has('1')).toBe(true);
+    for (const g of [0, 1, 2])
+      for (const probe of await probesOf(text, g))
+        expect(probe.question.replace('____', '').includes(` ${probe.answer} `)).toBe(false);
+  });
+
+  it('drops inline markdown from questions and answers but keeps the evidence verbatim', async () => {
+    const text = 'Raft guarantees the **Log Matching Property** for every pair of logs in the `Cluster API`.';
+    const [probe] = await probesOf(text);
+    expect(probe).toMatchObject({ answer: 'Log Matching Property' });
+    expect(probe!.question).toBe(
+      'Fill in the blank: "Raft guarantees the ____ for every pair of logs in the Cluster API."',
+    );
+    expect(probe!.evidence[0]!.text).toBe(text);
+  });
+
+  it('takes the theme from topic cues and marks sentences that relate facts as level 2', async () => {
+    const cases: Array<[string, string, number]> = [
+      ['Households paid a fixed contribution of 2,500 euros for the new installation.', 'cost', 1],
+      ['Peak demand at the Millbrook substation rose from 1.9 to 2.6 megawatts last winter.', 'result', 1],
+      ['Heating emissions fell 68 percent further in the pilot homes than in the reference homes.', 'result', 2],
+      ['Second, combine heat pumps with insulation wherever walls allow it within 9 years.', 'recommendation', 1],
+      ['Corals lost at 300 years of age cannot be replaced within a human lifetime.', 'limitation', 1],
+      ['It was introduced by Diego Ongaro at Stanford University in the year 2014.', 'background', 1],
+      ['Election timeouts are chosen at random between 150 and 300 milliseconds.', 'method', 1],
+      ['The office will extend the programme to 1,500 further homes next year.', 'quantitative', 1],
+    ];
+    for (const [text, theme, level] of cases) {
+      const [probe] = await probesOf(text);
+      expect(probe, text).toMatchObject({ theme, level });
+    }
+  });
+
+  it('skips capitalised title fragments that start with a function word', async () => {
+    const text = 'The idea was published in the paper In Search of an Understandable Consensus Algorithm by Ongaro.';
+    const answers = (await probesOf(text)).map((p) => p.answer);
+    expect(answers.some((answer) => /^In\b/.test(answer))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
+import { normalizeText } from './text-tokens';
 
 /** Most probes one lexical generation writes for one chunk (the most informative sentences win). */
 export const LEXICAL_MAX_PROBES_PER_GENERATION = 40;
@@ -16,6 +17,8 @@ interface Sentence {
   start: number;
   targets: Target[];
   score: number;
+  theme: string | undefined;
+  level: 1 | 2;
 }
 
 const NUMBER = /(?<![\p{L}\p{N}.,])\d+(?:[.,]\d+)*(?:\s?%|\s?percent\b)?/gu;
@@ -32,25 +35,62 @@ const ANAPHORIC = /\b(this|these|those|such|above|below|former|latter)\b/i;
 const BIBLIOGRAPHIC = /^\s*\[\d+\]|\bdoi\b|\bet al\b|\bpp\.\s*\d|\bproceedings\b/i;
 
 /**
+ * Topic cues, first match wins: the sentence's theme for cloze probes (definitions keep `definition`).
+ * Without a cue the theme names the target kind (`quantitative` or `entity`).
+ */
+const THEME_CUES: ReadonlyArray<[theme: string, cue: RegExp]> = [
+  [
+    'limitation',
+    /\b(however|although|limitations?|limited|limits?|risks?|cannot|can't|fail\w*|drawbacks?|caveats?|uncertain\w*|unless|challenges?|problems?|damag\w*)\b/i,
+  ],
+  ['recommendation', /\b(should|recommend\w*|advis\w*|propos\w*)\b|^(first|second|third|fourth|fifth|finally),/i],
+  [
+    'cost',
+    /[€$£]|\b(euros?|dollars?|costs?|costly|price\w*|tariffs?|savings?|budgets?|funds?|funded|funding|grants?|paid|pays?|spend\w*|spent)\b/i,
+  ],
+  ['background', /\b(introduced|history|historical\w*|originally|founded|invented)\b/i],
+  [
+    'result',
+    /\b(results?|found|findings?|shows?|showed|shown|rose|fell|increas\w*|decreas\w*|reduc\w*|improv\w*|reached|scored?|achiev\w*|dropped|outperform\w*|higher|lower|compared|yield\w*)\b/i,
+  ],
+  [
+    'method',
+    /\b(methods?|algorithms?|approach\w*|procedures?|techniques?|protocols?|mechanisms?|measur\w*|estimat\w*|calculat\w*|tracks?|tracked|chosen|designed)\b/i,
+  ],
+];
+// A sentence that relates facts (cause, purpose, comparison): its cloze probes are level 2.
+const RELATION =
+  /\b(because|since|so that|therefore|thus|hence|due to|leads? to|led to|causes?|caused|results? in|in order to|whereas|than|which means|means that)\b|, so\b/i;
+// A capitalised run that starts with a function word is a title fragment ("In Search of …"), not a name.
+const LEADING_FUNCTION_WORD = /^(in|on|at|by|of|for|to|and|or|the|a|an|with|from|as|if|when|while|after|before)\s/i;
+// Inline markdown marks (bold, italics with underscores, code) that a question should not show.
+const MARKDOWN_MARKS = /\*\*|__|`/g;
+
+/**
  * The offline generator `lexical`: deterministic cloze and what-is questions from informative
  * sentences of the chunk. Sentences (see `splitSentences`: 40–400 characters, ending a sentence) are
- * scanned for targets: a definition ("X is a/an/the Y", or a glossary line "X (ABBR): a/an/the Y", with a concrete subject of at most five words →
- * "What is X?", answer Y, level 2, theme `definition`), numbers ("Fill in the blank" with the number
- * blanked, level 1, theme `quantitative`) and named terms (capitalised multi-word names or acronyms not
- * opening the sentence, blanked, level 1, theme `entity`). Definitions whose definiens points back
- * ("this", "these", "such", "above") are skipped. The evidence is the sentence, verbatim.
- * Sample g of k blanks target g mod n of each sentence, so the k samples differ where a sentence has
- * several targets and coincide (and are merged by dedup) where it has one. Sentences are ranked by
- * 3·definitions + 2·numbers + terms, ties by position, and the top {@link LEXICAL_MAX_PROBES_PER_GENERATION}
- * are used. Blind spots: it cannot write level-3 synthesis probes, never paraphrases, misses facts not
- * carried by numbers, names or "is a" definitions, and trusts sentence splitting on abbreviations.
+ * scanned for targets: a definition ("X is a/an/the Y", or a glossary line "X (ABBR): a/an/the Y", with
+ * a concrete subject of at most five words → "What is X?", answer Y, level 2, theme `definition`),
+ * numbers and named terms (capitalised multi-word names or acronyms not opening the sentence), each
+ * blanked in a "Fill in the blank" question. A number or term that occurs a second time in the
+ * sentence is not a target (the question would show its own answer). Definitions whose definiens points
+ * back ("this", "these", "such", "above") are skipped. Cloze probes take the sentence's theme from
+ * {@link THEME_CUES} (limitation, recommendation, cost, background, result, method; else `quantitative`
+ * or `entity` by target kind) and level 2 when the sentence relates facts ({@link RELATION}: because,
+ * so that, than, due to …), else level 1. Inline markdown marks are dropped from questions and answers;
+ * the evidence is the sentence, verbatim. Sample g of k blanks target g mod n of each sentence, so the
+ * k samples differ where a sentence has several targets and coincide (and are merged by dedup) where it
+ * has one. Sentences are ranked by 3·definitions + 2·numbers + terms, ties by position, and the top
+ * {@link LEXICAL_MAX_PROBES_PER_GENERATION} are used. Blind spots: it cannot write level-3 synthesis
+ * probes, never paraphrases, misses facts not carried by numbers, names or "is a" definitions, trusts
+ * sentence splitting on abbreviations, and its themes and levels come from English keyword cues.
  */
 export class LexicalProbeGenerator implements ProbeGenerator {
   readonly id = 'lexical';
   readonly fingerprint: string;
 
   constructor(private readonly maxProbes = LEXICAL_MAX_PROBES_PER_GENERATION) {
-    this.fingerprint = `lexical-v1:max${maxProbes}`;
+    this.fingerprint = `lexical-v2:max${maxProbes}`;
   }
 
   async generate(input: GenerationInput): Promise<GenerationOutput> {
@@ -124,7 +164,9 @@ function splitSentences(body: string, offset: number): Array<{ text: string; sta
 
 function withTargets(sentence: { text: string; start: number }): Sentence {
   const targets: Target[] = [];
-  if (BIBLIOGRAPHIC.test(sentence.text)) return { ...sentence, targets, score: 0 };
+  const theme = THEME_CUES.find(([, cue]) => cue.test(sentence.text))?.[0];
+  const level = RELATION.test(sentence.text) ? 2 : 1;
+  if (BIBLIOGRAPHIC.test(sentence.text)) return { ...sentence, targets, score: 0, theme, level };
   const bare = sentence.text.replace(/[.!?]+$/, '');
   const definition = DEFINITION.exec(bare) ?? GLOSSARY.exec(bare);
   if (
@@ -138,12 +180,45 @@ function withTargets(sentence: { text: string; start: number }): Sentence {
       definition: definition.groups.definition!,
     });
   }
-  const numbers = [...sentence.text.matchAll(NUMBER)].map((m) => ({ value: m[0], at: m.index }));
+  const numbers = [...sentence.text.matchAll(NUMBER)]
+    .map((m) => ({ value: m[0], at: m.index }))
+    .filter((target) => !givesItselfAway(sentence.text, target));
   for (const { value, at } of numbers) targets.push({ kind: 'number', value, at });
-  const terms = [...sentence.text.matchAll(NAMED_TERM)].filter((m) => m.index > 0);
-  for (const m of terms) targets.push({ kind: 'term', value: m[0], at: m.index });
+  const terms = [...sentence.text.matchAll(NAMED_TERM)]
+    .map((m) => ({ value: m[0], at: m.index }))
+    .filter(
+      (target) =>
+        target.at > 0 && !LEADING_FUNCTION_WORD.test(target.value) && !givesItselfAway(sentence.text, target),
+    );
+  for (const { value, at } of terms) targets.push({ kind: 'term', value, at });
   const score = (definition ? 3 : 0) + 2 * numbers.length + terms.length;
-  return { ...sentence, targets, score };
+  return { ...sentence, targets, score, theme, level };
+}
+
+/**
+ * True when the blanked value still appears elsewhere in the sentence as a whole token run ("A COP of
+ * 3.5 means that 1 kWh yields ____ kWh" would show the answer 3.5 in the question itself).
+ */
+function givesItselfAway(text: string, target: { value: string; at: number }): boolean {
+  const rest = ` ${normalizeText(`${text.slice(0, target.at)} | ${text.slice(target.at + target.value.length)}`)} `;
+  return rest.includes(` ${normalizeText(target.value)} `);
+}
+
+function withoutMarkdown(text: string): string {
+  return text.replace(MARKDOWN_MARKS, '');
+}
+
+/**
+ * "What is X?" with a common-noun term in lower case ("Seasonal performance factor" → "seasonal
+ * performance factor"); a single word ("Raft") or a term with other capitals or an acronym keeps its case.
+ */
+function definitionQuestion(term: string): string {
+  const words = withoutMarkdown(term).split(/\s+/);
+  const [first, ...rest] = words;
+  const commonNoun =
+    rest.length > 0 && /^[A-Z][a-z-]*$/.test(first!) && rest.every((word) => !/[A-Z]/.test(word));
+  const shown = commonNoun ? [first!.toLowerCase(), ...rest].join(' ') : words.join(' ');
+  return `What is ${shown.replace(/^(A|An|The)\b/, (article) => article.toLowerCase())}?`;
 }
 
 function probeFor(sentence: Sentence, target: Target, input: GenerationInput): GeneratedProbe {
@@ -152,22 +227,23 @@ function probeFor(sentence: Sentence, target: Target, input: GenerationInput): G
   ];
   if (target.kind === 'definition') {
     return {
-      question: `What is ${target.term.replace(/^(A|An|The)\b/, (article) => article.toLowerCase())}?`,
-      answer: target.definition,
+      question: definitionQuestion(target.term),
+      answer: withoutMarkdown(target.definition),
       evidence,
       level: 2,
       modality: 'text',
       theme: 'definition',
     };
   }
-  const blanked = `${sentence.text.slice(0, target.at)}${BLANK}${sentence.text.slice(target.at + target.value.length)}`;
+  const before = withoutMarkdown(sentence.text.slice(0, target.at));
+  const after = withoutMarkdown(sentence.text.slice(target.at + target.value.length));
   return {
-    question: `Fill in the blank: "${blanked}"`,
+    question: `Fill in the blank: "${before}${BLANK}${after}"`,
     answer: target.value,
     evidence,
-    level: 1,
+    level: sentence.level,
     modality: 'text',
-    theme: target.kind === 'number' ? 'quantitative' : 'entity',
+    theme: sentence.theme ?? (target.kind === 'number' ? 'quantitative' : 'entity'),
   };
 }
 

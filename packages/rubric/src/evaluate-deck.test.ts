@@ -173,6 +173,38 @@ describe('evaluateDeck with scripted verdicts through the fake server (real SDK 
   });
 });
 
+describe('evaluateDeck when the provider fails an item', () => {
+  it('records that item as an error with the provider message and judges the rest', async () => {
+    const faulty = await startFakeLlmServer({
+      handler: (request) =>
+        request.text.includes('**Gate Logic**')
+          ? { fault: { kind: 'status', status: 400, message: 'prompt rejected by policy' } }
+          : { text: '\\boxed{yes}' },
+    });
+    try {
+      const client = createLlmClient('openai:gpt-rubric-fault', {
+        env: fakeProviderEnv(faulty),
+        noCache: true,
+      });
+      const evaluation = await evaluateDeck({
+        instance,
+        deck: cleanDeck,
+        materials: [],
+        client,
+        judgeId: 'x',
+      });
+      const gate = evaluation.items.find(
+        (item) => item.section === 'material_dependent' && item.key === '2.1',
+      );
+      expect(gate).toMatchObject({ verdict: 'error', attempts: 1 });
+      expect(gate?.explanation).toMatch(/prompt rejected by policy/);
+      expect(evaluation.items.filter((item) => item.verdict === 'error')).toHaveLength(1);
+    } finally {
+      await faulty.close();
+    }
+  });
+});
+
 describe('evaluateDeck with the PDF attached', () => {
   it('sends the PDF first as a document in every call, and refuses to attach it untruncated', async () => {
     const client = createLlmClient('anthropic:claude-rubric-pdf', {

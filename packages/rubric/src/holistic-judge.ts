@@ -1,7 +1,10 @@
-import { type Deck, InputError } from '@xsb/core';
+import { type Deck, InputError, isXsbError } from '@xsb/core';
+import { readDeck } from '@xsb/decks';
 import type { CompletionRequest, LlmClient } from '@xsb/llm';
 import { z } from 'zod';
 import { renderDeckForJudge } from './checklist-item-judge';
+import { findPresentBenchDeck } from './load-presentbench-case';
+import { findInstances } from './run-rubric';
 
 /**
  * The PPTEval-style baseline the paper compares against (spec 001, §4.3–4.4): one holistic call that
@@ -94,4 +97,44 @@ export async function judgeHolistic(client: LlmClient, deck: Deck): Promise<Holi
   const second = parseHolisticAnswer(retry.text);
   if (!second) throw new InputError(`holistic judge gave no readable 1-5 scores for ${deck.deck_path}`);
   return second;
+}
+
+export interface HolisticRunRow {
+  instance_id: string;
+  deck_path: string | null;
+  score: HolisticScore | null;
+  error: string | null;
+}
+
+/**
+ * The holistic baseline over a results tree (decks found like `runRubric` finds them), so its scores
+ * can be aligned with human rankings next to the checklist scores. A deck that cannot be read or
+ * judged becomes a row with its error; the run goes on.
+ */
+export async function runHolistic(options: {
+  instancesDir: string;
+  resultsDir: string;
+  client: LlmClient;
+}): Promise<HolisticRunRow[]> {
+  const rows: HolisticRunRow[] = [];
+  for (const entry of await findInstances(options.instancesDir)) {
+    const deckPath = findPresentBenchDeck(options.resultsDir, entry.relativePath);
+    if (!deckPath) {
+      rows.push({
+        instance_id: entry.relativePath,
+        deck_path: null,
+        score: null,
+        error: 'no slides.pdf or slides.pptx',
+      });
+      continue;
+    }
+    try {
+      const score = await judgeHolistic(options.client, await readDeck(deckPath));
+      rows.push({ instance_id: entry.relativePath, deck_path: deckPath, score, error: null });
+    } catch (error) {
+      if (!(isXsbError(error) && (error.kind === 'input' || error.kind === 'provider'))) throw error;
+      rows.push({ instance_id: entry.relativePath, deck_path: deckPath, score: null, error: error.message });
+    }
+  }
+  return rows;
 }

@@ -27,10 +27,12 @@ export {
   buildHolisticRequest,
   HOLISTIC_SYSTEM_PROMPT,
   type HolisticAnswer,
+  type HolisticRunRow,
   type HolisticScore,
   holisticAnswerSchema,
   judgeHolistic,
   parseHolisticAnswer,
+  runHolistic,
 } from './holistic-judge';
 export {
   type AlignmentResult,

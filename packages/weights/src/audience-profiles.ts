@@ -70,7 +70,6 @@ export const BUILT_IN_AUDIENCES: readonly AudienceProfile[] = [
         'example',
         'overview',
         'method',
-        'entity',
       ],
       avoidedThemes: ['quantitative', 'implementation', 'technical', 'citation'],
       preferredModalities: ['figure'],

@@ -1,4 +1,5 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   audienceWeightSchema,
@@ -91,8 +92,8 @@ describe('ensureAudienceWeights', () => {
     );
     const result = await ensureAudienceWeights(layout, 'case_a', 'learners', { judge, batchSize: 2 });
     expect(result).toMatchObject({ status: 'failed', rows: 2, failures: 1 });
-    const rows = await readJsonlAll(layout.weightsFile('case_a', 'learners'), audienceWeightSchema);
-    expect(rows.map((row) => row.probe_id)).toEqual(['pb_0001', 'pb_0003']);
+    // No partial weights file: consumers that find one must be able to trust it covers every probe.
+    expect(existsSync(layout.weightsFile('case_a', 'learners'))).toBe(false);
     const failures = await readJsonlAll(
       weightFailuresFile(layout, 'case_a', 'learners'),
       weightFailureSchema,
@@ -205,31 +206,44 @@ describe('LlmUtilityJudge through the fake provider', () => {
         '[{"probe_id":"pb_0001","utility":0.9},{"probe_id":"pb_0002","utility":0.3},{"probe_id":"pb_0003","utility":0},{"probe_id":"pb_0042","utility":1}]',
       ],
     };
-    const turns: Record<string, number> = {};
+    // The turn is read from the conversation itself (a corrective follow-up carries the previous
+    // answer), so a transport-level retry of the same request gets the same answer.
     server.setHandler((request) => {
-      const key = String(request.body.seed);
-      const turn = turns[key] ?? 0;
-      turns[key] = turn + 1;
-      return { text: script[key]![turn]! };
+      const turn = request.text.includes('did not give a valid utility') ? 1 : 0;
+      return { text: script[String(request.body.seed)]![turn]! };
     });
     const judge = new LlmUtilityJudge(createLlmClient('openai:gpt-fake', { env: fakeProviderEnv(server) }));
     const result = await ensureAudienceWeights(layout, 'case_a', 'specialists', { judge });
-    expect(server.requests).toHaveLength(5);
-    expect(server.requests[1]!.text).toContain('pb_0003');
+    // 3 samples + one corrective follow-up for each of samples 0 and 1 (identical bodies = transport retries).
+    expect(new Set(server.requests.map((request) => JSON.stringify(request.body))).size).toBe(5);
+    const followUps = server.requests.filter((r) => r.text.includes('did not give a valid utility'));
+    expect(followUps.some((r) => r.text.includes('for these probe ids: pb_0003.'))).toBe(true);
+    expect(followUps.some((r) => r.text.includes('for these probe ids: pb_0002.'))).toBe(true);
     expect(result).toMatchObject({ status: 'failed', rows: 2, failures: 1 });
-    const rows = await readJsonlAll(layout.weightsFile('case_a', 'specialists'), audienceWeightSchema);
-    // pb_0001: 1, 0.6, 0.9 → 1, 0.6, 1 → 0.8667; pb_0003: 0.1, 0.2, 0 → 0, 0.3, 0 → 0.1.
-    expect(rows.map((row) => [row.probe_id, Number(row.utility_weight.toFixed(4))])).toEqual([
-      ['pb_0001', 0.8667],
-      ['pb_0003', 0.1],
-    ]);
-    expect(rows[0]!.metadata.judge).toBe('openai:gpt-fake');
+    expect(existsSync(layout.weightsFile('case_a', 'specialists'))).toBe(false);
     const failures = await readJsonlAll(
       weightFailuresFile(layout, 'case_a', 'specialists'),
       weightFailureSchema,
     );
+    expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ probe_id: 'pb_0002', failed_samples: [1] });
     expect(failures[0]!.reason).toMatch(/unknown ids: pb_0099/);
+
+    // The next run (sample 1 now rates pb_0002 at 0.45, a tie between 0.3 and 0.6) heals the pair.
+    script['1']![0] =
+      '[{"probe_id":"pb_0001","utility":0.6},{"probe_id":"pb_0002","utility":0.45},{"probe_id":"pb_0003","utility":0.2}]';
+    const healed = await ensureAudienceWeights(layout, 'case_a', 'specialists', { judge });
+    expect(healed).toMatchObject({ status: 'complete', rows: 3, failures: 0 });
+    const rows = await readJsonlAll(layout.weightsFile('case_a', 'specialists'), audienceWeightSchema);
+    // pb_0001: 1, 0.6, 0.9 → 1, 0.6, 1 → 0.8667; pb_0002: 0.5, 0.45, 0.3 → 0.6, 0.6, 0.3 → 0.5;
+    // pb_0003: 0.1, 0.2, 0 → 0, 0.3, 0 → 0.1.
+    expect(rows.map((row) => [row.probe_id, Number(row.utility_weight.toFixed(4))])).toEqual([
+      ['pb_0001', 0.8667],
+      ['pb_0002', 0.5],
+      ['pb_0003', 0.1],
+    ]);
+    expect(rows[0]!.metadata.judge).toBe('openai:gpt-fake');
+    expect(existsSync(weightFailuresFile(layout, 'case_a', 'specialists'))).toBe(false);
   });
 });
 

@@ -60,8 +60,8 @@ export function weightFailuresFile(layout: RunLayout, caseLabel: string, audienc
  * Stage 3 for one case and audience, and what later stages call to get weights they lack: reads the
  * probe bank, judges it in batches (`batchSize`, default 12) k times (default 3), snaps every raw value,
  * and writes `probes/<case>/weights/<audience>.jsonl` with the mean of the snapped values per probe.
- * A probe needs all k samples; one without them is written to `<audience>.failures.jsonl` and gets no
- * row. A finished file (no failures file, the same probe ids in bank order, every row made by this
+ * A probe needs all k samples; one without them is written to `<audience>.failures.jsonl`, and then no
+ * weights file is written at all (a stale one is removed), so a weights file always covers the whole bank. A finished file (no failures file, the same probe ids in bank order, every row made by this
  * judge, k, probe content and profile) is left alone unless `force`.
  */
 export async function ensureAudienceWeights(
@@ -195,17 +195,24 @@ export async function ensureAudienceWeights(
     });
   }
 
+  const highVariance = rows.filter((row) => row.metadata.high_variance === true).length;
+  if (failures.length > 0) {
+    // A weights file means "every probe weighted": a partial one would let later stages (which only
+    // check that the file exists) measure decks against a silently shrunken denominator.
+    await rm(weightsFile, { force: true });
+    await writeJsonlAtomic(failuresFile, weightFailureSchema, failures);
+    return {
+      ...result,
+      status: 'failed',
+      rows: rows.length,
+      failures: failures.length,
+      highVariance,
+      error: `${failures.length} of ${bank.length} probes have no weight (see ${failuresFile}); no weights file written`,
+    };
+  }
   await writeJsonlAtomic(weightsFile, audienceWeightSchema, rows);
-  if (failures.length > 0) await writeJsonlAtomic(failuresFile, weightFailureSchema, failures);
-  else await rm(failuresFile, { force: true });
-  return {
-    ...result,
-    status: failures.length > 0 ? 'failed' : 'complete',
-    rows: rows.length,
-    failures: failures.length,
-    highVariance: rows.filter((row) => row.metadata.high_variance === true).length,
-    ...(failures.length > 0 ? { error: `${failures.length} of ${bank.length} probes have no weight` } : {}),
-  };
+  await rm(failuresFile, { force: true });
+  return { ...result, status: 'complete', rows: rows.length, failures: 0, highVariance };
 }
 
 async function isFinished(

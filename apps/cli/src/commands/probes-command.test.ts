@@ -63,6 +63,7 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
       '9 case-audience pair(s): 9 weighted, 0 skipped, 0 failed (judge lexical, k 3)',
     );
 
+    const weightsByAudience: Record<string, number[]> = Object.fromEntries(AUDIENCES.map((a) => [a, []]));
     for (const id of CASES) {
       const dir = join(root, 'data', 'probes', id);
       const context = await readJson(join(dir, 'source_context.json'), sourceContextSchema);
@@ -79,7 +80,15 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
         const rows = await readJsonlAll(join(dir, 'weights', `${audience}.jsonl`), audienceWeightSchema);
         expect(rows.map((row) => row.probe_id)).toEqual(bank.map((p) => p.probe_id));
         for (const row of rows) expect([0, 0.3, 0.6, 1]).toContain(row.utility_weight);
+        weightsByAudience[audience]!.push(...rows.map((row) => row.utility_weight));
       }
+    }
+    // Metrics count only probes weighted >= tau_a (0.7 by default): the offline chain must give every
+    // audience some such probes, and must not weight everything alike.
+    for (const audience of AUDIENCES) {
+      const weights = weightsByAudience[audience]!;
+      expect(weights.filter((w) => w >= 0.7).length, audience).toBeGreaterThan(0);
+      expect(weights.filter((w) => w < 0.7).length, audience).toBeGreaterThan(0);
     }
 
     const before = await snapshot(join(root, 'data'));
@@ -130,6 +139,17 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
         ])
       ).stdout,
     ).toContain('1 built');
+    // A negative chunk size means "one chunk" and a negative overlap counts as 0 (spec 000).
+    expect(
+      (await run(['probes', '--case', 'cs_raft_consensus', '--chunk-chars', '-1', '--chunk-overlap', '-5']))
+        .code,
+    ).toBe(0);
+    const whole = await readJson(
+      join(root, 'data', 'probes', 'cs_raft_consensus', 'probe_generation_status.json'),
+      probeGenerationStatusSchema,
+    );
+    expect(whole.chunking).toMatchObject({ chunk_chars: -1, chunk_overlap: -5, chunk_count: 1 });
+    expect((await run(['probes', '--chunk-chars', '1.5'])).code).toBe(2);
     expect((await run(['probes', '--k', '0'])).code).toBe(2);
     expect((await run(['probes', '--case', 'nope'])).code).toBe(2);
     expect((await run(['weights', '--audience', 'aliens'])).code).toBe(2);

@@ -29,11 +29,20 @@ export function collectList(value: string, previous: string[] = []): string[] {
   ];
 }
 
-/** Parses an integer flag; `min` is the smallest value allowed. Bad input is a usage error (exit 2). */
-export function integerFlag(name: string, value: string | undefined, fallback: number, min: number): number {
+/**
+ * Parses an integer flag; `min` is the smallest value allowed (none by default). Bad input is a usage
+ * error (exit 2).
+ */
+export function integerFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min = Number.NEGATIVE_INFINITY,
+): number {
   if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value.trim()) || Number(value) < min) {
-    throw new UsageError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value)) || Number(value) < min) {
+    const wanted = Number.isFinite(min) ? `an integer >= ${min}` : 'an integer';
+    throw new UsageError(`${name} must be ${wanted}, got ${JSON.stringify(value)}`);
   }
   return Number(value);
 }
@@ -88,11 +97,11 @@ export const probesCommand: CommandModule = {
       .option('--k <n>', `generations per chunk (default ${PROBE_DEFAULTS.k})`)
       .option(
         '--chunk-chars <n>',
-        `chunk size in characters; 0 sends the whole source (default ${PROBE_DEFAULTS.chunkChars})`,
+        `chunk size in characters; 0 or less sends the whole source (default ${PROBE_DEFAULTS.chunkChars})`,
       )
       .option(
         '--chunk-overlap <n>',
-        `characters shared by neighbouring chunks (default ${PROBE_DEFAULTS.chunkOverlap})`,
+        `characters shared by neighbouring chunks; below 0 counts as 0 (default ${PROBE_DEFAULTS.chunkOverlap})`,
       )
       .option(
         '--source-chars <n>',
@@ -102,13 +111,10 @@ export const probesCommand: CommandModule = {
       .option('--json', 'print the result rows as JSON')
       .action(async (flags: ProbesFlags) => {
         const k = integerFlag('--k', flags.k, PROBE_DEFAULTS.k, 1);
-        const chunkChars = integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars, 0);
-        const chunkOverlap = integerFlag(
-          '--chunk-overlap',
-          flags.chunkOverlap,
-          PROBE_DEFAULTS.chunkOverlap,
-          0,
-        );
+        // Spec 000 gives negative values a meaning (chunk_chars <= 0: one chunk; overlap max(0, ·)), so
+        // they are accepted as written rather than refused.
+        const chunkChars = integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars);
+        const chunkOverlap = integerFlag('--chunk-overlap', flags.chunkOverlap, PROBE_DEFAULTS.chunkOverlap);
         const sourceChars = integerFlag('--source-chars', flags.sourceChars, PROBE_DEFAULTS.sourceChars, 1);
         const { config, env } = context.loadConfig({
           ...(flags.data !== undefined ? { dataDir: flags.data } : {}),

@@ -189,6 +189,48 @@ describe('xsb rubric eval and run', () => {
   });
 });
 
+describe('xsb rubric holistic', () => {
+  it('scores a results tree with the PPTEval-style baseline into an alignment CSV', async () => {
+    const server = await startFakeLlmServer({
+      handler: () => ({ text: '{"content": 4, "design": 2, "coherence": 3}' }),
+    });
+    try {
+      const resultDir = join(
+        root,
+        'gen/education/Computer_science_lectures/ch1_bits/generation_task/results',
+      );
+      await mkdir(resultDir, { recursive: true });
+      await copyFile(decks.clean, join(resultDir, 'slides.pptx'));
+      const env = fakeProviderEnv(server) as Record<string, string>;
+      const result = await run(
+        [
+          'rubric',
+          'holistic',
+          '--instances',
+          join(layout, 'data'),
+          '--results',
+          'gen',
+          '--judge',
+          'openai:gpt-h',
+          '--out',
+          'h.csv',
+        ],
+        env,
+      );
+      expect(result.code).toBe(1); // the second case has no deck
+      expect(await readFile(join(root, 'h.csv'), 'utf8')).toBe(
+        'sample_id,system,score\neducation/Computer_science_lectures/ch1_bits,gen,50\n',
+      );
+      expect(result.stdout).toMatch(/ch2_bad_callable: failed: no slides/);
+      const offline = await run(['rubric', 'holistic', decks.clean]);
+      expect(offline.code).toBe(2);
+      expect(offline.stderr).toMatch(/no offline judge/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('xsb rubric align', () => {
   it('reports mean rho with a seeded bootstrap interval per evaluator', async () => {
     await writeFile(
