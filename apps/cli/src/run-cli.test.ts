@@ -13,7 +13,11 @@ import { captureStream } from './testing-streams';
 async function run(argv: string[], modules: CommandModule[] = commandModules) {
   const stdout = captureStream();
   const stderr = captureStream();
-  const code = await runCli(argv, { stdout, stderr, env: { HOME: '/nonexistent' }, cwd: process.cwd() }, modules);
+  const code = await runCli(
+    argv,
+    { stdout, stderr, env: { HOME: '/nonexistent' }, cwd: process.cwd() },
+    modules,
+  );
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
@@ -75,7 +79,11 @@ describe('xsb CLI shell', () => {
   it('reports a bad environment value before any work', async () => {
     const stdout = captureStream();
     const stderr = captureStream();
-    const code = await runCli(['config', 'show'], { stdout, stderr, env: { XSB_PDF: 'x', XSLIDESBENCH_PDF_PARSER: 'pymupdf' } });
+    const code = await runCli(['config', 'show'], {
+      stdout,
+      stderr,
+      env: { XSB_PDF: 'x', XSLIDESBENCH_PDF_PARSER: 'pymupdf' },
+    });
     expect(code).toBe(2);
     expect(stderr.text()).toMatch(/^ERROR: invalid configuration: "pdfParser"/);
     expect(stdout.text()).toBe('');
@@ -84,9 +92,9 @@ describe('xsb CLI shell', () => {
   it('runs as a real process with the exit code set', async () => {
     const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
     const main = join(root, 'apps', 'cli', 'src', 'main.ts');
-    const error = await promisify(execFile)(process.execPath, ['--import', 'tsx', main, '--bogus'], { cwd: root }).catch(
-      (e) => e,
-    );
+    const error = await promisify(execFile)(process.execPath, ['--import', 'tsx', main, '--bogus'], {
+      cwd: root,
+    }).catch((e) => e);
     expect(error.code).toBe(2);
     expect(error.stderr).toContain("ERROR: unknown option '--bogus'");
   });

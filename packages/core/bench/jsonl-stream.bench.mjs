@@ -52,7 +52,9 @@ const output = execFileSync(process.execPath, [process.argv[1]], {
 });
 const { count, covered, seconds, peakRssKb } = JSON.parse(output.trim().split('\n').at(-1));
 const peakMb = peakRssKb / 1024;
-console.log(`jsonl stream: ${count.toLocaleString('en')} rows (${(size / 1e6).toFixed(0)} MB), ${covered} covered`);
+console.log(
+  `jsonl stream: ${count.toLocaleString('en')} rows (${(size / 1e6).toFixed(0)} MB), ${covered} covered`,
+);
 console.log(
   `  ${Math.round(count / seconds).toLocaleString('en')} rows/s, ${((seconds * 1e6) / count).toFixed(2)} µs/row, ${seconds.toFixed(2)} s`,
 );

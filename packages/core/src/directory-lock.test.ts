@@ -23,7 +23,9 @@ describe('directory lock', () => {
     const lock = await acquireDirectoryLock(dir);
     const holder = JSON.parse(await readFile(join(dir, LOCK_DIR_NAME, 'holder.json'), 'utf8'));
     expect(holder).toMatchObject({ pid: process.pid, host: hostname() });
-    await expect(acquireDirectoryLock(dir, { timeoutMs: 150 })).rejects.toThrow(`locked by pid ${process.pid}`);
+    await expect(acquireDirectoryLock(dir, { timeoutMs: 150 })).rejects.toThrow(
+      `locked by pid ${process.pid}`,
+    );
     await lock.release();
     const again = await acquireDirectoryLock(dir, { timeoutMs: 150 });
     await again.release();

@@ -7,14 +7,18 @@ import { validateRecord } from './validate-record';
 
 const docPath = fileURLToPath(new URL('../../../docs/artifact-formats.md', import.meta.url));
 const doc = readFileSync(docPath, 'utf8');
-const blocks = [...doc.matchAll(/```json (\w+)\n([\s\S]*?)```/g)].map((m) => ({ schema: m[1]!, json: m[2]! }));
+const blocks = [...doc.matchAll(/```json (\w+)\n([\s\S]*?)```/g)].map((m) => ({
+  schema: m[1]!,
+  json: m[2]!,
+}));
 
 describe('docs/artifact-formats.md', () => {
   it('documents every artifact schema @xsb/core exports', () => {
     const documented = new Set(blocks.map((b) => b.schema));
-    const exported = Object.keys(core).filter(
-      (name) => name.endsWith('Schema') && !/^(slide|slideElement|slideElementKind|boundingBox|evidence|metadata|hashedInput|condition|sourceType|sourceMetadataInput|providerLimits|modelPrice|xsbConfig)Schema$/.test(name),
-    );
+    // Sub-schemas (parts of a file format) and configuration are documented with their parent.
+    const parts =
+      /^(boundingBox|claimLabel|claimSnippet|condition|deckRowOutcome|evidence|hashedInput|layoutCheckResult|metadata|metricSummary|metricsGroupSummary|modelPrice|outline(Chart|Slide|Table)|providerLimits|rubric(Category|CheckItem|ChecklistItem|Dimension|ItemResult|RunRow|Section|Usage|Verdict)|slide|slideElement|slideElementKind|sourceMetadataInput|sourcePageSpan|sourceType|verifiedClaim|xsbConfig)Schema$/;
+    const exported = Object.keys(core).filter((name) => name.endsWith('Schema') && !parts.test(name));
     for (const name of exported) expect(documented, `${name} has no example in the doc`).toContain(name);
   });
 

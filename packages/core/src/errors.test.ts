@@ -20,7 +20,11 @@ describe('error hierarchy', () => {
   });
 
   it('formats validation errors as file:line: field', () => {
-    const error = new ValidationError('is required but missing', { file: 'p.jsonl', line: 4, field: 'answer' });
+    const error = new ValidationError('is required but missing', {
+      file: 'p.jsonl',
+      line: 4,
+      field: 'answer',
+    });
     expect(error.message).toBe('p.jsonl:4: field "answer": is required but missing');
     expect(error).toBeInstanceOf(InputError);
   });

@@ -6,7 +6,9 @@ import { makeTempDir } from './testing';
 
 describe('content hashing', () => {
   it('canonical JSON sorts keys at every depth and drops undefined members', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[1,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"y":2,"z":1}]},"b":1}',
+    );
     expect(hashCanonicalJson({ x: 1, y: 2 })).toBe(hashCanonicalJson({ y: 2, x: 1 }));
     expect(hashCanonicalJson({ x: 1 })).not.toBe(hashCanonicalJson({ x: 2 }));
   });

@@ -7,7 +7,13 @@ import { JsonlWriter, readJsonl, readJsonlAll, writeJsonlAtomic } from './jsonl'
 import { probeScoreSchema } from './schemas/probe-score';
 import { makeTempDir } from './testing';
 
-const row = (id: string) => ({ probe_id: id, covered: true, answer: 'a', cited_evidence: 'Slide 1', metadata: {} });
+const row = (id: string) => ({
+  probe_id: id,
+  covered: true,
+  answer: 'a',
+  cited_evidence: 'Slide 1',
+  metadata: {},
+});
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -112,7 +118,9 @@ describe('writeJsonlAtomic', () => {
     const file = join(dir, 'w.jsonl');
     const schema = z.object({ n: z.number() });
     await writeJsonlAtomic(file, schema, [{ n: 1 }]);
-    await expect(writeJsonlAtomic(file, schema, [{ n: 2 }, { n: 'x' } as never])).rejects.toThrow(/field "n"/);
+    await expect(writeJsonlAtomic(file, schema, [{ n: 2 }, { n: 'x' } as never])).rejects.toThrow(
+      /field "n"/,
+    );
     expect(await readFile(file, 'utf8')).toBe('{"n":1}\n');
   });
 });

@@ -20,7 +20,12 @@ describe('progress reporter', () => {
   it('prints throttled plain lines when not a terminal', () => {
     let now = 0;
     const out = capture(false);
-    const progress = createProgressReporter({ stream: out.stream, plain: true, plainIntervalMs: 1000, now: () => now });
+    const progress = createProgressReporter({
+      stream: out.stream,
+      plain: true,
+      plainIntervalMs: 1000,
+      now: () => now,
+    });
     progress.start('probes', 100);
     for (let i = 0; i < 99; i++) {
       now += 20;

@@ -3,7 +3,20 @@ import { InputError } from './errors';
 import { assertSafePathPart, RunLayout } from './run-layout';
 
 const layout = new RunLayout('/data');
-const hostile = ['..', '.', '/etc', 'a/b', 'a\\b', '', '   ', '\0', 'case\u0000x', 'tab\there', 'C:evil', 'x'.repeat(201)];
+const hostile = [
+  '..',
+  '.',
+  '/etc',
+  'a/b',
+  'a\\b',
+  '',
+  '   ',
+  '\0',
+  'case\u0000x',
+  'tab\there',
+  'C:evil',
+  'x'.repeat(201),
+];
 
 describe('assertSafePathPart', () => {
   it.each(hostile)('refuses %j', (value) => {
@@ -17,19 +30,33 @@ describe('assertSafePathPart', () => {
   });
 
   it('says which value and why', () => {
-    expect(() => assertSafePathPart('../x', 'system')).toThrow('system "../x" cannot be used as a path part: it holds a path separator');
+    expect(() => assertSafePathPart('../x', 'system')).toThrow(
+      'system "../x" cannot be used as a path part: it holds a path separator',
+    );
   });
 });
 
 describe('RunLayout', () => {
   it('maps names to the spec 000 paths', () => {
-    const deck = { run: 'demo', system: 'xsb-baseline', condition: 'audience_conditioned', audience: 'learners', caseLabel: 'case_000' };
-    expect(layout.deckDir(deck)).toBe('/data/runs/demo/decks/xsb-baseline/audience_conditioned/learners/case_000');
-    expect(layout.weightsFile('case_000', 'specialists')).toBe('/data/probes/case_000/weights/specialists.jsonl');
+    const deck = {
+      run: 'demo',
+      system: 'xsb-baseline',
+      condition: 'audience_conditioned',
+      audience: 'learners',
+      caseLabel: 'case_000',
+    };
+    expect(layout.deckDir(deck)).toBe(
+      '/data/runs/demo/decks/xsb-baseline/audience_conditioned/learners/case_000',
+    );
+    expect(layout.weightsFile('case_000', 'specialists')).toBe(
+      '/data/probes/case_000/weights/specialists.jsonl',
+    );
     expect(layout.probesFile('case_000')).toBe('/data/probes/case_000/probes_deduped.jsonl');
     expect(layout.rawChunkDir('case_000', 3)).toBe('/data/probes/case_000/raw/chunk_03');
     expect(layout.sourceMetadataFile('case_000')).toBe('/data/sources/case_000/source_metadata.json');
-    expect(layout.compactMetricsFile('demo', 'sys', 'learners', 'case_000')).toBe('/data/runs/demo/metrics/sys/learners/case_000.json');
+    expect(layout.compactMetricsFile('demo', 'sys', 'learners', 'case_000')).toBe(
+      '/data/runs/demo/metrics/sys/learners/case_000.json',
+    );
     expect(layout.correctnessCacheDir('demo')).toBe('/data/runs/demo/correctness_cache');
   });
 
@@ -41,7 +68,13 @@ describe('RunLayout', () => {
     ['audience', '\0'],
     ['run', '..'],
   ] as const)('refuses a hostile %s %j in a deck path', (key, value) => {
-    const deck = { run: 'demo', system: 's', condition: 'audience_agnostic', audience: 'learners', caseLabel: 'c' };
+    const deck = {
+      run: 'demo',
+      system: 's',
+      condition: 'audience_agnostic',
+      audience: 'learners',
+      caseLabel: 'c',
+    };
     expect(() => layout.deckDir({ ...deck, [key]: value })).toThrow(InputError);
     expect(() => layout.evaluationDir({ ...deck, [key]: value })).toThrow(InputError);
   });

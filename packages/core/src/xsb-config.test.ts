@@ -15,7 +15,10 @@ afterEach(() => cleanup());
 
 describe('loadConfig', () => {
   it('merges file < environment < flags', async () => {
-    await writeFile(join(dir, 'xsb.config.yaml'), 'judge: openai:gpt-x\nrun: from-file\ndataDir: file-data\n');
+    await writeFile(
+      join(dir, 'xsb.config.yaml'),
+      'judge: openai:gpt-x\nrun: from-file\ndataDir: file-data\n',
+    );
     const { config, configFile } = loadConfig({
       cwd: dir,
       env: { XSB_RUN: 'from-env', XSB_DATA_DIR: 'env-data', HOME: dir },
@@ -28,14 +31,20 @@ describe('loadConfig', () => {
   });
 
   it('reads a JSON config and coerces environment booleans', async () => {
-    await writeFile(join(dir, 'xsb.config.json'), JSON.stringify({ providers: { openai: { maxConcurrency: 4 } } }));
+    await writeFile(
+      join(dir, 'xsb.config.json'),
+      JSON.stringify({ providers: { openai: { maxConcurrency: 4 } } }),
+    );
     const { config } = loadConfig({ cwd: dir, env: { XSB_NO_CACHE: '1', HOME: dir } });
     expect(config.providers.openai?.maxConcurrency).toBe(4);
     expect(config.noCache).toBe(true);
   });
 
   it('puts .env underneath the real environment', async () => {
-    await writeFile(join(dir, '.env'), 'OPENAI_API_KEY=from-file\nANTHROPIC_API_KEY="quoted value" # comment\n');
+    await writeFile(
+      join(dir, '.env'),
+      'OPENAI_API_KEY=from-file\nANTHROPIC_API_KEY="quoted value" # comment\n',
+    );
     const { env } = loadConfig({ cwd: dir, env: { OPENAI_API_KEY: 'from-env', HOME: dir } });
     expect(env.OPENAI_API_KEY).toBe('from-env');
     expect(env.ANTHROPIC_API_KEY).toBe('quoted value');

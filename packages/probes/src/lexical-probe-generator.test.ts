@@ -122,8 +122,16 @@ describe('LexicalProbeGenerator question quality', () => {
     const cases: Array<[string, string, number]> = [
       ['Households paid a fixed contribution of 2,500 euros for the new installation.', 'cost', 1],
       ['Peak demand at the Millbrook substation rose from 1.9 to 2.6 megawatts last winter.', 'result', 1],
-      ['Heating emissions fell 68 percent further in the pilot homes than in the reference homes.', 'result', 2],
-      ['Second, combine heat pumps with insulation wherever walls allow it within 9 years.', 'recommendation', 1],
+      [
+        'Heating emissions fell 68 percent further in the pilot homes than in the reference homes.',
+        'result',
+        2,
+      ],
+      [
+        'Second, combine heat pumps with insulation wherever walls allow it within 9 years.',
+        'recommendation',
+        1,
+      ],
       ['Corals lost at 300 years of age cannot be replaced within a human lifetime.', 'limitation', 1],
       ['It was introduced by Diego Ongaro at Stanford University in the year 2014.', 'background', 1],
       ['Election timeouts are chosen at random between 150 and 300 milliseconds.', 'method', 1],
@@ -136,7 +144,8 @@ describe('LexicalProbeGenerator question quality', () => {
   });
 
   it('skips capitalised title fragments that start with a function word', async () => {
-    const text = 'The idea was published in the paper In Search of an Understandable Consensus Algorithm by Ongaro.';
+    const text =
+      'The idea was published in the paper In Search of an Understandable Consensus Algorithm by Ongaro.';
     const answers = (await probesOf(text)).map((p) => p.answer);
     expect(answers.some((answer) => /^In\b/.test(answer))).toBe(false);
   });

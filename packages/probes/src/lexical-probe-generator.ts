@@ -43,7 +43,10 @@ const THEME_CUES: ReadonlyArray<[theme: string, cue: RegExp]> = [
     'limitation',
     /\b(however|although|limitations?|limited|limits?|risks?|cannot|can't|fail\w*|drawbacks?|caveats?|uncertain\w*|unless|challenges?|problems?|damag\w*)\b/i,
   ],
-  ['recommendation', /\b(should|recommend\w*|advis\w*|propos\w*)\b|^(first|second|third|fourth|fifth|finally),/i],
+  [
+    'recommendation',
+    /\b(should|recommend\w*|advis\w*|propos\w*)\b|^(first|second|third|fourth|fifth|finally),/i,
+  ],
   [
     'cost',
     /[€$£]|\b(euros?|dollars?|costs?|costly|price\w*|tariffs?|savings?|budgets?|funds?|funded|funding|grants?|paid|pays?|spend\w*|spent)\b/i,
@@ -62,7 +65,8 @@ const THEME_CUES: ReadonlyArray<[theme: string, cue: RegExp]> = [
 const RELATION =
   /\b(because|since|so that|therefore|thus|hence|due to|leads? to|led to|causes?|caused|results? in|in order to|whereas|than|which means|means that)\b|, so\b/i;
 // A capitalised run that starts with a function word is a title fragment ("In Search of …"), not a name.
-const LEADING_FUNCTION_WORD = /^(in|on|at|by|of|for|to|and|or|the|a|an|with|from|as|if|when|while|after|before)\s/i;
+const LEADING_FUNCTION_WORD =
+  /^(in|on|at|by|of|for|to|and|or|the|a|an|with|from|as|if|when|while|after|before)\s/i;
 // Inline markdown marks (bold, italics with underscores, code) that a question should not show.
 const MARKDOWN_MARKS = /\*\*|__|`/g;
 

@@ -16,6 +16,7 @@ import { writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateCaseProbes } from './generate-case-probes';
 import { LlmProbeGenerator } from './llm-probe-generator';
+import { PROBE_GENERATION_CORRECTION } from './probe-generation-prompt';
 
 const SOURCE = [
   'Solar capacity in the region grew to 4.2 gigawatts in 2023, doubling the 2021 figure.',
@@ -46,6 +47,10 @@ afterEach(async () => {
   await server.close();
   await cleanup();
 });
+
+/** Requests with different bodies: identical bodies are transport retries of one logical call. */
+const distinctRequests = (fake: FakeLlmServer): number =>
+  new Set(fake.requests.map((request) => JSON.stringify(request.body))).size;
 
 describe('LlmProbeGenerator through the fake provider', () => {
   it('k=3 samples per chunk, messy answers, union, filters, grounding and dedup give the hand count', async () => {
@@ -79,13 +84,12 @@ describe('LlmProbeGenerator through the fake provider', () => {
       '180:1': [`Probes: ${JSON.stringify([storage])} — done.`],
       '180:2': [JSON.stringify([storage, tariff])],
     };
-    const served: Record<string, number> = {};
+    // The turn comes from the conversation (a follow-up carries the correction), so a transport-level
+    // retry of the same request gets the same answer.
     server.setHandler((request) => {
       const start = /\[Source chunk chars (\d+)-/.exec(request.text)![1];
-      const key = `${start}:${request.body.seed}`;
-      const turn = served[key] ?? 0;
-      served[key] = turn + 1;
-      return { text: answers[key]![turn]! };
+      const turn = request.text.includes(PROBE_GENERATION_CORRECTION) ? 1 : 0;
+      return { text: answers[`${start}:${request.body.seed}`]![turn]! };
     });
     const client = createLlmClient('openai:gpt-fake', { env: fakeProviderEnv(server) });
     const layout = new RunLayout(dataDir);
@@ -98,7 +102,7 @@ describe('LlmProbeGenerator through the fake provider', () => {
     });
     expect(result.status).toBe('complete');
     // 355 characters: windows [0,240) and [180,355): 2 chunks x 3 samples + 1 corrective call.
-    expect(server.requests).toHaveLength(7);
+    expect(distinctRequests(server)).toBe(7);
     expect(server.requests[0]!.system).toContain('VERBATIM');
     const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
     // generated 9 = capacity×2, cited, pointer, tariff×2, invented, storage×2; 1 malformed item.
@@ -140,7 +144,7 @@ describe('LlmProbeGenerator through the fake provider', () => {
     });
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(/without a JSON list of probes/);
-    expect(server.requests).toHaveLength(2);
+    expect(distinctRequests(server)).toBe(2);
   });
 
   it('stops the run (exit-2 error) when the provider refuses the key, after recording the failed case', async () => {

@@ -62,15 +62,7 @@ export const BUILT_IN_AUDIENCES: readonly AudienceProfile[] = [
       'Students and newcomers who want to understand the topic. They need the key concepts and definitions, the main idea, how things work and why they matter, with illustrative examples. Fine numerical detail, implementation specifics and niche technicalities matter less to them.',
     lexical: {
       levels: [0.6, 1, 0.6],
-      preferredThemes: [
-        'definition',
-        'concept',
-        'background',
-        'motivation',
-        'example',
-        'overview',
-        'method',
-      ],
+      preferredThemes: ['definition', 'concept', 'background', 'motivation', 'example', 'overview', 'method'],
       avoidedThemes: ['quantitative', 'implementation', 'technical', 'citation'],
       preferredModalities: ['figure'],
     },

@@ -1,5 +1,5 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   audienceWeightSchema,

@@ -11,4 +11,15 @@ import { sourcesCommand } from './sources-command';
 import { weightsCommand } from './weights-command';
 
 /** Every subcommand group of `xsb`, in the order `--help` lists them. Later stages add theirs here. */
-export const commandModules: CommandModule[] = [configCommand, llmCommand, sourcesCommand, probesCommand, weightsCommand, decksCommand, evalCommand, metricsCommand, demoCommand, rubricCommand];
+export const commandModules: CommandModule[] = [
+  configCommand,
+  llmCommand,
+  sourcesCommand,
+  probesCommand,
+  weightsCommand,
+  decksCommand,
+  evalCommand,
+  metricsCommand,
+  demoCommand,
+  rubricCommand,
+];

@@ -41,7 +41,17 @@ const examples = {
       theme: 'method',
       metadata: {},
     },
-    required: ['probe_id', 'source_case_id', 'scene', 'question', 'answer', 'evidence', 'level', 'modality', 'theme'],
+    required: [
+      'probe_id',
+      'source_case_id',
+      'scene',
+      'question',
+      'answer',
+      'evidence',
+      'level',
+      'modality',
+      'theme',
+    ],
   },
   audience_weight: {
     schema: audienceWeightSchema,
@@ -179,14 +189,18 @@ describe('artifact schemas against the spec examples', () => {
 
   it('names the nested field of a bad evidence entry', () => {
     const row = { ...examples.probe.value, evidence: [{ locator: 'p1', text: '' }] };
-    expect(() => validateRecord(probeSchema, row, { file: 'p.jsonl', line: 9 })).toThrow(/p\.jsonl:9.*evidence\[0\]\.text/);
+    expect(() => validateRecord(probeSchema, row, { file: 'p.jsonl', line: 9 })).toThrow(
+      /p\.jsonl:9.*evidence\[0\]\.text/,
+    );
   });
 
   it('refuses NaN and out-of-range weights instead of storing them', () => {
-    expect(() => validateRecord(metricsSchema, { ...examples.metrics.value, coverage: Number.NaN })).toThrow(/coverage/);
-    expect(() => validateRecord(audienceWeightSchema, { ...examples.audience_weight.value, utility_weight: 1.5 })).toThrow(
-      /utility_weight/,
+    expect(() => validateRecord(metricsSchema, { ...examples.metrics.value, coverage: Number.NaN })).toThrow(
+      /coverage/,
     );
+    expect(() =>
+      validateRecord(audienceWeightSchema, { ...examples.audience_weight.value, utility_weight: 1.5 }),
+    ).toThrow(/utility_weight/);
   });
 
   it('allows a null coverage with its reason', () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 const tokens = z.number().int().min(0);
 
 /**
- * One line of a run's usage ledger (`usage.jsonl`): one model call, whether it reached the
+ * One line of a run's usage ledger (`runs/<run>/usage_ledger.jsonl`): one model call, whether it reached the
  * provider, came from the disk cache or failed. Never holds prompts, answers or keys.
  */
 export const usageLedgerEntrySchema = z.looseObject({
