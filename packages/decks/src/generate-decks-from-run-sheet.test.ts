@@ -149,11 +149,15 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
       'xsb-baseline,audience_conditioned,learners,no_source,missing.md,,',
       'slidetailor,audience_agnostic,general,heat_pumps,source.md,,',
       'xsb-baseline,audience_conditioned,nobody,heat_pumps,source.md,,',
+      'xsb-baseline,audience_agnostic,all,short_row,source.md',
     ]);
     const sheet = await readRunSheet(sheetFile);
-    expect(sheet.invalid.map((row) => row.line)).toEqual([3, 4]);
+    expect(sheet.invalid.map((row) => row.line)).toEqual([3, 4, 8]);
     expect(sheet.invalid[0]?.error.message).toMatch(/run_sheet\.csv:3: field "condition"/);
     expect(sheet.invalid[1]?.error.message).toMatch(/run_sheet\.csv:4: case label "\.\.\/escape"/);
+    expect(sheet.invalid[2]?.error.message).toBe(
+      `${sheetFile}:8: the row has 5 cells but the header has 7`,
+    );
     const layout = new RunLayout(join(dir, 'data'));
     const summary = await generateDecksFromRunSheet({
       sheet,
@@ -162,7 +166,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
       planner: 'lexical',
       audienceProfiles: PROFILES,
     });
-    expect(summary).toMatchObject({ rows_total: 6, rows_selected: 4, done: 1, failed: 5 });
+    expect(summary).toMatchObject({ rows_total: 7, rows_selected: 4, done: 1, failed: 6 });
     const messages = summary.rows.filter((row) => row.status === 'failed').map((row) => row.message);
     expect(messages.some((message) => /missing\.md: cannot read the source document/.test(message))).toBe(
       true,

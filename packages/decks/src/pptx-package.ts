@@ -10,7 +10,7 @@ export interface Relationship {
 }
 
 /** The kind of a relationship: the last segment of its type URI (`slide`, `slideLayout`, `chart` …). */
-export function relationshipKind(relationship: Relationship): string {
+function relationshipKind(relationship: Relationship): string {
   return relationship.type.slice(relationship.type.lastIndexOf('/') + 1);
 }
 
@@ -23,10 +23,6 @@ export class PptxPackage {
   private readonly relsCache = new Map<string, Map<string, Relationship>>();
 
   constructor(private readonly zip: ZipArchive) {}
-
-  hasPart(name: string): boolean {
-    return this.zip.has(name);
-  }
 
   xml(partName: string): XmlNode | undefined {
     if (this.xmlCache.has(partName)) return this.xmlCache.get(partName);

@@ -1,7 +1,7 @@
 import { child, childrenNamed, type XmlNode } from './xml-tree';
 
 /** PowerPoint's size for text no style sets (points). */
-export const DEFAULT_FONT_SIZE = 18;
+const DEFAULT_FONT_SIZE = 18;
 
 export interface TextBodyContent {
   text: string;
@@ -49,7 +49,7 @@ function inheritedBullet(chain: StyleChain, level: number): boolean {
 }
 
 /** `a:normAutofit fontScale="62500"` shrinks every run to 62.5 %: the size the audience sees. */
-export function autofitScale(bodyPr: XmlNode | undefined): number {
+function autofitScale(bodyPr: XmlNode | undefined): number {
   const scale = child(bodyPr, 'normAutofit')?.attrs.fontScale;
   if (scale === undefined) return 1;
   const value = Number(scale.replace('%', ''));

@@ -180,6 +180,8 @@ describe('readDeck on PPTX', () => {
   it('names the reason for files that are not decks, empty, encrypted or missing', async () => {
     const text = await writeDeck('notes.pptx', Buffer.from('just some text'));
     await expect(readDeck(text)).rejects.toThrow(`${text}: not a deck`);
+    const tiny = await writeDeck('tiny.pptx', Buffer.from('PK'));
+    await expect(readDeck(tiny)).rejects.toThrow(`${tiny}: not a deck`);
     const empty = await writeDeck('empty.pptx', Buffer.alloc(0));
     await expect(readDeck(empty)).rejects.toThrow(/the file is empty/);
     const ole = await writeDeck('locked.pptx', Buffer.from('d0cf11e0a1b11ae1000000000000', 'hex'));

@@ -24,7 +24,8 @@ const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe
 export function detectDeckFormat(head: Buffer, file: string): DeckFormat {
   if (head.length === 0) throw new InputError('the file is empty', { file, code: 'empty_file' });
   if (head.subarray(0, 1024).includes('%PDF-')) return 'pdf';
-  if (head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50) return 'pptx';
+  const magic = head.length >= 4 ? head.readUInt32LE(0) : 0;
+  if (magic === 0x04034b50 || magic === 0x06054b50) return 'pptx';
   if (head.subarray(0, 8).equals(OLE_SIGNATURE)) {
     throw new InputError(
       'an OLE compound file: a password-protected (encrypted) PPTX or a legacy binary .ppt; save it as an unprotected .pptx or PDF',

@@ -66,36 +66,41 @@ export async function readRunSheet(file: string): Promise<RunSheet> {
       error instanceof TypeError ? 'not valid UTF-8' : `cannot read (${(error as Error).message})`;
     throw new InputError(reason, { file, cause: error });
   }
-  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
+  let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
+    // Rows are read as plain cell lists, so a row with too few or too many cells becomes one invalid
+    // row with its line number instead of failing the whole sheet.
     records = parse(text, {
       bom: true,
-      columns: (header: string[]) => header.map((name) => name.trim()),
       skip_empty_lines: true,
       trim: true,
       info: true,
-    }) as unknown as Array<{ record: Record<string, string>; info: { lines: number } }>;
+      relax_column_count: true,
+    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
   } catch (error) {
     throw new ValidationError(`not a valid CSV run sheet (${(error as Error).message})`, { file });
   }
-  const headerLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
-  const header = headerLine.split(',').map((name) => name.trim().replace(/^"|"$/g, ''));
+  const header = records[0]?.record ?? [];
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
   if (missing.length > 0) {
     throw new ValidationError(
       `the run sheet lacks column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`,
-      {
-        file,
-        line: 1,
-      },
+      { file, line: 1 },
     );
   }
   const base = dirname(resolve(file));
   const entries: RunSheetEntry[] = [];
   const invalid: InvalidRunSheetRow[] = [];
-  for (const { record, info } of records) {
+  for (const { record: cells, info } of records.slice(1)) {
     const line = info.lines;
+    const record = Object.fromEntries(header.map((column, index) => [column, cells[index] ?? '']));
     try {
+      if (cells.length !== header.length) {
+        throw new ValidationError(`the row has ${cells.length} cells but the header has ${header.length}`, {
+          file,
+          line,
+        });
+      }
       const row = validateRecord(runSheetRowSchema, record, { file, line });
       assertSafePathPart(row.system, 'system');
       assertSafePathPart(row.audience, 'audience');

@@ -67,10 +67,6 @@ export class ZipArchive {
     return archive;
   }
 
-  has(name: string): boolean {
-    return this.entries.has(name);
-  }
-
   names(): string[] {
     return [...this.entries.keys()];
   }

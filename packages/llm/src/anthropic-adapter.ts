@@ -8,7 +8,7 @@ import {
   schemaInstruction,
 } from './provider-adapter';
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Anthropic accepts at most four cache breakpoints per request; the last four (longest prefixes) are kept. */
 const MAX_BREAKPOINTS = 4;
 const DEFAULT_MAX_TOKENS = 4096;
@@ -76,7 +76,10 @@ export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefin
     keyVariable: 'ANTHROPIC_API_KEY',
     baseUrl: resolvedBase,
     async send(request, model, signal, timeoutMs): Promise<ProviderAnswer> {
-      const message = await client.messages.create(toAnthropicBody(request, model), {
+      // The same POST `messages.create` makes, minus its console.warn on every call naming a
+      // deprecated model: a run makes thousands of calls, and a library must not write to the console.
+      const message = await client.post<Anthropic.Message>('/v1/messages', {
+        body: toAnthropicBody(request, model),
         signal,
         timeout: timeoutMs,
         maxRetries: 0,

@@ -45,6 +45,9 @@ function errorCode(error: { error?: unknown }): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The request itself or the key is wrong: sending it again cannot help. */
+const NEVER_RETRIED = new Set([400, 401, 403, 404, 413, 422]);
+
 const STATUS_CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'auth',
@@ -75,10 +78,17 @@ export function classifyFailure(error: unknown, timedOut: boolean): Failure {
     const quota = code !== undefined && QUOTA_CODES.has(code);
     const headers = error.headers as Headers | undefined;
     const wait = retryAfterMs(headers);
-    // Providers may say outright whether a retry can help; that beats the status rule.
+    // Providers may say outright whether a retry can help; that beats the status rule, except that
+    // a rejected request or key, or a spent quota, is never sent again whatever a header says.
     const should = headers?.get('x-should-retry');
     const retryable =
-      should === 'true' ? true : should === 'false' ? false : isRetryableStatus(status) && !quota;
+      quota || NEVER_RETRIED.has(status)
+        ? false
+        : should === 'true'
+          ? true
+          : should === 'false'
+            ? false
+            : isRetryableStatus(status);
     return {
       retryable,
       code: quota ? 'quota' : (STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'http_error')),

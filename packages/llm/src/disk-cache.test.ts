@@ -117,7 +117,24 @@ describe('disk cache', () => {
   });
 
   it('two processes filling one cache folder at once lose and corrupt nothing', async () => {
-    // Overlapping ranges: 0-79 and 40-119, so 40 keys are written by both processes at once.
+    // Overlapping ranges: 0-79 and 40-119, so 40 keys may be written by both processes. No answer
+    // leaves the server until both processes have calls in flight: before that barrier opens, the
+    // first holds only questions below 40 (8 at a time) and the second only 40 and up, so the two
+    // fill the folder at the same time however their start-up times differ.
+    let openBarrier: () => void = () => undefined;
+    const barrier = new Promise<void>((resolve) => {
+      openBarrier = resolve;
+    });
+    const seen = { low: false, high: false };
+    server.setHandler(async (r) => {
+      const n = Number(r.text.replace('question ', ''));
+      if (n < 40) seen.low = true;
+      else seen.high = true;
+      if (seen.low && seen.high) openBarrier();
+      await barrier;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      return { text: `answer to ${r.text}` };
+    });
     const child = (from: number) =>
       run(
         process.execPath,

@@ -4,7 +4,7 @@ import { httpFetch } from './http-fetch';
 import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer } from './provider-adapter';
 import { replayKeyFor } from './request-key';
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 type UserPart = OpenAI.Chat.ChatCompletionContentPart;
 

@@ -118,16 +118,22 @@ describe.each(SPECS)('%s through the real SDK', (spec) => {
     expect(server.requestCount - before).toBe(1);
   });
 
-  it('follows x-should-retry over the status rule', async () => {
+  it('follows x-should-retry over the status rule, but never retries a 400, 401, 403 or 404', async () => {
     scripted([{ kind: 'status', status: 500, shouldRetry: false }]);
-    const before = server.requestCount;
+    let before = server.requestCount;
     const error = await client(spec)
       .complete(request)
       .catch((e: unknown) => e);
     expect((error as ProviderError).retryable).toBe(false);
     expect(server.requestCount - before).toBe(1);
-    scripted([{ kind: 'status', status: 400, shouldRetry: true }]);
+    scripted([{ kind: 'status', status: 425, shouldRetry: true }]);
     expect((await client(spec).complete(request)).retries).toBe(1);
+    for (const status of [400, 401, 403, 404]) {
+      scripted([{ kind: 'status', status, shouldRetry: true }]);
+      before = server.requestCount;
+      await expect(client(spec).complete(request)).rejects.toBeInstanceOf(ProviderError);
+      expect(server.requestCount - before).toBe(1);
+    }
   });
 
   it('gives up at once when the server asks for a wait beyond the total wait budget', async () => {
@@ -197,6 +203,21 @@ describe('admission control', () => {
     await Promise.all(calls);
     // 120 go at once, the 121st and 122nd wait 0.5 s each for refill.
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('holds a call back until the tokens-per-minute budget has room for its estimate', async () => {
+    const arrivals: number[] = [];
+    server.setHandler(() => {
+      arrivals.push(Date.now());
+      return { text: 'fine' };
+    });
+    // 12,000 tokens/min refill at 200 tokens/s. The first call's estimate (its 12,000-token answer
+    // budget) empties the bucket; the second needs ~92 tokens (prompt + 90), about 0.46 s of refill.
+    const llm = client('openai:gpt-test', { tokensPerMinute: 12_000 });
+    await llm.complete({ messages: [{ role: 'user', content: 'big' }], maxTokens: 12_000 });
+    await llm.complete({ messages: [{ role: 'user', content: 'small' }], maxTokens: 90 });
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(400);
   });
 });
 
@@ -270,5 +291,24 @@ describe('unreachable server', () => {
       baseBackoffMs: 5,
     });
     await expect(llm.complete(request)).rejects.toThrow('after 2 attempts');
+  });
+});
+
+describe('the total wait cap', () => {
+  it('stops once the backoff waits so far plus the next would pass maxTotalWaitMs', async () => {
+    scripted(Array.from({ length: 10 }, () => ({ kind: 'status', status: 500 }) as const));
+    const before = server.requestCount;
+    // Jitter pinned high: waits of 100 then 200 ms; 100 + 200 passes the 250 ms budget.
+    const llm = createLlmClient('openai:gpt-test', {
+      env: fakeProviderEnv(server),
+      limits: { maxAttempts: 10, maxTotalWaitMs: 250 },
+      baseBackoffMs: 100,
+      random: () => 1,
+    });
+    const error = await llm.complete(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toContain('after 2 attempts');
+    expect((error as ProviderError).message).toContain('250 ms wait budget');
+    expect(server.requestCount - before).toBe(2);
   });
 });

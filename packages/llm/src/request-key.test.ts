@@ -62,6 +62,27 @@ describe('cacheKeyFor', () => {
     expect(key(base, { baseUrl: 'http://y/v1' })).not.toBe(key(base));
   });
 
+  it('treats unset, undefined and empty settings alike, and ignores key order', () => {
+    const { temperature: _t, maxTokens: _m, ...bare } = base;
+    expect(key({ ...bare, temperature: undefined, stop: [], seed: undefined })).toBe(key(bare));
+    const reordered = { maxTokens: 100, messages: base.messages, temperature: 0, system: 'judge' };
+    expect(key(reordered)).toBe(key(base));
+    const schemaA = { name: 'x', schema: { type: 'object', required: ['a'], properties: { a: {} } } };
+    const schemaB = { schema: { properties: { a: {} }, required: ['a'], type: 'object' }, name: 'x' };
+    expect(key({ ...base, responseSchema: schemaA })).toBe(key({ ...base, responseSchema: schemaB }));
+  });
+
+  it('changes with the media type, size and title of a binary part and with message roles', () => {
+    const withPart = (part: Record<string, unknown>, role: 'user' | 'assistant' = 'user') =>
+      key({ ...base, messages: [{ role, content: [part as never] }] });
+    const pdf = { type: 'document', mediaType: 'application/pdf', data: png([1, 2, 3]) };
+    expect(withPart(pdf)).not.toBe(withPart({ ...pdf, title: 'a.pdf' }));
+    expect(withPart({ ...pdf, type: 'image', mediaType: 'image/png' })).not.toBe(
+      withPart({ ...pdf, type: 'image', mediaType: 'image/jpeg' }),
+    );
+    expect(withPart({ type: 'text', text: 'same' })).not.toBe(withPart({ type: 'text', text: 'same' }, 'assistant'));
+  });
+
   it('ignores the stage and cache breakpoints, which cannot change the answer', () => {
     const marked = structuredClone(base);
     const first = (marked.messages[0]!.content as Array<{ cacheBreakpoint?: boolean }>)[0]!;

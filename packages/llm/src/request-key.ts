@@ -60,7 +60,8 @@ export function cacheKeyFor({ provider, model, baseUrl, request }: CacheKeyInput
     baseUrl,
     temperature: request.temperature ?? null,
     maxTokens: request.maxTokens ?? null,
-    stop: request.stop ?? null,
+    // An empty stop list is sent as no stop list, so it must not key a second copy of the answer.
+    stop: request.stop?.length ? request.stop : null,
     seed: request.seed ?? null,
     responseSchema: request.responseSchema ?? null,
     system: request.system ?? '',

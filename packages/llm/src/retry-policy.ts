@@ -24,7 +24,7 @@ export function resolveLimits(limits: ProviderLimits | undefined): ResolvedLimit
   };
 }
 
-export const BASE_BACKOFF_MS = 500;
+const BASE_BACKOFF_MS = 500;
 const MAX_DELAY_MS = 30_000;
 
 /**

@@ -1,5 +1,5 @@
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
 import { toOpenAiBody } from './openai-adapter';
@@ -77,6 +77,19 @@ describe('what reaches the wire', () => {
     expect(seen.body).not.toHaveProperty('seed');
     expect(seen.system).toContain('You grade slides.');
     expect(seen.system).toContain('"grade"');
+  });
+
+  it('anthropic: a deprecated model id prints nothing to the console (the SDK would warn on every call)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const llm = createLlmClient('anthropic:claude-sonnet-4-5', { env: fakeProviderEnv(server) });
+      await llm.complete({ messages: [{ role: 'user', content: 'a' }] });
+      await llm.complete({ messages: [{ role: 'user', content: 'b' }] });
+      expect(server.requests.at(-1)?.model).toBe('claude-sonnet-4-5');
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('openai: system message, data-URL image, file part, seed, stop and a json_schema response format', async () => {

@@ -1,15 +1,8 @@
-import { join } from 'node:path';
 import {
-  audienceWeightSchema,
   isXsbError,
   type MetricSummary,
   type MetricsGroupSummary,
   type MetricsSummary,
-  probeSchema,
-  probeScoreSchema,
-  readJson,
-  readJsonlAll,
-  runManifestSchema,
   XSB_VERSION,
 } from '@xsb/core';
 import {
@@ -20,7 +13,7 @@ import {
 import { PROBE_DOMAINS, type ProbeDomain } from './classify-probe-domain';
 import { compareText } from './compare-text';
 import { computeDomainCoverage } from './compute-domain-coverage';
-import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, resolveManifestInput } from './evaluation-files';
+import { readEvaluationInputs } from './recompute-evaluation-metrics';
 import type { MetricRow, SkippedMetricFile } from './scan-metric-files';
 import { deriveSeed } from './seeded-random';
 
@@ -47,20 +40,8 @@ type DomainValues = Record<ProbeDomain, number | null>;
 /** Domain-wise coverage of one evaluation row, recomputed from its probe, weight and score files. */
 async function domainCoverageOf(row: MetricRow): Promise<DomainValues | null> {
   if (!row.evaluationDir) return null;
-  const manifest = await readJson(join(row.evaluationDir, EVALUATION_FILES.manifest), runManifestSchema);
-  const coverage = computeDomainCoverage({
-    audience: row.audience,
-    tauA: row.metrics.tau_a,
-    probes: await readJsonlAll(
-      resolveManifestInput(row.evaluationDir, manifest, MANIFEST_INPUT_ROLES.probes),
-      probeSchema,
-    ),
-    weights: await readJsonlAll(
-      resolveManifestInput(row.evaluationDir, manifest, MANIFEST_INPUT_ROLES.weights),
-      audienceWeightSchema,
-    ),
-    scores: await readJsonlAll(join(row.evaluationDir, EVALUATION_FILES.probeScores), probeScoreSchema),
-  });
+  const inputs = await readEvaluationInputs(row.evaluationDir);
+  const coverage = computeDomainCoverage({ ...inputs, audience: row.audience, tauA: row.metrics.tau_a });
   return Object.fromEntries(PROBE_DOMAINS.map((d) => [d, coverage[d].coverage])) as DomainValues;
 }
 

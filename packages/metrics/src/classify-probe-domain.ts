@@ -96,7 +96,6 @@ export const DOMAIN_KEYWORDS: Readonly<Record<ProbeDomain, readonly string[]>> =
     'benchmark',
   ],
   limitations: [
-    'limitation',
     'limit',
     'weakness',
     'risk',
@@ -120,7 +119,6 @@ export const DOMAIN_KEYWORDS: Readonly<Record<ProbeDomain, readonly string[]>> =
     'cost',
     'budget',
     'timeline',
-    'requirement',
     'require',
     'tool',
     'infrastructure',

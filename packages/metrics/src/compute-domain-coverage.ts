@@ -1,6 +1,6 @@
 import type { AudienceWeight, Probe, ProbeScore } from '@xsb/core';
 import { classifyProbeDomain, PROBE_DOMAINS, type ProbeDomain } from './classify-probe-domain';
-import { DEFAULT_TAU_A, TAU_A_TOLERANCE } from './compute-metrics';
+import { DEFAULT_TAU_A, joinIncludedProbes } from './compute-metrics';
 
 export interface DomainCoverage {
   included_probe_count: number;
@@ -11,8 +11,8 @@ export interface DomainCoverage {
 }
 
 /**
- * Domain-wise coverage (spec 000 stage 7): the stage 6 join and tau_a rule, split by the domain of
- * each included probe, so it is derived from the very score files audience coverage uses.
+ * Domain-wise coverage (spec 000 stage 7): the stage 6 join (`joinIncludedProbes`), split by the domain
+ * of each included probe, so it is derived from the very score files audience coverage uses.
  */
 export function computeDomainCoverage(input: {
   audience: string;
@@ -21,28 +21,18 @@ export function computeDomainCoverage(input: {
   scores: readonly ProbeScore[];
   tauA?: number;
 }): Record<ProbeDomain, DomainCoverage> {
-  const tauA = input.tauA ?? DEFAULT_TAU_A;
-  const weights = new Map<string, number>();
-  for (const row of input.weights) {
-    if (row.audience === input.audience && !weights.has(row.probe_id))
-      weights.set(row.probe_id, row.utility_weight);
-  }
-  const covered = new Map<string, boolean>();
-  for (const row of input.scores) if (!covered.has(row.probe_id)) covered.set(row.probe_id, row.covered);
-
+  const { included } = joinIncludedProbes({ ...input, tauA: input.tauA ?? DEFAULT_TAU_A });
   const result = Object.fromEntries(
     PROBE_DOMAINS.map((domain) => [
       domain,
       { included_probe_count: 0, available_utility: 0, recovered_utility: 0, coverage: null },
     ]),
   ) as Record<ProbeDomain, DomainCoverage>;
-  for (const probe of input.probes) {
-    const weight = weights.get(probe.probe_id);
-    if (weight === undefined || weight < tauA - TAU_A_TOLERANCE) continue;
+  for (const { probe, weight, score } of included) {
     const entry = result[classifyProbeDomain(probe)];
     entry.included_probe_count += 1;
     entry.available_utility += weight;
-    if (covered.get(probe.probe_id) === true) entry.recovered_utility += weight;
+    if (score?.covered) entry.recovered_utility += weight;
   }
   for (const entry of Object.values(result)) {
     entry.coverage = entry.available_utility > 0 ? entry.recovered_utility / entry.available_utility : null;

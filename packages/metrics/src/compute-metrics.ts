@@ -60,6 +60,60 @@ function firstById<T extends { probe_id: string }>(
   return { byId, duplicates: [...duplicates].sort() };
 }
 
+/** An included probe with its utility weight and its score row (undefined when the deck has none). */
+export interface IncludedProbe {
+  probe: Probe;
+  weight: number;
+  score: ProbeScore | undefined;
+}
+
+/**
+ * The stage 6 join, the one definition of "included" that coverage and domain-wise coverage share:
+ * probes in bank order whose weight for the audience reaches tau_a (first row per probe_id wins),
+ * plus every row that could not take part.
+ */
+export function joinIncludedProbes(input: {
+  audience: string;
+  probes: readonly Probe[];
+  weights: readonly AudienceWeight[];
+  scores: readonly ProbeScore[];
+  tauA: number;
+}): {
+  included: IncludedProbe[];
+  join: Omit<MetricsJoinReport, 'covered_included_probe_count'>;
+} {
+  const probeIds = new Set(input.probes.map((probe) => probe.probe_id));
+  const weights = firstById(input.weights.filter((row) => row.audience === input.audience));
+  const scores = firstById(input.scores);
+  const included: IncludedProbe[] = [];
+  const missingScore: string[] = [];
+  const unweighted: string[] = [];
+  for (const probe of input.probes) {
+    const weight = weights.byId.get(probe.probe_id);
+    if (!weight) {
+      unweighted.push(probe.probe_id);
+      continue;
+    }
+    if (weight.utility_weight < input.tauA - TAU_A_TOLERANCE) continue;
+    const score = scores.byId.get(probe.probe_id);
+    if (!score) missingScore.push(probe.probe_id);
+    included.push({ probe, weight: weight.utility_weight, score });
+  }
+  return {
+    included,
+    join: {
+      probe_count: input.probes.length,
+      weighted_probe_count: input.probes.length - unweighted.length,
+      missing_score_probe_ids: missingScore,
+      unweighted_probe_ids: unweighted,
+      unknown_score_probe_ids: [...scores.byId.keys()].filter((id) => !probeIds.has(id)).sort(),
+      unknown_weight_probe_ids: [...weights.byId.keys()].filter((id) => !probeIds.has(id)).sort(),
+      duplicate_score_probe_ids: scores.duplicates,
+      duplicate_weight_probe_ids: weights.duplicates,
+    },
+  };
+}
+
 function ratioOrNull(numerator: number, denominator: number): number | null {
   return denominator > 0 ? numerator / denominator : null;
 }
@@ -73,29 +127,15 @@ function ratioOrNull(numerator: number, denominator: number): number | null {
 export function computeMetrics(input: ComputeMetricsInput): ComputedMetrics {
   const tauA = input.tauA ?? DEFAULT_TAU_A;
   if (!Number.isFinite(tauA)) throw new RangeError(`tau_a must be a finite number, got ${tauA}`);
-  const probeIds = new Set(input.probes.map((probe) => probe.probe_id));
-  const weights = firstById(input.weights.filter((row) => row.audience === input.audience));
-  const scores = firstById(input.scores);
-
+  const { included, join } = joinIncludedProbes({ ...input, tauA });
+  const { probe_count, weighted_probe_count, ...problems } = join;
   let available = 0;
   let recovered = 0;
-  let included = 0;
   let coveredIncluded = 0;
-  const missingScore: string[] = [];
-  const unweighted: string[] = [];
-  for (const probe of input.probes) {
-    const weight = weights.byId.get(probe.probe_id);
-    if (!weight) {
-      unweighted.push(probe.probe_id);
-      continue;
-    }
-    if (weight.utility_weight < tauA - TAU_A_TOLERANCE) continue;
-    included += 1;
-    available += weight.utility_weight;
-    const score = scores.byId.get(probe.probe_id);
-    if (!score) missingScore.push(probe.probe_id);
-    else if (score.covered) {
-      recovered += weight.utility_weight;
+  for (const entry of included) {
+    available += entry.weight;
+    if (entry.score?.covered) {
+      recovered += entry.weight;
       coveredIncluded += 1;
     }
   }
@@ -110,9 +150,9 @@ export function computeMetrics(input: ComputeMetricsInput): ComputedMetrics {
   let efficiencySlide: number | null = null;
   let efficiencyWord: number | null = null;
   let nullReason: string | undefined;
-  if (included === 0) {
+  if (included.length === 0) {
     nullReason =
-      probeIds.size === 0
+      input.probes.length === 0
         ? 'the probe bank is empty'
         : `no probe has a ${input.audience} weight >= tau_a (${tauA})`;
   } else if (!(available > 0)) {
@@ -127,7 +167,7 @@ export function computeMetrics(input: ComputeMetricsInput): ComputedMetrics {
   return {
     audience: input.audience,
     tau_a: tauA,
-    included_probe_count: included,
+    included_probe_count: included.length,
     available_utility: available,
     recovered_utility: recovered,
     coverage,
@@ -140,16 +180,6 @@ export function computeMetrics(input: ComputeMetricsInput): ComputedMetrics {
       efficiencyTime !== null && correctness !== null ? efficiencyTime * correctness : null,
     slide_count: slideCount,
     visible_word_count: wordCount,
-    join: {
-      probe_count: input.probes.length,
-      weighted_probe_count: input.probes.length - unweighted.length,
-      covered_included_probe_count: coveredIncluded,
-      missing_score_probe_ids: missingScore,
-      unweighted_probe_ids: unweighted,
-      unknown_score_probe_ids: [...scores.byId.keys()].filter((id) => !probeIds.has(id)).sort(),
-      unknown_weight_probe_ids: [...weights.byId.keys()].filter((id) => !probeIds.has(id)).sort(),
-      duplicate_score_probe_ids: scores.duplicates,
-      duplicate_weight_probe_ids: weights.duplicates,
-    },
+    join: { probe_count, weighted_probe_count, covered_included_probe_count: coveredIncluded, ...problems },
   };
 }

@@ -27,6 +27,8 @@ export {
   type ComputeMetricsInput,
   computeMetrics,
   DEFAULT_TAU_A,
+  type IncludedProbe,
+  joinIncludedProbes,
   type MetricsJoinReport,
   TAU_A_TOLERANCE,
   TIME_COST,
@@ -38,6 +40,7 @@ export {
   recomputeEvaluationMetrics,
 } from './recompute-evaluation-metrics';
 export {
+  describeCells,
   formatMetricCell,
   renderResultsTables,
   renderSummaryCsv,

@@ -5,11 +5,13 @@ import {
   audienceWeightSchema,
   correctnessSchema,
   deckStatsSchema,
+  hashFile,
   InputError,
   type Probe,
   type ProbeScore,
   probeSchema,
   probeScoreSchema,
+  type RunManifest,
   readJson,
   readJsonlAll,
   runManifestSchema,
@@ -29,15 +31,32 @@ export interface EvaluationInputs {
   identity: Record<string, unknown>;
 }
 
-/** Reads what stage 6 joins for one evaluation folder, through the paths its run manifest records. */
+/**
+ * A manifest input read back for stage 6, refused when its bytes changed since the evaluation
+ * (re-generated probes would be joined with scores judged for other probes).
+ */
+async function manifestInput(evaluationDir: string, manifest: RunManifest, role: string): Promise<string> {
+  const file = resolveManifestInput(evaluationDir, manifest, role);
+  const recorded = manifest.inputs.find((entry) => entry.role === role)?.sha256;
+  if (recorded !== undefined && (await hashFile(file)) !== recorded)
+    throw new InputError(
+      `changed since this evaluation (run_manifest.json records another sha256); run xsb eval again (current scores are reused)`,
+      { file },
+    );
+  return file;
+}
+
+/**
+ * Reads what stage 6 joins for one evaluation folder, through the paths its run manifest records;
+ * a probe or weight file that changed since the evaluation is an InputError.
+ */
 export async function readEvaluationInputs(evaluationDir: string): Promise<EvaluationInputs> {
-  const manifest = await readJson(join(evaluationDir, EVALUATION_FILES.manifest), runManifestSchema);
+  const manifestFile = join(evaluationDir, EVALUATION_FILES.manifest);
+  const manifest = await readJson(manifestFile, runManifestSchema);
   const identity = (manifest.settings.job ?? {}) as Record<string, unknown>;
   const audience = identity.audience;
   if (typeof audience !== 'string')
-    throw new InputError('run manifest has no settings.job.audience', {
-      file: join(evaluationDir, EVALUATION_FILES.manifest),
-    });
+    throw new InputError('run manifest has no settings.job.audience', { file: manifestFile });
   const deckStats = await readJson(join(evaluationDir, EVALUATION_FILES.deckStats), deckStatsSchema);
   const correctnessFile = join(evaluationDir, EVALUATION_FILES.correctness);
   const correctness = existsSync(correctnessFile)
@@ -46,11 +65,11 @@ export async function readEvaluationInputs(evaluationDir: string): Promise<Evalu
   return {
     audience,
     probes: await readJsonlAll(
-      resolveManifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.probes),
+      await manifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.probes),
       probeSchema,
     ),
     weights: await readJsonlAll(
-      resolveManifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.weights),
+      await manifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.weights),
       audienceWeightSchema,
     ),
     scores: await readJsonlAll(join(evaluationDir, EVALUATION_FILES.probeScores), probeScoreSchema),

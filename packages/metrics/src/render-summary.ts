@@ -41,11 +41,30 @@ function formatNumber(value: number): string {
     : value.toFixed(3);
 }
 
-/** `0.607 [0.512, 0.701]`, or `–` when no row had a value. */
-export function formatMetricCell(metric: MetricSummary | undefined): string {
+/**
+ * `0.607 [0.512, 0.701]`; a single value has no interval (`0.607`); `(n=2)` follows when fewer rows
+ * than the group's `rowCount` had a value; `–` when none had.
+ */
+export function formatMetricCell(metric: MetricSummary | undefined, rowCount?: number): string {
   if (!metric || metric.mean === null) return '–';
-  if (metric.ci_low === null || metric.ci_high === null) return formatNumber(metric.mean);
-  return `${formatNumber(metric.mean)} [${formatNumber(metric.ci_low)}, ${formatNumber(metric.ci_high)}]`;
+  const interval =
+    metric.n < 2 || metric.ci_low === null || metric.ci_high === null
+      ? ''
+      : ` [${formatNumber(metric.ci_low)}, ${formatNumber(metric.ci_high)}]`;
+  const partial = rowCount !== undefined && metric.n < rowCount ? ` (n=${metric.n})` : '';
+  return `${formatNumber(metric.mean)}${interval}${partial}`;
+}
+
+/** What a table cell means, for readers of the tables without the rest of the report. */
+export function describeCells(summary: MetricsSummary): string {
+  const { seed, resamples, confidence } = summary.bootstrap;
+  return (
+    `Cells: mean over the group's rows [${Math.round(confidence * 100)}% percentile-bootstrap interval, ` +
+    `${resamples} resamples, seed ${seed}]; n = rows (decks) in the group; "(n=k)" = only k rows had a ` +
+    `value; "–" = no row had a value (e.g. no probe reached tau_a). Coverage and correctness are in [0, 1]; ` +
+    'efficiency_time is recovered utility per estimated talk minute (0.25 per slide + words / 130), ' +
+    'efficiency_slide per slide, efficiency_word per visible word.'
+  );
 }
 
 function table(header: string[], rows: string[][]): string[] {
@@ -57,14 +76,20 @@ function table(header: string[], rows: string[][]): string[] {
   ];
 }
 
-/** The results tables per audience (headline metrics, then domain-wise coverage), as markdown lines. */
+/**
+ * The results tables per audience (headline metrics, then domain-wise coverage), as markdown lines,
+ * after a line saying what a cell means.
+ */
 export function renderResultsTables(summary: MetricsSummary): string[] {
-  const lines: string[] = [];
+  const lines: string[] = [describeCells(summary), ''];
   const audiences = [...new Set(summary.groups.map((group) => group.audience))].sort(compareText);
   for (const audience of audiences) {
     const groups = summary.groups.filter((group) => group.audience === audience);
     const pick = (group: (typeof groups)[number], name: string) =>
-      formatMetricCell(group.metrics.find((metric) => metric.metric === name));
+      formatMetricCell(
+        group.metrics.find((metric) => metric.metric === name),
+        group.row_count,
+      );
     lines.push(`## Audience: ${audience}`, '');
     lines.push(
       ...table(
@@ -94,13 +119,11 @@ export function renderResultsTables(summary: MetricsSummary): string[] {
 
 /** `report.md`: a readable table per audience, re-renderable from `summary.json` alone. */
 export function renderSummaryReport(summary: MetricsSummary): string {
-  const { seed, resamples, confidence } = summary.bootstrap;
   const lines = [
     '# xsb results',
     '',
-    `${summary.row_count} metric rows in ${summary.groups.length} (system, audience) groups. Cells are the mean ` +
-      `over rows with a value and its ${Math.round(confidence * 100)}% percentile-bootstrap interval ` +
-      `(${resamples} resamples, seed ${seed}); n is the number of rows of the group; "–" means no row had a value.`,
+    `${summary.row_count} metric rows in ${summary.groups.length} (system, audience) groups; a system is ` +
+      '`<generator>__<condition>`.',
     '',
     ...renderResultsTables(summary),
   ];

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   evalJobStatusSchema,
+  InputError,
   isXsbError,
   metricsSchema,
   type RunLayout,
@@ -21,6 +22,14 @@ export interface EvaluationIdentity {
   case_label: string;
 }
 
+function evaluationIdentity(job: Record<string, unknown>, manifestFile: string): EvaluationIdentity {
+  const fields = ['system', 'condition', 'audience', 'case_label'] as const;
+  const missing = fields.filter((field) => typeof job[field] !== 'string' || job[field] === '');
+  if (missing.length > 0)
+    throw new InputError(`run manifest settings.job lacks ${missing.join(', ')}`, { file: manifestFile });
+  return job as unknown as EvaluationIdentity;
+}
+
 /**
  * Stage 6 for one evaluation folder: recomputes metrics from its files and writes `metrics.json`
  * there and the same content to the compact `metrics/<system_id>/<audience>/<case>.json` of the run.
@@ -32,7 +41,7 @@ export async function writeEvaluationMetrics(
   options: { tauA?: number } = {},
 ): Promise<ComputedMetrics & EvaluationIdentity & { system_id: string }> {
   const { metrics, inputs } = await recomputeEvaluationMetrics(evaluationDir, options);
-  const identity = inputs.identity as unknown as EvaluationIdentity;
+  const identity = evaluationIdentity(inputs.identity, join(evaluationDir, EVALUATION_FILES.manifest));
   const systemId = systemIdFor(identity.system, identity.condition);
   const record = {
     system_id: systemId,
@@ -57,8 +66,8 @@ export async function listFinishedEvaluations(layout: RunLayout, run: string): P
   const found: string[] = [];
   const entries = await readdir(root, { recursive: true });
   for (const entry of entries.map(String).sort()) {
-    if (!entry.endsWith(EVALUATION_FILES.status)) continue;
-    const dir = join(root, entry, '..');
+    if (basename(entry) !== EVALUATION_FILES.status) continue;
+    const dir = join(root, dirname(entry));
     const status = await readJson(join(dir, EVALUATION_FILES.status), evalJobStatusSchema).catch(() => null);
     if (status?.status === 'done') found.push(dir);
   }

@@ -255,6 +255,22 @@ describe('evaluateDeck offline and with truncation', () => {
     expect(scores.paper.dimensions.fundamentals.score).toBe(1);
     expect(scores.paper.dimensions.design.score).toBeNull();
     expect(scores.paper.not_judged_count).toBe(13);
+    // scoring.py on the partial export would report 10·1/1 over 100 = 10%: unjudged classes as zeros.
+    expect(scores.presentbench_score_tree.total.weighted_arithmetic_mean_percent).toBe(10);
+    expect(scores.presentbench).toMatchObject({
+      not_judged_count: 13,
+      total_percent: null,
+      material_independent_percent: null,
+      material_dependent_percent: null,
+    });
+    expect(scores.presentbench.classes.material_independent['1']).toMatchObject({
+      score_percent: null,
+      yes_count: 1,
+      valid_count: 1,
+    });
+    expect(Object.values(scores.presentbench.leave_one_out_percent).every((value) => value === null)).toBe(
+      true,
+    );
     expect(evaluation.usage.calls).toBe(0);
   });
 

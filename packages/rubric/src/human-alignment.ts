@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { InputError, type RubricRunSummary, ValidationError } from '@xsb/core';
-import { readUtf8 } from './rubric-instance';
+import { readUtf8 } from './read-utf8';
 import { type BootstrapInterval, bootstrapMeanInterval, spearman } from './spearman';
 
 /** One human ranking: in sample `sample_id`, `system` got `rank` (1 = best) from `annotator`. */

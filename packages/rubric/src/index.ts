@@ -64,6 +64,7 @@ export {
   overlapShare,
   runLayoutChecks,
 } from './layout-checks';
+export { loadInstanceAt } from './load-instance-at';
 export {
   findMaterialFiles,
   findPresentBenchCases,
@@ -99,6 +100,7 @@ export {
 } from './rubric-instance';
 export {
   type EvaluationFiles,
+  evaluateOrReuse,
   evaluationFilesFor,
   findInstances,
   type InstanceEntry,

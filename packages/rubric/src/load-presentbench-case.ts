@@ -14,7 +14,8 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { decodePresentBenchItem } from './decode-presentbench-item';
 import { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
-import { EQUAL_CLASS_WEIGHTS, type RubricInstance, readUtf8 } from './rubric-instance';
+import { readUtf8 } from './read-utf8';
+import { EQUAL_CLASS_WEIGHTS, type RubricInstance } from './rubric-instance';
 
 const CHECKLIST_KEYS = [
   'material_independent_checklist_1',

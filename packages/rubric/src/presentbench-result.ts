@@ -10,7 +10,7 @@ import {
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { citedSlides } from './checklist-item-judge';
 import type { PresentBenchResult } from './presentbench-scoring';
-import { readUtf8 } from './rubric-instance';
+import { readUtf8 } from './read-utf8';
 
 const DIMENSION_OF: Record<RubricSection, Record<string, RubricDimension>> = {
   material_independent: { '1': 'fundamentals', '2': 'design' },

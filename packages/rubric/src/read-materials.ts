@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import { InputError } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import type { MaterialText } from './checklist-item-judge';
-import { readUtf8 } from './rubric-instance';
+import { readUtf8 } from './read-utf8';
 
 /**
  * Material files as judge text: markdown/text as is, PDFs page by page through the deck reader

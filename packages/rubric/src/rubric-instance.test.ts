@@ -1,7 +1,8 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { countInstanceItems, loadRubricInstance } from './rubric-instance';
 
 const APPENDIX = join(__dirname, '../../../fixtures/rubric/appendix-cs-overview-ch1/instance.yaml');
@@ -42,6 +43,14 @@ describe('loadRubricInstance errors', () => {
       await expect(loadRubricInstance(file)).rejects.toThrow(/instance\.json.*category/);
       await writeFile(file, '{ not json');
       await expect(loadRubricInstance(file)).rejects.toThrow(/instance\.json/);
+      const appendix = parse(await readFile(APPENDIX, 'utf8'));
+      appendix.instruction_file = APPENDIX.replace('instance.yaml', 'instructions.md');
+      appendix.materials = [APPENDIX.replace('instance.yaml', 'material.md')];
+      appendix.checklists.design[0] = { check: 'fancy_layout' };
+      await writeFile(file, JSON.stringify(appendix));
+      await expect(loadRubricInstance(file)).rejects.toThrow(
+        /instance\.json: field "checklists\.design\[0\]\.check": unknown check "fancy_layout"/,
+      );
     } finally {
       await cleanup();
     }

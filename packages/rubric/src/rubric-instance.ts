@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import {
-  InputError,
   type RubricCategory,
   type RubricChecklistItem,
   type RubricClassWeights,
@@ -12,6 +10,8 @@ import {
   validateRecord,
 } from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
+import { LAYOUT_CHECK_IDS } from './layout-checks';
+import { readUtf8 } from './read-utf8';
 
 /** A loaded instance: paths absolute, instruction read, fidelity items expanded to slide_range.max. */
 export interface RubricInstance {
@@ -68,6 +68,17 @@ export async function loadRubricInstance(file: string): Promise<RubricInstance> 
     );
   }
   const record = validateRecord(rubricInstanceFileSchema, parsed, { file });
+  // An unknown check id would otherwise surface mid-evaluation, after judge calls were paid for.
+  for (const dimension of ['fundamentals', 'design', 'completeness', 'correctness'] as const) {
+    record.checklists[dimension].forEach((item, index) => {
+      if (typeof item !== 'string' && !(LAYOUT_CHECK_IDS as readonly string[]).includes(item.check)) {
+        throw new ValidationError(`unknown check "${item.check}" (known: ${LAYOUT_CHECK_IDS.join(', ')})`, {
+          file,
+          field: `checklists.${dimension}[${index}].check`,
+        });
+      }
+    });
+  }
   const base = dirname(resolve(file));
   const instruction =
     record.instruction ?? (await readUtf8(resolve(base, record.instruction_file as string)));
@@ -107,22 +118,4 @@ export function countInstanceItems(instance: RubricInstance): Record<RubricDimen
     correctness: instance.checklists.correctness.length,
     fidelity: instance.checklists.fidelity.length,
   };
-}
-
-export async function readUtf8(file: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? 'file not found' : `cannot read (${(error as Error).message})`, {
-      file,
-      cause: error,
-    });
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch (error) {
-    throw new InputError('file is not valid UTF-8', { file, cause: error });
-  }
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import {
   assertSafePathPart,
   isXsbError,
@@ -78,14 +78,14 @@ export interface EvaluationFiles {
   presentbenchResult: string;
 }
 
-/** Outputs beside the deck, one set per judge so verdicts of different judges never mix. */
+/**
+ * Outputs beside the deck, named after it (two decks in one folder never share files) and after the
+ * judge (verdicts of different judges never mix): `<deck file>.xsb_rubric_<judge>.json` and
+ * `<deck file>.xsb_rubric_<judge>_presentbench.yaml`.
+ */
 export function evaluationFilesFor(deckPath: string, judgeId: string): EvaluationFiles {
-  const dir = dirname(deckPath);
-  const slug = judgeSlug(judgeId);
-  return {
-    evaluation: join(dir, `xsb_rubric_${slug}.json`),
-    presentbenchResult: join(dir, `xsb_rubric_${slug}_presentbench.yaml`),
-  };
+  const stem = join(dirname(deckPath), `${basename(deckPath)}.xsb_rubric_${judgeSlug(judgeId)}`);
+  return { evaluation: `${stem}.json`, presentbenchResult: `${stem}_presentbench.yaml` };
 }
 
 /** Writes the evaluation and its PresentBench-layout result YAML (both atomically). */
@@ -95,6 +95,25 @@ export async function writeEvaluation(evaluation: RubricEvaluation, files: Evalu
     files.presentbenchResult,
     stringifyPresentBenchResult(toPresentBenchResult(evaluation)),
   );
+}
+
+/**
+ * The evaluation `files` already hold when its input hash matches (same instance, deck, materials,
+ * judge and options), unless `force`; else a fresh evaluation, written to `files`. An unreadable
+ * previous file is simply evaluated again.
+ */
+export async function evaluateOrReuse(
+  options: EvaluateDeckOptions,
+  files: EvaluationFiles,
+  force = false,
+): Promise<{ evaluation: RubricEvaluation; reused: boolean }> {
+  if (!force && existsSync(files.evaluation)) {
+    const previous = await readJson(files.evaluation, rubricEvaluationSchema).catch(() => undefined);
+    if (previous?.input_hash === evaluationInputHash(options)) return { evaluation: previous, reused: true };
+  }
+  const evaluation = await evaluateDeck(options);
+  await writeEvaluation(evaluation, files);
+  return { evaluation, reused: false };
 }
 
 export interface RunRubricOptions
@@ -205,19 +224,8 @@ async function runOne(entry: InstanceEntry, options: RunRubricOptions): Promise<
       slideCountOn: options.slideCountOn,
       layoutOptions: options.layoutOptions,
     };
-    let evaluation: RubricEvaluation | undefined;
-    let status: RubricRunRow['status'] = 'evaluated';
-    if (!options.force && existsSync(files.evaluation)) {
-      const previous = await readJson(files.evaluation, rubricEvaluationSchema).catch(() => undefined);
-      if (previous && previous.input_hash === evaluationInputHash(evaluateOptions)) {
-        evaluation = previous;
-        status = 'skipped';
-      }
-    }
-    if (!evaluation) {
-      evaluation = await evaluateDeck(evaluateOptions);
-      await writeEvaluation(evaluation, files);
-    }
+    const { evaluation, reused } = await evaluateOrReuse(evaluateOptions, files, options.force);
+    const status: RubricRunRow['status'] = reused ? 'skipped' : 'evaluated';
     const scores = scoreEvaluation(evaluation, {
       weights: instance.weights,
       errorPolicy: options.errorPolicy,

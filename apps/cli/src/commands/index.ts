@@ -10,16 +10,16 @@ import { rubricCommand } from './rubric-command';
 import { sourcesCommand } from './sources-command';
 import { weightsCommand } from './weights-command';
 
-/** Every subcommand group of `xsb`, in the order `--help` lists them. Later stages add theirs here. */
+/** Every subcommand group of `xsb`, in the order `--help` lists them: the main job, the stages in pipeline order, then tools. */
 export const commandModules: CommandModule[] = [
-  configCommand,
-  llmCommand,
+  demoCommand,
   sourcesCommand,
   probesCommand,
   weightsCommand,
   decksCommand,
   evalCommand,
   metricsCommand,
-  demoCommand,
   rubricCommand,
+  llmCommand,
+  configCommand,
 ];

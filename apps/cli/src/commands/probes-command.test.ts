@@ -174,6 +174,62 @@ describe('xsb probes and weights through a model judge (fake provider)', () => {
   });
   afterEach(() => server.close());
 
+  it('judges the bank in batches of --batch-size, k times each', async () => {
+    const quotes = [
+      'Raft is a consensus algorithm for managing a replicated log',
+      'in a user study with 43 students at Stanford and Berkeley, 33 scored higher on a Raft quiz',
+      'A cluster of five servers tolerates the failure of any two',
+    ];
+    server.setHandler((request) => {
+      if (request.system.includes('You write probes')) {
+        return {
+          text: JSON.stringify(
+            quotes.map((text, i) => ({
+              question: `Question ${i + 1} about Raft?`,
+              answer: ['a consensus algorithm', '33 of 43 students', 'two of five servers'][i],
+              evidence: [{ locator: 'intro', text }],
+              level: 1,
+              modality: 'text',
+              theme: 'result',
+            })),
+          ),
+        };
+      }
+      const ids = [...new Set(request.text.match(/pb_\d{4}/g) ?? [])];
+      return { text: JSON.stringify(ids.map((id) => ({ probe_id: id, utility: 0.6, rationale: 'useful' }))) };
+    });
+    const env = { ...fakeProviderEnv(server), XSB_NO_CACHE: '1' };
+    const judge = ['--case', 'cs_raft_consensus', '--judge', 'openai:gpt-fake'];
+    expect((await run(['probes', ...judge, '--k', '1'], env)).code).toBe(0);
+    const before = server.requests.length;
+    const weights = await run(
+      ['weights', ...judge, '--audience', 'specialists', '--batch-size', '2', '--k', '2'],
+      env,
+    );
+    expect(weights.code).toBe(0);
+    const utilityCalls = server.requests.slice(before);
+    // 3 probes in batches of 2 → 2 batches, each judged k = 2 times (seeds 0 and 1).
+    const batches = utilityCalls.map((r) => {
+      const listing = r.text.slice(r.text.indexOf('Rate these'));
+      return `${r.body.seed}:${[...new Set(listing.match(/pb_\d{4}/g))].join(',')}`;
+    });
+    expect([...new Set(batches)].sort()).toEqual([
+      '0:pb_0001,pb_0002',
+      '0:pb_0003',
+      '1:pb_0001,pb_0002',
+      '1:pb_0003',
+    ]);
+    const rows = await readJsonlAll(
+      join(root, 'data', 'probes', 'cs_raft_consensus', 'weights', 'specialists.jsonl'),
+      audienceWeightSchema,
+    );
+    expect(rows.map((row) => [row.probe_id, row.utility_weight, row.metadata.k])).toEqual([
+      ['pb_0001', 0.6, 2],
+      ['pb_0002', 0.6, 2],
+      ['pb_0003', 0.6, 2],
+    ]);
+  });
+
   it('generates k answers per chunk and weights every probe k times', async () => {
     const quote = 'Raft is a consensus algorithm for managing a replicated log';
     server.setHandler((request) => {

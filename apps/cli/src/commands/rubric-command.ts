@@ -1,9 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import {
-  RUBRIC_CATEGORIES,
-  type RubricCategory,
   readJson,
   rubricEvaluationSchema,
   rubricRunSummarySchema,
@@ -17,15 +15,13 @@ import {
   cachedInputShare,
   EQUAL_CLASS_WEIGHTS,
   type ErrorPolicy,
-  evaluateDeck,
+  evaluateOrReuse,
   evaluationFilesFor,
   formatScoresCsv,
   humanAgreement,
   judgeHolistic,
-  loadPresentBenchCase,
-  loadRubricInstance,
+  loadInstanceAt,
   type PresentBenchCountingRule,
-  type RubricInstance,
   readHumanRankings,
   readMaterials,
   readPresentBenchResult,
@@ -41,7 +37,6 @@ import {
   scoresFromRunSummaries,
   stringifyPresentBenchResult,
   toPresentBenchResult,
-  writeEvaluation,
 } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
@@ -100,23 +95,6 @@ function judgeFrom(
   return { client, judgeId: config.judge };
 }
 
-/**
- * `--instance` is an xsb instance file or a PresentBench case folder; for a case the data root is the
- * folder above its domain (academia, education, ...) unless `--data-root` says otherwise.
- */
-async function loadInstance(path: string, dataRoot: string | undefined): Promise<RubricInstance> {
-  if (statSync(path).isFile()) return loadRubricInstance(path);
-  if (!existsSync(join(path, 'generation_task', 'judge_prompt.json'))) {
-    throw new UsageError(`--instance ${path}: neither an instance file nor a PresentBench case folder`);
-  }
-  if (dataRoot) return loadPresentBenchCase(dataRoot, path);
-  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
-    if (RUBRIC_CATEGORIES.includes(basename(dir) as RubricCategory))
-      return loadPresentBenchCase(dirname(dir), path);
-  }
-  throw new UsageError(`--instance ${path}: no domain folder above the case; pass --data-root`);
-}
-
 const STAND_IN_MODES = ['beside', 'replace', 'off'] as const;
 const ERROR_POLICIES = ['report', 'as-no'] as const;
 const COUNTING_RULES = ['all-items', 'yes-no-only'] as const;
@@ -130,7 +108,10 @@ function printScores(context: CliContext, report: ScoreReport): void {
     );
   }
   context.print(`paper total (mean of dimensions): ${percent(report.paper.total_percent)}`);
-  context.print(`PresentBench weighted total:      ${percent(report.presentbench.total_percent)}`);
+  const notJudged = report.presentbench.not_judged_count;
+  context.print(
+    `PresentBench weighted total:      ${percent(report.presentbench.total_percent)}${notJudged > 0 ? ` (${notJudged} item(s) not judged)` : ''}`,
+  );
   if (report.paper.error_count > 0) {
     context.print(
       `${report.paper.error_count} item(s) stayed unparseable (errors policy: ${report.paper.error_policy})`,
@@ -139,6 +120,7 @@ function printScores(context: CliContext, report: ScoreReport): void {
 }
 
 interface EvalFlags {
+  force?: boolean;
   slideCountOn?: string;
   instance: string;
   deck: string;
@@ -197,7 +179,7 @@ function registerEval(rubric: Command, context: CliContext): void {
   rubric
     .command('eval')
     .description(
-      'judge one deck against one instance, item by item (writes xsb_rubric_<judge>.json beside the deck)',
+      'judge one deck against one instance, item by item (writes <deck>.xsb_rubric_<judge>.json beside the deck)',
     )
     .requiredOption('--instance <path>', 'instance.yaml|json, or a PresentBench case folder')
     .requiredOption('--deck <file>', 'the generated deck (.pptx or .pdf)')
@@ -206,6 +188,7 @@ function registerEval(rubric: Command, context: CliContext): void {
       '--judge <spec>',
       'lexical (offline: only check items are decided), anthropic:<model>, openai:<model>, replay:<store>',
     )
+    .option('--force', 'judge again even when the evaluation beside the deck is current')
     .option(
       '--layout-checks <mode>',
       'beside (default) | replace | off: deterministic checks for matching LLM items',
@@ -231,7 +214,7 @@ function registerEval(rubric: Command, context: CliContext): void {
       const instancePath = requireExisting(resolve(context.io.cwd, flags.instance), '--instance');
       const deckPath = requireExisting(resolve(context.io.cwd, flags.deck), '--deck');
       const { client, judgeId } = judgeFrom(context, flags.judge);
-      const instance = await loadInstance(
+      const instance = await loadInstanceAt(
         instancePath,
         flags.dataRoot ? resolve(context.io.cwd, flags.dataRoot) : undefined,
       );
@@ -239,21 +222,24 @@ function registerEval(rubric: Command, context: CliContext): void {
       if (flags.attachPdf && deck.format !== 'pdf') {
         throw new UsageError('--attach-pdf needs a PDF deck; convert the PPTX to PDF first');
       }
-      const evaluation = await evaluateDeck({
-        instance,
-        deck,
-        ...(flags.attachPdf ? { deckPdf: new Uint8Array(await readFile(deckPath)) } : {}),
-        materials: await readMaterials(instance.materials),
-        client,
-        judgeId,
-        standIn,
-        slideCountOn,
-        ...(maxAttempts ? { maxAttempts } : {}),
-        ...(concurrency ? { concurrency } : {}),
-        progress: context.progress(),
-      });
       const files = evaluationFilesFor(deckPath, judgeId);
-      await writeEvaluation(evaluation, files);
+      const { evaluation, reused } = await evaluateOrReuse(
+        {
+          instance,
+          deck,
+          ...(flags.attachPdf ? { deckPdf: new Uint8Array(await readFile(deckPath)) } : {}),
+          materials: await readMaterials(instance.materials),
+          client,
+          judgeId,
+          standIn,
+          slideCountOn,
+          ...(maxAttempts ? { maxAttempts } : {}),
+          ...(concurrency ? { concurrency } : {}),
+          progress: context.progress(),
+        },
+        files,
+        flags.force ?? false,
+      );
       const scores = scoreEvaluation(evaluation, { weights: instance.weights, errorPolicy });
       if (scores.paper.error_count > 0) reportExitCode(1);
       if (flags.json) {
@@ -261,6 +247,7 @@ function registerEval(rubric: Command, context: CliContext): void {
           evaluation_file: files.evaluation,
           presentbench_result_file: files.presentbenchResult,
           judge: judgeId,
+          reused,
           truncated: evaluation.truncated,
           usage: { ...evaluation.usage, cached_input_share: cachedInputShare(evaluation.usage) },
           ...scores,
@@ -274,7 +261,11 @@ function registerEval(rubric: Command, context: CliContext): void {
       const share = cachedInputShare(evaluation.usage);
       if (share !== null)
         context.print(`input tokens served from the cached prefix: ${(share * 100).toFixed(1)}%`);
-      context.print(`wrote ${files.evaluation}`);
+      context.print(
+        reused
+          ? `reused ${files.evaluation} (inputs unchanged; --force judges again)`
+          : `wrote ${files.evaluation}`,
+      );
     });
 }
 
@@ -353,7 +344,7 @@ function registerScore(rubric: Command, context: CliContext): void {
       '--presentbench-result <file>',
       'PresentBench judge result YAML (material_independent / material_dependent)',
     )
-    .option('--evaluation <file>', 'an xsb_rubric_<judge>.json evaluation')
+    .option('--evaluation <file>', 'an xsb evaluation (<deck>.xsb_rubric_<judge>.json)')
     .option(
       '--weights <file>',
       'judge_weights.yaml (required with --presentbench-result; default equal class weights)',
@@ -420,7 +411,7 @@ function registerScore(rubric: Command, context: CliContext): void {
       for (const [section, classes] of Object.entries(report.presentbench.classes)) {
         for (const [id, info] of Object.entries(classes)) {
           context.print(
-            `  ${section} class ${id}: ${info.score_percent.toFixed(1)}% (${info.yes_count} / ${info.valid_count} yes)`,
+            `  ${section} class ${id}: ${info.score_percent === null ? 'n/a' : `${info.score_percent.toFixed(1)}%`} (${info.yes_count} / ${info.valid_count} yes)`,
           );
         }
       }
