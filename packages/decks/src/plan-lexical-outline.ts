@@ -67,12 +67,20 @@ function parseTableRow(line: string): string[] {
 }
 
 /**
+ * A table row: a Markdown pipe row (`| a | b |`), or cells joined by ` | ` as `@xsb/sources` writes
+ * HTML table rows into `source_context.txt`.
+ */
+function isTableRow(line: string): boolean {
+  return (line.startsWith('|') && line.includes('|', 1)) || /^[^|]+( \| [^|]+)+$/.test(line);
+}
+
+/**
  * In text without Markdown headings (PDF or HTML extractions), a short line (at most 8 words) that
  * starts with a capital or a section number, has no closing punctuation and follows the end of a
  * sentence (or a blank line) is taken as a heading.
  */
 function isPlainHeading(line: string, previous: string): boolean {
-  if (line === '' || line.startsWith('|')) return false;
+  if (line === '' || isTableRow(line)) return false;
   const words = line.split(/\s+/).length;
   if (words > 8 || /[.,;:!?]$/.test(line) || !/^[\p{Lu}\d]/u.test(line)) return false;
   return previous === '' || /[.!?:)]$/.test(previous) || /^\d+(\.\d+)*\.?\s/.test(line);
@@ -104,6 +112,14 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
   let previousLine = '';
   for (const raw of lines) {
     const line = raw.trim();
+    if (!markdownHeadings && !title && line !== '') {
+      // Extracted text (PDF, HTML) starts with the document's title when its first line reads like one.
+      if (line.split(/\s+/).length <= 14 && !/[.!?,;]$/.test(line) && !isTableRow(line)) {
+        title = plainInline(line.replace(/^\d+(\.\d+)*\.?\s+/, ''));
+        previousLine = line;
+        continue;
+      }
+    }
     const plain = !markdownHeadings && isPlainHeading(line, previousLine);
     previousLine = line;
     const heading = plain
@@ -122,7 +138,7 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
       current = { heading: text, sentences: [], tables: [] };
       continue;
     }
-    if (line.startsWith('|') && line.includes('|', 1)) {
+    if (isTableRow(line)) {
       flushParagraph();
       if (/^\|?\s*:?-{2,}/.test(line)) continue;
       table.push(parseTableRow(plainInline(line)));

@@ -5,6 +5,7 @@ import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readDeck } from './read-deck';
 import { writeOutlinePptx } from './write-outline-pptx';
+import { ZipArchive } from './zip-archive';
 
 const categories = Array.from({ length: 12 }, (_, index) => `Month ${index + 1}`);
 const OUTLINE: DeckOutline = {
@@ -55,5 +56,56 @@ describe('writeOutlinePptx', () => {
     expect(deck.slides[2]?.elements.map((element) => element.kind)).toEqual(['text', 'chart']);
     expect(deck.slide_width).toBe(720);
     expect(deck.slide_height).toBe(405);
+  });
+
+  it('steps long titles and bullets down to sizes that fit, and keeps a lead-in clear of the table under it', async () => {
+    const sentence =
+      'The leader accepts commands from clients and replicates them to a majority of servers before it commits them.';
+    const outline: DeckOutline = {
+      title: 'Short',
+      subtitle: '',
+      slides: [
+        { title: 'Short title', bullets: ['One short point.'] },
+        {
+          title: 'A much longer slide title that cannot possibly fit on a single line at thirty points',
+          bullets: Array.from({ length: 6 }, () => sentence),
+        },
+        {
+          title: 'Where it runs',
+          bullets: ['Three systems.', 'All in production.'],
+          table: {
+            columns: ['System', 'Use'],
+            rows: Array.from({ length: 8 }, (_, index) => [`system ${index}`, 'a key-value store']),
+          },
+        },
+        {
+          title: 'Savings',
+          bullets: [],
+          chart: {
+            type: 'bar',
+            title: 'Savings %',
+            categories: ['North', 'South'],
+            series: [{ name: 'Savings %', values: [35, 42] }],
+          },
+        },
+      ],
+    };
+    const file = join(dir, 'fit.pptx');
+    await writeOutlinePptx(outline, file);
+    const deck = await readDeck(file);
+    const [, short, long, tableSlide] = deck.slides;
+    expect(short?.elements.map((element) => element.font_sizes[0])).toEqual([30, 20]);
+    const [longTitle, longBody] = long?.elements ?? [];
+    expect(longTitle?.font_sizes[0]).toBeLessThan(30);
+    expect(longBody?.font_sizes[0]).toBeLessThan(20);
+    expect(longBody?.font_sizes[0]).toBeGreaterThanOrEqual(14);
+    const [, lead, table] = tableSlide?.elements ?? [];
+    expect(table?.kind).toBe('table');
+    expect(Math.min(...(table?.font_sizes ?? []))).toBeGreaterThanOrEqual(12);
+    expect((lead?.bbox?.y ?? 0) + (lead?.bbox?.height ?? 0)).toBeLessThanOrEqual(table?.bbox?.y ?? 0);
+    // A bar chart of positive figures starts at zero, and one series keeps one colour.
+    const chartXml = ZipArchive.open(await readFile(file), file).readText('ppt/charts/chart1.xml') ?? '';
+    expect(chartXml).toContain('<c:min val="0"/>');
+    expect(chartXml).not.toContain('<c:dPt>');
   });
 });

@@ -1,9 +1,13 @@
 import { type DeckOutline, deckOutlineSchema, writeFileAtomic } from '@xsb/core';
 import PptxGenJS from 'pptxgenjs';
 import { buildZip } from './build-zip';
+import { estimateTextHeight, fitFontSize, type TextArea } from './fit-font-size';
 import { ZipArchive } from './zip-archive';
 
-/** The baseline theme: one font, one accent, sizes well above the 18 pt readability floor for body text. */
+/**
+ * The baseline theme: one font, one accent. Sizes are the preferred ones; long text steps down
+ * through the `*Sizes` lists (never below 12 pt, the rubric's readability floor) to stay in its box.
+ */
 export const BASELINE_THEME = {
   font: 'Arial',
   accent: '1F4E79',
@@ -14,6 +18,48 @@ export const BASELINE_THEME = {
   bodySize: 20,
   tableSize: 14,
 } as const;
+
+const TITLE_SIZES = [BASELINE_THEME.titleSize, 26, 22];
+const COVER_TITLE_SIZES = [BASELINE_THEME.coverTitleSize, 32, 28];
+const BODY_SIZES = [BASELINE_THEME.bodySize, 18, 16, 14];
+/** Bullets that share a slide with a table or chart. */
+const LEAD_SIZES = [16, 14];
+const TABLE_SIZES = [BASELINE_THEME.tableSize, 12];
+
+/** Boxes in inches on the 10 × 5.625 in (16:9) slide. */
+const TITLE_BOX = { x: 0.5, y: 0.25, w: 9, h: 0.85 };
+const BODY_BOX = { x: 0.6, y: 1.25, w: 8.8, h: 4.05 };
+const COVER_TITLE_BOX = { x: 0.7, y: 1.4, w: 8.6, h: 1.6 };
+/** The lowest edge content may reach: a margin under the body box's bottom. */
+const CONTENT_BOTTOM = BODY_BOX.y + BODY_BOX.h;
+/** Most of the slide a lead-in above a table or chart may take. */
+const LEAD_MAX_HEIGHT = 1.5;
+const GAP = 0.12;
+
+/** pptxgenjs defaults: 0.1 in left/right text inset, 0.05 in top/bottom, 27 pt bullet indent, table cell margins. */
+const INSET_X_PT = 7.2;
+const INSET_Y_PT = 3.6;
+const BULLET_INDENT_PT = 27;
+const CELL_MARGIN_X_PT = 14.4;
+const CELL_MARGIN_Y_PT = 7.2;
+const PARAGRAPH_GAP_PT = 6;
+
+function textArea(box: { w: number; h: number }, indentPt = 0): TextArea {
+  return { widthPt: box.w * 72 - 2 * INSET_X_PT - indentPt, heightPt: box.h * 72 - 2 * INSET_Y_PT };
+}
+
+/** Estimated height (inches) of a table whose columns share `widthIn` equally. */
+function tableHeight(rows: string[][], sizePt: number, widthIn: number): number {
+  const cellWidthPt = (widthIn * 72) / Math.max(1, rows[0]?.length ?? 1) - CELL_MARGIN_X_PT;
+  const heightPt = rows.reduce(
+    (sum, row) =>
+      sum +
+      Math.max(...row.map((cell) => estimateTextHeight([cell], sizePt, cellWidthPt))) +
+      CELL_MARGIN_Y_PT,
+    0,
+  );
+  return heightPt / 72;
+}
 
 const MASTER = 'XSB_BASELINE';
 const CHART_COLORS = [
@@ -42,14 +88,12 @@ function defineMasters(pptx: PptxGenJS): void {
       options: {
         name: 'title',
         type: 'title' as const,
-        x: 0.5,
-        y: 0.3,
-        w: 9,
-        h: 0.8,
+        ...TITLE_BOX,
         fontFace: theme.font,
         fontSize: theme.titleSize,
         bold: true,
         color: theme.accent,
+        align: 'left' as const,
         valign: 'middle' as const,
       },
       text: '',
@@ -60,10 +104,7 @@ function defineMasters(pptx: PptxGenJS): void {
       options: {
         name: 'body',
         type: 'body' as const,
-        x: 0.6,
-        y: 1.25,
-        w: 8.8,
-        h: 3.95,
+        ...BODY_BOX,
         fontFace: theme.font,
         fontSize: theme.bodySize,
         color: theme.text,
@@ -88,14 +129,12 @@ function defineMasters(pptx: PptxGenJS): void {
           options: {
             name: 'title',
             type: 'title',
-            x: 0.7,
-            y: 1.6,
-            w: 8.6,
-            h: 1.4,
+            ...COVER_TITLE_BOX,
             fontFace: theme.font,
             fontSize: theme.coverTitleSize,
             bold: true,
             color: 'FFFFFF',
+            align: 'left',
             valign: 'bottom',
           },
           text: '',
@@ -113,6 +152,7 @@ function defineMasters(pptx: PptxGenJS): void {
             fontFace: theme.font,
             fontSize: theme.bodySize,
             color: 'DDE6F0',
+            align: 'left',
             valign: 'top',
           },
           text: '',
@@ -182,45 +222,83 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
   defineMasters(pptx);
 
   const cover = pptx.addSlide({ masterName: COVER });
-  cover.addText(valid.title, { placeholder: 'title', fontSize: theme.coverTitleSize });
-  if (valid.subtitle) cover.addText(valid.subtitle, { placeholder: 'subtitle', fontSize: theme.bodySize });
+  // pptxgenjs lets a placeholder's own options win over the text options: sizes go on the runs.
+  cover.addText(
+    [
+      {
+        text: valid.title,
+        options: { fontSize: fitFontSize([valid.title], textArea(COVER_TITLE_BOX), COVER_TITLE_SIZES) },
+      },
+    ],
+    { placeholder: 'title' },
+  );
+  if (valid.subtitle) cover.addText(valid.subtitle, { placeholder: 'subtitle' });
 
   for (const planned of valid.slides) {
     const hasVisual = Boolean(planned.table || planned.chart);
     const slide = pptx.addSlide({ masterName: hasVisual ? VISUAL : MASTER });
-    slide.addText(planned.title, { placeholder: 'title', fontSize: theme.titleSize });
+    slide.addText(
+      [
+        {
+          text: planned.title,
+          options: { fontSize: fitFontSize([planned.title], textArea(TITLE_BOX), TITLE_SIZES) },
+        },
+      ],
+      { placeholder: 'title', fit: 'shrink' },
+    );
+    let visualTop = BODY_BOX.y;
     if (planned.bullets.length > 0) {
-      slide.addText(
-        planned.bullets.map((text) => ({ text, options: { bullet: true, breakLine: true } })),
-        hasVisual
-          ? {
-              x: 0.6,
-              y: 1.25,
-              w: 8.8,
-              h: 1.1,
-              fontFace: theme.font,
-              fontSize: 16,
-              color: theme.text,
-              valign: 'top',
-            }
-          : { placeholder: 'body', fontSize: theme.bodySize, paraSpaceAfter: 6 },
-      );
+      const bullets = (fontSize: number) =>
+        planned.bullets.map((text) => ({ text, options: { bullet: true, breakLine: true, fontSize } }));
+      if (hasVisual) {
+        // A short lead-in above the visual, in a box only as tall as its text needs.
+        const leadBox = { ...BODY_BOX, h: LEAD_MAX_HEIGHT };
+        const area = textArea(leadBox, BULLET_INDENT_PT);
+        const fontSize = fitFontSize(planned.bullets, area, LEAD_SIZES);
+        const neededPt = estimateTextHeight(planned.bullets, fontSize, area.widthPt) + 2 * INSET_Y_PT;
+        const h = Math.min(LEAD_MAX_HEIGHT, Math.ceil((neededPt / 72) * 100) / 100);
+        slide.addText(bullets(fontSize), {
+          ...leadBox,
+          h,
+          fontFace: theme.font,
+          fontSize,
+          color: theme.text,
+          valign: 'top',
+          fit: 'shrink',
+        });
+        visualTop = BODY_BOX.y + h + GAP;
+      } else {
+        const fontSize = fitFontSize(
+          planned.bullets,
+          textArea(BODY_BOX, BULLET_INDENT_PT),
+          BODY_SIZES,
+          PARAGRAPH_GAP_PT,
+        );
+        slide.addText(bullets(fontSize), {
+          placeholder: 'body',
+          paraSpaceAfter: PARAGRAPH_GAP_PT,
+          // Past the estimate's smallest size, renderers that honour autofit shrink the text to fit.
+          fit: 'shrink',
+        });
+      }
     }
-    const visualTop = planned.bullets.length > 0 && hasVisual ? 2.45 : 1.3;
+    const visualHeight = CONTENT_BOTTOM - visualTop;
     if (planned.table) {
-      const header = planned.table.columns.map((text) => ({
+      const { columns } = planned.table;
+      const rows = planned.table.rows.map((row) => columns.map((_, index) => row[index] ?? ''));
+      const fontSize =
+        TABLE_SIZES.find((size) => tableHeight([columns, ...rows], size, BODY_BOX.w) <= visualHeight) ??
+        (TABLE_SIZES[TABLE_SIZES.length - 1] as number);
+      const header = columns.map((text) => ({
         text,
         options: { bold: true, color: 'FFFFFF', fill: { color: theme.accent } },
       }));
-      const body = planned.table.rows.map((row) =>
-        planned.table!.columns.map((_, index) => ({ text: row[index] ?? '' })),
-      );
-      slide.addTable([header, ...body], {
-        x: 0.6,
+      slide.addTable([header, ...rows.map((row) => row.map((text) => ({ text })))], {
+        x: BODY_BOX.x,
         y: visualTop,
-        w: 8.8,
+        w: BODY_BOX.w,
         fontFace: theme.font,
-        fontSize: theme.tableSize,
+        fontSize,
         color: theme.text,
         border: { type: 'solid', pt: 0.75, color: 'B7C3D0' },
         autoPage: false,
@@ -234,6 +312,7 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
           : chart.type === 'pie'
             ? pptx.ChartType.pie
             : pptx.ChartType.bar;
+      const values = chart.series.flatMap((series) => series.values);
       slide.addChart(
         type,
         chart.series.map((series) => ({
@@ -242,10 +321,10 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
           values: series.values,
         })),
         {
-          x: 0.8,
+          x: BODY_BOX.x + 0.2,
           y: visualTop,
-          w: 8.4,
-          h: 5.3 - visualTop,
+          w: BODY_BOX.w - 0.4,
+          h: visualHeight,
           showTitle: Boolean(chart.title),
           title: chart.title,
           titleFontFace: theme.font,
@@ -255,8 +334,12 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
           legendFontSize: 12,
           catAxisLabelFontSize: 12,
           valAxisLabelFontSize: 12,
-          // pptxgenjs picks a random colour when categories outnumber the palette: keep 12 (the outline maximum).
-          chartColors: CHART_COLORS,
+          // Bars of positive figures start at zero: an auto-scaled axis exaggerates small differences.
+          ...(chart.type === 'bar' && Math.min(...values) >= 0 ? { valAxisMinVal: 0 } : {}),
+          // One colour per series (several colours on one series read as a legend that is not there);
+          // a pie needs one per slice. pptxgenjs picks random colours past the palette: 12 covers the
+          // outline's maximum of categories.
+          chartColors: chart.type === 'pie' ? CHART_COLORS : CHART_COLORS.slice(0, chart.series.length),
         },
       );
     }

@@ -1,7 +1,7 @@
 import type { Probe } from '@xsb/core';
 import type { CompletionRequest, ContentPart } from '@xsb/llm';
 import { z } from 'zod';
-import { type JudgeInputMode, missingJudgment, type ProbeJudgment, probeForJudge } from './probe-judgment';
+import { type JudgeInputMode, type ProbeJudgment, probeForJudge, uncoveredJudgment } from './probe-judgment';
 
 export const ANSWERABILITY_PROMPT_VERSION = 'answerability-v1';
 
@@ -143,6 +143,6 @@ export function reconcileJudgments(
     }
   }
   const missing = probeIds.filter((id) => !byId.has(id));
-  const judgments = probeIds.map((id) => byId.get(id) ?? missingJudgment(id));
+  const judgments = probeIds.map((id) => byId.get(id) ?? uncoveredJudgment(id));
   return { judgments, missing, unknown };
 }

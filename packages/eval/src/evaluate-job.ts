@@ -105,15 +105,26 @@ async function readReusableScores(files: string[], key: ScoreReuseKey): Promise<
   return rows;
 }
 
+/**
+ * Runs `work` over the items, at most `limit` at a time. After a failure no new item starts, but the
+ * ones in flight finish (their batches are paid for and saved for a resume); then the first error
+ * is thrown.
+ */
 async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
+    while (!failure && next < items.length) {
       const item = items[next++]!;
-      await work(item);
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   });
   await Promise.all(runners);
+  if (failure) throw failure.error;
 }
 
 function sameInputs(
@@ -231,6 +242,9 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         }
       }
 
+      // From here the folder is being rewritten: without a status it is not "finished" for stage 6/7
+      // readers, and a run killed in between redoes the job.
+      await rm(statusFile, { force: true });
       const deck = await context.readDeck(job.deckFile);
       const deckText = formatDeckText(deck);
       const textFile = join(evaluationDir, EVALUATION_FILES.visibleText);

@@ -67,7 +67,7 @@ export {
   stemToken,
   wordTokens,
 } from './lexical-tokens';
-export { type JudgeInputMode, missingJudgment, type ProbeJudgment, probeForJudge } from './probe-judgment';
+export { type JudgeInputMode, type ProbeJudgment, probeForJudge, uncoveredJudgment } from './probe-judgment';
 export {
   DEMO_IMPORTED_SYSTEM,
   DEMO_RUN,

@@ -1,6 +1,6 @@
 import type { Deck, Probe } from '@xsb/core';
 import { contentTokens, extractNumbers, splitSentences } from './lexical-tokens';
-import type { ProbeJudgment } from './probe-judgment';
+import { type ProbeJudgment, uncoveredJudgment } from './probe-judgment';
 import { slideVisibleText } from './slide-visible-text';
 
 /** Share of the expected answer's key tokens the deck must contain for `covered`. */
@@ -44,9 +44,7 @@ export function judgeAnswerabilityLexically(deck: Deck, probes: readonly Probe[]
   return probes.map((probe) => {
     const keyTokens = [...new Set(contentTokens(probe.answer))];
     const numbers = [...new Set(extractNumbers(probe.answer))];
-    if (keyTokens.length === 0 && numbers.length === 0) {
-      return { probe_id: probe.probe_id, covered: false, answer: '', cited_evidence: '', confidence: 0 };
-    }
+    if (keyTokens.length === 0 && numbers.length === 0) return uncoveredJudgment(probe.probe_id);
     const numbersFound = numbers.every((n) => deckNumbers.has(n));
     const recall =
       keyTokens.length === 0

@@ -25,7 +25,7 @@ export function probeForJudge(probe: Probe) {
   };
 }
 
-/** The judgment recorded for a probe the judge did not answer: uncovered, zero confidence. */
-export function missingJudgment(probeId: string): ProbeJudgment {
+/** Uncovered with zero confidence: for a probe the judge skipped, or one with nothing to check. */
+export function uncoveredJudgment(probeId: string): ProbeJudgment {
   return { probe_id: probeId, covered: false, answer: '', cited_evidence: '', confidence: 0 };
 }

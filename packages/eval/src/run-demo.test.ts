@@ -116,6 +116,8 @@ describe('xsb demo end to end (lexical judges, shipped fixtures)', () => {
         if (value === null) expect(actual, `${evaluationDir} ${key}`).toBeNull();
         else expect(Math.abs((actual as number) - value), `${evaluationDir} ${key}`).toBeLessThan(1e-9);
       }
+      // a null coverage always says why
+      if (expected.coverage === null) expect(metrics.coverage_null_reason).toEqual(expect.any(String));
     }
   });
 

@@ -6,6 +6,7 @@ import {
   ConfigError,
   type MetricsSummary,
   type ProgressReporter,
+  type ProviderLimits,
   RunLayout,
   writeFileAtomic,
 } from '@xsb/core';
@@ -46,6 +47,7 @@ export interface RunDemoOptions {
   cacheDir?: string;
   noCache?: boolean;
   refresh?: boolean;
+  limits?: ProviderLimits;
   progress?: ProgressReporter;
   /** Stage notes as they happen. */
   log?: (line: string) => void;
@@ -110,6 +112,7 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
     ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
     ledgerFile,
   };
   const log = options.log ?? (() => {});
@@ -208,7 +211,11 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
       audienceProfiles: BUILT_IN_AUDIENCES,
       force,
     });
-    for (const row of batch.rows) if (row.status === 'failed') failures.push(`deck ${JSON.stringify(row)}`);
+    for (const row of batch.rows)
+      if (row.status === 'failed')
+        failures.push(
+          `deck ${row.system}/${row.condition}/${row.audience}/${row.case_label}: ${row.message}`,
+        );
     const imported = await importExternalDecks({
       system: DEMO_IMPORTED_SYSTEM,
       fromDir: join(fixturesDir, 'demo', 'notebooklm'),
@@ -246,6 +253,8 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   const aggregated = await timed('7 aggregate', async () => {
     const runDir = layout.runDir(DEMO_RUN);
     const value = await runAggregation([runDir], join(runDir, 'summary'));
+    for (const skipped of value.summary.skipped)
+      failures.push(`aggregate ${skipped.file}: ${skipped.reason}`);
     return { value, note: `${value.summary.row_count} rows in ${value.summary.groups.length} groups` };
   });
 

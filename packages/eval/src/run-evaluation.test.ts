@@ -7,6 +7,7 @@ import {
   deckStatsSchema,
   metricsSchema,
   type Probe,
+  ProviderError,
   probeSchema,
   probeScoreSchema,
   RunLayout,
@@ -14,7 +15,7 @@ import {
   readJsonlAll,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { computeMetrics } from '@xsb/metrics';
+import { computeMetrics, rescoreRun } from '@xsb/metrics';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvalJudge } from './eval-judge';
 import { LexicalEvalJudge } from './eval-judge';
@@ -226,7 +227,7 @@ describe('runEvaluation (lexical judge)', () => {
     expect(await readFile(join(evalDir, 'probe_scores.jsonl'), 'utf8')).toBe(complete);
   });
 
-  it('fills judgments a model left out as uncovered and ignores invented ids', async () => {
+  it('marks the judgments a judge left out as missing_judgment rows and logs invented ids', async () => {
     const lazyJudge: EvalJudge = {
       id: 'test:lazy',
       readsImages: false,
@@ -263,6 +264,16 @@ describe('runEvaluation (lexical judge)', () => {
     const log = await readFile(join(results[0]!.evaluationDir, 'evaluate.log'), 'utf8');
     expect(log).toContain('ignored judgments for unknown probe ids pb_99');
     expect(log).toContain('recorded as uncovered');
+    const scores = await readJsonlAll(
+      join(results[0]!.evaluationDir, 'probe_scores.jsonl'),
+      probeScoreSchema,
+    );
+    // batches of 2: [pb_01, pb_02], [pb_03, pb_04], [pb_05]; the lazy judge answers only the first of each
+    expect(scores.filter((s) => s.metadata.missing_judgment === true).map((s) => s.probe_id)).toEqual([
+      'pb_02',
+      'pb_04',
+    ]);
+    expect(scores.map((s) => s.covered)).toEqual([true, false, true, false, true]);
     const correctness = await readJson(
       join(results[0]!.evaluationDir, 'correctness.json'),
       correctnessSchema,
@@ -290,5 +301,137 @@ describe('runEvaluation (lexical judge)', () => {
     expect(results[0]!.error).toMatch(/rendered slides/);
     const status = JSON.parse(await readFile(join(results[0]!.evaluationDir, 'status.json'), 'utf8'));
     expect(status.status).toBe('failed');
+  });
+  it('verifies an agnostic deck evaluated for three audiences once (the cache ignores the audience)', async () => {
+    await writeEvalFixture(dataDir, {
+      cases: [
+        {
+          caseLabel: 'trio',
+          sourceText: SOURCE,
+          probes: PROBES,
+          weights: { learners: {}, specialists: {}, decision_makers: {} },
+        },
+      ],
+      decks: [
+        {
+          run: 'r3',
+          system: 'gen',
+          condition: 'audience_agnostic',
+          audience: 'all',
+          caseLabel: 'trio',
+          file: 'deck.pptx',
+          bytes: 'deck-trio',
+        },
+      ],
+    });
+    const lexical = new LexicalEvalJudge();
+    const calls = { extract: 0, verify: 0 };
+    const counting: EvalJudge = {
+      id: lexical.id,
+      readsImages: false,
+      judgeAnswerability: (input) => lexical.judgeAnswerability(input),
+      extractClaims: (input) => {
+        calls.extract += 1;
+        return lexical.extractClaims(input);
+      },
+      verifyClaims: (items) => {
+        calls.verify += 1;
+        return lexical.verifyClaims(items);
+      },
+    };
+    const { results } = await runEvaluation({
+      ...options(),
+      run: 'r3',
+      judge: counting,
+      claims: { verify_batch_size: 2 },
+    });
+    expect(results.map((r) => r.job.audience)).toEqual(['learners', 'specialists', 'decision_makers']);
+    expect(results.map((r) => r.correctnessFromCache)).toEqual([false, true, true]);
+    const files = results.map((r) => join(r.evaluationDir, 'correctness.json'));
+    const correctness = await readJson(files[0]!, correctnessSchema);
+    expect(calls.extract).toBe(1);
+    expect(calls.verify).toBe(Math.ceil(correctness.claim_count / 2));
+    for (const file of files) expect(await readFile(file, 'utf8')).toBe(await readFile(files[0]!, 'utf8'));
+  });
+
+  it('keeps the batches in flight when another batch fails, so a re-run judges only what is missing', async () => {
+    let failing = true;
+    const judged: string[] = [];
+    const flaky: EvalJudge = {
+      id: 'test:flaky',
+      readsImages: false,
+      async judgeAnswerability(input) {
+        const ids = input.probes.map((p) => p.probe_id);
+        if (failing && ids.includes('pb_03')) throw new ProviderError('test', 'provider unavailable (test)');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        judged.push(...ids);
+        return new LexicalEvalJudge().judgeAnswerability(input);
+      },
+      extractClaims: async () => [],
+      verifyClaims: async () => ({ verdicts: [], unknown: [] }),
+    };
+    const run = () =>
+      runEvaluation({ ...options(), judge: flaky, filters: { conditions: ['audience_conditioned'] } });
+    const failed = await run();
+    expect(failed.results[0]).toMatchObject({ outcome: 'failed' });
+    expect(failed.results[0]!.error).toContain('provider unavailable');
+    const partial = await readFile(
+      join(failed.results[0]!.evaluationDir, 'probe_scores.partial.jsonl'),
+      'utf8',
+    );
+    expect(
+      partial
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).probe_id),
+    ).toEqual(expect.arrayContaining(['pb_01', 'pb_02', 'pb_05']));
+    failing = false;
+    judged.length = 0;
+    const resumed = await run();
+    expect(resumed.results[0]).toMatchObject({ outcome: 'evaluated', judgedBatches: 1, reusedBatches: 2 });
+    expect(judged).toEqual(['pb_03', 'pb_04']);
+  });
+
+  it('refuses to recompute metrics from a probe bank that changed after the evaluation', async () => {
+    await runEvaluation({ ...options(), filters: { conditions: ['audience_conditioned'] } });
+    const layout = new RunLayout(dataDir);
+    const probesFile = layout.probesFile('pilot');
+    await writeFile(probesFile, `${JSON.stringify({ ...PROBES[0]!, probe_id: 'pb_new' })}\n`, { flag: 'a' });
+    const { rows, failures } = await rescoreRun(layout, 'r1');
+    expect(rows).toEqual([]);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.message).toContain(probesFile);
+    expect(failures[0]!.message).toContain('changed since this evaluation');
+  });
+  it('reuses score rows only when the judge id and the judge input mode match', async () => {
+    const lexical = new LexicalEvalJudge();
+    const vision = (id: string): EvalJudge => ({
+      id,
+      readsImages: true,
+      judgeAnswerability: (input) => lexical.judgeAnswerability(input),
+      extractClaims: (input) => lexical.extractClaims(input),
+      verifyClaims: (items) => lexical.verifyClaims(items),
+    });
+    const run = (judge: EvalJudge, imageModeWordsPerSlide?: number) =>
+      runEvaluation({
+        ...options(),
+        judge,
+        filters: { conditions: ['audience_conditioned'] },
+        renderSlides: async () => [],
+        ...(imageModeWordsPerSlide ? { imageModeWordsPerSlide } : {}),
+      });
+    expect((await run(vision('test:a'))).results[0]).toMatchObject({ judgedBatches: 3 });
+    // a changed setting re-runs the job; the same judge and mode reuse every row
+    expect((await run(vision('test:a'), 2)).results[0]).toMatchObject({ judgedBatches: 0, reusedBatches: 3 });
+    // another judge id: nothing reused
+    expect((await run(vision('test:b'), 2)).results[0]).toMatchObject({ judgedBatches: 3, reusedBatches: 0 });
+    // the same judge, now in image mode (the deck counts as sparse): nothing reused
+    const imageRun = await run(vision('test:b'), 1000);
+    expect(imageRun.results[0]).toMatchObject({ outcome: 'evaluated', judgedBatches: 3, reusedBatches: 0 });
+    const scores = await readJsonlAll(
+      join(imageRun.results[0]!.evaluationDir, 'probe_scores.jsonl'),
+      probeScoreSchema,
+    );
+    expect(scores.every((row) => row.metadata.judge_input_mode === 'image')).toBe(true);
   });
 });

@@ -1,12 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { CompletionRequest, ContentPart } from './completion-types';
 import { httpFetch } from './http-fetch';
-import {
-  MalformedAnswerError,
-  type ProviderAdapter,
-  type ProviderAnswer,
-  schemaInstruction,
-} from './provider-adapter';
+import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer } from './provider-adapter';
 
 const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Anthropic accepts at most four cache breakpoints per request; the last four (longest prefixes) are kept. */
@@ -27,6 +22,12 @@ function toBlock(part: ContentPart, cached: boolean): Block {
     ...(part.title !== undefined ? { title: part.title } : {}),
     ...cache,
   };
+}
+
+/** The response schema as an instruction: the Messages API is used without a structured-output switch. */
+function schemaInstruction(request: CompletionRequest): string {
+  if (!request.responseSchema) return '';
+  return `\n\nAnswer with one JSON value that matches this JSON Schema (named "${request.responseSchema.name}"), and nothing else:\n${JSON.stringify(request.responseSchema.schema)}`;
 }
 
 /** Renders the common request as a Messages API body, with `cache_control` at marked breakpoints. */
@@ -90,7 +91,8 @@ export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefin
       const usage = message.usage;
       return {
         text,
-        model: message.model,
+        // A compatible server may leave the model out; the ledger needs one.
+        model: message.model || model,
         stopReason:
           message.stop_reason === 'end_turn'
             ? 'end'

@@ -112,8 +112,11 @@ export function classifyFailure(error: unknown, timedOut: boolean): Failure {
       reason: `the answer was not a usable completion (${error.message})`,
     };
   }
-  // The body stream broke (reset mid-body, "terminated") or another transport failure from fetch.
-  return { retryable: true, code: 'connection', reason: `connection failed (${describeCause(error)})` };
+  // Every transport failure reaches here as the SDKs' APIConnectionError (they wrap what fetch
+  // throws, resets mid-body included, since bodies are buffered inside fetch). Anything else is a
+  // fault in the request or in xsb itself: sending it again cannot help, and calling it a
+  // connection failure would hide it.
+  return { retryable: false, code: 'unexpected', reason: `unexpected failure (${describeCause(error)})` };
 }
 
 function describeCause(error: unknown): string {

@@ -20,6 +20,14 @@ describe('extractJson', () => {
     expect(extractJson(text)).toEqual(expected);
   });
 
+  it('finds the object after many stray brackets, and gives up on a wall of them without hanging', () => {
+    const strays = 'Use {x} or [y or {z and '.repeat(200);
+    expect(extractJson(`${strays} the answer: {"ok": [1, 2]} done`)).toEqual({ ok: [1, 2] });
+    // Scanning from every one of 64,000 openers to the end would take about a minute (the test
+    // timeout fails it); the search budget ends it in a fraction of a second.
+    expect(extractJson('{'.repeat(64_000))).toBeUndefined();
+  });
+
   it('returns undefined when there is no JSON', () => {
     expect(extractJson('no json here {not: valid')).toBeUndefined();
   });

@@ -31,35 +31,69 @@ export function extractJson(text: string): unknown {
     const fenced = attempt((match[1] ?? '').trim());
     if (fenced.ok) return fenced.value;
   }
-  for (let start = 0; start < text.length; start += 1) {
+  // Each start scans ahead, so an answer full of stray brackets costs quadratic time; past a budget
+  // of characters scanned the search gives up (the corrective call then asks for clean JSON).
+  const budget = { steps: SPAN_SEARCH_BUDGET, stack: new Uint8Array(64) };
+  for (let start = 0; start < text.length && budget.steps > 0; start += 1) {
     const open = text[start];
     if (open !== '{' && open !== '[') continue;
-    const end = balancedEnd(text, start);
+    const end = balancedEnd(text, start, budget);
     if (end === -1) continue;
+    // Parsing the span costs about as much again as scanning it.
+    budget.steps -= end + 1 - start;
     const span = attempt(text.slice(start, end + 1));
     if (span.ok) return span.value;
   }
   return undefined;
 }
 
-/** Index of the bracket closing the one at `start`, skipping strings; -1 when unbalanced. */
-function balancedEnd(text: string, start: number): number {
-  const stack: string[] = [];
+/** Characters the balanced-span search may scan in all: tens of ms, far beyond any real answer's need. */
+const SPAN_SEARCH_BUDGET = 20_000_000;
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Index of the bracket closing the one at `start`, skipping strings; -1 when unbalanced or when the
+ * search budget runs out. The closers still expected are kept in a reused byte stack.
+ */
+function balancedEnd(text: string, start: number, budget: { steps: number; stack: Uint8Array }): number {
+  let depth = 0;
   let inString = false;
-  for (let i = start; i < text.length; i += 1) {
-    const ch = text[i];
+  const end = Math.min(text.length, start + budget.steps);
+  for (let i = start; i < end; i += 1) {
+    const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === '\\') i += 1;
-      else if (ch === '"') inString = false;
+      if (ch === BACKSLASH) i += 1;
+      else if (ch === QUOTE) inString = false;
       continue;
     }
-    if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') stack.push(ch === '{' ? '}' : ']');
-    else if (ch === '}' || ch === ']') {
-      if (stack.pop() !== ch) return -1;
-      if (stack.length === 0) return i;
+    if (ch === QUOTE) inString = true;
+    else if (ch === OPEN_BRACE || ch === OPEN_BRACKET) {
+      if (depth === budget.stack.length) {
+        const grown = new Uint8Array(depth * 2);
+        grown.set(budget.stack);
+        budget.stack = grown;
+      }
+      budget.stack[depth] = ch === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+      depth += 1;
+    } else if (ch === CLOSE_BRACE || ch === CLOSE_BRACKET) {
+      if (depth === 0 || budget.stack[depth - 1] !== ch) {
+        budget.steps -= i + 1 - start;
+        return -1;
+      }
+      depth -= 1;
+      if (depth === 0) {
+        budget.steps -= i + 1 - start;
+        return i;
+      }
     }
   }
+  budget.steps -= end - start;
   return -1;
 }
 

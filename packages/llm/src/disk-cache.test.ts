@@ -117,51 +117,56 @@ describe('disk cache', () => {
   });
 
   it('two processes filling one cache folder at once lose and corrupt nothing', async () => {
-    // Overlapping ranges: 0-79 and 40-119, so 40 keys may be written by both processes. No answer
-    // leaves the server until both processes have calls in flight: before that barrier opens, the
-    // first holds only questions below 40 (8 at a time) and the second only 40 and up, so the two
-    // fill the folder at the same time however their start-up times differ.
+    // Each child asks 60 shared questions (the same keys, in the same order as the other child, so
+    // both write most of them at about the same moment) interleaved with 60 of its own. No answer
+    // leaves the server until 16 calls are waiting: a child has at most 8 in flight, so both are
+    // running however their start-up times differ.
+    const PAIRS = 60;
+    let held = 0;
     let openBarrier: () => void = () => undefined;
     const barrier = new Promise<void>((resolve) => {
       openBarrier = resolve;
     });
-    const seen = { low: false, high: false };
     server.setHandler(async (r) => {
-      const n = Number(r.text.replace('question ', ''));
-      if (n < 40) seen.low = true;
-      else seen.high = true;
-      if (seen.low && seen.high) openBarrier();
+      held += 1;
+      if (held >= 16) openBarrier();
       await barrier;
       await new Promise((resolve) => setTimeout(resolve, 2));
       return { text: `answer to ${r.text}` };
     });
-    const child = (from: number) =>
+    const child = (label: string) =>
       run(
         process.execPath,
-        ['--import', 'tsx', 'fixtures/fill-cache.ts', server.url, dir, String(from), '80'],
-        {
-          cwd: packageDir,
-        },
+        ['--import', 'tsx', 'fixtures/fill-cache.ts', server.url, dir, label, String(PAIRS)],
+        { cwd: packageDir },
       );
-    await Promise.all([child(0), child(40)]);
+    const outputs = await Promise.all([child('a'), child('b')]);
+    const requested = outputs.map(({ stdout }) => Number(stdout.trim()));
+    // Every own question went out, and shared ones at least once between the two.
+    expect(requested.every((n) => n >= PAIRS)).toBe(true);
+    expect(requested[0]! + requested[1]!).toBeGreaterThanOrEqual(3 * PAIRS);
+
+    const asked = [
+      ...Array.from({ length: PAIRS }, (_, i) => `question ${i}`),
+      ...['a', 'b'].flatMap((label) => Array.from({ length: PAIRS }, (_, i) => `${label} question ${i}`)),
+    ];
     const cache = new DiskCache(dir);
-    expect((await cache.stats()).entries).toBe(120);
+    expect((await cache.stats()).entries).toBe(asked.length);
     for (const shard of await readdir(cache.root)) {
       const names = await readdir(join(cache.root, shard));
       expect(names.filter((name) => name.endsWith('.tmp'))).toEqual([]);
       for (const name of names) {
         const entry = JSON.parse(await readFile(join(cache.root, shard, name), 'utf8'));
-        expect(entry.text).toMatch(/^answer to question \d+$/);
+        expect(`${entry.key}.json`).toBe(name);
+        expect(entry.text).toMatch(/^answer to (a |b )?question \d+$/);
       }
     }
     const before = server.requestCount;
     const llm = createLlmClient('openai:gpt-test', { env: fakeProviderEnv(server), cacheDir: dir });
     const all = await Promise.all(
-      Array.from({ length: 120 }, (_, i) =>
-        llm.complete({ messages: [{ role: 'user', content: `question ${i}` }] }),
-      ),
+      asked.map((content) => llm.complete({ messages: [{ role: 'user', content }] })),
     );
-    expect(all.every((r, i) => r.fromCache && r.text === `answer to question ${i}`)).toBe(true);
+    expect(all.every((r, i) => r.fromCache && r.text === `answer to ${asked[i]}`)).toBe(true);
     expect(server.requestCount - before).toBe(0);
   });
 });

@@ -39,10 +39,10 @@ function toMessages(request: CompletionRequest): OpenAI.Chat.ChatCompletionMessa
     }
     const text = textOnly(message.content);
     if (message.role === 'assistant') {
-      out.push({
-        role: 'assistant',
-        content: text ?? message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n'),
-      });
+      // Chat Completions takes text only from the assistant; dropping an image would change the prompt.
+      if (text === undefined)
+        throw new TypeError('openai: an assistant message may hold text parts only, not images or documents');
+      out.push({ role: 'assistant', content: text });
     } else {
       out.push({ role: 'user', content: text ?? message.content.map(toUserPart) });
     }

@@ -22,11 +22,5 @@ export interface ProviderAdapter {
   ): Promise<ProviderAnswer>;
 }
 
-/** Tells the model about a response schema where the provider has no native structured-output switch. */
-export function schemaInstruction(request: CompletionRequest): string {
-  if (!request.responseSchema) return '';
-  return `\n\nAnswer with one JSON value that matches this JSON Schema (named "${request.responseSchema.name}"), and nothing else:\n${JSON.stringify(request.responseSchema.schema)}`;
-}
-
 /** A 2xx answer whose body is not a usable completion (empty, truncated, not JSON). Retried. */
 export class MalformedAnswerError extends Error {}

@@ -2,9 +2,10 @@ import { hashBytes, ProviderError } from '@xsb/core';
 import { classifyFailure, type Failure } from './classify-failure';
 import type { CompleteOptions, CompletionRequest, CompletionResult, LlmClient } from './completion-types';
 import type { DiskCache } from './disk-cache';
+import { estimateRequestTokens } from './estimate-request-tokens';
 import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
 import { type RateLimiter, sharedRateLimiter, sleep } from './rate-limiter';
-import { CACHE_FORMAT_VERSION, cacheKeyFor, estimateRequestTokens } from './request-key';
+import { CACHE_FORMAT_VERSION, cacheKeyFor } from './request-key';
 import { backoffDelayMs, type ResolvedLimits } from './retry-policy';
 import type { UsageLedger } from './usage-ledger';
 
@@ -173,39 +174,28 @@ export class ProviderClient implements LlmClient {
   }
 
   private async record(stage: string, result: CompletionResult, cacheHit: boolean): Promise<void> {
-    await this.options.ledger?.append({
-      time: new Date().toISOString(),
+    await this.options.ledger?.appendCall({
       stage,
       judge: this.judgeId,
       provider: this.options.adapter.provider,
       model: result.model,
-      inputTokens: result.usage.inputTokens,
-      outputTokens: result.usage.outputTokens,
-      cacheReadTokens: result.usage.cacheReadTokens,
-      cacheWriteTokens: result.usage.cacheWriteTokens,
-      latencyMs: Math.round(result.latencyMs * 1000) / 1000,
+      usage: result.usage,
+      latencyMs: result.latencyMs,
       retries: result.retries,
       cacheHit,
-      ok: true,
     });
   }
 
   private async recordFailure(stage: string, model: string, started: number, retries: number, code: string) {
     try {
-      await this.options.ledger?.append({
-        time: new Date().toISOString(),
+      await this.options.ledger?.appendCall({
         stage,
         judge: this.judgeId,
         provider: this.options.adapter.provider,
         model,
-        inputTokens: 0,
-        outputTokens: 0,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+        latencyMs: performance.now() - started,
         retries,
         cacheHit: false,
-        ok: false,
         error: code,
       });
     } catch {

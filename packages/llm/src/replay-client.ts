@@ -125,25 +125,19 @@ export class ReplayClient implements LlmClient {
         fromCache: false,
         judgeId: this.judgeId,
       };
-      await this.ledgerLine(stage, result.model, result.latencyMs, true);
+      await this.ledgerLine(stage, result.model, result.latencyMs);
       return result;
     }
     const { store: storeFile } = this.options;
     if (this.options.mode === 'replay') {
-      await this.ledgerLine(
-        stage,
-        store.model ?? 'replay',
-        performance.now() - started,
-        false,
-        'replay_miss',
-      );
+      await this.ledgerLine(stage, store.model ?? 'replay', performance.now() - started, 'replay_miss');
       throw new InputError(
         `replay store has no completion for key ${key} (record it with --judge record:${storeFile}, then add {"key", "model", "completion"} to the store)`,
         { file: storeFile, code: 'replay_miss', details: { key } },
       );
     }
     const pendingFile = await this.appendPending(key, request);
-    await this.ledgerLine(stage, request.model ?? 'record', performance.now() - started, false, 'recorded');
+    await this.ledgerLine(stage, request.model ?? 'record', performance.now() - started, 'recorded');
     throw new InputError(
       `prompt recorded as key ${key} in ${pendingFile}; write its completion into the store and run with --judge replay:${storeFile}`,
       { file: storeFile, code: 'recorded', details: { key, pendingFile } },
@@ -187,22 +181,16 @@ export class ReplayClient implements LlmClient {
     return file;
   }
 
-  private async ledgerLine(stage: string, model: string, latencyMs: number, ok: boolean, error?: string) {
-    await this.options.ledger?.append({
-      time: new Date().toISOString(),
+  private async ledgerLine(stage: string, model: string, latencyMs: number, error?: string) {
+    await this.options.ledger?.appendCall({
       stage,
       judge: this.judgeId,
       provider: this.options.mode,
       model,
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      latencyMs: Math.round(latencyMs * 1000) / 1000,
+      latencyMs,
       retries: 0,
       cacheHit: false,
-      ok,
-      ...(error ? { error } : {}),
+      ...(error !== undefined ? { error } : {}),
     });
   }
 }

@@ -60,6 +60,7 @@ describe('cacheKeyFor', () => {
     expect(key(base, { provider: 'anthropic' })).not.toBe(key(base));
     expect(key(base, { model: 'n' })).not.toBe(key(base));
     expect(key(base, { baseUrl: 'http://y/v1' })).not.toBe(key(base));
+    expect(key(base, { baseUrl: 'http://x/v1/' })).toBe(key(base));
   });
 
   it('treats unset, undefined and empty settings alike, and ignores key order', () => {
@@ -80,7 +81,9 @@ describe('cacheKeyFor', () => {
     expect(withPart({ ...pdf, type: 'image', mediaType: 'image/png' })).not.toBe(
       withPart({ ...pdf, type: 'image', mediaType: 'image/jpeg' }),
     );
-    expect(withPart({ type: 'text', text: 'same' })).not.toBe(withPart({ type: 'text', text: 'same' }, 'assistant'));
+    expect(withPart({ type: 'text', text: 'same' })).not.toBe(
+      withPart({ type: 'text', text: 'same' }, 'assistant'),
+    );
   });
 
   it('ignores the stage and cache breakpoints, which cannot change the answer', () => {

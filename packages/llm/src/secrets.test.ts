@@ -25,6 +25,16 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
+/** Everything a caller could print or store of an error. */
+function describeError(error: Error): string[] {
+  return [
+    error.message,
+    String(error.stack),
+    JSON.stringify((error as { details?: unknown }).details),
+    String(error.cause),
+  ];
+}
+
 describe('API keys never leak', () => {
   it('keeps keys out of the ledger, cache files, logs and error messages, even when a server echoes them', async () => {
     const { dir, cleanup } = await makeTempDir('xsb-llm-secrets-');
@@ -63,9 +73,7 @@ describe('API keys never leak', () => {
         const llm = createLlmClient(spec, options);
         await llm
           .complete({ messages: [{ role: 'user', content: 'q' }] })
-          .catch((e: Error) =>
-            messages.push(e.message, String(e.stack), JSON.stringify((e as { details?: unknown }).details)),
-          );
+          .catch((e: Error) => messages.push(...describeError(e)));
         server.setHandler(() => ({ text: 'fine' }));
         await createLlmClient(spec, options).complete({ messages: [{ role: 'user', content: 'q2' }] });
         step = 0;
@@ -76,7 +84,7 @@ describe('API keys never leak', () => {
         });
         await createLlmClient(spec, options)
           .complete({ messages: [{ role: 'user', content: 'q3' }] })
-          .catch((e: Error) => messages.push(e.message, String(e.stack)));
+          .catch((e: Error) => messages.push(...describeError(e)));
       }
       expect(messages.length).toBeGreaterThanOrEqual(4);
       expect(messages.join('\n')).toContain('[redacted]');

@@ -1,3 +1,4 @@
+import { ProviderError } from '@xsb/core';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CompletionRequest } from './completion-types';
@@ -124,6 +125,24 @@ describe('what reaches the wire', () => {
         },
       ],
     });
+  });
+
+  it('openai: an image in an assistant message fails at once, is not retried and sends nothing', async () => {
+    const before = server.requestCount;
+    const error = await createLlmClient('openai:gpt-test', { env: fakeProviderEnv(server) })
+      .complete({
+        messages: [
+          { role: 'user', content: 'draw' },
+          { role: 'assistant', content: [{ type: 'image', mediaType: 'image/png', data: png }] },
+          { role: 'user', content: 'again' },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).code).toBe('unexpected');
+    expect((error as ProviderError).retryable).toBe(false);
+    expect((error as ProviderError).message).toContain('assistant message may hold text parts only');
+    expect(server.requestCount - before).toBe(0);
   });
 
   it('a caller abort stops the call without retries', async () => {

@@ -49,6 +49,7 @@ describe('runAggregation over compact metric files', () => {
       JSON.stringify({ audience: 'learners', tau_a: 'x' }),
     );
     await writeFile(join(root, 'other', 'learners', 'notes.json'), JSON.stringify({ hello: 1 }));
+    await writeFile(join(root, 'other', 'learners', 'torn.json'), '{"audience": "learners", "tau_a"');
 
     const out = join(dir, 'out');
     const { summary } = await runAggregation([root], out, { seed: 3, resamples: 300 });
@@ -67,7 +68,11 @@ describe('runAggregation over compact metric files', () => {
     expect(coverage.ci_low!).toBeGreaterThanOrEqual(0.2);
     expect(coverage.ci_high!).toBeLessThanOrEqual(0.4);
     expect(summary.groups[2]!.condition).toBeNull();
-    expect(summary.skipped.map((s) => s.file)).toEqual(['../metrics/other/learners/broken.json']);
+    expect(summary.skipped.map((s) => s.file)).toEqual([
+      '../metrics/other/learners/broken.json',
+      '../metrics/other/learners/torn.json',
+    ]);
+    expect(summary.skipped[1]!.reason).toMatch(/not valid JSON/);
 
     const firstJson = await readFile(join(out, 'summary.json'), 'utf8');
     await runAggregation([root], out, { seed: 3, resamples: 300 });

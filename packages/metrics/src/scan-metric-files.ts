@@ -67,7 +67,9 @@ export async function scanMetricFiles(
       let parsed: unknown;
       try {
         parsed = JSON.parse(await readFile(file, 'utf8'));
-      } catch {
+      } catch (error) {
+        // it may be a torn metrics file: say so rather than silently dropping a row
+        skipped.push({ file, reason: `not valid JSON (${(error as Error).message})` });
         continue;
       }
       if (!looksLikeMetrics(parsed)) continue;

@@ -187,6 +187,29 @@ describe('generateCaseProbes', () => {
     expect(bank[0]!.evidence[0]!.locator).toBe('page 2');
   });
 
+  it('gives a quote without a locator the exact source span it was found at', async () => {
+    const dataDir = await dataDirWith(
+      'report.md',
+      'Intro line.\n\nSolar capacity in the region grew to 4.2  gigawatts in 2023.',
+    );
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const quote = 'solar capacity in the region grew to 4.2 gigawatts'; // case and spacing differ
+    const generator = new ScriptedProbeGenerator({
+      '0:0': [
+        {
+          ...probe('What capacity did solar reach?', '4.2 gigawatts', quote),
+          evidence: [{ locator: '', text: quote }],
+        },
+      ],
+    });
+    await generateCaseProbes(layout, sourceCase, { generator, k: 1 });
+    const [only] = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+    const [, start, end] = /^chars (\d+)-(\d+)$/.exec(only!.evidence[0]!.locator)!.map(Number);
+    const text = await readFile(layout.sourceContextFile('case_a'), 'utf8');
+    expect(text.slice(start, end)).toBe('Solar capacity in the region grew to 4.2  gigawatts');
+  });
+
   it('fails the case (status failed, no bank) when a generation fails', async () => {
     const dataDir = await dataDirWith('report.md', MARKDOWN);
     const layout = new RunLayout(dataDir);

@@ -29,7 +29,7 @@ import { GroundingIndex } from './ground-evidence';
 export const PROBE_DEFAULTS = { k: 3, sourceChars: 1_000_000, chunkChars: 0, chunkOverlap: 0 } as const;
 
 /** Bumped when a change to filters, grounding, dedup or ids would change a bank made from the same answers. */
-export const PROBE_BANK_FORMAT = 1;
+export const PROBE_BANK_FORMAT = 2;
 
 export interface GenerateCaseProbesOptions {
   generator: ProbeGenerator;
@@ -116,7 +116,9 @@ async function buildCaseProbes(
 
   let context: Awaited<ReturnType<typeof prepareSourceContext>>;
   try {
+    // Stage 1 chose the PDF parser: a current context is used as it is, whichever parser made it.
     context = await prepareSourceContext(layout, sourceCase, {
+      keepPdfParser: true,
       ...options.sourceOptions,
       maxChars: chunking.source_chars,
     });
@@ -342,7 +344,7 @@ function groundProbe(
     const locator =
       hasPages && match.page !== undefined
         ? `page ${match.page}`
-        : item.locator || `chars ${match.start}-${match.start + item.text.length}`;
+        : item.locator || `chars ${match.start}-${match.end}`;
     evidence.push({ locator, text: item.text });
   }
   if (evidence.length === 0) return null;

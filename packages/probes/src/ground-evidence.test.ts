@@ -9,7 +9,10 @@ describe('GroundingIndex', () => {
     const index = new GroundingIndex(source);
     const match = index.find("the model's ACCURACY - measured on test data - was 91.5 %");
     expect(match).not.toBeNull();
-    expect(source.slice(match!.start, match!.start + 3)).toBe('The');
+    // The match ends after its last letter or digit: the quote's trailing "%" is punctuation here.
+    expect(source.slice(match!.start, match!.end)).toBe(
+      'The model’s accuracy — measured on  TEST data — was 91.5',
+    );
     expect(index.find('It uses "sparse" attention')).not.toBeNull();
   });
 

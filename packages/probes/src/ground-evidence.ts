@@ -10,6 +10,8 @@ export interface PageSpan {
 export interface EvidenceMatch {
   /** Offset in the original source text of the first matched character. */
   start: number;
+  /** Offset just past the last matched character, so `source.slice(start, end)` is the passage. */
+  end: number;
   /** 1-based PDF page holding `start`, when the source has pages. */
   page: number | undefined;
 }
@@ -77,7 +79,9 @@ export class GroundingIndex {
     const at = this.normal.indexOf(` ${needle} `);
     if (at === -1) return null;
     const start = this.origin[at + 1]!;
-    return { start, page: this.pageAt(start) };
+    // The space after the match stands for the first character that is not part of it.
+    const end = this.origin[at + 1 + needle.length]!;
+    return { start, end, page: this.pageAt(start) };
   }
 
   private pageAt(offset: number): number | undefined {

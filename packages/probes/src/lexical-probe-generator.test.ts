@@ -87,6 +87,7 @@ describe('LexicalProbeGenerator glossary and wrapped lines', () => {
     );
     expect(new GroundingIndex(text).find(definition.evidence[0]!.text)).toEqual({
       start: text.indexOf('Seasonal'),
+      end: text.indexOf('season.') + 'season'.length,
       page: undefined,
     });
     expect(probes.some((p) => p.evidence[0]!.text.startsWith('Key terms'))).toBe(false);
@@ -148,5 +149,19 @@ describe('LexicalProbeGenerator question quality', () => {
       'The idea was published in the paper In Search of an Understandable Consensus Algorithm by Ongaro.';
     const answers = (await probesOf(text)).map((p) => p.answer);
     expect(answers.some((answer) => /^In\b/.test(answer))).toBe(false);
+  });
+
+  it('skips table-of-contents lines and formula debris', async () => {
+    const text = [
+      'Contents',
+      '24 2.2 Differentiable Manifolds . . . . . . . . . . . . . . . . . . . . . . . . .',
+      '= 3.14 * 2 + (4 / 7) - 12 = 9.5 + 11.2 - 0.7 * 3 = 21.0 + 4 = 25.',
+      'The median SPF across all 412 homes was 3.1 in the first winter.',
+    ].join('\n');
+    const probes = await probesOf(text);
+    expect(probes.length).toBeGreaterThan(0);
+    expect(probes.every((p) => p.evidence[0]!.text.startsWith('The median SPF'))).toBe(true);
+    const glued = await probesOf('The gradient of the curve at this point equals 3x2 plus 2y here.');
+    expect(glued.map((p) => p.answer)).toEqual([]);
   });
 });

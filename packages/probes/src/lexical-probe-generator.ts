@@ -21,7 +21,8 @@ interface Sentence {
   level: 1 | 2;
 }
 
-const NUMBER = /(?<![\p{L}\p{N}.,])\d+(?:[.,]\d+)*(?:\s?%|\s?percent\b)?/gu;
+// A number standing alone: glued to a letter ("2y", "x2") it is part of a formula or a name.
+const NUMBER = /(?<![\p{L}\p{N}.,])\d+(?:[.,]\d+)*(?:\s?%|\s?percent\b)?(?![\p{L}\p{N}])/gu;
 const NAMED_TERM =
   /\b(?:[A-Z][a-zA-Z0-9-]+|[A-Z]{2,}[a-z]?)(?:\s+(?:of|for|and|the|de|in)\s+[A-Z][a-zA-Z0-9-]+|\s+[A-Z][a-zA-Z0-9-]+)+\b|\b[A-Z]{2,6}s?\b/g;
 const DEFINITION =
@@ -67,6 +68,7 @@ const RELATION =
 // A capitalised run that starts with a function word is a title fragment ("In Search of …"), not a name.
 const LEADING_FUNCTION_WORD =
   /^(in|on|at|by|of|for|to|and|or|the|a|an|with|from|as|if|when|while|after|before)\s/i;
+const DOT_LEADER = /(?:\.\s*){4,}/;
 // Inline markdown marks (bold, italics with underscores, code) that a question should not show.
 const MARKDOWN_MARKS = /\*\*|__|`/g;
 
@@ -78,7 +80,8 @@ const MARKDOWN_MARKS = /\*\*|__|`/g;
  * numbers and named terms (capitalised multi-word names or acronyms not opening the sentence), each
  * blanked in a "Fill in the blank" question. A number or term that occurs a second time in the
  * sentence is not a target (the question would show its own answer). Definitions whose definiens points
- * back ("this", "these", "such", "above") are skipped. Cloze probes take the sentence's theme from
+ * back ("this", "these", "such", "above") are skipped, and so are layout debris (table-of-contents dot
+ * leaders, lines under 40% letters). Cloze probes take the sentence's theme from
  * {@link THEME_CUES} (limitation, recommendation, cost, background, result, method; else `quantitative`
  * or `entity` by target kind) and level 2 when the sentence relates facts ({@link RELATION}: because,
  * so that, than, due to …), else level 1. Inline markdown marks are dropped from questions and answers;
@@ -94,7 +97,7 @@ export class LexicalProbeGenerator implements ProbeGenerator {
   readonly fingerprint: string;
 
   constructor(private readonly maxProbes = LEXICAL_MAX_PROBES_PER_GENERATION) {
-    this.fingerprint = `lexical-v2:max${maxProbes}`;
+    this.fingerprint = `lexical-v3:max${maxProbes}`;
   }
 
   async generate(input: GenerationInput): Promise<GenerationOutput> {
@@ -170,7 +173,8 @@ function withTargets(sentence: { text: string; start: number }): Sentence {
   const targets: Target[] = [];
   const theme = THEME_CUES.find(([, cue]) => cue.test(sentence.text))?.[0];
   const level = RELATION.test(sentence.text) ? 2 : 1;
-  if (BIBLIOGRAPHIC.test(sentence.text)) return { ...sentence, targets, score: 0, theme, level };
+  if (BIBLIOGRAPHIC.test(sentence.text) || isLayoutNoise(sentence.text))
+    return { ...sentence, targets, score: 0, theme, level };
   const bare = sentence.text.replace(/[.!?]+$/, '');
   const definition = DEFINITION.exec(bare) ?? GLOSSARY.exec(bare);
   if (
@@ -197,6 +201,17 @@ function withTargets(sentence: { text: string; start: number }): Sentence {
   for (const { value, at } of terms) targets.push({ kind: 'term', value, at });
   const score = (definition ? 3 : 0) + 2 * numbers.length + terms.length;
   return { ...sentence, targets, score, theme, level };
+}
+
+/**
+ * Table-of-contents lines ("24 2.2 Differentiable manifolds . . . . . .") and formula or table debris
+ * from PDFs: dot leaders, or fewer than 40% letters among the visible characters.
+ */
+function isLayoutNoise(text: string): boolean {
+  if (DOT_LEADER.test(text)) return true;
+  const visible = text.replace(/\s+/g, '').length;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return letters < 0.4 * visible;
 }
 
 /**

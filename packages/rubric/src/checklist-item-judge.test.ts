@@ -19,6 +19,10 @@ describe('parseVerdict', () => {
     ['\\boxed{**Yes**}', 'yes'],
     ['\\boxed{not\\ applicable}', 'not_applicable'],
     ['I must answer with \\boxed{...}. Slide 4 breaks the flow, so \\boxed{no}', 'no'],
+    ['\\boxed{\\textsc{Yes}}', 'yes'],
+    ['\\boxed{\\large no}', 'no'],
+    // PresentBench f228b29: the last readable boxed verdict wins
+    ['At first glance \\boxed{yes}, but Slide 9 repeats Slide 8: \\boxed{no}', 'no'],
   ])('%j → %s', (text, expected) => {
     expect(parseVerdict(text).answer).toBe(expected);
   });
@@ -26,6 +30,7 @@ describe('parseVerdict', () => {
   it.each([
     'Yes, the deck satisfies the requirement.',
     '\\boxed{partially}',
+    '\\boxed{Yes, mostly}',
     '\\boxed{yes',
     '```json\n{"answer": "yes"}\n```',
     '',

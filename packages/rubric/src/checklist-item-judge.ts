@@ -50,8 +50,8 @@ export function buildSharedPrefix(
   ];
 }
 
-export const JUDGE_TEMPERATURE = 0;
-export const JUDGE_MAX_TOKENS = 2048;
+const JUDGE_TEMPERATURE = 0;
+const JUDGE_MAX_TOKENS = 2048;
 
 /** One checklist item as its own call: shared prefix parts, then the item (PresentBench: prefix + item). */
 export function buildChecklistRequest(
@@ -72,8 +72,8 @@ export const RETRY_INSTRUCTION =
 
 export type ParsedAnswer = 'yes' | 'no' | 'not_applicable';
 
-const LATEX_WRAPPERS =
-  /\\(?:text|textbf|textit|texttt|textrm|mathrm|mathbf|mathit|mathsf|emph|operatorname|mbox)\s*\{([^{}]*)\}/g;
+/** Any LaTeX command name (`\\text`, `\\textbf`, `\\mathrm`, `\\large` ...), as PresentBench strips them. */
+const LATEX_COMMAND = /\\[a-zA-Z]+\s*/g;
 
 /** The contents of every `\boxed{...}` (balanced braces), in order. */
 export function extractBoxed(text: string): string[] {
@@ -94,16 +94,17 @@ export function extractBoxed(text: string): string[] {
   return out;
 }
 
-/** `\text{Yes}`, `**No**`, `"yes."`, `\textbf{NOT\ APPLICABLE}` → yes / no / not_applicable. */
+/**
+ * `\text{Yes}`, `**No**`, `"yes."`, `\textbf{NOT\ APPLICABLE}` → yes / no / not_applicable. Does what
+ * PresentBench's `_normalize_boxed_token` does (drop `\command`s and braces, trim a trailing period,
+ * lower-case) and also drops markdown emphasis, quotes, `\ ` spacing and trailing `!`, and reads
+ * 是/否 and n/a.
+ */
 export function normaliseBoxedAnswer(raw: string): ParsedAnswer | null {
-  let value = raw;
-  for (let previous = ''; previous !== value; ) {
-    previous = value;
-    value = value.replace(LATEX_WRAPPERS, '$1');
-  }
-  value = value
+  const value = raw
     .replace(/\\[ ,;:!]/g, ' ')
-    .replace(/[*_`"'“”‘’]/g, '')
+    .replace(LATEX_COMMAND, '')
+    .replace(/[{}*_`"'“”‘’]/g, '')
     .replace(/[.!。！\s]+$/u, '')
     .replace(/\s+/g, ' ')
     .trim()
@@ -115,9 +116,11 @@ export function normaliseBoxedAnswer(raw: string): ParsedAnswer | null {
 }
 
 /**
- * Reads the verdict. PresentBench takes the first `\boxed{[^}]+}` (so `\boxed{\text{Yes}}` yields
- * `\text{Yes`, which its scoring never counts as "yes"); here wrappers are unwrapped and the last boxed
- * answer that reads as a verdict wins, since models often quote the `\boxed{...}` template first.
+ * Reads the verdict the way PresentBench's current judge.py (`_extract_boxed_verdict`, f228b29) does:
+ * every `\boxed{...}` with balanced braces, the last one that reads as a verdict wins (models often
+ * quote the `\boxed{...}` template or reason with boxed text first). Older PresentBench versions took
+ * the first `\boxed\{([^}]+)\}`, storing `\text{Yes` for `\boxed{\text{Yes}}`, which their scoring
+ * never counted as "yes".
  */
 export function parseVerdict(text: string): { answer: ParsedAnswer | null; raw: string | null } {
   const boxed = extractBoxed(text);

@@ -22,6 +22,13 @@ describe('spearman', () => {
     expect(spearman([1, 2, 2, 3, 4], [2, 1, 3, 3, 5])).toBeCloseTo(7.25 / 9.5, 12);
     expect(spearman([1, 2, 3], [3, 2, 1])).toBe(-1);
   });
+  it('matches an independent Python (scipy-free) computation on heavily tied data', () => {
+    // python3: fractional ranks of each list, then Pearson correlation → 0.1384567651467695
+    expect(spearman([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5], [2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4])).toBeCloseTo(
+      0.1384567651467695,
+      12,
+    );
+  });
   it('is undefined for constant input', () => {
     expect(spearman([1, 1, 1], [1, 2, 3])).toBeNull();
   });

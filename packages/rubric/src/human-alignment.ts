@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import { InputError, type RubricRunSummary, ValidationError } from '@xsb/core';
+import { compareCodePoints } from './compare-code-points';
 import { readUtf8 } from './read-utf8';
 import { type BootstrapInterval, bootstrapMeanInterval, spearman } from './spearman';
 
@@ -240,7 +241,9 @@ export function scoresFromRunSummaries(
       if (score !== null) out.push({ sample_id: row.instance_id, system, score });
     }
   }
-  return out.sort((a, b) => a.sample_id.localeCompare(b.sample_id) || a.system.localeCompare(b.system));
+  return out.sort(
+    (a, b) => compareCodePoints(a.sample_id, b.sample_id) || compareCodePoints(a.system, b.system),
+  );
 }
 
 /** CSV the alignment reads back (`sample_id,system,score`), values quoted when they need it. */

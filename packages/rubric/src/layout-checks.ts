@@ -88,11 +88,12 @@ export function checkSlideCount(
   range: { min: number; max: number } | undefined,
 ): LayoutCheckResult {
   const count = deck.slides.length;
-  if (!range) return undecidable('slide_count', `${count} slides; no slide range given`);
+  const slides = `${count} slide${count === 1 ? '' : 's'}`;
+  if (!range) return undecidable('slide_count', `${slides}; no slide range given`);
   if (count >= range.min && count <= range.max) {
-    return result('slide_count', [], `${count} slides, within ${range.min}-${range.max}`, '');
+    return result('slide_count', [], `${slides}, within ${range.min}-${range.max}`, '');
   }
-  const detail = `${count} slides, too ${count < range.min ? 'few' : 'many'} (required ${range.min}-${range.max})`;
+  const detail = `${slides}, too ${count < range.min ? 'few' : 'many'} (required ${range.min}-${range.max})`;
   return { id: 'slide_count', passed: false, slides: [], detail, findings: [] };
 }
 

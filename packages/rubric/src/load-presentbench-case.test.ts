@@ -1,7 +1,14 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
 import { decodePresentBenchItem } from './decode-presentbench-item';
-import { findMaterialFiles, findPresentBenchCases, loadPresentBenchCase } from './load-presentbench-case';
+import {
+  findMaterialFiles,
+  findPresentBenchCases,
+  loadPresentBenchCase,
+  readPresentBenchWeights,
+} from './load-presentbench-case';
 
 const DATA = join(__dirname, '../../../fixtures/rubric/presentbench-layout/data');
 const CASE = join(DATA, 'education/Computer_science_lectures/ch1_bits');
@@ -68,5 +75,27 @@ describe('decodePresentBenchItem', () => {
   it('rejects other shapes', () => {
     expect(() => decodePresentBenchItem(42, where)).toThrow(/string or an encoded callable/);
     expect(() => decodePresentBenchItem({ __type__: 'lambda' }, where)).toThrow(/unknown encoded item type/);
+  });
+});
+
+describe('readPresentBenchWeights', () => {
+  it('reads unquoted numeric class ids as the string ids PresentBench looks up', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    try {
+      const file = join(dir, 'judge_weights.yaml');
+      await writeFile(
+        file,
+        'material_independent:\n  1: 10\n  2: 30\nmaterial_dependent:\n  1: 20\n  2: 25\n  3: 15\ntotal: 100\n',
+      );
+      expect(await readPresentBenchWeights(file)).toEqual({
+        material_independent: { '1': 10, '2': 30 },
+        material_dependent: { '1': 20, '2': 25, '3': 15 },
+        total: 100,
+      });
+      await writeFile(file, 'material_independent:\n  1: -3\nmaterial_dependent: {}\n');
+      await expect(readPresentBenchWeights(file)).rejects.toThrow(/judge_weights\.yaml/);
+    } finally {
+      await cleanup();
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   validateRecord,
 } from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
+import { compareCodePoints } from './compare-code-points';
 import { decodePresentBenchItem } from './decode-presentbench-item';
 import { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
 import { readUtf8 } from './read-utf8';
@@ -50,7 +51,7 @@ export async function findPresentBenchCases(dataRoot: string): Promise<string[]>
   async function walk(dir: string, depth: number): Promise<void> {
     if (depth > 6) return;
     const entries = await readdir(dir, { withFileTypes: true });
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => compareCodePoints(a.name, b.name))) {
       if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'generation_task') continue;
       const child = join(dir, entry.name);
       if (
@@ -96,20 +97,7 @@ export async function readPresentBenchWeights(file: string): Promise<RubricClass
     if (error instanceof InputError) throw error;
     throw new ValidationError(`invalid YAML (${(error as Error).message})`, { file }, { cause: error });
   }
-  return validateRecord(rubricClassWeightsSchema, normaliseWeightKeys(parsed), { file });
-}
-
-/** YAML reads `1:` as a number key; PresentBench looks classes up by string id. */
-function normaliseWeightKeys(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([key, inner]) => [
-      String(key),
-      inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-        ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).map(([k, v]) => [String(k), v]))
-        : inner,
-    ]),
-  );
+  return validateRecord(rubricClassWeightsSchema, parsed, { file });
 }
 
 /**

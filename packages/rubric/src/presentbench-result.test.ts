@@ -1,5 +1,7 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RubricEvaluation } from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -9,6 +11,7 @@ import {
   toPresentBenchResult,
 } from './presentbench-result';
 import { scorePaper } from './score-evaluation';
+import { scoreEvaluation, scorePresentBenchVerdicts } from './score-report';
 
 const RESULT = join(__dirname, '../../../fixtures/rubric/presentbench-layout/result-example.yaml');
 
@@ -96,5 +99,71 @@ describe('PresentBench result YAML', () => {
     const strict = scorePaper(items, 'as-no');
     expect(strict.dimensions.design.score).toBeCloseTo(1 / 3, 10);
     expect(strict.total_percent).toBeCloseTo(((2 / 3 + 1 / 3 + 1 + 0 + 3 / 4) / 5) * 100, 10);
+  });
+});
+
+describe('PresentBench result YAML round trip', () => {
+  it('export, re-import: the same verdicts and the same scores from either side', async () => {
+    const verdicts: Array<
+      [RubricEvaluation['items'][number]['section'], string, RubricEvaluation['items'][number]['verdict']]
+    > = [
+      ['material_independent', '1.1', 'yes'],
+      ['material_independent', '1.2', 'no'],
+      ['material_independent', '2.1', 'error'],
+      ['material_independent', '2.2', 'yes'],
+      ['material_dependent', '1.1', 'yes'],
+      ['material_dependent', '2.1', 'no'],
+      ['material_dependent', '2.2', 'yes'],
+      ['material_dependent', '3.1', 'not_applicable'],
+      ['material_dependent', '3.2', 'yes'],
+    ];
+    const dimensionOf = {
+      material_independent: ['fundamentals', 'design'],
+      material_dependent: ['completeness', 'correctness', 'fidelity'],
+    } as const;
+    const evaluation = evaluationWith(
+      verdicts.map(([section, key, verdict]) => ({
+        ...item(key, verdict),
+        section,
+        dimension: dimensionOf[section][
+          Number(key.split('.')[0]) - 1
+        ] as RubricEvaluation['items'][number]['dimension'],
+        ...(key === '1.1' && section === 'material_independent'
+          ? { kind: 'check' as const, explanation: '[judged by code] 4 slides, within 3-5' }
+          : {}),
+      })),
+    );
+    const { dir, cleanup } = await makeTempDir();
+    try {
+      const file = join(dir, 'result.yaml');
+      await writeFile(file, stringifyPresentBenchResult(toPresentBenchResult(evaluation)));
+      const imported = await readPresentBenchResult(file);
+      const items = itemsFromPresentBenchResult(imported);
+      const shape = (list: RubricEvaluation['items']) =>
+        list.map((entry) => [
+          entry.section,
+          entry.key,
+          entry.dimension,
+          entry.kind,
+          entry.verdict,
+          entry.explanation,
+        ]);
+      expect(shape(items)).toEqual(shape(evaluation.items));
+      const weights = {
+        material_independent: { '1': 10, '2': 30 },
+        material_dependent: { '1': 20, '2': 25, '3': 15 },
+      };
+      const ours = scoreEvaluation(evaluation, { weights });
+      const theirs = scorePresentBenchVerdicts(imported, { weights });
+      expect(theirs.paper).toEqual(ours.paper);
+      expect(theirs.presentbench).toEqual(ours.presentbench);
+      // all-items: the error stays in class 2's denominator (1 yes of 2), as scoring.py counts it
+      expect(ours.presentbench.classes.material_independent['2']).toMatchObject({
+        yes_count: 1,
+        valid_count: 2,
+      });
+    } finally {
+      await cleanup();
+    }
   });
 });

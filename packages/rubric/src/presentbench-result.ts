@@ -9,7 +9,7 @@ import {
 } from '@xsb/core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { citedSlides } from './checklist-item-judge';
-import type { PresentBenchResult } from './presentbench-scoring';
+import { type PresentBenchResult, pythonString } from './presentbench-scoring';
 import { readUtf8 } from './read-utf8';
 
 const DIMENSION_OF: Record<RubricSection, Record<string, RubricDimension>> = {
@@ -62,7 +62,8 @@ export function stringifyPresentBenchResult(result: object): string {
 
 /**
  * Reads a PresentBench result (or score-input) YAML the way PyYAML does (YAML 1.1: an unquoted `yes`
- * is a boolean, which scoring.py then never counts as "yes"). Keys are normalised to strings.
+ * is a boolean, which scoring.py then never counts as "yes"). Mapping keys come back as strings
+ * (`1:` → "1"), which is how PresentBench looks classes up.
  */
 export async function readPresentBenchResult(file: string): Promise<PresentBenchResult> {
   let parsed: unknown;
@@ -80,24 +81,16 @@ export async function readPresentBenchResult(file: string): Promise<PresentBench
       },
     );
   }
-  const result = stringKeys(parsed) as PresentBenchResult;
+  const result = parsed as PresentBenchResult;
   if (!('material_independent' in result) && !('material_dependent' in result)) {
     throw new ValidationError('neither material_independent nor material_dependent is present', { file });
   }
   return result;
 }
 
-function stringKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stringKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, stringKeys(inner)]),
-  );
-}
-
 function verdictOf(answer: unknown): RubricVerdict {
   if (answer === null || answer === undefined) return 'error';
-  const text = (answer === true ? 'True' : answer === false ? 'False' : String(answer)).trim().toLowerCase();
+  const text = pythonString(answer).trim().toLowerCase();
   if (text === 'yes') return 'yes';
   if (text === 'no') return 'no';
   if (text === 'not applicable' || text === 'not\\ applicable') return 'not_applicable';

@@ -62,7 +62,7 @@ export interface PresentBenchScoreTree {
 }
 
 /** Python's `str()` of a YAML 1.1 scalar, which scoring.py lower-cases and compares. */
-function pythonString(value: unknown): string {
+export function pythonString(value: unknown): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   return String(value);

@@ -45,7 +45,7 @@ export const EQUAL_CLASS_WEIGHTS: RubricClassWeights = {
   material_dependent: { '1': 1, '2': 1, '3': 1 },
 };
 
-export const FIDELITY_SLIDE_PLACEHOLDER = '{slide}';
+const FIDELITY_SLIDE_PLACEHOLDER = '{slide}';
 
 /** Expands a per-slide template (`{slide}` → 1..max) the way the paper's f-string list does. */
 export function expandFidelityTemplate(template: string, maxSlides: number): string[] {

@@ -18,6 +18,7 @@ import {
 } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import type { LlmClient } from '@xsb/llm';
+import { compareCodePoints } from './compare-code-points';
 import { type EvaluateDeckOptions, evaluateDeck, evaluationInputHash } from './evaluate-deck';
 import { findPresentBenchCases, findPresentBenchDeck, loadPresentBenchCase } from './load-presentbench-case';
 import { stringifyPresentBenchResult, toPresentBenchResult } from './presentbench-result';
@@ -52,7 +53,7 @@ export async function findInstances(root: string): Promise<InstanceEntry[]> {
   async function walk(dir: string, depth: number): Promise<void> {
     if (depth > 6) return;
     for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-      a.name.localeCompare(b.name),
+      compareCodePoints(a.name, b.name),
     )) {
       if (entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);

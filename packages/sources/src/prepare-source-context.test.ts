@@ -5,6 +5,7 @@ import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTextPdf } from './build-text-pdf';
 import { loadSourceCase } from './discover-source-cases';
+import { startFakeMineruServer } from './fake-mineru-server';
 import { prepareSourceContext, readSourceContext, sourceContextMetaFile } from './prepare-source-context';
 import { writeSourceCase } from './write-source-case';
 
@@ -78,6 +79,28 @@ describe('prepareSourceContext', () => {
     const again = await prepareSourceContext(layout, sourceCase);
     expect(again.skipped).toBe(false);
     expect(await readFile(first.contextFile, 'utf8')).toBe('# Notes');
+  });
+
+  it('keeps a context made by another PDF parser only when asked to (later stages)', async () => {
+    const server = await startFakeMineruServer({ markdown: '# From MinerU\n\nBody text.' });
+    try {
+      await writeSourceCase(data, 'report', 'report.pdf', buildTextPdf([['Local text layer']]));
+      const sourceCase = await loadSourceCase(data, 'report');
+      const env = { MINERU_API_URL: server.url };
+      expect((await prepareSourceContext(layout, sourceCase, { pdfParser: 'mineru', env })).skipped).toBe(
+        false,
+      );
+      const kept = await prepareSourceContext(layout, sourceCase, { keepPdfParser: true });
+      expect(kept).toMatchObject({ skipped: true, extracted: { parser: 'mineru' } });
+      expect(await readFile(kept.contextFile, 'utf8')).toBe('# From MinerU\n\nBody text.');
+      const redone = await prepareSourceContext(layout, sourceCase);
+      expect(redone).toMatchObject({
+        skipped: false,
+        extracted: { parser: 'unpdf', text: 'Local text layer' },
+      });
+    } finally {
+      await server.close();
+    }
   });
 
   it('writes nothing for a failing source', async () => {

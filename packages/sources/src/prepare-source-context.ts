@@ -33,7 +33,8 @@ export function sourceContextMetaFile(layout: RunLayout, caseLabel: string): str
  * Writes `source_context.txt` and `source_context.json` for one case, each atomically (the .json last,
  * so a crash between the two leaves a record that no longer matches the text and forces a redo).
  * Skips all work when the existing record has the same source hash and settings (max chars, and for
- * PDFs the parser) and the text file still hashes to what the record says, unless `force`.
+ * PDFs the parser unless `keepPdfParser`) and the text file still hashes to what the record says,
+ * unless `force`.
  */
 export async function prepareSourceContext(
   layout: RunLayout,
@@ -47,7 +48,8 @@ export async function prepareSourceContext(
   if (!options.force) {
     const current = await readCurrentContext(contextFile, contextMetaFile);
     if (current) {
-      const wantedParser = sourceCase.sourceType === 'pdf' ? pdfParser : current.meta.parser;
+      const wantedParser =
+        sourceCase.sourceType === 'pdf' && !options.keepPdfParser ? pdfParser : current.meta.parser;
       const sourceSha256 = await hashSourceOrNull(sourceCase.sourceFile);
       if (
         current.meta.source_sha256 === sourceSha256 &&

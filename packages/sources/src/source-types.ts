@@ -53,6 +53,13 @@ export interface ExtractSourceOptions {
 export interface PrepareSourceContextOptions extends ExtractSourceOptions {
   /** Re-extract and rewrite even when the existing context matches the source hash and settings. */
   force?: boolean;
+  /**
+   * Reuse a current PDF context whichever PDF parser made it; `pdfParser` then only decides how a
+   * missing or stale context is made. Later stages set it: stage 1 chose the parser (e.g.
+   * `xsb sources --pdf-parser mineru`), and `xsb probes` without that flag must not silently redo the
+   * extraction with the default parser.
+   */
+  keepPdfParser?: boolean;
 }
 
 export interface PreparedSourceContext {

@@ -40,7 +40,24 @@ describe('xsb decks inspect', () => {
       '--json',
     ]);
     expect(result.code).toBe(0);
-    const deck = deckSchema.parse(JSON.parse(result.stdout));
+    const raw = JSON.parse(result.stdout);
+    expect(Object.keys(raw).sort()).toEqual(
+      [
+        'deck_path',
+        'format',
+        'parser',
+        'slide_count',
+        'slide_height',
+        'slide_width',
+        'slides',
+        'visible_word_count',
+        'warnings',
+      ].sort(),
+    );
+    expect(Object.keys(raw.slides[0]).sort()).toEqual(
+      ['elements', 'index', 'notes', 'title', 'visible_text'].sort(),
+    );
+    const deck = deckSchema.parse(raw);
     expect(deck).toMatchObject({ slide_count: 6, parser: 'pdf', warnings: [] });
     expect(deck.visible_word_count).toBeGreaterThan(50);
     expect(deck.slides.map((slide) => slide.index)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -145,7 +162,7 @@ describe('xsb decks generate', () => {
     );
     const failed = await run(['decks', 'generate', '--run-sheet', 'sheet.csv']);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/ERROR: .*missing\.md: cannot read the source document/);
+    expect(failed.stderr).toMatch(/ERROR: .*missing\.md: cannot read \(ENOENT/);
   });
 });
 

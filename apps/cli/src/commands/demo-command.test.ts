@@ -84,7 +84,7 @@ describe('xsb demo', () => {
     expect(first.stdout).toMatch(/\| xsb-baseline__audience_conditioned \| 3 \| \d\.\d{3} \[/);
     const second = await run(['demo', '--out', 'a']);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('judge lexical: 0 judge call(s) this run');
+    expect(second.stdout).toContain('judge lexical (offline: no model, no tokens): 0 judge call(s) this run');
   }, 120_000);
 
   it('continues after SIGKILL during evaluation to the artifacts of an uninterrupted run, without duplicated rows', async () => {

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { runDemo } from '@xsb/eval';
+import { isOfflineJudge } from '@xsb/llm';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { parseTauA } from './eval-command';
+import { modelClientOptions, parseTauA } from './eval-command';
 
 interface DemoFlags {
   out?: string;
@@ -36,10 +37,7 @@ export const demoCommand: CommandModule = {
           judge: config.judge,
           ...(tauA !== undefined ? { tauA } : {}),
           force: flags.force ?? false,
-          env,
-          cacheDir: config.cacheDir,
-          noCache: config.noCache,
-          refresh: config.refresh,
+          ...modelClientOptions(context, config, env),
           progress: context.progress(),
           log: (line) => context.warn(line),
         });
@@ -49,8 +47,9 @@ export const demoCommand: CommandModule = {
           for (const line of result.tables) context.print(line);
           context.print(`data: ${result.dataDir}`);
           context.print(`summary: ${result.summaryFiles.report}`);
+          const offline = isOfflineJudge(config.judge) ? ' (offline: no model, no tokens)' : '';
           context.print(
-            `judge ${config.judge}: ${result.judgeCalls} judge call(s) this run; ${seconds.toFixed(1)} s`,
+            `judge ${config.judge}${offline}: ${result.judgeCalls} judge call(s) this run; ${seconds.toFixed(1)} s`,
           );
         }
         for (const failure of result.failures) context.warn(`failed: ${failure}`);

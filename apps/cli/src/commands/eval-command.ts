@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
-import { UsageError } from '@xsb/core';
+import { UsageError, type XsbConfig } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, runEvaluation } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
+import type { CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
+import { collectList, integerFlag, llmClientOptions } from './probes-command';
 
 interface EvalFlags {
   data?: string;
@@ -20,14 +22,13 @@ interface EvalFlags {
   json?: boolean;
 }
 
-export function collectList(value: string, previous: string[] = []): string[] {
-  return [
-    ...previous,
-    ...value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  ];
+/**
+ * The model-client options of the configuration for a stage that keeps its own usage ledger (the
+ * run's, or the demo's): cache folder resolved against the working folder, limits of the provider.
+ */
+export function modelClientOptions(context: CliContext, config: XsbConfig, env: Record<string, string>) {
+  const { env: clientEnv, cacheDir, noCache, refresh, limits } = llmClientOptions(context, config, env);
+  return { env: clientEnv, cacheDir, noCache, refresh, ...(limits ? { limits } : {}) };
 }
 
 export function parseTauA(value: string | undefined): number {
@@ -36,13 +37,6 @@ export function parseTauA(value: string | undefined): number {
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1)
     throw new UsageError(`--tau-a must be a number from 0 to 1, got ${JSON.stringify(value)}`);
   return number;
-}
-
-export function parsePositiveInteger(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
-    throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
-  return Number(value);
 }
 
 /** `xsb eval`: stage 5 (and stage 6 per job) for every deck of a run. */
@@ -71,7 +65,7 @@ export const evalCommand: CommandModule = {
       .option('--json', 'print the job results as JSON')
       .action(async (flags: EvalFlags) => {
         const tauA = parseTauA(flags.tauA);
-        const batchSize = parsePositiveInteger(flags.batchSize, '--batch-size', DEFAULT_BATCH_SIZE);
+        const batchSize = integerFlag('--batch-size', flags.batchSize, DEFAULT_BATCH_SIZE, 1);
         const { config, env } = context.loadConfig({
           ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
           ...(flags.run !== undefined ? { run: flags.run } : {}),
@@ -93,13 +87,7 @@ export const evalCommand: CommandModule = {
             ...(flags.audience ? { audiences: flags.audience } : {}),
             ...(flags.case ? { cases: flags.case } : {}),
           },
-          env,
-          cacheDir: config.cacheDir,
-          noCache: config.noCache,
-          refresh: config.refresh,
-          ...(config.providers[config.judge.split(':')[0] ?? '']
-            ? { limits: config.providers[config.judge.split(':')[0]!] }
-            : {}),
+          ...modelClientOptions(context, config, env),
           progress: context.progress(),
         });
         const rows = outcome.results.map((r) => ({

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
@@ -135,7 +135,62 @@ describe('xsb llm complete', () => {
     expect(result.stderr).toContain('offline judge');
   });
 
+  it('sends --max-tokens and --temperature, and refuses a zero token budget with exit 2', async () => {
+    const result = await run([
+      'llm',
+      'complete',
+      '--judge',
+      'anthropic:claude-test',
+      '--prompt',
+      'p',
+      '--max-tokens',
+      '7',
+      '--temperature',
+      '0.5',
+    ]);
+    expect(result.code).toBe(0);
+    expect(server.requests.at(-1)?.body).toMatchObject({ max_tokens: 7, temperature: 0.5 });
+    const before = server.requestCount;
+    const zero = await run([
+      'llm',
+      'complete',
+      '--judge',
+      'openai:gpt-test',
+      '--prompt',
+      'p',
+      '--max-tokens',
+      '0',
+    ]);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--max-tokens must be a positive integer');
+    expect(server.requestCount).toBe(before);
+  });
+
   it('a replay miss is a failed call (exit 1) naming the key', async () => {
+    const store = join(root, 'store.jsonl');
+    await writeFile(store, `${JSON.stringify({ key: 'other', model: 'm', completion: 'x' })}\n`);
+    const result = await run(['llm', 'complete', '--judge', `replay:${store}`, '--prompt', 'x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/no completion for key [0-9a-f]{64}/);
+  });
+
+  it('usage prints per-stage rows and an estimated cost from config prices', async () => {
+    await writeFile(
+      join(root, 'xsb.config.json'),
+      JSON.stringify({ prices: { 'openai:gpt-test': { input: 1_000_000, output: 0 } } }),
+    );
+    const answered = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'price me']);
+    expect(answered.code).toBe(0);
+    const usage = await run(['llm', 'usage']);
+    expect(usage.code).toBe(0);
+    // One dollar per input token: the estimate equals the input tokens the fake server counted.
+    const inputTokens = Number(/in (\d+) out/.exec(usage.stdout)?.[1]);
+    expect(inputTokens).toBeGreaterThan(0);
+    expect(usage.stdout).toMatch(/^llm\.complete\topenai:gpt-test\tgpt-test\tcalls 1 /m);
+    expect(usage.stdout).toContain(`estimated $${inputTokens.toFixed(4)}`);
+  });
+
+  it('a recorded prompt is a failed call (exit 1) naming the key', async () => {
     const result = await run([
       'llm',
       'complete',

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { RunLayout, UsageError } from '@xsb/core';
-import { createLlmClient, DiskCache, isOfflineJudge, parseJudgeSpec, summarizeUsageLedger } from '@xsb/llm';
+import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
 import type { CommandModule } from '../command-module';
 
 interface CompleteFlags {
@@ -14,12 +14,21 @@ interface CompleteFlags {
   refresh?: boolean;
 }
 
-function parseNumber(flag: string, value: string | undefined, integer: boolean): number | undefined {
+/** A numeric flag: `positive-integer` for token budgets (providers refuse 0), `non-negative` otherwise. */
+function parseNumber(
+  flag: string,
+  value: string | undefined,
+  kind: 'positive-integer' | 'non-negative',
+): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || (integer && !Number.isInteger(number)))
+  const valid =
+    value.trim() !== '' &&
+    Number.isFinite(number) &&
+    (kind === 'positive-integer' ? Number.isInteger(number) && number > 0 : number >= 0);
+  if (!valid)
     throw new UsageError(
-      `${flag} must be a ${integer ? 'non-negative integer' : 'non-negative number'}, got ${JSON.stringify(value)}`,
+      `${flag} must be a ${kind === 'positive-integer' ? 'positive integer' : 'non-negative number'}, got ${JSON.stringify(value)}`,
     );
   return number;
 }
@@ -58,8 +67,8 @@ export const llmCommand: CommandModule = {
           throw new UsageError(
             'judge "lexical" is the offline judge and makes no model calls: pass --judge anthropic:<model>, openai:<model> or replay:<store.jsonl>',
           );
-        const maxTokens = parseNumber('--max-tokens', flags.maxTokens, true);
-        const temperature = parseNumber('--temperature', flags.temperature, false);
+        const maxTokens = parseNumber('--max-tokens', flags.maxTokens, 'positive-integer');
+        const temperature = parseNumber('--temperature', flags.temperature, 'non-negative');
         const client = createLlmClient(config.judge, {
           env,
           cacheDir: resolve(context.io.cwd, config.cacheDir),

@@ -9,7 +9,8 @@ import {
 } from '@xsb/metrics';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { parsePositiveInteger, parseTauA } from './eval-command';
+import { parseTauA } from './eval-command';
+import { integerFlag } from './probes-command';
 
 interface MetricsFlags {
   data?: string;
@@ -85,8 +86,8 @@ export const metricsCommand: CommandModule = {
       .option('--resamples <n>', `bootstrap resamples (default ${DEFAULT_BOOTSTRAP_RESAMPLES})`)
       .option('--json', 'print summary.json instead of the tables')
       .action(async (roots: string[], flags: AggregateFlags) => {
-        const seed = parsePositiveInteger(flags.seed, '--seed', DEFAULT_BOOTSTRAP_SEED);
-        const resamples = parsePositiveInteger(flags.resamples, '--resamples', DEFAULT_BOOTSTRAP_RESAMPLES);
+        const seed = integerFlag('--seed', flags.seed, DEFAULT_BOOTSTRAP_SEED, 0);
+        const resamples = integerFlag('--resamples', flags.resamples, DEFAULT_BOOTSTRAP_RESAMPLES, 1);
         const { config } = context.loadConfig({
           ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
           ...(flags.run !== undefined ? { run: flags.run } : {}),

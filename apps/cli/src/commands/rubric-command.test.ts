@@ -131,8 +131,47 @@ describe('xsb rubric eval and run', () => {
     expect(output.paper.not_judged_count).toBe(13);
     expect(output.paper.total_percent).toBeNull();
     expect(output.paper.dimensions.fundamentals).toMatchObject({ yes: 1, not_judged: 2 });
+    // the weighted total of a partial evaluation would count the unjudged classes as zeros
+    expect(output.presentbench).toMatchObject({ not_judged_count: 13, total_percent: null });
+    expect(output.reused).toBe(false);
+    expect(output.evaluation_file).toBe(join(root, 'clean.pptx.xsb_rubric_lexical.json'));
     const evaluation = JSON.parse(await readFile(output.evaluation_file, 'utf8'));
     expect(evaluation.items).toHaveLength(14);
+  });
+
+  it('reuses a current evaluation, judges again with --force, and keeps two decks of one folder apart', async () => {
+    const server = await startFakeLlmServer({ handler: () => ({ text: '\\boxed{yes}' }) });
+    try {
+      const env = fakeProviderEnv(server) as Record<string, string>;
+      const caseDir = join(layout, 'data/education/Computer_science_lectures/ch1_bits');
+      const evalDeck = (deck: string, ...extra: string[]) =>
+        run(
+          ['rubric', 'eval', '--instance', caseDir, '--deck', deck, '--judge', 'openai:gpt-e', ...extra],
+          env,
+        );
+      const first = await evalDeck(decks.clean);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/PresentBench weighted total: +100\.0%\n/);
+      const calls = server.requests.length;
+      expect(calls).toBe(13);
+      const again = await evalDeck(decks.clean);
+      expect(again.stdout).toMatch(/reused .*clean\.pptx\.xsb_rubric_openai_gpt-e\.json/);
+      expect(server.requests.length).toBe(calls);
+      // forced: evaluated and written again (the answers themselves may come from the response cache)
+      expect((await evalDeck(decks.clean, '--force')).stdout).toMatch(/^wrote .*clean\.pptx\.xsb_rubric/m);
+      const other = await evalDeck(decks.defects, '--json');
+      expect(JSON.parse(other.stdout)).toMatchObject({
+        reused: false,
+        evaluation_file: join(root, 'defects.pptx.xsb_rubric_openai_gpt-e.json'),
+      });
+      expect(
+        JSON.parse(await readFile(join(root, 'clean.pptx.xsb_rubric_openai_gpt-e.json'), 'utf8')),
+      ).toMatchObject({
+        slide_count: 4,
+      });
+    } finally {
+      await server.close();
+    }
   });
 
   it('runs a results tree through the fake server, then scores and exports the evaluation', async () => {
@@ -164,7 +203,7 @@ describe('xsb rubric eval and run', () => {
       expect(summary.rows.map((row: { status: string }) => row.status)).toEqual(['evaluated', 'failed']);
       expect(summary.categories.education.paper_mean_percent).toBe(100);
 
-      const evaluationFile = join(resultDir, 'xsb_rubric_openai_gpt-cli.json');
+      const evaluationFile = join(resultDir, 'slides.pptx.xsb_rubric_openai_gpt-cli.json');
       const scored = await run([
         'rubric',
         'score',

@@ -324,7 +324,7 @@ function registerRun(rubric: Command, context: CliContext): void {
       const percent = (value: number | null): string => (value === null ? 'n/a' : `${value.toFixed(1)}%`);
       for (const row of summary.rows) {
         context.print(
-          `${row.status.padEnd(12)} ${row.instance_id}${row.error ? `: ${row.error}` : `  paper ${percent(row.paper_total_percent)}, PresentBench ${percent(row.presentbench_total_percent)}`}`,
+          `${row.status.padEnd(12)} ${row.instance_id}${row.error ? `: ${row.error}` : `  paper ${percent(row.paper_total_percent)}, PresentBench ${percent(row.presentbench_total_percent)}${row.not_judged_count > 0 ? ` (${row.not_judged_count} items not judged)` : ''}${row.error_count > 0 ? ` (${row.error_count} unparseable)` : ''}`}`,
         );
       }
       for (const [category, means] of Object.entries(summary.categories)) {
@@ -463,7 +463,7 @@ function registerAlign(rubric: Command, context: CliContext): void {
           ? ` [${row.interval.low.toFixed(3)}, ${row.interval.high.toFixed(3)}] (${row.interval.confidence * 100}% bootstrap, seed ${row.interval.seed})`
           : '';
         context.print(
-          `${row.evaluator.padEnd(16)} rho ${row.mean_rho === null ? 'n/a' : row.mean_rho.toFixed(3)}${interval}, ${row.samples_used} samples${row.samples_skipped.length ? `, ${row.samples_skipped.length} skipped (constant or < 2 systems)` : ''}`,
+          `${row.evaluator.padEnd(16)} rho ${row.mean_rho === null ? 'n/a' : row.mean_rho.toFixed(3)}${interval}, ${row.samples_used} sample${row.samples_used === 1 ? '' : 's'}${row.samples_skipped.length ? `, ${row.samples_skipped.length} skipped (constant or < 2 systems)` : ''}`,
         );
       }
     });

@@ -1,7 +1,7 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readJson, sourceContextSchema } from '@xsb/core';
+import { probeGenerationStatusSchema, readJson, sourceContextSchema } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { buildTextPdf, startFakeMineruServer, writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -133,7 +133,18 @@ describe('xsb sources', () => {
       });
       expect(JSON.parse(viaEnv.stdout)[0]).toMatchObject({ parser: 'mineru', status: 'prepared' });
       expect(server.requests.length).toBe(requestsBefore);
-      // Switching back to unpdf is a settings change: the case is redone, not skipped.
+      // Stage 2 uses the context stage 1 made: `xsb probes` without a parser setting keeps MinerU's text.
+      const probes = await run(['probes', '--case', 'energy_heat_pump_pilot', '--json']);
+      expect(probes.code).toBe(0);
+      const status = await readJson(
+        join(root, 'data', 'probes', 'energy_heat_pump_pilot', 'probe_generation_status.json'),
+        probeGenerationStatusSchema,
+      );
+      expect(status).toMatchObject({ status: 'complete', parser: 'mineru' });
+      expect(
+        await readFile(join(root, 'data', 'probes', 'energy_heat_pump_pilot', 'source_context.txt'), 'utf8'),
+      ).toBe('# Heat pumps\n\nParsed by MinerU.');
+      // Switching back to unpdf in stage 1 is a settings change: the case is redone, not skipped.
       const back = await run(['sources', '--case', 'energy_heat_pump_pilot', '--json']);
       expect(JSON.parse(back.stdout)[0]).toMatchObject({ parser: 'unpdf', status: 'prepared', pages: 3 });
     } finally {

@@ -1,0 +1,52 @@
+/**
+ * Arial's average advance for mixed-case prose is about 0.46 of the type size (measured on LibreOffice
+ * renders of the baseline theme); 0.5 errs on the wide side so estimates overflow less, not more.
+ */
+const AVERAGE_GLYPH_EM = 0.5;
+const LINE_HEIGHT_EM = 1.2;
+
+/** The area text may fill, in points (after insets, bullet indents and cell margins). */
+export interface TextArea {
+  widthPt: number;
+  heightPt: number;
+}
+
+/** Lines a paragraph takes when wrapped greedily at spaces; a word longer than a line breaks inside. */
+function wrappedLines(text: string, sizePt: number, widthPt: number): number {
+  const perLine = Math.max(1, Math.floor(widthPt / (sizePt * AVERAGE_GLYPH_EM)));
+  let lines = 1;
+  let used = 0;
+  for (const word of text.split(/\s+/).filter((item) => item !== '')) {
+    const needed = used === 0 ? word.length : used + 1 + word.length;
+    if (needed <= perLine) {
+      used = needed;
+      continue;
+    }
+    if (used > 0) lines++;
+    lines += Math.floor((word.length - 1) / perLine);
+    used = ((word.length - 1) % perLine) + 1;
+  }
+  return lines;
+}
+
+/** Estimated height (points) of paragraphs set at `sizePt`, with `gapPt` between paragraphs. */
+export function estimateTextHeight(paragraphs: string[], sizePt: number, widthPt: number, gapPt = 0): number {
+  const lines = paragraphs.reduce((sum, text) => sum + wrappedLines(text, sizePt, widthPt), 0);
+  return lines * sizePt * LINE_HEIGHT_EM + Math.max(0, paragraphs.length - 1) * gapPt;
+}
+
+/**
+ * The largest of `sizes` (largest first) at which the paragraphs are estimated to fit the area; the
+ * smallest when none fits (text never goes below the theme's floor, it may overflow instead).
+ */
+export function fitFontSize(
+  paragraphs: string[],
+  area: TextArea,
+  sizes: readonly number[],
+  gapPt = 0,
+): number {
+  for (const size of sizes) {
+    if (estimateTextHeight(paragraphs, size, area.widthPt, gapPt) <= area.heightPt) return size;
+  }
+  return sizes[sizes.length - 1] as number;
+}
