@@ -11,6 +11,8 @@ describe('fitFontSize', () => {
     expect(estimateTextHeight(['a', 'b'], 20, 300, 6)).toBe(54);
     // A word longer than a line breaks inside: 70 characters over 30 a line → 3 lines.
     expect(estimateTextHeight(['x'.repeat(70)], 20, 300)).toBe(72);
+    // Han characters are twice as wide: 20 of them fill 40 of the 30 places → 2 lines.
+    expect(estimateTextHeight(['深'.repeat(20)], 20, 300)).toBe(48);
   });
 
   it('keeps the largest size that fits and steps down for longer text, never below the last size', () => {

@@ -11,20 +11,32 @@ export interface TextArea {
   heightPt: number;
 }
 
+/** CJK and full-width characters are about one em wide: two average glyphs. */
+const WIDE_CHARACTER =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\uff00-\uffef]/u;
+
+/** A word's width in average glyphs. */
+function glyphUnits(word: string): number {
+  let units = 0;
+  for (const character of word) units += WIDE_CHARACTER.test(character) ? 2 : 1;
+  return units;
+}
+
 /** Lines a paragraph takes when wrapped greedily at spaces; a word longer than a line breaks inside. */
 function wrappedLines(text: string, sizePt: number, widthPt: number): number {
-  const perLine = Math.max(1, Math.floor(widthPt / (sizePt * AVERAGE_GLYPH_EM)));
+  const perLine = Math.max(2, Math.floor(widthPt / (sizePt * AVERAGE_GLYPH_EM)));
   let lines = 1;
   let used = 0;
   for (const word of text.split(/\s+/).filter((item) => item !== '')) {
-    const needed = used === 0 ? word.length : used + 1 + word.length;
+    const units = glyphUnits(word);
+    const needed = used === 0 ? units : used + 1 + units;
     if (needed <= perLine) {
       used = needed;
       continue;
     }
     if (used > 0) lines++;
-    lines += Math.floor((word.length - 1) / perLine);
-    used = ((word.length - 1) % perLine) + 1;
+    lines += Math.floor((units - 1) / perLine);
+    used = ((units - 1) % perLine) + 1;
   }
   return lines;
 }

@@ -9,7 +9,7 @@ Reef-building corals live in a partnership with single-celled algae that live in
 
 Measuring heat stress
 
-NOAA tracks heat stress on reefs with its Coral Reef Watch satellite programme every day. One week at 2 degrees above the mean adds 2 Degree Heating Weeks to the total.
+NOAA tracks heat stress on reefs with its Coral Reef Watch satellite programme every day and publishes it; the programme has run since 2000 and covers every reef in the tropics in five kilometre cells. One week at 2 degrees above the mean adds 2 Degree Heating Weeks to the total.
 
 Alert level | DHW threshold | Reefs affected
 Level 1 | 4 | 120
@@ -36,5 +36,13 @@ describe('planLexicalOutline on extracted plain text', () => {
       'Level 2',
       'Level 3',
     ]);
+  });
+
+  it('ends a long sentence at its last semicolon within the word limit instead of cutting it', () => {
+    const outline = planLexicalOutline(EXTRACTED, { fallbackTitle: 'coral', maxSlides: 8 });
+    const bullets = outline.slides.flatMap((slide) => slide.bullets);
+    expect(bullets).toContain(
+      'NOAA tracks heat stress on reefs with its Coral Reef Watch satellite programme every day and publishes it.',
+    );
   });
 });

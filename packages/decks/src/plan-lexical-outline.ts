@@ -33,9 +33,20 @@ function contentWords(text: string): string[] {
   );
 }
 
+/**
+ * A bullet of at most MAX_BULLET_WORDS words: a long sentence ends at its last semicolon or colon
+ * inside the limit (the clause before it is a statement of its own), else it is cut with `…`.
+ */
 function shorten(sentence: string): string {
   const words = sentence.split(/\s+/);
   if (words.length <= MAX_BULLET_WORDS) return sentence;
+  for (let index = MAX_BULLET_WORDS - 1; index >= 7; index--) {
+    if (/[;:]$/.test(words[index] ?? ''))
+      return `${words
+        .slice(0, index + 1)
+        .join(' ')
+        .slice(0, -1)}.`;
+  }
   return `${words
     .slice(0, MAX_BULLET_WORDS)
     .join(' ')

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, open, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   assertSafePathPart,
@@ -14,6 +14,7 @@ import {
   writeJson,
 } from '@xsb/core';
 import type { AudienceDescription } from './generate-decks-from-run-sheet';
+import { readFileHead } from './read-deck';
 import { type DeckRowFilters, rowMatchesFilters } from './run-deck-rows';
 import { RUN_SHEET_COLUMNS, type RunSheet, writeCsvAtomic } from './run-sheet';
 
@@ -43,17 +44,6 @@ export interface PrepareSlideTailorResult {
 const AGNOSTIC_GUIDELINES =
   'No audience is specified. Produce a general-purpose deck that covers the paper’s most important content for a broad audience.';
 
-async function isPdf(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const head = Buffer.alloc(1024);
-    const { bytesRead } = await handle.read(head, 0, 1024, 0);
-    return head.subarray(0, bytesRead).includes('%PDF-');
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Builds what the external SlideTailor program needs for the `slidetailor` rows of a run sheet:
  * `dataset/<case_label>/paper.pdf` (PDF sources only; other rows are skipped with the reason),
@@ -70,7 +60,7 @@ export async function prepareSlideTailor(
   const skipped: PrepareSlideTailorResult['skipped'] = [];
   for (const invalid of options.sheet.invalid) {
     skipped.push({
-      case_label: invalid.raw.case_label ?? '?',
+      case_label: invalid.raw.case_label || '?',
       line: invalid.line,
       reason: invalid.error.message,
     });
@@ -83,7 +73,7 @@ export async function prepareSlideTailor(
       if (!existsSync(entry.sourceDocument)) {
         throw new InputError('the source document does not exist', { file: entry.sourceDocument });
       }
-      if (!(await isPdf(entry.sourceDocument))) {
+      if (!(await readFileHead(entry.sourceDocument, 1024)).includes('%PDF-')) {
         throw new InputError('SlideTailor prepares PDF sources only; this source is not a PDF', {
           file: entry.sourceDocument,
           code: 'not_pdf',

@@ -35,7 +35,8 @@ export function detectDeckFormat(head: Buffer, file: string): DeckFormat {
   throw new InputError('not a deck: expected a PPTX (ZIP package) or a PDF', { file, code: 'not_a_deck' });
 }
 
-async function readHead(file: string, length: number): Promise<Buffer> {
+/** The first `length` bytes of a file (fewer when it is shorter), for format sniffing. */
+export async function readFileHead(file: string, length: number): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(length);
@@ -89,7 +90,7 @@ export async function readDeck(path: string, options: ReadDeckOptions = {}): Pro
       code: 'too_large',
     });
   }
-  const format = detectDeckFormat(await readHead(path, 1024), path);
+  const format = detectDeckFormat(await readFileHead(path, 1024), path);
   const bytes = await readFile(path);
   const work = async (): Promise<Deck> => {
     if (format === 'pdf') {

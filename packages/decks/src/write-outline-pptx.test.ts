@@ -88,6 +88,17 @@ describe('writeOutlinePptx', () => {
             series: [{ name: 'Savings %', values: [35, 42] }],
           },
         },
+        {
+          title: 'Both',
+          bullets: [],
+          table: { columns: ['Site', 'Savings %'], rows: [['North', '35']] },
+          chart: {
+            type: 'line',
+            title: '',
+            categories: ['North', 'South'],
+            series: [{ name: 'Savings %', values: [35, 42] }],
+          },
+        },
       ],
     };
     const file = join(dir, 'fit.pptx');
@@ -103,6 +114,10 @@ describe('writeOutlinePptx', () => {
     expect(table?.kind).toBe('table');
     expect(Math.min(...(table?.font_sizes ?? []))).toBeGreaterThanOrEqual(12);
     expect((lead?.bbox?.y ?? 0) + (lead?.bbox?.height ?? 0)).toBeLessThanOrEqual(table?.bbox?.y ?? 0);
+    const [, sideTable, sideChart] = deck.slides[5]?.elements ?? [];
+    expect((sideTable?.bbox?.x ?? 0) + (sideTable?.bbox?.width ?? 0)).toBeLessThanOrEqual(
+      sideChart?.bbox?.x ?? 0,
+    );
     // A bar chart of positive figures starts at zero, and one series keeps one colour.
     const chartXml = ZipArchive.open(await readFile(file), file).readText('ppt/charts/chart1.xml') ?? '';
     expect(chartXml).toContain('<c:min val="0"/>');

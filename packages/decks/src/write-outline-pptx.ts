@@ -1,4 +1,4 @@
-import { type DeckOutline, deckOutlineSchema, writeFileAtomic } from '@xsb/core';
+import { type DeckOutline, deckOutlineSchema, type OutlineSlide, writeFileAtomic } from '@xsb/core';
 import PptxGenJS from 'pptxgenjs';
 import { buildZip } from './build-zip';
 import { estimateTextHeight, fitFontSize, type TextArea } from './fit-font-size';
@@ -12,7 +12,6 @@ export const BASELINE_THEME = {
   font: 'Arial',
   accent: '1F4E79',
   text: '222222',
-  muted: '5A6470',
   titleSize: 30,
   coverTitleSize: 38,
   bodySize: 20,
@@ -30,10 +29,11 @@ const TABLE_SIZES = [BASELINE_THEME.tableSize, 12];
 const TITLE_BOX = { x: 0.5, y: 0.25, w: 9, h: 0.85 };
 const BODY_BOX = { x: 0.6, y: 1.25, w: 8.8, h: 4.05 };
 const COVER_TITLE_BOX = { x: 0.7, y: 1.4, w: 8.6, h: 1.6 };
-/** The lowest edge content may reach: a margin under the body box's bottom. */
+/** The lowest edge content may reach (0.33 in above the slide's bottom). */
 const CONTENT_BOTTOM = BODY_BOX.y + BODY_BOX.h;
-/** Most of the slide a lead-in above a table or chart may take. */
+/** The tallest a lead-in above a table or chart may be (inches). */
 const LEAD_MAX_HEIGHT = 1.5;
+/** Space between a lead-in and the visual under it (inches). */
 const GAP = 0.12;
 
 /** pptxgenjs defaults: 0.1 in left/right text inset, 0.05 in top/bottom, 27 pt bullet indent, table cell margins. */
@@ -205,6 +205,77 @@ function normalizePackage(bytes: Buffer, file: string): Buffer {
   return buildZip(entries);
 }
 
+type OutlineTable = NonNullable<OutlineSlide['table']>;
+type OutlineChart = NonNullable<OutlineSlide['chart']>;
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** A native table in `box`, at the largest table size whose estimated height fits the box. */
+function addTable(slide: PptxGenJS.Slide, table: OutlineTable, box: Box): void {
+  const theme = BASELINE_THEME;
+  const { columns } = table;
+  const rows = table.rows.map((row) => columns.map((_, index) => row[index] ?? ''));
+  const fontSize =
+    TABLE_SIZES.find((size) => tableHeight([columns, ...rows], size, box.w) <= box.h) ??
+    (TABLE_SIZES[TABLE_SIZES.length - 1] as number);
+  const header = columns.map((text) => ({
+    text,
+    options: { bold: true, color: 'FFFFFF', fill: { color: theme.accent } },
+  }));
+  slide.addTable([header, ...rows.map((row) => row.map((text) => ({ text })))], {
+    x: box.x,
+    y: box.y,
+    w: box.w,
+    fontFace: theme.font,
+    fontSize,
+    color: theme.text,
+    border: { type: 'solid', pt: 0.75, color: 'B7C3D0' },
+    autoPage: false,
+  });
+}
+
+/** A native chart filling `box` (a small side margin keeps axis labels off the slide edge). */
+function addChart(pptx: PptxGenJS, slide: PptxGenJS.Slide, chart: OutlineChart, box: Box): void {
+  const theme = BASELINE_THEME;
+  const type =
+    chart.type === 'line'
+      ? pptx.ChartType.line
+      : chart.type === 'pie'
+        ? pptx.ChartType.pie
+        : pptx.ChartType.bar;
+  const values = chart.series.flatMap((series) => series.values);
+  slide.addChart(
+    type,
+    chart.series.map((series) => ({ name: series.name, labels: chart.categories, values: series.values })),
+    {
+      x: box.x + 0.2,
+      y: box.y,
+      w: box.w - 0.4,
+      h: box.h,
+      showTitle: Boolean(chart.title),
+      title: chart.title,
+      titleFontFace: theme.font,
+      titleFontSize: 16,
+      showLegend: chart.series.length > 1 || chart.type === 'pie',
+      legendPos: 'b',
+      legendFontSize: 12,
+      catAxisLabelFontSize: 12,
+      valAxisLabelFontSize: 12,
+      // Bars of positive figures start at zero: an auto-scaled axis exaggerates small differences.
+      ...(chart.type === 'bar' && Math.min(...values) >= 0 ? { valAxisMinVal: 0 } : {}),
+      // One colour per series (several colours on one series read as a legend that is not there);
+      // a pie needs one per slice. pptxgenjs picks random colours past the palette: 12 covers the
+      // outline's maximum of categories.
+      chartColors: chart.type === 'pie' ? CHART_COLORS : CHART_COLORS.slice(0, chart.series.length),
+    },
+  );
+}
+
 /**
  * Writes an outline as a real PPTX: a cover slide (title + subtitle placeholders), then one slide per
  * outline slide with a title placeholder and bullets, a native table, or a native chart. Returns the
@@ -282,65 +353,17 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
         });
       }
     }
-    const visualHeight = CONTENT_BOTTOM - visualTop;
-    if (planned.table) {
-      const { columns } = planned.table;
-      const rows = planned.table.rows.map((row) => columns.map((_, index) => row[index] ?? ''));
-      const fontSize =
-        TABLE_SIZES.find((size) => tableHeight([columns, ...rows], size, BODY_BOX.w) <= visualHeight) ??
-        (TABLE_SIZES[TABLE_SIZES.length - 1] as number);
-      const header = columns.map((text) => ({
-        text,
-        options: { bold: true, color: 'FFFFFF', fill: { color: theme.accent } },
-      }));
-      slide.addTable([header, ...rows.map((row) => row.map((text) => ({ text })))], {
-        x: BODY_BOX.x,
-        y: visualTop,
-        w: BODY_BOX.w,
-        fontFace: theme.font,
-        fontSize,
-        color: theme.text,
-        border: { type: 'solid', pt: 0.75, color: 'B7C3D0' },
-        autoPage: false,
-      });
-    }
+    // A slide with both a table and a chart puts them side by side, so they never overlap.
+    const both = Boolean(planned.table && planned.chart);
+    const visualWidth = both ? (BODY_BOX.w - GAP * 2) / 2 : BODY_BOX.w;
+    const visual = { x: BODY_BOX.x, y: visualTop, w: visualWidth, h: CONTENT_BOTTOM - visualTop };
+    if (planned.table) addTable(slide, planned.table, visual);
     if (planned.chart) {
-      const chart = planned.chart;
-      const type =
-        chart.type === 'line'
-          ? pptx.ChartType.line
-          : chart.type === 'pie'
-            ? pptx.ChartType.pie
-            : pptx.ChartType.bar;
-      const values = chart.series.flatMap((series) => series.values);
-      slide.addChart(
-        type,
-        chart.series.map((series) => ({
-          name: series.name,
-          labels: chart.categories,
-          values: series.values,
-        })),
-        {
-          x: BODY_BOX.x + 0.2,
-          y: visualTop,
-          w: BODY_BOX.w - 0.4,
-          h: visualHeight,
-          showTitle: Boolean(chart.title),
-          title: chart.title,
-          titleFontFace: theme.font,
-          titleFontSize: 16,
-          showLegend: chart.series.length > 1 || chart.type === 'pie',
-          legendPos: 'b',
-          legendFontSize: 12,
-          catAxisLabelFontSize: 12,
-          valAxisLabelFontSize: 12,
-          // Bars of positive figures start at zero: an auto-scaled axis exaggerates small differences.
-          ...(chart.type === 'bar' && Math.min(...values) >= 0 ? { valAxisMinVal: 0 } : {}),
-          // One colour per series (several colours on one series read as a legend that is not there);
-          // a pie needs one per slice. pptxgenjs picks random colours past the palette: 12 covers the
-          // outline's maximum of categories.
-          chartColors: chart.type === 'pie' ? CHART_COLORS : CHART_COLORS.slice(0, chart.series.length),
-        },
+      addChart(
+        pptx,
+        slide,
+        planned.chart,
+        both ? { ...visual, x: visual.x + visualWidth + GAP * 2 } : visual,
       );
     }
     if (planned.notes) slide.addNotes(planned.notes);

@@ -51,7 +51,8 @@ async function subfolders(dir: string): Promise<string[]> {
 
 /**
  * Every deck of a run, in sorted path order. A case folder must hold exactly one `.pptx` or `.pdf`;
- * none or several is a failure for that folder (the rest go on).
+ * none or several is a failure for that folder (the rest go on); a run without a deck folder is a
+ * failure too (a mistyped run name must not look like a run with nothing to do).
  */
 export async function discoverDeckRows(
   layout: RunLayout,
@@ -60,7 +61,15 @@ export async function discoverDeckRows(
   const root = layout.decksRoot(run);
   const rows: DeckRow[] = [];
   const failures: DiscoveryFailure[] = [];
-  if (!existsSync(root)) return { rows, failures };
+  if (!existsSync(root)) {
+    failures.push({
+      where: root,
+      error: new InputError(`no deck folder for run "${run}" (generate or import decks first)`, {
+        file: root,
+      }),
+    });
+    return { rows, failures };
+  }
   for (const system of await subfolders(root)) {
     for (const condition of await subfolders(join(root, system))) {
       const parsedCondition = conditionSchema.safeParse(condition);

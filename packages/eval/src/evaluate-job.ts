@@ -12,10 +12,7 @@ import {
   hashFile,
   InputError,
   isXsbError,
-  JsonlWriter,
-  type ProbeScore,
   probeSchema,
-  probeScoreSchema,
   type RunLayout,
   type RunManifest,
   readJson,
@@ -24,7 +21,6 @@ import {
   withDirectoryLock,
   writeFileAtomic,
   writeJson,
-  writeJsonlAtomic,
   XSB_VERSION,
 } from '@xsb/core';
 import { deckStatsFor, formatDeckText } from '@xsb/decks';
@@ -32,8 +28,9 @@ import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, writeEvaluationMetrics } from '
 import { ANSWERABILITY_PROMPT_VERSION, ANSWERABILITY_SYSTEM } from './answerability-prompt';
 import type { EvaluationJob } from './discover-evaluation-jobs';
 import type { EvalJudge } from './eval-judge';
-import type { JudgeInputMode, ProbeJudgment } from './probe-judgment';
+import type { JudgeInputMode } from './probe-judgment';
 import { type ClaimSettings, scoreDeckCorrectness } from './score-deck-correctness';
+import { scoreProbesInBatches } from './score-probes-in-batches';
 
 /** minisearch's version, recorded in manifests (kept equal to the dependency in package.json). */
 export const MINISEARCH_VERSION = '7.2.0';
@@ -78,53 +75,6 @@ export interface JobResult {
   judgedBatches: number;
   reusedBatches: number;
   correctnessFromCache: boolean;
-}
-
-interface ScoreReuseKey {
-  judge: string;
-  judge_input_mode: JudgeInputMode;
-  deck_sha256: string;
-  probes_sha256: string;
-  batch_size: number;
-}
-
-function reusable(row: ProbeScore, key: ScoreReuseKey): boolean {
-  const meta = row.metadata as Record<string, unknown>;
-  return (Object.keys(key) as Array<keyof ScoreReuseKey>).every((name) => meta[name] === key[name]);
-}
-
-async function readReusableScores(files: string[], key: ScoreReuseKey): Promise<Map<string, ProbeScore>> {
-  const rows = new Map<string, ProbeScore>();
-  for (const file of files) {
-    if (!existsSync(file)) continue;
-    // A torn last line from a killed run is skipped, not fatal: its batch is simply judged again.
-    for (const row of await readJsonlAll(file, probeScoreSchema, { onInvalid: () => {} })) {
-      if (reusable(row, key) && !rows.has(row.probe_id)) rows.set(row.probe_id, row);
-    }
-  }
-  return rows;
-}
-
-/**
- * Runs `work` over the items, at most `limit` at a time. After a failure no new item starts, but the
- * ones in flight finish (their batches are paid for and saved for a resume); then the first error
- * is thrown.
- */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  });
-  await Promise.all(runners);
-  if (failure) throw failure.error;
 }
 
 function sameInputs(
@@ -283,60 +233,25 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         );
       }
 
-      const probes = await readJsonlAll(probesFile, probeSchema);
-      const reuseKey: ScoreReuseKey = {
-        judge: judge.id,
-        judge_input_mode: mode,
-        deck_sha256: deckSha256,
-        probes_sha256: probesSha256,
-        batch_size: settings.batchSize,
-      };
-      const finalScores = join(evaluationDir, EVALUATION_FILES.probeScores);
-      const partialScores = join(evaluationDir, PARTIAL_SCORES_FILE);
-      const known = context.force
-        ? new Map<string, ProbeScore>()
-        : await readReusableScores([finalScores, partialScores], reuseKey);
-      const batches: Array<{ index: number; probes: typeof probes }> = [];
-      for (let i = 0; i < probes.length; i += settings.batchSize)
-        batches.push({ index: batches.length, probes: probes.slice(i, i + settings.batchSize) });
-      const pending = batches.filter((batch) => !batch.probes.every((probe) => known.has(probe.probe_id)));
-      result.reusedBatches = batches.length - pending.length;
-      if (context.force || pending.length === batches.length) await rm(partialScores, { force: true });
-      const writer = await JsonlWriter.open(partialScores, probeScoreSchema);
-      try {
-        await pool(pending, settings.concurrency, async (batch) => {
-          const answer = await judge.judgeAnswerability({
-            mode,
-            deck,
-            deckText,
-            slideImages,
-            sourceContext: sourceText,
-            probes: batch.probes,
-          });
-          if (answer.missing.length > 0)
-            log.push(
-              `batch ${batch.index}: no judgment for ${answer.missing.join(', ')}; recorded as uncovered`,
-            );
-          if (answer.unknown.length > 0)
-            log.push(
-              `batch ${batch.index}: ignored judgments for unknown probe ids ${answer.unknown.join(', ')}`,
-            );
-          for (const judgment of answer.judgments) {
-            const row = scoreRow(judgment, reuseKey, batch.index, answer.missing.includes(judgment.probe_id));
-            await writer.write(row);
-            known.set(judgment.probe_id, row);
-          }
-          result.judgedBatches += 1;
-        });
-      } finally {
-        await writer.close();
-      }
-      await writeJsonlAtomic(
-        finalScores,
-        probeScoreSchema,
-        probes.map((probe) => known.get(probe.probe_id)!),
-      );
-      await rm(partialScores, { force: true });
+      const answerability = await scoreProbesInBatches({
+        judge,
+        request: { mode, deck, deckText, slideImages, sourceContext: sourceText },
+        probes: await readJsonlAll(probesFile, probeSchema),
+        reuseKey: {
+          judge: judge.id,
+          judge_input_mode: mode,
+          deck_sha256: deckSha256,
+          probes_sha256: probesSha256,
+          batch_size: settings.batchSize,
+        },
+        concurrency: settings.concurrency,
+        finalFile: join(evaluationDir, EVALUATION_FILES.probeScores),
+        partialFile: join(evaluationDir, PARTIAL_SCORES_FILE),
+        force: context.force,
+      });
+      result.judgedBatches = answerability.judgedBatches;
+      result.reusedBatches = answerability.reusedBatches;
+      log.push(...answerability.notes);
 
       const correctness = await scoreDeckCorrectness({
         deck,
@@ -373,19 +288,4 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
     await writeJson(statusFile, evalJobStatusSchema, status('failed', null, error.message));
     return { ...result, outcome: 'failed', error: error.message };
   }
-}
-
-function scoreRow(judgment: ProbeJudgment, key: ScoreReuseKey, batch: number, missing: boolean): ProbeScore {
-  return {
-    probe_id: judgment.probe_id,
-    covered: judgment.covered,
-    answer: judgment.answer,
-    cited_evidence: judgment.cited_evidence,
-    metadata: {
-      ...key,
-      confidence: judgment.confidence,
-      batch,
-      ...(missing ? { missing_judgment: true } : {}),
-    },
-  };
 }

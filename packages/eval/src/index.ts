@@ -93,6 +93,11 @@ export {
   type ScoreCorrectnessInput,
   scoreDeckCorrectness,
 } from './score-deck-correctness';
+export {
+  type ScoreProbesInput,
+  type ScoreReuseKey,
+  scoreProbesInBatches,
+} from './score-probes-in-batches';
 export { slideVisibleText } from './slide-visible-text';
 export {
   chunkSourceForRetrieval,

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { cacheBreakpoints } from './cache-breakpoints';
 import type { CompletionRequest, ContentPart } from './completion-types';
 import { httpFetch } from './http-fetch';
 import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer } from './provider-adapter';
@@ -35,14 +36,11 @@ export function toAnthropicBody(
   request: CompletionRequest,
   model: string,
 ): Anthropic.MessageCreateParamsNonStreaming {
-  const marked: Array<[number, number]> = [];
-  request.messages.forEach((message, m) => {
-    if (typeof message.content !== 'string')
-      message.content.forEach((part, p) => {
-        if (part.cacheBreakpoint) marked.push([m, p]);
-      });
-  });
-  const kept = new Set(marked.slice(-MAX_BREAKPOINTS).map(([m, p]) => `${m}:${p}`));
+  const kept = new Set(
+    cacheBreakpoints(request.messages)
+      .slice(-MAX_BREAKPOINTS)
+      .map(([m, p]) => `${m}:${p}`),
+  );
   const system = `${request.system ?? ''}${schemaInstruction(request)}`;
   return {
     model,

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { cacheBreakpoints } from './cache-breakpoints';
 import type { ChatMessage, CompletionRequest, ContentPart } from './completion-types';
 import { httpFetch } from './http-fetch';
 import { MalformedAnswerError, type ProviderAdapter, type ProviderAnswer } from './provider-adapter';
@@ -55,13 +56,7 @@ function toMessages(request: CompletionRequest): OpenAI.Chat.ChatCompletionMessa
  * last cache breakpoint, binary parts by hash), so calls sharing it are routed to the same cache.
  */
 function promptCacheKey(request: CompletionRequest): string | undefined {
-  let last: [number, number] | undefined;
-  request.messages.forEach((message, m) => {
-    if (typeof message.content !== 'string')
-      message.content.forEach((part, p) => {
-        if (part.cacheBreakpoint) last = [m, p];
-      });
-  });
+  const last = cacheBreakpoints(request.messages).at(-1);
   if (!last) return undefined;
   const [lastMessage, lastPart] = last;
   const prefix = request.messages

@@ -130,16 +130,9 @@ export class ProviderClient implements LlmClient {
         found.retryAfterMs !== undefined
           ? found.retryAfterMs + Math.round((this.options.random ?? Math.random)() * RETRY_AFTER_JITTER_MS)
           : backoffDelayMs(attempt, this.options.random, this.options.baseBackoffMs);
-      const { maxAttempts, maxTotalWaitMs } = this.options.limits;
-      const stopReason = !found.retryable
-        ? ''
-        : attempt >= maxAttempts
-          ? ` after ${attempt} attempts`
-          : waited + delay > maxTotalWaitMs
-            ? ` after ${attempt} attempts (the next wait of ${Math.round(delay)} ms would pass the ${maxTotalWaitMs} ms wait budget)`
-            : undefined;
-      if (stopReason !== undefined) {
-        const error = this.toError(found, model, attempt, stopReason);
+      const giveUp = this.whyGiveUp(found, attempt, waited, delay);
+      if (giveUp !== undefined) {
+        const error = this.toError(found, model, attempt, giveUp);
         if (found.status === 401 || found.status === 403) this.authFailure = error;
         await this.recordFailure(stage, model, started, retries, found.code);
         throw error;
@@ -150,6 +143,19 @@ export class ProviderClient implements LlmClient {
       waited += delay;
       retries += 1;
     }
+  }
+
+  /**
+   * Undefined while another attempt is allowed; otherwise the suffix the error message gets: empty
+   * for a failure that is not worth retrying, else which cap (attempts or total wait) was reached.
+   */
+  private whyGiveUp(failure: Failure, attempt: number, waited: number, delay: number): string | undefined {
+    const { maxAttempts, maxTotalWaitMs } = this.options.limits;
+    if (!failure.retryable) return '';
+    if (attempt >= maxAttempts) return ` after ${attempt} attempts`;
+    if (waited + delay > maxTotalWaitMs)
+      return ` after ${attempt} attempts (the next wait of ${Math.round(delay)} ms would pass the ${maxTotalWaitMs} ms wait budget)`;
+    return undefined;
   }
 
   private toError(failure: Failure, model: string, attempts: number, suffix: string): ProviderError {

@@ -105,6 +105,29 @@ describe('replayKeyFor', () => {
   });
 });
 
+describe('replayKeyFor stability', () => {
+  it('keeps the exact keys existing replay stores (fixtures/replay/demo.jsonl) were written with', () => {
+    // A change here orphans every recorded store: their completions would all miss.
+    expect(
+      replayKeyFor({ system: 'You judge.', messages: [{ role: 'user', content: 'Is the sky blue?' }] }),
+    ).toBe('204dca52beb4548f4dbc8bdb57973e982e8c39e2a392b281190af42e3a0513fa');
+    expect(
+      replayKeyFor({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Slide:' },
+              { type: 'image', mediaType: 'image/png', data: png([1, 2, 3]) },
+            ],
+          },
+          { role: 'assistant', content: 'ok' },
+        ],
+      }),
+    ).toBe('d1587d91da613ba62fab6e6e69801f8066a2e6286bf053b05e7c6a5372838db5');
+  });
+});
+
 describe('renderPromptText', () => {
   it('shows binary parts as hashed placeholders', () => {
     const text = renderPromptText(base.messages);

@@ -94,6 +94,11 @@ function costOf(totals: UsageTotals, price: ModelPrice): number {
   );
 }
 
+/** Code-unit order, the same on every machine (unlike `localeCompare`). */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Sums ledger lines per (stage, judge, model), sorted by those, with estimated costs. */
 export function summarizeUsage(
   entries: Iterable<UsageLedgerEntry>,
@@ -119,20 +124,8 @@ export function summarizeUsage(
     row.cacheReadTokens += entry.cacheReadTokens;
     row.cacheWriteTokens += entry.cacheWriteTokens;
   }
-  const sorted = [...rows.values()].sort((a, b) =>
-    a.stage !== b.stage
-      ? a.stage < b.stage
-        ? -1
-        : 1
-      : a.judge !== b.judge
-        ? a.judge < b.judge
-          ? -1
-          : 1
-        : a.model < b.model
-          ? -1
-          : a.model > b.model
-            ? 1
-            : 0,
+  const sorted = [...rows.values()].sort(
+    (a, b) => compare(a.stage, b.stage) || compare(a.judge, b.judge) || compare(a.model, b.model),
   );
   const totals = emptyTotals();
   const unpriced = new Set<string>();

@@ -1,6 +1,7 @@
 import { ProviderError } from '@xsb/core';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { toAnthropicBody } from './anthropic-adapter';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
 import { toOpenAiBody } from './openai-adapter';
@@ -183,5 +184,33 @@ describe('toOpenAiBody for api.openai.com', () => {
     const compatible = toOpenAiBody(ask('q1'), 'llama', false);
     expect(compatible).not.toHaveProperty('prompt_cache_key');
     expect(compatible.max_tokens).toBe(10);
+  });
+});
+
+describe('toAnthropicBody', () => {
+  it('keeps cache_control on the last four breakpoints only (the API refuses a fifth)', () => {
+    const parts = Array.from({ length: 6 }, (_, i) => ({
+      type: 'text' as const,
+      text: `part ${i}`,
+      cacheBreakpoint: i !== 2,
+    }));
+    const body = toAnthropicBody(
+      {
+        messages: [
+          { role: 'user', content: parts.slice(0, 3) },
+          { role: 'assistant', content: 'noted' },
+          { role: 'user', content: parts.slice(3) },
+        ],
+      },
+      'claude-test',
+    );
+    const marked = body.messages.flatMap((message) =>
+      typeof message.content === 'string'
+        ? []
+        : message.content
+            .filter((block) => 'cache_control' in block)
+            .map((block) => (block as { text: string }).text),
+    );
+    expect(marked).toEqual(['part 1', 'part 3', 'part 4', 'part 5']);
   });
 });

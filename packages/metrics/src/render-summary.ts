@@ -81,6 +81,7 @@ function table(header: string[], rows: string[][]): string[] {
  * after a line saying what a cell means.
  */
 export function renderResultsTables(summary: MetricsSummary): string[] {
+  if (summary.groups.length === 0) return ['No metric rows were found.', ''];
   const lines: string[] = [describeCells(summary), ''];
   const audiences = [...new Set(summary.groups.map((group) => group.audience))].sort(compareText);
   for (const audience of audiences) {

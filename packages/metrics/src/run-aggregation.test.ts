@@ -85,6 +85,9 @@ describe('runAggregation over compact metric files', () => {
     expect(csv).toContain('other,other,,learners,correctness,1,0,0.5,0.5,0.5');
     const report = await readFile(join(out, 'report.md'), 'utf8');
     expect(report).toContain('## Audience: learners');
-    expect(report).toContain('| gen__audience_agnostic | 3 | 0.300 [');
+    expect(report).toMatch(/\| gen__audience_agnostic \| 3 \| 0\.300 \[0\.\d{3}, 0\.\d{3}\] \(n=2\) \|/);
+    // a group of one row shows its value without a (zero-width) interval
+    expect(report).toContain('| other | 1 | 0.700 | 1.000 | 0.500 | – | 0.500 |');
+    expect(report).toContain('Cells: mean over the group');
   });
 });

@@ -1,8 +1,12 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '@xsb/core/testing';
 import { createLlmClient } from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { describe, expect, it } from 'vitest';
-import { HOLISTIC_SYSTEM_PROMPT, judgeHolistic, parseHolisticAnswer } from './holistic-judge';
+import { HOLISTIC_SYSTEM_PROMPT, judgeHolistic, parseHolisticAnswer, runHolistic } from './holistic-judge';
 import { deckOf, slideOf, textElement } from './testing';
+import { writeLayoutFixtureDecks } from './write-layout-fixture-decks';
 
 describe('parseHolisticAnswer', () => {
   it('reads fenced JSON with prose and rescales like PresentBench ((overall - 1) * 25)', () => {
@@ -43,6 +47,37 @@ describe('judgeHolistic', () => {
       expect(calls).toBe(2);
       expect(server.requests[0]?.text).toContain('--- Slide 1 ---\nBits and bytes');
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('runHolistic', () => {
+  it('names rows by instance id, like runRubric, so both evaluators align on the same samples', async () => {
+    const server = await startFakeLlmServer({
+      handler: () => ({ text: '{"content": 5, "design": 4, "coherence": 3}' }),
+    });
+    const { dir, cleanup } = await makeTempDir();
+    try {
+      const results = join(dir, 'results');
+      await mkdir(join(results, 'generation_task/results'), { recursive: true });
+      await copyFile(
+        (await writeLayoutFixtureDecks(dir)).clean,
+        join(results, 'generation_task/results/slides.pptx'),
+      );
+      const rows = await runHolistic({
+        instancesDir: join(__dirname, '../../../fixtures/rubric/appendix-cs-overview-ch1'),
+        resultsDir: results,
+        client: createLlmClient('openai:gpt-holistic-run', { env: fakeProviderEnv(server), noCache: true }),
+      });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        instance_id: 'appendix-a2-computer-science-overview-ch1',
+        error: null,
+      });
+      expect(rows[0]?.score?.overall_percent).toBe(75);
+    } finally {
+      await cleanup();
       await server.close();
     }
   });

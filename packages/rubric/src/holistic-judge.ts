@@ -118,10 +118,15 @@ export async function runHolistic(options: {
 }): Promise<HolisticRunRow[]> {
   const rows: HolisticRunRow[] = [];
   for (const entry of await findInstances(options.instancesDir)) {
+    // Sample ids must match `runRubric`'s rows (the instance id), so both evaluators align on them.
+    const instanceId = await entry.load().then(
+      (instance) => instance.id,
+      () => entry.relativePath,
+    );
     const deckPath = findPresentBenchDeck(options.resultsDir, entry.relativePath);
     if (!deckPath) {
       rows.push({
-        instance_id: entry.relativePath,
+        instance_id: instanceId,
         deck_path: null,
         score: null,
         error: 'no slides.pdf or slides.pptx',
@@ -130,10 +135,10 @@ export async function runHolistic(options: {
     }
     try {
       const score = await judgeHolistic(options.client, await readDeck(deckPath));
-      rows.push({ instance_id: entry.relativePath, deck_path: deckPath, score, error: null });
+      rows.push({ instance_id: instanceId, deck_path: deckPath, score, error: null });
     } catch (error) {
       if (!(isXsbError(error) && (error.kind === 'input' || error.kind === 'provider'))) throw error;
-      rows.push({ instance_id: entry.relativePath, deck_path: deckPath, score: null, error: error.message });
+      rows.push({ instance_id: instanceId, deck_path: deckPath, score: null, error: error.message });
     }
   }
   return rows;

@@ -97,6 +97,10 @@ describe('CSV inputs', () => {
       await expect(readHumanRankings(join(dir, 'r.csv'))).rejects.toThrow(/r\.csv:3.*rank/);
       await writeFile(join(dir, 's.csv'), 'sample_id,system\ns1,A\n');
       await expect(readSystemScores(join(dir, 's.csv'))).rejects.toThrow(/missing column "score"/);
+      await writeFile(join(dir, 's.json'), JSON.stringify([{ system: 'A', score: 1 }]));
+      await expect(readSystemScores(join(dir, 's.json'))).rejects.toThrow(
+        /s\.json: field "\[0\]\.sample_id"/,
+      );
     } finally {
       await cleanup();
     }

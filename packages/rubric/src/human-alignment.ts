@@ -98,11 +98,16 @@ export async function readSystemScores(file: string): Promise<SystemScore[]> {
     if (!Array.isArray(parsed))
       throw new ValidationError('expected an array of {sample_id, system, score}', { file });
     return parsed.map((entry, index) => {
-      const record = entry as Record<string, unknown>;
+      const record = (entry ?? {}) as Record<string, unknown>;
+      for (const field of ['sample_id', 'system'] as const) {
+        if (typeof record[field] !== 'string' || record[field] === '') {
+          throw new ValidationError('must be a non-empty string', { file, field: `[${index}].${field}` });
+        }
+      }
       if (typeof record.score !== 'number' || !Number.isFinite(record.score)) {
         throw new ValidationError('score must be a number', { file, field: `[${index}].score` });
       }
-      return { sample_id: String(record.sample_id), system: String(record.system), score: record.score };
+      return { sample_id: record.sample_id as string, system: record.system as string, score: record.score };
     });
   }
   const rows = parseCsv(text, file);

@@ -125,6 +125,10 @@ describe('layout checks on PPTX decks generated with pptxgenjs', () => {
     expect(checks.min_font_size).toMatchObject({ passed: false, slides: [3] });
     expect(checks.min_font_size?.findings[0]?.detail).toMatch(/^10 pt text/);
     expect(checks.text_overlap).toMatchObject({ passed: false, slides: [4] });
+    expect(checks.text_overlap?.findings.map((finding) => finding.detail)).toEqual([
+      'text "First text box with its own content" overlaps text "Second text box drawn over the first" (53% of the smaller box)',
+      'text "Second text box drawn over the first" overlaps a picture (22% of the smaller box)',
+    ]);
     expect(checks.empty_slide).toMatchObject({ passed: false, slides: [5] });
     expect(checks.off_slide).toMatchObject({ passed: false, slides: [6] });
     expect(checks.off_slide?.findings[0]?.detail).toMatch(/x=576 .* w=288 .*720x405/);

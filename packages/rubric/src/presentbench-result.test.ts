@@ -92,13 +92,13 @@ describe('PresentBench result YAML', () => {
       items.find((entry) => entry.key === '2.1' && entry.section === 'material_dependent')?.cited_slides,
     ).toEqual([2, 4]);
     // Paper formula on the same verdicts, errors reported apart:
-    // fundamentals 2/3, design 1/2, completeness 2/2, correctness 0/1, fidelity 3/4 (NA left out).
+    // fundamentals 2/3, design 1/2, completeness 2/2, correctness 0/1, fidelity 3/5 (NA is not satisfied).
     const paper = scorePaper(items, 'report');
-    expect(paper.total_percent).toBeCloseTo(((2 / 3 + 1 / 2 + 1 + 0 + 3 / 4) / 5) * 100, 10);
+    expect(paper.total_percent).toBeCloseTo(((2 / 3 + 1 / 2 + 1 + 0 + 3 / 5) / 5) * 100, 10);
     expect(paper.error_count).toBe(2);
     const strict = scorePaper(items, 'as-no');
     expect(strict.dimensions.design.score).toBeCloseTo(1 / 3, 10);
-    expect(strict.total_percent).toBeCloseTo(((2 / 3 + 1 / 3 + 1 + 0 + 3 / 4) / 5) * 100, 10);
+    expect(strict.total_percent).toBeCloseTo(((2 / 3 + 1 / 3 + 1 + 0 + 3 / 5) / 5) * 100, 10);
   });
 });
 

@@ -18,7 +18,7 @@ export interface DimensionScore {
   not_applicable: number;
   error: number;
   not_judged: number;
-  /** Share of "yes" among scored items (0..1); null when no item of the dimension was scored. */
+  /** Share of "yes" among scored items (yes, no, not applicable; errors by policy), 0..1; null when none. */
   score: number | null;
 }
 
@@ -40,15 +40,17 @@ function countVerdicts(items: RubricItemResult[]): Record<RubricVerdict, number>
 }
 
 /**
- * The paper's score: s_i = share of satisfied items in dimension i, total = mean of the five × 100.
- * "not applicable" answers and unjudged items are outside the denominator; errors follow `policy`.
+ * The paper's score (spec 001, §3.3.3): s_i = satisfied items / N_i in dimension i, total = mean of
+ * the five × 100. A "not applicable" answer is an item that is not satisfied, so it stays in N_i (as
+ * in PresentBench's scoring.py, which keeps it in the denominator); unjudged items are outside it,
+ * errors follow `policy`.
  */
 export function scorePaper(items: RubricItemResult[], policy: ErrorPolicy = 'report'): PaperScore {
   const dimensions = {} as Record<RubricDimension, DimensionScore>;
   for (const dimension of RUBRIC_DIMENSIONS) {
     const mine = items.filter((item) => item.dimension === dimension);
     const counts = countVerdicts(mine);
-    const scored = counts.yes + counts.no + (policy === 'as-no' ? counts.error : 0);
+    const scored = counts.yes + counts.no + counts.not_applicable + (policy === 'as-no' ? counts.error : 0);
     dimensions[dimension] = {
       items: mine.length,
       yes: counts.yes,

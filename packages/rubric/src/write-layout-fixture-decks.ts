@@ -4,6 +4,10 @@ import PptxGenJS from 'pptxgenjs';
 type Pptx = InstanceType<typeof PptxGenJS>;
 type Slide = ReturnType<Pptx['addSlide']>;
 
+/** A 1×1 grey PNG: enough for a picture shape with a position and size. */
+const ONE_PIXEL_PNG =
+  'image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==';
+
 const TITLE = { x: 0.5, y: 0.3, w: 9, h: 0.8, fontSize: 28, bold: true } as const;
 
 function bullets(slide: Slide, lines: string[], fontSize = 20, box = { x: 0.5, y: 1.3, w: 9, h: 3.4 }): void {
@@ -58,7 +62,7 @@ export function buildCleanDeck(): Pptx {
 
 /**
  * One planted defect per slide (slide 1 is clean): 2 eight bullets, 3 10 pt text, 4 two overlapping
- * text boxes, 5 empty, 6 a text box running off the right edge, 7 a slide in Chinese.
+ * text boxes and a picture over the second, 5 empty, 6 a text box running off the right edge, 7 a slide in Chinese.
  */
 export function buildDefectDeck(): Pptx {
   const pptx = newDeck();
@@ -82,6 +86,7 @@ export function buildDefectDeck(): Pptx {
   overlap.addText('Overlapping Boxes', TITLE);
   overlap.addText('First text box with its own content', { x: 1, y: 1.5, w: 5, h: 1.5, fontSize: 20 });
   overlap.addText('Second text box drawn over the first', { x: 2, y: 2, w: 5, h: 1.5, fontSize: 20 });
+  overlap.addImage({ data: ONE_PIXEL_PNG, x: 6.5, y: 2.2, w: 2, h: 1.5 });
 
   pptx.addSlide();
 

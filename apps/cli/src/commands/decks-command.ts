@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { conditionSchema, type DeckBatchSummary, RunLayout, UsageError, type XsbConfig } from '@xsb/core';
+import {
+  type Condition,
+  conditionSchema,
+  type DeckBatchSummary,
+  RunLayout,
+  UsageError,
+  type XsbConfig,
+} from '@xsb/core';
 import {
   BASELINE_SYSTEM,
   type DeckRowFilters,
@@ -51,14 +58,18 @@ function addRowFilters(command: Command): Command {
     .option('--shard <i/n>', 'only cases with md5(case_label) % n == i (as Python computes it)');
 }
 
-function rowFilters(flags: RowFilterFlags): DeckRowFilters {
-  for (const condition of flags.condition ?? []) {
-    if (!conditionSchema.safeParse(condition).success) {
-      throw new UsageError(
-        `--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`,
-      );
-    }
+function parseCondition(value: string): Condition {
+  const parsed = conditionSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new UsageError(
+      `--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(value)}`,
+    );
   }
+  return parsed.data;
+}
+
+function rowFilters(flags: RowFilterFlags): DeckRowFilters {
+  for (const condition of flags.condition ?? []) parseCondition(condition);
   return {
     ...(flags.condition?.length ? { conditions: flags.condition } : {}),
     ...(flags.audience?.length ? { audiences: flags.audience } : {}),
@@ -109,12 +120,7 @@ function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
   if (!flags.source || !flags.case?.[0]) {
     throw new UsageError('give --run-sheet <csv>, or --source <file> with --case <label> for a single deck');
   }
-  const condition = flags.condition?.[0] ?? 'audience_agnostic';
-  if (!conditionSchema.safeParse(condition).success) {
-    throw new UsageError(
-      `--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`,
-    );
-  }
+  const condition = parseCondition(flags.condition?.[0] ?? 'audience_agnostic');
   const audience = flags.audience?.[0] ?? 'all';
   const sourceDocument = resolve(context.io.cwd, flags.source);
   return {
@@ -125,7 +131,7 @@ function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
         line: 1,
         row: {
           system: BASELINE_SYSTEM,
-          condition: condition as 'audience_agnostic' | 'audience_conditioned',
+          condition,
           audience,
           case_label: flags.case[0],
           source_document: sourceDocument,
@@ -267,19 +273,12 @@ export const decksCommand: CommandModule = {
           json?: boolean;
         }) => {
           const { config, layout } = runContext(context, flags);
-          const condition = flags.condition ?? 'audience_agnostic';
-          const parsed = conditionSchema.safeParse(condition);
-          if (!parsed.success) {
-            throw new UsageError(
-              `--condition must be audience_agnostic or audience_conditioned, got ${JSON.stringify(condition)}`,
-            );
-          }
           const result = await importExternalDecks({
             system: flags.system,
             fromDir: resolve(context.io.cwd, flags.from),
             layout,
             run: config.run,
-            condition: parsed.data,
+            condition: parseCondition(flags.condition ?? 'audience_agnostic'),
             ...(flags.audience ? { audience: flags.audience } : {}),
             force: Boolean(flags.force),
           });

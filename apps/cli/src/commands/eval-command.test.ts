@@ -98,4 +98,13 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
     expect(badJudge.code).toBe(2);
     expect(badJudge.stderr).toContain('OPENAI_API_KEY');
   });
+  it('says why when there is nothing to evaluate or aggregate (exit 1, not a silent success)', async () => {
+    const noRun = await run(['eval', '--data', 'demo/data', '--run', 'no-such-run']);
+    expect(noRun.code).toBe(1);
+    expect(noRun.stdout).toContain('no deck folder for run "no-such-run"');
+    const noRoot = await run(['aggregate', 'no-such-folder', '--out', 'agg-empty']);
+    expect(noRoot.code).toBe(1);
+    expect(noRoot.stdout).toContain('No metric rows were found.');
+    expect(noRoot.stderr).toContain(`skipped ${join(root, 'no-such-folder')}: folder not found`);
+  });
 });

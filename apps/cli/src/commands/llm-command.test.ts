@@ -108,6 +108,19 @@ describe('xsb llm complete', () => {
     expect(JSON.parse((await run(['llm', 'cache', 'stats', '--json'])).stdout).entries).toBe(0);
   });
 
+  it('--refresh calls again and rewrites the cached answer', async () => {
+    const ask = (...flags: string[]) =>
+      run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'again', '--json', ...flags]);
+    expect(JSON.parse((await ask()).stdout).fromCache).toBe(false);
+    server.setHandler(() => ({ text: 'newer' }));
+    const before = server.requestCount;
+    const refreshed = JSON.parse((await ask('--refresh')).stdout);
+    expect(refreshed).toMatchObject({ text: 'newer', fromCache: false });
+    expect(server.requestCount - before).toBe(1);
+    expect(JSON.parse((await ask()).stdout)).toMatchObject({ text: 'newer', fromCache: true });
+    expect(server.requestCount - before).toBe(1);
+  });
+
   it('a missing key is exit 2 naming the variable, before any request', async () => {
     const before = server.requestCount;
     const result = await run(['llm', 'complete', '--judge', 'anthropic:claude-test', '--prompt', 'x'], {

@@ -102,6 +102,8 @@ export const metricsCommand: CommandModule = {
           for (const line of renderResultsTables(summary)) context.print(line);
           context.print(`wrote ${files.json}, ${files.csv}, ${files.report}`);
         }
+        for (const entry of summary.skipped)
+          context.warn(`skipped ${resolve(outDir, entry.file)}: ${entry.reason}`);
         if (summary.skipped.length > 0) reportExitCode(1);
       });
   },

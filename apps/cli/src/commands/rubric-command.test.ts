@@ -215,6 +215,19 @@ describe('xsb rubric eval and run', () => {
       ]);
       expect(scored.code).toBe(0);
       expect(JSON.parse(scored.stdout).presentbench.total_percent).toBe(100);
+      // the case's unequal class weights: 10, 30 | 20, 25, 15 of 100
+      const weighted = await run([
+        'rubric',
+        'score',
+        '--evaluation',
+        evaluationFile,
+        '--instance',
+        join(layout, 'data/education/Computer_science_lectures/ch1_bits'),
+        '--json',
+      ]);
+      expect(JSON.parse(weighted.stdout).presentbench.classes.material_dependent['2'].weight_percent).toBe(
+        25,
+      );
       expect(await readFile(join(root, 'pb.yaml'), 'utf8')).toMatch(/answer: "yes"/);
 
       const exported = await run(['rubric', 'export-scores', '--summary', `genA=${summary.summary_file}`]);

@@ -104,7 +104,7 @@ function printScores(context: CliContext, report: ScoreReport): void {
   const percent = (value: number | null): string => (value === null ? 'n/a' : `${value.toFixed(1)}%`);
   for (const [dimension, score] of Object.entries(report.paper.dimensions)) {
     context.print(
-      `  ${dimension.padEnd(13)} ${percent(score.score === null ? null : score.score * 100).padStart(7)}  (${score.yes} yes, ${score.no} no, ${score.error} error, ${score.not_judged} not judged)`,
+      `  ${dimension.padEnd(13)} ${percent(score.score === null ? null : score.score * 100).padStart(7)}  (${score.yes} yes, ${score.no} no, ${score.not_applicable} not applicable, ${score.error} error, ${score.not_judged} not judged)`,
     );
   }
   context.print(`paper total (mean of dimensions): ${percent(report.paper.total_percent)}`);
@@ -152,6 +152,7 @@ interface ScoreFlags {
   presentbenchResult?: string;
   evaluation?: string;
   weights?: string;
+  instance?: string;
   counting?: string;
   errors?: string;
   exportPresentbench?: string;
@@ -350,6 +351,10 @@ function registerScore(rubric: Command, context: CliContext): void {
       'judge_weights.yaml (required with --presentbench-result; default equal class weights)',
     )
     .option(
+      '--instance <path>',
+      'with --evaluation: take the class weights from its instance file or PresentBench case folder',
+    )
+    .option(
       '--counting <rule>',
       'all-items (scoring.py today, default) | yes-no-only (scoring.py at 65068ca)',
     )
@@ -367,12 +372,20 @@ function registerScore(rubric: Command, context: CliContext): void {
         throw new UsageError('--presentbench-result needs --weights judge_weights.yaml');
       if (flags.exportPresentbench && !flags.evaluation)
         throw new UsageError('--export-presentbench needs --evaluation');
+      if (flags.instance && (flags.weights || !flags.evaluation))
+        throw new UsageError('--instance goes with --evaluation and instead of --weights');
+      let weights = EQUAL_CLASS_WEIGHTS;
+      if (flags.weights) {
+        weights = await readPresentBenchWeights(
+          requireExisting(resolve(context.io.cwd, flags.weights), '--weights'),
+        );
+      } else if (flags.instance) {
+        weights = (
+          await loadInstanceAt(requireExisting(resolve(context.io.cwd, flags.instance), '--instance'))
+        ).weights;
+      }
       const options = {
-        weights: flags.weights
-          ? await readPresentBenchWeights(
-              requireExisting(resolve(context.io.cwd, flags.weights), '--weights'),
-            )
-          : EQUAL_CLASS_WEIGHTS,
+        weights,
         errorPolicy: choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report'),
         countingRule: choice<PresentBenchCountingRule>(
           flags.counting,
