@@ -20,6 +20,7 @@ export const BASELINE_THEME = {
 
 const TITLE_SIZES = [BASELINE_THEME.titleSize, 26, 22];
 const COVER_TITLE_SIZES = [BASELINE_THEME.coverTitleSize, 32, 28];
+const SUBTITLE_SIZES = [BASELINE_THEME.bodySize, 18, 16];
 const BODY_SIZES = [BASELINE_THEME.bodySize, 18, 16, 14];
 /** Bullets that share a slide with a table or chart. */
 const LEAD_SIZES = [16, 14];
@@ -29,6 +30,7 @@ const TABLE_SIZES = [BASELINE_THEME.tableSize, 12];
 const TITLE_BOX = { x: 0.5, y: 0.25, w: 9, h: 0.85 };
 const BODY_BOX = { x: 0.6, y: 1.25, w: 8.8, h: 4.05 };
 const COVER_TITLE_BOX = { x: 0.7, y: 1.4, w: 8.6, h: 1.6 };
+const COVER_SUBTITLE_BOX = { x: 0.7, y: 3.1, w: 8.6, h: 1.2 };
 /** The lowest edge content may reach (0.33 in above the slide's bottom). */
 const CONTENT_BOTTOM = BODY_BOX.y + BODY_BOX.h;
 /** The tallest a lead-in above a table or chart may be (inches). */
@@ -145,10 +147,7 @@ function defineMasters(pptx: PptxGenJS): void {
           options: {
             name: 'subtitle',
             type: 'body',
-            x: 0.7,
-            y: 3.1,
-            w: 8.6,
-            h: 0.8,
+            ...COVER_SUBTITLE_BOX,
             fontFace: theme.font,
             fontSize: theme.bodySize,
             color: 'DDE6F0',
@@ -303,7 +302,17 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
     ],
     { placeholder: 'title' },
   );
-  if (valid.subtitle) cover.addText(valid.subtitle, { placeholder: 'subtitle' });
+  if (valid.subtitle) {
+    cover.addText(
+      [
+        {
+          text: valid.subtitle,
+          options: { fontSize: fitFontSize([valid.subtitle], textArea(COVER_SUBTITLE_BOX), SUBTITLE_SIZES) },
+        },
+      ],
+      { placeholder: 'subtitle', fit: 'shrink' },
+    );
+  }
 
   for (const planned of valid.slides) {
     const hasVisual = Boolean(planned.table || planned.chart);

@@ -24,7 +24,7 @@ import {
   XSB_VERSION,
 } from '@xsb/core';
 import { deckStatsFor, formatDeckText } from '@xsb/decks';
-import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, writeEvaluationMetrics } from '@xsb/metrics';
+import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, systemIdFor, writeEvaluationMetrics } from '@xsb/metrics';
 import { ANSWERABILITY_PROMPT_VERSION, ANSWERABILITY_SYSTEM } from './answerability-prompt';
 import type { EvaluationJob } from './discover-evaluation-jobs';
 import type { EvalJudge } from './eval-judge';
@@ -192,9 +192,15 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         }
       }
 
-      // From here the folder is being rewritten: without a status it is not "finished" for stage 6/7
-      // readers, and a run killed in between redoes the job.
+      // From here the folder is being rewritten: without a status it is not "finished", and without
+      // metrics (here and the compact copy) stage 7 cannot aggregate a stale result of other inputs
+      // if this run fails or is killed; the next run redoes the job.
       await rm(statusFile, { force: true });
+      await rm(join(evaluationDir, EVALUATION_FILES.metrics), { force: true });
+      await rm(
+        layout.compactMetricsFile(run, systemIdFor(job.system, job.condition), job.audience, job.caseLabel),
+        { force: true },
+      );
       const deck = await context.readDeck(job.deckFile);
       const deckText = formatDeckText(deck);
       const textFile = join(evaluationDir, EVALUATION_FILES.visibleText);

@@ -15,7 +15,7 @@ import {
   readJsonlAll,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { computeMetrics, rescoreRun } from '@xsb/metrics';
+import { computeMetrics, rescoreRun, scanMetricFiles } from '@xsb/metrics';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvalJudge } from './eval-judge';
 import { LexicalEvalJudge } from './eval-judge';
@@ -433,5 +433,33 @@ describe('runEvaluation (lexical judge)', () => {
       probeScoreSchema,
     );
     expect(scores.every((row) => row.metadata.judge_input_mode === 'image')).toBe(true);
+  });
+  it('leaves no metrics of older inputs behind when a re-evaluation fails', async () => {
+    const filters = { conditions: ['audience_conditioned'] };
+    const first = await runEvaluation({ ...options(), filters });
+    const evalDir = first.results[0]!.evaluationDir;
+    const compact = new RunLayout(dataDir).compactMetricsFile(
+      'r1',
+      'gen__audience_conditioned',
+      'learners',
+      'pilot',
+    );
+    expect(existsSync(join(evalDir, 'metrics.json'))).toBe(true);
+    expect(existsSync(compact)).toBe(true);
+    const down: EvalJudge = {
+      id: 'test:down',
+      readsImages: false,
+      judgeAnswerability: async () => {
+        throw new ProviderError('test', 'provider unavailable (test)');
+      },
+      extractClaims: async () => [],
+      verifyClaims: async () => ({ verdicts: [], unknown: [] }),
+    };
+    const failed = await runEvaluation({ ...options(), judge: down, filters });
+    expect(failed.results[0]!.outcome).toBe('failed');
+    expect(existsSync(join(evalDir, 'metrics.json'))).toBe(false);
+    expect(existsSync(compact)).toBe(false);
+    const { rows } = await scanMetricFiles([join(dataDir, 'runs', 'r1')]);
+    expect(rows).toEqual([]);
   });
 });
