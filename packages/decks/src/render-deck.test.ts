@@ -56,8 +56,10 @@ describe('renderDeck', () => {
     );
   });
 
-  // Needs LibreOffice, a system package: .ci/run installs libreoffice-impress-nogui (see README).
-  it('renders a PPTX through LibreOffice', async () => {
+  // Needs LibreOffice, a system package. CI (.ci/run) installs libreoffice-impress-nogui and this test is
+  // mandatory there; on a developer machine without it the test is skipped with this reason rather than
+  // failing `pnpm test` for a missing system package.
+  it.skipIf(!hasSoffice() && !process.env.CI)('renders a PPTX through LibreOffice', async () => {
     expect(
       hasSoffice(),
       'soffice missing: apt-get install --no-install-recommends libreoffice-impress-nogui',
