@@ -1,4 +1,6 @@
 export { writeFileAtomic } from './atomic-write';
+export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
+export { compareCodePoints } from './compare-code-points';
 export {
   type AcquireLockOptions,
   acquireDirectoryLock,
@@ -155,6 +157,7 @@ export {
 } from './schemas/source-metadata';
 export { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
 export { type WeightFailure, weightFailureSchema } from './schemas/weight-failure';
+export { createSeededRandom, deriveSeed } from './seeded-random';
 export { formatIssuePath, validateRecord } from './validate-record';
 export { XSB_VERSION } from './version';
 export {

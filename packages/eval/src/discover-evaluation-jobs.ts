@@ -3,13 +3,13 @@ import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import {
   type Condition,
+  compareCodePoints,
   conditionSchema,
   InputError,
   isXsbError,
   type RunLayout,
   type XsbError,
 } from '@xsb/core';
-import { compareText } from '@xsb/metrics';
 import { loadSourceCase } from '@xsb/sources';
 
 /** A deck in the run's deck tree `decks/<system>/<condition>/<audience>/<case>/<deck>.pptx|pdf`. */
@@ -46,7 +46,7 @@ async function subfolders(dir: string): Promise<string[]> {
   return entries
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => e.name)
-    .sort(compareText);
+    .sort(compareCodePoints);
 }
 
 /**
@@ -91,7 +91,7 @@ export async function discoverDeckRows(
           const decks = (await readdir(dir, { withFileTypes: true }))
             .filter((e) => e.isFile() && DECK_EXTENSIONS.has(extname(e.name).toLowerCase()))
             .map((e) => e.name)
-            .sort(compareText);
+            .sort(compareCodePoints);
           if (decks.length !== 1) {
             failures.push({
               where: dir,

@@ -3,7 +3,8 @@
  * bootstrap and peak RSS. Run: pnpm --filter @xsb/metrics bench
  */
 import type { Metrics } from '@xsb/core';
-import { aggregateMetrics, bootstrapMeanInterval, createSeededRandom, type MetricRow } from '../src/index';
+import { bootstrapMeanInterval, createSeededRandom } from '@xsb/core';
+import { aggregateMetrics, type MetricRow } from '../src/index';
 
 const systems = 20;
 const audiences = 3;

@@ -1,21 +1,21 @@
 import {
+  bootstrapMeanInterval,
+  compareCodePoints,
+  deriveSeed,
   isXsbError,
   type MetricSummary,
   type MetricsGroupSummary,
   type MetricsSummary,
   XSB_VERSION,
 } from '@xsb/core';
-import {
-  bootstrapMeanInterval,
-  DEFAULT_BOOTSTRAP_RESAMPLES,
-  DEFAULT_BOOTSTRAP_SEED,
-} from './bootstrap-mean-interval';
 import { PROBE_DOMAINS, type ProbeDomain } from './classify-probe-domain';
-import { compareText } from './compare-text';
 import { computeDomainCoverage } from './compute-domain-coverage';
 import { readEvaluationInputs } from './recompute-evaluation-metrics';
 import type { MetricRow, SkippedMetricFile } from './scan-metric-files';
-import { deriveSeed } from './seeded-random';
+
+/** The bootstrap seed and resample count of stage 7 when the caller gives none (recorded in summary.json). */
+export const DEFAULT_BOOTSTRAP_SEED = 20_240_607;
+export const DEFAULT_BOOTSTRAP_RESAMPLES = 2000;
 
 /** Row-level metrics summarised per group, in report order. */
 export const SUMMARY_METRICS = [
@@ -83,7 +83,7 @@ export async function aggregateMetrics(
     groups.set(key, list);
   }
   const summaries: MetricsGroupSummary[] = [];
-  for (const key of [...groups.keys()].sort(compareText)) {
+  for (const key of [...groups.keys()].sort(compareCodePoints)) {
     const members = groups.get(key)!;
     const first = members[0]!;
     const metricNames = [...SUMMARY_METRICS, ...PROBE_DOMAINS.map(domainMetricName)];
@@ -108,7 +108,7 @@ export async function aggregateMetrics(
       condition: first.condition,
       audience: first.audience,
       row_count: members.length,
-      cases: members.map((row) => row.case_label).sort(compareText),
+      cases: members.map((row) => row.case_label).sort(compareCodePoints),
       metrics,
     });
   }

@@ -1,16 +1,11 @@
 export {
   type AggregateOptions,
   aggregateMetrics,
+  DEFAULT_BOOTSTRAP_RESAMPLES,
+  DEFAULT_BOOTSTRAP_SEED,
   domainMetricName,
   SUMMARY_METRICS,
 } from './aggregate-metrics';
-export {
-  bootstrapMeanInterval,
-  DEFAULT_BOOTSTRAP_RESAMPLES,
-  DEFAULT_BOOTSTRAP_SEED,
-  type MeanInterval,
-  quantileSorted,
-} from './bootstrap-mean-interval';
 export {
   classifyProbeDomain,
   DOMAIN_FIELD_WEIGHTS,
@@ -20,7 +15,6 @@ export {
   PROBE_DOMAINS,
   type ProbeDomain,
 } from './classify-probe-domain';
-export { compareText } from './compare-text';
 export { computeDomainCoverage, type DomainCoverage } from './compute-domain-coverage';
 export {
   type ComputedMetrics,
@@ -53,7 +47,6 @@ export {
   type SkippedMetricFile,
   scanMetricFiles,
 } from './scan-metric-files';
-export { createSeededRandom, deriveSeed } from './seeded-random';
 export { SYSTEM_ID_SEPARATOR, splitSystemId, systemIdFor } from './system-id';
 export {
   type EvaluationIdentity,

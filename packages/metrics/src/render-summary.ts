@@ -1,7 +1,6 @@
-import type { MetricSummary, MetricsSummary } from '@xsb/core';
+import { compareCodePoints, type MetricSummary, type MetricsSummary } from '@xsb/core';
 import { domainMetricName, SUMMARY_METRICS } from './aggregate-metrics';
 import { PROBE_DOMAINS } from './classify-probe-domain';
-import { compareText } from './compare-text';
 
 const CSV_COLUMNS = [
   'system_id',
@@ -83,7 +82,7 @@ function table(header: string[], rows: string[][]): string[] {
 export function renderResultsTables(summary: MetricsSummary): string[] {
   if (summary.groups.length === 0) return ['No metric rows were found.', ''];
   const lines: string[] = [describeCells(summary), ''];
-  const audiences = [...new Set(summary.groups.map((group) => group.audience))].sort(compareText);
+  const audiences = [...new Set(summary.groups.map((group) => group.audience))].sort(compareCodePoints);
   for (const audience of audiences) {
     const groups = summary.groups.filter((group) => group.audience === audience);
     const pick = (group: (typeof groups)[number], name: string) =>

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { isXsbError, type Metrics, metricsSchema, validateRecord } from '@xsb/core';
-import { compareText } from './compare-text';
+import { compareCodePoints, isXsbError, type Metrics, metricsSchema, validateRecord } from '@xsb/core';
 import { EVALUATION_FILES } from './evaluation-files';
 import { splitSystemId, systemIdFor } from './system-id';
 
@@ -143,9 +142,9 @@ export async function scanMetricFiles(
   }
   const rows = [...chosen.values()].sort(
     (a, b) =>
-      compareText(a.system_id, b.system_id) ||
-      compareText(a.audience, b.audience) ||
-      compareText(a.case_label, b.case_label),
+      compareCodePoints(a.system_id, b.system_id) ||
+      compareCodePoints(a.audience, b.audience) ||
+      compareCodePoints(a.case_label, b.case_label),
   );
   return { rows, skipped, duplicates };
 }

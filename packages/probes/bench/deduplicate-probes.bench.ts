@@ -1,5 +1,6 @@
+import { createSeededRandom } from '@xsb/core';
 import { type DedupInput, deduplicateProbes, deduplicateProbesAllPairs } from '../src/deduplicate-probes';
-import { makeSyntheticProbes, seededRandom } from '../src/testing';
+import { makeSyntheticProbes } from '../src/testing';
 
 // Spec target: a 20,000-probe union dedups in < 5 s. Each figure is the median of three runs.
 const count = Number(process.env.BENCH_PROBES ?? 20_000);
@@ -25,7 +26,7 @@ function time(label: string, bank: readonly DedupInput[], dedup = deduplicatePro
 const realistic = makeSyntheticProbes(count, 42);
 const elapsed = time('realistic union', realistic);
 // Adversarial for answer blocking: every answer is one of 35 years, questions and evidence differ.
-const random = seededRandom(7);
+const random = createSeededRandom(7);
 time(
   'answers from 35 years',
   makeSyntheticProbes(count, 3).map((probe) => ({

@@ -1,3 +1,4 @@
+import { createSeededRandom } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
 import {
   DEDUP_THRESHOLDS,
@@ -6,7 +7,7 @@ import {
   isDuplicatePair,
   probeTokens,
 } from './deduplicate-probes';
-import { makeSyntheticProbes, seededRandom } from './testing';
+import { makeSyntheticProbes } from './testing';
 
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 const probe = (question: string[], answer: string[], evidence: string[]) => ({
@@ -113,7 +114,7 @@ describe('deduplicateProbes', () => {
   });
 
   it('gives the all-pairs result when duplicates share only evidence (sub-quotes of either size)', () => {
-    const random = seededRandom(11);
+    const random = createSeededRandom(11);
     const word = () => `v${Math.floor(random() * 400)}`;
     const bank: Array<{ question: string; answer: string; evidence: Array<{ text: string }> }> = [];
     for (let i = 0; i < 1200; i += 1) {
@@ -139,7 +140,7 @@ describe('deduplicateProbes', () => {
   });
 
   it('gives the all-pairs result when duplicates share only the question (evidence disjoint)', () => {
-    const random = seededRandom(5);
+    const random = createSeededRandom(5);
     const word = () => `u${Math.floor(random() * 300)}`;
     const bank: Array<{ question: string; answer: string; evidence: Array<{ text: string }> }> = [];
     for (let i = 0; i < 1200; i += 1) {

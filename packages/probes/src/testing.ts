@@ -1,17 +1,6 @@
+import { createSeededRandom } from '@xsb/core';
 import type { DedupInput } from './deduplicate-probes';
 import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
-
-/** A small seeded PRNG (mulberry32) so synthetic banks are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A synthetic probe union like a real one: `count` probes over `count / 4` base facts drawn from a
@@ -19,7 +8,7 @@ export function seededRandom(seed: number): () => number {
  * or two of question, answer or evidence changed) and the rest fresh, so both dedup branches fire.
  */
 export function makeSyntheticProbes(count: number, seed = 1, vocabulary = 5000): DedupInput[] {
-  const random = seededRandom(seed);
+  const random = createSeededRandom(seed);
   const word = (): string => `w${Math.floor(random() ** 2 * vocabulary)}`;
   const words = (n: number): string[] => Array.from({ length: n }, word);
   const mutate = (tokens: string[], changes: number): string[] => {

@@ -1,6 +1,5 @@
 import { extname } from 'node:path';
-import { InputError, type RubricRunSummary, ValidationError } from '@xsb/core';
-import { compareCodePoints } from './compare-code-points';
+import { compareCodePoints, InputError, type RubricRunSummary, ValidationError } from '@xsb/core';
 import { readUtf8 } from './read-utf8';
 import { type BootstrapInterval, bootstrapMeanInterval, spearman } from './spearman';
 

@@ -129,7 +129,6 @@ export {
   averageRanks,
   type BootstrapInterval,
   bootstrapMeanInterval,
-  seededRandom,
   spearman,
 } from './spearman';
 export { type StandIn, standInCheckFor } from './stand-in-checks';

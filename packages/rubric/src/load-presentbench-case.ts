@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import {
+  compareCodePoints,
   InputError,
   RUBRIC_CATEGORIES,
   type RubricCategory,
@@ -12,7 +13,6 @@ import {
   validateRecord,
 } from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
-import { compareCodePoints } from './compare-code-points';
 import { decodePresentBenchItem } from './decode-presentbench-item';
 import { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
 import { readUtf8 } from './read-utf8';

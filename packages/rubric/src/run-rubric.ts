@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import {
   assertSafePathPart,
+  compareCodePoints,
   isXsbError,
   type ProgressReporter,
   RUBRIC_CATEGORIES,
@@ -18,7 +19,6 @@ import {
 } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import type { LlmClient } from '@xsb/llm';
-import { compareCodePoints } from './compare-code-points';
 import { type EvaluateDeckOptions, evaluateDeck, evaluationInputHash } from './evaluate-deck';
 import { findPresentBenchCases, findPresentBenchDeck, loadPresentBenchCase } from './load-presentbench-case';
 import { stringifyPresentBenchResult, toPresentBenchResult } from './presentbench-result';

@@ -1,3 +1,4 @@
+import { bootstrapMeanInterval as coreBootstrapMeanInterval } from '@xsb/core';
 /** Ranks 1..n, ascending; tied values share the mean of their positions (fractional ranking). */
 export function averageRanks(values: number[]): number[] {
   const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
@@ -45,18 +46,6 @@ export function spearman(a: number[], b: number[]): number | null {
   return pearson(averageRanks(a), averageRanks(b));
 }
 
-/** mulberry32: a small seeded generator, so bootstrap intervals are reproducible from the recorded seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface BootstrapInterval {
   low: number;
   high: number;
@@ -65,7 +54,7 @@ export interface BootstrapInterval {
   seed: number;
 }
 
-/** Percentile bootstrap interval of the mean, resampling the values with replacement. */
+/** Percentile bootstrap interval of the mean (core's, with the rubric's own default seed). */
 export function bootstrapMeanInterval(
   values: number[],
   options: { resamples?: number; confidence?: number; seed?: number } = {},
@@ -73,24 +62,7 @@ export function bootstrapMeanInterval(
   const resamples = options.resamples ?? 2000;
   const confidence = options.confidence ?? 0.95;
   const seed = options.seed ?? 20260307;
-  if (values.length === 0) return null;
-  const random = seededRandom(seed);
-  const means: number[] = [];
-  for (let r = 0; r < resamples; r += 1) {
-    let total = 0;
-    for (let i = 0; i < values.length; i += 1)
-      total += values[Math.floor(random() * values.length)] as number;
-    means.push(total / values.length);
-  }
-  means.sort((a, b) => a - b);
-  const quantile = (q: number): number => {
-    const position = q * (means.length - 1);
-    const lower = Math.floor(position);
-    const upper = Math.ceil(position);
-    return (
-      (means[lower] as number) + ((means[upper] as number) - (means[lower] as number)) * (position - lower)
-    );
-  };
-  const tail = (1 - confidence) / 2;
-  return { low: quantile(tail), high: quantile(1 - tail), confidence, resamples, seed };
+  const interval = coreBootstrapMeanInterval(values, { seed, resamples, confidence });
+  if (interval.ci_low === null || interval.ci_high === null) return null;
+  return { low: interval.ci_low, high: interval.ci_high, confidence, resamples, seed };
 }

@@ -1,7 +1,6 @@
 import { createSeededRandom } from './seeded-random';
 
-export const DEFAULT_BOOTSTRAP_SEED = 20_240_607;
-export const DEFAULT_BOOTSTRAP_RESAMPLES = 2000;
+const DEFAULT_RESAMPLES = 2000;
 
 export interface MeanInterval {
   n: number;
@@ -34,7 +33,7 @@ export function bootstrapMeanInterval(
   for (const value of values) sum += value;
   const mean = sum / n;
   if (n === 1) return { n, mean, ci_low: mean, ci_high: mean };
-  const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
   const random = createSeededRandom(options.seed);
   const data = Float64Array.from(values);
