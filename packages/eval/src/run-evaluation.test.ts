@@ -116,6 +116,38 @@ describe('runEvaluation (lexical judge)', () => {
   });
   afterEach(() => cleanup());
 
+  it('refuses a weights file made for another probe bank instead of scoring against it', async () => {
+    const layout = new RunLayout(dataDir);
+    const extra = probe('pb_06', 'When did the pilot run?', 'During the winter of 2023.');
+    await writeFile(
+      layout.probesFile('pilot'),
+      [...PROBES, extra]
+        .map((row) => JSON.stringify(row))
+        .join('\n')
+        .concat('\n'),
+    );
+    const { results } = await runEvaluation(options());
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((r) => r.outcome === 'failed')).toBe(true);
+    expect(results[0]!.error).toContain(
+      'does not fit the current probe bank (it weights 5 probe(s) but the bank has 6)',
+    );
+    expect(
+      existsSync(
+        join(
+          layout.evaluationDir({
+            run: 'r1',
+            system: 'gen',
+            condition: 'audience_conditioned',
+            audience: 'learners',
+            caseLabel: 'pilot',
+          }),
+          'metrics.json',
+        ),
+      ),
+    ).toBe(false);
+  });
+
   it('expands agnostic decks to every audience (metadata order) and writes every artifact of spec 000', async () => {
     const { results } = await runEvaluation(options());
     expect(results.map((r) => `${r.job.condition}/${r.job.audience}:${r.outcome}`)).toEqual([

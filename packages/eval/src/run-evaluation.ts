@@ -10,7 +10,7 @@ import {
 import { readDeck as readDeckFile } from '@xsb/decks';
 import type { CreateLlmClientOptions } from '@xsb/llm';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
-import { createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
+import { createUtilityJudge, ensureAudienceWeights, findWeightsBankMismatch } from '@xsb/weights';
 import {
   type DiscoveryFailure,
   discoverDeckRows,
@@ -92,7 +92,15 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const ensureWeights =
     options.ensureWeights ??
     (async (l: RunLayout, caseLabel: string, audience: string) => {
-      if (existsSync(l.weightsFile(caseLabel, audience))) return;
+      if (existsSync(l.weightsFile(caseLabel, audience))) {
+        // Weights made for an older bank would silently drop or mis-weight probes: refuse them.
+        const mismatch = await findWeightsBankMismatch(l, caseLabel, audience);
+        if (mismatch === null) return;
+        throw new InputError(
+          `does not fit the current probe bank (${mismatch}); rerun \`xsb weights --force --case ${caseLabel}\``,
+          { file: l.weightsFile(caseLabel, audience) },
+        );
+      }
       const made = await ensureAudienceWeights(l, caseLabel, audience, {
         judge: createUtilityJudge(judgeSpec, llmOptions),
       });

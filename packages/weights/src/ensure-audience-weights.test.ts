@@ -16,7 +16,11 @@ import { createLlmClient } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAudienceProfiles } from './audience-profiles';
-import { ensureAudienceWeights, weightFailuresFile } from './ensure-audience-weights';
+import {
+  ensureAudienceWeights,
+  findWeightsBankMismatch,
+  weightFailuresFile,
+} from './ensure-audience-weights';
 import { LexicalUtilityJudge } from './lexical-utility-judge';
 import { LlmUtilityJudge } from './llm-utility-judge';
 import { ScriptedUtilityJudge } from './testing';
@@ -179,6 +183,34 @@ describe('ensureAudienceWeights', () => {
     expect(rows.map((row) => row.utility_weight)).toEqual([0.6, 0.3]);
     await writeFile(file, 'audiences:\n  - id: bad id\n    description: x\n');
     await expect(loadAudienceProfiles(file)).rejects.toThrow(/audiences\.yaml: invalid audience profiles/);
+  });
+});
+
+describe('findWeightsBankMismatch', () => {
+  it('accepts weights of the current bank from any judge and names what changed otherwise', async () => {
+    const bank = await writeBank(3);
+    const judge = new ScriptedUtilityJudge(() => 0.6);
+    await ensureAudienceWeights(layout, 'case_a', 'learners', { judge });
+    expect(await findWeightsBankMismatch(layout, 'case_a', 'learners')).toBeNull();
+
+    await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, [
+      bank[0]!,
+      { ...bank[1]!, answer: 'A changed answer' },
+      bank[2]!,
+    ]);
+    expect(await findWeightsBankMismatch(layout, 'case_a', 'learners')).toBe(
+      'probe pb_0002 changed since it was weighted',
+    );
+
+    await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, [...bank, makeProbe(4)]);
+    expect(await findWeightsBankMismatch(layout, 'case_a', 'learners')).toBe(
+      'it weights 3 probe(s) but the bank has 4',
+    );
+
+    await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, [bank[1]!, bank[0]!, bank[2]!]);
+    expect(await findWeightsBankMismatch(layout, 'case_a', 'learners')).toBe(
+      'line 1 weights pb_0001 where the bank has pb_0002',
+    );
   });
 });
 

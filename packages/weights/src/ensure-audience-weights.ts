@@ -215,6 +215,36 @@ export async function ensureAudienceWeights(
   return { ...result, status: 'complete', rows: rows.length, failures: 0, highVariance };
 }
 
+/**
+ * Why an existing weights file does not fit the case's current probe bank (other probe ids, another
+ * order, or a probe whose content changed since it was weighted), or null when it fits. Judge-neutral:
+ * weights made by any judge pass as long as they weight exactly this bank. Later stages call it before
+ * trusting a weights file they did not make.
+ */
+export async function findWeightsBankMismatch(
+  layout: RunLayout,
+  caseLabel: string,
+  audience: string,
+): Promise<string | null> {
+  const weightsFile = layout.weightsFile(caseLabel, audience);
+  const bank = await readJsonlAll(layout.probesFile(caseLabel), probeSchema);
+  const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
+  if (rows.length !== bank.length) {
+    return `it weights ${rows.length} probe(s) but the bank has ${bank.length}`;
+  }
+  for (const [index, row] of rows.entries()) {
+    const probe = bank[index]!;
+    if (row.probe_id !== probe.probe_id) {
+      return `line ${index + 1} weights ${row.probe_id} where the bank has ${probe.probe_id}`;
+    }
+    const recorded = row.metadata.probe_sha256;
+    if (typeof recorded === 'string' && recorded !== hashCanonicalJson(probe)) {
+      return `probe ${probe.probe_id} changed since it was weighted`;
+    }
+  }
+  return null;
+}
+
 async function isFinished(
   weightsFile: string,
   failuresFile: string,

@@ -12,6 +12,7 @@ export {
   type AudienceWeightsOptions,
   type AudienceWeightsResult,
   ensureAudienceWeights,
+  findWeightsBankMismatch,
   WEIGHT_DEFAULTS,
   WEIGHTS_FORMAT,
   weightFailuresFile,

@@ -27,9 +27,10 @@ import { createLlmClient, isOfflineJudge } from '@xsb/llm';
 import { loadAudienceProfiles } from '@xsb/weights';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
+import { collectList, configFlags, integerFlag, llmClientOptions } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { collectList, integerFlag, llmClientOptions, printTable } from './probes-command';
+import { printTable } from '../print-table';
 
 interface RowFilterFlags {
   condition?: string[];
@@ -78,16 +79,8 @@ function rowFilters(flags: RowFilterFlags): DeckRowFilters {
   };
 }
 
-function runContext(
-  context: CliContext,
-  flags: { data?: string; run?: string },
-  extra: { judge?: string } = {},
-) {
-  const loaded = context.loadConfig({
-    ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
-    ...(flags.run !== undefined ? { run: flags.run } : {}),
-    ...(extra.judge !== undefined ? { judge: extra.judge } : {}),
-  });
+function runContext(context: CliContext, flags: { data?: string; run?: string; judge?: string }) {
+  const loaded = context.loadConfig(configFlags(flags));
   const dataDir = resolve(context.io.cwd, loaded.config.dataDir);
   return { ...loaded, layout: new RunLayout(dataDir) };
 }
@@ -222,11 +215,7 @@ export const decksCommand: CommandModule = {
         .option('--force', 'regenerate decks that already exist')
         .option('--json', 'print the batch summary as JSON'),
     ).action(async (flags: GenerateFlags) => {
-      const { config, env, layout } = runContext(
-        context,
-        flags,
-        flags.judge !== undefined ? { judge: flags.judge } : {},
-      );
+      const { config, env, layout } = runContext(context, flags);
       const maxSlides = integerFlag('--max-slides', flags.maxSlides, 8, 2);
       const sheet = flags.runSheet
         ? await readRunSheet(resolve(context.io.cwd, flags.runSheet))

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { runDemo } from '@xsb/eval';
 import { isOfflineJudge } from '@xsb/llm';
+import { configFlags, modelClientOptions, parseTauA } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { modelClientOptions, parseTauA } from './eval-command';
 
 interface DemoFlags {
   out?: string;
@@ -30,7 +30,7 @@ export const demoCommand: CommandModule = {
       .option('--json', 'print summary.json instead of the tables')
       .action(async (flags: DemoFlags) => {
         const tauA = flags.tauA === undefined ? undefined : parseTauA(flags.tauA);
-        const { config, env } = context.loadConfig(flags.judge !== undefined ? { judge: flags.judge } : {});
+        const { config, env } = context.loadConfig(configFlags(flags));
         const started = performance.now();
         const result = await runDemo({
           outDir: resolve(context.io.cwd, flags.out ?? 'xsb-demo'),

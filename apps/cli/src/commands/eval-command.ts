@@ -1,11 +1,9 @@
 import { resolve } from 'node:path';
-import { UsageError, type XsbConfig } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, runEvaluation } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
-import type { CliContext } from '../cli-context';
+import { collectList, configFlags, integerFlag, modelClientOptions, parseTauA } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { collectList, integerFlag, llmClientOptions } from './probes-command';
 
 interface EvalFlags {
   data?: string;
@@ -20,23 +18,6 @@ interface EvalFlags {
   audience?: string[];
   case?: string[];
   json?: boolean;
-}
-
-/**
- * The model-client options of the configuration for a stage that keeps its own usage ledger (the
- * run's, or the demo's): cache folder resolved against the working folder, limits of the provider.
- */
-export function modelClientOptions(context: CliContext, config: XsbConfig, env: Record<string, string>) {
-  const { env: clientEnv, cacheDir, noCache, refresh, limits } = llmClientOptions(context, config, env);
-  return { env: clientEnv, cacheDir, noCache, refresh, ...(limits ? { limits } : {}) };
-}
-
-export function parseTauA(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_TAU_A;
-  const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1)
-    throw new UsageError(`--tau-a must be a number from 0 to 1, got ${JSON.stringify(value)}`);
-  return number;
 }
 
 /** `xsb eval`: stage 5 (and stage 6 per job) for every deck of a run. */
@@ -66,11 +47,7 @@ export const evalCommand: CommandModule = {
       .action(async (flags: EvalFlags) => {
         const tauA = parseTauA(flags.tauA);
         const batchSize = integerFlag('--batch-size', flags.batchSize, DEFAULT_BATCH_SIZE, 1);
-        const { config, env } = context.loadConfig({
-          ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
-          ...(flags.run !== undefined ? { run: flags.run } : {}),
-          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
-        });
+        const { config, env } = context.loadConfig(configFlags(flags));
         const outcome = await runEvaluation({
           dataDir: resolve(context.io.cwd, config.dataDir),
           run: config.run,

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { RunLayout, UsageError } from '@xsb/core';
 import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
+import { configFlags, llmClientOptions } from '../cli-options';
 import type { CommandModule } from '../command-module';
 
 interface CompleteFlags {
@@ -59,7 +60,7 @@ export const llmCommand: CommandModule = {
       .option('--json', 'print {text, usage, retries, fromCache, latencyMs, model} as JSON')
       .action(async (flags: CompleteFlags) => {
         const { config, env } = context.loadConfig({
-          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
+          ...configFlags(flags),
           ...(flags.cache === false ? { noCache: true } : {}),
           ...(flags.refresh ? { refresh: true } : {}),
         });
@@ -70,13 +71,8 @@ export const llmCommand: CommandModule = {
         const maxTokens = parseNumber('--max-tokens', flags.maxTokens, 'positive-integer');
         const temperature = parseNumber('--temperature', flags.temperature, 'non-negative');
         const client = createLlmClient(config.judge, {
-          env,
-          cacheDir: resolve(context.io.cwd, config.cacheDir),
-          noCache: config.noCache,
-          refresh: config.refresh,
-          ledgerFile: new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
+          ...llmClientOptions(context, config, env),
           stage: 'llm.complete',
-          providers: config.providers,
         });
         const result = await client.complete({
           ...(flags.system !== undefined ? { system: flags.system } : {}),

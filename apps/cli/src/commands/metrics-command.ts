@@ -7,10 +7,9 @@ import {
   rescoreRun,
   runAggregation,
 } from '@xsb/metrics';
+import { configFlags, integerFlag, parseTauA } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { parseTauA } from './eval-command';
-import { integerFlag } from './probes-command';
 
 interface MetricsFlags {
   data?: string;
@@ -44,10 +43,7 @@ export const metricsCommand: CommandModule = {
       .option('--json', 'print the metric rows as JSON')
       .action(async (flags: MetricsFlags) => {
         const tauA = parseTauA(flags.tauA);
-        const { config } = context.loadConfig({
-          ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
-          ...(flags.run !== undefined ? { run: flags.run } : {}),
-        });
+        const { config } = context.loadConfig(configFlags(flags));
         const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
         const { rows, failures } = await rescoreRun(layout, config.run, { tauA });
         if (flags.json) context.printJson({ rows, failures });
@@ -88,10 +84,7 @@ export const metricsCommand: CommandModule = {
       .action(async (roots: string[], flags: AggregateFlags) => {
         const seed = integerFlag('--seed', flags.seed, DEFAULT_BOOTSTRAP_SEED, 0);
         const resamples = integerFlag('--resamples', flags.resamples, DEFAULT_BOOTSTRAP_RESAMPLES, 1);
-        const { config } = context.loadConfig({
-          ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
-          ...(flags.run !== undefined ? { run: flags.run } : {}),
-        });
+        const { config } = context.loadConfig(configFlags(flags));
         const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
         const runDir = layout.runDir(config.run);
         const scanRoots = roots.length > 0 ? roots.map((root) => resolve(context.io.cwd, root)) : [runDir];

@@ -1,11 +1,17 @@
-import { join, resolve } from 'node:path';
-import { type ProviderLimits, RunLayout, UsageError, type XsbConfig } from '@xsb/core';
-import { type CreateLlmClientOptions, parseJudgeSpec } from '@xsb/llm';
+import { resolve } from 'node:path';
+import { RunLayout } from '@xsb/core';
 import { type CaseProbesResult, createProbeGenerator, generateCaseProbes, PROBE_DEFAULTS } from '@xsb/probes';
-import { discoverSourceCases, resolveMineruCacheDir } from '@xsb/sources';
-import type { CliContext } from '../cli-context';
+import {
+  collectList,
+  configFlags,
+  discoverSelectedCases,
+  integerFlag,
+  llmClientOptions,
+  mineruCacheDirFor,
+} from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
+import { printTable } from '../print-table';
 
 interface ProbesFlags {
   data?: string;
@@ -17,66 +23,6 @@ interface ProbesFlags {
   sourceChars?: string;
   force?: boolean;
   json?: boolean;
-}
-
-export function collectList(value: string, previous: string[] = []): string[] {
-  return [
-    ...previous,
-    ...value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  ];
-}
-
-/**
- * Parses an integer flag; `min` is the smallest value allowed (none by default). Bad input is a usage
- * error (exit 2).
- */
-export function integerFlag(
-  name: string,
-  value: string | undefined,
-  fallback: number,
-  min = Number.NEGATIVE_INFINITY,
-): number {
-  if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value)) || Number(value) < min) {
-    const wanted = Number.isFinite(min) ? `an integer >= ${min}` : 'an integer';
-    throw new UsageError(`${name} must be ${wanted}, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
-}
-
-/** Model-client options from the configuration: cache, limits and the run's usage ledger. */
-export function llmClientOptions(
-  context: CliContext,
-  config: XsbConfig,
-  env: Record<string, string>,
-): CreateLlmClientOptions {
-  const spec = parseJudgeSpec(config.judge);
-  const limits: ProviderLimits | undefined =
-    spec.kind === 'anthropic' || spec.kind === 'openai' ? config.providers[spec.kind] : undefined;
-  return {
-    env,
-    cacheDir: resolve(context.io.cwd, config.cacheDir),
-    noCache: config.noCache,
-    refresh: config.refresh,
-    ledgerFile: new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
-    ...(limits ? { limits } : {}),
-  };
-}
-
-/** Throws a usage error naming the unknown ones when `wanted` asks for cases that do not exist. */
-export function selectCases(wanted: string[] | undefined, known: string[]): (caseId: string) => boolean {
-  if (!wanted || wanted.length === 0) return () => true;
-  const unknown = wanted.filter((id) => !known.includes(id));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `unknown case ${unknown.map((id) => JSON.stringify(id)).join(', ')} (known: ${known.join(', ') || 'none'})`,
-    );
-  }
-  const set = new Set(wanted);
-  return (caseId) => set.has(caseId);
 }
 
 /** `xsb probes`: stage 2, the probe bank of every case (source context, k generations per chunk, filters, dedup). */
@@ -116,28 +62,18 @@ export const probesCommand: CommandModule = {
         const chunkChars = integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars);
         const chunkOverlap = integerFlag('--chunk-overlap', flags.chunkOverlap, PROBE_DEFAULTS.chunkOverlap);
         const sourceChars = integerFlag('--source-chars', flags.sourceChars, PROBE_DEFAULTS.sourceChars, 1);
-        const { config, env } = context.loadConfig({
-          ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
-          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
-        });
+        const { config, env } = context.loadConfig(configFlags(flags));
         const generator = createProbeGenerator(config.judge, llmClientOptions(context, config, env));
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const layout = new RunLayout(dataDir);
-        const discovered = await discoverSourceCases(dataDir);
-        const selected = selectCases(flags.case, [
-          ...discovered.cases.map((c) => c.caseId),
-          ...discovered.failures.map((f) => f.caseId),
-        ]);
-        const results: CaseProbesResult[] = discovered.failures
-          .filter((failure) => selected(failure.caseId))
-          .map((failure) => ({
-            caseId: failure.caseId,
-            status: 'failed',
-            generationStatus: undefined,
-            error: failure.error.message,
-          }));
-        const cases = discovered.cases.filter((c) => selected(c.caseId));
-        const mineruCacheDir = resolveMineruCacheDir(env) ?? join(config.cacheDir, 'mineru');
+        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
+        const results: CaseProbesResult[] = failures.map((failure) => ({
+          caseId: failure.caseId,
+          status: 'failed',
+          generationStatus: undefined,
+          error: failure.error.message,
+        }));
+        const mineruCacheDir = mineruCacheDirFor(config, env);
         const progress = context.progress();
         progress.start('probes', cases.length);
         for (const sourceCase of cases) {
@@ -201,20 +137,3 @@ export const probesCommand: CommandModule = {
       });
   },
 };
-
-/** Prints aligned columns; the first column is left-aligned, numbers right-aligned. */
-export function printTable(print: (line: string) => void, header: string[], cells: string[][]): void {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...cells.map((line) => line[column]!.length)),
-  );
-  const numeric = (column: number) => cells.every((line) => /^\d+(\.\d+)?$/.test(line[column]!));
-  const format = (line: string[]) =>
-    line
-      .map((cell, column) =>
-        column > 0 && numeric(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
-      )
-      .join('  ')
-      .trimEnd();
-  print(format(header));
-  for (const line of cells) print(format(line));
-}

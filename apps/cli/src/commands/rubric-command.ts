@@ -40,6 +40,7 @@ import {
 } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
+import { configFlags, modelClientOptions } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 
@@ -81,17 +82,9 @@ function judgeFrom(
   context: CliContext,
   judgeFlag: string | undefined,
 ): { client: LlmClient | null; judgeId: string } {
-  const { config, env } = context.loadConfig(judgeFlag !== undefined ? { judge: judgeFlag } : {});
+  const { config, env } = context.loadConfig(configFlags({ judge: judgeFlag }));
   if (isOfflineJudge(config.judge)) return { client: null, judgeId: config.judge };
-  const provider = config.judge.split(':')[0] ?? '';
-  const limits = config.providers[provider];
-  const client = createLlmClient(config.judge, {
-    env,
-    cacheDir: resolve(context.io.cwd, config.cacheDir),
-    noCache: config.noCache,
-    refresh: config.refresh,
-    ...(limits ? { limits } : {}),
-  });
+  const client = createLlmClient(config.judge, modelClientOptions(context, config, env));
   return { client, judgeId: config.judge };
 }
 

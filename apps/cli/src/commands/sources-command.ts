@@ -1,14 +1,10 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { describeError, isXsbError, RunLayout, UsageError } from '@xsb/core';
-import {
-  DEFAULT_SOURCE_CHARS,
-  discoverSourceCases,
-  prepareSourceContext,
-  resolveMineruCacheDir,
-  type SourceCase,
-} from '@xsb/sources';
+import { DEFAULT_SOURCE_CHARS, prepareSourceContext, type SourceCase } from '@xsb/sources';
+import { collectList, configFlags, discoverSelectedCases, mineruCacheDirFor } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
+import { printTable } from '../print-table';
 
 interface SourcesFlags {
   data?: string;
@@ -30,16 +26,6 @@ interface SourcesRow {
   error: string | null;
 }
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [
-    ...previous,
-    ...value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  ];
-}
-
 function parseSourceChars(value: string | undefined): number {
   if (value === undefined) return DEFAULT_SOURCE_CHARS;
   if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) {
@@ -58,7 +44,7 @@ export const sourcesCommand: CommandModule = {
         'stage 1: extract the text of every case under <data>/sources/ into <data>/probes/<case>/source_context.txt',
       )
       .option('--data <dir>', 'data folder (default: config dataDir)')
-      .option('--case <id>', 'only these cases (repeatable or comma-separated)', collect)
+      .option('--case <id>', 'only these cases (repeatable or comma-separated)', collectList)
       .option('--source-chars <n>', `characters kept after extraction (default ${DEFAULT_SOURCE_CHARS})`)
       .option(
         '--pdf-parser <name>',
@@ -69,32 +55,14 @@ export const sourcesCommand: CommandModule = {
       .action(async (flags: SourcesFlags) => {
         const maxChars = parseSourceChars(flags.sourceChars);
         const { config, env } = context.loadConfig({
-          ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
+          ...configFlags(flags),
           ...(flags.pdfParser !== undefined ? { pdfParser: flags.pdfParser as 'unpdf' | 'mineru' } : {}),
         });
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const layout = new RunLayout(dataDir);
-        const discovered = await discoverSourceCases(dataDir);
-        const rows: SourcesRow[] = [];
-        const known = new Set([
-          ...discovered.cases.map((c) => c.caseId),
-          ...discovered.failures.map((f) => f.caseId),
-        ]);
-        const wanted = flags.case && flags.case.length > 0 ? new Set(flags.case) : undefined;
-        if (wanted) {
-          const unknown = [...wanted].filter((id) => !known.has(id));
-          if (unknown.length > 0) {
-            throw new UsageError(
-              `unknown case ${unknown.map((id) => JSON.stringify(id)).join(', ')} (known: ${[...known].join(', ') || 'none'})`,
-            );
-          }
-        }
-        const selected = (caseId: string) => !wanted || wanted.has(caseId);
-        for (const failure of discovered.failures) {
-          if (selected(failure.caseId)) rows.push(failedRow(failure.caseId, null, failure.error));
-        }
-        const cases = discovered.cases.filter((c) => selected(c.caseId));
-        const mineruCacheDir = resolveMineruCacheDir(env) ?? join(config.cacheDir, 'mineru');
+        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
+        const rows = failures.map((failure) => failedRow(failure.caseId, null, failure.error));
+        const mineruCacheDir = mineruCacheDirFor(config, env);
         const progress = context.progress();
         progress.start('sources', cases.length);
         for (const sourceCase of cases) {
@@ -112,7 +80,7 @@ export const sourcesCommand: CommandModule = {
         progress.finish();
         rows.sort((a, b) => (a.case_id < b.case_id ? -1 : a.case_id > b.case_id ? 1 : 0));
         if (flags.json) context.printJson(rows);
-        else printTable(context.print, rows);
+        else printSourcesTable(context.print, rows);
         const failed = rows.filter((row) => row.status === 'failed');
         if (!flags.json) for (const row of failed) context.warn(`ERROR: ${row.case_id}: ${row.error}`);
         if (failed.length > 0) reportExitCode(1);
@@ -157,28 +125,21 @@ function failedRow(caseId: string, sourceType: string | null, error: unknown): S
   };
 }
 
-function printTable(print: (line: string) => void, rows: SourcesRow[]): void {
-  const header = ['case', 'type', 'parser', 'pages', 'chars', 'status'];
-  const cells = rows.map((row) => [
-    row.case_id,
-    row.source_type ?? '-',
-    row.parser ?? '-',
-    row.parser === 'unpdf' ? String(row.pages) : '-',
-    String(row.chars),
-    row.truncated ? `${row.status} (truncated)` : row.status,
-  ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...cells.map((line) => line[column]!.length)),
+function printSourcesTable(print: (line: string) => void, rows: SourcesRow[]): void {
+  printTable(
+    print,
+    ['case', 'type', 'parser', 'pages', 'chars', 'status'],
+    rows.map((row) => [
+      row.case_id,
+      row.source_type ?? '-',
+      row.parser ?? '-',
+      row.parser === 'unpdf' ? String(row.pages) : '-',
+      String(row.chars),
+      row.truncated ? `${row.status} (truncated)` : row.status,
+    ]),
+    // Pages stay right-aligned when a "-" (no page count) stands among the numbers.
+    [3, 4],
   );
-  const format = (line: string[]) =>
-    line
-      .map((cell, column) =>
-        column === 3 || column === 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
-      )
-      .join('  ')
-      .trimEnd();
-  print(format(header));
-  for (const line of cells) print(format(line));
   const count = (status: SourcesRow['status']) => rows.filter((row) => row.status === status).length;
   print(
     `${rows.length} case(s): ${count('prepared')} prepared, ${count('skipped')} skipped, ${count('failed')} failed`,

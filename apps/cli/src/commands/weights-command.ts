@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { RunLayout, UsageError } from '@xsb/core';
-import { discoverSourceCases } from '@xsb/sources';
 import {
   type AudienceWeightsResult,
   createUtilityJudge,
@@ -8,9 +7,10 @@ import {
   loadAudienceProfiles,
   WEIGHT_DEFAULTS,
 } from '@xsb/weights';
+import { collectList, configFlags, discoverSelectedCases, integerFlag, llmClientOptions } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { collectList, integerFlag, llmClientOptions, printTable, selectCases } from './probes-command';
+import { printTable } from '../print-table';
 
 interface WeightsFlags {
   data?: string;
@@ -57,10 +57,7 @@ export const weightsCommand: CommandModule = {
       .action(async (flags: WeightsFlags) => {
         const k = integerFlag('--k', flags.k, WEIGHT_DEFAULTS.k, 1);
         const batchSize = integerFlag('--batch-size', flags.batchSize, WEIGHT_DEFAULTS.batchSize, 1);
-        const { config, env } = context.loadConfig({
-          ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
-          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
-        });
+        const { config, env } = context.loadConfig(configFlags(flags));
         const profiles = await loadAudienceProfiles(
           flags.audiences ? resolve(context.io.cwd, flags.audiences) : undefined,
         );
@@ -76,16 +73,8 @@ export const weightsCommand: CommandModule = {
         });
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const layout = new RunLayout(dataDir);
-        const discovered = await discoverSourceCases(dataDir);
-        const selected = selectCases(flags.case, [
-          ...discovered.cases.map((c) => c.caseId),
-          ...discovered.failures.map((f) => f.caseId),
-        ]);
-        const rows: WeightsRow[] = [];
-        for (const failure of discovered.failures.filter((f) => selected(f.caseId))) {
-          rows.push(emptyRow(failure.caseId, '-', 'failed', failure.error.message));
-        }
-        const cases = discovered.cases.filter((c) => selected(c.caseId));
+        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
+        const rows = failures.map((failure) => emptyRow(failure.caseId, '-', 'failed', failure.error.message));
         const progress = context.progress();
         progress.start('weights', cases.length);
         for (const sourceCase of cases) {
