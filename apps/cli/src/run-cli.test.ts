@@ -1,25 +1,15 @@
 import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigError, InputError } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
 import type { CommandModule } from './command-module';
-import { commandModules } from './commands/index';
 import { reportExitCode } from './exit-code';
-import { runCli } from './run-cli';
-import { captureStream } from './testing-streams';
+import { runXsb, type XsbArgs } from './testing-cli';
+import { REPO_ROOT } from './testing-fixtures';
 
-async function run(argv: string[], modules: CommandModule[] = commandModules) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(
-    argv,
-    { stdout, stderr, env: { HOME: '/nonexistent' }, cwd: process.cwd() },
-    modules,
-  );
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (args: XsbArgs, modules?: CommandModule[]) =>
+  runXsb(args, { env: { HOME: '/nonexistent' }, ...(modules ? { modules } : {}) });
 
 const failing: CommandModule = {
   name: 'fail',
@@ -77,23 +67,18 @@ describe('xsb CLI shell', () => {
   });
 
   it('reports a bad environment value before any work', async () => {
-    const stdout = captureStream();
-    const stderr = captureStream();
-    const code = await runCli(['config', 'show'], {
-      stdout,
-      stderr,
+    const result = await runXsb(['config', 'show'], {
       env: { XSB_PDF: 'x', XSLIDESBENCH_PDF_PARSER: 'pymupdf' },
     });
-    expect(code).toBe(2);
-    expect(stderr.text()).toMatch(/^ERROR: invalid configuration: "pdfParser"/);
-    expect(stdout.text()).toBe('');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^ERROR: invalid configuration: "pdfParser"/);
+    expect(result.stdout).toBe('');
   });
 
   it('runs as a real process with the exit code set', async () => {
-    const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-    const main = join(root, 'apps', 'cli', 'src', 'main.ts');
+    const main = join(REPO_ROOT, 'apps', 'cli', 'src', 'main.ts');
     const error = await promisify(execFile)(process.execPath, ['--import', 'tsx', main, '--bogus'], {
-      cwd: root,
+      cwd: REPO_ROOT,
     }).catch((e) => e);
     expect(error.code).toBe(2);
     expect(error.stderr).toContain("ERROR: unknown option '--bogus'");

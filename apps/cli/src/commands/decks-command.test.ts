@@ -1,44 +1,26 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { deckBatchSummarySchema, deckSchema } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../run-cli';
-import { captureStream } from '../testing-streams';
+import { runXsb, type XsbArgs } from '../testing-cli';
+import { copyRepoFixtures } from '../testing-fixtures';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures');
 let root: string;
 let cleanup: () => Promise<void>;
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await makeTempDir('xsb-decks-cli-'));
-  await cp(join(fixtures, 'sources'), join(root, 'fixtures', 'sources'), { recursive: true });
-  await cp(join(fixtures, 'run-sheets'), join(root, 'fixtures', 'run-sheets'), { recursive: true });
-  await cp(join(fixtures, 'decks'), join(root, 'fixtures', 'decks'), { recursive: true });
+  await copyRepoFixtures(['sources', 'run-sheets', 'decks'], join(root, 'fixtures'));
 });
 afterEach(() => cleanup());
 
-async function run(argv: string[]) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
-    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), PATH: process.env.PATH ?? '' },
-    cwd: root,
-  });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+// PPTX rendering looks for LibreOffice (soffice) on PATH.
+const run = (args: XsbArgs) => runXsb(args, { cwd: root, env: { PATH: process.env.PATH ?? '' } });
 
 describe('xsb decks inspect', () => {
   it('prints one JSON object with deck stats fields and slides in order', async () => {
-    const result = await run([
-      'decks',
-      'inspect',
-      'fixtures/decks/notebooklm/cs_raft_consensus.pdf',
-      '--json',
-    ]);
+    const result = await run('decks inspect fixtures/decks/notebooklm/cs_raft_consensus.pdf --json');
     expect(result.code).toBe(0);
     const raw = JSON.parse(result.stdout);
     expect(Object.keys(raw).sort()).toEqual(
@@ -76,15 +58,9 @@ describe('xsb decks inspect', () => {
   });
 
   it('writes deck_stats.json with --stats-dir and truncates with --max-slides', async () => {
-    const result = await run([
-      'decks',
-      'inspect',
-      'fixtures/decks/cs_raft_consensus.baseline.pptx',
-      '--max-slides',
-      '3',
-      '--stats-dir',
-      'stats',
-    ]);
+    const result = await run(
+      'decks inspect fixtures/decks/cs_raft_consensus.baseline.pptx --max-slides 3 --stats-dir stats',
+    );
     expect(result.code).toBe(0);
     const stats = JSON.parse(await readFile(join(root, 'stats', 'deck_stats.json'), 'utf8'));
     expect(stats.slide_count).toBe(3);
@@ -96,16 +72,10 @@ describe('xsb decks inspect', () => {
 });
 
 describe('xsb decks generate', () => {
+  const GENERATE_BASELINE = ['decks', 'generate', '--run-sheet', 'fixtures/run-sheets/baseline.csv'];
+
   it('generates the fixture run sheet offline, then skips everything on a re-run', async () => {
-    const args = [
-      'decks',
-      'generate',
-      '--run-sheet',
-      'fixtures/run-sheets/baseline.csv',
-      '--run',
-      'demo',
-      '--json',
-    ];
+    const args = [...GENERATE_BASELINE, '--run', 'demo', '--json'];
     const first = await run(args);
     expect(first.stderr).not.toMatch(/ERROR/);
     expect(first.code).toBe(0);
@@ -122,22 +92,9 @@ describe('xsb decks generate', () => {
   });
 
   it('generates one deck from --source and --case without a run sheet', async () => {
-    const result = await run([
-      'decks',
-      'generate',
-      '--source',
-      'fixtures/sources/cs_raft_consensus/source.md',
-      '--case',
-      'raft',
-      '--condition',
-      'audience_conditioned',
-      '--audience',
-      'learners',
-      '--max-slides',
-      '4',
-      '--out',
-      'raft.pptx',
-    ]);
+    const result = await run(
+      'decks generate --source fixtures/sources/cs_raft_consensus/source.md --case raft --condition audience_conditioned --audience learners --max-slides 4 --out raft.pptx',
+    );
     expect(result.code).toBe(0);
     const inspected = await run(['decks', 'inspect', 'raft.pptx', '--json']);
     const deck = JSON.parse(inspected.stdout);
@@ -146,14 +103,7 @@ describe('xsb decks generate', () => {
   });
 
   it('exits 2 on a malformed --shard and 1 when a row fails', async () => {
-    const bad = await run([
-      'decks',
-      'generate',
-      '--run-sheet',
-      'fixtures/run-sheets/baseline.csv',
-      '--shard',
-      '3/2',
-    ]);
+    const bad = await run([...GENERATE_BASELINE, '--shard', '3/2']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/ERROR: --shard 3\/2/);
     await writeFile(
@@ -168,16 +118,7 @@ describe('xsb decks generate', () => {
 
 describe('xsb decks import and prepare-slidetailor', () => {
   it('imports NotebookLM PDFs idempotently', async () => {
-    const args = [
-      'decks',
-      'import',
-      '--system',
-      'notebooklm',
-      '--from',
-      'fixtures/decks/notebooklm',
-      '--run',
-      'demo',
-    ];
+    const args = 'decks import --system notebooklm --from fixtures/decks/notebooklm --run demo';
     const first = await run(args);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^1 imported, 0 unchanged, 0 skipped/);
@@ -186,14 +127,7 @@ describe('xsb decks import and prepare-slidetailor', () => {
   });
 
   it('runs prepared SlideTailor rows through a stand-in command', async () => {
-    await run([
-      'decks',
-      'prepare-slidetailor',
-      '--run-sheet',
-      'fixtures/run-sheets/slidetailor.csv',
-      '--run',
-      'demo',
-    ]);
+    await run('decks prepare-slidetailor --run-sheet fixtures/run-sheets/slidetailor.csv --run demo');
     // The stand-in copies the fixture PDF deck to the output path its config names.
     await writeFile(
       join(root, 'stand-in.mjs'),
@@ -216,14 +150,9 @@ describe('xsb decks import and prepare-slidetailor', () => {
   });
 
   it('prepares SlideTailor rows for PDF sources and reports the others as skipped', async () => {
-    const result = await run([
-      'decks',
-      'prepare-slidetailor',
-      '--run-sheet',
-      'fixtures/run-sheets/slidetailor.csv',
-      '--run',
-      'demo',
-    ]);
+    const result = await run(
+      'decks prepare-slidetailor --run-sheet fixtures/run-sheets/slidetailor.csv --run demo',
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^2 row\(s\) prepared, 1 skipped/);
     expect(result.stderr).toMatch(

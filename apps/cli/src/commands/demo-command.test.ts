@@ -1,28 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../run-cli';
-import { captureStream } from '../testing-streams';
+import { runXsb, type XsbArgs } from '../testing-cli';
+import { REPO_ROOT } from '../testing-fixtures';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 let root: string;
 let cleanup: () => Promise<void>;
 
-async function run(argv: string[]) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
-    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), PATH: process.env.PATH ?? '' },
-    cwd: root,
-  });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (args: XsbArgs) => runXsb(args, { cwd: root, env: { PATH: process.env.PATH ?? '' } });
 
 /**
  * Files that record how one invocation went rather than what it produced: the usage ledger (a
@@ -92,9 +80,9 @@ describe('xsb demo', () => {
     const evaluations = join(killedData, 'runs', 'demo', 'evaluations');
     const child: ChildProcess = spawn(
       process.execPath,
-      ['--import', 'tsx', join(repoRoot, 'apps/cli/src/main.ts'), 'demo', '--out', join(root, 'b')],
+      ['--import', 'tsx', join(REPO_ROOT, 'apps/cli/src/main.ts'), 'demo', '--out', join(root, 'b')],
       {
-        cwd: repoRoot,
+        cwd: REPO_ROOT,
         env: { ...process.env, HOME: root, XDG_CACHE_HOME: join(root, 'cache') },
         stdio: 'ignore',
       },

@@ -3,23 +3,12 @@ import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { runDemo } from '@xsb/eval';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../run-cli';
-import { captureStream } from '../testing-streams';
+import { runXsb, type XsbArgs } from '../testing-cli';
 
 let root: string;
 let cleanup: () => Promise<void>;
 
-async function run(argv: string[]) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
-    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache') },
-    cwd: root,
-  });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (args: XsbArgs) => runXsb(args, { cwd: root });
 
 const ledgerLines = async () =>
   (await readFile(join(root, 'demo', 'data', 'runs', 'demo', 'usage_ledger.jsonl'), 'utf8'))
@@ -35,17 +24,7 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
 
   it('xsb eval reuses current jobs without judge calls and honours filters', async () => {
     const before = await ledgerLines();
-    const result = await run([
-      'eval',
-      '--data',
-      'demo/data',
-      '--run',
-      'demo',
-      '--audience',
-      'learners',
-      '--system',
-      'notebooklm',
-    ]);
+    const result = await run('eval --data demo/data --run demo --audience learners --system notebooklm');
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toEqual([
       expect.stringMatching(/^reused\s+notebooklm\/audience_agnostic\/learners\/energy_heat_pump_pilot/),
@@ -68,19 +47,7 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
   });
 
   it('xsb aggregate writes summary files with the requested seed and prints tables', async () => {
-    const result = await run([
-      'aggregate',
-      '--data',
-      'demo/data',
-      '--run',
-      'demo',
-      '--out',
-      'agg',
-      '--seed',
-      '5',
-      '--resamples',
-      '200',
-    ]);
+    const result = await run('aggregate --data demo/data --run demo --out agg --seed 5 --resamples 200');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('## Audience: specialists');
     const summary = JSON.parse(await readFile(join(root, 'agg', 'summary.json'), 'utf8'));

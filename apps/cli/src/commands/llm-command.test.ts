@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../run-cli';
-import { captureStream } from '../testing-streams';
+import { runXsb, type XsbArgs } from '../testing-cli';
 
 const KEY = 'sk-cli-SECRET-7c6b5a4f3e2d';
 let server: FakeLlmServer;
@@ -21,14 +20,10 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-async function run(argv: string[], env: Record<string, string> = {}) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
+const run = (args: XsbArgs, env: Record<string, string> = {}) =>
+  runXsb(args, {
+    cwd: root,
     env: {
-      HOME: root,
       XSB_CACHE_DIR: join(root, 'cache'),
       OPENAI_API_KEY: KEY,
       OPENAI_BASE_URL: `${server.url}/v1`,
@@ -36,14 +31,11 @@ async function run(argv: string[], env: Record<string, string> = {}) {
       ANTHROPIC_BASE_URL: server.url,
       ...env,
     },
-    cwd: root,
   });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
 
 describe('xsb llm complete', () => {
   it('prints the answer, then serves the same call from the cache with no HTTP request', async () => {
-    const first = await run([
+    const ping = [
       'llm',
       'complete',
       '--judge',
@@ -53,7 +45,8 @@ describe('xsb llm complete', () => {
       '--system',
       'be brief',
       '--json',
-    ]);
+    ];
+    const first = await run(ping);
     expect(first.code).toBe(0);
     const answer = JSON.parse(first.stdout);
     expect(answer).toMatchObject({
@@ -71,29 +64,11 @@ describe('xsb llm complete', () => {
     expect(server.requests.at(-1)?.system).toBe('be brief');
 
     const before = server.requestCount;
-    const second = await run([
-      'llm',
-      'complete',
-      '--judge',
-      'openai:gpt-test',
-      '--prompt',
-      'ping',
-      '--system',
-      'be brief',
-      '--json',
-    ]);
+    const second = await run(ping);
     expect(JSON.parse(second.stdout).fromCache).toBe(true);
     expect(server.requestCount).toBe(before);
 
-    const plain = await run([
-      'llm',
-      'complete',
-      '--judge',
-      'anthropic:claude-test',
-      '--prompt',
-      'pong',
-      '--no-cache',
-    ]);
+    const plain = await run('llm complete --judge anthropic:claude-test --prompt pong --no-cache');
     expect(plain.stdout).toBe('hello from claude-test: pong\n');
     const stats = await run(['llm', 'cache', 'stats', '--json']);
     expect(JSON.parse(stats.stdout).entries).toBe(1);
@@ -149,31 +124,13 @@ describe('xsb llm complete', () => {
   });
 
   it('sends --max-tokens and --temperature, and refuses a zero token budget with exit 2', async () => {
-    const result = await run([
-      'llm',
-      'complete',
-      '--judge',
-      'anthropic:claude-test',
-      '--prompt',
-      'p',
-      '--max-tokens',
-      '7',
-      '--temperature',
-      '0.5',
-    ]);
+    const result = await run(
+      'llm complete --judge anthropic:claude-test --prompt p --max-tokens 7 --temperature 0.5',
+    );
     expect(result.code).toBe(0);
     expect(server.requests.at(-1)?.body).toMatchObject({ max_tokens: 7, temperature: 0.5 });
     const before = server.requestCount;
-    const zero = await run([
-      'llm',
-      'complete',
-      '--judge',
-      'openai:gpt-test',
-      '--prompt',
-      'p',
-      '--max-tokens',
-      '0',
-    ]);
+    const zero = await run('llm complete --judge openai:gpt-test --prompt p --max-tokens 0');
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain('--max-tokens must be a positive integer');
     expect(server.requestCount).toBe(before);

@@ -1,6 +1,5 @@
-import { cp, readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   audienceWeightSchema,
   probeGenerationStatusSchema,
@@ -9,36 +8,23 @@ import {
   readJsonlAll,
   sourceContextSchema,
 } from '@xsb/core';
-import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../run-cli';
-import { captureStream } from '../testing-streams';
+import { runXsb, type XsbArgs } from '../testing-cli';
+import { makeTempDirWithSources } from '../testing-fixtures';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/sources');
 const CASES = ['cs_raft_consensus', 'energy_heat_pump_pilot', 'ocean_coral_bleaching'];
 const AUDIENCES = ['specialists', 'learners', 'decision_makers'];
 let root: string;
 let cleanup: () => Promise<void>;
 
 beforeEach(async () => {
-  ({ dir: root, cleanup } = await makeTempDir('xsb-probes-cli-'));
-  await cp(fixtures, join(root, 'data', 'sources'), { recursive: true });
+  ({ dir: root, cleanup } = await makeTempDirWithSources('xsb-probes-cli-'));
 });
 afterEach(() => cleanup());
 
-async function run(argv: string[], env: Record<string, string> = {}) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
-    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), ...env },
-    cwd: root,
-  });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (args: XsbArgs, env: Record<string, string> = {}) => runXsb(args, { cwd: root, env });
 
 /** Every file under the data folder with its bytes and modification time. */
 async function snapshot(dir: string): Promise<Record<string, string>> {
@@ -99,17 +85,8 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
   });
 
   it('honours --case, chunk flags and --force, and rejects bad flags with exit 2', async () => {
-    const chunked = await run([
-      'probes',
-      '--case',
-      'cs_raft_consensus',
-      '--chunk-chars',
-      '1500',
-      '--chunk-overlap',
-      '200',
-      '--k',
-      '2',
-    ]);
+    const chunkedRaft = 'probes --case cs_raft_consensus --chunk-chars 1500 --chunk-overlap 200 --k 2';
+    const chunked = await run(chunkedRaft);
     expect(chunked.code).toBe(0);
     const status = await readJson(
       join(root, 'data', 'probes', 'cs_raft_consensus', 'probe_generation_status.json'),
@@ -123,22 +100,7 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
       probeSchema,
     );
     expect(bank.every((p) => p.metadata.source_chunk_count === status.chunking.chunk_count)).toBe(true);
-    expect(
-      (
-        await run([
-          'probes',
-          '--case',
-          'cs_raft_consensus',
-          '--force',
-          '--chunk-chars',
-          '1500',
-          '--chunk-overlap',
-          '200',
-          '--k',
-          '2',
-        ])
-      ).stdout,
-    ).toContain('1 built');
+    expect((await run(`${chunkedRaft} --force`)).stdout).toContain('1 built');
     // A negative chunk size means "one chunk" and a negative overlap counts as 0 (spec 000).
     expect(
       (await run(['probes', '--case', 'cs_raft_consensus', '--chunk-chars', '-1', '--chunk-overlap', '-5']))

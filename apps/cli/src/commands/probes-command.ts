@@ -11,6 +11,7 @@ import {
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
+import { forEachCaseWithProgress } from '../for-each-case-with-progress';
 import { printTable } from '../print-table';
 
 interface ProbesFlags {
@@ -74,9 +75,7 @@ export const probesCommand: CommandModule = {
           error: failure.error.message,
         }));
         const mineruCacheDir = mineruCacheDirFor(config, env);
-        const progress = context.progress();
-        progress.start('probes', cases.length);
-        for (const sourceCase of cases) {
+        await forEachCaseWithProgress(context.progress(), 'probes', cases, async (sourceCase) => {
           results.push(
             await generateCaseProbes(layout, sourceCase, {
               generator,
@@ -88,9 +87,7 @@ export const probesCommand: CommandModule = {
               sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir },
             }),
           );
-          progress.tick(1, sourceCase.caseId);
-        }
-        progress.finish();
+        });
         results.sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
         const rows = results.map((result) => ({
           case_id: result.caseId,

@@ -1,15 +1,16 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../run-cli';
-import { captureStream } from '../testing-streams';
+import { runXsb, type XsbArgs } from '../testing-cli';
+import { repoFixture } from '../testing-fixtures';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/rubric');
-const layout = join(fixtures, 'presentbench-layout');
+const layout = repoFixture('rubric', 'presentbench-layout');
+const layoutData = join(layout, 'data');
+const ch1Bits = join(layoutData, 'education/Computer_science_lectures/ch1_bits');
+const resultExample = join(layout, 'result-example.yaml');
 let root: string;
 let cleanup: () => Promise<void>;
 let decks: { clean: string; defects: string };
@@ -20,16 +21,18 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-async function run(argv: string[], env: Record<string, string> = {}) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
-    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), ...env },
-    cwd: root,
-  });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+const run = (args: XsbArgs, env: Record<string, string> = {}) => runXsb(args, { cwd: root, env });
+
+/** Puts the clean deck where a generator's results tree `<root>/<results>` holds the ch1_bits instance's deck. */
+async function placeCleanDeck(results: string): Promise<string> {
+  const resultDir = join(
+    root,
+    results,
+    'education/Computer_science_lectures/ch1_bits/generation_task/results',
+  );
+  await mkdir(resultDir, { recursive: true });
+  await copyFile(decks.clean, join(resultDir, 'slides.pptx'));
+  return resultDir;
 }
 
 describe('xsb rubric check', () => {
@@ -83,9 +86,9 @@ describe('xsb rubric score', () => {
       'rubric',
       'score',
       '--presentbench-result',
-      join(layout, 'result-example.yaml'),
+      resultExample,
       '--weights',
-      join(layout, 'data/education/judge_weights.yaml'),
+      join(layoutData, 'education/judge_weights.yaml'),
       '--json',
     ]);
     expect(result.code).toBe(0);
@@ -103,12 +106,7 @@ describe('xsb rubric score', () => {
   });
 
   it('needs weights with a PresentBench result', async () => {
-    const result = await run([
-      'rubric',
-      'score',
-      '--presentbench-result',
-      join(layout, 'result-example.yaml'),
-    ]);
+    const result = await run(['rubric', 'score', '--presentbench-result', resultExample]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/needs --weights/);
   });
@@ -116,15 +114,7 @@ describe('xsb rubric score', () => {
 
 describe('xsb rubric eval and run', () => {
   it('evaluates offline (lexical): the slide-count item is decided, the rest reported as not judged', async () => {
-    const result = await run([
-      'rubric',
-      'eval',
-      '--instance',
-      join(layout, 'data/education/Computer_science_lectures/ch1_bits'),
-      '--deck',
-      decks.clean,
-      '--json',
-    ]);
+    const result = await run(['rubric', 'eval', '--instance', ch1Bits, '--deck', decks.clean, '--json']);
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(output.judge).toBe('lexical');
@@ -143,7 +133,7 @@ describe('xsb rubric eval and run', () => {
     const server = await startFakeLlmServer({ handler: () => ({ text: '\\boxed{yes}' }) });
     try {
       const env = fakeProviderEnv(server) as Record<string, string>;
-      const caseDir = join(layout, 'data/education/Computer_science_lectures/ch1_bits');
+      const caseDir = ch1Bits;
       const evalDeck = (deck: string, ...extra: string[]) =>
         run(
           ['rubric', 'eval', '--instance', caseDir, '--deck', deck, '--judge', 'openai:gpt-e', ...extra],
@@ -177,19 +167,14 @@ describe('xsb rubric eval and run', () => {
   it('runs a results tree through the fake server, then scores and exports the evaluation', async () => {
     const server = await startFakeLlmServer({ handler: () => ({ text: 'All good. \\boxed{yes}' }) });
     try {
-      const resultDir = join(
-        root,
-        'results/education/Computer_science_lectures/ch1_bits/generation_task/results',
-      );
-      await mkdir(resultDir, { recursive: true });
-      await copyFile(decks.clean, join(resultDir, 'slides.pptx'));
+      const resultDir = await placeCleanDeck('results');
       const env = fakeProviderEnv(server) as Record<string, string>;
       const ran = await run(
         [
           'rubric',
           'run',
           '--instances',
-          join(layout, 'data'),
+          layoutData,
           '--results',
           'results',
           '--judge',
@@ -222,7 +207,7 @@ describe('xsb rubric eval and run', () => {
         '--evaluation',
         evaluationFile,
         '--instance',
-        join(layout, 'data/education/Computer_science_lectures/ch1_bits'),
+        ch1Bits,
         '--json',
       ]);
       expect(JSON.parse(weighted.stdout).presentbench.classes.material_dependent['2'].weight_percent).toBe(
@@ -247,19 +232,14 @@ describe('xsb rubric holistic', () => {
       handler: () => ({ text: '{"content": 4, "design": 2, "coherence": 3}' }),
     });
     try {
-      const resultDir = join(
-        root,
-        'gen/education/Computer_science_lectures/ch1_bits/generation_task/results',
-      );
-      await mkdir(resultDir, { recursive: true });
-      await copyFile(decks.clean, join(resultDir, 'slides.pptx'));
+      await placeCleanDeck('gen');
       const env = fakeProviderEnv(server) as Record<string, string>;
       const result = await run(
         [
           'rubric',
           'holistic',
           '--instances',
-          join(layout, 'data'),
+          layoutData,
           '--results',
           'gen',
           '--judge',
@@ -293,17 +273,7 @@ describe('xsb rubric align', () => {
       join(root, 'ours.csv'),
       'sample_id,system,score\ns1,A,80\ns1,B,60\ns1,C,70\ns2,A,10\ns2,B,20\ns2,C,30\n',
     );
-    const result = await run([
-      'rubric',
-      'align',
-      '--human',
-      'rankings.csv',
-      '--scores',
-      'ours=ours.csv',
-      '--seed',
-      '5',
-      '--json',
-    ]);
+    const result = await run('rubric align --human rankings.csv --scores ours=ours.csv --seed 5 --json');
     expect(result.code).toBe(0);
     const [row] = JSON.parse(result.stdout).evaluators;
     expect(row.evaluator).toBe('ours');

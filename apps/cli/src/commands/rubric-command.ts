@@ -112,14 +112,12 @@ function printScores(context: CliContext, report: ScoreReport): void {
   }
 }
 
-interface EvalFlags {
-  force?: boolean;
+/** The judging flags `rubric eval` and `rubric run` share. */
+interface JudgingFlags {
   slideCountOn?: string;
-  instance: string;
-  deck: string;
   attachPdf?: boolean;
-  dataRoot?: string;
   judge?: string;
+  force?: boolean;
   layoutChecks?: string;
   maxAttempts?: string;
   concurrency?: string;
@@ -127,18 +125,33 @@ interface EvalFlags {
   json?: boolean;
 }
 
-interface RunFlags {
-  slideCountOn?: string;
+interface EvalFlags extends JudgingFlags {
+  instance: string;
+  deck: string;
+  dataRoot?: string;
+}
+
+interface RunFlags extends JudgingFlags {
   instances: string;
   results: string;
-  attachPdf?: boolean;
-  judge?: string;
-  force?: boolean;
-  layoutChecks?: string;
-  maxAttempts?: string;
-  concurrency?: string;
-  errors?: string;
-  json?: boolean;
+}
+
+/** Checks the shared judging flags before any file is read (usage errors come first, exit 2). */
+function judgingOptions(flags: JudgingFlags) {
+  const standIn = choice<StandInMode>(flags.layoutChecks, STAND_IN_MODES, '--layout-checks', 'beside');
+  const slideCountOn = choice(flags.slideCountOn, SLIDE_COUNT_BASES, '--slide-count-on', 'delivered');
+  const errorPolicy = choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report');
+  const maxAttempts = positiveInteger(flags.maxAttempts, '--max-attempts');
+  const concurrency = positiveInteger(flags.concurrency, '--concurrency');
+  return {
+    errorPolicy,
+    judging: {
+      standIn,
+      slideCountOn,
+      ...(maxAttempts ? { maxAttempts } : {}),
+      ...(concurrency ? { concurrency } : {}),
+    },
+  };
 }
 
 interface ScoreFlags {
@@ -200,11 +213,7 @@ function registerEval(rubric: Command, context: CliContext): void {
     )
     .option('--json', 'print evaluation file, scores and token use as JSON')
     .action(async (flags: EvalFlags) => {
-      const standIn = choice<StandInMode>(flags.layoutChecks, STAND_IN_MODES, '--layout-checks', 'beside');
-      const slideCountOn = choice(flags.slideCountOn, SLIDE_COUNT_BASES, '--slide-count-on', 'delivered');
-      const errorPolicy = choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report');
-      const maxAttempts = positiveInteger(flags.maxAttempts, '--max-attempts');
-      const concurrency = positiveInteger(flags.concurrency, '--concurrency');
+      const { errorPolicy, judging } = judgingOptions(flags);
       const instancePath = requireExisting(resolve(context.io.cwd, flags.instance), '--instance');
       const deckPath = requireExisting(resolve(context.io.cwd, flags.deck), '--deck');
       const { client, judgeId } = judgeFrom(context, flags.judge);
@@ -225,10 +234,7 @@ function registerEval(rubric: Command, context: CliContext): void {
           materials: await readMaterials(instance.materials),
           client,
           judgeId,
-          standIn,
-          slideCountOn,
-          ...(maxAttempts ? { maxAttempts } : {}),
-          ...(concurrency ? { concurrency } : {}),
+          ...judging,
           progress: context.progress(),
         },
         files,
@@ -282,11 +288,7 @@ function registerRun(rubric: Command, context: CliContext): void {
     .option('--attach-pdf', 'also send PDF decks to the judge as documents')
     .option('--json', 'print the run summary as JSON')
     .action(async (flags: RunFlags) => {
-      const standIn = choice<StandInMode>(flags.layoutChecks, STAND_IN_MODES, '--layout-checks', 'beside');
-      const slideCountOn = choice(flags.slideCountOn, SLIDE_COUNT_BASES, '--slide-count-on', 'delivered');
-      const errorPolicy = choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report');
-      const maxAttempts = positiveInteger(flags.maxAttempts, '--max-attempts');
-      const concurrency = positiveInteger(flags.concurrency, '--concurrency');
+      const { errorPolicy, judging } = judgingOptions(flags);
       const instancesDir = requireExisting(resolve(context.io.cwd, flags.instances), '--instances');
       const resultsDir = requireExisting(resolve(context.io.cwd, flags.results), '--results');
       const { client, judgeId } = judgeFrom(context, flags.judge);
@@ -297,11 +299,8 @@ function registerRun(rubric: Command, context: CliContext): void {
         judgeId,
         force: flags.force ?? false,
         attachPdf: flags.attachPdf ?? false,
-        standIn,
-        slideCountOn,
         errorPolicy,
-        ...(maxAttempts ? { maxAttempts } : {}),
-        ...(concurrency ? { concurrency } : {}),
+        ...judging,
         progress: context.progress(),
       });
       if (

@@ -1,34 +1,20 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { probeGenerationStatusSchema, readJson, sourceContextSchema } from '@xsb/core';
-import { makeTempDir } from '@xsb/core/testing';
 import { buildTextPdf, startFakeMineruServer, writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../run-cli';
-import { captureStream } from '../testing-streams';
+import { runXsb, type XsbArgs } from '../testing-cli';
+import { makeTempDirWithSources } from '../testing-fixtures';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/sources');
 let root: string;
 let cleanup: () => Promise<void>;
 
 beforeEach(async () => {
-  ({ dir: root, cleanup } = await makeTempDir('xsb-sources-cli-'));
-  await cp(fixtures, join(root, 'data', 'sources'), { recursive: true });
+  ({ dir: root, cleanup } = await makeTempDirWithSources('xsb-sources-cli-'));
 });
 afterEach(() => cleanup());
 
-async function run(argv: string[], env: Record<string, string> = {}) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
-    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache'), ...env },
-    cwd: root,
-  });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (args: XsbArgs, env: Record<string, string> = {}) => runXsb(args, { cwd: root, env });
 
 describe('xsb sources', () => {
   it('prepares every fixture case, prints a table, and skips them all on a second run', async () => {
@@ -84,18 +70,9 @@ describe('xsb sources', () => {
 
   it('honours --data, comma-separated and repeated --case, and --source-chars', async () => {
     await cp(join(root, 'data'), join(root, 'other'), { recursive: true });
-    const result = await run([
-      'sources',
-      '--data',
-      'other',
-      '--case',
-      'cs_raft_consensus,ocean_coral_bleaching',
-      '--case',
-      'energy_heat_pump_pilot',
-      '--source-chars',
-      '100',
-      '--json',
-    ]);
+    const result = await run(
+      'sources --data other --case cs_raft_consensus,ocean_coral_bleaching --case energy_heat_pump_pilot --source-chars 100 --json',
+    );
     expect(result.code).toBe(0);
     const rows = JSON.parse(result.stdout) as Array<{ chars: number; truncated: boolean }>;
     expect(rows).toHaveLength(3);

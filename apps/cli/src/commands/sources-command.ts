@@ -4,6 +4,7 @@ import { DEFAULT_SOURCE_CHARS, prepareSourceContext, type SourceCase } from '@xs
 import { collectList, configFlags, discoverSelectedCases, mineruCacheDirFor } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
+import { forEachCaseWithProgress } from '../for-each-case-with-progress';
 import { printTable } from '../print-table';
 
 interface SourcesFlags {
@@ -63,9 +64,7 @@ export const sourcesCommand: CommandModule = {
         const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
         const rows = failures.map((failure) => failedRow(failure.caseId, null, failure.error));
         const mineruCacheDir = mineruCacheDirFor(config, env);
-        const progress = context.progress();
-        progress.start('sources', cases.length);
-        for (const sourceCase of cases) {
+        await forEachCaseWithProgress(context.progress(), 'sources', cases, async (sourceCase) => {
           rows.push(
             await prepareRow(layout, sourceCase, {
               maxChars,
@@ -75,9 +74,7 @@ export const sourcesCommand: CommandModule = {
               force: Boolean(flags.force),
             }),
           );
-          progress.tick(1, sourceCase.caseId);
-        }
-        progress.finish();
+        });
         rows.sort((a, b) => (a.case_id < b.case_id ? -1 : a.case_id > b.case_id ? 1 : 0));
         if (flags.json) context.printJson(rows);
         else printSourcesTable(context.print, rows);

@@ -4,8 +4,7 @@ import { audienceWeightSchema, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../run-cli';
-import { captureStream } from '../testing-streams';
+import { runXsb, type XsbArgs } from '../testing-cli';
 
 const TEXT = [
   'A heat pump is a device that moves heat from a cold place to a warm place using electricity.',
@@ -24,17 +23,7 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-async function run(argv: string[]) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
-    env: { HOME: root, XDG_CACHE_HOME: join(root, 'cache') },
-    cwd: root,
-  });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (args: XsbArgs) => runXsb(args, { cwd: root });
 
 describe('xsb weights', () => {
   it("weighs each case's valid audiences, with user profiles from --audiences", async () => {

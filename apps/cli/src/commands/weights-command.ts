@@ -7,9 +7,16 @@ import {
   loadAudienceProfiles,
   WEIGHT_DEFAULTS,
 } from '@xsb/weights';
-import { collectList, configFlags, discoverSelectedCases, integerFlag, llmClientOptions } from '../cli-options';
+import {
+  collectList,
+  configFlags,
+  discoverSelectedCases,
+  integerFlag,
+  llmClientOptions,
+} from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
+import { forEachCaseWithProgress } from '../for-each-case-with-progress';
 import { printTable } from '../print-table';
 
 interface WeightsFlags {
@@ -74,10 +81,10 @@ export const weightsCommand: CommandModule = {
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const layout = new RunLayout(dataDir);
         const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
-        const rows = failures.map((failure) => emptyRow(failure.caseId, '-', 'failed', failure.error.message));
-        const progress = context.progress();
-        progress.start('weights', cases.length);
-        for (const sourceCase of cases) {
+        const rows = failures.map((failure) =>
+          emptyRow(failure.caseId, '-', 'failed', failure.error.message),
+        );
+        await forEachCaseWithProgress(context.progress(), 'weights', cases, async (sourceCase) => {
           const valid = sourceCase.metadata.valid_audiences;
           const audiences = flags.audience && flags.audience.length > 0 ? flags.audience : valid;
           for (const audience of audiences) {
@@ -109,9 +116,7 @@ export const weightsCommand: CommandModule = {
             });
             rows.push(result);
           }
-          progress.tick(1, sourceCase.caseId);
-        }
-        progress.finish();
+        });
         rows.sort((a, b) => (a.caseLabel < b.caseLabel ? -1 : a.caseLabel > b.caseLabel ? 1 : 0));
         if (flags.json) context.printJson(rows);
         else {
