@@ -59,7 +59,7 @@ export async function generateBaselineDeck(
       ? planLexicalOutline(request.sourceText, {
           fallbackTitle: request.caseLabel,
           maxSlides,
-          ...(profile ? { audienceProfile: profile } : {}),
+          ...(profile ? { audienceProfile: profile, audienceId: request.audience } : {}),
           subtitle: conditioned ? `For ${audienceLabel(request.audience)}` : '',
         })
       : (

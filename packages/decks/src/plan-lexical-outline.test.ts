@@ -1,3 +1,4 @@
+import { BUILT_IN_AUDIENCES } from '@xsb/weights';
 import { describe, expect, it } from 'vitest';
 import { planLexicalOutline } from './plan-lexical-outline';
 
@@ -43,6 +44,127 @@ describe('planLexicalOutline on extracted plain text', () => {
     const bullets = outline.slides.flatMap((slide) => slide.bullets);
     expect(bullets).toContain(
       'NOAA tracks heat stress on reefs with its Coral Reef Watch satellite programme every day and publishes it.',
+    );
+  });
+});
+
+// A small municipal report whose sections carry different cue-word themes; at six slides the planner
+// must choose four of its six sections, so the audience decides which.
+const PILOT_REPORT = `# Heat pump pilot in Riverton
+
+## Background
+
+District heating in Riverton was introduced in 1962, when the town founded its municipal energy office. The history of the network explains why most homes still burn gas today. The office was originally founded to run the coal plant that closed in 1998.
+
+## Key concepts
+
+A heat pump is a device that moves heat from outdoor air into the home using electricity. The coefficient of performance is the ratio of heat delivered to electricity consumed. Flow temperature is the temperature of the water sent to the radiators.
+
+## Measurement method
+
+Each home was tracked with a calibrated heat meter and an electricity sub-meter. Readings were measured every fifteen minutes and the seasonal factor was calculated per heating season. The estimation procedure follows the method of the national metering protocol.
+
+## Results
+
+Across both winters the pilot homes used 61 percent less final energy for heating than before. The median seasonal factor rose from 3.1 in the first winter to 3.4 in the second. Homes with insulation reached higher factors than homes without it.
+
+## Costs
+
+Households paid a fixed contribution of 2,500 euros and the grant funded the remaining cost. At the regional tariff the annual heating bill fell to 1,262 euros per home. The programme budget of 9 million euros was spent within the planned period.
+
+## Recommendations
+
+The office should set flow temperatures at or below 45 degrees at commissioning. It recommends combining heat pumps with wall insulation wherever walls allow it. Councils should plan substation upgrades street by street before conversion rates exceed a third.
+`;
+
+const profileOf = (id: string) => BUILT_IN_AUDIENCES.find((profile) => profile.id === id)!;
+const conditioned = (id: string) =>
+  planLexicalOutline(PILOT_REPORT, {
+    fallbackTitle: 'pilot',
+    maxSlides: 6,
+    audienceId: id,
+    audienceProfile: profileOf(id).description,
+  });
+const titles = (outline: { slides: Array<{ title: string }> }) => outline.slides.map((slide) => slide.title);
+
+describe('planLexicalOutline conditioned on an audience', () => {
+  it('gives decision makers costs, results and recommendations, and learners concepts and background', () => {
+    const forDecisionMakers = titles(conditioned('decision_makers'));
+    const forLearners = titles(conditioned('learners'));
+    expect(forDecisionMakers).toEqual(expect.arrayContaining(['Results', 'Costs', 'Recommendations']));
+    expect(forDecisionMakers).not.toContain('Background');
+    expect(forDecisionMakers).not.toContain('Key concepts');
+    expect(forLearners).toEqual(expect.arrayContaining(['Background', 'Key concepts']));
+    expect(forLearners).not.toContain('Costs');
+    const forSpecialists = titles(conditioned('specialists'));
+    expect(forSpecialists).toEqual(expect.arrayContaining(['Measurement method', 'Results']));
+    expect(forSpecialists).not.toContain('Background');
+  });
+
+  it('keeps the agnostic outline a balanced summary untouched by any audience', () => {
+    const agnostic = planLexicalOutline(PILOT_REPORT, { fallbackTitle: 'pilot', maxSlides: 6 });
+    expect(titles(agnostic)).not.toEqual(titles(conditioned('decision_makers')));
+    expect(titles(agnostic)).not.toEqual(titles(conditioned('learners')));
+    // the description alone (no id, no preferences) only nudges word scores, as before
+    const descriptionOnly = planLexicalOutline(PILOT_REPORT, {
+      fallbackTitle: 'pilot',
+      maxSlides: 6,
+      audienceProfile: 'A reader who wants the gist.',
+    });
+    expect(descriptionOnly.slides.length).toBe(agnostic.slides.length);
+  });
+
+  it('leaves out sentences the audience rates 0 and keeps the slide limit', () => {
+    const outline = conditioned('decision_makers');
+    const bullets = outline.slides.flatMap((slide) => slide.bullets).join('\n');
+    // history is an avoided theme at level 1: utility 0 for decision makers
+    expect(bullets).not.toMatch(/introduced in 1962|originally founded/);
+    expect(outline.slides.length).toBeLessThanOrEqual(5);
+  });
+
+  it('is deterministic: the same inputs give a byte-identical outline', () => {
+    expect(JSON.stringify(conditioned('specialists'))).toBe(JSON.stringify(conditioned('specialists')));
+  });
+
+  it('uses explicit preferences, and ignores a built-in id whose description was replaced', () => {
+    const agnostic = planLexicalOutline(PILOT_REPORT, { fallbackTitle: 'pilot', maxSlides: 6 });
+    const renamed = planLexicalOutline(PILOT_REPORT, {
+      fallbackTitle: 'pilot',
+      maxSlides: 6,
+      audienceId: 'decision_makers',
+      audienceProfile: 'Our board: people who read the summary page and nothing else.',
+    });
+    expect(titles(renamed)).toEqual(titles(agnostic));
+    const explicit = planLexicalOutline(PILOT_REPORT, {
+      fallbackTitle: 'pilot',
+      maxSlides: 6,
+      audienceId: 'someone',
+      audienceProfile: 'Our board: people who read the summary page and nothing else.',
+      audiencePreferences: profileOf('decision_makers').lexical!,
+    });
+    expect(titles(explicit)).toEqual(titles(conditioned('decision_makers')));
+  });
+
+  it('keeps the clause of a long sentence that the audience values more than the first', () => {
+    const source = `# Raft
+
+Raft is a consensus algorithm for managing a replicated log and keeping servers in step. Raft produces a result equivalent to Multi-Paxos and is as efficient, but it was designed first of all to be easy to understand: in a user study with 43 students at Stanford and Berkeley, 33 scored higher on a Raft quiz than on an equivalent Paxos quiz.
+`;
+    const bulletsOf = (outline: { slides: Array<{ bullets: string[] }> }) =>
+      outline.slides.flatMap((slide) => slide.bullets);
+    const agnostic = bulletsOf(planLexicalOutline(source, { fallbackTitle: 'raft' }));
+    expect(agnostic).toContain(
+      'Raft produces a result equivalent to Multi-Paxos and is as efficient, but it was designed first of all to be easy to understand.',
+    );
+    const forDecisionMakers = bulletsOf(
+      planLexicalOutline(source, {
+        fallbackTitle: 'raft',
+        audienceId: 'decision_makers',
+        audienceProfile: profileOf('decision_makers').description,
+      }),
+    );
+    expect(forDecisionMakers).toContain(
+      'In a user study with 43 students at Stanford and Berkeley, 33 scored higher on a Raft quiz than on an equivalent Paxos quiz.',
     );
   });
 });

@@ -1,10 +1,20 @@
-import type { DeckOutline, OutlineSlide } from '@xsb/core';
+import { type DeckOutline, type OutlineSlide, UTILITY_LEVELS } from '@xsb/core';
+import { BUILT_IN_AUDIENCES, type LexicalPreferences } from '@xsb/weights';
 
 export interface LexicalOutlineOptions {
   /** Fallback deck title when the source has no heading. */
   fallbackTitle: string;
   /** Audience profile description: its words raise the score of sentences that mention them. */
   audienceProfile?: string;
+  /**
+   * The audience id. When `audiencePreferences` is absent and the id names a built-in profile of
+   * `@xsb/weights` whose description is `audienceProfile` (or no description is given), that profile's
+   * lexical preferences condition the outline; a user profile that reuses a built-in id with another
+   * description does not inherit them.
+   */
+  audienceId?: string;
+  /** What the audience values, as the offline utility judge reads it (a profile's `lexical` block). */
+  audiencePreferences?: LexicalPreferences;
   /** Shown under the title, e.g. "For decision makers". */
   subtitle?: string;
   /** Most slides in the deck including the title slide (default 8). */
@@ -26,6 +36,152 @@ const STOP_WORDS = new Set(
 );
 
 const MAX_BULLET_WORDS = 24;
+
+/**
+ * The theme cues of `@xsb/probes`' lexical generator (lexical-probe-generator.ts, THEME_CUES), first
+ * match wins: the planner predicts the theme the probes of a sentence will carry, which is what the
+ * offline utility judge weighs. Kept in step with the generator (see the README).
+ */
+const THEME_CUES: ReadonlyArray<[theme: string, cue: RegExp]> = [
+  [
+    'limitation',
+    /\b(however|although|limitations?|limited|limits?|risks?|cannot|can't|fail\w*|drawbacks?|caveats?|uncertain\w*|unless|challenges?|problems?|damag\w*)\b/i,
+  ],
+  [
+    'recommendation',
+    /\b(should|recommend\w*|advis\w*|propos\w*)\b|^(first|second|third|fourth|fifth|finally),/i,
+  ],
+  [
+    'cost',
+    /[€$£]|\b(euros?|dollars?|costs?|costly|price\w*|tariffs?|savings?|budgets?|funds?|funded|funding|grants?|paid|pays?|spend\w*|spent)\b/i,
+  ],
+  ['background', /\b(introduced|history|historical\w*|originally|founded|invented)\b/i],
+  [
+    'result',
+    /\b(results?|found|findings?|shows?|showed|shown|rose|fell|increas\w*|decreas\w*|reduc\w*|improv\w*|reached|scored?|achiev\w*|dropped|outperform\w*|higher|lower|compared|yield\w*)\b/i,
+  ],
+  [
+    'method',
+    /\b(methods?|algorithms?|approach\w*|procedures?|techniques?|protocols?|mechanisms?|measur\w*|estimat\w*|calculat\w*|tracks?|tracked|chosen|designed)\b/i,
+  ],
+];
+/** The generator's level-2 cue: a sentence relating facts (cause, purpose, comparison). */
+const RELATION =
+  /\b(because|since|so that|therefore|thus|hence|due to|leads? to|led to|causes?|caused|results? in|in order to|whereas|than|which means|means that)\b|, so\b/i;
+/** The generator's definition shapes: "X is a/an/the Y" and the glossary line "X (ABBR): a/an/the Y". */
+const DEFINITION =
+  /^[A-Za-z][\w-]*(?:\s+[\w-]+){0,4}?\s+(?:is|are|refers to|is defined as|means|denotes)\s+(?:a|an|the)\s/;
+const GLOSSARY = /^[A-Z][A-Za-z-]*(?:\s+[A-Za-z-]+){0,5}?(?:\s*\([A-Z][A-Za-z]{1,9}\))?:\s+(?:a|an|the)\s/;
+const STANDALONE_NUMBER = /(?<![\p{L}\p{N}.,])\d/u;
+/** The generator's cloze targets besides numbers: capitalised multi-word names or acronyms. */
+const NAMED_TERM =
+  /\b(?:[A-Z][a-zA-Z0-9-]+|[A-Z]{2,}[a-z]?)(?:\s+(?:of|for|and|the|de|in)\s+[A-Z][a-zA-Z0-9-]+|\s+[A-Z][a-zA-Z0-9-]+)+\b|\b[A-Z]{2,6}s?\b/g;
+
+/**
+ * The themes the lexical probe generator would give the probes of a sentence, and their level: a
+ * definition gives a `definition` probe; a number or a name not opening the sentence gives cloze
+ * probes themed by the first cue (else `quantitative` for a number, `entity` for a name). A sentence
+ * with no target at all is judged by its cue theme (else `entity`), as a model's probe would be.
+ */
+function predictedProbes(sentence: string): { themes: string[]; level: 1 | 2 } {
+  const themes: string[] = [];
+  const definition = DEFINITION.test(sentence) || GLOSSARY.test(sentence);
+  if (definition) themes.push('definition');
+  const number = STANDALONE_NUMBER.test(sentence);
+  const named = [...sentence.matchAll(NAMED_TERM)].some((match) => match.index > 0);
+  if (number || named || !definition) {
+    const cue = THEME_CUES.find(([, pattern]) => pattern.test(sentence))?.[0];
+    themes.push(cue ?? (number ? 'quantitative' : 'entity'));
+  }
+  return { themes, level: RELATION.test(sentence) ? 2 : 1 };
+}
+
+/**
+ * The offline utility judge's rule (`lexicalUtility` in `@xsb/weights`) for a text probe of this
+ * theme and level: the level's starting utility, one step up the ladder for a preferred theme, one
+ * down for an avoided one (both or neither: no move).
+ */
+function judgedUtility(theme: string, level: 1 | 2, preferences: LexicalPreferences): number {
+  const start = preferences.levels[level - 1] as (typeof UTILITY_LEVELS)[number];
+  const words = theme.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  const matches = (entries: readonly string[]) =>
+    entries.some((entry) => words.some((word) => word.startsWith(entry.toLowerCase())));
+  const preferred = matches(preferences.preferredThemes);
+  const avoided = matches(preferences.avoidedThemes);
+  const step = UTILITY_LEVELS.indexOf(start) + (preferred === avoided ? 0 : preferred ? 1 : -1);
+  return UTILITY_LEVELS[Math.min(UTILITY_LEVELS.length - 1, Math.max(0, step))]!;
+}
+
+/**
+ * Multiplies a conditioned deck's sentence scores: 0.5 + the judged utility of the most useful probe
+ * the sentence would yield, so a sentence the audience values most (utility 1) outweighs one it does
+ * not value (utility 0) threefold.
+ */
+function audienceFactor(sentence: string, preferences: LexicalPreferences): number {
+  return 0.5 + sentenceUtility(sentence, preferences);
+}
+
+function sentenceUtility(sentence: string, preferences: LexicalPreferences): number {
+  const { themes, level } = predictedProbes(sentence);
+  return Math.max(...themes.map((theme) => judgedUtility(theme, level, preferences)));
+}
+
+/**
+ * For a conditioned deck, a sentence too long for a bullet keeps a later clause (split at `;` or
+ * `:`, 5 to MAX_BULLET_WORDS words) when the audience values it more than the first one (a higher
+ * judged utility; among several, the highest score): "designed to be easy to understand: in a user
+ * study, 33 of 43 students scored higher …" keeps the study for an audience that values results.
+ * Otherwise (and always for an agnostic deck) the sentence is shortened as usual.
+ */
+function valuedClause(
+  sentence: string,
+  preferences: LexicalPreferences,
+  score: (text: string) => number,
+): string | undefined {
+  if (sentence.split(/\s+/).length <= MAX_BULLET_WORDS) return undefined;
+  const [first, ...later] = sentence
+    .replace(/[.!?]$/, '')
+    .split(/[;:]\s+/)
+    .map((clause) => clause.trim());
+  const floor = sentenceUtility(first ?? '', preferences);
+  let best: { clause: string; utility: number; score: number } | undefined;
+  for (const clause of later) {
+    const words = clause.split(/\s+/).length;
+    if (words < 5 || words > MAX_BULLET_WORDS) continue;
+    const candidate = { clause, utility: sentenceUtility(clause, preferences), score: score(clause) };
+    if (candidate.utility <= floor) continue;
+    if (
+      !best ||
+      candidate.utility > best.utility ||
+      (candidate.utility === best.utility && candidate.score > best.score)
+    )
+      best = candidate;
+  }
+  return best && `${best.clause.charAt(0).toUpperCase()}${best.clause.slice(1)}.`;
+}
+
+/**
+ * A conditioned deck leaves out the sentences whose probes the audience's profile rates 0 (e.g.
+ * history for specialists, mechanism detail for decision makers): the slide budget then goes to what
+ * the audience values, and a small source gives a shorter deck instead of padding. If nothing would
+ * remain, every sentence stays.
+ */
+function valuedSections(sections: Section[], preferences: LexicalPreferences): Section[] {
+  const kept = sections.map((section) => ({
+    ...section,
+    sentences: section.sentences.filter((sentence) => sentenceUtility(sentence, preferences) > 0),
+  }));
+  return kept.some((section) => section.sentences.length > 0) ? kept : sections;
+}
+
+function resolvePreferences(options: LexicalOutlineOptions): LexicalPreferences | undefined {
+  if (options.audiencePreferences) return options.audiencePreferences;
+  const builtIn = BUILT_IN_AUDIENCES.find((profile) => profile.id === options.audienceId);
+  if (!builtIn?.lexical) return undefined;
+  const sameProfile =
+    options.audienceProfile === undefined || options.audienceProfile.trim() === builtIn.description.trim();
+  return sameProfile ? builtIn.lexical : undefined;
+}
 
 function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []).filter(
@@ -197,15 +353,20 @@ function chartFromTable(table: string[][], title: string): OutlineSlide['chart']
  * the audience profile. The best sections (headings in source order) become slides with their top
  * sentences as bullets; the first pipe table becomes a native table and, if numeric, a bar chart;
  * a closing "Key takeaways" slide holds the best remaining sentences.
+ * With the audience's lexical preferences (explicit, or a built-in profile's via `audienceId`), a
+ * conditioned deck also weighs each sentence by the offline judge's utility of the probes it would
+ * yield (0.5 + U), drops sentences of utility 0 and keeps the more valued clause of a long sentence;
+ * see the package README ("Audience conditioning").
  * Blind spots: no paraphrase, no cross-section synthesis, headings are trusted as slide titles.
  */
 export function planLexicalOutline(sourceText: string, options: LexicalOutlineOptions): DeckOutline {
   const maxSlides = Math.max(2, options.maxSlides ?? 8);
   const perSlide = options.bulletsPerSlide ?? 4;
-  const { title, sections } = splitSections(sourceText, options.fallbackTitle);
+  const { title, sections: allSections } = splitSections(sourceText, options.fallbackTitle);
   const frequency = new Map<string, number>();
   for (const word of contentWords(sourceText)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const profileWords = new Set(contentWords(options.audienceProfile ?? ''));
+  const preferences = resolvePreferences(options);
   const score = (sentence: string): number => {
     const words = contentWords(sentence);
     if (words.length === 0) return 0;
@@ -213,8 +374,10 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     for (const word of words)
       total += Math.log1p(frequency.get(word) ?? 0) + (profileWords.has(word) ? 1.5 : 0);
     const numberBonus = /\d/.test(sentence) ? 1.2 : 1;
-    return (total / Math.sqrt(words.length)) * numberBonus;
+    const audience = preferences ? audienceFactor(sentence, preferences) : 1;
+    return (total / Math.sqrt(words.length)) * numberBonus * audience;
   };
+  const sections = preferences ? valuedSections(allSections, preferences) : allSections;
   const used = new Set<string>();
   const topSentences = (sentences: string[], count: number): string[] => {
     const ranked = sentences
@@ -224,7 +387,10 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
       .slice(0, count)
       .sort((a, b) => a.position - b.position);
     for (const item of ranked) used.add(item.sentence);
-    return ranked.map((item) => shorten(item.sentence));
+    return ranked.map(
+      (item) =>
+        (preferences ? valuedClause(item.sentence, preferences, score) : undefined) ?? shorten(item.sentence),
+    );
   };
   const firstTable = sections.flatMap((section) => section.tables.map((table) => ({ section, table })))[0];
   const tableSlides: OutlineSlide[] = [];
