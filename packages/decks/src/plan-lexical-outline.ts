@@ -1,4 +1,11 @@
 import { type DeckOutline, type OutlineSlide, UTILITY_LEVELS } from '@xsb/core';
+import {
+  LEXICAL_DEFINITION,
+  LEXICAL_GLOSSARY,
+  LEXICAL_NAMED_TERM,
+  LEXICAL_RELATION,
+  LEXICAL_THEME_CUES,
+} from '@xsb/probes';
 import { BUILT_IN_AUDIENCES, type LexicalPreferences } from '@xsb/weights';
 
 export interface LexicalOutlineOptions {
@@ -37,45 +44,7 @@ const STOP_WORDS = new Set(
 
 const MAX_BULLET_WORDS = 24;
 
-/**
- * The theme cues of `@xsb/probes`' lexical generator (lexical-probe-generator.ts, THEME_CUES), first
- * match wins: the planner predicts the theme the probes of a sentence will carry, which is what the
- * offline utility judge weighs. Kept in step with the generator (see the README).
- */
-const THEME_CUES: ReadonlyArray<[theme: string, cue: RegExp]> = [
-  [
-    'limitation',
-    /\b(however|although|limitations?|limited|limits?|risks?|cannot|can't|fail\w*|drawbacks?|caveats?|uncertain\w*|unless|challenges?|problems?|damag\w*)\b/i,
-  ],
-  [
-    'recommendation',
-    /\b(should|recommend\w*|advis\w*|propos\w*)\b|^(first|second|third|fourth|fifth|finally),/i,
-  ],
-  [
-    'cost',
-    /[€$£]|\b(euros?|dollars?|costs?|costly|price\w*|tariffs?|savings?|budgets?|funds?|funded|funding|grants?|paid|pays?|spend\w*|spent)\b/i,
-  ],
-  ['background', /\b(introduced|history|historical\w*|originally|founded|invented)\b/i],
-  [
-    'result',
-    /\b(results?|found|findings?|shows?|showed|shown|rose|fell|increas\w*|decreas\w*|reduc\w*|improv\w*|reached|scored?|achiev\w*|dropped|outperform\w*|higher|lower|compared|yield\w*)\b/i,
-  ],
-  [
-    'method',
-    /\b(methods?|algorithms?|approach\w*|procedures?|techniques?|protocols?|mechanisms?|measur\w*|estimat\w*|calculat\w*|tracks?|tracked|chosen|designed)\b/i,
-  ],
-];
-/** The generator's level-2 cue: a sentence relating facts (cause, purpose, comparison). */
-const RELATION =
-  /\b(because|since|so that|therefore|thus|hence|due to|leads? to|led to|causes?|caused|results? in|in order to|whereas|than|which means|means that)\b|, so\b/i;
-/** The generator's definition shapes: "X is a/an/the Y" and the glossary line "X (ABBR): a/an/the Y". */
-const DEFINITION =
-  /^[A-Za-z][\w-]*(?:\s+[\w-]+){0,4}?\s+(?:is|are|refers to|is defined as|means|denotes)\s+(?:a|an|the)\s/;
-const GLOSSARY = /^[A-Z][A-Za-z-]*(?:\s+[A-Za-z-]+){0,5}?(?:\s*\([A-Z][A-Za-z]{1,9}\))?:\s+(?:a|an|the)\s/;
 const STANDALONE_NUMBER = /(?<![\p{L}\p{N}.,])\d/u;
-/** The generator's cloze targets besides numbers: capitalised multi-word names or acronyms. */
-const NAMED_TERM =
-  /\b(?:[A-Z][a-zA-Z0-9-]+|[A-Z]{2,}[a-z]?)(?:\s+(?:of|for|and|the|de|in)\s+[A-Z][a-zA-Z0-9-]+|\s+[A-Z][a-zA-Z0-9-]+)+\b|\b[A-Z]{2,6}s?\b/g;
 
 /**
  * The themes the lexical probe generator would give the probes of a sentence, and their level: a
@@ -85,15 +54,15 @@ const NAMED_TERM =
  */
 function predictedProbes(sentence: string): { themes: string[]; level: 1 | 2 } {
   const themes: string[] = [];
-  const definition = DEFINITION.test(sentence) || GLOSSARY.test(sentence);
+  const definition = LEXICAL_DEFINITION.test(sentence) || LEXICAL_GLOSSARY.test(sentence);
   if (definition) themes.push('definition');
   const number = STANDALONE_NUMBER.test(sentence);
-  const named = [...sentence.matchAll(NAMED_TERM)].some((match) => match.index > 0);
+  const named = [...sentence.matchAll(LEXICAL_NAMED_TERM)].some((match) => match.index > 0);
   if (number || named || !definition) {
-    const cue = THEME_CUES.find(([, pattern]) => pattern.test(sentence))?.[0];
+    const cue = LEXICAL_THEME_CUES.find(([, pattern]) => pattern.test(sentence))?.[0];
     themes.push(cue ?? (number ? 'quantitative' : 'entity'));
   }
-  return { themes, level: RELATION.test(sentence) ? 2 : 1 };
+  return { themes, level: LEXICAL_RELATION.test(sentence) ? 2 : 1 };
 }
 
 /**

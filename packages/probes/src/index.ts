@@ -26,6 +26,13 @@ export {
 } from './generate-case-probes';
 export type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 export { type EvidenceMatch, GroundingIndex, type PageSpan } from './ground-evidence';
+export {
+  LEXICAL_DEFINITION,
+  LEXICAL_GLOSSARY,
+  LEXICAL_NAMED_TERM,
+  LEXICAL_RELATION,
+  LEXICAL_THEME_CUES,
+} from './lexical-cues';
 export { LEXICAL_MAX_PROBES_PER_GENERATION, LexicalProbeGenerator } from './lexical-probe-generator';
 export { LlmProbeGenerator } from './llm-probe-generator';
 export {

@@ -1,4 +1,11 @@
 import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
+import {
+  LEXICAL_DEFINITION,
+  LEXICAL_GLOSSARY,
+  LEXICAL_NAMED_TERM,
+  LEXICAL_RELATION,
+  LEXICAL_THEME_CUES,
+} from './lexical-cues';
 import { normalizeText } from './text-tokens';
 
 /** Most probes one lexical generation writes for one chunk (the most informative sentences win). */
@@ -23,48 +30,11 @@ interface Sentence {
 
 // A number standing alone: glued to a letter ("2y", "x2") it is part of a formula or a name.
 const NUMBER = /(?<![\p{L}\p{N}.,])\d+(?:[.,]\d+)*(?:\s?%|\s?percent\b)?(?![\p{L}\p{N}])/gu;
-const NAMED_TERM =
-  /\b(?:[A-Z][a-zA-Z0-9-]+|[A-Z]{2,}[a-z]?)(?:\s+(?:of|for|and|the|de|in)\s+[A-Z][a-zA-Z0-9-]+|\s+[A-Z][a-zA-Z0-9-]+)+\b|\b[A-Z]{2,6}s?\b/g;
-const DEFINITION =
-  /^(?<term>[A-Za-z][\w-]*(?:\s+[\w-]+){0,4}?)\s+(?:is|are|refers to|is defined as|means|denotes)\s+(?<definition>(?:a|an|the)\s.+)$/;
-// A glossary line: "Seasonal performance factor (SPF): the ratio of ...".
-const GLOSSARY =
-  /^(?<term>[A-Z][A-Za-z-]*(?:\s+[A-Za-z-]+){0,5}?)(?:\s*\([A-Z][A-Za-z]{1,9}\))?:\s+(?<definition>(?:a|an|the)\s.+)$/;
 const VAGUE_SUBJECT = /^(it|this|that|these|those|there|they|he|she|we|i|you|here|which|what|such)\b/i;
 // A definition that points back ("the breakdown of this partnership") needs the sentence before it.
 const ANAPHORIC = /\b(this|these|those|such|above|below|former|latter)\b/i;
 const BIBLIOGRAPHIC = /^\s*\[\d+\]|\bdoi\b|\bet al\b|\bpp\.\s*\d|\bproceedings\b/i;
 
-/**
- * Topic cues, first match wins: the sentence's theme for cloze probes (definitions keep `definition`).
- * Without a cue the theme names the target kind (`quantitative` or `entity`).
- */
-const THEME_CUES: ReadonlyArray<[theme: string, cue: RegExp]> = [
-  [
-    'limitation',
-    /\b(however|although|limitations?|limited|limits?|risks?|cannot|can't|fail\w*|drawbacks?|caveats?|uncertain\w*|unless|challenges?|problems?|damag\w*)\b/i,
-  ],
-  [
-    'recommendation',
-    /\b(should|recommend\w*|advis\w*|propos\w*)\b|^(first|second|third|fourth|fifth|finally),/i,
-  ],
-  [
-    'cost',
-    /[€$£]|\b(euros?|dollars?|costs?|costly|price\w*|tariffs?|savings?|budgets?|funds?|funded|funding|grants?|paid|pays?|spend\w*|spent)\b/i,
-  ],
-  ['background', /\b(introduced|history|historical\w*|originally|founded|invented)\b/i],
-  [
-    'result',
-    /\b(results?|found|findings?|shows?|showed|shown|rose|fell|increas\w*|decreas\w*|reduc\w*|improv\w*|reached|scored?|achiev\w*|dropped|outperform\w*|higher|lower|compared|yield\w*)\b/i,
-  ],
-  [
-    'method',
-    /\b(methods?|algorithms?|approach\w*|procedures?|techniques?|protocols?|mechanisms?|measur\w*|estimat\w*|calculat\w*|tracks?|tracked|chosen|designed)\b/i,
-  ],
-];
-// A sentence that relates facts (cause, purpose, comparison): its cloze probes are level 2.
-const RELATION =
-  /\b(because|since|so that|therefore|thus|hence|due to|leads? to|led to|causes?|caused|results? in|in order to|whereas|than|which means|means that)\b|, so\b/i;
 // A capitalised run that starts with a function word is a title fragment ("In Search of …"), not a name.
 const LEADING_FUNCTION_WORD =
   /^(in|on|at|by|of|for|to|and|or|the|a|an|with|from|as|if|when|while|after|before)\s/i;
@@ -82,8 +52,8 @@ const MARKDOWN_MARKS = /\*\*|__|`/g;
  * sentence is not a target (the question would show its own answer). Definitions whose definiens points
  * back ("this", "these", "such", "above") are skipped, and so are layout debris (table-of-contents dot
  * leaders, lines under 40% letters). Cloze probes take the sentence's theme from
- * {@link THEME_CUES} (limitation, recommendation, cost, background, result, method; else `quantitative`
- * or `entity` by target kind) and level 2 when the sentence relates facts ({@link RELATION}: because,
+ * {@link LEXICAL_THEME_CUES} (limitation, recommendation, cost, background, result, method; else `quantitative`
+ * or `entity` by target kind) and level 2 when the sentence relates facts ({@link LEXICAL_RELATION}: because,
  * so that, than, due to …), else level 1. Inline markdown marks are dropped from questions and answers;
  * the evidence is the sentence, verbatim. Sample g of k blanks target g mod n of each sentence, so the
  * k samples differ where a sentence has several targets and coincide (and are merged by dedup) where it
@@ -171,12 +141,12 @@ function splitSentences(body: string, offset: number): Array<{ text: string; sta
 
 function withTargets(sentence: { text: string; start: number }): Sentence {
   const targets: Target[] = [];
-  const theme = THEME_CUES.find(([, cue]) => cue.test(sentence.text))?.[0];
-  const level = RELATION.test(sentence.text) ? 2 : 1;
+  const theme = LEXICAL_THEME_CUES.find(([, cue]) => cue.test(sentence.text))?.[0];
+  const level = LEXICAL_RELATION.test(sentence.text) ? 2 : 1;
   if (BIBLIOGRAPHIC.test(sentence.text) || isLayoutNoise(sentence.text))
     return { ...sentence, targets, score: 0, theme, level };
   const bare = sentence.text.replace(/[.!?]+$/, '');
-  const definition = DEFINITION.exec(bare) ?? GLOSSARY.exec(bare);
+  const definition = LEXICAL_DEFINITION.exec(bare) ?? LEXICAL_GLOSSARY.exec(bare);
   if (
     definition?.groups &&
     !VAGUE_SUBJECT.test(definition.groups.term!) &&
@@ -192,7 +162,7 @@ function withTargets(sentence: { text: string; start: number }): Sentence {
     .map((m) => ({ value: m[0], at: m.index }))
     .filter((target) => !givesItselfAway(sentence.text, target));
   for (const { value, at } of numbers) targets.push({ kind: 'number', value, at });
-  const terms = [...sentence.text.matchAll(NAMED_TERM)]
+  const terms = [...sentence.text.matchAll(LEXICAL_NAMED_TERM)]
     .map((m) => ({ value: m[0], at: m.index }))
     .filter(
       (target) =>
