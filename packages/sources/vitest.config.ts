@@ -1,3 +1,3 @@
-import { defineXsbConfig } from '../../vitest.shared';
+import { defineXsbConfig } from '../../vitest.shared.ts';
 
 export default defineXsbConfig();
