@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ProviderLimits, RunLayout, UsageError, type XsbConfig, type XsbConfigInput } from '@xsb/core';
 import { type CreateLlmClientOptions, parseJudgeSpec } from '@xsb/llm';
@@ -106,4 +107,13 @@ export async function discoverSelectedCases(
     cases: discovered.cases.filter((c) => selected.has(c.caseId)),
     failures: discovered.failures.filter((f) => selected.has(f.caseId)),
   };
+}
+
+/**
+ * An input named on the command line must exist before any work starts: its absence is a usage error
+ * (exit 2), not a failed row.
+ */
+export function requireExistingPath(what: string, path: string, hint = ''): string {
+  if (!existsSync(path)) throw new UsageError(`${what} ${path} does not exist${hint ? `; ${hint}` : ''}`);
+  return path;
 }

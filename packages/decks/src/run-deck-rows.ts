@@ -145,7 +145,9 @@ export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatc
   const summary: DeckBatchSummary = {
     run_sheet: sheet.file,
     rows_total: sheet.entries.length + sheet.invalid.length,
-    rows_selected: selected.length,
+    // Invalid rows cannot be filtered (their fields are unknown): every one is reported as failed, so
+    // it counts as selected and done + skipped + failed always equals rows_selected.
+    rows_selected: selected.length + sheet.invalid.length,
     done: count('done'),
     skipped: count('skipped'),
     failed: count('failed'),

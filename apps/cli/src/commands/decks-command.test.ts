@@ -102,7 +102,7 @@ describe('xsb decks generate', () => {
     expect(deck.slides[0].visible_text).toContain('For learners');
   });
 
-  it('exits 2 on a malformed --shard and 1 when a row fails', async () => {
+  it('exits 2 on a malformed --shard or a missing run sheet, and 1 when a row fails', async () => {
     const bad = await run([...GENERATE_BASELINE, '--shard', '3/2']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/ERROR: --shard 3\/2/);
@@ -110,6 +110,9 @@ describe('xsb decks generate', () => {
       join(root, 'sheet.csv'),
       'system,condition,audience,case_label,source_document,prompt_path,output_deck_path\nxsb-baseline,audience_agnostic,all,gone,missing.md,,\n',
     );
+    const missing = await run(['decks', 'generate', '--run-sheet', 'no-such-sheet.csv']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`ERROR: run sheet ${join(root, 'no-such-sheet.csv')} does not exist\n`);
     const failed = await run(['decks', 'generate', '--run-sheet', 'sheet.csv']);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/ERROR: .*missing\.md: cannot read \(ENOENT/);

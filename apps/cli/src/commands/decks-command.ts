@@ -27,7 +27,7 @@ import { createLlmClient, isOfflineJudge } from '@xsb/llm';
 import { loadAudienceProfiles } from '@xsb/weights';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
-import { collectList, configFlags, integerFlag, llmClientOptions } from '../cli-options';
+import { collectList, configFlags, integerFlag, llmClientOptions, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 import { printTable } from '../print-table';
@@ -218,7 +218,7 @@ export const decksCommand: CommandModule = {
       const { config, env, layout } = runContext(context, flags);
       const maxSlides = integerFlag('--max-slides', flags.maxSlides, 8, 2);
       const sheet = flags.runSheet
-        ? await readRunSheet(resolve(context.io.cwd, flags.runSheet))
+        ? await readRunSheet(requireExistingPath('run sheet', resolve(context.io.cwd, flags.runSheet)))
         : sheetFromFlags(context, flags);
       const summary = await generateDecksFromRunSheet({
         sheet,
@@ -321,7 +321,7 @@ export const decksCommand: CommandModule = {
     ).action(async (flags: RunFlags & { runSheet: string; out?: string; template?: string }) => {
       const { config, layout } = runContext(context, flags);
       const result = await prepareSlideTailor({
-        sheet: await readRunSheet(resolve(context.io.cwd, flags.runSheet)),
+        sheet: await readRunSheet(requireExistingPath('run sheet', resolve(context.io.cwd, flags.runSheet))),
         layout,
         run: config.run,
         ...(flags.out ? { outDir: resolve(context.io.cwd, flags.out) } : {}),
@@ -362,7 +362,13 @@ export const decksCommand: CommandModule = {
         ? resolve(context.io.cwd, flags.runSheet)
         : resolve(layout.runDir(config.run), 'slidetailor', 'slidetailor_run_sheet.csv');
       const summary = await runSlideTailor({
-        sheet: await readRunSheet(sheetFile),
+        sheet: await readRunSheet(
+          requireExistingPath(
+            'run sheet',
+            sheetFile,
+            flags.runSheet ? '' : 'run `xsb decks prepare-slidetailor` first',
+          ),
+        ),
         layout,
         run: config.run,
         command: flags.command,

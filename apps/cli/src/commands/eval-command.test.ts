@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
@@ -65,13 +66,18 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
     expect(badJudge.code).toBe(2);
     expect(badJudge.stderr).toContain('OPENAI_API_KEY');
   });
-  it('says why when there is nothing to evaluate or aggregate (exit 1, not a silent success)', async () => {
+  it('refuses a run or folder that does not exist with exit 2 before any work, writing nothing', async () => {
     const noRun = await run(['eval', '--data', 'demo/data', '--run', 'no-such-run']);
-    expect(noRun.code).toBe(1);
-    expect(noRun.stdout).toContain('no deck folder for run "no-such-run"');
+    expect(noRun.code).toBe(2);
+    expect(noRun.stderr).toMatch(
+      /^ERROR: run "no-such-run": deck folder .*no-such-run\/decks does not exist; generate or import decks/,
+    );
     const noRoot = await run(['aggregate', 'no-such-folder', '--out', 'agg-empty']);
-    expect(noRoot.code).toBe(1);
-    expect(noRoot.stdout).toContain('No metric rows were found.');
-    expect(noRoot.stderr).toContain(`skipped ${join(root, 'no-such-folder')}: folder not found`);
+    expect(noRoot.code).toBe(2);
+    expect(noRoot.stderr).toBe(`ERROR: folder ${join(root, 'no-such-folder')} does not exist\n`);
+    const noRunAggregate = await run(['aggregate', '--data', 'demo/data', '--run', 'no-such-run']);
+    expect(noRunAggregate.code).toBe(2);
+    expect(existsSync(join(root, 'agg-empty'))).toBe(false);
+    expect(existsSync(join(root, 'demo', 'data', 'runs', 'no-such-run'))).toBe(false);
   });
 });

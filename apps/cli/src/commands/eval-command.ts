@@ -1,7 +1,15 @@
 import { resolve } from 'node:path';
+import { RunLayout } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, runEvaluation } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
-import { collectList, configFlags, integerFlag, modelClientOptions, parseTauA } from '../cli-options';
+import {
+  collectList,
+  configFlags,
+  integerFlag,
+  modelClientOptions,
+  parseTauA,
+  requireExistingPath,
+} from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 
@@ -48,6 +56,11 @@ export const evalCommand: CommandModule = {
         const tauA = parseTauA(flags.tauA);
         const batchSize = integerFlag('--batch-size', flags.batchSize, DEFAULT_BATCH_SIZE, 1);
         const { config, env } = context.loadConfig(configFlags(flags));
+        requireExistingPath(
+          `run "${config.run}": deck folder`,
+          new RunLayout(resolve(context.io.cwd, config.dataDir)).decksRoot(config.run),
+          'generate or import decks for this run first (xsb decks generate|import --run …)',
+        );
         const outcome = await runEvaluation({
           dataDir: resolve(context.io.cwd, config.dataDir),
           run: config.run,

@@ -7,7 +7,7 @@ import {
   rescoreRun,
   runAggregation,
 } from '@xsb/metrics';
-import { configFlags, integerFlag, parseTauA } from '../cli-options';
+import { configFlags, integerFlag, parseTauA, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 
@@ -87,7 +87,9 @@ export const metricsCommand: CommandModule = {
         const { config } = context.loadConfig(configFlags(flags));
         const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
         const runDir = layout.runDir(config.run);
-        const scanRoots = roots.length > 0 ? roots.map((root) => resolve(context.io.cwd, root)) : [runDir];
+        const scanRoots = (
+          roots.length > 0 ? roots.map((root) => resolve(context.io.cwd, root)) : [runDir]
+        ).map((root) => requireExistingPath('folder', root));
         const outDir = flags.out ? resolve(context.io.cwd, flags.out) : resolve(runDir, 'summary');
         const { summary, files } = await runAggregation(scanRoots, outDir, { seed, resamples });
         if (flags.json) context.printJson(summary);

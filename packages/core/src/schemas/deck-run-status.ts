@@ -21,6 +21,7 @@ export type DeckRowStatus = z.infer<typeof deckRowStatusSchema>;
 export const deckBatchSummarySchema = z.looseObject({
   run_sheet: z.string(),
   rows_total: z.number().int().min(0),
+  /** Rows this batch handled: those its filters and shard selected, plus every invalid row (reported as failed). */
   rows_selected: z.number().int().min(0),
   done: z.number().int().min(0),
   skipped: z.number().int().min(0),
