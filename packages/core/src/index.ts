@@ -1,5 +1,6 @@
 export { writeFileAtomic } from './atomic-write';
 export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
+export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';
 export {
   type AcquireLockOptions,
@@ -175,3 +176,4 @@ export {
   type XsbConfigInput,
   xsbConfigSchema,
 } from './xsb-config';
+export { DEFAULT_ZIP_LIMITS, ZipArchive, type ZipLimits } from './zip-archive';

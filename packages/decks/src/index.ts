@@ -1,4 +1,3 @@
-export { buildZip, type ZipEntryInput } from './build-zip';
 export { countVisibleWords } from './count-visible-words';
 export { type DeckStatsFiles, deckStatsFor, writeDeckStats } from './deck-stats';
 export { formatDeckText } from './deck-text';
@@ -57,4 +56,3 @@ export { type RunSlideTailorOptions, runSlideTailor, splitCommand } from './run-
 export { isCaseInShard, parseShard, type Shard, shardOfCase } from './shard-case';
 export { truncateDeck } from './truncate-deck';
 export { BASELINE_THEME, writeOutlinePptx } from './write-outline-pptx';
-export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-archive';

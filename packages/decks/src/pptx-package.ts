@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
+import type { ZipArchive } from '@xsb/core';
 import { childrenNamed, parseXml, type XmlNode } from './xml-tree';
-import type { ZipArchive } from './zip-archive';
 
 export interface Relationship {
   id: string;

@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inflateRawSync } from 'node:zlib';
-import { deckSchema, InputError } from '@xsb/core';
+import { buildZip, deckSchema, InputError, ZipArchive } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countVisibleWords } from './count-visible-words';
 import { readDeck } from './read-deck';
-import { buildTestPptx, buildZip } from './testing';
+import { buildTestPptx } from './testing';
 
 const corpusDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/corpus');
 
@@ -204,20 +203,10 @@ describe('readDeck on PPTX', () => {
   });
 });
 
-/** The entries of a buildZip archive, re-read for composing fixtures. */
+/** The entries of an archive, re-read for composing fixtures. */
 function unzipForTest(zip: Buffer): Array<{ name: string; data: Buffer }> {
-  const entries: Array<{ name: string; data: Buffer }> = [];
-  let offset = 0;
-  while (zip.readUInt32LE(offset) === 0x04034b50) {
-    const method = zip.readUInt16LE(offset + 8);
-    const size = zip.readUInt32LE(offset + 18);
-    const nameLength = zip.readUInt16LE(offset + 26);
-    const name = zip.toString('utf8', offset + 30, offset + 30 + nameLength);
-    const body = zip.subarray(offset + 30 + nameLength, offset + 30 + nameLength + size);
-    entries.push({ name, data: method === 8 ? inflateRawSync(body) : Buffer.from(body) });
-    offset += 30 + nameLength + size;
-  }
-  return entries;
+  const archive = ZipArchive.open(zip, 'fixture.zip');
+  return archive.names().map((name) => ({ name, data: archive.read(name)! }));
 }
 
 describe('readDeck on PDF', () => {

@@ -1,9 +1,8 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { type Deck, InputError, isXsbError } from '@xsb/core';
+import { DEFAULT_ZIP_LIMITS, type Deck, InputError, isXsbError, ZipArchive, type ZipLimits } from '@xsb/core';
 import { readPdfDeck } from './read-pdf-deck';
 import { readPptxDeck } from './read-pptx-deck';
-import { DEFAULT_ZIP_LIMITS, ZipArchive, type ZipLimits } from './zip-archive';
 
 export interface ReadDeckOptions {
   /** Largest deck file accepted (bytes). Default 512 MiB. */

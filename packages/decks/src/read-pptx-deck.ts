@@ -1,10 +1,10 @@
+import type { ZipArchive } from '@xsb/core';
 import { type BoundingBox, type Deck, InputError, type Slide, type SlideElement } from '@xsb/core';
 import { countVisibleWords } from './count-visible-words';
 import { readChartText, readDiagramText } from './pptx-graphic-text';
 import { PptxPackage } from './pptx-package';
 import { readTextBody, type StyleChain } from './pptx-text-body';
 import { child, childrenNamed, path, prefixedAttr, type XmlNode } from './xml-tree';
-import type { ZipArchive } from './zip-archive';
 
 const EMU_PER_POINT = 12_700;
 

@@ -1,6 +1,4 @@
-import { buildZip, type ZipEntryInput } from './build-zip';
-
-export { buildZip, type ZipEntryInput };
+import { buildZip, type ZipEntryInput } from '@xsb/core';
 
 export interface TestSlide {
   /** The slide's part file name number: `ppt/slides/slide<fileNumber>.xml`. */

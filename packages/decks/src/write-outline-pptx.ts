@@ -1,8 +1,13 @@
-import { type DeckOutline, deckOutlineSchema, type OutlineSlide, writeFileAtomic } from '@xsb/core';
+import {
+  buildZip,
+  type DeckOutline,
+  deckOutlineSchema,
+  type OutlineSlide,
+  writeFileAtomic,
+  ZipArchive,
+} from '@xsb/core';
 import PptxGenJS from 'pptxgenjs';
-import { buildZip } from './build-zip';
 import { estimateTextHeight, fitFontSize, type TextArea } from './fit-font-size';
-import { ZipArchive } from './zip-archive';
 
 /**
  * The baseline theme: one font, one accent. Sizes are the preferred ones; long text steps down

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { strToU8, zipSync } from 'fflate';
+import { buildZip } from '@xsb/core';
 
 export interface FakeMineruRequest {
   method: string;
@@ -120,13 +120,13 @@ export async function startFakeMineruServer(options: FakeMineruOptions = {}): Pr
       return;
     }
     if (req.method === 'GET' && /^\/results\/.+\.zip$/.test(path)) {
-      const zip = zipSync({
-        'full.md': strToU8(markdown),
-        'layout.json': strToU8('{}'),
-        'content_list.json': strToU8('[]'),
-      });
+      const zip = buildZip([
+        { name: 'full.md', data: markdown },
+        { name: 'layout.json', data: '{}' },
+        { name: 'content_list.json', data: '[]' },
+      ]);
       res.writeHead(200, { 'content-type': 'application/zip' });
-      res.end(Buffer.from(zip));
+      res.end(zip);
       return;
     }
     if (req.method === 'POST' && path === '/file_parse') {

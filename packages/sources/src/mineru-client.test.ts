@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, InputError, ProviderError } from '@xsb/core';
+import { ConfigError, InputError, ProviderError, ZipArchive } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTextPdf } from './build-text-pdf';
 import { type FakeMineruServer, startFakeMineruServer } from './fake-mineru-server';
@@ -176,7 +175,7 @@ describe('parsePdfWithMineru cache and configuration', () => {
   it('serves a real zip the client can read (fake server sanity check)', async () => {
     server = await startFakeMineruServer({ runningPolls: 0 });
     const response = await fetch(`${server.url}/results/x.zip`);
-    const entries = unzipSync(new Uint8Array(await response.arrayBuffer()));
-    expect(Object.keys(entries).sort()).toEqual(['content_list.json', 'full.md', 'layout.json']);
+    const archive = ZipArchive.open(Buffer.from(await response.arrayBuffer()), 'x.zip');
+    expect(archive.names().sort()).toEqual(['content_list.json', 'full.md', 'layout.json']);
   });
 });

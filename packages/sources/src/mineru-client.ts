@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { ConfigError, InputError, ProviderError, writeFileAtomic } from '@xsb/core';
-import { unzipSync } from 'fflate';
+import { ConfigError, InputError, ProviderError, writeFileAtomic, ZipArchive } from '@xsb/core';
 
 /** The hosted MinerU service; `MINERU_BASE_URL` overrides it (with or without the `/api/v4` suffix). */
 export const MINERU_DEFAULT_BASE_URL = 'https://mineru.net';
@@ -220,25 +219,26 @@ async function downloadFullMarkdown(http: typeof fetch, zipUrl: string): Promise
       retryable: response.status >= 500,
     });
   }
-  const zip = new Uint8Array(await response.arrayBuffer());
-  let entries: Record<string, Uint8Array>;
+  // Read with the same capped reader as decks: a hostile or broken result cannot inflate without bound.
+  let markdown: Buffer | undefined;
   try {
-    entries = unzipSync(zip, {
-      filter: (entry) => entry.name === 'full.md' || entry.name.endsWith('/full.md'),
-    });
+    const archive = ZipArchive.open(Buffer.from(await response.arrayBuffer()), 'MinerU result zip');
+    const first = archive
+      .names()
+      .filter((name) => name === 'full.md' || name.endsWith('/full.md'))
+      .sort((a, b) => a.length - b.length)[0];
+    markdown = first === undefined ? undefined : archive.read(first);
   } catch (error) {
     throw new ProviderError('mineru', `the result zip is unreadable (${(error as Error).message})`, {
       code: 'mineru_bad_response',
       cause: error,
     });
   }
-  const names = Object.keys(entries).sort((a, b) => a.length - b.length);
-  const first = names[0];
-  if (first === undefined) {
+  if (markdown === undefined) {
     throw new ProviderError('mineru', 'the result zip holds no full.md', { code: 'mineru_bad_response' });
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(entries[first]);
+    return new TextDecoder('utf-8', { fatal: true }).decode(markdown);
   } catch (error) {
     throw new ProviderError('mineru', 'full.md in the result zip is not valid UTF-8', {
       code: 'mineru_bad_response',

@@ -9,7 +9,8 @@ export interface ZipEntryInput {
 
 /**
  * Builds a ZIP file in memory with no timestamps (DOS date 0), so the same entries always give the
- * same bytes: used to normalize generated decks and to hand-make PPTX fixtures and hostile archives.
+ * same bytes: used to normalize generated decks and to hand-make fixtures, fake service answers and
+ * hostile archives in tests.
  */
 export function buildZip(entries: ZipEntryInput[]): Buffer {
   const locals: Buffer[] = [];

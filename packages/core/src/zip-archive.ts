@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { InputError } from '@xsb/core';
+import { InputError } from './errors';
 
 /** Caps that keep a hostile archive (zip bomb, huge part, entry flood) from exhausting memory. */
 export interface ZipLimits {
@@ -9,15 +9,15 @@ export interface ZipLimits {
   maxTotalBytes: number;
   /** Most entries a central directory may list. */
   maxEntries: number;
-  /** Largest XML part we parse: an XML tree costs tens of bytes of memory per input byte. */
-  maxXmlPartBytes: number;
+  /** Largest entry read as text (`readText`): XML parts cost tens of bytes of memory per input byte. */
+  maxTextEntryBytes: number;
 }
 
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntryBytes: 32 * 1024 * 1024,
   maxTotalBytes: 256 * 1024 * 1024,
   maxEntries: 20_000,
-  maxXmlPartBytes: 8 * 1024 * 1024,
+  maxTextEntryBytes: 8 * 1024 * 1024,
 };
 
 interface ZipEntry {
@@ -45,7 +45,7 @@ function isUnsafeEntryName(name: string): boolean {
 }
 
 /**
- * A read-only ZIP reader over an in-memory file. Entries inflate lazily, one at a time, through
+ * A read-only ZIP reader over an in-memory file (PPTX decks, MinerU result archives). Entries inflate lazily, one at a time, through
  * zlib with `maxOutputLength`, so a bomb stops at the limit instead of filling memory; the declared
  * sizes in the directory are never trusted. Written here (not fflate/yauzl) because we need exactly
  * this: random access by name, a hard inflate cap, and no extraction to disk.
@@ -78,11 +78,11 @@ export class ZipArchive {
     return this.inflate(entry);
   }
 
-  /** An entry as UTF-8 text, inflated under the (smaller) XML part cap. */
+  /** An entry as UTF-8 text, inflated under the (smaller) text-entry cap. */
   readText(name: string): string | undefined {
     const entry = this.entries.get(name);
     if (!entry) return undefined;
-    return this.inflate(entry, this.limits.maxXmlPartBytes)
+    return this.inflate(entry, this.limits.maxTextEntryBytes)
       .toString('utf8')
       .replace(/^\uFEFF/, '');
   }
@@ -106,7 +106,10 @@ export class ZipArchive {
     const directorySize = bytes.readUInt32LE(eocd + 12);
     const directoryOffset = bytes.readUInt32LE(eocd + 16);
     if (entryCount === 0xffff || directoryOffset === 0xffffffff) {
-      this.fail('ZIP64 archives are not supported (a deck this large is not a normal PPTX)', 'zip64');
+      this.fail(
+        'ZIP64 archives are not supported (an archive this large is not a normal deck or result)',
+        'zip64',
+      );
     }
     if (entryCount > this.limits.maxEntries) {
       this.fail(`the archive lists ${entryCount} entries, more than the limit of ${this.limits.maxEntries}`);
