@@ -58,6 +58,7 @@ describe('RunLayout', () => {
       '/data/runs/demo/metrics/sys/learners/case_000.json',
     );
     expect(layout.correctnessCacheDir('demo')).toBe('/data/runs/demo/correctness_cache');
+    expect(layout.summaryDir('demo')).toBe('/data/runs/demo/summary');
   });
 
   it.each([

@@ -51,6 +51,7 @@ export interface DeckLocation {
  * <data>/runs/<run>/evaluations/<system>/<condition>/<audience>/<case_label>/
  * <data>/runs/<run>/metrics/<system_id>/<audience>/<case_label>.json
  * <data>/runs/<run>/correctness_cache/
+ * <data>/runs/<run>/summary/                                summary.json, summary.csv, report.md
  * ```
  *
  * Every name is checked with {@link assertSafePathPart} before it becomes part of a path.
@@ -151,6 +152,11 @@ export class RunLayout {
 
   correctnessCacheDir(run: string): string {
     return join(this.runDir(run), 'correctness_cache');
+  }
+
+  /** Stage 7 output of a run: summary.json, summary.csv, report.md. */
+  summaryDir(run: string): string {
+    return join(this.runDir(run), 'summary');
   }
 
   usageLedgerFile(run: string): string {

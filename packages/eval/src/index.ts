@@ -58,16 +58,8 @@ export {
   LEXICAL_ANSWER_RECALL_THRESHOLD,
   LEXICAL_NUMERIC_ANSWER_RECALL_THRESHOLD,
 } from './judge-answerability-lexically';
-export {
-  contentTokens,
-  extractNumbers,
-  normaliseNumber,
-  STOPWORDS,
-  splitSentences,
-  stemToken,
-  wordTokens,
-} from './lexical-tokens';
 export { type JudgeInputMode, type ProbeJudgment, probeForJudge, uncoveredJudgment } from './probe-judgment';
+export { renderSlidesWithDecks } from './render-slides-with-decks';
 export {
   DEMO_IMPORTED_SYSTEM,
   DEMO_RUN,
@@ -75,7 +67,6 @@ export {
   defaultFixturesDir,
   type RunDemoOptions,
   type RunDemoResult,
-  renderSlidesWithDecks,
   runDemo,
 } from './run-demo';
 export {

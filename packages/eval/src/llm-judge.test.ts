@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { correctnessSchema, probeScoreSchema, readJson, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
@@ -21,6 +21,26 @@ const probes = ['pb_1', 'pb_2', 'pb_3'].map((id, i) => ({
   theme: 'evidence',
   metadata: {},
 }));
+
+/** A valid PDF of `pages` blank pages: an image-only export has no visible text either. */
+function blankPdf(pages: number): string {
+  const kids = Array.from({ length: pages }, (_, i) => `${i + 3} 0 R`).join(' ');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
+    ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 720 405] >>'),
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const offset = pdf.length;
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return offset;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  return `${pdf}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+}
 
 describe('runEvaluation with a model judge (real OpenAI SDK against the fake server)', () => {
   let dir: string;
@@ -143,7 +163,7 @@ describe('image mode (sparse deck, model judge)', () => {
           audience: 'all',
           caseLabel: 'c1',
           file: 'd.pdf',
-          bytes: 'x',
+          bytes: blankPdf(2),
         },
       ],
     });
@@ -151,6 +171,30 @@ describe('image mode (sparse deck, model judge)', () => {
   afterEach(async () => {
     await server.close();
     await cleanup();
+  });
+
+  it('reads and renders a real image-only PDF by default (no injected reader or renderer)', async () => {
+    server.setHandler((request) =>
+      request.system === ANSWERABILITY_SYSTEM
+        ? { text: '{"judgments": []}' }
+        : { text: request.system === CLAIM_EXTRACTION_SYSTEM ? '{"claims": []}' : '{"verdicts": []}' },
+    );
+    const { results } = await runEvaluation({
+      dataDir: join(dir, 'data'),
+      run: 'r',
+      judge: 'openai:vision-model',
+      env: fakeProviderEnv(server),
+      noCache: true,
+    });
+    expect(results[0]!.outcome).toBe('evaluated');
+    expect(await readdir(join(results[0]!.evaluationDir, 'rendered'))).toHaveLength(2);
+    const answerability = server.requests.find((r) => r.system === ANSWERABILITY_SYSTEM)!;
+    expect(JSON.stringify(answerability.body)).toContain('data:image/png;base64,');
+    const scores = await readJsonlAll(
+      join(results[0]!.evaluationDir, 'probe_scores.jsonl'),
+      probeScoreSchema,
+    );
+    expect(scores.every((row) => row.metadata.judge_input_mode === 'image')).toBe(true);
   });
 
   it('sends rendered slides as images and records judge_input_mode image', async () => {

@@ -6,7 +6,6 @@ import {
   ConfigError,
   type MetricsSummary,
   type ProgressReporter,
-  type ProviderLimits,
   RunLayout,
   writeFileAtomic,
 } from '@xsb/core';
@@ -16,16 +15,15 @@ import {
   importExternalDecks,
   RUN_SHEET_COLUMNS,
   readRunSheet,
-  renderDeck,
   writeCsvAtomic,
 } from '@xsb/decks';
-import { type CreateLlmClientOptions, createLlmClient, isOfflineJudge } from '@xsb/llm';
+import { createLlmClient, isOfflineJudge } from '@xsb/llm';
 import { renderResultsTables, runAggregation } from '@xsb/metrics';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
-import type { JobResult, RenderSlides } from './evaluate-job';
-import { runEvaluation } from './run-evaluation';
+import type { JobResult } from './evaluate-job';
+import { type ModelClientSettings, runClientOptions, runEvaluation } from './run-evaluation';
 
 export const DEMO_RUN = 'demo';
 /** The imported system of the demo: a NotebookLM-style PDF export. */
@@ -36,18 +34,13 @@ export function defaultFixturesDir(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'fixtures');
 }
 
-export interface RunDemoOptions {
+export interface RunDemoOptions extends ModelClientSettings {
   /** Output folder; the data folder is `<outDir>/data`. */
   outDir: string;
   judge?: string;
   tauA?: number;
   fixturesDir?: string;
   force?: boolean;
-  env?: Record<string, string | undefined>;
-  cacheDir?: string;
-  noCache?: boolean;
-  refresh?: boolean;
-  limits?: ProviderLimits;
   progress?: ProgressReporter;
   /** Stage notes as they happen. */
   log?: (line: string) => void;
@@ -83,13 +76,6 @@ async function ledgerLineCount(file: string): Promise<number> {
   return (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '').length;
 }
 
-export const renderSlidesWithDecks: RenderSlides = async (deckFile, outDir) =>
-  (await renderDeck(deckFile, { outDir })).map((file, i) => ({
-    index: i + 1,
-    file,
-    mediaType: 'image/png' as const,
-  }));
-
 /**
  * `xsb demo`: stages 1–7 on the shipped fixtures into `<outDir>/data` (spec 000 layout): sources are
  * copied from `fixtures/sources`, probes and weights made for every case and audience, the built-in
@@ -107,14 +93,7 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   const dataDir = resolve(options.outDir, 'data');
   const layout = new RunLayout(dataDir);
   const ledgerFile = layout.usageLedgerFile(DEMO_RUN);
-  const llmOptions: CreateLlmClientOptions = {
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-    ledgerFile,
-  };
+  const llmOptions = runClientOptions(options, ledgerFile);
   const log = options.log ?? (() => {});
   const force = options.force ?? false;
   const timings: DemoStageTiming[] = [];
@@ -238,7 +217,6 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
       ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
       force,
       ...llmOptions,
-      renderSlides: renderSlidesWithDecks,
       ...(options.progress ? { progress: options.progress } : {}),
     });
     for (const job of result.results)
@@ -252,7 +230,7 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
 
   const aggregated = await timed('7 aggregate', async () => {
     const runDir = layout.runDir(DEMO_RUN);
-    const value = await runAggregation([runDir], join(runDir, 'summary'));
+    const value = await runAggregation([runDir], layout.summaryDir(DEMO_RUN));
     for (const skipped of value.summary.skipped)
       failures.push(`aggregate ${skipped.file}: ${skipped.reason}`);
     return { value, note: `${value.summary.row_count} rows in ${value.summary.groups.length} groups` };

@@ -13,6 +13,7 @@ import {
   RunLayout,
   readJson,
   readJsonlAll,
+  runManifestSchema,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { computeMetrics, rescoreRun, scanMetricFiles } from '@xsb/metrics';
@@ -209,6 +210,10 @@ describe('runEvaluation (lexical judge)', () => {
     expect(metrics.safe_efficiency_time).toBeCloseTo(metrics.efficiency_time! * correctness.correctness!, 12);
     const compact = layout.compactMetricsFile('r1', 'gen__audience_agnostic', 'learners', 'pilot');
     expect(await readFile(compact, 'utf8')).toBe(await readFile(join(evalDir, 'metrics.json'), 'utf8'));
+    // the manifest records the retriever actually installed
+    const manifest = await readJson(join(evalDir, 'run_manifest.json'), runManifestSchema);
+    const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(manifest.versions).toMatchObject({ minisearch: packageJson.dependencies.minisearch });
   });
 
   it('makes no judge call when nothing changed, and recomputes metrics alone for a new tau_a', async () => {
@@ -315,7 +320,7 @@ describe('runEvaluation (lexical judge)', () => {
     expect(metrics.safe_efficiency_time).toBeNull();
   });
 
-  it('fails only the job whose deck is image-only when no renderer exists for an image-reading judge', async () => {
+  it('fails (and records) each image-only job whose slides cannot be rendered, naming the deck', async () => {
     const imageJudge: EvalJudge = {
       ...new LexicalEvalJudge(),
       id: 'test:vision',
@@ -330,7 +335,8 @@ describe('runEvaluation (lexical judge)', () => {
       readDeck: async () => makeDeck(['', '', '']),
     });
     expect(results.every((r) => r.outcome === 'failed')).toBe(true);
-    expect(results[0]!.error).toMatch(/rendered slides/);
+    // the default renderer gets the placeholder bytes, which are no deck
+    expect(results[0]!.error).toMatch(/deck\.pptx: not a deck/);
     const status = JSON.parse(await readFile(join(results[0]!.evaluationDir, 'status.json'), 'utf8'));
     expect(status.status).toBe('failed');
   });

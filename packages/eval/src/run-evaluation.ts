@@ -1,12 +1,5 @@
 import { existsSync } from 'node:fs';
-import {
-  type Deck,
-  InputError,
-  type ProgressReporter,
-  type ProviderLimits,
-  RunLayout,
-  silentProgress,
-} from '@xsb/core';
+import { type Deck, InputError, type ProgressReporter, RunLayout, silentProgress } from '@xsb/core';
 import { readDeck as readDeckFile } from '@xsb/decks';
 import type { CreateLlmClientOptions } from '@xsb/llm';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
@@ -19,13 +12,32 @@ import {
 } from './discover-evaluation-jobs';
 import { createEvalJudge, type EvalJudge } from './eval-judge';
 import { type EvaluationSettings, evaluateJob, type JobResult, type RenderSlides } from './evaluate-job';
+import { renderSlidesWithDecks } from './render-slides-with-decks';
 import { type ClaimSettings, DEFAULT_CLAIM_SETTINGS } from './score-deck-correctness';
 
 export const DEFAULT_BATCH_SIZE = 12;
 export const DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE = 3;
 export const DEFAULT_EVAL_CONCURRENCY = 4;
 
-export interface RunEvaluationOptions {
+/** Model client settings a run passes to every judge it creates (see @xsb/llm `createLlmClient`). */
+export type ModelClientSettings = Pick<
+  CreateLlmClientOptions,
+  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits'
+>;
+
+/** The client options of every judge in a run: the caller's settings, calls logged to the run's ledger. */
+export function runClientOptions(settings: ModelClientSettings, ledgerFile: string): CreateLlmClientOptions {
+  return {
+    ...(settings.env ? { env: settings.env } : {}),
+    ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
+    ...(settings.noCache !== undefined ? { noCache: settings.noCache } : {}),
+    ...(settings.refresh !== undefined ? { refresh: settings.refresh } : {}),
+    ...(settings.limits ? { limits: settings.limits } : {}),
+    ledgerFile,
+  };
+}
+
+export interface RunEvaluationOptions extends ModelClientSettings {
   dataDir: string;
   run: string;
   /** `lexical` (default) or a model judge spec; or a judge built by the caller. */
@@ -38,12 +50,6 @@ export interface RunEvaluationOptions {
   correctnessCacheDir?: string;
   force?: boolean;
   filters?: JobFilters;
-  /** Model client settings (see @xsb/llm createLlmClient). */
-  env?: Record<string, string | undefined>;
-  cacheDir?: string;
-  noCache?: boolean;
-  refresh?: boolean;
-  limits?: ProviderLimits;
   progress?: ProgressReporter;
   /**
    * Produces a missing weights file. Default: stage 3 (`ensureAudienceWeights`) with the utility judge
@@ -51,6 +57,7 @@ export interface RunEvaluationOptions {
    */
   ensureWeights?: (layout: RunLayout, caseLabel: string, audience: string) => Promise<void>;
   readDeck?: (file: string) => Promise<Deck>;
+  /** Default: `renderSlidesWithDecks`, so `xsb eval` and the demo judge image-only decks alike. */
   renderSlides?: RenderSlides;
 }
 
@@ -72,14 +79,7 @@ function positiveInteger(value: number, what: string): number {
  */
 export async function runEvaluation(options: RunEvaluationOptions): Promise<EvaluationRunResult> {
   const layout = new RunLayout(options.dataDir);
-  const llmOptions: CreateLlmClientOptions = {
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-    ledgerFile: layout.usageLedgerFile(options.run),
-  };
+  const llmOptions = runClientOptions(options, layout.usageLedgerFile(options.run));
   const judgeSpec = typeof options.judge === 'object' ? 'lexical' : (options.judge ?? 'lexical');
   const judge = typeof options.judge === 'object' ? options.judge : createEvalJudge(judgeSpec, llmOptions);
   const settings: EvaluationSettings = {
@@ -127,7 +127,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
       force: options.force ?? false,
       ensureWeights: (caseLabel, audience) => ensureWeights(layout, caseLabel, audience),
       readDeck: options.readDeck ?? ((file) => readDeckFile(file)),
-      ...(options.renderSlides ? { renderSlides: options.renderSlides } : {}),
+      renderSlides: options.renderSlides ?? renderSlidesWithDecks,
     });
     results.push(result);
     progress.tick(1, `${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${result.outcome}`);

@@ -34,7 +34,6 @@ export {
   recomputeEvaluationMetrics,
 } from './recompute-evaluation-metrics';
 export {
-  describeCells,
   formatMetricCell,
   renderResultsTables,
   renderSummaryCsv,

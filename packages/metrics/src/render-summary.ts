@@ -54,16 +54,29 @@ export function formatMetricCell(metric: MetricSummary | undefined, rowCount?: n
   return `${formatNumber(metric.mean)}${interval}${partial}`;
 }
 
-/** What a table cell means, for readers of the tables without the rest of the report. */
-export function describeCells(summary: MetricsSummary): string {
+/**
+ * How to read the tables, for someone who has not read the spec: what a row, a cell and each metric
+ * mean, and which way is better.
+ */
+function describeTables(summary: MetricsSummary): string[] {
   const { seed, resamples, confidence } = summary.bootstrap;
-  return (
-    `Cells: mean over the group's rows [${Math.round(confidence * 100)}% percentile-bootstrap interval, ` +
-    `${resamples} resamples, seed ${seed}]; n = rows (decks) in the group; "(n=k)" = only k rows had a ` +
-    `value; "–" = no row had a value (e.g. no probe reached tau_a). Coverage and correctness are in [0, 1]; ` +
-    'efficiency_time is recovered utility per estimated talk minute (0.25 per slide + words / 130), ' +
-    'efficiency_slide per slide, efficiency_word per visible word.'
-  );
+  return [
+    'How to read these tables (one per audience; higher is better in every metric column):',
+    '',
+    '- system: `<generator>__<condition>`; audience_agnostic = one deck per case, scored for every ' +
+      'audience; audience_conditioned = a deck written for this audience.',
+    '- n: decks scored for this audience (at most one per source case).',
+    `- cell: mean over those decks, then its ${Math.round(confidence * 100)}% percentile-bootstrap ` +
+      `interval [low, high] (${resamples} resamples, seed ${seed}); no interval when one deck; ` +
+      '"(n=k)": only k decks had a value; "–": none had (e.g. no probe of that domain reached tau_a).',
+    '- coverage (0–1): share of the audience-weighted probe utility (source questions that matter to this ' +
+      'audience: weight ≥ tau_a, default 0.7) that the deck answers.',
+    '- efficiency_time: recovered utility per estimated talk minute (0.25 per slide + words / 130); ' +
+      'efficiency_slide: per slide; efficiency_word: per visible word.',
+    "- correctness (0–1): how well the source supports the deck's factual claims; contradicted and " +
+      'unsupported claims lower it. safe_efficiency_time = efficiency_time × correctness.',
+    '- domain-wise coverage: coverage over the probes of one domain (keyword classifier over the probe).',
+  ];
 }
 
 function table(header: string[], rows: string[][]): string[] {
@@ -77,11 +90,11 @@ function table(header: string[], rows: string[][]): string[] {
 
 /**
  * The results tables per audience (headline metrics, then domain-wise coverage), as markdown lines,
- * after a line saying what a cell means.
+ * after a legend saying how to read them.
  */
 export function renderResultsTables(summary: MetricsSummary): string[] {
   if (summary.groups.length === 0) return ['No metric rows were found.', ''];
-  const lines: string[] = [describeCells(summary), ''];
+  const lines: string[] = [...describeTables(summary), ''];
   const audiences = [...new Set(summary.groups.map((group) => group.audience))].sort(compareCodePoints);
   for (const audience of audiences) {
     const groups = summary.groups.filter((group) => group.audience === audience);
@@ -122,8 +135,8 @@ export function renderSummaryReport(summary: MetricsSummary): string {
   const lines = [
     '# xsb results',
     '',
-    `${summary.row_count} metric rows in ${summary.groups.length} (system, audience) groups; a system is ` +
-      '`<generator>__<condition>`.',
+    `${summary.row_count} metric rows (one per scored deck and audience) in ${summary.groups.length} ` +
+      '(system, audience) groups.',
     '',
     ...renderResultsTables(summary),
   ];

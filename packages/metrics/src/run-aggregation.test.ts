@@ -88,6 +88,6 @@ describe('runAggregation over compact metric files', () => {
     expect(report).toMatch(/\| gen__audience_agnostic \| 3 \| 0\.300 \[0\.\d{3}, 0\.\d{3}\] \(n=2\) \|/);
     // a group of one row shows its value without a (zero-width) interval
     expect(report).toContain('| other | 1 | 0.700 | 1.000 | 0.500 | – | 0.500 |');
-    expect(report).toContain('Cells: mean over the group');
+    expect(report).toContain('interval [low, high] (300 resamples, seed 3)');
   });
 });

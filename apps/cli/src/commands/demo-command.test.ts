@@ -70,6 +70,15 @@ describe('xsb demo', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('## Audience: learners');
     expect(first.stdout).toMatch(/\| xsb-baseline__audience_conditioned \| 3 \| \d\.\d{3} \[/);
+    // a newcomer is told how to read the table and where every stage's files went
+    expect(first.stdout).toContain('higher is better in every metric column');
+    expect(first.stdout).toContain(`Files (spec 000 layout) under ${join(root, 'a', 'data')}/:`);
+    expect(first.stdout).toMatch(
+      /runs\/demo\/evaluations\/<system>\/<condition>\/<audience>\/<case>\/ +deck_stats/,
+    );
+    expect(first.stdout).toContain(
+      `report: ${join(root, 'a', 'data', 'runs', 'demo', 'summary', 'report.md')}`,
+    );
     const second = await run(['demo', '--out', 'a']);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('judge lexical (offline: no model, no tokens): 0 judge call(s) this run');

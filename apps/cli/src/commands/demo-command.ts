@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
-import { runDemo } from '@xsb/eval';
+import { BASELINE_SYSTEM } from '@xsb/decks';
+import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, runDemo } from '@xsb/eval';
 import { isOfflineJudge } from '@xsb/llm';
+import type { CliContext } from '../cli-context';
 import { configFlags, modelClientOptions, parseTauA } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
@@ -11,6 +13,23 @@ interface DemoFlags {
   tauA?: string;
   force?: boolean;
   json?: boolean;
+}
+
+function printWhereFilesWent(context: CliContext, dataDir: string, reportFile: string): void {
+  const run = `runs/${DEMO_RUN}`;
+  const job = '<system>/<condition>/<audience>/<case>';
+  const rows: Array<[string, string]> = [
+    ['sources/<case>/', 'source document, source_metadata.json'],
+    ['probes/<case>/', 'probes_deduped.jsonl, weights/<audience>.jsonl'],
+    [`${run}/decks/${job}/`, 'the decks'],
+    [`${run}/evaluations/${job}/`, 'deck_stats, probe_scores, correctness, metrics.json, run_manifest'],
+    [`${run}/usage_ledger.jsonl`, 'every judge call'],
+    [`${run}/summary/`, 'report.md (these tables), summary.json, summary.csv'],
+  ];
+  const width = Math.max(...rows.map(([path]) => path.length));
+  context.print(`Files (spec 000 layout) under ${dataDir}/:`);
+  for (const [path, what] of rows) context.print(`  ${path.padEnd(width)}  ${what}`);
+  context.print(`report: ${reportFile}`);
 }
 
 /** `xsb demo`: the whole pipeline (stages 1–7) on the shipped fixtures, offline by default. */
@@ -44,9 +63,14 @@ export const demoCommand: CommandModule = {
         const seconds = (performance.now() - started) / 1000;
         if (flags.json) context.printJson(result.summary);
         else {
+          const audiences = new Set(result.summary.groups.map((group) => group.audience)).size;
+          context.print(
+            `# xsb demo: decks by ${BASELINE_SYSTEM} (xsb's built-in generator) and ${DEMO_IMPORTED_SYSTEM} ` +
+              `(an imported PDF export), scored for ${audiences} audiences`,
+          );
+          context.print('');
           for (const line of result.tables) context.print(line);
-          context.print(`data: ${result.dataDir}`);
-          context.print(`summary: ${result.summaryFiles.report}`);
+          printWhereFilesWent(context, result.dataDir, result.summaryFiles.report);
           const offline = isOfflineJudge(config.judge) ? ' (offline: no model, no tokens)' : '';
           context.print(
             `judge ${config.judge}${offline}: ${result.judgeCalls} judge call(s) this run; ${seconds.toFixed(1)} s`,

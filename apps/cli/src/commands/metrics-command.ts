@@ -63,7 +63,7 @@ export const metricsCommand: CommandModule = {
                 fixed(row.safe_efficiency_time),
               ].join('\t'),
             );
-          for (const failure of failures) context.print(`failed ${failure.message}`);
+          for (const failure of failures) context.warn(`failed: ${failure.message}`);
           context.print(`${rows.length} evaluation(s) rescored at tau_a ${tauA}`);
         }
         if (failures.length > 0) reportExitCode(1);
@@ -90,7 +90,7 @@ export const metricsCommand: CommandModule = {
         const scanRoots = (
           roots.length > 0 ? roots.map((root) => resolve(context.io.cwd, root)) : [runDir]
         ).map((root) => requireExistingPath('folder', root));
-        const outDir = flags.out ? resolve(context.io.cwd, flags.out) : resolve(runDir, 'summary');
+        const outDir = flags.out ? resolve(context.io.cwd, flags.out) : layout.summaryDir(config.run);
         const { summary, files } = await runAggregation(scanRoots, outDir, { seed, resamples });
         if (flags.json) context.printJson(summary);
         else {
