@@ -1,4 +1,10 @@
-import { type ModelPrice, readJsonlAll, type UsageLedgerEntry, usageLedgerEntrySchema } from '@xsb/core';
+import {
+  compareCodePoints,
+  type ModelPrice,
+  readJsonlAll,
+  type UsageLedgerEntry,
+  usageLedgerEntrySchema,
+} from '@xsb/core';
 
 /**
  * List prices in USD per million tokens, as published by the providers when this table was
@@ -94,11 +100,6 @@ function costOf(totals: UsageTotals, price: ModelPrice): number {
   );
 }
 
-/** Code-unit order, the same on every machine (unlike `localeCompare`). */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Sums ledger lines per (stage, judge, model), sorted by those, with estimated costs. */
 export function summarizeUsage(
   entries: Iterable<UsageLedgerEntry>,
@@ -125,7 +126,10 @@ export function summarizeUsage(
     row.cacheWriteTokens += entry.cacheWriteTokens;
   }
   const sorted = [...rows.values()].sort(
-    (a, b) => compare(a.stage, b.stage) || compare(a.judge, b.judge) || compare(a.model, b.model),
+    (a, b) =>
+      compareCodePoints(a.stage, b.stage) ||
+      compareCodePoints(a.judge, b.judge) ||
+      compareCodePoints(a.model, b.model),
   );
   const totals = emptyTotals();
   const unpriced = new Set<string>();

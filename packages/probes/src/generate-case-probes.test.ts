@@ -121,7 +121,14 @@ describe('generateCaseProbes', () => {
     );
     const cited = probe('Which works are cited for the tariff?', 'none', 'A feed-in tariff is a fixed price');
     const pointer = probe('Where is the growth shown?', 'Figure 2', 'Solar capacity in the region grew');
-    const invented = probe('What did wind reach?', '3 gigawatts', 'Wind capacity reached 3 gigawatts');
+    // One real quote does not ground a probe whose other quote is invented.
+    const invented = {
+      ...probe('What did wind reach?', '3 gigawatts', 'Wind capacity reached 3 gigawatts'),
+      evidence: [
+        { locator: 'para 1', text: 'Solar capacity in the region grew' },
+        { locator: 'para 2', text: 'Wind capacity reached 3 gigawatts' },
+      ],
+    };
     const generator = new ScriptedProbeGenerator({
       '0:0': [capacity, cited],
       '0:1': [capacity, pointer],

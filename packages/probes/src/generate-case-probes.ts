@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   canonicalJson,
+  compareCodePoints,
   describeError,
   exitCodeFor,
   hashBytes,
@@ -29,7 +30,7 @@ import { GroundingIndex } from './ground-evidence';
 export const PROBE_DEFAULTS = { k: 3, sourceChars: 1_000_000, chunkChars: 0, chunkOverlap: 0 } as const;
 
 /** Bumped when a change to filters, grounding, dedup or ids would change a bank made from the same answers. */
-export const PROBE_BANK_FORMAT = 2;
+const PROBE_BANK_FORMAT = 2;
 
 export interface GenerateCaseProbesOptions {
   generator: ProbeGenerator;
@@ -248,7 +249,7 @@ async function buildCaseProbes(
   candidates.sort(
     (a, b) =>
       a.firstOffset - b.firstOffset ||
-      (a.contentHash < b.contentHash ? -1 : a.contentHash > b.contentHash ? 1 : 0) ||
+      compareCodePoints(a.contentHash, b.contentHash) ||
       a.chunkIndex - b.chunkIndex ||
       a.generationIndex - b.generationIndex,
   );

@@ -1,3 +1,5 @@
+import type { SourcePageSpan } from '@xsb/core';
+
 /** A probe as a generator returns it, before filters, grounding, dedup and ids. */
 export interface GeneratedProbe {
   question: string;
@@ -25,7 +27,7 @@ export interface GenerationInput {
   generationIndex: number;
   k: number;
   /** PDF page spans of the source (empty otherwise). */
-  pages: ReadonlyArray<{ page: number; start: number; end: number }>;
+  pages: readonly SourcePageSpan[];
 }
 
 /** What one generation produced, plus the exchange(s) to store under `raw/chunk_XX/`. */

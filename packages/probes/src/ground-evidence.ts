@@ -1,10 +1,5 @@
+import type { SourcePageSpan } from '@xsb/core';
 import { normalizeText } from './text-tokens';
-
-export interface PageSpan {
-  page: number;
-  start: number;
-  end: number;
-}
 
 /** Where one evidence quote was found in the source. */
 export interface EvidenceMatch {
@@ -27,7 +22,7 @@ export class GroundingIndex {
 
   constructor(
     source: string,
-    private readonly pages: readonly PageSpan[] = [],
+    private readonly pages: readonly SourcePageSpan[] = [],
   ) {
     const parts: string[] = [' '];
     const origin: number[] = [0];

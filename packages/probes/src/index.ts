@@ -21,11 +21,10 @@ export {
   type CaseProbesResult,
   type GenerateCaseProbesOptions,
   generateCaseProbes,
-  PROBE_BANK_FORMAT,
   PROBE_DEFAULTS,
 } from './generate-case-probes';
 export type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
-export { type EvidenceMatch, GroundingIndex, type PageSpan } from './ground-evidence';
+export { type EvidenceMatch, GroundingIndex } from './ground-evidence';
 export {
   LEXICAL_DEFINITION,
   LEXICAL_GLOSSARY,
@@ -33,14 +32,11 @@ export {
   LEXICAL_RELATION,
   LEXICAL_THEME_CUES,
 } from './lexical-cues';
-export { LEXICAL_MAX_PROBES_PER_GENERATION, LexicalProbeGenerator } from './lexical-probe-generator';
+export { LexicalProbeGenerator } from './lexical-probe-generator';
 export { LlmProbeGenerator } from './llm-probe-generator';
 export {
   buildProbeGenerationRequest,
   type ParsedProbeAnswer,
-  PROBE_GENERATION_CORRECTION,
-  PROBE_GENERATION_SYSTEM,
-  PROBE_GENERATION_TEMPERATURE,
   parseProbeGenerationAnswer,
 } from './probe-generation-prompt';
 export { jaccardSimilarity, normalizeText, overlapCoefficient, tokenSet } from './text-tokens';

@@ -9,7 +9,7 @@ import {
 import { normalizeText } from './text-tokens';
 
 /** Most probes one lexical generation writes for one chunk (the most informative sentences win). */
-export const LEXICAL_MAX_PROBES_PER_GENERATION = 40;
+const LEXICAL_MAX_PROBES_PER_GENERATION = 40;
 
 const MIN_SENTENCE_CHARS = 40;
 const MAX_SENTENCE_CHARS = 400;

@@ -1,7 +1,7 @@
 import { type CompletionRequest, extractJson } from '@xsb/llm';
 import type { GeneratedProbe, GenerationInput } from './generated-probe';
 
-export const PROBE_GENERATION_SYSTEM = `You write probes for a benchmark of slide decks. A probe is a question-answer pair that a reader of a good presentation about the source should be able to answer, together with the verbatim source passage that supports the answer.
+const PROBE_GENERATION_SYSTEM = `You write probes for a benchmark of slide decks. A probe is a question-answer pair that a reader of a good presentation about the source should be able to answer, together with the verbatim source passage that supports the answer.
 
 Rules:
 - Use only the source text you are given. Never use outside knowledge.
@@ -19,7 +19,7 @@ Answer with a JSON array only, no prose, in this shape:
 [{"question": "...", "answer": "...", "evidence": [{"locator": "page 2", "text": "verbatim quote"}], "level": 1, "modality": "text", "theme": "result"}]`;
 
 /** Sampling temperature for probe generation: the k samples should differ, so it is not 0. */
-export const PROBE_GENERATION_TEMPERATURE = 0.7;
+const PROBE_GENERATION_TEMPERATURE = 0.7;
 
 /**
  * The generation request for one chunk and one of its k samples. The sample index goes in as the seed

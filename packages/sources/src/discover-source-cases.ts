@@ -20,9 +20,9 @@ import type { SourceCase } from './source-types';
 export const SOURCE_METADATA_FILE = 'source_metadata.json';
 
 /** Audiences a case is valid for when its metadata does not say: the three built-in profiles. */
-export const DEFAULT_VALID_AUDIENCES = ['specialists', 'learners', 'decision_makers'] as const;
+const DEFAULT_VALID_AUDIENCES = ['specialists', 'learners', 'decision_makers'] as const;
 /** Scene used when the metadata names none (spec 000 requires one on every probe). */
-export const DEFAULT_SCENE = 'general';
+const DEFAULT_SCENE = 'general';
 
 const SOURCE_TYPE_BY_EXTENSION: Readonly<Record<string, SourceType>> = {
   '.pdf': 'pdf',

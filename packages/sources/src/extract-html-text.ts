@@ -2,7 +2,7 @@ import { InputError } from '@xsb/core';
 import { decodeUtf8Text } from './decode-utf8-text';
 
 /** Elements whose whole content is dropped: code, styling and page chrome rather than the document. */
-export const DROPPED_HTML_ELEMENTS = [
+const DROPPED_HTML_ELEMENTS = [
   'script',
   'style',
   'noscript',

@@ -1,4 +1,4 @@
-import { InputError } from '@xsb/core';
+import { InputError, type SourcePageSpan } from '@xsb/core';
 import { extractText, getDocumentProxy } from 'unpdf';
 
 /** Text of each page of a PDF, in page order (page 1 first). */
@@ -69,9 +69,9 @@ function pdfOpenError(error: unknown, file: string): InputError {
 /** Joins page texts with {@link PAGE_SEPARATOR}, recording where each page lies in the result. */
 export function joinPages(pages: readonly string[]): {
   text: string;
-  spans: Array<{ page: number; start: number; end: number }>;
+  spans: SourcePageSpan[];
 } {
-  const spans: Array<{ page: number; start: number; end: number }> = [];
+  const spans: SourcePageSpan[] = [];
   let text = '';
   pages.forEach((page, index) => {
     if (index > 0) text += PAGE_SEPARATOR;

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { hashBytes, InputError, UsageError } from '@xsb/core';
+import { hashBytes, InputError, type SourcePageSpan, UsageError } from '@xsb/core';
 import { extractPlainText } from './decode-utf8-text';
 import { extractHtmlText } from './extract-html-text';
 import { extractPdfPages, joinPages } from './extract-pdf-text';
@@ -58,10 +58,11 @@ export async function readSourceBytes(
  * Extracts the text of one case's source (spec 000 stage 1): PDF page by page with unpdf (default)
  * or MinerU, HTML cleaned to text, markdown/plain text read as strict UTF-8. `maxChars` is applied
  * after extraction; PDF page spans are clipped to the kept text. Bad input throws InputError
- * naming the file and the reason.
+ * naming the file and the reason. Any file can be extracted: pass its path and
+ * `sourceTypeForFile(path)` when there is no case folder.
  */
 export async function extractSourceText(
-  sourceCase: SourceCase,
+  sourceCase: Pick<SourceCase, 'sourceFile' | 'sourceType'>,
   options: ExtractSourceOptions = {},
 ): Promise<ExtractedSource> {
   const maxChars = resolveMaxChars(options.maxChars);
@@ -69,7 +70,7 @@ export async function extractSourceText(
   const bytes = await readSourceBytes(file, options.maxSourceBytes);
   const sourceSha256 = hashBytes(bytes);
   let full: string;
-  let spans: Array<{ page: number; start: number; end: number }> = [];
+  let spans: SourcePageSpan[] = [];
   let pageCount = 0;
   let parser: ExtractedSource['parser'];
   switch (sourceCase.sourceType) {

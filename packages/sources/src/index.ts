@@ -1,14 +1,12 @@
 export { decodeUtf8Text, extractPlainText } from './decode-utf8-text';
 export {
-  DEFAULT_SCENE,
-  DEFAULT_VALID_AUDIENCES,
   type DiscoveredSources,
   discoverSourceCases,
   loadSourceCase,
   SOURCE_METADATA_FILE,
   sourceTypeForFile,
 } from './discover-source-cases';
-export { DROPPED_HTML_ELEMENTS, decodeHtmlEntities, extractHtmlText, htmlToText } from './extract-html-text';
+export { decodeHtmlEntities, extractHtmlText, htmlToText } from './extract-html-text';
 export { extractPdfPages, joinPages, PAGE_SEPARATOR, type PdfPages } from './extract-pdf-text';
 export {
   cutToMaxChars,
@@ -26,7 +24,6 @@ export {
 export {
   prepareSourceContext,
   readSourceContext,
-  SOURCE_CONTEXT_META_FILE,
   sourceContextMetaFile,
 } from './prepare-source-context';
 export {

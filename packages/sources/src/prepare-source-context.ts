@@ -22,7 +22,7 @@ import type {
   SourceContextText,
 } from './source-types';
 
-export const SOURCE_CONTEXT_META_FILE = 'source_context.json';
+const SOURCE_CONTEXT_META_FILE = 'source_context.json';
 
 /** `<data>/probes/<case>/source_context.json`, the record beside `source_context.txt`. */
 export function sourceContextMetaFile(layout: RunLayout, caseLabel: string): string {

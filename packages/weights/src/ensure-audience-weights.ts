@@ -24,7 +24,7 @@ import type { UtilityJudge, UtilityJudgment } from './utility-judge';
 export const WEIGHT_DEFAULTS = { k: 3, batchSize: 12 } as const;
 
 /** Bumped when a change here would change weight rows made from the same judgments. */
-export const WEIGHTS_FORMAT = 1;
+const WEIGHTS_FORMAT = 1;
 
 export interface AudienceWeightsOptions {
   judge: UtilityJudge;
@@ -61,7 +61,8 @@ export function weightFailuresFile(layout: RunLayout, caseLabel: string, audienc
  * probe bank, judges it in batches (`batchSize`, default 12) k times (default 3), snaps every raw value,
  * and writes `probes/<case>/weights/<audience>.jsonl` with the mean of the snapped values per probe.
  * A probe needs all k samples; one without them is written to `<audience>.failures.jsonl`, and then no
- * weights file is written at all (a stale one is removed), so a weights file always covers the whole bank. A finished file (no failures file, the same probe ids in bank order, every row made by this
+ * weights file is written at all (a stale one is removed), so a weights file always covers the whole
+ * bank. A finished file (no failures file, the same probe ids in bank order, every row made by this
  * judge, k, probe content and profile) is left alone unless `force`.
  */
 export async function ensureAudienceWeights(

@@ -14,7 +14,6 @@ export {
   ensureAudienceWeights,
   findWeightsBankMismatch,
   WEIGHT_DEFAULTS,
-  WEIGHTS_FORMAT,
   weightFailuresFile,
 } from './ensure-audience-weights';
 export { LexicalUtilityJudge, lexicalUtility } from './lexical-utility-judge';
@@ -26,6 +25,4 @@ export {
   buildUtilityJudgmentRequest,
   type ParsedUtilityAnswer,
   parseUtilityAnswer,
-  UTILITY_JUDGE_SYSTEM,
-  UTILITY_JUDGE_TEMPERATURE,
 } from './utility-judgment-prompt';

@@ -3,7 +3,7 @@ import { type CompletionRequest, extractJson } from '@xsb/llm';
 import type { AudienceProfile } from './audience-profiles';
 import type { UtilityJudgment } from './utility-judge';
 
-export const UTILITY_JUDGE_SYSTEM = `You rate how useful knowing the answer to each probe is for one audience of a presentation about a source document.
+const UTILITY_JUDGE_SYSTEM = `You rate how useful knowing the answer to each probe is for one audience of a presentation about a source document.
 
 Use this scale (any value in between is allowed, it will be rounded to the nearest step):
 - 1.0: essential; a presentation for this audience that leaves it out fails them.
@@ -15,7 +15,7 @@ Judge each probe independently, only from the audience's needs. Answer with a JS
 [{"probe_id": "pb_0001", "utility": 0.6, "rationale": "one short sentence"}]`;
 
 /** Sampling temperature of utility judgments: the k samples are meant to be independent. */
-export const UTILITY_JUDGE_TEMPERATURE = 0.7;
+const UTILITY_JUDGE_TEMPERATURE = 0.7;
 
 /** The request judging one batch for one audience; the sample index is the seed, so the k samples differ. */
 export function buildUtilityJudgmentRequest(

@@ -132,7 +132,7 @@ describe('xsb llm complete', () => {
     const before = server.requestCount;
     const zero = await run('llm complete --judge openai:gpt-test --prompt p --max-tokens 0');
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain('--max-tokens must be a positive integer');
+    expect(zero.stderr).toContain('--max-tokens must be an integer >= 1');
     expect(server.requestCount).toBe(before);
   });
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { RunLayout, UsageError } from '@xsb/core';
 import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
-import { configFlags, llmClientOptions } from '../cli-options';
+import { configFlags, integerFlag, llmClientOptions } from '../cli-options';
 import type { CommandModule } from '../command-module';
 
 interface CompleteFlags {
@@ -15,22 +15,11 @@ interface CompleteFlags {
   refresh?: boolean;
 }
 
-/** A numeric flag: `positive-integer` for token budgets (providers refuse 0), `non-negative` otherwise. */
-function parseNumber(
-  flag: string,
-  value: string | undefined,
-  kind: 'positive-integer' | 'non-negative',
-): number | undefined {
+function parseTemperature(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  const valid =
-    value.trim() !== '' &&
-    Number.isFinite(number) &&
-    (kind === 'positive-integer' ? Number.isInteger(number) && number > 0 : number >= 0);
-  if (!valid)
-    throw new UsageError(
-      `${flag} must be a ${kind === 'positive-integer' ? 'positive integer' : 'non-negative number'}, got ${JSON.stringify(value)}`,
-    );
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0)
+    throw new UsageError(`--temperature must be a non-negative number, got ${JSON.stringify(value)}`);
   return number;
 }
 
@@ -68,8 +57,10 @@ export const llmCommand: CommandModule = {
           throw new UsageError(
             'judge "lexical" is the offline judge and makes no model calls: pass --judge anthropic:<model>, openai:<model> or replay:<store.jsonl>',
           );
-        const maxTokens = parseNumber('--max-tokens', flags.maxTokens, 'positive-integer');
-        const temperature = parseNumber('--temperature', flags.temperature, 'non-negative');
+        // Providers refuse a zero token budget.
+        const maxTokens =
+          flags.maxTokens === undefined ? undefined : integerFlag('--max-tokens', flags.maxTokens, 1, 1);
+        const temperature = parseTemperature(flags.temperature);
         const client = createLlmClient(config.judge, {
           ...llmClientOptions(context, config, env),
           stage: 'llm.complete',

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RunLayout } from '@xsb/core';
+import { compareCodePoints, RunLayout } from '@xsb/core';
 import { type CaseProbesResult, createProbeGenerator, generateCaseProbes, PROBE_DEFAULTS } from '@xsb/probes';
 import {
   collectList,
@@ -88,7 +88,7 @@ export const probesCommand: CommandModule = {
             }),
           );
         });
-        results.sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
+        results.sort((a, b) => compareCodePoints(a.caseId, b.caseId));
         const rows = results.map((result) => ({
           case_id: result.caseId,
           status: result.status,

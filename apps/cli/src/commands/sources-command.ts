@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
-import { describeError, isXsbError, RunLayout, UsageError } from '@xsb/core';
+import { compareCodePoints, describeError, isXsbError, RunLayout } from '@xsb/core';
 import { DEFAULT_SOURCE_CHARS, prepareSourceContext, type SourceCase } from '@xsb/sources';
-import { collectList, configFlags, discoverSelectedCases, mineruCacheDirFor } from '../cli-options';
+import {
+  collectList,
+  configFlags,
+  discoverSelectedCases,
+  integerFlag,
+  mineruCacheDirFor,
+} from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 import { forEachCaseWithProgress } from '../for-each-case-with-progress';
@@ -27,14 +33,6 @@ interface SourcesRow {
   error: string | null;
 }
 
-function parseSourceChars(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_SOURCE_CHARS;
-  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) {
-    throw new UsageError(`--source-chars must be a positive integer, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
-}
-
 /** `xsb sources`: stage 1, source text extraction for every case under `<data>/sources/`. */
 export const sourcesCommand: CommandModule = {
   name: 'sources',
@@ -54,7 +52,7 @@ export const sourcesCommand: CommandModule = {
       .option('--force', 'redo cases whose source context is already current')
       .option('--json', 'print the result rows as JSON')
       .action(async (flags: SourcesFlags) => {
-        const maxChars = parseSourceChars(flags.sourceChars);
+        const maxChars = integerFlag('--source-chars', flags.sourceChars, DEFAULT_SOURCE_CHARS, 1);
         const { config, env } = context.loadConfig({
           ...configFlags(flags),
           ...(flags.pdfParser !== undefined ? { pdfParser: flags.pdfParser as 'unpdf' | 'mineru' } : {}),
@@ -75,7 +73,7 @@ export const sourcesCommand: CommandModule = {
             }),
           );
         });
-        rows.sort((a, b) => (a.case_id < b.case_id ? -1 : a.case_id > b.case_id ? 1 : 0));
+        rows.sort((a, b) => compareCodePoints(a.case_id, b.case_id));
         if (flags.json) context.printJson(rows);
         else printSourcesTable(context.print, rows);
         const failed = rows.filter((row) => row.status === 'failed');

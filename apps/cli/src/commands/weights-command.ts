@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RunLayout, UsageError } from '@xsb/core';
+import { compareCodePoints, RunLayout, UsageError } from '@xsb/core';
 import {
   type AudienceWeightsResult,
   createUtilityJudge,
@@ -74,10 +74,7 @@ export const weightsCommand: CommandModule = {
             `unknown audience ${unknownAudiences.map((id) => JSON.stringify(id)).join(', ')} (known: ${[...profiles.keys()].join(', ')}; add profiles with --audiences <file>)`,
           );
         }
-        const judge = createUtilityJudge(config.judge, {
-          ...llmClientOptions(context, config, env),
-          stage: 'weights',
-        });
+        const judge = createUtilityJudge(config.judge, llmClientOptions(context, config, env));
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const layout = new RunLayout(dataDir);
         const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
@@ -117,7 +114,7 @@ export const weightsCommand: CommandModule = {
             rows.push(result);
           }
         });
-        rows.sort((a, b) => (a.caseLabel < b.caseLabel ? -1 : a.caseLabel > b.caseLabel ? 1 : 0));
+        rows.sort((a, b) => compareCodePoints(a.caseLabel, b.caseLabel));
         if (flags.json) context.printJson(rows);
         else {
           printTable(
