@@ -35,12 +35,14 @@ export {
   writeJsonlAtomic,
 } from './jsonl';
 export { environmentWithDotenv, parseDotenv } from './load-dotenv';
+export { mapWithConcurrency } from './map-with-concurrency';
 export {
   createProgressReporter,
   type ProgressOptions,
   type ProgressReporter,
   silentProgress,
 } from './progress-reporter';
+export { decodeUtf8Text, readUtf8Text } from './read-utf8-text';
 export { assertSafePathPart, type DeckLocation, isSafePathPart, RunLayout } from './run-layout';
 export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
 export {

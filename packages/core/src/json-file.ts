@@ -1,23 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { writeFileAtomic } from './atomic-write';
-import { InputError, ValidationError } from './errors';
+import { ValidationError } from './errors';
+import { readUtf8Text } from './read-utf8-text';
 import { validateRecord } from './validate-record';
 
 /** Reads and validates a JSON file; errors name the file and the field. */
 export async function readJson<S extends z.ZodType>(file: string, schema: S): Promise<z.infer<S>> {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new InputError('file not found', { file, cause: error });
-    if (error instanceof TypeError) throw new InputError('file is not valid UTF-8', { file, cause: error });
-    throw new InputError(`cannot read (${(error as Error).message})`, { file, cause: error });
-  }
+  const text = await readUtf8Text(file);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new ValidationError(`invalid JSON (${(error as Error).message})`, { file }, { cause: error });
   }

@@ -22,3 +22,8 @@ export function countVisibleWords(text: string): number {
   }
   return count;
 }
+
+/** A deck's `visible_word_count`: the visible words of every slide's visible text (notes never count). */
+export function countDeckVisibleWords(slides: ReadonlyArray<{ visible_text: string }>): number {
+  return slides.reduce((sum, slide) => sum + countVisibleWords(slide.visible_text), 0);
+}

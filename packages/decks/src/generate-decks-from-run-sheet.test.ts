@@ -202,4 +202,16 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
     );
     expect(shardRows.map((item) => item.rows_selected - 3).sort()).toEqual([0, 3]);
   });
+
+  it('refuses a run sheet that is not UTF-8, and keeps line numbers on a CRLF sheet', async () => {
+    const latin1 = join(dir, 'latin1.csv');
+    await writeFile(latin1, Buffer.from('system,condition\nxsb-baseline,caf\xe9\n', 'latin1'));
+    await expect(readRunSheet(latin1)).rejects.toThrow(/latin1\.csv: file is not valid UTF-8/);
+    const crlf = join(dir, 'crlf.csv');
+    await writeFile(
+      crlf,
+      '\uFEFFsystem,condition,audience,case_label,source_document\r\nxsb-baseline,sideways,learners,a,source.md\r\n',
+    );
+    expect((await readRunSheet(crlf)).invalid.map((row) => row.line)).toEqual([2]);
+  });
 });

@@ -22,6 +22,7 @@ export { loadSourceText } from './load-source-text';
 export { type LexicalOutlineOptions, planLexicalOutline } from './plan-lexical-outline';
 export { type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
 export {
+  defaultSlideTailorRunSheet,
   type PrepareSlideTailorOptions,
   type PrepareSlideTailorResult,
   prepareSlideTailor,
@@ -32,16 +33,13 @@ export { type DeckFormat, detectDeckFormat, type ReadDeckOptions, readDeck } fro
 export {
   convertPptxToPdf,
   findSoffice,
-  LIBREOFFICE_PACKAGE,
   type RenderDeckOptions,
   renderDeck,
 } from './render-deck';
 export {
-  batchSummaryFile,
   type DeckRowFilters,
   type DeckRowTask,
   type RunDeckRowsOptions,
-  rowMatchesFilters,
   runDeckRows,
 } from './run-deck-rows';
 export {
@@ -55,4 +53,4 @@ export {
 export { type RunSlideTailorOptions, runSlideTailor, splitCommand } from './run-slidetailor';
 export { isCaseInShard, parseShard, type Shard, shardOfCase } from './shard-case';
 export { truncateDeck } from './truncate-deck';
-export { BASELINE_THEME, writeOutlinePptx } from './write-outline-pptx';
+export { writeOutlinePptx } from './write-outline-pptx';

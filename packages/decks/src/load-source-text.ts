@@ -1,15 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { InputError } from '@xsb/core';
-import {
-  decodeUtf8Text,
-  extractHtmlText,
-  extractPdfPages,
-  extractPlainText,
-  joinPages,
-  readSourceBytes,
-  sourceTypeForFile,
-} from '@xsb/sources';
+import { InputError, readUtf8Text } from '@xsb/core';
+import { extractSourceText, sourceTypeForFile } from '@xsb/sources';
 
 /**
  * The source text a generator works from: the case's `source_context.txt` (stage 2's extraction,
@@ -24,7 +15,7 @@ export async function loadSourceText(
   const maxChars = options.maxChars ?? 200_000;
   let text: string;
   if (options.sourceContextFile && existsSync(options.sourceContextFile)) {
-    text = decodeUtf8Text(await readFile(options.sourceContextFile), options.sourceContextFile);
+    text = await readUtf8Text(options.sourceContextFile);
     if (text.trim() === '') {
       throw new InputError('the source context has no text to build slides from', {
         file: options.sourceContextFile,
@@ -32,11 +23,8 @@ export async function loadSourceText(
       });
     }
   } else {
-    const bytes = await readSourceBytes(sourceDocument);
-    const type = sourceTypeForFile(sourceDocument);
-    if (type === 'pdf') text = joinPages((await extractPdfPages(bytes, sourceDocument)).pages).text;
-    else if (type === 'html') text = extractHtmlText(bytes, sourceDocument);
-    else text = extractPlainText(bytes, sourceDocument);
+    const sourceType = sourceTypeForFile(sourceDocument) ?? 'text';
+    text = (await extractSourceText({ sourceFile: sourceDocument, sourceType }, { maxChars })).text;
   }
   return text.slice(0, maxChars);
 }

@@ -22,6 +22,17 @@ export const SLIDETAILOR_SYSTEM = 'slidetailor';
 
 export const SLIDETAILOR_RUN_SHEET_COLUMNS = [...RUN_SHEET_COLUMNS, 'config_path', 'template_mode'] as const;
 
+const RUN_SHEET_NAME = 'slidetailor_run_sheet.csv';
+
+function defaultOutDir(layout: RunLayout, run: string): string {
+  return join(layout.runDir(run), 'slidetailor');
+}
+
+/** The run sheet {@link prepareSlideTailor} writes when given no `outDir`: what `runSlideTailor` reads by default. */
+export function defaultSlideTailorRunSheet(layout: RunLayout, run: string): string {
+  return join(defaultOutDir(layout, run), RUN_SHEET_NAME);
+}
+
 export interface PrepareSlideTailorOptions {
   sheet: RunSheet;
   layout: RunLayout;
@@ -55,7 +66,7 @@ export async function prepareSlideTailor(
   options: PrepareSlideTailorOptions,
 ): Promise<PrepareSlideTailorResult> {
   const { layout, run } = options;
-  const outDir = options.outDir ?? join(layout.runDir(run), 'slidetailor');
+  const outDir = options.outDir ?? defaultOutDir(layout, run);
   const profiles = new Map(options.audienceProfiles.map((profile) => [profile.id, profile.description]));
   const skipped: PrepareSlideTailorResult['skipped'] = [];
   for (const invalid of options.sheet.invalid) {
@@ -141,7 +152,7 @@ export async function prepareSlideTailor(
       skipped.push({ case_label: row.case_label, line: entry.line, reason: describeError(error) });
     }
   }
-  const runSheetFile = join(outDir, 'slidetailor_run_sheet.csv');
+  const runSheetFile = join(outDir, RUN_SHEET_NAME);
   await writeCsvAtomic(runSheetFile, SLIDETAILOR_RUN_SHEET_COLUMNS, rows);
   return { outDir, runSheetFile, prepared: rows.length, skipped };
 }

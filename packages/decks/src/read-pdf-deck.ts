@@ -1,6 +1,6 @@
 import { type Deck, InputError, type Slide, type SlideElement } from '@xsb/core';
 import { getDocumentProxy } from 'unpdf';
-import { countVisibleWords } from './count-visible-words';
+import { countDeckVisibleWords } from './count-visible-words';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -204,7 +204,7 @@ export async function readPdfDeck(
       format: 'pdf',
       parser: 'pdf',
       slide_count: slides.length,
-      visible_word_count: slides.reduce((sum, slide) => sum + countVisibleWords(slide.visible_text), 0),
+      visible_word_count: countDeckVisibleWords(slides),
       slide_width: width,
       slide_height: height,
       slides,

@@ -1,6 +1,6 @@
 import type { ZipArchive } from '@xsb/core';
 import { type BoundingBox, type Deck, InputError, type Slide, type SlideElement } from '@xsb/core';
-import { countVisibleWords } from './count-visible-words';
+import { countDeckVisibleWords } from './count-visible-words';
 import { readChartText, readDiagramText } from './pptx-graphic-text';
 import { PptxPackage } from './pptx-package';
 import { readTextBody, type StyleChain } from './pptx-text-body';
@@ -381,7 +381,7 @@ export function readPptxDeck(zip: ZipArchive, deckPath: string): Deck {
     format: 'pptx',
     parser: 'pptx',
     slide_count: slides.length,
-    visible_word_count: slides.reduce((sum, slide) => sum + countVisibleWords(slide.visible_text), 0),
+    visible_word_count: countDeckVisibleWords(slides),
     slide_width: slideWidth !== null && Number.isFinite(slideWidth) ? slideWidth : null,
     slide_height: slideHeight !== null && Number.isFinite(slideHeight) ? slideHeight : null,
     slides,

@@ -8,7 +8,7 @@ import { ConfigError, InputError, writeFileAtomic } from '@xsb/core';
 import { detectDeckFormat } from './read-deck';
 
 /** The Debian package that provides a headless `soffice` for PPTX → PDF. */
-export const LIBREOFFICE_PACKAGE = 'libreoffice-impress-nogui';
+const LIBREOFFICE_PACKAGE = 'libreoffice-impress-nogui';
 
 export interface RenderDeckOptions {
   /** Output folder for `slide-001.png` …; created when missing. */

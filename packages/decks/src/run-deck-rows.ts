@@ -63,7 +63,7 @@ async function hasOutput(path: string): Promise<boolean> {
 }
 
 /** The batch summary's file: one per shard, so parallel shards never overwrite each other. */
-export function batchSummaryFile(layout: RunLayout, run: string, shard: Shard | undefined): string {
+function batchSummaryFile(layout: RunLayout, run: string, shard: Shard | undefined): string {
   const name = shard ? `batch_summary.shard-${shard.index}-of-${shard.count}.json` : 'batch_summary.json';
   return join(layout.decksRoot(run), name);
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import {
   assertSafePathPart,
+  decodeUtf8Text,
   InputError,
   isXsbError,
   type RunSheetRow,
@@ -58,14 +59,13 @@ function resolveCell(base: string, value: string): string {
  * columns, broken CSV) throws.
  */
 export async function readRunSheet(file: string): Promise<RunSheet> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file));
+    bytes = await readFile(file);
   } catch (error) {
-    const reason =
-      error instanceof TypeError ? 'not valid UTF-8' : `cannot read (${(error as Error).message})`;
-    throw new InputError(reason, { file, cause: error });
+    throw new InputError(`cannot read (${(error as Error).message})`, { file, cause: error });
   }
+  const text = decodeUtf8Text(bytes, file);
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
     // Rows are read as plain cell lists, so a row with too few or too many cells becomes one invalid

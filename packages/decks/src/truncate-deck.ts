@@ -1,5 +1,5 @@
 import type { Deck } from '@xsb/core';
-import { countVisibleWords } from './count-visible-words';
+import { countDeckVisibleWords } from './count-visible-words';
 
 /**
  * The deck cut to its first `maxSlides` slides (PresentBench truncates decks past the instruction's
@@ -16,7 +16,7 @@ export function truncateDeck(deck: Deck, maxSlides: number): Deck {
     ...deck,
     slides,
     slide_count: slides.length,
-    visible_word_count: slides.reduce((sum, slide) => sum + countVisibleWords(slide.visible_text), 0),
+    visible_word_count: countDeckVisibleWords(slides),
     warnings: [...deck.warnings, `truncated from ${deck.slides.length} to ${maxSlides} slides`],
   };
 }

@@ -13,7 +13,7 @@ import { estimateTextHeight, fitFontSize, type TextArea } from './fit-font-size'
  * The baseline theme: one font, one accent. Sizes are the preferred ones; long text steps down
  * through the `*Sizes` lists (never below 12 pt, the rubric's readability floor) to stay in its box.
  */
-export const BASELINE_THEME = {
+const BASELINE_THEME = {
   font: 'Arial',
   accent: '1F4E79',
   text: '222222',

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import {
   type Deck,
   JsonlWriter,
+  mapWithConcurrency,
   type Probe,
   type ProbeScore,
   probeScoreSchema,
@@ -37,28 +38,6 @@ async function readReusableScores(files: string[], key: ScoreReuseKey): Promise<
     }
   }
   return rows;
-}
-
-/**
- * Runs `work` over the items, at most `limit` at a time. After a failure no new item starts, but the
- * ones in flight finish (their batches are paid for and saved for a resume); then the first error
- * is thrown.
- */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  });
-  await Promise.all(runners);
-  if (failure) throw failure.error;
 }
 
 function scoreRow(judgment: ProbeJudgment, key: ScoreReuseKey, batch: number, missing: boolean): ProbeScore {
@@ -113,7 +92,7 @@ export async function scoreProbesInBatches(
   const notesByBatch = new Map<number, string[]>();
   const writer = await JsonlWriter.open(partialFile, probeScoreSchema);
   try {
-    await pool(pending, input.concurrency, async (batch) => {
+    await mapWithConcurrency(pending, input.concurrency, async (batch) => {
       const answer = await input.judge.judgeAnswerability({ ...input.request, probes: batch.probes });
       const notes: string[] = [];
       if (answer.missing.length > 0)

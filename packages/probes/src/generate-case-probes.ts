@@ -8,6 +8,7 @@ import {
   exitCodeFor,
   hashBytes,
   hashCanonicalJson,
+  mapWithConcurrency,
   type Probe,
   type ProbeGenerationStatus,
   probeGenerationStatusSchema,
@@ -157,7 +158,7 @@ async function buildCaseProbes(
   for (const chunk of chunks) for (let g = 0; g < k; g += 1) jobs.push({ chunk, generationIndex: g });
   let outputs: GenerationOutput[];
   try {
-    outputs = await runPool(jobs, options.concurrency ?? 4, async ({ chunk, generationIndex }) => {
+    outputs = await mapWithConcurrency(jobs, options.concurrency ?? 4, async ({ chunk, generationIndex }) => {
       const input: GenerationInput = {
         caseId,
         scene: sourceCase.metadata.scene,
@@ -350,29 +351,4 @@ function groundProbe(
   }
   if (evidence.length === 0) return null;
   return { probe: { ...probe, evidence }, offsets };
-}
-
-/** Runs `work` over `items` with at most `limit` in flight; results keep the input order. */
-async function runPool<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failure: unknown;
-  const worker = async (): Promise<void> => {
-    while (failure === undefined && next < items.length) {
-      const index = next;
-      next += 1;
-      try {
-        results[index] = await work(items[index]!);
-      } catch (error) {
-        failure ??= error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  if (failure !== undefined) throw failure;
-  return results;
 }

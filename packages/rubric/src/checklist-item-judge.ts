@@ -54,16 +54,12 @@ const JUDGE_TEMPERATURE = 0;
 const JUDGE_MAX_TOKENS = 2048;
 
 /** One checklist item as its own call: shared prefix parts, then the item (PresentBench: prefix + item). */
-export function buildChecklistRequest(
-  shared: ContentPart[],
-  item: string,
-  stage = 'rubric.item',
-): CompletionRequest {
+export function buildChecklistRequest(shared: ContentPart[], item: string): CompletionRequest {
   return {
     messages: [{ role: 'user', content: [...shared, { type: 'text', text: item }] }],
     temperature: JUDGE_TEMPERATURE,
     maxTokens: JUDGE_MAX_TOKENS,
-    stage,
+    stage: 'rubric.item',
   };
 }
 
@@ -100,7 +96,7 @@ export function extractBoxed(text: string): string[] {
  * lower-case) and also drops markdown emphasis, quotes, `\ ` spacing and trailing `!`, and reads
  * 是/否 and n/a.
  */
-export function normaliseBoxedAnswer(raw: string): ParsedAnswer | null {
+function normaliseBoxedAnswer(raw: string): ParsedAnswer | null {
   const value = raw
     .replace(/\\[ ,;:!]/g, ' ')
     .replace(LATEX_COMMAND, '')

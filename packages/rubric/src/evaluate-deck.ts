@@ -4,6 +4,7 @@ import {
   hashCanonicalJson,
   InputError,
   type LayoutCheckResult,
+  mapWithConcurrency,
   type ProgressReporter,
   RUBRIC_DIMENSIONS,
   type RubricDimension,
@@ -210,7 +211,7 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
     progress.tick();
   }
   const rest = planned.map((_, index) => index).filter((index) => !firstOfTier.has(index));
-  await runPool(rest, options.concurrency ?? 4, async (index) => {
+  await mapWithConcurrency(rest, options.concurrency ?? 4, async (index) => {
     await decide(index);
     progress.tick();
   });
@@ -249,7 +250,7 @@ export function cachedInputShare(usage: RubricUsage): number | null {
 }
 
 /** Items in PresentBench order; the per-slide fidelity list is cut to the judged slide count. */
-export function planItems(instance: RubricInstance, judgedSlides: number): PlannedItem[] {
+function planItems(instance: RubricInstance, judgedSlides: number): PlannedItem[] {
   const planned: PlannedItem[] = [];
   for (const dimension of RUBRIC_DIMENSIONS) {
     const items =
@@ -323,16 +324,4 @@ export function evaluationInputHash(options: EvaluateDeckOptions): string {
     slideCountOn: options.slideCountOn ?? 'delivered',
     layout: options.layoutOptions ?? {},
   });
-}
-
-async function runPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  });
-  await Promise.all(workers);
 }

@@ -17,7 +17,7 @@ export const HOLISTIC_SYSTEM_PROMPT = `You are an expert evaluator of presentati
 Answer with one JSON object and nothing else: {"content": {"score": <1-5>, "reason": "..."}, "design": {"score": <1-5>, "reason": "..."}, "coherence": {"score": <1-5>, "reason": "..."}}`;
 
 const aspect = z.object({ score: z.number().int().min(1).max(5), reason: z.string().default('') });
-export const holisticAnswerSchema = z.object({ content: aspect, design: aspect, coherence: aspect });
+const holisticAnswerSchema = z.object({ content: aspect, design: aspect, coherence: aspect });
 export type HolisticAnswer = z.infer<typeof holisticAnswerSchema>;
 
 export interface HolisticScore extends HolisticAnswer {
@@ -27,7 +27,7 @@ export interface HolisticScore extends HolisticAnswer {
   overall_percent: number;
 }
 
-export function buildHolisticRequest(deck: Deck): CompletionRequest {
+function buildHolisticRequest(deck: Deck): CompletionRequest {
   return {
     system: HOLISTIC_SYSTEM_PROMPT,
     messages: [{ role: 'user', content: renderDeckForJudge(deck) }],

@@ -90,11 +90,14 @@ describe('alignWithHumans', () => {
 
 describe('CSV inputs', () => {
   it('parses quoted fields and reports bad numbers with file and line', async () => {
-    expect(parseCsv('a,b\n"x, y","he said ""hi"""\r\n', 'f.csv')).toEqual([{ a: 'x, y', b: 'he said "hi"' }]);
+    expect(parseCsv('a,b\r\n"x, y","he said ""hi"""\r\n', 'f.csv')).toEqual([
+      { line: 2, cells: { a: 'x, y', b: 'he said "hi"' } },
+    ]);
     const { dir, cleanup } = await makeTempDir();
     try {
-      await writeFile(join(dir, 'r.csv'), 'sample_id,system,rank\ns1,A,1\ns1,B,two\n');
-      await expect(readHumanRankings(join(dir, 'r.csv'))).rejects.toThrow(/r\.csv:3.*rank/);
+      // The blank line and the two-line quoted cell count, so the error names the file's real line.
+      await writeFile(join(dir, 'r.csv'), 'sample_id,system,rank\n"s\n1",A,1\n\ns1,B,two\n');
+      await expect(readHumanRankings(join(dir, 'r.csv'))).rejects.toThrow(/r\.csv:5.*rank/);
       await writeFile(join(dir, 's.csv'), 'sample_id,system\ns1,A\n');
       await expect(readSystemScores(join(dir, 's.csv'))).rejects.toThrow(/missing column "score"/);
       await writeFile(join(dir, 's.json'), JSON.stringify([{ system: 'A', score: 1 }]));

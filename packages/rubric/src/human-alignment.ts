@@ -1,6 +1,12 @@
 import { extname } from 'node:path';
-import { compareCodePoints, InputError, type RubricRunSummary, ValidationError } from '@xsb/core';
-import { readUtf8 } from './read-utf8';
+import {
+  compareCodePoints,
+  InputError,
+  type RubricRunSummary,
+  readUtf8Text,
+  ValidationError,
+} from '@xsb/core';
+import { parse } from 'csv-parse/sync';
 import { type BootstrapInterval, bootstrapMeanInterval, spearman } from './spearman';
 
 /** One human ranking: in sample `sample_id`, `system` got `rank` (1 = best) from `annotator`. */
@@ -18,49 +24,42 @@ export interface SystemScore {
   score: number;
 }
 
-/** Minimal RFC 4180 CSV: quoted fields, doubled quotes, CRLF; the first row is the header. */
-export function parseCsv(text: string, file: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let field = '';
-  let row: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i] as string;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[i + 1] === '\n') i += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += char;
-  }
-  if (quoted) throw new ValidationError('unterminated quoted field', { file });
-  if (field.length > 0 || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  const nonEmpty = rows.filter((r) => r.some((cell) => cell.trim().length > 0));
-  const header = (nonEmpty[0] ?? []).map((cell) => cell.trim().replace(/^\uFEFF/, ''));
-  return nonEmpty
-    .slice(1)
-    .map((cells) => Object.fromEntries(header.map((name, index) => [name, (cells[index] ?? '').trim()])));
+/** One data row of a CSV file, keyed by the header, with the line where it ends (header = line 1). */
+interface CsvRow {
+  line: number;
+  cells: Record<string, string>;
 }
 
-function requireColumns(rows: Array<Record<string, string>>, columns: string[], file: string): void {
+/** A CSV with a header row; blank rows are skipped and short rows read as empty cells. */
+export function parseCsv(text: string, file: string): CsvRow[] {
+  let records: Array<{ record: string[]; info: { lines: number } }>;
+  try {
+    records = parse(text, {
+      bom: true,
+      trim: true,
+      info: true,
+      relax_column_count: true,
+      skip_records_with_empty_values: true,
+    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+  } catch (error) {
+    throw new ValidationError(
+      `not a valid CSV file (${(error as Error).message})`,
+      { file },
+      { cause: error },
+    );
+  }
+  const header = records[0]?.record ?? [];
+  return records.slice(1).map(({ record, info }) => ({
+    line: info.lines,
+    cells: Object.fromEntries(header.map((name, index) => [name, record[index] ?? ''])),
+  }));
+}
+
+function requireColumns(rows: CsvRow[], columns: string[], file: string): void {
   const first = rows[0];
   if (!first) throw new InputError('no data rows', { file });
   for (const column of columns) {
-    if (!(column in first))
+    if (!(column in first.cells))
       throw new ValidationError(`missing column "${column}" (need ${columns.join(', ')})`, { file });
   }
 }
@@ -74,19 +73,19 @@ function numberCell(value: string, file: string, line: number, field: string): n
 
 /** `rankings.csv`: columns sample_id, system, rank (1 = best), optional annotator. */
 export async function readHumanRankings(file: string): Promise<HumanRanking[]> {
-  const rows = parseCsv(await readUtf8(file), file);
+  const rows = parseCsv(await readUtf8Text(file), file);
   requireColumns(rows, ['sample_id', 'system', 'rank'], file);
-  return rows.map((row, index) => ({
-    sample_id: row.sample_id as string,
-    system: row.system as string,
-    rank: numberCell(row.rank as string, file, index + 2, 'rank'),
-    annotator: row.annotator || 'human',
+  return rows.map(({ line, cells }) => ({
+    sample_id: cells.sample_id as string,
+    system: cells.system as string,
+    rank: numberCell(cells.rank as string, file, line, 'rank'),
+    annotator: cells.annotator || 'human',
   }));
 }
 
 /** Evaluator scores: CSV with sample_id, system, score, or a JSON array of those objects. */
 export async function readSystemScores(file: string): Promise<SystemScore[]> {
-  const text = await readUtf8(file);
+  const text = await readUtf8Text(file);
   if (extname(file).toLowerCase() === '.json') {
     let parsed: unknown;
     try {
@@ -111,10 +110,10 @@ export async function readSystemScores(file: string): Promise<SystemScore[]> {
   }
   const rows = parseCsv(text, file);
   requireColumns(rows, ['sample_id', 'system', 'score'], file);
-  return rows.map((row, index) => ({
-    sample_id: row.sample_id as string,
-    system: row.system as string,
-    score: numberCell(row.score as string, file, index + 2, 'score'),
+  return rows.map(({ line, cells }) => ({
+    sample_id: cells.sample_id as string,
+    system: cells.system as string,
+    score: numberCell(cells.score as string, file, line, 'score'),
   }));
 }
 

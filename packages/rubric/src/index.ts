@@ -1,37 +1,23 @@
 export {
-  addUsage,
-  buildChecklistRequest,
-  buildSharedPrefix,
-  citedSlides,
   extractBoxed,
   type ItemJudgement,
   judgeChecklistItem,
   type MaterialText,
-  normaliseBoxedAnswer,
   type ParsedAnswer,
   parseVerdict,
-  RETRY_INSTRUCTION,
-  renderDeckForJudge,
-  renderMaterialForJudge,
 } from './checklist-item-judge';
 export { decodePresentBenchItem, PRESENTBENCH_CALLABLES } from './decode-presentbench-item';
 export {
   cachedInputShare,
   type EvaluateDeckOptions,
   evaluateDeck,
-  evaluationInputHash,
-  planItems,
   type StandInMode,
 } from './evaluate-deck';
 export {
-  buildHolisticRequest,
-  HOLISTIC_SYSTEM_PROMPT,
   type HolisticAnswer,
   type HolisticRunRow,
   type HolisticScore,
-  holisticAnswerSchema,
   judgeHolistic,
-  parseHolisticAnswer,
   runHolistic,
 } from './holistic-judge';
 export {
@@ -40,7 +26,6 @@ export {
   formatScoresCsv,
   type HumanRanking,
   humanAgreement,
-  parseCsv,
   readHumanRankings,
   readSystemScores,
   type SystemScore,
@@ -55,13 +40,10 @@ export {
   checkSlideCount,
   checkSourceAttribution,
   checkTextOverlap,
-  countSlideBullets,
   DEFAULT_LAYOUT_CHECK_OPTIONS,
-  flattenElements,
   LAYOUT_CHECK_IDS,
   type LayoutCheckId,
   type LayoutCheckOptions,
-  overlapShare,
   runLayoutChecks,
 } from './layout-checks';
 export { loadInstanceAt } from './load-instance-at';
@@ -86,7 +68,6 @@ export {
   type PresentBenchScoreTree,
   type PresentBenchWeights,
   scorePresentBenchResult,
-  scorePresentBenchSection,
 } from './presentbench-scoring';
 export { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
 export { readMaterials } from './read-materials';
@@ -94,7 +75,6 @@ export {
   countInstanceItems,
   DIMENSION_CLASSES,
   EQUAL_CLASS_WEIGHTS,
-  expandFidelityTemplate,
   loadRubricInstance,
   type RubricInstance,
 } from './rubric-instance';
@@ -104,10 +84,8 @@ export {
   evaluationFilesFor,
   findInstances,
   type InstanceEntry,
-  judgeSlug,
   type RunRubricOptions,
   runRubric,
-  writeEvaluation,
 } from './run-rubric';
 export {
   type DimensionScore,
@@ -124,11 +102,9 @@ export {
   scorePresentBenchVerdicts,
   summarisePresentBench,
 } from './score-report';
-export { countScripts, dominantScript, type Script, scriptOfLanguage } from './script-detection';
+export { dominantScript, type Script, scriptOfLanguage } from './script-detection';
 export {
-  averageRanks,
   type BootstrapInterval,
-  bootstrapMeanInterval,
   spearman,
 } from './spearman';
 export { type StandIn, standInCheckFor } from './stand-in-checks';

@@ -69,7 +69,7 @@ function undecidable(id: LayoutCheckId, detail: string): LayoutCheckResult {
 }
 
 /** Elements with their group children, depth first; group boxes are assumed to be in slide coordinates. */
-export function flattenElements(elements: SlideElement[]): SlideElement[] {
+function flattenElements(elements: SlideElement[]): SlideElement[] {
   const out: SlideElement[] = [];
   for (const element of elements) {
     out.push(element);
@@ -100,7 +100,7 @@ export function checkSlideCount(
 const BULLET_LINE = /^\s*[•●○◦▪▫■□‣⁃∙·–\-*]\s+\S/;
 
 /** Bullets per slide: the parser's paragraph bullet counts, else lines starting with a bullet glyph (PDF). */
-export function countSlideBullets(slide: Slide): number {
+function countSlideBullets(slide: Slide): number {
   const elements = flattenElements(slide.elements);
   if (elements.some((element) => element.bullet_count !== undefined)) {
     return elements.reduce((sum, element) => sum + (element.bullet_count ?? 0), 0);

@@ -8,6 +8,7 @@ import {
   type RubricCategory,
   type RubricChecklistItem,
   type RubricClassWeights,
+  readUtf8Text,
   rubricClassWeightsSchema,
   ValidationError,
   validateRecord,
@@ -15,7 +16,6 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { decodePresentBenchItem } from './decode-presentbench-item';
 import { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
-import { readUtf8 } from './read-utf8';
 import { EQUAL_CLASS_WEIGHTS, type RubricInstance } from './rubric-instance';
 
 const CHECKLIST_KEYS = [
@@ -77,7 +77,7 @@ export function findPresentBenchDeck(resultsRoot: string, caseRelativePath: stri
 async function readJsonObject(file: string): Promise<Record<string, unknown>> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readUtf8(file));
+    parsed = JSON.parse(await readUtf8Text(file));
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new ValidationError(`invalid JSON (${(error as Error).message})`, { file }, { cause: error });
@@ -92,7 +92,7 @@ async function readJsonObject(file: string): Promise<Record<string, unknown>> {
 export async function readPresentBenchWeights(file: string): Promise<RubricClassWeights> {
   let parsed: unknown;
   try {
-    parsed = parseYaml(await readUtf8(file));
+    parsed = parseYaml(await readUtf8Text(file));
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new ValidationError(`invalid YAML (${(error as Error).message})`, { file }, { cause: error });
@@ -158,7 +158,7 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
   });
 
   const instructionFile = join(dir, 'generation_task', 'instructions.md');
-  const instruction = existsSync(instructionFile) ? await readUtf8(instructionFile) : '';
+  const instruction = existsSync(instructionFile) ? await readUtf8Text(instructionFile) : '';
   const slideRange = slideRangeOf(fundamentals, instruction);
   if (!slideRange) {
     throw new InputError(

@@ -5,12 +5,12 @@ import {
   type RubricItemResult,
   type RubricSection,
   type RubricVerdict,
+  readUtf8Text,
   ValidationError,
 } from '@xsb/core';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { citedSlides } from './checklist-item-judge';
 import { type PresentBenchResult, pythonString } from './presentbench-scoring';
-import { readUtf8 } from './read-utf8';
 
 const DIMENSION_OF: Record<RubricSection, Record<string, RubricDimension>> = {
   material_independent: { '1': 'fundamentals', '2': 'design' },
@@ -68,7 +68,7 @@ export function stringifyPresentBenchResult(result: object): string {
 export async function readPresentBenchResult(file: string): Promise<PresentBenchResult> {
   let parsed: unknown;
   try {
-    parsed = parseYaml(await readUtf8(file), { version: '1.1' });
+    parsed = parseYaml(await readUtf8Text(file), { version: '1.1' });
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new ValidationError(`invalid YAML (${(error as Error).message})`, { file }, { cause: error });

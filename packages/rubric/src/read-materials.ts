@@ -1,8 +1,7 @@
 import { basename, extname } from 'node:path';
-import { InputError } from '@xsb/core';
+import { InputError, readUtf8Text } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import type { MaterialText } from './checklist-item-judge';
-import { readUtf8 } from './read-utf8';
 
 /**
  * Material files as judge text: markdown/text as is, PDFs page by page through the deck reader
@@ -13,7 +12,7 @@ export async function readMaterials(paths: string[]): Promise<MaterialText[]> {
   for (const path of paths) {
     const extension = extname(path).toLowerCase();
     if (extension === '.md' || extension === '.txt' || extension === '.markdown') {
-      out.push({ name: basename(path), text: await readUtf8(path) });
+      out.push({ name: basename(path), text: await readUtf8Text(path) });
     } else if (extension === '.pdf') {
       const pdf = await readDeck(path);
       const pages = pdf.slides.map((page) => `--- Page ${page.index} ---\n${page.visible_text.trim()}`);

@@ -5,13 +5,13 @@ import {
   type RubricClassWeights,
   type RubricDimension,
   type RubricSection,
+  readUtf8Text,
   rubricInstanceFileSchema,
   ValidationError,
   validateRecord,
 } from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
 import { LAYOUT_CHECK_IDS } from './layout-checks';
-import { readUtf8 } from './read-utf8';
 
 /** A loaded instance: paths absolute, instruction read, fidelity items expanded to slide_range.max. */
 export interface RubricInstance {
@@ -48,7 +48,7 @@ export const EQUAL_CLASS_WEIGHTS: RubricClassWeights = {
 const FIDELITY_SLIDE_PLACEHOLDER = '{slide}';
 
 /** Expands a per-slide template (`{slide}` → 1..max) the way the paper's f-string list does. */
-export function expandFidelityTemplate(template: string, maxSlides: number): string[] {
+function expandFidelityTemplate(template: string, maxSlides: number): string[] {
   return Array.from({ length: maxSlides }, (_, index) =>
     template.split(FIDELITY_SLIDE_PLACEHOLDER).join(String(index + 1)),
   );
@@ -56,7 +56,7 @@ export function expandFidelityTemplate(template: string, maxSlides: number): str
 
 /** Reads `instance.yaml|yml|json` in xsb's instance format and resolves its files. */
 export async function loadRubricInstance(file: string): Promise<RubricInstance> {
-  const text = await readUtf8(file);
+  const text = await readUtf8Text(file);
   let parsed: unknown;
   try {
     parsed = ['.yaml', '.yml'].includes(extname(file).toLowerCase()) ? parseYaml(text) : JSON.parse(text);
@@ -81,7 +81,7 @@ export async function loadRubricInstance(file: string): Promise<RubricInstance> 
   }
   const base = dirname(resolve(file));
   const instruction =
-    record.instruction ?? (await readUtf8(resolve(base, record.instruction_file as string)));
+    record.instruction ?? (await readUtf8Text(resolve(base, record.instruction_file as string)));
   const fidelity = Array.isArray(record.checklists.fidelity)
     ? record.checklists.fidelity
     : expandFidelityTemplate(record.checklists.fidelity.template, record.slide_range.max);

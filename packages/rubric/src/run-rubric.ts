@@ -90,7 +90,7 @@ export function evaluationFilesFor(deckPath: string, judgeId: string): Evaluatio
 }
 
 /** Writes the evaluation and its PresentBench-layout result YAML (both atomically). */
-export async function writeEvaluation(evaluation: RubricEvaluation, files: EvaluationFiles): Promise<void> {
+async function writeEvaluation(evaluation: RubricEvaluation, files: EvaluationFiles): Promise<void> {
   await writeJson(files.evaluation, rubricEvaluationSchema, evaluation);
   await writeFileAtomic(
     files.presentbenchResult,

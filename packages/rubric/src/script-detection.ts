@@ -1,5 +1,5 @@
 /** Writing systems the language check distinguishes; anything else counts as `Other`. */
-export const SCRIPTS = [
+const SCRIPTS = [
   'Latin',
   'Han',
   'Cyrillic',

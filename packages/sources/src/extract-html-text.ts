@@ -1,5 +1,4 @@
-import { InputError } from '@xsb/core';
-import { decodeUtf8Text } from './decode-utf8-text';
+import { decodeUtf8Text, InputError } from '@xsb/core';
 
 /** Elements whose whole content is dropped: code, styling and page chrome rather than the document. */
 const DROPPED_HTML_ELEMENTS = [

@@ -1,4 +1,4 @@
-export { decodeUtf8Text, extractPlainText } from './decode-utf8-text';
+export { extractPlainText } from './decode-utf8-text';
 export {
   type DiscoveredSources,
   discoverSourceCases,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
+  decodeUtf8Text,
   hashBytes,
   hashFile,
   InputError,
@@ -12,7 +13,6 @@ import {
   writeFileAtomic,
   writeJson,
 } from '@xsb/core';
-import { decodeUtf8Text } from './decode-utf8-text';
 import { extractSourceText, resolveMaxChars, resolvePdfParser } from './extract-source-text';
 import type {
   ExtractedSource,

@@ -8,6 +8,7 @@ import {
   exitCodeFor,
   hashCanonicalJson,
   InputError,
+  mapWithConcurrency,
   type Probe,
   probeSchema,
   type RunLayout,
@@ -137,7 +138,7 @@ export async function ensureAudienceWeights(
       jobs.push({ probes: bank.slice(start, start + batchSize), sampleIndex });
     }
   }
-  await runPool(jobs, options.concurrency ?? 4, async ({ probes, sampleIndex }) => {
+  await mapWithConcurrency(jobs, options.concurrency ?? 4, async ({ probes, sampleIndex }) => {
     try {
       const output = await options.judge.judgeBatch({ audience: profile, probes, sampleIndex, k });
       for (const probe of probes) {
@@ -265,27 +266,4 @@ async function isFinished(
     // An unreadable weights file is not finished: it is rewritten.
     return false;
   }
-}
-
-/** Runs `work` over `items`, at most `limit` at once; after a thrown error no new item starts. */
-async function runPool<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  let stopped = false;
-  const worker = async (): Promise<void> => {
-    while (!stopped && next < items.length) {
-      const index = next;
-      next += 1;
-      try {
-        await work(items[index]!);
-      } catch (error) {
-        stopped = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }

@@ -10,6 +10,7 @@ import {
 import {
   BASELINE_SYSTEM,
   type DeckRowFilters,
+  defaultSlideTailorRunSheet,
   formatDeckText,
   generateDecksFromRunSheet,
   importExternalDecks,
@@ -360,7 +361,7 @@ export const decksCommand: CommandModule = {
       const { config, layout } = runContext(context, flags);
       const sheetFile = flags.runSheet
         ? resolve(context.io.cwd, flags.runSheet)
-        : resolve(layout.runDir(config.run), 'slidetailor', 'slidetailor_run_sheet.csv');
+        : defaultSlideTailorRunSheet(layout, config.run);
       const summary = await runSlideTailor({
         sheet: await readRunSheet(
           requireExistingPath(

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import {
@@ -40,7 +39,7 @@ import {
 } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
-import { configFlags, modelClientOptions } from '../cli-options';
+import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 
@@ -56,12 +55,9 @@ function choice<T extends string>(
   return value as T;
 }
 
-function positiveInteger(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new UsageError(`${flag} must be a whole number >= 1, got "${value}"`);
-  return number;
+/** An optional whole-number flag >= 1; unset leaves the package default in force. */
+function optionalPositiveInteger(value: string | undefined, flag: string): number | undefined {
+  return value === undefined ? undefined : integerFlag(flag, value, 1, 1);
 }
 
 function positiveNumber(value: string | undefined, flag: string): number | undefined {
@@ -70,11 +66,6 @@ function positiveNumber(value: string | undefined, flag: string): number | undef
   if (!Number.isFinite(number) || number <= 0)
     throw new UsageError(`${flag} must be a number > 0, got "${value}"`);
   return number;
-}
-
-function requireExisting(path: string, flag: string): string {
-  if (!existsSync(path)) throw new UsageError(`${flag}: ${path} does not exist`);
-  return path;
 }
 
 /** The judge client from config + `--judge`; `null` for the offline `lexical` judge. */
@@ -141,8 +132,8 @@ function judgingOptions(flags: JudgingFlags) {
   const standIn = choice<StandInMode>(flags.layoutChecks, STAND_IN_MODES, '--layout-checks', 'beside');
   const slideCountOn = choice(flags.slideCountOn, SLIDE_COUNT_BASES, '--slide-count-on', 'delivered');
   const errorPolicy = choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report');
-  const maxAttempts = positiveInteger(flags.maxAttempts, '--max-attempts');
-  const concurrency = positiveInteger(flags.concurrency, '--concurrency');
+  const maxAttempts = optionalPositiveInteger(flags.maxAttempts, '--max-attempts');
+  const concurrency = optionalPositiveInteger(flags.concurrency, '--concurrency');
   return {
     errorPolicy,
     judging: {
@@ -214,8 +205,8 @@ function registerEval(rubric: Command, context: CliContext): void {
     .option('--json', 'print evaluation file, scores and token use as JSON')
     .action(async (flags: EvalFlags) => {
       const { errorPolicy, judging } = judgingOptions(flags);
-      const instancePath = requireExisting(resolve(context.io.cwd, flags.instance), '--instance');
-      const deckPath = requireExisting(resolve(context.io.cwd, flags.deck), '--deck');
+      const instancePath = requireExistingPath('--instance', resolve(context.io.cwd, flags.instance));
+      const deckPath = requireExistingPath('--deck', resolve(context.io.cwd, flags.deck));
       const { client, judgeId } = judgeFrom(context, flags.judge);
       const instance = await loadInstanceAt(
         instancePath,
@@ -289,8 +280,8 @@ function registerRun(rubric: Command, context: CliContext): void {
     .option('--json', 'print the run summary as JSON')
     .action(async (flags: RunFlags) => {
       const { errorPolicy, judging } = judgingOptions(flags);
-      const instancesDir = requireExisting(resolve(context.io.cwd, flags.instances), '--instances');
-      const resultsDir = requireExisting(resolve(context.io.cwd, flags.results), '--results');
+      const instancesDir = requireExistingPath('--instances', resolve(context.io.cwd, flags.instances));
+      const resultsDir = requireExistingPath('--results', resolve(context.io.cwd, flags.results));
       const { client, judgeId } = judgeFrom(context, flags.judge);
       const { summary, summaryFile } = await runRubric({
         instancesDir,
@@ -369,11 +360,11 @@ function registerScore(rubric: Command, context: CliContext): void {
       let weights = EQUAL_CLASS_WEIGHTS;
       if (flags.weights) {
         weights = await readPresentBenchWeights(
-          requireExisting(resolve(context.io.cwd, flags.weights), '--weights'),
+          requireExistingPath('--weights', resolve(context.io.cwd, flags.weights)),
         );
       } else if (flags.instance) {
         weights = (
-          await loadInstanceAt(requireExisting(resolve(context.io.cwd, flags.instance), '--instance'))
+          await loadInstanceAt(requireExistingPath('--instance', resolve(context.io.cwd, flags.instance)))
         ).weights;
       }
       const options = {
@@ -388,13 +379,13 @@ function registerScore(rubric: Command, context: CliContext): void {
       };
       let report: ScoreReport;
       if (flags.presentbenchResult) {
-        const file = requireExisting(
-          resolve(context.io.cwd, flags.presentbenchResult),
+        const file = requireExistingPath(
           '--presentbench-result',
+          resolve(context.io.cwd, flags.presentbenchResult),
         );
         report = scorePresentBenchVerdicts(await readPresentBenchResult(file), options);
       } else {
-        const file = requireExisting(resolve(context.io.cwd, flags.evaluation as string), '--evaluation');
+        const file = requireExistingPath('--evaluation', resolve(context.io.cwd, flags.evaluation as string));
         const evaluation = await readJson(file, rubricEvaluationSchema);
         report = scoreEvaluation(evaluation, options);
         if (flags.exportPresentbench) {
@@ -439,21 +430,19 @@ function registerAlign(rubric: Command, context: CliContext): void {
     .option('--resamples <n>', 'bootstrap resamples (default 2000)')
     .option('--json', 'print the alignment table as JSON')
     .action(async (flags: AlignFlags) => {
-      const seed = flags.seed === undefined ? undefined : Number(flags.seed);
-      if (seed !== undefined && !Number.isInteger(seed))
-        throw new UsageError(`--seed must be an integer, got "${flags.seed}"`);
-      const resamples = positiveInteger(flags.resamples, '--resamples');
+      const seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0);
+      const resamples = optionalPositiveInteger(flags.resamples, '--resamples');
       const bootstrap = { ...(seed !== undefined ? { seed } : {}), ...(resamples ? { resamples } : {}) };
       const rankings = await readHumanRankings(
-        requireExisting(resolve(context.io.cwd, flags.human), '--human'),
+        requireExistingPath('--human', resolve(context.io.cwd, flags.human)),
       );
       const rows = [];
       for (const entry of flags.scores) {
         const split = entry.indexOf('=');
         const name = split > 0 ? entry.slice(0, split) : basename(entry).replace(/\.[^.]+$/, '');
-        const file = requireExisting(
-          resolve(context.io.cwd, split > 0 ? entry.slice(split + 1) : entry),
+        const file = requireExistingPath(
           '--scores',
+          resolve(context.io.cwd, split > 0 ? entry.slice(split + 1) : entry),
         );
         rows.push(alignWithHumans(name, rankings, await readSystemScores(file), bootstrap));
       }
@@ -493,7 +482,7 @@ function registerExportScores(rubric: Command, context: CliContext): void {
       for (const entry of flags.summary) {
         const split = entry.indexOf('=');
         if (split <= 0) throw new UsageError(`--summary must look like <system>=<file>, got "${entry}"`);
-        const file = requireExisting(resolve(context.io.cwd, entry.slice(split + 1)), '--summary');
+        const file = requireExistingPath('--summary', resolve(context.io.cwd, entry.slice(split + 1)));
         summaries.push({
           system: entry.slice(0, split),
           summary: await readJson(file, rubricRunSummarySchema),
@@ -530,9 +519,9 @@ function registerCheck(rubric: Command, context: CliContext): void {
         }
         slideRange = { min: Number(match[1]), max: Number(match[2]) };
       }
-      const maxBullets = positiveInteger(flags.maxBullets, '--max-bullets');
+      const maxBullets = optionalPositiveInteger(flags.maxBullets, '--max-bullets');
       const minFont = positiveNumber(flags.minFont, '--min-font');
-      const deckPath = requireExisting(resolve(context.io.cwd, deckArgument), 'deck');
+      const deckPath = requireExistingPath('deck', resolve(context.io.cwd, deckArgument));
       const deck = await readDeck(deckPath);
       const checks = runLayoutChecks(deck, {
         ...(slideRange ? { slideRange } : {}),
@@ -589,7 +578,7 @@ function registerHolistic(rubric: Command, context: CliContext): void {
       if (!client)
         throw new UsageError('the holistic baseline has no offline judge; pass --judge <provider>:<model>');
       if (!batch) {
-        const deckPath = requireExisting(resolve(context.io.cwd, deckArgument as string), 'deck');
+        const deckPath = requireExistingPath('deck', resolve(context.io.cwd, deckArgument as string));
         const score = await judgeHolistic(client, await readDeck(deckPath));
         if (flags.json) {
           context.printJson({ deck: deckPath, judge: judgeId, scores: score });
@@ -600,9 +589,9 @@ function registerHolistic(rubric: Command, context: CliContext): void {
         );
         return;
       }
-      const resultsDir = requireExisting(resolve(context.io.cwd, flags.results as string), '--results');
+      const resultsDir = requireExistingPath('--results', resolve(context.io.cwd, flags.results as string));
       const rows = await runHolistic({
-        instancesDir: requireExisting(resolve(context.io.cwd, flags.instances as string), '--instances'),
+        instancesDir: requireExistingPath('--instances', resolve(context.io.cwd, flags.instances as string)),
         resultsDir,
         client,
       });

@@ -1,0 +1,30 @@
+/**
+ * Runs `work` over `items` with at most `limit` in flight and returns the results in item order.
+ * After the first failure no new item starts; the items already running finish (so work they save,
+ * such as paid judge answers, is kept), then the first error is thrown.
+ */
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  let failure: unknown;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const index = next;
+      next += 1;
+      try {
+        results[index] = await work(items[index]!, index);
+      } catch (error) {
+        if (!failed) failure = error;
+        failed = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (failed) throw failure;
+  return results;
+}

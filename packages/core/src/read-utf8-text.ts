@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { InputError } from './errors';
+
+/**
+ * Decodes bytes as strict UTF-8 (an invalid sequence is an error, never a silent U+FFFD), drops a
+ * leading byte-order mark and normalises CRLF/CR line ends to LF so char offsets are stable across
+ * platforms. `file` is named in every error.
+ */
+export function decodeUtf8Text(bytes: Uint8Array, file: string): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (error) {
+    throw new InputError('file is not valid UTF-8 (save it as UTF-8 and retry)', {
+      file,
+      code: 'invalid_utf8',
+      cause: error,
+    });
+  }
+  return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+}
+
+/** A text file as strict UTF-8 (see {@link decodeUtf8Text}); a missing or unreadable file is an InputError naming it. */
+export async function readUtf8Text(file: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? 'file not found' : `cannot read (${(error as Error).message})`, {
+      file,
+      code: code === 'ENOENT' ? 'not_found' : 'unreadable',
+      cause: error,
+    });
+  }
+  return decodeUtf8Text(bytes, file);
+}
