@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   type Condition,
   compareCodePoints,
@@ -10,6 +10,7 @@ import {
   type RunLayout,
   type XsbError,
 } from '@xsb/core';
+import { findDeckFile } from '@xsb/decks';
 import { loadSourceCase } from '@xsb/sources';
 
 /** A deck in the run's deck tree `decks/<system>/<condition>/<audience>/<case>/<deck>.pptx|pdf`. */
@@ -38,8 +39,6 @@ export interface DiscoveryFailure {
   where: string;
   error: XsbError;
 }
-
-const DECK_EXTENSIONS = new Set(['.pptx', '.pdf']);
 
 async function subfolders(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -88,19 +87,20 @@ export async function discoverDeckRows(
       for (const deckAudience of await subfolders(join(root, system, condition))) {
         for (const caseLabel of await subfolders(join(root, system, condition, deckAudience))) {
           const dir = join(root, system, condition, deckAudience, caseLabel);
-          const decks = (await readdir(dir, { withFileTypes: true }))
-            .filter((e) => e.isFile() && DECK_EXTENSIONS.has(extname(e.name).toLowerCase()))
-            .map((e) => e.name)
-            .sort(compareCodePoints);
-          if (decks.length !== 1) {
+          let deckFile: string | undefined;
+          try {
+            deckFile = await findDeckFile(dir);
+          } catch (error) {
+            const reason = isXsbError(error)
+              ? error
+              : new InputError(`cannot list the deck folder (${(error as Error).message})`, { file: dir });
+            failures.push({ where: dir, error: reason });
+            continue;
+          }
+          if (deckFile === undefined) {
             failures.push({
               where: dir,
-              error: new InputError(
-                decks.length === 0
-                  ? 'no .pptx or .pdf deck in this folder'
-                  : `several decks (${decks.join(', ')}); keep one`,
-                { file: dir },
-              ),
+              error: new InputError('no .pptx or .pdf deck in this folder', { file: dir }),
             });
             continue;
           }
@@ -109,7 +109,7 @@ export async function discoverDeckRows(
             condition: parsedCondition.data,
             deckAudience,
             caseLabel,
-            deckFile: join(dir, decks[0]!),
+            deckFile,
           });
         }
       }

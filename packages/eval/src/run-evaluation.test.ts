@@ -117,6 +117,35 @@ describe('runEvaluation (lexical judge)', () => {
   });
   afterEach(() => cleanup());
 
+  it('finds the deck of a folder by the stage-4 rule: a PPTX beside its PDF export, several PPTX fail', async () => {
+    const layout = new RunLayout(dataDir);
+    const agnostic = layout.deckDir({
+      run: 'r1',
+      system: 'gen',
+      condition: 'audience_agnostic',
+      audience: 'all',
+      caseLabel: 'pilot',
+    });
+    const conditioned = layout.deckDir({
+      run: 'r1',
+      system: 'gen',
+      condition: 'audience_conditioned',
+      audience: 'learners',
+      caseLabel: 'pilot',
+    });
+    await writeFile(join(agnostic, 'deck.pdf'), 'pdf export of the same deck');
+    await writeFile(join(conditioned, 'other.pptx'), 'a second deck');
+    const read: string[] = [];
+    const outcome = await runEvaluation({
+      ...options(),
+      readDeck: async (file: string) => (read.push(file), DECK),
+    });
+    expect(new Set(read)).toEqual(new Set([join(agnostic, 'deck.pptx')]));
+    expect(outcome.discoveryFailures.map((f) => f.error.message)).toEqual([
+      `${conditioned}: the deck folder holds several decks (deck.pptx, other.pptx); keep one`,
+    ]);
+  });
+
   it('refuses a weights file made for another probe bank instead of scoring against it', async () => {
     const layout = new RunLayout(dataDir);
     const extra = probe('pb_06', 'When did the pilot run?', 'During the winter of 2023.');
