@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type ProviderLimits, RunLayout, UsageError, type XsbConfig, type XsbConfigInput } from '@xsb/core';
-import { type CreateLlmClientOptions, parseJudgeSpec } from '@xsb/llm';
+import { RunLayout, UsageError, type XsbConfig, type XsbConfigInput } from '@xsb/core';
+import { type CreateLlmClientOptions, providerLimitsFor } from '@xsb/llm';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import { type DiscoveredSources, discoverSourceCases, resolveMineruCacheDir } from '@xsb/sources';
 import type { CliContext } from './cli-context';
@@ -58,9 +58,7 @@ export function llmClientOptions(
   config: XsbConfig,
   env: Record<string, string>,
 ): CreateLlmClientOptions {
-  const spec = parseJudgeSpec(config.judge);
-  const limits: ProviderLimits | undefined =
-    spec.kind === 'anthropic' || spec.kind === 'openai' ? config.providers[spec.kind] : undefined;
+  const limits = providerLimitsFor(config.judge, config.providers);
   return {
     env,
     cacheDir: resolve(context.io.cwd, config.cacheDir),

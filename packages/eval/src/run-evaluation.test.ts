@@ -138,7 +138,10 @@ describe('runEvaluation (lexical judge)', () => {
     const read: string[] = [];
     const outcome = await runEvaluation({
       ...options(),
-      readDeck: async (file: string) => (read.push(file), DECK),
+      readDeck: async (file: string) => {
+        read.push(file);
+        return DECK;
+      },
     });
     expect(new Set(read)).toEqual(new Set([join(agnostic, 'deck.pptx')]));
     expect(outcome.discoveryFailures.map((f) => f.error.message)).toEqual([

@@ -42,6 +42,19 @@ function requireKey(env: Record<string, string | undefined>, variable: string, s
 }
 
 /**
+ * The limits config `providers` sets for a judge spec's provider (`anthropic` or `openai`), or
+ * undefined for other specs: what createLlmClient applies when no explicit `limits` are given, for
+ * callers that pass limits on to a stage.
+ */
+export function providerLimitsFor(
+  judgeSpec: string,
+  providers: Record<string, ProviderLimits> | undefined,
+): ProviderLimits | undefined {
+  const spec = parseJudgeSpec(judgeSpec);
+  return spec.kind === 'anthropic' || spec.kind === 'openai' ? providers?.[spec.kind] : undefined;
+}
+
+/**
  * The client for a judge spec. Everything that can be checked without a call is checked here, so a
  * missing key or replay store stops the run (ConfigError, exit 2) before any work. `lexical` has no
  * client: callers test {@link isOfflineJudge} first.
@@ -78,7 +91,7 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
         judgeId: spec.spec,
         model: spec.model,
         adapter,
-        limits: resolveLimits(options.limits ?? options.providers?.[spec.kind]),
+        limits: resolveLimits(options.limits ?? providerLimitsFor(spec.spec, options.providers)),
         ...(useCache && options.cacheDir ? { cache: new DiskCache(options.cacheDir) } : {}),
         refresh: Boolean(options.refresh),
         ...(ledger ? { ledger } : {}),

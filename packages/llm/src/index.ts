@@ -13,7 +13,7 @@ export type {
   TextPart,
   TokenUsage,
 } from './completion-types';
-export { type CreateLlmClientOptions, createLlmClient } from './create-llm-client';
+export { type CreateLlmClientOptions, createLlmClient, providerLimitsFor } from './create-llm-client';
 export { type CacheStats, DiskCache } from './disk-cache';
 export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
 export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';

@@ -1,7 +1,7 @@
 import { exitCodeFor, ProviderError } from '@xsb/core';
 import { type FakeFault, type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLlmClient } from './create-llm-client';
+import { createLlmClient, providerLimitsFor } from './create-llm-client';
 
 let server: FakeLlmServer;
 beforeAll(async () => {
@@ -291,6 +291,9 @@ describe('unreachable server', () => {
       baseBackoffMs: 5,
     });
     await expect(llm.complete(request)).rejects.toThrow('after 2 attempts');
+    const providers = { anthropic: { maxAttempts: 2 }, openai: { maxAttempts: 9 } };
+    expect(providerLimitsFor('openai:gpt-x', providers)).toEqual({ maxAttempts: 9 });
+    expect(providerLimitsFor('replay:store.jsonl', providers)).toBeUndefined();
   });
 });
 
