@@ -17,6 +17,7 @@ import {
   type RunManifest,
   readJson,
   readJsonlAll,
+  readUtf8Text,
   runManifestSchema,
   withDirectoryLock,
   writeFileAtomic,
@@ -137,14 +138,13 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
       const probesFile = layout.probesFile(job.caseLabel);
       const weightsFile = layout.weightsFile(job.caseLabel, job.audience);
       const sourceFile = layout.sourceContextFile(job.caseLabel);
-      const sourceText = await readFile(sourceFile, 'utf8').catch((error: unknown) => {
-        throw new InputError(
-          `cannot read the source context (run stage 1 first): ${(error as Error).message}`,
-          {
-            file: sourceFile,
-          },
-        );
-      });
+      if (!existsSync(sourceFile)) {
+        throw new InputError('no source context; run `xsb sources` (stage 1) for this case first', {
+          file: sourceFile,
+        });
+      }
+      // Strict UTF-8: a damaged context must fail the job, not reach the judge with U+FFFD in it.
+      const sourceText = await readUtf8Text(sourceFile);
       const deckSha256 = await hashFile(job.deckFile);
       const probesSha256 = await hashFile(probesFile);
       const sourceSha256 = hashBytes(sourceText);
