@@ -44,6 +44,13 @@ export {
 } from './progress-reporter';
 export { decodeUtf8Text, readUtf8Text } from './read-utf8-text';
 export { assertSafePathPart, type DeckLocation, isSafePathPart, RunLayout } from './run-layout';
+export {
+  type AudienceProfile,
+  audienceProfileSchema,
+  audienceProfilesFileSchema,
+  type LexicalPreferences,
+  lexicalPreferencesSchema,
+} from './schemas/audience-profile';
 export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
 export {
   type ClaimLabel,

@@ -1,4 +1,4 @@
-import { type DeckOutline, type OutlineSlide, UTILITY_LEVELS } from '@xsb/core';
+import { type DeckOutline, type LexicalPreferences, type OutlineSlide, UTILITY_LEVELS } from '@xsb/core';
 import {
   LEXICAL_DEFINITION,
   LEXICAL_GLOSSARY,
@@ -6,7 +6,7 @@ import {
   LEXICAL_RELATION,
   LEXICAL_THEME_CUES,
 } from '@xsb/probes';
-import { BUILT_IN_AUDIENCES, type LexicalPreferences } from '@xsb/weights';
+import { BUILT_IN_AUDIENCES } from '@xsb/weights';
 
 export interface LexicalOutlineOptions {
   /** Fallback deck title when the source has no heading. */

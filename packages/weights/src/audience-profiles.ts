@@ -1,29 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError } from '@xsb/core';
+import {
+  type AudienceProfile,
+  audienceProfilesFileSchema,
+  ConfigError,
+  type LexicalPreferences,
+} from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
-
-const snapLevel = z.union([z.literal(0), z.literal(0.3), z.literal(0.6), z.literal(1)]);
-
-/** How the offline `lexical` judge weighs probes for one audience. */
-export const lexicalPreferencesSchema = z.object({
-  /** Starting utility for probe levels 1, 2 and 3. */
-  levels: z.tuple([snapLevel, snapLevel, snapLevel]),
-  /** A theme matching one of these moves the utility one level up; an avoided theme one level down. */
-  preferredThemes: z.array(z.string().min(1)).default([]),
-  avoidedThemes: z.array(z.string().min(1)).default([]),
-  /** A modality in this list moves the utility one level up. */
-  preferredModalities: z.array(z.string().min(1)).default([]),
-});
-export type LexicalPreferences = z.infer<typeof lexicalPreferencesSchema>;
-
-export const audienceProfileSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'use letters, digits, "_" or "-" (it becomes a file name)'),
-  /** Who the audience is and what they need: the utility judge reads it verbatim. */
-  description: z.string().min(20),
-  lexical: lexicalPreferencesSchema.optional(),
-});
-export type AudienceProfile = z.infer<typeof audienceProfileSchema>;
 
 /** The lexical preferences of a user profile that gives none: level alone decides. */
 export const NEUTRAL_LEXICAL_PREFERENCES: LexicalPreferences = {
@@ -91,11 +73,6 @@ export const BUILT_IN_AUDIENCES: readonly AudienceProfile[] = [
   },
 ];
 
-const profilesFileSchema = z.union([
-  z.array(audienceProfileSchema),
-  z.object({ audiences: z.array(audienceProfileSchema) }),
-]);
-
 /**
  * The built-in profiles plus those of a user file (JSON or YAML: a list of `{id, description, lexical?}`
  * or `{audiences: [...]}`); a user profile with a built-in id replaces the built-in one.
@@ -112,7 +89,7 @@ export async function loadAudienceProfiles(file?: string): Promise<Map<string, A
       cause: error,
     });
   }
-  const result = profilesFileSchema.safeParse(parsed);
+  const result = audienceProfilesFileSchema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     throw new ConfigError(`${file}: invalid audience profiles: "${issue.path.join('.')}" ${issue.message}`);

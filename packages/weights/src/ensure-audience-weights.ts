@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import {
+  type AudienceProfile,
   type AudienceWeight,
   audienceWeightSchema,
   ConfigError,
@@ -17,7 +18,7 @@ import {
   weightFailureSchema,
   writeJsonlAtomic,
 } from '@xsb/core';
-import { type AudienceProfile, BUILT_IN_AUDIENCES } from './audience-profiles';
+import { BUILT_IN_AUDIENCES } from './audience-profiles';
 import { HIGH_VARIANCE_STD, meanAndStd, snapUtility } from './snap-utility';
 import type { UtilityJudge, UtilityJudgment } from './utility-judge';
 

@@ -1,9 +1,5 @@
 export {
-  type AudienceProfile,
-  audienceProfileSchema,
   BUILT_IN_AUDIENCES,
-  type LexicalPreferences,
-  lexicalPreferencesSchema,
   loadAudienceProfiles,
   NEUTRAL_LEXICAL_PREFERENCES,
 } from './audience-profiles';

@@ -1,9 +1,5 @@
-import { type Probe, UTILITY_LEVELS } from '@xsb/core';
-import {
-  type AudienceProfile,
-  type LexicalPreferences,
-  NEUTRAL_LEXICAL_PREFERENCES,
-} from './audience-profiles';
+import { type AudienceProfile, type LexicalPreferences, type Probe, UTILITY_LEVELS } from '@xsb/core';
+import { NEUTRAL_LEXICAL_PREFERENCES } from './audience-profiles';
 import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-judge';
 
 /**

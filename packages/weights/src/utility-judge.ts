@@ -1,5 +1,4 @@
-import type { Probe } from '@xsb/core';
-import type { AudienceProfile } from './audience-profiles';
+import type { AudienceProfile, Probe } from '@xsb/core';
 
 /** One raw judgment of one probe for one audience. */
 export interface UtilityJudgment {

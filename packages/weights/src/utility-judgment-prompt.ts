@@ -1,6 +1,5 @@
-import type { Probe } from '@xsb/core';
+import type { AudienceProfile, Probe } from '@xsb/core';
 import { type CompletionRequest, extractJson } from '@xsb/llm';
-import type { AudienceProfile } from './audience-profiles';
 import type { UtilityJudgment } from './utility-judge';
 
 const UTILITY_JUDGE_SYSTEM = `You rate how useful knowing the answer to each probe is for one audience of a presentation about a source document.
