@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { type Condition, type DeckOutline, deckOutlineSchema, InputError, writeJson } from '@xsb/core';
+import {
+  type Condition,
+  type DeckOutline,
+  deckOutlineSchema,
+  InputError,
+  type LexicalPreferences,
+  writeJson,
+} from '@xsb/core';
 import type { LlmClient } from '@xsb/llm';
 import { planLexicalOutline } from './plan-lexical-outline';
 import { planLlmOutline } from './plan-llm-outline';
@@ -15,6 +22,11 @@ export interface BaselineDeckRequest {
   sourceText: string;
   /** The audience profile description; required for `audience_conditioned`. */
   audienceProfile?: string;
+  /**
+   * The profile's offline preferences, for the lexical planner. Built-in audiences need none (the planner
+   * knows them by id); a user profile passes its own.
+   */
+  audiencePreferences?: LexicalPreferences;
   /** Most slides including the title slide (default 8). */
   maxSlides?: number;
   /** Where the PPTX goes. */
@@ -60,6 +72,9 @@ export async function generateBaselineDeck(
           fallbackTitle: request.caseLabel,
           maxSlides,
           ...(profile ? { audienceProfile: profile, audienceId: request.audience } : {}),
+          ...(profile && request.audiencePreferences
+            ? { audiencePreferences: request.audiencePreferences }
+            : {}),
           subtitle: conditioned ? `For ${audienceLabel(request.audience)}` : '',
         })
       : (

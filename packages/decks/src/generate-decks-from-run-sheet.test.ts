@@ -63,6 +63,53 @@ async function writeSheet(lines: string[]): Promise<string> {
 }
 
 describe('generateDecksFromRunSheet with the lexical planner', () => {
+  it("plans a user profile's conditioned deck with the profile's own lexical preferences", async () => {
+    const sheetFile = await writeSheet([
+      'xsb-baseline,audience_conditioned,treasurers,heat_pumps,source.md,,',
+    ]);
+    const description = 'Municipal treasurers who approve budgets for housing programmes.';
+    const costFocused = {
+      levels: [0.3, 0.3, 0.3] as [0.3, 0.3, 0.3],
+      preferredThemes: ['cost'],
+      avoidedThemes: ['result', 'background', 'limitation', 'method', 'quantitative', 'entity', 'definition'],
+      preferredModalities: [],
+    };
+    const bullets = async (
+      run: string,
+      profile: { id: string; description: string; lexical?: typeof costFocused },
+    ) => {
+      const layout = new RunLayout(join(dir, 'data'));
+      await generateDecksFromRunSheet({
+        sheet: await readRunSheet(sheetFile),
+        layout,
+        run,
+        planner: 'lexical',
+        audienceProfiles: [profile],
+      });
+      const outline = JSON.parse(
+        await readFile(
+          join(
+            layout.deckDir({
+              run,
+              system: 'xsb-baseline',
+              condition: 'audience_conditioned',
+              audience: 'treasurers',
+              caseLabel: 'heat_pumps',
+            }),
+            'deck_outline.json',
+          ),
+          'utf8',
+        ),
+      ) as { slides: Array<{ bullets?: string[] }> };
+      return outline.slides.flatMap((slide) => slide.bullets ?? []).join('\n');
+    };
+    const withPreferences = await bullets('prefs', { id: 'treasurers', description, lexical: costFocused });
+    const withoutPreferences = await bullets('plain', { id: 'treasurers', description });
+    expect(withPreferences).not.toEqual(withoutPreferences);
+    expect(withPreferences).toContain('410 dollars');
+    expect(withPreferences).not.toContain('38 percent less heating energy');
+  });
+
   it('writes real PPTX decks that read back with the planned slides, skips them on re-run, redoes them with force', async () => {
     const sheetFile = await writeSheet([
       'xsb-baseline,audience_conditioned,decision_makers,heat_pumps,source.md,,',

@@ -1,5 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { type DeckBatchSummary, InputError, type ProgressReporter, type RunLayout } from '@xsb/core';
+import {
+  type DeckBatchSummary,
+  InputError,
+  type LexicalPreferences,
+  type ProgressReporter,
+  type RunLayout,
+  readUtf8Text,
+} from '@xsb/core';
 import type { LlmClient } from '@xsb/llm';
 import { BASELINE_SYSTEM, generateBaselineDeck } from './generate-baseline-deck';
 import { loadSourceText } from './load-source-text';
@@ -9,6 +15,8 @@ import type { RunSheet } from './run-sheet';
 export interface AudienceDescription {
   id: string;
   description: string;
+  /** Offline planner preferences (`lexical` of a user profile file); built-in audiences need none. */
+  lexical?: LexicalPreferences;
 }
 
 export interface GenerateDecksOptions {
@@ -30,7 +38,7 @@ export interface GenerateDecksOptions {
  * command that handles them; each failure is recorded and the batch goes on.
  */
 export async function generateDecksFromRunSheet(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
-  const profiles = new Map(options.audienceProfiles.map((profile) => [profile.id, profile.description]));
+  const profiles = new Map(options.audienceProfiles.map((profile) => [profile.id, profile]));
   return runDeckRows({
     sheet: options.sheet,
     layout: options.layout,
@@ -52,13 +60,7 @@ export async function generateDecksFromRunSheet(options: GenerateDecksOptions): 
       });
       let extraInstructions: string | undefined;
       if (entry.promptPath) {
-        try {
-          extraInstructions = await readFile(entry.promptPath, 'utf8');
-        } catch (error) {
-          throw new InputError(`cannot read the prompt file (${(error as Error).message})`, {
-            file: entry.promptPath,
-          });
-        }
+        extraInstructions = await readUtf8Text(entry.promptPath);
       }
       const profile = profiles.get(row.audience);
       await generateBaselineDeck(
@@ -69,7 +71,8 @@ export async function generateDecksFromRunSheet(options: GenerateDecksOptions): 
           sourceText,
           outputDeckPath,
           deckDir,
-          ...(profile ? { audienceProfile: profile } : {}),
+          ...(profile ? { audienceProfile: profile.description } : {}),
+          ...(profile?.lexical ? { audiencePreferences: profile.lexical } : {}),
           ...(options.maxSlides ? { maxSlides: options.maxSlides } : {}),
           ...(extraInstructions ? { extraInstructions } : {}),
         },

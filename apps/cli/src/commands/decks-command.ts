@@ -88,7 +88,7 @@ function runContext(context: CliContext, flags: { data?: string; run?: string; j
 
 async function profilesFor(context: CliContext, file: string | undefined) {
   const profiles = await loadAudienceProfiles(file ? resolve(context.io.cwd, file) : undefined);
-  return [...profiles.values()].map((profile) => ({ id: profile.id, description: profile.description }));
+  return [...profiles.values()];
 }
 
 function printBatch(context: CliContext, summary: DeckBatchSummary, json: boolean | undefined): void {
