@@ -1,13 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
-  decodeUtf8Text,
   hashBytes,
   hashFile,
   InputError,
   isXsbError,
   type RunLayout,
   readJson,
+  readUtf8Text,
   type SourceContext,
   sourceContextSchema,
   writeFileAtomic,
@@ -112,20 +112,8 @@ export async function readSourceContext(layout: RunLayout, caseLabel: string): P
 }
 
 async function readContextText(file: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new InputError(
-      missing ? 'file not found; run `xsb sources` first' : `cannot read (${(error as Error).message})`,
-      {
-        file,
-        cause: error,
-      },
-    );
-  }
-  return decodeUtf8Text(bytes, file);
+  if (!existsSync(file)) throw new InputError('file not found; run `xsb sources` first', { file });
+  return readUtf8Text(file);
 }
 
 async function readCurrentContext(
@@ -134,11 +122,11 @@ async function readCurrentContext(
 ): Promise<{ meta: SourceContext; text: string } | undefined> {
   try {
     const meta = await readJson(metaFile, sourceContextSchema);
-    const text = decodeUtf8Text(await readFile(contextFile), contextFile);
+    const text = await readUtf8Text(contextFile);
     return hashBytes(text) === meta.text_sha256 ? { meta, text } : undefined;
   } catch (error) {
     // Missing, unreadable or invalid previous output just means "not done yet": redo it.
-    if (isXsbError(error) || (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isXsbError(error)) return undefined;
     throw error;
   }
 }
