@@ -1,7 +1,8 @@
 import type { BenchComparison, BenchRun, BenchStat, BenchSummary } from '@xsb/core';
 
+/** Fixed decimals; a value that rounds to zero prints without a minus sign. */
 const num = (value: number | null | undefined, digits = 3) =>
-  value === null || value === undefined ? '–' : value.toFixed(digits);
+  value === null || value === undefined ? '–' : value.toFixed(digits).replace(/^-(0\.0+)$/, '$1');
 
 /** p-values: three decimals, or scientific notation below 0.001 so small ones stay readable. */
 const pValue = (value: number | null | undefined) =>
@@ -39,8 +40,8 @@ function comparisonTable(comparisons: readonly BenchComparison[], withConfigurat
 }
 
 function bar(value: number, scale: number): string {
-  if (scale === 0) return '';
-  const width = Math.round((Math.abs(value) / scale) * 20);
+  const width = scale === 0 ? 0 : Math.round((Math.abs(value) / scale) * 20);
+  if (width === 0) return '';
   return `${value < 0 ? '-' : '+'}${(value < 0 ? '▒' : '█').repeat(width)}`;
 }
 
@@ -188,11 +189,17 @@ export function renderBenchReport(summary: BenchSummary, run: BenchRun): string 
     lines.push('| factor | φ [95% CI] | |', '| --- | --- | --- |');
     for (const factor of shapley.factors)
       lines.push(
-        `| ${factor.factor} | ${num(factor.value)} [${num(factor.ci_low)}, ${num(factor.ci_high)}] | ${factor.value === null ? '' : `\`${bar(factor.value, scale)}\``} |`,
+        `| ${factor.factor} | ${num(factor.value)} [${num(factor.ci_low)}, ${num(factor.ci_high)}] | ${factor.value === null || bar(factor.value, scale) === '' ? '' : `\`${bar(factor.value, scale)}\``} |`,
       );
     lines.push('', 'Per-subset values:', '', '| configuration | v(S) | n |', '| --- | ---: | ---: |');
     for (const subset of shapley.subsets)
       lines.push(`| ${subset.configuration} | ${num(subset.value)} | ${subset.n} |`);
+    lines.push('');
+  }
+  if (run.input_failures.length > 0) {
+    lines.push('## Inputs that could not be read', '', '| where | error |', '| --- | --- |');
+    for (const f of run.input_failures)
+      lines.push(`| ${f.where} | ${f.error.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
     lines.push('');
   }
   if (summary.errors.length > 0) {

@@ -128,6 +128,7 @@ interface PreparedBench {
   judges: BenchJudge[];
   runJudge: string;
   discoveryFailures: DiscoveryFailure[];
+  inputFailures: Array<{ where: string; error: string }>;
   jobCount: number;
 }
 
@@ -237,6 +238,10 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
     judges: [...judges.values()],
     runJudge,
     discoveryFailures: [...rowFailures, ...jobFailures].filter(onSystems),
+    inputFailures: discovered.failures.map((failure) => ({
+      where: relative(options.dataDir, failure.where).split(sep).join('/'),
+      error: failure.error.message,
+    })),
     jobCount: jobs.length * configurations.length,
   };
 }
@@ -289,6 +294,7 @@ function runRecordOf(
     digests: { probe_banks: {}, weights: {}, decks: {}, rubric_instances: {} },
     judge_calls: null,
     rows: { total: 0, failed: 0 },
+    input_failures: prepared.inputFailures,
   };
 }
 

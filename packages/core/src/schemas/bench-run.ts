@@ -97,5 +97,7 @@ export const benchRunSchema = z.looseObject({
   }),
   judge_calls: benchJudgeCallsSchema.nullable(),
   rows: z.looseObject({ total: z.number().int().min(0), failed: z.number().int().min(0) }),
+  /** Source case folders and rubric instances that could not be read (the run went on without them). */
+  input_failures: z.array(z.looseObject({ where: z.string(), error: z.string() })).default([]),
 });
 export type BenchRun = z.infer<typeof benchRunSchema>;
