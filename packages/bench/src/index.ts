@@ -26,7 +26,7 @@ export {
   settingsDigest,
 } from './configurations/evaluation-settings';
 export { type LoadedBenchConfig, loadBenchConfig } from './configurations/load-bench-config';
-export { formatStat, renderBenchReport } from './report/render-report';
+export { formatNumber, formatPValue, formatStat, renderBenchReport } from './report/render-report';
 export {
   benchLayoutOfRunDir,
   compareBenchRun,

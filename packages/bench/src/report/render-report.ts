@@ -1,17 +1,17 @@
 import type { BenchComparison, BenchRun, BenchStat, BenchSummary } from '@xsb/core';
 
 /** Fixed decimals; a value that rounds to zero prints without a minus sign. */
-const num = (value: number | null | undefined, digits = 3) =>
+export const formatNumber = (value: number | null | undefined, digits = 3) =>
   value === null || value === undefined ? '–' : value.toFixed(digits).replace(/^-(0\.0+)$/, '$1');
 
 /** p-values: three decimals, or scientific notation below 0.001 so small ones stay readable. */
-const pValue = (value: number | null | undefined) =>
+export const formatPValue = (value: number | null | undefined) =>
   value === null || value === undefined ? '–' : value < 0.001 ? value.toExponential(1) : value.toFixed(3);
 
 export function formatStat(stat: BenchStat | undefined): string {
   if (!stat || stat.mean === null) return '–';
-  if (stat.n_cases <= 1) return `${num(stat.mean)} (n=${stat.n})`;
-  return `${num(stat.mean)} [${num(stat.ci_low)}, ${num(stat.ci_high)}] (n=${stat.n})`;
+  if (stat.n_cases <= 1) return `${formatNumber(stat.mean)} (n=${stat.n})`;
+  return `${formatNumber(stat.mean)} [${formatNumber(stat.ci_low)}, ${formatNumber(stat.ci_high)}] (n=${stat.n})`;
 }
 
 const side = (c: BenchComparison, which: 'a' | 'b', withConfiguration: boolean) => {
@@ -26,13 +26,13 @@ function comparisonTable(comparisons: readonly BenchComparison[], withConfigurat
     '| --- | --- | ---: | --- | --- | ---: | --- | --- | ---: | --- |',
   ];
   for (const c of comparisons) {
-    const mcnemar = c.mcnemar ? `${c.mcnemar.b}/${c.mcnemar.c}, ${pValue(c.mcnemar.p)}` : '–';
+    const mcnemar = c.mcnemar ? `${c.mcnemar.b}/${c.mcnemar.c}, ${formatPValue(c.mcnemar.p)}` : '–';
     const missing =
       c.missing_cases.only_a.length + c.missing_cases.only_b.length === 0
         ? 'none'
         : `${c.missing_cases.only_a.join(', ') || '–'} / ${c.missing_cases.only_b.join(', ') || '–'}`;
     lines.push(
-      `| ${side(c, 'b', withConfiguration)} vs ${side(c, 'a', withConfiguration)} | ${c.metric} | ${c.n_cases} | ${num(c.mean_diff)} [${num(c.ci_low)}, ${num(c.ci_high)}] | ${mcnemar} | ${pValue(c.holm_p)} | ${c.verdict ?? '–'} | ${c.diag ? 'diag' : ''} | ${num(c.mde)} | ${missing} |`,
+      `| ${side(c, 'b', withConfiguration)} vs ${side(c, 'a', withConfiguration)} | ${c.metric} | ${c.n_cases} | ${formatNumber(c.mean_diff)} [${formatNumber(c.ci_low)}, ${formatNumber(c.ci_high)}] | ${mcnemar} | ${formatPValue(c.holm_p)} | ${c.verdict ?? '–'} | ${c.diag ? 'diag' : ''} | ${formatNumber(c.mde)} | ${missing} |`,
     );
   }
   lines.push('');
@@ -189,11 +189,11 @@ export function renderBenchReport(summary: BenchSummary, run: BenchRun): string 
     lines.push('| factor | φ [95% CI] | |', '| --- | --- | --- |');
     for (const factor of shapley.factors)
       lines.push(
-        `| ${factor.factor} | ${num(factor.value)} [${num(factor.ci_low)}, ${num(factor.ci_high)}] | ${factor.value === null || bar(factor.value, scale) === '' ? '' : `\`${bar(factor.value, scale)}\``} |`,
+        `| ${factor.factor} | ${formatNumber(factor.value)} [${formatNumber(factor.ci_low)}, ${formatNumber(factor.ci_high)}] | ${factor.value === null || bar(factor.value, scale) === '' ? '' : `\`${bar(factor.value, scale)}\``} |`,
       );
     lines.push('', 'Per-subset values:', '', '| configuration | v(S) | n |', '| --- | ---: | ---: |');
     for (const subset of shapley.subsets)
-      lines.push(`| ${subset.configuration} | ${num(subset.value)} | ${subset.n} |`);
+      lines.push(`| ${subset.configuration} | ${formatNumber(subset.value)} | ${subset.n} |`);
     lines.push('');
   }
   if (run.input_failures.length > 0) {

@@ -1,10 +1,14 @@
 import { resolve } from 'node:path';
-import { benchLayoutOfRunDir, compareBenchRun, markInterruptedRuns } from '@xsb/bench';
+import {
+  benchLayoutOfRunDir,
+  compareBenchRun,
+  formatNumber,
+  formatPValue,
+  markInterruptedRuns,
+} from '@xsb/bench';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { requireExistingPath } from '../../cli-options';
-
-const num = (value: number | null) => (value === null ? '–' : value.toFixed(3));
 
 export function registerCompareCommand(bench: Command, context: CliContext): void {
   bench
@@ -36,9 +40,9 @@ export function registerCompareCommand(bench: Command, context: CliContext): voi
       for (const c of comparisons) {
         const sideOf = (s: { configuration: string; system_id: string }) =>
           `${s.configuration} · ${s.system_id}`;
-        const mcnemar = c.mcnemar ? `${c.mcnemar.b}/${c.mcnemar.c}, ${c.mcnemar.p.toPrecision(3)}` : '–';
+        const mcnemar = c.mcnemar ? `${c.mcnemar.b}/${c.mcnemar.c}, ${formatPValue(c.mcnemar.p)}` : '–';
         context.print(
-          `| ${c.kind} | ${sideOf(c.b)} | ${sideOf(c.a)} | ${c.metric} | ${c.n_cases} | ${num(c.mean_diff)} [${num(c.ci_low)}, ${num(c.ci_high)}] | ${mcnemar} | ${c.holm_p === null ? '–' : c.holm_p.toPrecision(3)} | ${c.verdict ?? '–'} | ${c.diag ? 'diag' : ''} | ${num(c.mde)} |`,
+          `| ${c.kind} | ${sideOf(c.b)} | ${sideOf(c.a)} | ${c.metric} | ${c.n_cases} | ${formatNumber(c.mean_diff)} [${formatNumber(c.ci_low)}, ${formatNumber(c.ci_high)}] | ${mcnemar} | ${formatPValue(c.holm_p)} | ${c.verdict ?? '–'} | ${c.diag ? 'diag' : ''} | ${formatNumber(c.mde)} |`,
         );
       }
     });

@@ -120,7 +120,8 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
         context.warn(
           `failed: ${error.configuration} ${error.system_id} ${error.case}/${error.audience}: ${error.error}`,
         );
-      for (const failure of result.run.input_failures) context.warn(`failed: ${failure.where}: ${failure.error}`);
+      for (const failure of result.run.input_failures)
+        context.warn(`failed: ${failure.where}: ${failure.error}`);
       if (result.summary.rows.failed > 0 || result.run.input_failures.length > 0) reportExitCode(1);
     });
 }
