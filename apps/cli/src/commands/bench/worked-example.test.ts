@@ -44,7 +44,8 @@ describe('docs/bench.md worked example', () => {
         .split(' ')
         .map((arg) => arg.replace('<run-id>', run))
         .map((arg) => (arg.startsWith('fixtures/') ? join(REPO_ROOT, arg) : arg));
-      if (command.startsWith('bench report')) reportBefore = await readFile(join(root, args[2]!, 'report.md'));
+      if (command.startsWith('bench report'))
+        reportBefore = await readFile(join(root, args[2]!, 'report.md'));
       const result = await runXsb(args, { cwd: root, env: { PATH: process.env.PATH ?? '' } });
       const printed = `${result.stdout}\n${result.stderr}`
         .split(`${root}/`)
@@ -55,7 +56,8 @@ describe('docs/bench.md worked example', () => {
         .map((line) => line.trimEnd());
       const expected = outputs.get(index + 1);
       expect(result.code, `${command}\n${result.stderr}`).toBe(expected?.exit ?? 0);
-      for (const line of expected?.lines ?? []) expect(printed, `${command}: missing line\n${line}`).toContain(line);
+      for (const line of expected?.lines ?? [])
+        expect(printed, `${command}: missing line\n${line}`).toContain(line);
       if (command.startsWith('bench report')) {
         const after = await readFile(join(root, args[2]!, 'report.md'));
         expect(Buffer.compare(after, reportBefore!)).toBe(0);
