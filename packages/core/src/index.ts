@@ -53,6 +53,44 @@ export {
 } from './schemas/audience-profile';
 export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
 export {
+  type BenchConfigFile,
+  type BenchEvaluationOverrides,
+  type BenchFactor,
+  benchConfigFileSchema,
+} from './schemas/bench-config';
+export {
+  type BenchRow,
+  type BenchRowMetrics,
+  type BenchRowRubric,
+  benchRowSchema,
+} from './schemas/bench-row';
+export {
+  type BenchConfiguration,
+  type BenchEvaluationSettings,
+  type BenchJudge,
+  type BenchJudgeCalls,
+  type BenchRun,
+  benchRunSchema,
+} from './schemas/bench-run';
+export {
+  type BenchCaseKind,
+  type BenchSplitName,
+  type BenchSplitRow,
+  benchSplitRowSchema,
+} from './schemas/bench-split';
+export {
+  type BenchComparison,
+  type BenchShapley,
+  type BenchStat,
+  type BenchSummary,
+  benchSummarySchema,
+} from './schemas/bench-summary';
+export {
+  type BenchGitState,
+  type BenchTestLedgerEntry,
+  benchTestLedgerEntrySchema,
+} from './schemas/bench-test-ledger';
+export {
   type ClaimLabel,
   type ClaimSnippet,
   type Correctness,

@@ -47,6 +47,13 @@ export interface EvaluationSettings {
   imageModeWordsPerSlide: number;
   /** Answerability batches in flight at once for one deck. */
   concurrency: number;
+  /**
+   * `text` (default): the visible text, or the rendered slides for a deck with almost no text (spec
+   * 000); `image`: every deck from its rendered slides (a judge that cannot read images fails the job).
+   */
+  judgeInput?: JudgeInputMode;
+  /** Claim-level correctness (default true); false leaves correctness and safe efficiency null. */
+  correctness?: boolean;
 }
 
 /** Renders a deck's slides to image files in `outDir`, in slide order. */
@@ -66,6 +73,14 @@ export interface EvaluateJobContext {
   ensureWeights: (caseLabel: string, audience: string) => Promise<void>;
   readDeck: (file: string) => Promise<Deck>;
   renderSlides?: RenderSlides;
+  /** The job's folder; default `RunLayout.evaluationDir` (a variant keeps its own tree). */
+  evaluationDir?: (job: EvaluationJob) => string;
+  /** The weights file of the job's case and audience; default `RunLayout.weightsFile`. */
+  weightsFile?: (caseLabel: string, audience: string) => string;
+  /** Write (and clear) the compact `metrics/` copy (default true; false for variant folders). */
+  compactMetrics?: boolean;
+  /** Score files of other folders whose rows may be reused (see `scoreProbesInBatches`). */
+  scoreDonors?: (job: EvaluationJob, evaluationDir: string) => string[];
 }
 
 export interface JobResult {
@@ -100,13 +115,18 @@ function sameInputs(
  */
 export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContext): Promise<JobResult> {
   const { layout, run, judge, settings } = context;
-  const evaluationDir = layout.evaluationDir({
-    run,
-    system: job.system,
-    condition: job.condition,
-    audience: job.audience,
-    caseLabel: job.caseLabel,
-  });
+  const evaluationDir =
+    context.evaluationDir?.(job) ??
+    layout.evaluationDir({
+      run,
+      system: job.system,
+      condition: job.condition,
+      audience: job.audience,
+      caseLabel: job.caseLabel,
+    });
+  const compactMetrics = context.compactMetrics !== false;
+  const judgeInput = settings.judgeInput ?? 'text';
+  const correctnessOn = settings.correctness !== false;
   const result: JobResult = {
     job,
     evaluationDir,
@@ -136,7 +156,14 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
       const dataRelative = (file: string) => relative(layout.dataDir, file);
       await context.ensureWeights(job.caseLabel, job.audience);
       const probesFile = layout.probesFile(job.caseLabel);
-      const weightsFile = layout.weightsFile(job.caseLabel, job.audience);
+      const weightsFile =
+        context.weightsFile?.(job.caseLabel, job.audience) ?? layout.weightsFile(job.caseLabel, job.audience);
+      if (judgeInput === 'image' && !judge.readsImages) {
+        throw new InputError(
+          `the settings ask for rendered-slide input (judge input "image"), but the ${judge.id} judge cannot read images; it is not judged from the text instead`,
+          { file: job.deckFile, code: 'judge_cannot_read_images' },
+        );
+      }
       const sourceFile = layout.sourceContextFile(job.caseLabel);
       if (!existsSync(sourceFile)) {
         throw new InputError('no source context; run `xsb sources` (stage 1) for this case first', {
@@ -161,7 +188,10 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
             sha256: await hashFile(weightsFile),
           },
         ],
-        judges: { answerability: judge.id, correctness: judge.id },
+        judges: {
+          answerability: judge.id,
+          ...(correctnessOn ? { correctness: judge.id } : {}),
+        } as Record<string, string>,
         settings: {
           data_dir: relative(evaluationDir, layout.dataDir),
           job: {
@@ -174,6 +204,9 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
           batch_size: settings.batchSize,
           claims: settings.claims,
           image_mode_words_per_slide: settings.imageModeWordsPerSlide,
+          // Recorded only when not the default, so manifests of default evaluations stay as they were.
+          ...(judgeInput === 'image' ? { judge_input: 'image' } : {}),
+          ...(correctnessOn ? {} : { correctness: 'off' }),
           answerability_prompt:
             judge.id === 'lexical'
               ? 'lexical'
@@ -186,7 +219,10 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         const previous = await readJson(statusFile, evalJobStatusSchema).catch(() => null);
         const manifest = await readJson(manifestFile, runManifestSchema).catch(() => null);
         if (previous?.status === 'done' && manifest && sameInputs(manifest, wanted)) {
-          await writeEvaluationMetrics(layout, run, evaluationDir, { tauA: settings.tauA });
+          await writeEvaluationMetrics(layout, run, evaluationDir, {
+            tauA: settings.tauA,
+            compactCopy: compactMetrics,
+          });
           result.outcome = 'reused';
           return result;
         }
@@ -197,10 +233,11 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
       // if this run fails or is killed; the next run redoes the job.
       await rm(statusFile, { force: true });
       await rm(join(evaluationDir, EVALUATION_FILES.metrics), { force: true });
-      await rm(
-        layout.compactMetricsFile(run, systemIdFor(job.system, job.condition), job.audience, job.caseLabel),
-        { force: true },
-      );
+      if (compactMetrics)
+        await rm(
+          layout.compactMetricsFile(run, systemIdFor(job.system, job.condition), job.audience, job.caseLabel),
+          { force: true },
+        );
       const deck = await context.readDeck(job.deckFile);
       const deckText = formatDeckText(deck);
       const textFile = join(evaluationDir, EVALUATION_FILES.visibleText);
@@ -215,7 +252,7 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         deck.visible_word_count < settings.imageModeWordsPerSlide * Math.max(deck.slide_count, 1);
       let mode: JudgeInputMode = 'text';
       let slideImages: Array<{ index: number; data: Uint8Array; mediaType: 'image/png' | 'image/jpeg' }> = [];
-      if (sparse && judge.readsImages) {
+      if ((sparse || judgeInput === 'image') && judge.readsImages) {
         if (!context.renderSlides)
           throw new InputError(
             `the deck has ${deck.visible_word_count} visible words on ${deck.slide_count} slides, so it must be judged from rendered slides, but no slide renderer is available`,
@@ -254,34 +291,42 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         finalFile: join(evaluationDir, EVALUATION_FILES.probeScores),
         partialFile: join(evaluationDir, PARTIAL_SCORES_FILE),
         force: context.force,
+        donorFiles: (context.scoreDonors?.(job, evaluationDir) ?? [])
+          .filter((dir) => dir !== evaluationDir)
+          .map((dir) => join(dir, EVALUATION_FILES.probeScores)),
       });
       result.judgedBatches = answerability.judgedBatches;
       result.reusedBatches = answerability.reusedBatches;
       log.push(...answerability.notes);
 
-      const correctness = await scoreDeckCorrectness({
-        deck,
-        deckText,
-        deckSha256,
-        sourceText,
-        sourceSha256,
-        judge,
-        settings: settings.claims,
-        cacheDir: context.correctnessCacheDir,
-        force: context.force,
-        log: (line) => log.push(line),
-      });
-      result.correctnessFromCache = correctness.fromCache;
-      await writeJson(
-        join(evaluationDir, EVALUATION_FILES.correctness),
-        correctnessSchema,
-        correctness.record,
-      );
+      const correctnessFile = join(evaluationDir, EVALUATION_FILES.correctness);
+      let correctnessNote = 'correctness off (these settings score none)';
+      if (correctnessOn) {
+        const correctness = await scoreDeckCorrectness({
+          deck,
+          deckText,
+          deckSha256,
+          sourceText,
+          sourceSha256,
+          judge,
+          settings: settings.claims,
+          cacheDir: context.correctnessCacheDir,
+          force: context.force,
+          log: (line) => log.push(line),
+        });
+        result.correctnessFromCache = correctness.fromCache;
+        await writeJson(correctnessFile, correctnessSchema, correctness.record);
+        correctnessNote = `correctness ${correctness.fromCache ? 'from cache' : 'computed'} (${correctness.record.claim_count} claims)`;
+      } else {
+        await rm(correctnessFile, { force: true });
+      }
       await writeJson(manifestFile, runManifestSchema, { ...wanted, created_at: new Date().toISOString() });
-      await writeEvaluationMetrics(layout, run, evaluationDir, { tauA: settings.tauA });
+      await writeEvaluationMetrics(layout, run, evaluationDir, {
+        tauA: settings.tauA,
+        compactCopy: compactMetrics,
+      });
       log.push(
-        `judge ${judge.id} (${mode} mode): ${result.judgedBatches} batch(es) judged, ${result.reusedBatches} reused; ` +
-          `correctness ${correctness.fromCache ? 'from cache' : 'computed'} (${correctness.record.claim_count} claims)`,
+        `judge ${judge.id} (${mode} mode): ${result.judgedBatches} batch(es) judged, ${result.reusedBatches} reused; ${correctnessNote}`,
       );
       await writeFileAtomic(join(evaluationDir, EVALUATION_FILES.log), `${log.join('\n')}\n`);
       await writeJson(statusFile, evalJobStatusSchema, status('done', mode));

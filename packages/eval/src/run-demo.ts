@@ -40,6 +40,12 @@ export interface RunDemoOptions extends ModelClientSettings {
   judge?: string;
   tauA?: number;
   fixturesDir?: string;
+  /**
+   * Source cases to copy instead of `<fixtures>/sources` (one folder per case, e.g.
+   * `fixtures/bench/sources`). The NotebookLM-style import is skipped then: its PDFs belong to the
+   * default fixtures' cases.
+   */
+  sourcesDir?: string;
   force?: boolean;
   progress?: ProgressReporter;
   /** Stage notes as they happen. */
@@ -87,9 +93,13 @@ async function ledgerLineCount(file: string): Promise<number> {
 export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   const judge = options.judge ?? 'lexical';
   const fixturesDir = options.fixturesDir ?? defaultFixturesDir();
-  const fixtureSources = join(fixturesDir, 'sources');
+  const fixtureSources = options.sourcesDir ?? join(fixturesDir, 'sources');
   if (!existsSync(fixtureSources))
-    throw new ConfigError(`${fixtureSources}: demo fixtures not found (run xsb demo from an xsb checkout)`);
+    throw new ConfigError(
+      options.sourcesDir
+        ? `${fixtureSources}: no such sources folder (one folder per case, each with one source file)`
+        : `${fixtureSources}: demo fixtures not found (run xsb demo from an xsb checkout)`,
+    );
   const dataDir = resolve(options.outDir, 'data');
   const layout = new RunLayout(dataDir);
   const ledgerFile = layout.usageLedgerFile(DEMO_RUN);
@@ -195,6 +205,11 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
         failures.push(
           `deck ${row.system}/${row.condition}/${row.audience}/${row.case_label}: ${row.message}`,
         );
+    if (options.sourcesDir)
+      return {
+        value: undefined,
+        note: `${batch.done} generated, ${batch.skipped} current; no import (custom sources)`,
+      };
     const imported = await importExternalDecks({
       system: DEMO_IMPORTED_SYSTEM,
       fromDir: join(fixturesDir, 'demo', 'notebooklm'),

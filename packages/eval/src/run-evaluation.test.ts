@@ -532,4 +532,73 @@ describe('runEvaluation (lexical judge)', () => {
     const { rows } = await scanMetricFiles([join(dataDir, 'runs', 'r1')]);
     expect(rows).toEqual([]);
   });
+
+  it('evaluates a variant (other settings) in its own folder, leaving the default results and stage 7 untouched', async () => {
+    const first = await runEvaluation(options());
+    expect(first.results.map((r) => r.outcome)).toEqual(['evaluated', 'evaluated', 'evaluated']);
+    const runDir = join(dataDir, 'runs', 'r1');
+    const before = await scanMetricFiles([runDir]);
+    const compactBefore = await readFile(
+      join(runDir, 'metrics', 'gen__audience_agnostic', 'learners', 'pilot.json'),
+      'utf8',
+    );
+    // batch size 1, no correctness, weights of k = 1: a variant folder, no compact copy.
+    const donorsSeen: string[][] = [];
+    const streamed: string[] = [];
+    const variant = await runEvaluation({
+      ...options(),
+      variant: 'abc123',
+      batchSize: 1,
+      correctness: false,
+      weightsK: 1,
+      ensureWeights: undefined,
+      scoreDonors: (job) => {
+        const dirs = ['learners', 'decision_makers'].map((audience) =>
+          join(runDir, 'evaluations@abc123', job.system, job.condition, audience, job.caseLabel),
+        );
+        donorsSeen.push(dirs);
+        return dirs;
+      },
+      onResult: (result) => {
+        streamed.push(`${result.job.condition}/${result.job.audience}`);
+      },
+    });
+    expect(variant.results.map((r) => r.outcome)).toEqual(['evaluated', 'evaluated', 'evaluated']);
+    expect(streamed).toEqual([
+      'audience_agnostic/learners',
+      'audience_agnostic/decision_makers',
+      'audience_conditioned/learners',
+    ]);
+    expect(
+      variant.results.every((r) => r.evaluationDir.includes(`${join('r1', 'evaluations@abc123')}`)),
+    ).toBe(true);
+    // The agnostic deck's second audience reused the first audience's rows (same deck, bank, batch size).
+    expect(variant.results.map((r) => r.judgedBatches)).toEqual([5, 0, 5]);
+    const dir = variant.results[0]!.evaluationDir;
+    expect(existsSync(join(dir, 'correctness.json'))).toBe(false);
+    const manifest = await readJson(join(dir, 'run_manifest.json'), runManifestSchema);
+    expect(manifest.judges).toEqual({ answerability: 'lexical' });
+    expect(manifest.settings).toMatchObject({ batch_size: 1, correctness: 'off' });
+    expect(manifest.inputs.find((input) => input.role === 'weights')!.path).toBe(
+      join('probes', 'pilot', 'weights@k1', 'learners.jsonl'),
+    );
+    const metrics = await readJson(join(dir, 'metrics.json'), metricsSchema);
+    expect(metrics.correctness).toBeNull();
+    expect(metrics.safe_efficiency_time).toBeNull();
+    // The default evaluation and its compact copy are as they were; stage 7 does not see the variant.
+    expect(
+      await readFile(join(runDir, 'metrics', 'gen__audience_agnostic', 'learners', 'pilot.json'), 'utf8'),
+    ).toBe(compactBefore);
+    const after = await scanMetricFiles([runDir]);
+    expect(after.rows.map((row) => row.file)).toEqual(before.rows.map((row) => row.file));
+    expect(after.duplicates).toEqual(before.duplicates);
+    const again = await runEvaluation(options());
+    expect(again.results.map((r) => r.outcome)).toEqual(['reused', 'reused', 'reused']);
+  });
+
+  it('fails every job loudly when image input is asked of a judge that cannot read images', async () => {
+    const { results } = await runEvaluation({ ...options(), variant: 'img', judgeInput: 'image' });
+    expect(results.map((r) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
+    expect(results[0]!.error).toMatch(/judge input "image"\), but the lexical judge cannot read images/);
+  });
 });

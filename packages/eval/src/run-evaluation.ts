@@ -1,9 +1,17 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Deck, InputError, type ProgressReporter, RunLayout, silentProgress } from '@xsb/core';
 import { readDeck as readDeckFile } from '@xsb/decks';
 import type { CreateLlmClientOptions } from '@xsb/llm';
-import { DEFAULT_TAU_A } from '@xsb/metrics';
-import { createUtilityJudge, ensureAudienceWeights, findWeightsBankMismatch } from '@xsb/weights';
+import { DEFAULT_TAU_A, evaluationsRootFor } from '@xsb/metrics';
+import {
+  createUtilityJudge,
+  ensureAudienceWeights,
+  findWeightsBankMismatch,
+  WEIGHT_DEFAULTS,
+  weightsFileForK,
+} from '@xsb/weights';
+import type { EvaluationJob } from './discover-evaluation-jobs';
 import {
   type DiscoveryFailure,
   discoverDeckRows,
@@ -12,6 +20,7 @@ import {
 } from './discover-evaluation-jobs';
 import { createEvalJudge, type EvalJudge } from './eval-judge';
 import { type EvaluationSettings, evaluateJob, type JobResult, type RenderSlides } from './evaluate-job';
+import type { JudgeInputMode } from './probe-judgment';
 import { renderSlidesWithDecks } from './render-slides-with-decks';
 import { type ClaimSettings, DEFAULT_CLAIM_SETTINGS } from './score-deck-correctness';
 
@@ -59,6 +68,21 @@ export interface RunEvaluationOptions extends ModelClientSettings {
   readDeck?: (file: string) => Promise<Deck>;
   /** Default: `renderSlidesWithDecks`, so `xsb eval` and the demo judge image-only decks alike. */
   renderSlides?: RenderSlides;
+  /**
+   * Evaluate into `runs/<run>/evaluations@<variant>/` (same inner layout, no compact metrics copy)
+   * instead of `evaluations/`: evaluations under other settings never replace the default ones.
+   */
+  variant?: string;
+  /** Utility judgments per probe (default 3); another k reads and makes `weights@k<k>/` files. */
+  weightsK?: number;
+  /** `text` (default, spec 000) or `image`: every deck judged from rendered slides. */
+  judgeInput?: JudgeInputMode;
+  /** Claim-level correctness (default true). */
+  correctness?: boolean;
+  /** Evaluation folders whose score rows a job may reuse (matching reuse keys only). */
+  scoreDonors?: (job: EvaluationJob, evaluationDir: string) => string[];
+  /** Called after each job, in job order (e.g. to stream rows as they finish). */
+  onResult?: (result: JobResult) => void | Promise<void>;
 }
 
 export interface EvaluationRunResult {
@@ -88,21 +112,30 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     claims: { ...DEFAULT_CLAIM_SETTINGS, ...options.claims },
     imageModeWordsPerSlide: options.imageModeWordsPerSlide ?? DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,
     concurrency: positiveInteger(options.concurrency ?? DEFAULT_EVAL_CONCURRENCY, 'concurrency'),
+    ...(options.judgeInput === 'image' ? { judgeInput: 'image' as const } : {}),
+    ...(options.correctness === false ? { correctness: false } : {}),
   };
+  const weightsK = positiveInteger(options.weightsK ?? WEIGHT_DEFAULTS.k, 'weights k');
+  const weightsFile = (l: RunLayout, caseLabel: string, audience: string) =>
+    weightsFileForK(l, caseLabel, audience, weightsK);
+  const evaluationsRoot = evaluationsRootFor(layout, options.run, options.variant);
   const ensureWeights =
     options.ensureWeights ??
     (async (l: RunLayout, caseLabel: string, audience: string) => {
-      if (existsSync(l.weightsFile(caseLabel, audience))) {
+      const file = weightsFile(l, caseLabel, audience);
+      if (existsSync(file)) {
         // Weights made for an older bank would silently drop or mis-weight probes: refuse them.
-        const mismatch = await findWeightsBankMismatch(l, caseLabel, audience);
+        const mismatch = await findWeightsBankMismatch(l, caseLabel, audience, file);
         if (mismatch === null) return;
         throw new InputError(
           `does not fit the current probe bank (${mismatch}); rerun \`xsb weights --force --case ${caseLabel}\``,
-          { file: l.weightsFile(caseLabel, audience) },
+          { file },
         );
       }
       const made = await ensureAudienceWeights(l, caseLabel, audience, {
         judge: createUtilityJudge(judgeSpec, llmOptions),
+        k: weightsK,
+        file,
       });
       if (made.status === 'failed')
         throw new InputError(
@@ -128,8 +161,20 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
       ensureWeights: (caseLabel, audience) => ensureWeights(layout, caseLabel, audience),
       readDeck: options.readDeck ?? ((file) => readDeckFile(file)),
       renderSlides: options.renderSlides ?? renderSlidesWithDecks,
+      ...(options.variant === undefined
+        ? {}
+        : {
+            compactMetrics: false,
+            evaluationDir: (j: EvaluationJob) =>
+              join(evaluationsRoot, j.system, j.condition, j.audience, j.caseLabel),
+          }),
+      ...(weightsK === WEIGHT_DEFAULTS.k
+        ? {}
+        : { weightsFile: (c: string, a: string) => weightsFile(layout, c, a) }),
+      ...(options.scoreDonors ? { scoreDonors: options.scoreDonors } : {}),
     });
     results.push(result);
+    await options.onResult?.(result);
     progress.tick(1, `${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${result.outcome}`);
   }
   progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);

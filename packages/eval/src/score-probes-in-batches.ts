@@ -66,6 +66,12 @@ export interface ScoreProbesInput {
   partialFile: string;
   /** Judge every batch again, reusing no row. */
   force: boolean;
+  /**
+   * Other score files whose rows may be reused when their reuse key matches (e.g. the same deck
+   * judged for another audience or in another configuration's folder): a row carries its key, so
+   * sharing cannot mix judges, decks, banks or batch sizes.
+   */
+  donorFiles?: readonly string[];
 }
 
 /**
@@ -82,7 +88,7 @@ export async function scoreProbesInBatches(
   const batchSize = reuseKey.batch_size;
   const known = input.force
     ? new Map<string, ProbeScore>()
-    : await readReusableScores([input.finalFile, partialFile], reuseKey);
+    : await readReusableScores([input.finalFile, partialFile, ...(input.donorFiles ?? [])], reuseKey);
   const batches: Array<{ index: number; probes: readonly Probe[] }> = [];
   for (let i = 0; i < input.probes.length; i += batchSize)
     batches.push({ index: batches.length, probes: input.probes.slice(i, i + batchSize) });

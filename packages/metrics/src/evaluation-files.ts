@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { InputError, type RunManifest } from '@xsb/core';
+import { assertSafePathPart, InputError, type RunLayout, type RunManifest } from '@xsb/core';
 
 /**
  * File names inside one evaluation folder (`RunLayout.evaluationDir`). Stage 5 writes them; stages 6
@@ -37,4 +37,16 @@ export function resolveManifestInput(evaluationDir: string, manifest: RunManifes
   const dataDir = manifest.settings.data_dir;
   if (typeof dataDir !== 'string') throw new InputError('run manifest has no settings.data_dir', { file });
   return resolve(evaluationDir, dataDir, input.path);
+}
+
+/**
+ * Evaluations made with other settings than the defaults (the bench's configurations) live beside
+ * `evaluations/` in `evaluations@<variant>/` with the same inner layout; stage 7 never reads them.
+ */
+export const EVALUATION_VARIANT_PREFIX = 'evaluations@';
+
+/** `runs/<run>/evaluations/` for no variant, else `runs/<run>/evaluations@<variant>/`. */
+export function evaluationsRootFor(layout: RunLayout, run: string, variant?: string): string {
+  if (variant === undefined) return layout.evaluationsRoot(run);
+  return join(layout.runDir(run), assertSafePathPart(`${EVALUATION_VARIANT_PREFIX}${variant}`, 'variant'));
 }

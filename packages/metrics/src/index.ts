@@ -27,7 +27,13 @@ export {
   TAU_A_TOLERANCE,
   TIME_COST,
 } from './compute-metrics';
-export { EVALUATION_FILES, MANIFEST_INPUT_ROLES, resolveManifestInput } from './evaluation-files';
+export {
+  EVALUATION_FILES,
+  EVALUATION_VARIANT_PREFIX,
+  evaluationsRootFor,
+  MANIFEST_INPUT_ROLES,
+  resolveManifestInput,
+} from './evaluation-files';
 export {
   type EvaluationInputs,
   readEvaluationInputs,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { compareCodePoints, isXsbError, type Metrics, metricsSchema, validateRecord } from '@xsb/core';
-import { EVALUATION_FILES } from './evaluation-files';
+import { EVALUATION_FILES, EVALUATION_VARIANT_PREFIX } from './evaluation-files';
 import { splitSystemId, systemIdFor } from './system-id';
 
 export interface MetricRow {
@@ -62,6 +62,8 @@ export async function scanMetricFiles(
     for (const entry of entries) {
       if (!entry.endsWith('.json')) continue;
       if (entry.split(sep).includes('correctness_cache')) continue;
+      // Evaluations under other settings (the bench's variants) are not rows of the run's results.
+      if (entry.split(sep).some((part) => part.startsWith(EVALUATION_VARIANT_PREFIX))) continue;
       const file = join(root, entry);
       let parsed: unknown;
       try {

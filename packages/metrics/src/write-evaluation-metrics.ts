@@ -32,13 +32,14 @@ function evaluationIdentity(job: Record<string, unknown>, manifestFile: string):
 
 /**
  * Stage 6 for one evaluation folder: recomputes metrics from its files and writes `metrics.json`
- * there and the same content to the compact `metrics/<system_id>/<audience>/<case>.json` of the run.
+ * there and the same content to the compact `metrics/<system_id>/<audience>/<case>.json` of the run
+ * (unless `compactCopy: false`, for variant evaluations).
  */
 export async function writeEvaluationMetrics(
   layout: RunLayout,
   run: string,
   evaluationDir: string,
-  options: { tauA?: number } = {},
+  options: { tauA?: number; compactCopy?: boolean } = {},
 ): Promise<ComputedMetrics & EvaluationIdentity & { system_id: string }> {
   const { metrics, inputs } = await recomputeEvaluationMetrics(evaluationDir, options);
   const identity = evaluationIdentity(inputs.identity, join(evaluationDir, EVALUATION_FILES.manifest));
@@ -51,11 +52,13 @@ export async function writeEvaluationMetrics(
     ...metrics,
   };
   await writeJson(join(evaluationDir, EVALUATION_FILES.metrics), metricsSchema, record);
-  await writeJson(
-    layout.compactMetricsFile(run, systemId, metrics.audience, identity.case_label),
-    metricsSchema,
-    record,
-  );
+  // A variant evaluation (other settings) has no compact copy: it would replace the default one.
+  if (options.compactCopy !== false)
+    await writeJson(
+      layout.compactMetricsFile(run, systemId, metrics.audience, identity.case_label),
+      metricsSchema,
+      record,
+    );
   return record;
 }
 

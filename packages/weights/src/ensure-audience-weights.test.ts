@@ -20,6 +20,7 @@ import {
   ensureAudienceWeights,
   findWeightsBankMismatch,
   weightFailuresFile,
+  weightsFileForK,
 } from './ensure-audience-weights';
 import { LexicalUtilityJudge } from './lexical-utility-judge';
 import { LlmUtilityJudge } from './llm-utility-judge';
@@ -295,5 +296,32 @@ describe('ensureAudienceWeights with a refused key', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('weights of another k', () => {
+  it('live in weights@k<k>/ beside the default ones and never replace them', async () => {
+    await writeBank(5);
+    const judge = new ScriptedUtilityJudge((_, sample) => (sample === 0 ? 1 : 0.3));
+    expect(weightsFileForK(layout, 'case_a', 'learners', 3)).toBe(layout.weightsFile('case_a', 'learners'));
+    const oneSample = weightsFileForK(layout, 'case_a', 'learners', 1);
+    expect(oneSample).toBe(join(dataDir, 'probes', 'case_a', 'weights@k1', 'learners.jsonl'));
+    const three = await ensureAudienceWeights(layout, 'case_a', 'learners', { judge });
+    const one = await ensureAudienceWeights(layout, 'case_a', 'learners', { judge, k: 1, file: oneSample });
+    expect([three.status, one.status]).toEqual(['complete', 'complete']);
+    expect(one.weightsFile).toBe(oneSample);
+    // k = 3: (1 + 0.3 + 0.3) / 3; k = 1: sample 0 alone.
+    const weightsOf = async (file: string) =>
+      (await readJsonlAll(file, audienceWeightSchema)).map((row) => Number(row.utility_weight.toFixed(4)));
+    expect(await weightsOf(three.weightsFile)).toEqual([0.5333, 0.5333, 0.5333, 0.5333, 0.5333]);
+    expect(await weightsOf(oneSample)).toEqual([1, 1, 1, 1, 1]);
+    // Each file is finished on its own terms: a second call skips both.
+    const again = await ensureAudienceWeights(layout, 'case_a', 'learners', { judge, k: 1, file: oneSample });
+    expect(again.status).toBe('skipped');
+    expect(await findWeightsBankMismatch(layout, 'case_a', 'learners', oneSample)).toBeNull();
+    expect(weightFailuresFile(layout, 'case_a', 'learners', oneSample)).toBe(
+      join(dataDir, 'probes', 'case_a', 'weights@k1', 'learners.failures.jsonl'),
+    );
+    expect(() => weightsFileForK(layout, 'case_a', 'learners', 0)).toThrow(/positive integer/);
   });
 });

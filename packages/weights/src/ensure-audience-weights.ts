@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   type AudienceProfile,
   type AudienceWeight,
@@ -38,6 +39,11 @@ export interface AudienceWeightsOptions {
   force?: boolean;
   /** Judge calls at once. Default 4. */
   concurrency?: number;
+  /**
+   * Where the weights go instead of `weights/<audience>.jsonl` (e.g. {@link weightsFileForK} for
+   * another k); the failures file sits beside it.
+   */
+  file?: string;
 }
 
 export interface AudienceWeightsResult {
@@ -53,9 +59,26 @@ export interface AudienceWeightsResult {
   error?: string;
 }
 
-/** `weights/<audience>.failures.jsonl`, beside the weights file. */
-export function weightFailuresFile(layout: RunLayout, caseLabel: string, audience: string): string {
-  return layout.weightsFile(caseLabel, audience).replace(/\.jsonl$/, '.failures.jsonl');
+/** `weights/<audience>.failures.jsonl`, beside the weights file (or beside `file` when given). */
+export function weightFailuresFile(
+  layout: RunLayout,
+  caseLabel: string,
+  audience: string,
+  file = layout.weightsFile(caseLabel, audience),
+): string {
+  return file.replace(/\.jsonl$/, '.failures.jsonl');
+}
+
+/**
+ * The weights file of k samples per probe: `weights/<audience>.jsonl` for the default k (3), else
+ * `weights@k<k>/<audience>.jsonl`, so weights of another k never replace the default ones and
+ * both can be compared (the bench's `weight_k` factor).
+ */
+export function weightsFileForK(layout: RunLayout, caseLabel: string, audience: string, k: number): string {
+  const file = layout.weightsFile(caseLabel, audience);
+  if (k === WEIGHT_DEFAULTS.k) return file;
+  if (!Number.isInteger(k) || k < 1) throw new ConfigError(`k must be a positive integer, got ${k}`);
+  return join(`${layout.weightsDir(caseLabel)}@k${k}`, `${audience}.jsonl`);
 }
 
 /**
@@ -85,8 +108,8 @@ export async function ensureAudienceWeights(
   if (!Number.isInteger(k) || k < 1) throw new ConfigError(`k must be a positive integer, got ${k}`);
   if (!Number.isInteger(batchSize) || batchSize < 1)
     throw new ConfigError(`batch size must be a positive integer, got ${batchSize}`);
-  const weightsFile = layout.weightsFile(caseLabel, audience);
-  const failuresFile = weightFailuresFile(layout, caseLabel, audience);
+  const weightsFile = options.file ?? layout.weightsFile(caseLabel, audience);
+  const failuresFile = weightFailuresFile(layout, caseLabel, audience, weightsFile);
   const result: AudienceWeightsResult = {
     caseLabel,
     audience,
@@ -228,8 +251,8 @@ export async function findWeightsBankMismatch(
   layout: RunLayout,
   caseLabel: string,
   audience: string,
+  weightsFile = layout.weightsFile(caseLabel, audience),
 ): Promise<string | null> {
-  const weightsFile = layout.weightsFile(caseLabel, audience);
   const bank = await readJsonlAll(layout.probesFile(caseLabel), probeSchema);
   const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
   if (rows.length !== bank.length) {

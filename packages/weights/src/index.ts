@@ -11,6 +11,7 @@ export {
   findWeightsBankMismatch,
   WEIGHT_DEFAULTS,
   weightFailuresFile,
+  weightsFileForK,
 } from './ensure-audience-weights';
 export { LexicalUtilityJudge, lexicalUtility } from './lexical-utility-judge';
 export { LlmUtilityJudge } from './llm-utility-judge';

@@ -3,12 +3,13 @@ import { BASELINE_SYSTEM } from '@xsb/decks';
 import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, runDemo } from '@xsb/eval';
 import { isOfflineJudge } from '@xsb/llm';
 import type { CliContext } from '../cli-context';
-import { configFlags, modelClientOptions, parseTauA } from '../cli-options';
+import { configFlags, modelClientOptions, parseTauA, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 
 interface DemoFlags {
   out?: string;
+  sources?: string;
   judge?: string;
   tauA?: string;
   force?: boolean;
@@ -41,6 +42,10 @@ export const demoCommand: CommandModule = {
       .description('run stages 1-7 on the shipped fixtures (3 cases, 3 audiences, baseline + imported decks)')
       .option('--out <dir>', 'output folder (default ./xsb-demo)')
       .option(
+        '--sources <dir>',
+        'source cases to use instead of the shipped three (one folder per case, e.g. fixtures/bench/sources); no imported system then',
+      )
+      .option(
         '--judge <spec>',
         'lexical (offline, default) or a model judge such as replay:fixtures/replay/demo.jsonl',
       )
@@ -53,6 +58,9 @@ export const demoCommand: CommandModule = {
         const started = performance.now();
         const result = await runDemo({
           outDir: resolve(context.io.cwd, flags.out ?? 'xsb-demo'),
+          ...(flags.sources !== undefined
+            ? { sourcesDir: requireExistingPath('sources folder', resolve(context.io.cwd, flags.sources)) }
+            : {}),
           judge: config.judge,
           ...(tauA !== undefined ? { tauA } : {}),
           force: flags.force ?? false,
@@ -64,9 +72,12 @@ export const demoCommand: CommandModule = {
         if (flags.json) context.printJson(result.summary);
         else {
           const audiences = new Set(result.summary.groups.map((group) => group.audience)).size;
+          const cases = new Set(result.summary.rows.map((row) => row.case_label)).size;
           context.print(
-            `# xsb demo: decks by ${BASELINE_SYSTEM} (xsb's built-in generator) and ${DEMO_IMPORTED_SYSTEM} ` +
-              `(an imported PDF export), scored for ${audiences} audiences`,
+            flags.sources === undefined
+              ? `# xsb demo: decks by ${BASELINE_SYSTEM} (xsb's built-in generator) and ${DEMO_IMPORTED_SYSTEM} ` +
+                  `(an imported PDF export), scored for ${audiences} audiences`
+              : `# xsb demo on ${cases} cases of ${flags.sources}: decks by ${BASELINE_SYSTEM} (xsb's built-in generator), scored for ${audiences} audiences`,
           );
           context.print('');
           for (const line of result.tables) context.print(line);

@@ -1,4 +1,5 @@
 import type { CommandModule } from '../command-module';
+import { benchCommand } from './bench/bench-command';
 import { configCommand } from './config-command';
 import { decksCommand } from './decks-command';
 import { demoCommand } from './demo-command';
@@ -20,6 +21,7 @@ export const commandModules: CommandModule[] = [
   evalCommand,
   metricsCommand,
   rubricCommand,
+  benchCommand,
   llmCommand,
   configCommand,
 ];

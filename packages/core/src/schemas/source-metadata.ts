@@ -15,6 +15,11 @@ export const sourceMetadataSchema = z.looseObject({
   display_name: z.string().optional(),
   category: z.string().optional(),
   topic: z.string().optional(),
+  /** ISO 639-1 code of the source's language (`en`, `de`, `fr`, …); absent means undetermined. */
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code: two lowercase letters, e.g. "en" or "de"')
+    .optional(),
   metadata: metadataSchema.default({}),
 });
 export type SourceMetadata = z.infer<typeof sourceMetadataSchema>;

@@ -1,0 +1,163 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeFastTempDir, prepareBenchData } from '@xsb/bench/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runXsb, type XsbArgs } from '../../testing-cli';
+import { REPO_ROOT } from '../../testing-fixtures';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let prepared: string;
+let copies = 0;
+
+const run = (args: XsbArgs) => runXsb(args, { cwd: root, env: { PATH: process.env.PATH ?? '' } });
+
+async function dataCopy(): Promise<string> {
+  copies += 1;
+  const target = join(root, `d${copies}`, 'data');
+  await cp(prepared, target, { recursive: true });
+  return target;
+}
+
+const runsOf = async (data: string) =>
+  existsSync(join(data, 'bench', 'runs')) ? (await readdir(join(data, 'bench', 'runs'))).sort() : [];
+
+beforeAll(async () => {
+  ({ dir: root, cleanup } = await makeFastTempDir('xsb-bench-cli-'));
+  prepared = await prepareBenchData(join(root, 'prepared'));
+}, 240_000);
+afterAll(() => cleanup());
+
+describe('xsb bench', () => {
+  it('refuses usage errors with exit 2 before any work, naming what is wrong', async () => {
+    const data = await dataCopy();
+    const cases: Array<[string[], RegExp]> = [
+      [
+        ['bench', 'run', '--data', data, '--run', 'demo', '--configs', 'nope'],
+        /unknown configuration "nope"/,
+      ],
+      [
+        ['bench', 'run', '--data', data, '--run', 'demo', '--systems', 'ghost__audience_agnostic'],
+        /unknown system "ghost__audience_agnostic"/,
+      ],
+      [['bench', 'run', '--data', data, '--run', 'nowhere'], /run "nowhere": deck folder/],
+      [
+        ['bench', 'run', '--data', data, '--run', 'demo', '--llm', 'replay:missing.jsonl'],
+        /replay store .*missing\.jsonl does not exist/,
+      ],
+      [
+        ['bench', 'run', '--data', data, '--run', 'demo', '--judge', 'openai:gpt-x'],
+        /pins|replay store \(spec 002\)/,
+      ],
+      [
+        ['bench', 'run', '--data', data, '--run', 'demo', '--configs', 'ladder', '--factors', 'colour'],
+        /unknown factor "colour"/,
+      ],
+      [['bench', 'run', '--data', data, '--run', 'demo', '--split', 'all'], /--unseal-test/],
+      [
+        ['bench', 'split', '--data', data, '--test-share', '1.5'],
+        /--test-share must be a number >= 0 and <= 1/,
+      ],
+      [['bench', 'power', '--sd', '0', '--effect', '0.1'], /--sd must be a number > 0/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^ERROR: /);
+      expect(result.stderr).toMatch(message);
+    }
+    await writeFile(join(data, 'bench.yaml'), 'configurations:\n  fast: {batchsize: 2}\n');
+    const badConfig = await run(['bench', 'run', '--data', data, '--run', 'demo', '--configs', 'fast']);
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toMatch(/bench\.yaml.*configurations\.fast.*batchsize/);
+    expect(await runsOf(data)).toEqual([]);
+    expect(existsSync(join(data, 'bench', 'test_ledger.jsonl'))).toBe(false);
+  });
+
+  it('runs, prints the report, re-renders it and compares against another reference', async () => {
+    const data = await dataCopy();
+    const result = await run(['bench', 'run', '--data', data, '--run', 'demo', '--resamples', '300']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('test split opened 0 time(s)');
+    expect(result.stdout).toContain('**Offline judge**');
+    const [runId] = await runsOf(data);
+    const dir = join(data, 'bench', 'runs', runId!);
+    const report = await readFile(join(dir, 'report.md'), 'utf8');
+    expect(result.stdout).toContain(report.trimEnd());
+    const rerendered = await run(['bench', 'report', dir]);
+    expect(rerendered.code).toBe(0);
+    expect(await readFile(join(dir, 'report.md'), 'utf8')).toBe(report);
+    const compared = await run(['bench', 'compare', '--run', dir, '--json']);
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
+    expect(JSON.parse(compared.stdout)).toEqual(summary.comparisons);
+    const other = await run([
+      'bench',
+      'compare',
+      '--run',
+      dir,
+      '--reference',
+      'xsb-baseline__audience_conditioned',
+      '--json',
+    ]);
+    const references = (JSON.parse(other.stdout) as Array<{ kind: string; a: { system_id: string } }>).filter(
+      (c) => c.kind === 'reference',
+    );
+    expect(references.length).toBeGreaterThan(0);
+    expect(references.every((c) => c.a.system_id === 'xsb-baseline__audience_conditioned')).toBe(true);
+    const power = await run(['bench', 'power', '--sd', '0.2', '--effect', '0.05', '--json']);
+    expect(JSON.parse(power.stdout)).toMatchObject({ units: 126, cases: 126, design_effect: 1 });
+  }, 180_000);
+
+  it('marks a run killed with SIGKILL as failed (interrupted) at the next bench command', async () => {
+    const data = await dataCopy();
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(REPO_ROOT, 'apps/cli/src/main.ts'),
+        'bench',
+        'run',
+        '--data',
+        data,
+        '--run',
+        'demo',
+        '--configs',
+        'factorial',
+        '--factors',
+        'batch_size,weight_k,claims',
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, HOME: root, XDG_CACHE_HOME: join(root, 'cache') },
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise<void>((done) => child.on('exit', () => done()));
+    let runFile: string | null = null;
+    const deadline = Date.now() + 120_000;
+    while (runFile === null && Date.now() < deadline) {
+      const [runId] = await runsOf(data);
+      const candidate = runId ? join(data, 'bench', 'runs', runId, 'run.json') : null;
+      if (candidate && existsSync(candidate)) runFile = candidate;
+      else await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    expect(runFile).not.toBeNull();
+    const before = JSON.parse(await readFile(runFile!, 'utf8'));
+    // Killed long before its 168 jobs were done: the record says running, with the dead pid.
+    expect(before.status).toBe('running');
+    expect(before.pid).toBe(child.pid);
+    const next = await run(['bench', 'split', '--data', data]);
+    expect(next.code).toBe(0);
+    expect(next.stderr).toContain(
+      `bench run ${before.run_id}: its process is gone; marked failed (interrupted)`,
+    );
+    const after = JSON.parse(await readFile(runFile!, 'utf8'));
+    expect(after).toMatchObject({ status: 'failed', reason: 'interrupted', run_id: before.run_id });
+    expect(after.finished_at).toEqual(expect.any(String));
+  }, 240_000);
+});

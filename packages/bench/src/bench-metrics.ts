@@ -1,0 +1,33 @@
+import { type BenchRow, RUBRIC_DIMENSIONS } from '@xsb/core';
+
+/** The X+Slides metrics a bench row carries, in report order. */
+export const XSLIDES_METRICS = [
+  'coverage',
+  'efficiency_time',
+  'efficiency_slide',
+  'efficiency_word',
+  'correctness',
+  'safe_efficiency_time',
+] as const;
+
+/** The rubric metrics: the paper total and its five dimensions (0..100). */
+export const RUBRIC_METRICS = ['rubric_total', ...RUBRIC_DIMENSIONS.map((d) => `rubric.${d}`)] as const;
+
+export const BENCH_METRICS: readonly string[] = [...XSLIDES_METRICS, ...RUBRIC_METRICS];
+
+export function isRubricMetric(metric: string): boolean {
+  return metric === 'rubric_total' || metric.startsWith('rubric.');
+}
+
+/** A row's value of a metric, or null (error row, not scored, no rubric instance). */
+export function metricValue(row: BenchRow, metric: string): number | null {
+  if (row.error !== null) return null;
+  if (metric === 'rubric_total') return row.rubric?.error === null ? (row.rubric?.total ?? null) : null;
+  if (metric.startsWith('rubric.')) {
+    if (!row.rubric || row.rubric.error !== null) return null;
+    return row.rubric.dimensions[metric.slice('rubric.'.length)] ?? null;
+  }
+  const metrics = row.metrics as Record<string, unknown> | null;
+  const value = metrics?.[metric];
+  return typeof value === 'number' ? value : null;
+}

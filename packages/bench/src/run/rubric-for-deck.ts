@@ -1,0 +1,76 @@
+import { type BenchRowRubric, describeError, isXsbError, RUBRIC_DIMENSIONS } from '@xsb/core';
+import { readDeck } from '@xsb/decks';
+import type { LlmClient } from '@xsb/llm';
+import {
+  evaluateOrReuse,
+  evaluationFilesFor,
+  type RubricInstance,
+  readMaterials,
+  scoreEvaluation,
+} from '@xsb/rubric';
+
+/**
+ * The rubric result of one deck under one judge, evaluated once per run (an agnostic deck's rows of
+ * every audience share it) and stored beside the deck by @xsb/rubric, which reuses it while its input
+ * hash is unchanged. Scores are the paper's (dimension share of yes × 100; total = their mean); items
+ * are keyed `<dimension>.<class>.<n>`. A failure is recorded in `error`, with null scores.
+ */
+export class RubricScorer {
+  private readonly done = new Map<string, Promise<BenchRowRubric>>();
+
+  constructor(
+    private readonly client: LlmClient | null,
+    private readonly judgeId: string,
+  ) {}
+
+  score(instance: RubricInstance, deckFile: string): Promise<BenchRowRubric> {
+    const key = `${instance.id}\u0000${deckFile}`;
+    let result = this.done.get(key);
+    if (!result) {
+      result = this.evaluate(instance, deckFile);
+      this.done.set(key, result);
+    }
+    return result;
+  }
+
+  private async evaluate(instance: RubricInstance, deckFile: string): Promise<BenchRowRubric> {
+    try {
+      const { evaluation } = await evaluateOrReuse(
+        {
+          instance,
+          deck: await readDeck(deckFile),
+          materials: await readMaterials(instance.materials),
+          client: this.client,
+          judgeId: this.judgeId,
+        },
+        evaluationFilesFor(deckFile, this.judgeId),
+      );
+      const { paper } = scoreEvaluation(evaluation, { weights: instance.weights });
+      const dimensions: Record<string, number | null> = {};
+      for (const dimension of RUBRIC_DIMENSIONS) {
+        const score = paper.dimensions[dimension].score;
+        dimensions[dimension] = score === null ? null : score * 100;
+      }
+      return {
+        instance: instance.id,
+        judge: this.judgeId,
+        total: paper.total_percent,
+        dimensions,
+        items: Object.fromEntries(
+          evaluation.items.map((item) => [`${item.dimension}.${item.key}`, item.verdict]),
+        ),
+        error: null,
+      };
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      return {
+        instance: instance.id,
+        judge: this.judgeId,
+        total: null,
+        dimensions: {},
+        items: {},
+        error: describeError(error),
+      };
+    }
+  }
+}

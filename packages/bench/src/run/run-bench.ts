@@ -1,0 +1,505 @@
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import {
+  type BenchConfiguration,
+  type BenchEvaluationSettings,
+  type BenchJudge,
+  type BenchRow,
+  type BenchRun,
+  type BenchSplitName,
+  type BenchSummary,
+  benchRowSchema,
+  benchSummarySchema,
+  compareCodePoints,
+  type Deck,
+  describeError,
+  hashCanonicalJson,
+  JsonlWriter,
+  type ProgressReporter,
+  RunLayout,
+  readJson,
+  runManifestSchema,
+  silentProgress,
+  UsageError,
+  writeFileAtomic,
+  writeJson,
+} from '@xsb/core';
+import {
+  type DiscoveryFailure,
+  discoverDeckRows,
+  type EvaluationJob,
+  expandEvaluationJobs,
+  type RenderSlides,
+  runEvaluation,
+} from '@xsb/eval';
+import { type CreateLlmClientOptions, createLlmClient, isOfflineJudge } from '@xsb/llm';
+import { DEFAULT_BOOTSTRAP_SEED, EVALUATION_FILES, evaluationsRootFor, systemIdFor } from '@xsb/metrics';
+import { BenchLayout } from '../bench-layout';
+import { BENCH_METRICS } from '../bench-metrics';
+import { summarizeBenchRun } from '../compare/summarize-run';
+import {
+  type ConfigurationPlan,
+  planConfigurations,
+  selectFactors,
+} from '../configurations/configuration-sets';
+import {
+  applyOverrides,
+  baseEvaluationSettings,
+  evaluationVariant,
+  settingsDigest,
+} from '../configurations/evaluation-settings';
+import { loadBenchConfig } from '../configurations/load-bench-config';
+import { renderBenchReport } from '../report/render-report';
+import { type BenchCase, discoverBenchCases } from '../splits/bench-cases';
+import { readSplits } from '../splits/bench-splits';
+import { DEFAULT_CLUSTER_RESAMPLES } from '../stats/cluster-bootstrap';
+import { benchRowFor, discoveryErrorRow, type RowContext } from './bench-row';
+import { readGitState } from './git-state';
+import { countDistinctWork, countEvaluationCalls } from './judge-calls';
+import { benchJudgeInfo } from './judge-info';
+import { RubricScorer } from './rubric-for-deck';
+import { createRunDir, markInterruptedRuns, writeRunRecord } from './run-record';
+import { appendTestLedger, countTestLedger } from './test-ledger';
+
+/** Comparisons on fewer cases than this are diagnostics, not results (spec 002's DIAG_BELOW). */
+export const DEFAULT_DIAG_BELOW = 10;
+
+export type BenchSplitSelection = BenchSplitName | 'all';
+
+export type BenchClientSettings = Pick<
+  CreateLlmClientOptions,
+  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits'
+>;
+
+export interface RunBenchOptions extends BenchClientSettings {
+  dataDir: string;
+  /** The pipeline run whose decks are evaluated (`runs/<run>/decks/`). */
+  pipelineRun: string;
+  split?: BenchSplitSelection;
+  unsealTest?: boolean;
+  /** `default` (built in), `ladder`, `loo`, `factorial` or a comma list of configuration names. */
+  configs?: string;
+  /** Factors of a generated set (default: all declared, built-in ones first). */
+  factors?: string[];
+  /** System ids `<generator>__<condition>` (default: every system of the run). */
+  systems?: string[];
+  /** The system every other is paired against (default: the first of `systems`). */
+  reference?: string;
+  /** `lexical` (default), `replay:<store>` or `record:<store>`. */
+  judge?: string;
+  tauA?: number;
+  seed?: number;
+  resamples?: number;
+  diagBelow?: number;
+  /** The metric the factorial's Shapley values attribute (default coverage). */
+  shapleyMetric?: string;
+  /** Default `<data>/bench.yaml`. */
+  benchConfigFile?: string;
+  /** Where the git state is read (default: the data folder, then the working folder). */
+  gitDirs?: string[];
+  progress?: ProgressReporter;
+  readDeck?: (file: string) => Promise<Deck>;
+  renderSlides?: RenderSlides;
+  now?: () => Date;
+}
+
+export interface BenchRunResult {
+  runId: string;
+  dir: string;
+  run: BenchRun;
+  summary: BenchSummary;
+  rows: BenchRow[];
+  report: string;
+  /** Usage-ledger lines of the pipeline run appended during the bench run (every stage). */
+  ledgerLines: number;
+}
+
+interface PreparedBench {
+  options: RunBenchOptions;
+  bench: BenchLayout;
+  layout: RunLayout;
+  split: BenchSplitSelection;
+  cases: Map<string, { benchCase: BenchCase; split: BenchSplitName }>;
+  systems: string[];
+  reference: string | null;
+  plan: ConfigurationPlan;
+  configurations: Array<BenchConfiguration & { variant: string | undefined }>;
+  judges: BenchJudge[];
+  runJudge: string;
+  discoveryFailures: DiscoveryFailure[];
+  inputFailures: Array<{ where: string; error: string }>;
+  jobCount: number;
+}
+
+/**
+ * Everything `xsb bench run` checks before any work, in the order a user wants to hear it: a sealed
+ * split, the judge, the stored split, the pipeline run's decks and systems, the configurations and
+ * factors. Every problem is a UsageError or ConfigError (exit 2) and nothing is written.
+ */
+async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
+  const split = options.split ?? 'dev';
+  if (!['dev', 'test', 'all'].includes(split))
+    throw new UsageError(`--split must be dev, test or all, got "${split}"`);
+  if (split !== 'dev' && !options.unsealTest)
+    throw new UsageError(
+      `--split ${split} opens the sealed test split: add --unseal-test (the opening is recorded in bench/test_ledger.jsonl); tune on dev, look at test once`,
+    );
+  const runJudge = options.judge ?? 'lexical';
+  const bench = new BenchLayout(options.dataDir);
+  const layout = new RunLayout(options.dataDir);
+  const splits = await readSplits(bench);
+  if (splits.length === 0)
+    throw new UsageError(
+      `no stored split in ${bench.splitsFile()}: run \`xsb bench split --data ${options.dataDir}\` first`,
+    );
+  const discovered = await discoverBenchCases(options.dataDir);
+  const byId = new Map(discovered.cases.map((c) => [c.case, c]));
+  const cases = new Map<string, { benchCase: BenchCase; split: BenchSplitName }>();
+  for (const row of splits) {
+    if (split !== 'all' && row.split !== split) continue;
+    const benchCase = byId.get(row.case);
+    // Rubric-only cases have no source, hence no probes and no decks of a pipeline run.
+    if (benchCase?.source) cases.set(row.case, { benchCase, split: row.split });
+  }
+  if (cases.size === 0) throw new UsageError(`the ${split} split holds no source case of ${options.dataDir}`);
+  if (!existsSync(layout.decksRoot(options.pipelineRun)))
+    throw new UsageError(
+      `run "${options.pipelineRun}": deck folder ${layout.decksRoot(options.pipelineRun)} does not exist; generate or import decks first`,
+    );
+  const { rows: deckRows, failures: rowFailures } = await discoverDeckRows(layout, options.pipelineRun);
+  const caseIds = [...cases.keys()];
+  const inSplit = deckRows.filter((row) => cases.has(row.caseLabel));
+  const available = [...new Set(inSplit.map((row) => systemIdFor(row.system, row.condition)))].sort(
+    compareCodePoints,
+  );
+  const systems = options.systems && options.systems.length > 0 ? [...options.systems] : available;
+  const unknown = systems.filter((system) => !available.includes(system));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown system ${unknown.map((s) => JSON.stringify(s)).join(', ')} in run "${options.pipelineRun}" (systems with decks of ${split} cases: ${available.join(', ') || 'none'})`,
+    );
+  if (systems.length === 0)
+    throw new UsageError(`run "${options.pipelineRun}" has no deck of a ${split} case`);
+  const reference = options.reference ?? systems[0] ?? null;
+  if (reference !== null && !systems.includes(reference))
+    throw new UsageError(
+      `--reference ${reference} is not one of the compared systems (${systems.join(', ')})`,
+    );
+  const selected = inSplit.filter((row) => systems.includes(systemIdFor(row.system, row.condition)));
+  const { jobs, failures: jobFailures } = await expandEvaluationJobs(layout, selected, { cases: caseIds });
+
+  const config = await loadBenchConfig(options.benchConfigFile ?? bench.configFile(), {
+    required: options.benchConfigFile !== undefined,
+  });
+  const spec = options.configs ?? 'default';
+  const generated = ['ladder', 'loo', 'factorial'].includes(spec);
+  if (options.factors && options.factors.length > 0 && !generated)
+    throw new UsageError('--factors applies to --configs ladder, loo or factorial');
+  const factors = generated ? selectFactors(config.factors, options.factors) : [];
+  const plan = planConfigurations(spec, factors, config.configurations);
+  const shapleyMetric = options.shapleyMetric ?? 'coverage';
+  if (!BENCH_METRICS.includes(shapleyMetric))
+    throw new UsageError(
+      `--shapley-metric must be one of ${BENCH_METRICS.join(', ')}, got "${shapleyMetric}"`,
+    );
+  const base = baseEvaluationSettings(runJudge, options.tauA);
+  const judges = new Map<string, BenchJudge>([[runJudge, benchJudgeInfo(runJudge)]]);
+  const configurations = plan.configurations.map((planned) => {
+    const settings: BenchEvaluationSettings = applyOverrides(base, planned.overrides);
+    if (!judges.has(settings.judge)) judges.set(settings.judge, benchJudgeInfo(settings.judge));
+    const variant = evaluationVariant(settings, runJudge);
+    return {
+      name: planned.name,
+      factors: planned.factors,
+      overrides: planned.overrides,
+      settings,
+      settings_digest: settingsDigest(settings, runJudge),
+      evaluations_dir: relative(options.dataDir, evaluationsRootFor(layout, options.pipelineRun, variant))
+        .split(sep)
+        .join('/'),
+      variant,
+    };
+  });
+  const onSystems = (failure: DiscoveryFailure) => {
+    const parts = relative(layout.decksRoot(options.pipelineRun), failure.where).split(sep);
+    return parts.length >= 4 && systems.includes(systemIdFor(parts[0]!, parts[1]!)) && cases.has(parts[3]!);
+  };
+  return {
+    options,
+    bench,
+    layout,
+    split,
+    cases,
+    systems,
+    reference,
+    plan: { ...plan, factors: plan.factors },
+    configurations,
+    judges: [...judges.values()],
+    runJudge,
+    discoveryFailures: [...rowFailures, ...jobFailures].filter(onSystems),
+    inputFailures: discovered.failures.map((failure) => ({
+      where: relative(options.dataDir, failure.where).split(sep).join('/'),
+      error: failure.error.message,
+    })),
+    jobCount: jobs.length * configurations.length,
+  };
+}
+
+function runRecordOf(
+  prepared: PreparedBench,
+  identity: { runId: string; git: BenchRun['git']; startedAt: Date; ledgerCount: number },
+): BenchRun {
+  const { options } = prepared;
+  const bootstrap = {
+    seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED,
+    resamples: options.resamples ?? DEFAULT_CLUSTER_RESAMPLES,
+    confidence: 0.95,
+  };
+  const configurations = prepared.configurations.map(
+    ({ variant: _variant, ...configuration }) => configuration,
+  );
+  const cases = [...prepared.cases.keys()].sort(compareCodePoints);
+  return {
+    run_id: identity.runId,
+    status: 'running',
+    reason: null,
+    started_at: identity.startedAt.toISOString(),
+    finished_at: null,
+    pid: process.pid,
+    host: hostname(),
+    git: identity.git,
+    pipeline_run: options.pipelineRun,
+    settings_digest: hashCanonicalJson({
+      configurations: configurations.map((c) => ({ name: c.name, settings: c.settings })),
+      bootstrap,
+      split: prepared.split,
+      cases,
+      systems: prepared.systems,
+      reference: prepared.reference,
+    }),
+    split: prepared.split,
+    cases,
+    test_ledger_count: identity.ledgerCount,
+    systems: prepared.systems,
+    reference: prepared.reference,
+    config_spec: prepared.plan.spec,
+    factors: prepared.plan.factors,
+    shapley_metric: options.shapleyMetric ?? 'coverage',
+    configurations,
+    judges: prepared.judges,
+    bootstrap,
+    diag_below: options.diagBelow ?? DEFAULT_DIAG_BELOW,
+    tau_a: baseEvaluationSettings(prepared.runJudge, options.tauA).tau_a,
+    digests: { probe_banks: {}, weights: {}, decks: {}, rubric_instances: {} },
+    judge_calls: null,
+    rows: { total: 0, failed: 0 },
+    input_failures: prepared.inputFailures,
+  };
+}
+
+/** Content digests of the inputs the rows used, from their evaluations' run manifests. */
+async function inputDigests(
+  prepared: PreparedBench,
+  rows: readonly BenchRow[],
+): Promise<BenchRun['digests']> {
+  const digests: BenchRun['digests'] = { probe_banks: {}, weights: {}, decks: {}, rubric_instances: {} };
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (row.error !== null || row.evaluation_dir === null || seen.has(row.evaluation_dir)) continue;
+    seen.add(row.evaluation_dir);
+    const manifest = await readJson(
+      join(prepared.options.dataDir, row.evaluation_dir, EVALUATION_FILES.manifest),
+      runManifestSchema,
+    );
+    for (const input of manifest.inputs) {
+      const path = input.path.split(sep).join('/');
+      if (input.role === 'probes') digests.probe_banks[row.case] = input.sha256;
+      if (input.role === 'weights') digests.weights[path] = input.sha256;
+      if (input.role === 'deck') digests.decks[path] = input.sha256;
+    }
+  }
+  for (const { benchCase } of prepared.cases.values())
+    if (benchCase.rubric && benchCase.rubricDigest)
+      digests.rubric_instances[benchCase.case] = benchCase.rubricDigest;
+  return digests;
+}
+
+async function evaluateConfigurations(
+  prepared: PreparedBench,
+  writer: JsonlWriter<typeof benchRowSchema>,
+  rows: BenchRow[],
+): Promise<void> {
+  const { options, layout } = prepared;
+  const progress = options.progress ?? silentProgress;
+  const client = {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
+    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  };
+  const scorers = new Map<string, RubricScorer>();
+  const scorerFor = (judge: string) => {
+    let scorer = scorers.get(judge);
+    if (!scorer) {
+      const llm = isOfflineJudge(judge)
+        ? null
+        : createLlmClient(judge, {
+            ...client,
+            stage: 'rubric',
+            ledgerFile: layout.usageLedgerFile(options.pipelineRun),
+          });
+      scorer = new RubricScorer(llm, judge);
+      scorers.set(judge, scorer);
+    }
+    return scorer;
+  };
+  const roots = [
+    ...new Set([
+      evaluationsRootFor(layout, options.pipelineRun),
+      ...prepared.configurations.map((c) => evaluationsRootFor(layout, options.pipelineRun, c.variant)),
+    ]),
+  ];
+  const donors = (job: EvaluationJob) => {
+    const audiences = prepared.cases.get(job.caseLabel)?.benchCase.source?.metadata.valid_audiences ?? [];
+    return roots.flatMap((root) =>
+      audiences.map((audience) => join(root, job.system, job.condition, audience, job.caseLabel)),
+    );
+  };
+  const emit = async (row: BenchRow) => {
+    rows.push(await writer.write(row));
+  };
+  progress.start('bench', prepared.jobCount);
+  for (const configuration of prepared.configurations) {
+    const { settings } = configuration;
+    const contextFor = (caseLabel: string): RowContext => {
+      const entry = prepared.cases.get(caseLabel)!;
+      return {
+        dataDir: options.dataDir,
+        configuration: configuration.name,
+        tauA: settings.tau_a,
+        benchCase: entry.benchCase,
+        split: entry.split,
+      };
+    };
+    for (const failure of prepared.discoveryFailures) {
+      const parts = relative(layout.decksRoot(options.pipelineRun), failure.where).split(sep);
+      await emit(
+        discoveryErrorRow(
+          {
+            system: parts[0]!,
+            condition: parts[1]!,
+            audience: parts[2]!,
+            caseLabel: parts[3]!,
+            deck: parts.length > 4 ? relative(options.dataDir, failure.where).split(sep).join('/') : null,
+          },
+          contextFor(parts[3]!),
+          failure.error.message,
+        ),
+      );
+    }
+    for (const system of prepared.systems) {
+      const [generator, condition] = system.split('__') as [string, string];
+      await runEvaluation({
+        dataDir: options.dataDir,
+        run: options.pipelineRun,
+        judge: settings.judge,
+        tauA: settings.tau_a,
+        batchSize: settings.batch_size,
+        claims: settings.claim_settings,
+        imageModeWordsPerSlide: settings.image_mode_words_per_slide,
+        judgeInput: settings.judge_input,
+        correctness: settings.claims === 'on',
+        weightsK: settings.weight_k,
+        ...(configuration.variant === undefined ? {} : { variant: configuration.variant }),
+        filters: { systems: [generator], conditions: [condition], cases: [...prepared.cases.keys()] },
+        ...client,
+        ...(options.readDeck ? { readDeck: options.readDeck } : {}),
+        ...(options.renderSlides ? { renderSlides: options.renderSlides } : {}),
+        scoreDonors: donors,
+        onResult: async (result) => {
+          const context = contextFor(result.job.caseLabel);
+          const instance = context.benchCase.rubric;
+          await emit(
+            await benchRowFor(result, context, async () =>
+              instance ? scorerFor(settings.judge).score(instance, result.job.deckFile) : null,
+            ),
+          );
+          progress.tick(
+            1,
+            `${configuration.name} ${system} ${result.job.audience}/${result.job.caseLabel}: ${result.outcome}`,
+          );
+        },
+      });
+    }
+  }
+  progress.finish(`${rows.filter((row) => row.error === null).length}/${rows.length} rows done`);
+}
+
+/**
+ * `xsb bench run`: evaluates every selected system on the cases of a split under each configuration,
+ * through @xsb/eval (configurations with equal settings share one evaluation folder; score rows of the
+ * same deck, bank and batch size are shared across audiences and folders), and writes a new run folder
+ * `<data>/bench/runs/<UTC stamp>-<short sha>/`: `run.json` (`running` → `done`/`failed`),
+ * `per_row.jsonl` (flushed row by row), `summary.json` and `report.md`. Opening the test split appends
+ * to the test ledger before the first judge call. A failed row is recorded and counted; the caller
+ * sets exit code 1.
+ */
+export async function runBench(options: RunBenchOptions): Promise<BenchRunResult> {
+  const bench = new BenchLayout(options.dataDir);
+  await markInterruptedRuns(bench);
+  const prepared = await prepareBench(options);
+  const now = options.now ?? (() => new Date());
+  const git = readGitState(options.gitDirs ?? [options.dataDir, process.cwd()]);
+  const startedAt = now();
+  const { runId, dir } = await createRunDir(bench, git.sha, startedAt);
+  if (prepared.split !== 'dev')
+    await appendTestLedger(bench.testLedgerFile(), {
+      time: startedAt.toISOString(),
+      run_id: runId,
+      split: prepared.split,
+      configurations: prepared.configurations.map((c) => c.name),
+      git,
+    });
+  let run = runRecordOf(prepared, {
+    runId,
+    git,
+    startedAt,
+    ledgerCount: await countTestLedger(bench.testLedgerFile()),
+  });
+  await writeRunRecord(bench, run);
+  const ledgerFile = prepared.layout.usageLedgerFile(options.pipelineRun);
+  const before = await countEvaluationCalls(ledgerFile);
+  const rows: BenchRow[] = [];
+  try {
+    const writer = await JsonlWriter.open(bench.runFile(runId, 'rows'), benchRowSchema);
+    try {
+      await evaluateConfigurations(prepared, writer, rows);
+    } finally {
+      await writer.close();
+    }
+    const after = await countEvaluationCalls(ledgerFile, before.lines);
+    run = {
+      ...run,
+      digests: await inputDigests(prepared, rows),
+      judge_calls: await countDistinctWork(options.dataDir, rows, after.evalCalls),
+      rows: { total: rows.length, failed: rows.filter((row) => row.error !== null).length },
+    };
+    const summary = summarizeBenchRun(rows, run);
+    await writeJson(bench.runFile(runId, 'summary'), benchSummarySchema, summary);
+    run = { ...run, status: 'done', finished_at: now().toISOString() };
+    await writeRunRecord(bench, run);
+    const report = renderBenchReport(summary, run);
+    await writeFileAtomic(bench.runFile(runId, 'report'), report);
+    return { runId, dir, run, summary, rows, report, ledgerLines: after.lines - before.lines };
+  } catch (error) {
+    await writeRunRecord(bench, {
+      ...run,
+      status: 'failed',
+      reason: describeError(error),
+      finished_at: now().toISOString(),
+    });
+    throw error;
+  }
+}
