@@ -9,6 +9,7 @@ import {
 import type { LlmClient } from '@xsb/llm';
 import { BASELINE_SYSTEM, generateBaselineDeck } from './generate-baseline-deck';
 import { loadSourceText } from './load-source-text';
+import { readCaseMetadata } from './read-case-metadata';
 import { type DeckRowFilters, runDeckRows } from './run-deck-rows';
 import type { RunSheet } from './run-sheet';
 
@@ -58,6 +59,9 @@ export async function generateDecksFromRunSheet(options: GenerateDecksOptions): 
       const sourceText = await loadSourceText(entry.sourceDocument, {
         sourceContextFile: options.layout.sourceContextFile(row.case_label),
       });
+      const metadata = (
+        await readCaseMetadata(entry.sourceDocument, options.layout.sourceMetadataFile(row.case_label))
+      )?.metadata;
       let extraInstructions: string | undefined;
       if (entry.promptPath) {
         extraInstructions = await readUtf8Text(entry.promptPath);
@@ -69,6 +73,8 @@ export async function generateDecksFromRunSheet(options: GenerateDecksOptions): 
           condition: row.condition,
           audience: row.audience,
           sourceText,
+          ...(metadata?.title?.trim() ? { title: metadata.title } : {}),
+          ...(metadata?.scene?.trim() ? { scene: metadata.scene } : {}),
           outputDeckPath,
           deckDir,
           ...(profile ? { audienceProfile: profile.description } : {}),

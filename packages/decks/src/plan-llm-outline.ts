@@ -1,6 +1,7 @@
 import { type Condition, type DeckOutline, deckOutlineSchema } from '@xsb/core';
 import { type CompletionResult, completeJson, type LlmClient } from '@xsb/llm';
 import { z } from 'zod';
+import { languageName } from './deck-scaffolding';
 
 export interface LlmOutlineInput {
   sourceText: string;
@@ -9,6 +10,8 @@ export interface LlmOutlineInput {
   /** Required for the conditioned condition: who the deck is for. */
   audienceProfile?: string;
   maxSlides: number;
+  /** The source's language (ISO 639-1), when detected: the deck is written in it. */
+  language?: string;
   /** Extra instructions from the run sheet's prompt file, appended verbatim. */
   extraInstructions?: string;
 }
@@ -28,7 +31,9 @@ Return JSON of this shape:
 Rules:
 - 2 to 6 bullets per slide, each at most 20 words, each a complete statement grounded in the source.
 - Add a table or chart only when the source gives the numbers; copy them exactly. At most 8 table rows; every series has one value per category.
-- Slide titles are short (at most 8 words) and say what the slide shows.${
+- Slide titles are short (at most 8 words) and say what the slide shows.
+- ${input.language ? `Write every title and bullet in ${languageName(input.language)}, the language of the source.` : 'Write every title and bullet in the language of the source.'}
+- No two bullets in the deck say the same thing.${
     input.extraInstructions?.trim() ? `\n\nAdditional instructions:\n${input.extraInstructions.trim()}` : ''
   }`;
 }
