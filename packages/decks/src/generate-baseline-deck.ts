@@ -10,10 +10,11 @@ import {
 import type { LlmClient } from '@xsb/llm';
 import { audienceLabel, type DeckScaffolding, scaffoldingFor } from './deck-scaffolding';
 import { detectSourceLanguage } from './detect-source-language';
+import { mainScript } from './main-script';
 import { BulletRegister } from './near-duplicate-text';
 import { planLexicalOutline } from './plan-lexical-outline';
 import { planLlmOutline } from './plan-llm-outline';
-import { writeOutlinePptx } from './write-outline-pptx';
+import { agendaOf, writeOutlinePptx } from './write-outline-pptx';
 
 /** The system name of the built-in generator in run sheets and the deck tree. */
 export const BASELINE_SYSTEM = 'xsb-baseline';
@@ -40,8 +41,8 @@ export interface BaselineDeckRequest {
   maxSlides?: number;
   /** Where the PPTX goes. */
   outputDeckPath: string;
-  /** Where `deck_outline.json` goes (the normalized deck folder). */
-  deckDir: string;
+  /** Where `deck_outline.json` goes (the normalized deck folder); without it no outline file is written. */
+  deckDir?: string;
   /** Extra model instructions (the run sheet's prompt file); the lexical planner ignores them. */
   extraInstructions?: string;
 }
@@ -51,7 +52,8 @@ export interface BaselineDeckResult {
   /** The language the deck's added words are in; undefined when the source's is unknown (none added). */
   language: string | undefined;
   slideCount: number;
-  outlineFile: string;
+  /** The `deck_outline.json` written beside the deck (undefined without `deckDir`). */
+  outlineFile: string | undefined;
 }
 
 /** The layout rule the baseline's decks keep: at most six readable items on a slide. */
@@ -61,26 +63,6 @@ const MAX_ITEMS_PER_SLIDE = 6;
 function sceneLabel(scene: string): string {
   const text = scene.replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-const SCRIPT_OF_LETTER: Array<[string, RegExp]> = [
-  ['Latin', /\p{Script=Latin}/u],
-  ['Kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
-  ['Han', /\p{Script=Han}/u],
-  ['Hangul', /\p{Script=Hangul}/u],
-  ['Cyrillic', /\p{Script=Cyrillic}/u],
-  ['Greek', /\p{Script=Greek}/u],
-  ['Arabic', /\p{Script=Arabic}/u],
-];
-
-/** The writing system most letters of the text are in (undefined without letters). */
-function mainScript(text: string): string | undefined {
-  const counts = new Map<string, number>();
-  for (const [letter] of text.matchAll(/\p{L}/gu)) {
-    const script = SCRIPT_OF_LETTER.find(([, pattern]) => pattern.test(letter))?.[0] ?? 'Other';
-    counts.set(script, (counts.get(script) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
 }
 
 /**
@@ -112,6 +94,27 @@ function coverSubtitle(
 }
 
 /**
+ * The outline with what its cover shows under the title: the subtitle (coverSubtitle), else the
+ * agenda the writer lists, else — a deck of untitled sections in an unknown language, with no
+ * scene — the first bullet of the first slide that has two or more, moved (not copied) to the
+ * cover, else the case label. A cover never holds its title alone.
+ */
+function withCover(
+  request: BaselineDeckRequest,
+  words: DeckScaffolding | undefined,
+  outline: DeckOutline,
+): DeckOutline {
+  const subtitle = coverSubtitle(request, words, outline);
+  if (subtitle || agendaOf(outline).length > 0) return { ...outline, subtitle };
+  const donor = outline.slides.findIndex((slide) => slide.bullets.length >= 2);
+  if (donor < 0) return { ...outline, subtitle: request.caseLabel.replace(/[_-]+/g, ' ') };
+  const slides = outline.slides.map((slide, index) =>
+    index === donor ? { ...slide, bullets: slide.bullets.slice(1) } : slide,
+  );
+  return { ...outline, subtitle: outline.slides[donor]?.bullets[0] ?? '', slides };
+}
+
+/**
  * What every baseline deck keeps, whichever planner made the outline: the deck's title, no bullet
  * that repeats or nearly copies an earlier one (see near-duplicate-text.ts), at most six bullets a
  * slide, and no slide left without content.
@@ -136,7 +139,9 @@ function finishOutline(outline: DeckOutline, title: string | undefined): DeckOut
 /**
  * The built-in `xsb-baseline` generator: source (+ audience profile when conditioned) → outline
  * (from `planner`: the model, or `'lexical'` for the deterministic extractive planner) → PPTX.
- * The outline is kept as `deck_outline.json` beside the deck.
+ * The outline is kept as `deck_outline.json` in `deckDir` when one is given. The source's language
+ * (detected with eld unless given) decides the words the deck adds; the cover carries the title of
+ * the case's metadata and the audience or scene (see coverSubtitle).
  */
 export async function generateBaselineDeck(
   request: BaselineDeckRequest,
@@ -176,10 +181,9 @@ export async function generateBaselineDeck(
             ...(request.extraInstructions ? { extraInstructions: request.extraInstructions } : {}),
           })
         ).outline;
-  const finished = finishOutline(planned, request.title);
-  const outline = { ...finished, subtitle: coverSubtitle(request, words, finished) };
-  const outlineFile = join(request.deckDir, 'deck_outline.json');
-  await writeJson(outlineFile, deckOutlineSchema, outline);
+  const outline = withCover(request, words, finishOutline(planned, request.title));
+  const outlineFile = request.deckDir ? join(request.deckDir, 'deck_outline.json') : undefined;
+  if (outlineFile) await writeJson(outlineFile, deckOutlineSchema, outline);
   const slideCount = await writeOutlinePptx(outline, request.outputDeckPath);
   return { outline, language: words ? language : undefined, slideCount, outlineFile };
 }

@@ -103,7 +103,11 @@ describe('planLexicalOutline conditioned on an audience', () => {
   });
 
   it('keeps the agnostic outline a balanced summary untouched by any audience', () => {
-    const agnostic = planLexicalOutline(PILOT_REPORT, { language: 'en', fallbackTitle: 'pilot', maxSlides: 6 });
+    const agnostic = planLexicalOutline(PILOT_REPORT, {
+      language: 'en',
+      fallbackTitle: 'pilot',
+      maxSlides: 6,
+    });
     expect(titles(agnostic)).not.toEqual(titles(conditioned('decision_makers')));
     expect(titles(agnostic)).not.toEqual(titles(conditioned('learners')));
     // the description alone (no id, no preferences) only nudges word scores, as before
@@ -129,7 +133,11 @@ describe('planLexicalOutline conditioned on an audience', () => {
   });
 
   it('uses explicit preferences, and ignores a built-in id whose description was replaced', () => {
-    const agnostic = planLexicalOutline(PILOT_REPORT, { language: 'en', fallbackTitle: 'pilot', maxSlides: 6 });
+    const agnostic = planLexicalOutline(PILOT_REPORT, {
+      language: 'en',
+      fallbackTitle: 'pilot',
+      maxSlides: 6,
+    });
     const renamed = planLexicalOutline(PILOT_REPORT, {
       language: 'en',
       fallbackTitle: 'pilot',

@@ -170,10 +170,46 @@ function resolvePreferences(options: LexicalOutlineOptions): LexicalPreferences 
   return sameProfile ? builtIn.lexical : undefined;
 }
 
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+/gu;
+/** CJK text has no spaces between words: a bullet may hold this many of its characters. */
+const MAX_BULLET_CJK_CHARACTERS = 60;
+
+/**
+ * Scoring words: letters and digits of three or more, not stop words; runs of Han or Kana (no spaces
+ * between words) count as their character bigrams, as near-duplicate-text.ts compares them.
+ */
 function contentWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []).filter(
+  const lower = text.toLowerCase();
+  const bigrams: string[] = [];
+  for (const [run] of lower.matchAll(CJK_RUNS)) {
+    const characters = [...run];
+    for (let index = 0; index + 1 < characters.length; index++)
+      bigrams.push(`${characters[index]}${characters[index + 1]}`);
+  }
+  const words = (lower.replace(CJK_RUNS, ' ').match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []).filter(
     (word) => word.length >= 3 && !STOP_WORDS.has(word),
   );
+  return [...words, ...bigrams];
+}
+
+/** Words of a sentence; in CJK text two characters count as one word. */
+function wordCount(text: string): number {
+  const cjk = text.match(new RegExp(CJK.source, 'gu'))?.length ?? 0;
+  const spaced = text
+    .replace(CJK_RUNS, ' ')
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  return spaced + Math.ceil(cjk / 2);
+}
+
+/** A CJK bullet of at most MAX_BULLET_CJK_CHARACTERS: cut at its last clause mark inside, else with `…`. */
+function shortenCjk(sentence: string): string {
+  const characters = [...sentence];
+  if (characters.length <= MAX_BULLET_CJK_CHARACTERS) return sentence;
+  const head = characters.slice(0, MAX_BULLET_CJK_CHARACTERS).join('');
+  const clause = Math.max(head.lastIndexOf('；'), head.lastIndexOf('：'), head.lastIndexOf('，'));
+  return clause >= 10 ? `${head.slice(0, clause)}。` : `${head}…`;
 }
 
 /**
@@ -181,6 +217,7 @@ function contentWords(text: string): string[] {
  * inside the limit (the clause before it is a statement of its own), else it is cut with `…`.
  */
 function shorten(sentence: string): string {
+  if (CJK.test(sentence) && !/\s\S+\s/.test(sentence)) return shortenCjk(sentence);
   const words = sentence.split(/\s+/);
   if (words.length <= MAX_BULLET_WORDS) return sentence;
   for (let index = MAX_BULLET_WORDS - 1; index >= 7; index--) {
@@ -207,9 +244,9 @@ function plainInline(text: string): string {
 
 function splitSentences(paragraph: string): string[] {
   return plainInline(paragraph)
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])|(?<=[。！？])/u)
     .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
-    .filter((sentence) => sentence.split(' ').length >= 5);
+    .filter((sentence) => wordCount(sentence) >= 5);
 }
 
 function parseTableRow(line: string): string[] {
@@ -231,12 +268,17 @@ function isTableRow(line: string): boolean {
 /**
  * In text without Markdown headings (PDF or HTML extractions), a short line (at most 8 words) that
  * starts with a capital or a section number, has no closing punctuation and follows the end of a
- * sentence (or a blank line) is taken as a heading.
+ * sentence (or a blank line) is taken as a heading, unless it reads as a wrapped line of prose (a
+ * sentence end inside, two commas, a closing hyphen or short lower-case word) or holds no letter (a
+ * page number).
  */
 function isPlainHeading(line: string, previous: string): boolean {
-  if (line === '' || isTableRow(line)) return false;
+  if (line === '' || isTableRow(line) || !/\p{L}/u.test(line)) return false;
   const words = line.split(/\s+/).length;
-  if (words > 8 || /[.,;:!?]$/.test(line) || !/^[\p{Lu}\d]/u.test(line)) return false;
+  if (words > 8 || /[.,;:!?-]$/.test(line) || !/^[\p{Lu}\d]/u.test(line)) return false;
+  // A wrapped line of prose: a sentence ends inside it, or it stops on a short lower-case word
+  // ("… senectus et"), which headings do not.
+  if (/\p{Ll}[.!?]\s/u.test(line) || /\s\p{Ll}{1,3}$/u.test(line) || /,.*,/.test(line)) return false;
   return previous === '' || /[.!?:)]$/.test(previous) || /^\d+(\.\d+)*\.?\s/.test(line);
 }
 
@@ -266,6 +308,8 @@ function leadingTitle(lines: string[]): { title: string; lines: number } | undef
       break;
     }
   }
+  // A first line whose sentence goes on in lower case on the next line is wrapped prose.
+  if (/^\p{Ll}/u.test((lines[index] ?? '').trim())) return undefined;
   const words = text.split(/\s+/).length;
   if (words > MAX_TITLE_WORDS || /[.!?;,:-]$/.test(text) || /[.!?]\s/.test(text)) return undefined;
   const title = plainInline(text.replace(/^\d+(\.\d+)*\.?\s+/, ''));
@@ -306,12 +350,31 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
       previousLine = lines[start - 1]?.trim() ?? '';
     }
   }
+  let blankSeen = false;
   for (const raw of lines.slice(start)) {
     const line = raw.trim();
-    const plain = !markdownHeadings && isPlainHeading(line, previousLine);
+    // A line holding only a number in extracted text is a page number (or a footnote mark).
+    if (!markdownHeadings && /^\d{1,4}$/.test(line)) continue;
+    if (line === '') {
+      blankSeen = true;
+      previousLine = '';
+      flushTable();
+      continue;
+    }
+    // A page break inside a sentence (PDF pages are joined by a blank line): the paragraph goes on
+    // when it has not ended and the next page starts in lower case.
+    const continues =
+      blankSeen &&
+      paragraph.length > 0 &&
+      !/[.!?:]$/.test(paragraph[paragraph.length - 1] ?? '') &&
+      /^\p{Ll}/u.test(line);
+    if (blankSeen && !continues) flushParagraph();
+    blankSeen = false;
+    const plain = !markdownHeadings && !continues && isPlainHeading(line, previousLine);
     previousLine = line;
     const heading = plain
-      ? [line, title ? '##' : '#', line.replace(/^\d+(\.\d+)*\.?\s+/, '')]
+      ? // A plain heading is a section's: only the leading lines (above) title the deck.
+        [line, '##', line.replace(/^\d+(\.\d+)*\.?\s+/, '')]
       : /^(#{1,6})\s+(.+)$/.exec(line);
     if (heading) {
       flushParagraph();
@@ -333,8 +396,7 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
       continue;
     }
     flushTable();
-    if (line === '') flushParagraph();
-    else paragraph.push(line.replace(/^[-*+]\s+|^\d+[.)]\s+/, ''));
+    paragraph.push(line.replace(/^[-*+]\s+|^\d+[.)]\s+/, ''));
   }
   flushParagraph();
   flushTable();
@@ -423,11 +485,7 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     const [header, ...body] = firstTable.table;
     const width = Math.min(5, header?.length ?? 0);
     const topic = plainInline(firstTable.section.heading);
-    const tableTitle = words
-      ? topic
-        ? words.keyFiguresOf(topic)
-        : words.keyFigures
-      : topic || title;
+    const tableTitle = words ? (topic ? words.keyFiguresOf(topic) : words.keyFigures) : topic || title;
     if (header && width > 0) {
       tableSlides.push({
         title: tableTitle,

@@ -11,10 +11,10 @@ import { SOURCE_METADATA_FILE } from '@xsb/sources';
  */
 export async function readCaseMetadata(
   sourceDocument: string,
-  caseMetadataFile: string,
+  caseMetadataFile?: string,
 ): Promise<{ file: string; metadata: SourceMetadataInput } | undefined> {
-  const candidates = [join(dirname(sourceDocument), SOURCE_METADATA_FILE), caseMetadataFile];
-  const file = candidates.find((candidate) => existsSync(candidate));
+  const candidates = [join(dirname(sourceDocument), SOURCE_METADATA_FILE), caseMetadataFile ?? ''];
+  const file = candidates.find((candidate) => candidate !== '' && existsSync(candidate));
   if (!file) return undefined;
   return { file, metadata: await readJson(file, sourceMetadataInputSchema) };
 }

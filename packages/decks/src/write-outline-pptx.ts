@@ -282,9 +282,12 @@ function addChart(pptx: PptxGenJS, slide: PptxGenJS.Slide, chart: OutlineChart, 
   );
 }
 
-/** The cover's agenda: the deck's distinct slide titles in order, at most MAX_COVER_ITEMS. */
-function agendaOf(outline: DeckOutline): string[] {
-  const seen = new Set<string>();
+/**
+ * The cover's agenda when the outline has no subtitle: the deck's distinct slide titles other than
+ * the deck title, in order, at most six (the layout rule's limit of items on a slide).
+ */
+export function agendaOf(outline: DeckOutline): string[] {
+  const seen = new Set<string>([outline.title.trim().toLowerCase()]);
   const titles: string[] = [];
   for (const slide of outline.slides) {
     const key = slide.title.trim().toLowerCase();
