@@ -8,6 +8,7 @@ import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/ll
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateBaselineDeck } from './generate-baseline-deck';
 import { generateBaselineDeckFromSource } from './generate-decks-from-run-sheet';
+import { loadSourceText } from './load-source-text';
 import { normaliseText } from './near-duplicate-text';
 import { presentableDeckViolations } from './presentable-deck-rules';
 import { readDeck } from './read-deck';
@@ -328,17 +329,21 @@ const corpusGeoTopo = join(import.meta.dirname, '../../../../shared/corpus/pdf/G
 
 describe.skipIf(!existsSync(corpusGeoTopo))('on a real German textbook (../shared/corpus)', () => {
   it('titles the deck with the whole title, writes German scaffolding and passes the layout rules', async () => {
+    // Extracted once: 117 pages take a few seconds.
+    const sourceText = await loadSourceText(corpusGeoTopo);
     for (const condition of ['audience_agnostic', 'audience_conditioned'] as const) {
       const out = join(dir, `geo-${condition}.pptx`);
-      const result = await generateBaselineDeckFromSource({
-        sourceDocument: corpusGeoTopo,
-        caseLabel: 'geotopo',
-        condition,
-        audience: condition === 'audience_conditioned' ? 'learners' : 'all',
-        outputDeckPath: out,
-        planner: 'lexical',
-        audienceProfiles: [{ id: 'learners', description: PROFILE }],
-      });
+      const result = await generateBaselineDeck(
+        {
+          caseLabel: 'geotopo',
+          condition,
+          audience: condition === 'audience_conditioned' ? 'learners' : 'all',
+          ...(condition === 'audience_conditioned' ? { audienceProfile: PROFILE } : {}),
+          sourceText,
+          outputDeckPath: out,
+        },
+        'lexical',
+      );
       expect(result.language).toBe('de');
       const deck = await readDeck(out);
       expect(deck.slides[0]!.title).toBe('Einführung in die Geometrie und Topologie');

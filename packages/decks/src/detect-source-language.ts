@@ -8,7 +8,7 @@ type Detector = { detect(text: string): { language: string; isReliable(): boolea
 let detector: Promise<Detector> | undefined;
 
 /**
- * eld's "small" n-gram database costs ~0.5 s and ~60 MB to load, so it is loaded on the first
+ * eld's "small" n-gram database costs ~0.5 s and ~150 MB to load, so it is loaded on the first
  * detection only: commands that never generate a deck do not pay for it.
  */
 function loadDetector(): Promise<Detector> {

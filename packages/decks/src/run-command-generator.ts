@@ -119,8 +119,17 @@ async function runInGroup(
       const endGroup = () => {
         if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
       };
-      // If xsb itself exits mid-row, the generator's group goes with it.
+      // If xsb itself exits or is interrupted mid-row, the generator's group goes with it (it is not in
+      // the terminal's process group, so Ctrl-C would not reach it).
       process.once('exit', endGroup);
+      const onSignal = (signal: NodeJS.Signals) => {
+        endGroup();
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
+        process.kill(process.pid, signal);
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
       const timer = setTimeout(() => {
         timedOut = true;
         if (child.pid === undefined) return;
@@ -131,6 +140,8 @@ async function runInGroup(
         clearTimeout(timer);
         clearTimeout(killTimer);
         process.removeListener('exit', endGroup);
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
       };
       child.once('error', (error) => {
         settle();
