@@ -66,9 +66,9 @@ function sceneLabel(scene: string): string {
 }
 
 /**
- * The cover's subtitle: "For <audience>" in the deck's language when conditioned (the audience's
- * name alone when the language has no scaffolding words), the case's scene when agnostic, else what
- * the planner proposed. A subtitle in another script than the slides (an English scene on a Chinese
+ * The cover's subtitle: what a model planner proposed, else "For <audience>" in the deck's language
+ * when conditioned (the audience's name alone when the language has no scaffolding words), the
+ * case's scene when agnostic. A subtitle in another script than the slides (an English scene on a Chinese
  * deck) is not used: the cover then lists the deck's slide titles instead (see writeOutlinePptx).
  */
 function coverSubtitle(
@@ -87,7 +87,8 @@ function coverSubtitle(
         : '';
   const body = outline.slides.flatMap((slide) => [slide.title, ...slide.bullets]).join('\n');
   const deckScript = mainScript(body);
-  for (const candidate of [ours, outline.subtitle.trim()]) {
+  // A model planner's own subtitle is written for the audience from the source: it comes first.
+  for (const candidate of [outline.subtitle.trim(), ours]) {
     if (candidate && (deckScript === undefined || mainScript(candidate) === deckScript)) return candidate;
   }
   return '';
@@ -115,7 +116,7 @@ function withCover(
 }
 
 /**
- * What every baseline deck keeps, whichever planner made the outline: the deck's title, no bullet
+ * What every baseline deck keeps, whichever planner made the outline: a title, no bullet
  * that repeats or nearly copies an earlier one (see near-duplicate-text.ts), at most six bullets a
  * slide, and no slide left without content.
  */
@@ -133,7 +134,9 @@ function finishOutline(outline: DeckOutline, title: string | undefined): DeckOut
   if (slides.length === 0) {
     throw new InputError('the planned outline has no slide with content', { code: 'empty_outline' });
   }
-  return { ...outline, title: title?.trim() || outline.title, slides };
+  // The lexical planner was given the metadata title already; a model's own title (tailored to the
+  // audience, from the source) is kept, the metadata's only standing in for an empty one.
+  return { ...outline, title: outline.title.trim() || title?.trim() || outline.title, slides };
 }
 
 /**

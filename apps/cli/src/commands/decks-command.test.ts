@@ -303,9 +303,10 @@ describe('every deck the baseline writes passes our own layout checks', () => {
         (await run(['decks', 'inspect', join(root, 'data', summary.rows[0]!.output_deck_path), '--json']))
           .stdout,
       );
-      // The metadata title wins over the model's; "Repeats" held only repeats and is gone.
+      // "Repeats" held only repeats and is gone; the model gave no subtitle, so the cover names the scene.
+      expect(deck.slides[0].visible_text).toBe('Planned by a model\nAcademic research talk');
       expect(deck.slides.map((slide: { title: string }) => slide.title)).toEqual([
-        'Raft: an understandable consensus algorithm',
+        'Planned by a model',
         'Findings',
         'Figures',
       ]);
