@@ -210,6 +210,12 @@ describe('command generators from a run sheet (real child processes)', () => {
     expect(nothing).toMatch(/generator "nothing" exited 0 but wrote no deck to \{out\}/);
     expect(wrong).toMatch(/it is a PPTX, but the generator is configured with format pdf/);
     expect(existsSync(join(deckDirOf('garbage', 'case_one'), 'case_one.pptx'))).toBe(false);
+    const named = await runRows({ mine: generator('copy') }, [
+      'mine,audience_agnostic,all,case_one,SOURCE,,out/deck.pdf',
+    ]);
+    expect(named.rows[0]?.message).toMatch(
+      /output deck path ends in \.pdf, but generator "mine" writes pptx/,
+    );
     expect(existsSync(join(deckDirOf('wrongformat', 'case_one'), 'case_one.pdf'))).toBe(false);
   });
 

@@ -196,6 +196,13 @@ async function moveIntoPlace(from: string, to: string): Promise<void> {
  */
 export async function runCommandGenerator(row: CommandGeneratorRow): Promise<{ slideCount: number }> {
   const { name, config } = row;
+  const extension = /\.(pptx|pdf)$/i.exec(row.outputDeckPath)?.[1]?.toLowerCase();
+  if (extension && extension !== config.format) {
+    throw new InputError(
+      `the row's output deck path ends in .${extension}, but generator "${name}" writes ${config.format} (its "format")`,
+      { file: row.where, code: 'format_mismatch' },
+    );
+  }
   const workDir = join(row.deckDir, 'work');
   await rm(workDir, { recursive: true, force: true });
   const outDir = join(workDir, 'out');
