@@ -70,6 +70,55 @@ describe('loadConfig', () => {
   });
 });
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the config holds a literal ${VAR} reference
+const API_KEY_REFERENCE = '${API_KEY}';
+
+describe('loadConfig: generators', () => {
+  const load = async (generators: unknown) => {
+    await writeFile(join(dir, 'xsb.config.yaml'), JSON.stringify({ generators }));
+    return loadConfig({ cwd: dir, env: { HOME: dir } });
+  };
+  const failure = async (generators: unknown) => {
+    try {
+      await load(generators);
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('the config loaded');
+  };
+
+  it('reads a command generator with its defaults', async () => {
+    const { config } = await load({
+      pptagent: {
+        command: ['python3', 'run.py', '--in={source}', '{{literal}}'],
+        env: { KEY: API_KEY_REFERENCE },
+      },
+    });
+    expect(config.generators.pptagent).toEqual({
+      command: ['python3', 'run.py', '--in={source}', '{{literal}}'],
+      timeout_s: 3600,
+      env: { KEY: API_KEY_REFERENCE },
+      format: 'pptx',
+    });
+  });
+
+  it('names an unknown placeholder, its place and the known ones', async () => {
+    const error = await failure({ mine: { command: ['gen', '--out', '{output}'] } });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('generators.mine.command[2]');
+    expect(error.message).toContain('unknown placeholder {output}');
+    expect(error.message).toContain('{source} {source_dir} {audience} {condition} {prompt} {out} {case}');
+  });
+
+  it('rejects an empty program, an unknown key, a bad timeout and the built-in name', async () => {
+    expect((await failure({ mine: { command: [''] } })).message).toContain('must not be empty');
+    expect((await failure({ mine: { command: ['gen'], timeout: 5 } })).message).toMatch(/timeout/);
+    expect((await failure({ mine: { command: ['gen'], timeout_s: 0 } })).message).toContain('timeout_s');
+    expect((await failure({ 'xsb-baseline': { command: ['gen'] } })).message).toContain('built-in');
+    expect((await failure({ '../x': { command: ['gen'] } })).message).toContain('system name');
+  });
+});
+
 describe('parseDotenv', () => {
   it('handles export, quotes, comments and blank lines', () => {
     expect(parseDotenv('# c\nexport A=1\nB=\'two words\'\nC="x\\ny"\n\nD=plain # trailing\n')).toEqual({

@@ -35,6 +35,59 @@ const booleanish = z.union([
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v)),
 ]);
 
+/** The placeholders a command generator's argv template may use (`{source}` …); `{{`/`}}` are literal braces. */
+export const GENERATOR_PLACEHOLDERS = [
+  'source',
+  'source_dir',
+  'audience',
+  'condition',
+  'prompt',
+  'out',
+  'case',
+] as const;
+export type GeneratorPlaceholder = (typeof GENERATOR_PLACEHOLDERS)[number];
+
+const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
+
+/** The placeholder names of one argv element that are not {@link GENERATOR_PLACEHOLDERS}. */
+export function unknownGeneratorPlaceholders(argument: string): string[] {
+  const known: readonly string[] = GENERATOR_PLACEHOLDERS;
+  return [...argument.matchAll(PLACEHOLDER)]
+    .map((match) => match[1])
+    .filter((name): name is string => name !== undefined && !known.includes(name));
+}
+
+/**
+ * One external deck generator run per run-sheet row (`generators.<name>` in the config file):
+ * `command` is an argv template (never run through a shell), `timeout_s` the most one row may take,
+ * `env` variables added to the environment (values may reference `${VAR}`), `cwd` the folder it runs
+ * in (default: the row's own `work/` folder), `format` the deck it writes to `{out}`.
+ */
+const generatorConfigSchema = z.strictObject({
+  command: z
+    .array(z.string())
+    .min(1)
+    .refine((argv) => (argv[0] ?? '').trim() !== '', 'the program (first element) must not be empty')
+    .superRefine((argv, context) => {
+      argv.forEach((argument, index) => {
+        for (const name of unknownGeneratorPlaceholders(argument)) {
+          context.addIssue({
+            code: 'custom',
+            path: [index],
+            message: `unknown placeholder {${name}} (known: ${GENERATOR_PLACEHOLDERS.map((known) => `{${known}}`).join(' ')})`,
+          });
+        }
+      });
+    }),
+  timeout_s: z.number().positive().default(3600),
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not a variable name'), z.string())
+    .default({}),
+  cwd: z.string().min(1).optional(),
+  format: z.enum(['pptx', 'pdf']).default('pptx'),
+});
+export type GeneratorConfig = z.infer<typeof generatorConfigSchema>;
+
 /** The one typed configuration of xsb. Sources in rising precedence: config file, environment, flags. */
 export const xsbConfigSchema = z.object({
   dataDir: z.string().min(1).default('data'),
@@ -47,6 +100,22 @@ export const xsbConfigSchema = z.object({
   debug: booleanish.default(false),
   providers: z.record(z.string(), providerLimitsSchema).default({}),
   prices: z.record(z.string(), modelPriceSchema).default({}),
+  /** External generators by system name (the run sheet's `system` column). */
+  generators: z
+    .record(z.string(), generatorConfigSchema)
+    // Key rules are checked here: zod reports a failed record key without its message.
+    .superRefine((generators, context) => {
+      for (const name of Object.keys(generators)) {
+        const problem =
+          name === 'xsb-baseline'
+            ? 'xsb-baseline is the built-in generator; name yours differently'
+            : /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)
+              ? undefined
+              : 'is not a usable system name (letters, digits, ".", "_", "-"; it names a folder)';
+        if (problem) context.addIssue({ code: 'custom', path: [name], message: problem });
+      }
+    })
+    .default({}),
 });
 export type XsbConfig = z.infer<typeof xsbConfigSchema>;
 export type XsbConfigInput = z.input<typeof xsbConfigSchema>;
