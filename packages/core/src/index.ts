@@ -109,12 +109,15 @@ export {
 } from './schemas/replay-store';
 export {
   type LayoutCheckResult,
+  RUBRIC_PARSERS,
   RUBRIC_VERDICTS,
   type RubricEvaluation,
   type RubricItemResult,
+  type RubricParser,
   type RubricRunRow,
   type RubricRunSummary,
   type RubricSection,
+  type RubricSlideCountBase,
   type RubricUsage,
   type RubricVerdict,
   rubricEvaluationSchema,
