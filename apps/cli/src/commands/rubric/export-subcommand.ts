@@ -25,16 +25,21 @@ interface ExportFlags {
   json?: boolean;
 }
 
-/** `<YYYY-MM-DD_HH-MM-SS>` in local time, as judge.py names its files. */
+/** `<YYYY-MM-DD_HH-MM-SS>` in local time, as judge.py names its files; a date that does not exist is refused. */
 function timestampFlag(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
-  const match = PRESENTBENCH_TIMESTAMP.test(value) ? value.split(/[-_]/).map(Number) : null;
-  const date = match
-    ? new Date(match[0] as number, (match[1] as number) - 1, match[2], match[3], match[4], match[5])
-    : null;
-  if (!date || Number.isNaN(date.getTime()) || date.getDate() !== match?.[2]) {
-    throw new UsageError(`--timestamp must look like 2026-01-27_12-34-56, got "${value}"`);
-  }
+  const parts = PRESENTBENCH_TIMESTAMP.test(value) ? value.split(/[-_]/).map(Number) : [];
+  const [year = 0, month = 0, day = 0, hours = 0, minutes = 0, seconds = 0] = parts;
+  const date = new Date(year, month - 1, day, hours, minutes, seconds);
+  const roundTrips =
+    parts.length === 6 &&
+    date.getFullYear() === year &&
+    date.getMonth() === month - 1 &&
+    date.getDate() === day &&
+    date.getHours() === hours &&
+    date.getMinutes() === minutes &&
+    date.getSeconds() === seconds;
+  if (!roundTrips) throw new UsageError(`--timestamp must look like 2026-01-27_12-34-56, got "${value}"`);
   return date;
 }
 
