@@ -136,6 +136,12 @@ export {
   rubricInstanceFileSchema,
 } from './schemas/rubric-instance';
 export {
+  type PresentBenchResultFile,
+  type PresentBenchScoreFile,
+  presentBenchResultFileSchema,
+  presentBenchScoreFileSchema,
+} from './schemas/rubric-presentbench';
+export {
   type HashedInput,
   hashedInputSchema,
   type RunManifest,

@@ -85,7 +85,6 @@ export {
   itemsFromPresentBenchResult,
   NOT_JUDGED_LOG,
   type PresentBenchItem,
-  type PresentBenchResultFile,
   readPresentBenchResult,
   storedAnswerOf,
   stringifyPresentBenchResult,

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { type RubricClassWeights, type RubricEvaluation, writeFileAtomic } from '@xsb/core';
+import {
+  presentBenchResultFileSchema,
+  presentBenchScoreFileSchema,
+  type RubricClassWeights,
+  type RubricEvaluation,
+  validateRecord,
+  writeFileAtomic,
+} from '@xsb/core';
 import {
   type ErrorExport,
   isResultAnswered,
@@ -161,13 +168,18 @@ export async function writePresentBenchFiles(
   } else {
     file = target.file;
   }
+  validateRecord(presentBenchResultFileSchema, result, { file });
   if (!unchanged) await writeFileAtomic(file, text);
   const scoreFile = scoreFileFor(file);
   if (!isResultAnswered(result) || !options.weights) {
     await rm(scoreFile, { force: true });
     return { result: file, score: null };
   }
-  const tree = scorePresentBenchResult(result, options.weights, { file });
+  const tree = validateRecord(
+    presentBenchScoreFileSchema,
+    scorePresentBenchResult(result, options.weights, { file }),
+    { file: scoreFile },
+  );
   await writeFileAtomic(scoreFile, dumpScoreTreeYaml(tree));
   return { result: file, score: scoreFile };
 }

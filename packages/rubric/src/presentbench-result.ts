@@ -1,5 +1,6 @@
 import {
   InputError,
+  type PresentBenchResultFile,
   type RubricDimension,
   type RubricEvaluation,
   type RubricItemResult,
@@ -19,13 +20,7 @@ const DIMENSION_OF: Record<RubricSection, Record<string, RubricDimension>> = {
 };
 
 /** One item as judge.py stores it: answered `{answer, explanation}`, unanswered with `log`. */
-export interface PresentBenchItem {
-  answer: string | null;
-  explanation: string | null;
-  log?: string;
-}
-
-export type PresentBenchResultFile = Record<RubricSection, Record<string, Record<string, PresentBenchItem>>>;
+export type PresentBenchItem = PresentBenchResultFile['material_independent'][string][string];
 
 /**
  * How an unanswered (`error`) item is exported: `as-null` as judge.py stores a failed item

@@ -45,12 +45,10 @@ describe('runRubric over a PresentBench layout', () => {
       // PresentBench's own names in the case's results folder, found by its resume and scoring_all
       const files = evaluationFilesFor(join(resultDir, 'slides.pptx'), 'openai:gpt-run');
       expect(files.presentbench).toEqual({ kind: 'results-dir', dir: resultDir, model: 'gpt-run' });
-      const row = first.summary.rows[0];
-      expect(row?.presentbench_result).toMatch(/\/gpt-run_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.yaml$/);
-      expect(row?.presentbench_score).toBe(
-        (row?.presentbench_result as string).replace(/\.yaml$/, '_score.yaml'),
-      );
-      expect(await readFile(row?.presentbench_result as string, 'utf8')).toContain('material_dependent:');
+      const resultFile = first.summary.rows[0]?.presentbench_result ?? '';
+      expect(resultFile).toMatch(/\/gpt-run_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.yaml$/);
+      expect(first.summary.rows[0]?.presentbench_score).toBe(resultFile.replace(/\.yaml$/, '_score.yaml'));
+      expect(await readFile(resultFile, 'utf8')).toContain('material_dependent:');
       expect(first.summary.parser).toBe('strict');
       const calls = server.requests.length;
 

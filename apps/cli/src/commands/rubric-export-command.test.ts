@@ -35,8 +35,11 @@ afterEach(async () => {
 
 const run = (args: XsbArgs) => runXsb(args, { cwd: root, env });
 
+// biome-ignore lint/suspicious/noExplicitAny: nested YAML read back for assertions only
+type Yaml = any;
+
 /** A YAML file as PyYAML reads it, mappings as plain objects (ints as numbers). */
-async function readYaml(file: string): Promise<any> {
+async function readYaml(file: string): Promise<Yaml> {
   const plain = (value: unknown): unknown => {
     if (value instanceof Map)
       return Object.fromEntries([...value].map(([key, inner]) => [String(key), plain(inner)]));

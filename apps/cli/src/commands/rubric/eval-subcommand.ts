@@ -93,7 +93,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
         context.print(`input tokens served from the cached prefix: ${(share * 100).toFixed(1)}%`);
       context.print(OUTCOME_LINE[outcome](files.evaluation));
       context.print(
-        `PresentBench result: ${presentbench.result}${presentbench.score ? `, score: ${presentbench.score}` : ' (no score file while an item is unanswered)'}`,
+        `PresentBench result: ${presentbench.result}${presentbench.score ? `, score: ${presentbench.score}` : ' (no score file while items are unanswered or not judged)'}`,
       );
     });
 }
