@@ -147,12 +147,15 @@ export {
 } from './schemas/replay-store';
 export {
   type LayoutCheckResult,
+  RUBRIC_PARSERS,
   RUBRIC_VERDICTS,
   type RubricEvaluation,
   type RubricItemResult,
+  type RubricParser,
   type RubricRunRow,
   type RubricRunSummary,
   type RubricSection,
+  type RubricSlideCountBase,
   type RubricUsage,
   type RubricVerdict,
   rubricEvaluationSchema,
@@ -170,6 +173,12 @@ export {
   rubricClassWeightsSchema,
   rubricInstanceFileSchema,
 } from './schemas/rubric-instance';
+export {
+  type PresentBenchResultFile,
+  type PresentBenchScoreFile,
+  presentBenchResultFileSchema,
+  presentBenchScoreFileSchema,
+} from './schemas/rubric-presentbench';
 export {
   type HashedInput,
   hashedInputSchema,

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProgressReporter } from './progress-reporter';
+import { createProgressReporter, formatDuration } from './progress-reporter';
 
 function capture(isTTY: boolean) {
   const chunks: string[] = [];
@@ -40,6 +40,27 @@ describe('progress reporter', () => {
     expect(lines[0]).toContain('probes: 0/100');
     expect(lines.at(-1)).toContain('100/100 (100%)');
     expect(out.text()).not.toContain('\r');
+  });
+
+  it('shows the remaining time at the pace so far, and none once done', () => {
+    let now = 0;
+    const out = capture(false);
+    const progress = createProgressReporter({
+      stream: out.stream,
+      plain: true,
+      plainIntervalMs: 0,
+      now: () => now,
+    });
+    progress.start('rubric', 4);
+    now = 30_000;
+    progress.tick();
+    now = 60_000;
+    progress.tick(3);
+    progress.finish();
+    const lines = out.text().trim().split('\n');
+    expect(lines[1]).toBe('rubric: 1/4 (25%) 30.0s ETA 1m30s');
+    expect(lines.at(-1)).toBe('rubric: 4/4 (100%) 60.0s');
+    expect(formatDuration(7_500_000)).toBe('2h05m');
   });
 
   it('does not repeat the final line when finish adds nothing new', () => {

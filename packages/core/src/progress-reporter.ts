@@ -25,6 +25,15 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/** `42s`, `3m05s`, `2h07m`. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
 export function createProgressReporter(options: ProgressOptions = {}): ProgressReporter {
   const stream = options.stream ?? process.stderr;
   const plain = options.plain ?? (!stream.isTTY || Boolean(process.env.CI));
@@ -48,17 +57,20 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
     if (plain && state === drawnState) return;
     drawnState = state;
     lastDraw = t;
-    const elapsed = ((t - startedAt) / 1000).toFixed(1);
+    const elapsedMs = t - startedAt;
+    const elapsed = (elapsedMs / 1000).toFixed(1);
+    // Remaining time at the average pace so far; shown once something is done and until the end.
+    const eta = done > 0 && done < total ? ` ETA ${formatDuration((elapsedMs / done) * (total - done))}` : '';
     if (plain) {
       stream.write(
-        `${label}: ${done}/${total} (${percent()}%) ${elapsed}s${lastNote ? ` ${lastNote}` : ''}\n`,
+        `${label}: ${done}/${total} (${percent()}%) ${elapsed}s${eta}${lastNote ? ` ${lastNote}` : ''}\n`,
       );
       return;
     }
     const width = 24;
     const filled = total > 0 ? Math.round((done / total) * width) : width;
     const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
-    const line = `${label} [${bar}] ${done}/${total} ${percent()}% ${elapsed}s${lastNote ? ` ${lastNote}` : ''}`;
+    const line = `${label} [${bar}] ${done}/${total} ${percent()}% ${elapsed}s${eta}${lastNote ? ` ${lastNote}` : ''}`;
     const columns = stream.columns ?? 100;
     stream.write(`\r${line.slice(0, columns - 1).padEnd(Math.min(columns - 1, line.length))}\x1b[K`);
   };
