@@ -75,6 +75,11 @@ describe('detectPageFurniture', () => {
     );
     // "Draft" heads 2 of 7 pages: under half, so it is body text.
     expect(detectPageFurniture(pages)).toEqual([]);
+    // Short pages whose lines differ only in their numbers: body text, though every line is in a band.
+    const templated = [1, 2, 3, 4].map(
+      (n) => `Capacity grew by ${n * 10} percent in year ${n}.\nMeasured ${n + 3} times.`,
+    );
+    expect(detectPageFurniture(templated)).toEqual([]);
   });
 
   it('keeps the text and page spans of a PDF and records furniture offsets in the joined text', async () => {

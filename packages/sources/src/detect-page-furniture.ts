@@ -36,9 +36,11 @@ const NUMBER_OF_TOTAL = /\b(\d{1,4})\s*(?:of|\/|von)\s*\d{1,4}\b/i;
  * which are no probe material. Page texts are those of `extractPdfPages` (page 1 first); offsets in
  * the result are within each page's text, whole lines. A band line is furniture when
  *
- * 1. its normal form (NFKC, lower case, every digit run → `#`, whitespace collapsed) occurs in the
- *    same band (top or bottom) of at least half of the pages, and of at least 3: a constant running
- *    title, "Page # of #", a bare page number; or
+ * 1. its normal form (NFKC, lower case, whitespace collapsed; in a bare page number such as "12",
+ *    "- 12 -" or "Page 12 of 40" every digit run also becomes `#`) occurs in the same band (top or
+ *    bottom) of at least half of the pages, and of at least 3: a constant running title or footer
+ *    line, or page numbers (also where the numbering restarts). Body lines that differ only in their
+ *    numbers ("grew by 10 percent in year 1", "… 20 percent in year 2") are not one line; or
  * 2. it is the outermost line of its band (or the next one in, when the outermost is furniture) and
  *    carries the page's printed number: the document's printed numbers run in step with the page
  *    index (printed = page + d for one offset d on at least half of the pages, and on 3), and this
@@ -107,7 +109,8 @@ function bandLinesOf(text: string, page: number, count: number): BandLine[] {
 }
 
 function normalLine(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  const normal = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return BARE_PAGE_NUMBER.test(text) ? normal.replace(/\d+/g, '#') : normal;
 }
 
 /** `band\0normal` of the band lines seen on at least `needed` distinct pages in the same band. */
