@@ -212,10 +212,13 @@ function bodyOf(document: DefaultTreeAdapterTypes.Document): ParentNode | undefi
 export function extractHtmlText(bytes: Uint8Array, file: string): string {
   const text = htmlToText(decodeUtf8Text(bytes, file));
   if (text === '') {
-    throw new InputError('the HTML page holds no text once scripts, styles and navigation are removed', {
-      file,
-      code: 'no_text',
-    });
+    throw new InputError(
+      'the HTML page holds no text once scripts, styles, navigation and other page chrome are removed',
+      {
+        file,
+        code: 'no_text',
+      },
+    );
   }
   return text;
 }
