@@ -1,6 +1,6 @@
 import { decodeUtf8Text, InputError } from '@xsb/core';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
-import { chromeRule, isHeadingElement, isSectioningElement, readingRoots } from './html-page-chrome';
+import { chromeRule, isHeadingElement, isSectioningElement, readingRegion } from './html-page-chrome';
 
 type Node = DefaultTreeAdapterTypes.Node;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
@@ -66,7 +66,7 @@ interface ReadState {
  * HTML → the text a reader reads. The page is parsed as a browser does (parse5, the WHATWG
  * algorithm: implied end tags, misnested markup, entities), then only the reading region is kept:
  * the `main` element(s) (or `role=main`), else the `article`(s), else the body (see
- * `readingRoots`). Page chrome is dropped with its content wherever it is (see `chromeRule`:
+ * `readingRegion`). Page chrome is dropped with its content wherever it is (see `chromeRule`:
  * navigation, banners, footers, side notes, forms and controls, menus and dialogs, hidden content),
  * and so are permalink anchors. Text: source whitespace collapses to one space; block elements
  * (`p, div, h1–h6, li, section, table, …`) become paragraph breaks, `<br>` and `<tr>` line breaks;
@@ -79,12 +79,10 @@ interface ReadState {
  * `pnpm --filter @xsb/sources bench`.
  */
 export function htmlToText(html: string): string {
-  const document = parse(html);
-  const roots = readingRoots(document);
+  const { roots, body } = readingRegion(parse(html));
   const text = renderRoots(roots);
   // A `main` that holds no text (a script-filled shell) is no reason to lose the page.
-  const body = roots[0] !== undefined && roots[0].nodeName !== 'body' ? bodyOf(document) : undefined;
-  return text === '' && body ? renderRoots([body]) : text;
+  return text === '' && roots[0] !== body ? renderRoots([body]) : text;
 }
 
 function renderRoots(roots: readonly ParentNode[]): string {
@@ -198,14 +196,6 @@ function finishText(raw: string): string {
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-}
-
-function bodyOf(document: DefaultTreeAdapterTypes.Document): ParentNode | undefined {
-  const html = document.childNodes.find((node) => 'tagName' in node && node.tagName === 'html');
-  if (!html || !('childNodes' in html)) return undefined;
-  return html.childNodes.find((node) => 'tagName' in node && node.tagName === 'body') as
-    | ParentNode
-    | undefined;
 }
 
 /** Reads an HTML file (strict UTF-8) and converts it with {@link htmlToText}; no text is an error. */

@@ -96,12 +96,16 @@ export function isHeadingElement(element: Element): boolean {
 }
 
 /**
- * The parts of the page a reader reads as the document: every outermost `main` (or `role=main`, as
- * Sphinx themes write it) outside dropped chrome; without one, every outermost `article`; without
- * either, the `body`. One pass over the tree with an explicit stack (deeply nested hostile input
- * cannot overflow the call stack).
+ * The parts of the page a reader reads as the document (`roots`): every outermost `main` (or
+ * `role=main`, as Sphinx themes write it) outside dropped chrome; without one, every outermost
+ * `article`; without either, the `body`, which is also returned for callers that fall back to it. One
+ * pass over the tree with an explicit stack (deeply nested hostile input cannot overflow the call
+ * stack).
  */
-export function readingRoots(document: DefaultTreeAdapterTypes.Document): ParentNode[] {
+export function readingRegion(document: DefaultTreeAdapterTypes.Document): {
+  roots: ParentNode[];
+  body: ParentNode;
+} {
   const mains: Element[] = [];
   const articles: Element[] = [];
   let body: Element | undefined;
@@ -128,9 +132,8 @@ export function readingRoots(document: DefaultTreeAdapterTypes.Document): Parent
       if ('childNodes' in child) stack.push({ node: child, inSection, inArticle });
     }
   }
-  if (mains.length > 0) return mains;
-  if (articles.length > 0) return articles;
-  return [body ?? document];
+  const page = body ?? document;
+  return { roots: mains.length > 0 ? mains : articles.length > 0 ? articles : [page], body: page };
 }
 
 function isMainRole(element: Element): boolean {
