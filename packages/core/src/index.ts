@@ -200,6 +200,7 @@ export {
 } from './schemas/slidetailor-job';
 export {
   type SourceContext,
+  type SourcePageFurniture,
   type SourcePageSpan,
   sourceContextSchema,
   sourcePageSpanSchema,
