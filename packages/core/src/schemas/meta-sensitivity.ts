@@ -1,20 +1,20 @@
 import { z } from 'zod';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
-const share = z.looseObject({
+const share = z.object({
   n: z.number().int().min(0),
   k: z.number().int().min(0),
   share: finite.nullable(),
   ci_low: finite.nullable(),
   ci_high: finite.nullable(),
 });
-const meanInterval = z.looseObject({
+const meanInterval = z.object({
   n: z.number().int().min(0),
   mean: finite.nullable(),
   ci_low: finite.nullable(),
   ci_high: finite.nullable(),
 });
-const tolerance = z.looseObject({ absolute: finite.min(0), relative: finite.min(0) });
+const tolerance = z.object({ absolute: finite.min(0), relative: finite.min(0) });
 const expectation = z.enum(['lower', 'unchanged', 'none']);
 const mark = z.enum(['real', 'length_only', 'missed', 'not_applicable']);
 
