@@ -5,7 +5,6 @@ import {
   type Condition,
   compareCodePoints,
   hashFile,
-  InputError,
   type PerturbationRecord,
   perturbationRecordSchema,
   RunLayout,
@@ -171,6 +170,10 @@ export async function buildDerivedRun(
       deckFile: row.deckFile,
     });
   }
+  if (decks.length === 0) {
+    const why = failures.length > 0 ? failures.map((failure) => failure.error).join('; ') : 'every perturbation was skipped';
+    throw new UsageError(`no perturbed deck of run "${run}" to evaluate: ${why}`);
+  }
   decks.sort((a, b) => compareCodePoints(a.deck, b.deck) || compareCodePoints(a.variant, b.variant));
   const wanted = new Set<string>();
   for (const deck of decks) {
@@ -189,11 +192,6 @@ export async function buildDerivedRun(
     deck.deckFile = target;
   }
   await pruneDeckTree(layout.decksRoot(derived), wanted);
-  if (decks.length === 0 && failures.length === 0) {
-    throw new InputError('no perturbed deck to evaluate: every perturbation was skipped', {
-      file: perturbationPaths.join(', '),
-    });
-  }
   return { run: derived, decks, failures, skipped };
 }
 
