@@ -26,7 +26,13 @@ function record(kind: PerturbationRecord['kind'], severity: number): Perturbatio
   };
 }
 
-function rows(deck: string, variant: string, kind: string | null, severity: number | null, values: Record<string, number | null>): MetaScoreRow[] {
+function rows(
+  deck: string,
+  variant: string,
+  kind: string | null,
+  severity: number | null,
+  values: Record<string, number | null>,
+): MetaScoreRow[] {
   return Object.entries(values).map(([evaluator, value]) => ({
     deck,
     original_sha256: SHA,
@@ -51,7 +57,9 @@ function fixture() {
   const records = new Map<string, PerturbationRecord>();
   for (let deck = 0; deck < 8; deck += 1) {
     const name = `s/audience_agnostic/all/case${deck}`;
-    all.push(...rows(name, 'original', null, null, { 'xslides.correctness': 0.9, 'layout.min_font_size': 1 }));
+    all.push(
+      ...rows(name, 'original', null, null, { 'xslides.correctness': 0.9, 'layout.min_font_size': 1 }),
+    );
     for (const severity of [0.25, 0.5]) {
       const variant = `corrupt_numbers@${severity}@1`;
       records.set(`${name}\u0000${variant}`, record('corrupt_numbers', severity));
@@ -65,7 +73,12 @@ function fixture() {
     }
     const pad = `pad_words@0.5@1`;
     records.set(`${name}\u0000${pad}`, record('pad_words', 0.5));
-    all.push(...rows(name, pad, 'pad_words', 0.5, { 'xslides.correctness': deck < 6 ? 0.8 : 0.9, 'layout.min_font_size': 1 }));
+    all.push(
+      ...rows(name, pad, 'pad_words', 0.5, {
+        'xslides.correctness': deck < 6 ? 0.8 : 0.9,
+        'layout.min_font_size': 1,
+      }),
+    );
   }
   return { all, records };
 }
@@ -93,19 +106,27 @@ describe('computeSensitivity', () => {
   });
 
   it('computes per-severity sensitivity with a Wilson interval and the mean paired change', () => {
-    const high = result.cells.find((cell) => cell.evaluator === 'xslides.correctness' && cell.kind === 'corrupt_numbers' && cell.severity === 0.5)!;
+    const high = result.cells.find(
+      (cell) =>
+        cell.evaluator === 'xslides.correctness' && cell.kind === 'corrupt_numbers' && cell.severity === 0.5,
+    )!;
     expect(high.expected).toBe('lower');
     expect(high.fell).toMatchObject({ n: 8, k: 7, share: 0.875 });
     // Wilson 95 % for 7/8: [0.529, 0.978].
     expect(high.fell.ci_low).toBeCloseTo(0.529, 3);
     expect(high.fell.ci_high).toBeCloseTo(0.978, 3);
     expect(high.mean_change.mean).toBeCloseTo((-0.5 * 7) / 8, 12);
-    const low = result.cells.find((cell) => cell.evaluator === 'xslides.correctness' && cell.kind === 'corrupt_numbers' && cell.severity === 0.25)!;
+    const low = result.cells.find(
+      (cell) =>
+        cell.evaluator === 'xslides.correctness' && cell.kind === 'corrupt_numbers' && cell.severity === 0.25,
+    )!;
     expect(low.fell).toMatchObject({ n: 8, k: 4 });
   });
 
   it('pools severities for the summary, with a graded response and the mark', () => {
-    const row = result.summary.find((item) => item.evaluator === 'xslides.correctness' && item.kind === 'corrupt_numbers')!;
+    const row = result.summary.find(
+      (item) => item.evaluator === 'xslides.correctness' && item.kind === 'corrupt_numbers',
+    )!;
     expect(row.sensitivity).toMatchObject({ n: 16, k: 11 });
     // Drops are 0 or the severity, and grow with it: a clearly positive tau-b.
     expect(row.graded_tau_b!).toBeGreaterThan(0.3);
@@ -118,10 +139,14 @@ describe('computeSensitivity', () => {
   });
 
   it('measures specificity where the score should not move', () => {
-    const font = result.summary.find((item) => item.evaluator === 'layout.min_font_size' && item.kind === 'corrupt_numbers')!;
+    const font = result.summary.find(
+      (item) => item.evaluator === 'layout.min_font_size' && item.kind === 'corrupt_numbers',
+    )!;
     expect(font.expected).toBe('unchanged');
     expect(font.specificity).toMatchObject({ n: 16, k: 16, share: 1 });
-    const pad = result.summary.find((item) => item.evaluator === 'xslides.correctness' && item.kind === 'pad_words')!;
+    const pad = result.summary.find(
+      (item) => item.evaluator === 'xslides.correctness' && item.kind === 'pad_words',
+    )!;
     expect(pad.expected).toBe('unchanged');
     // |0.8 − 0.9| = 0.1 > 0.02 on 6 decks.
     expect(pad.specificity).toMatchObject({ n: 8, k: 2 });
@@ -158,6 +183,10 @@ describe('computeSensitivity', () => {
       resamples: 200,
       confidence: 0.95,
     });
-    expect(clean.summary.find((item) => item.evaluator === 'xslides.correctness' && item.kind === 'corrupt_numbers')!.mark).toBe('real');
+    expect(
+      clean.summary.find(
+        (item) => item.evaluator === 'xslides.correctness' && item.kind === 'corrupt_numbers',
+      )!.mark,
+    ).toBe('real');
   });
 });

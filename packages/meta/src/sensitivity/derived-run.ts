@@ -171,7 +171,10 @@ export async function buildDerivedRun(
     });
   }
   if (decks.length === 0) {
-    const why = failures.length > 0 ? failures.map((failure) => failure.error).join('; ') : 'every perturbation was skipped';
+    const why =
+      failures.length > 0
+        ? failures.map((failure) => failure.error).join('; ')
+        : 'every perturbation was skipped';
     throw new UsageError(`no perturbed deck of run "${run}" to evaluate: ${why}`);
   }
   decks.sort((a, b) => compareCodePoints(a.deck, b.deck) || compareCodePoints(a.variant, b.variant));

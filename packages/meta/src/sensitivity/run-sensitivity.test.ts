@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { metaScoreRowSchema, metaSensitivitySchema, readJson, readJsonlAll, RunLayout } from '@xsb/core';
+import { metaScoreRowSchema, metaSensitivitySchema, RunLayout, readJson, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { runDemo } from '@xsb/eval';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,10 @@ let dir: string;
 let cleanup: () => Promise<void>;
 let dataDir: string;
 const decks = () => new RunLayout(dataDir).decksRoot('demo');
-const RAFT = () => join(decks(), 'xsb-baseline/audience_agnostic/all/cs_raft_consensus/cs_raft_consensus.pptx');
-const NOTEBOOK = () => join(decks(), 'notebooklm/audience_agnostic/all/energy_heat_pump_pilot/energy_heat_pump_pilot.pdf');
+const RAFT = () =>
+  join(decks(), 'xsb-baseline/audience_agnostic/all/cs_raft_consensus/cs_raft_consensus.pptx');
+const NOTEBOOK = () =>
+  join(decks(), 'notebooklm/audience_agnostic/all/energy_heat_pump_pilot/energy_heat_pump_pilot.pdf');
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('xsb-meta-sensitivity-'));
@@ -39,7 +41,8 @@ describe('runSensitivity with the offline judge on demo decks', () => {
     expect(result.skipped.map((row) => row.kind).sort()).toEqual(['corrupt_numbers', 'shrink_fonts']);
     expect(result.failures).toEqual([]);
 
-    const summary = (evaluator: string, kind: string) => result.summary.find((row) => row.evaluator === evaluator && row.kind === kind)!;
+    const summary = (evaluator: string, kind: string) =>
+      result.summary.find((row) => row.evaluator === evaluator && row.kind === kind)!;
     expect(summary('xslides.correctness', 'corrupt_numbers').sensitivity).toMatchObject({ n: 1, k: 1 });
     expect(summary('layout.min_font_size', 'shrink_fonts').sensitivity).toMatchObject({ n: 1, k: 1 });
     // The demo instance's design checklist holds the min_font_size check: decided offline.
@@ -69,7 +72,12 @@ describe('runSensitivity with the offline judge on demo decks', () => {
   }, 120_000);
 
   it('keeps exactly the current set of decks in the derived run', async () => {
-    await runSensitivity({ dataDir, run: 'demo', perturbations: [join(dir, 'p', 'raft')], outDir: join(dir, 'raft-only') });
+    await runSensitivity({
+      dataDir,
+      run: 'demo',
+      perturbations: [join(dir, 'p', 'raft')],
+      outDir: join(dir, 'raft-only'),
+    });
     const systems = await readdir(new RunLayout(dataDir).decksRoot('demo@meta'));
     expect(systems.sort()).toEqual([
       'xsb-baseline@corrupt_numbers@0.5@12',
@@ -82,10 +90,17 @@ describe('runSensitivity with the offline judge on demo decks', () => {
 
   it('refuses perturbations of decks that are not in the run, naming them, and an unknown folder', async () => {
     const elsewhere = join(dir, 'p-elsewhere');
-    await perturbDeck({ deck: join(fixtures, 'decks', 'cs_raft_consensus.baseline.pptx'), outDir: elsewhere, kinds: ['shrink_fonts'], severities: [1] });
-    await expect(runSensitivity({ dataDir, run: 'demo', perturbations: [elsewhere], outDir: join(dir, 'x') })).rejects.toThrow(
-      /not a deck of run "demo"|no perturbed deck/,
-    );
-    await expect(runSensitivity({ dataDir, run: 'demo', perturbations: [join(dir, 'missing')] })).rejects.toThrow(/does not exist/);
+    await perturbDeck({
+      deck: join(fixtures, 'decks', 'cs_raft_consensus.baseline.pptx'),
+      outDir: elsewhere,
+      kinds: ['shrink_fonts'],
+      severities: [1],
+    });
+    await expect(
+      runSensitivity({ dataDir, run: 'demo', perturbations: [elsewhere], outDir: join(dir, 'x') }),
+    ).rejects.toThrow(/not a deck of run "demo"|no perturbed deck/);
+    await expect(
+      runSensitivity({ dataDir, run: 'demo', perturbations: [join(dir, 'missing')] }),
+    ).rejects.toThrow(/does not exist/);
   }, 60_000);
 });
