@@ -69,7 +69,7 @@ describe('computeAgreement', () => {
     expect(result.overall.alpha.value).toBeCloseTo(14 / 33, 12);
     expect(result.overall.kappa.ci_low!).toBeLessThan(0.4);
     expect(result.overall.kappa.ci_high!).toBeGreaterThan(0.4);
-    expect(result.disagreements.map((item) => item.item)).toEqual(['case1/slides.pptx#1.5', 'case1/slides.pptx#2.1', 'case1/slides.pptx#2.2']);
+    expect(result.disagreements.map((item) => item.item)).toEqual(['case1/slides.pptx#material_independent/1.5', 'case1/slides.pptx#material_independent/2.1', 'case1/slides.pptx#material_independent/2.2']);
     // fundamentals: items 1-5 → A y y y y y, B y y y y n: agreement 0.8; B's labels vary but A's do not → kappa 0.
     const fundamentals = result.classes.find((row) => row.class === 'rubric.fundamentals')!;
     expect(fundamentals.agreement.value).toBeCloseTo(0.8, 12);
@@ -155,7 +155,7 @@ describe('flipRates', () => {
       const file = await write(join(dir, `r${index}.json`), JSON.stringify(evaluation('j', verdicts)));
       const set = await readVerdictSet(file);
       // Keep five items: 1.1-1.3 and 2.1-2.2.
-      for (const key of [...set.items.keys()]) if (!/#(1\.[123]|2\.[12])$/.test(key)) set.items.delete(key);
+      for (const key of [...set.items.keys()]) if (!/\/(1\.[123]|2\.[12])$/.test(key)) set.items.delete(key);
       sets.push(set);
     }
     const rates = flipRates(sets);

@@ -47,7 +47,8 @@ function rubricVerdicts(
   for (const item of items) {
     // `error` and `not_judged` carry no verdict to agree on; they are left out, not counted as "no".
     if (item.verdict === 'error' || item.verdict === 'not_judged') continue;
-    add({ key: `${base}#${item.key}`, class: `rubric.${item.dimension}`, value: item.verdict });
+    // Item keys (`1.1`) restart in each section: the section is part of the key.
+    add({ key: `${base}#${item.section}/${item.key}`, class: `rubric.${item.dimension}`, value: item.verdict });
   }
 }
 
