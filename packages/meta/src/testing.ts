@@ -4,7 +4,10 @@ import type { FakeLlmReply, FakeLlmRequest } from '@xsb/llm/testing';
 
 /** A number in [0, 1) fixed by the seed and the request's text: the same prompt always gets the same answer. */
 export function promptCoin(request: Pick<FakeLlmRequest, 'system' | 'text'>, seed: number): number {
-  return Number.parseInt(hashBytes(`${seed}\u0000${request.system}\u0000${request.text}`).slice(0, 8), 16) / 2 ** 32;
+  return (
+    Number.parseInt(hashBytes(`${seed}\u0000${request.system}\u0000${request.text}`).slice(0, 8), 16) /
+    2 ** 32
+  );
 }
 
 /**
@@ -15,14 +18,24 @@ export function promptCoin(request: Pick<FakeLlmRequest, 'system' | 'text'>, see
  * independent of the deck's quality — what a useless judge looks like, for checking that
  * meta-evaluation calls it useless.
  */
-export function randomJudgeReply(request: Pick<FakeLlmRequest, 'system' | 'text'>, seed: number): FakeLlmReply {
+export function randomJudgeReply(
+  request: Pick<FakeLlmRequest, 'system' | 'text'>,
+  seed: number,
+): FakeLlmReply {
   const coin = promptCoin(request, seed);
-  const itemCoin = (id: string) => promptCoin({ system: request.system, text: `${id}\u0000${request.text}` }, seed);
+  const itemCoin = (id: string) =>
+    promptCoin({ system: request.system, text: `${id}\u0000${request.text}` }, seed);
   if (request.system === ANSWERABILITY_SYSTEM) {
     const ids = [...request.text.matchAll(/"probe_id": "([^"]+)"/g)].map((match) => match[1]!);
     return {
       text: JSON.stringify({
-        judgments: ids.map((id) => ({ probe_id: id, covered: itemCoin(id) < 0.5, answer: 'random', cited_evidence: 'Slide 1', confidence: 0.5 })),
+        judgments: ids.map((id) => ({
+          probe_id: id,
+          covered: itemCoin(id) < 0.5,
+          answer: 'random',
+          cited_evidence: 'Slide 1',
+          confidence: 0.5,
+        })),
       }),
     };
   }
@@ -40,11 +53,18 @@ export function randomJudgeReply(request: Pick<FakeLlmRequest, 'system' | 'text'
     const ids = [...request.text.matchAll(/"claim_id": "([^"]+)"/g)].map((match) => match[1]!);
     const labels = ['supported', 'contradicted', 'unsupported'];
     return {
-      text: JSON.stringify({ verdicts: ids.map((id) => ({ claim_id: id, label: labels[Math.floor(itemCoin(id) * 3)], rationale: 'random' })) }),
+      text: JSON.stringify({
+        verdicts: ids.map((id) => ({
+          claim_id: id,
+          label: labels[Math.floor(itemCoin(id) * 3)],
+          rationale: 'random',
+        })),
+      }),
     };
   }
   if (request.system.includes('Rate the deck')) {
-    const score = (salt: number) => 1 + Math.floor(promptCoin({ system: request.system, text: `${salt}${request.text}` }, seed) * 5);
+    const score = (salt: number) =>
+      1 + Math.floor(promptCoin({ system: request.system, text: `${salt}${request.text}` }, seed) * 5);
     return {
       text: JSON.stringify({
         content: { score: score(1), reason: 'random' },

@@ -4,6 +4,7 @@ import { decksCommand } from './decks-command';
 import { demoCommand } from './demo-command';
 import { evalCommand } from './eval-command';
 import { llmCommand } from './llm-command';
+import { metaCommand } from './meta/index';
 import { metricsCommand } from './metrics-command';
 import { probesCommand } from './probes-command';
 import { rubricCommand } from './rubric-command';
@@ -20,6 +21,7 @@ export const commandModules: CommandModule[] = [
   evalCommand,
   metricsCommand,
   rubricCommand,
+  metaCommand,
   llmCommand,
   configCommand,
 ];

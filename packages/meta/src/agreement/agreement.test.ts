@@ -56,9 +56,19 @@ const B: RubricVerdict[] = ['yes', 'yes', 'yes', 'yes', 'no', 'no', 'yes', 'no',
 
 describe('computeAgreement', () => {
   it('matches the hand-computed table on two rubric evaluations of the same deck by different judges', async () => {
-    const a = await write(join(dir, 'a', 'case1', 'slides.pptx.xsb_rubric_lexical.json'), JSON.stringify(evaluation('lexical', A)));
-    await write(join(dir, 'b', 'case1', 'slides.pptx.xsb_rubric_openai_gpt-x.json'), JSON.stringify(evaluation('openai:gpt-x', B)));
-    const result = computeAgreement(await readVerdictSet(join(dir, 'a')), await readVerdictSet(join(dir, 'b')), { resamples: 300 });
+    const a = await write(
+      join(dir, 'a', 'case1', 'slides.pptx.xsb_rubric_lexical.json'),
+      JSON.stringify(evaluation('lexical', A)),
+    );
+    await write(
+      join(dir, 'b', 'case1', 'slides.pptx.xsb_rubric_openai_gpt-x.json'),
+      JSON.stringify(evaluation('openai:gpt-x', B)),
+    );
+    const result = computeAgreement(
+      await readVerdictSet(join(dir, 'a')),
+      await readVerdictSet(join(dir, 'b')),
+      { resamples: 300 },
+    );
     expect(() => metaAgreementSchema.parse(result)).not.toThrow();
     expect(a).toContain('lexical');
     expect(result.judge_a).toEqual(['lexical']);
@@ -69,7 +79,11 @@ describe('computeAgreement', () => {
     expect(result.overall.alpha.value).toBeCloseTo(14 / 33, 12);
     expect(result.overall.kappa.ci_low!).toBeLessThan(0.4);
     expect(result.overall.kappa.ci_high!).toBeGreaterThan(0.4);
-    expect(result.disagreements.map((item) => item.item)).toEqual(['case1/slides.pptx#material_independent/1.5', 'case1/slides.pptx#material_independent/2.1', 'case1/slides.pptx#material_independent/2.2']);
+    expect(result.disagreements.map((item) => item.item)).toEqual([
+      'case1/slides.pptx#material_independent/1.5',
+      'case1/slides.pptx#material_independent/2.1',
+      'case1/slides.pptx#material_independent/2.2',
+    ]);
     // fundamentals: items 1-5 → A y y y y y, B y y y y n: agreement 0.8; B's labels vary but A's do not → kappa 0.
     const fundamentals = result.classes.find((row) => row.class === 'rubric.fundamentals')!;
     expect(fundamentals.agreement.value).toBeCloseTo(0.8, 12);
@@ -82,14 +96,28 @@ describe('computeAgreement', () => {
     withGaps[1] = 'not_judged';
     await write(join(dir, 'x.json'), JSON.stringify(evaluation('j1', withGaps)));
     await write(join(dir, 'y.json'), JSON.stringify(evaluation('j2', B)));
-    const result = computeAgreement(await readVerdictSet(join(dir, 'x.json')), await readVerdictSet(join(dir, 'y.json')), { resamples: 100 });
+    const result = computeAgreement(
+      await readVerdictSet(join(dir, 'x.json')),
+      await readVerdictSet(join(dir, 'y.json')),
+      { resamples: 100 },
+    );
     expect(result.matched_items).toBe(8);
     expect(result.only_in_b).toBe(2);
   });
 
   it('matches probe coverage by probe id and claim labels by claim text across evaluation trees', async () => {
     const scores = (covered: boolean[]) =>
-      covered.map((value, index) => JSON.stringify({ probe_id: `p${index}`, covered: value, answer: '', cited_evidence: '', metadata: { judge: 'lexical' } })).join('\n');
+      covered
+        .map((value, index) =>
+          JSON.stringify({
+            probe_id: `p${index}`,
+            covered: value,
+            answer: '',
+            cited_evidence: '',
+            metadata: { judge: 'lexical' },
+          }),
+        )
+        .join('\n');
     const correctness = (claims: Array<[string, string]>) =>
       JSON.stringify({
         correctness: 0.5,
@@ -103,28 +131,58 @@ describe('computeAgreement', () => {
         supported_count: 0,
         contradicted_count: 0,
         unsupported_count: 0,
-        claims: claims.map(([text, label], index) => ({ claim_id: `c${index}`, slide_index: 1, text, label, rationale: '', snippets: [] })),
+        claims: claims.map(([text, label], index) => ({
+          claim_id: `c${index}`,
+          slide_index: 1,
+          text,
+          label,
+          rationale: '',
+          snippets: [],
+        })),
       });
     const job = 'sys/audience_agnostic/learners/case';
     await write(join(dir, 'a', job, 'probe_scores.jsonl'), scores([true, true, false, false]));
     await write(join(dir, 'b', job, 'probe_scores.jsonl'), scores([true, false, false, false]));
-    await write(join(dir, 'a', job, 'correctness.json'), correctness([['Raft elects a leader.', 'supported'], ['Only in A.', 'supported']]));
-    await write(join(dir, 'b', job, 'correctness.json'), correctness([['raft  elects a LEADER.', 'unsupported'], ['Only in B.', 'supported']]));
-    const result = computeAgreement(await readVerdictSet(join(dir, 'a')), await readVerdictSet(join(dir, 'b')), { resamples: 100 });
+    await write(
+      join(dir, 'a', job, 'correctness.json'),
+      correctness([
+        ['Raft elects a leader.', 'supported'],
+        ['Only in A.', 'supported'],
+      ]),
+    );
+    await write(
+      join(dir, 'b', job, 'correctness.json'),
+      correctness([
+        ['raft  elects a LEADER.', 'unsupported'],
+        ['Only in B.', 'supported'],
+      ]),
+    );
+    const result = computeAgreement(
+      await readVerdictSet(join(dir, 'a')),
+      await readVerdictSet(join(dir, 'b')),
+      { resamples: 100 },
+    );
     expect(result.classes.map((row) => [row.class, row.n])).toEqual([
       ['claim_label', 1],
       ['probe_coverage', 4],
     ]);
     expect(result.only_in_a).toBe(1);
     expect(result.disagreements).toEqual([
-      { item: `${job}/correctness.json#claim:raft elects a leader.`, class: 'claim_label', a: 'supported', b: 'unsupported' },
+      {
+        item: `${job}/correctness.json#claim:raft elects a leader.`,
+        class: 'claim_label',
+        a: 'supported',
+        b: 'unsupported',
+      },
       { item: `${job}/probe_scores.jsonl#p1`, class: 'probe_coverage', a: 'covered', b: 'not_covered' },
     ]);
   });
 
   it('reads PresentBench result YAML', async () => {
     const file = join(fixtures, 'rubric', 'presentbench-layout', 'result-example.yaml');
-    const result = computeAgreement(await readVerdictSet(file), await readVerdictSet(file), { resamples: 50 });
+    const result = computeAgreement(await readVerdictSet(file), await readVerdictSet(file), {
+      resamples: 50,
+    });
     expect(result.matched_items).toBeGreaterThan(0);
     expect(result.overall.agreement.value).toBe(1);
   });

@@ -48,7 +48,11 @@ function rubricVerdicts(
     // `error` and `not_judged` carry no verdict to agree on; they are left out, not counted as "no".
     if (item.verdict === 'error' || item.verdict === 'not_judged') continue;
     // Item keys (`1.1`) restart in each section: the section is part of the key.
-    add({ key: `${base}#${item.section}/${item.key}`, class: `rubric.${item.dimension}`, value: item.verdict });
+    add({
+      key: `${base}#${item.section}/${item.key}`,
+      class: `rubric.${item.dimension}`,
+      value: item.verdict,
+    });
   }
 }
 

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { metaAnchorCheckSchema, metaAnchorSetSchema, readJson, RunLayout, UsageError } from '@xsb/core';
+import { metaAnchorCheckSchema, metaAnchorSetSchema, RunLayout, readJson, UsageError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { runDemo } from '@xsb/eval';
-import { fakeProviderEnv, type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
+import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomJudgeReply } from '../testing';
 import { anchorCheckFile, anchorSetFile } from './anchor-layout';
@@ -28,7 +28,12 @@ afterAll(async () => {
 
 describe('drift anchors', () => {
   it('freezes a seeded sample of finished decks with their verdicts and input hashes', async () => {
-    const { set, file } = await freezeAnchors({ dataDir, run: 'demo', size: 2, now: clock('2026-12-01T10:00:00Z') });
+    const { set, file } = await freezeAnchors({
+      dataDir,
+      run: 'demo',
+      size: 2,
+      now: clock('2026-12-01T10:00:00Z'),
+    });
     expect(await readJson(file, metaAnchorSetSchema)).toEqual(set);
     expect(file).toBe(anchorSetFile(dataDir, 'demo'));
     expect(set.judge).toBe('lexical');
@@ -36,21 +41,44 @@ describe('drift anchors', () => {
     expect(set.verdicts.length).toBeGreaterThanOrEqual(2);
     expect(set.item_count).toBeGreaterThan(10);
     await expect(freezeAnchors({ dataDir, run: 'demo', size: 2 })).rejects.toThrow(UsageError);
-    const again = await freezeAnchors({ dataDir, run: 'demo', size: 2, force: true, now: clock('2026-12-01T10:00:00Z') });
+    const again = await freezeAnchors({
+      dataDir,
+      run: 'demo',
+      size: 2,
+      force: true,
+      now: clock('2026-12-01T10:00:00Z'),
+    });
     expect(again.set).toEqual(set);
   }, 60_000);
 
   it('passes the judge that froze them (deterministic lexical: kappa 1)', async () => {
-    const { check, file } = await checkAnchors({ dataDir, judge: 'lexical', now: clock('2026-12-01T11:00:00Z') });
+    const { check, file } = await checkAnchors({
+      dataDir,
+      judge: 'lexical',
+      now: clock('2026-12-01T11:00:00Z'),
+    });
     expect(await readJson(file, metaAnchorCheckSchema)).toEqual(check);
     expect(file).toBe(anchorCheckFile(dataDir, 'demo', 'lexical'));
-    expect(check).toMatchObject({ anchor_set: 'demo', judge: 'lexical', frozen_judge: 'lexical', agreement: 1, kappa: 1, passed: true, min_kappa: 0.8 });
+    expect(check).toMatchObject({
+      anchor_set: 'demo',
+      judge: 'lexical',
+      frozen_judge: 'lexical',
+      agreement: 1,
+      kappa: 1,
+      passed: true,
+      min_kappa: 0.8,
+    });
     expect(check.n).toBeGreaterThan(10);
   }, 60_000);
 
   it('fails a judge that answers at random, and bench compare learns why', async () => {
     const judge = 'openai:gpt-random';
-    const { check } = await checkAnchors({ dataDir, judge, env: fakeProviderEnv(server), now: clock('2026-12-01T12:00:00Z') });
+    const { check } = await checkAnchors({
+      dataDir,
+      judge,
+      env: fakeProviderEnv(server),
+      now: clock('2026-12-01T12:00:00Z'),
+    });
     expect(check.passed).toBe(false);
     expect(check.kappa!).toBeLessThan(0.5);
     expect(check.reason).toMatch(/does not reproduce the verdicts of lexical/);
@@ -69,7 +97,9 @@ describe('drift anchors', () => {
     const set = await readJson(anchorSetFile(dataDir, 'demo'), metaAnchorSetSchema);
     const probes = new RunLayout(dataDir).probesFile(set.decks[0]!.case_label);
     await writeFile(probes, '\n', { flag: 'a' });
-    await expect(checkAnchors({ dataDir, judge: 'lexical' })).rejects.toThrow(/probe bank of case .* changed since anchor set "demo" was frozen/);
+    await expect(checkAnchors({ dataDir, judge: 'lexical' })).rejects.toThrow(
+      /probe bank of case .* changed since anchor set "demo" was frozen/,
+    );
     expect((await anchorCheckPasses(join(dir, 'empty'), 'lexical')).reason).toMatch(/no anchor set/);
   }, 60_000);
 });

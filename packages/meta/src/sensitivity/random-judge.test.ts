@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { RunLayout } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { fakeProviderEnv, type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
+import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAgreement } from '../agreement/compute-agreement';
 import { readVerdictSet } from '../agreement/read-verdict-set';
@@ -38,7 +38,16 @@ describe('a judge that answers at random', () => {
     const cases = await writeRubricTestData(dataDir, 'r', DECKS);
     const layout = new RunLayout(dataDir);
     for (const label of cases) {
-      const deck = join(layout.deckDir({ run: 'r', system: 'gen', condition: 'audience_agnostic', audience: 'all', caseLabel: label }), `${label}.pptx`);
+      const deck = join(
+        layout.deckDir({
+          run: 'r',
+          system: 'gen',
+          condition: 'audience_agnostic',
+          audience: 'all',
+          caseLabel: label,
+        }),
+        `${label}.pptx`,
+      );
       await perturbDeck({ deck, outDir: join(dir, 'p', label), kinds: ['shuffle_slides'], severities: [1] });
     }
     const { result } = await runSensitivity({
@@ -52,8 +61,15 @@ describe('a judge that answers at random', () => {
     });
     expect(result.failures).toEqual([]);
     expect(result.offline).toBe(false);
-    for (const evaluator of ['rubric.total', 'rubric.fundamentals', 'holistic.coherence', 'holistic.overall']) {
-      const row = result.summary.find((item) => item.evaluator === evaluator && item.kind === 'shuffle_slides')!;
+    for (const evaluator of [
+      'rubric.total',
+      'rubric.fundamentals',
+      'holistic.coherence',
+      'holistic.overall',
+    ]) {
+      const row = result.summary.find(
+        (item) => item.evaluator === evaluator && item.kind === 'shuffle_slides',
+      )!;
       expect(row.expected).toBe('lower');
       expect(row.sensitivity.n).toBe(DECKS);
       expect(row.sensitivity.share!, evaluator).toBeGreaterThanOrEqual(0.2);
@@ -68,7 +84,11 @@ describe('a judge that answers at random', () => {
     const judged = await readVerdictSet(new RunLayout(join(dir, 'data')).decksRoot('r@meta'));
     // The fixed set: the same items, "yes" for odd item numbers, "no" for even ones.
     const fixed = { ...judged, source: 'fixed', judges: ['fixed'], items: new Map(judged.items) };
-    for (const [key, item] of fixed.items) fixed.items.set(key, { ...item, value: Number(key.slice(key.lastIndexOf('.') + 1)) % 2 ? 'yes' : 'no' });
+    for (const [key, item] of fixed.items)
+      fixed.items.set(key, {
+        ...item,
+        value: Number(key.slice(key.lastIndexOf('.') + 1)) % 2 ? 'yes' : 'no',
+      });
     const agreement = computeAgreement(judged, fixed, { resamples: 300 });
     expect(agreement.matched_items).toBe(2 * DECKS * 5 * TEST_ITEMS_PER_DIMENSION);
     // Two independent raters: kappa's standard error at n = 2000 is about 0.022; |kappa| < 0.1 is > 4 of them.

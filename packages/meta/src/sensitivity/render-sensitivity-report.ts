@@ -77,7 +77,7 @@ export function renderSensitivityReport(result: MetaSensitivity): string {
             : `${evaluator.tolerance.absolute < 1e-6 ? 0 : evaluator.tolerance.absolute}`,
           ...kinds.map((kind) => {
             const row = cell(evaluator.id, kind);
-            if (!row || row.expected !== 'unchanged' || row.specificity.n === 0) return '·';
+            if (row?.expected !== 'unchanged' || row.specificity.n === 0) return '·';
             return `${number(row.specificity.share)} (${row.specificity.n})`;
           }),
         ]),
@@ -94,7 +94,7 @@ export function renderSensitivityReport(result: MetaSensitivity): string {
           `\`${evaluator.id}\``,
           ...kinds.map((kind) => {
             const row = cell(evaluator.id, kind);
-            if (!row || row.expected !== 'lower' || row.graded_n === 0) return '·';
+            if (row?.expected !== 'lower' || row.graded_n === 0) return '·';
             return `${number(row.graded_tau_b)} (${row.graded_n})`;
           }),
         ]),

@@ -35,7 +35,7 @@ import {
   RUBRIC_EVALUATORS,
   XSLIDES_EVALUATORS,
 } from '../evaluator-ids';
-import type { DerivedDeck, DerivedRun } from './derived-run';
+import type { DerivedRun } from './derived-run';
 
 /** Model client settings passed on to stage 5 (cache, limits, keys). */
 export type ModelClientSettings = Pick<
