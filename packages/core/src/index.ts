@@ -128,6 +128,26 @@ export {
 } from './schemas/deck-run-status';
 export { type DeckStats, deckStatsSchema } from './schemas/deck-stats';
 export { type EvalJobStatus, evalJobStatusSchema } from './schemas/eval-job-status';
+export { type MetaAgreement, metaAgreementSchema } from './schemas/meta-agreement';
+export {
+  type MetaAnchorCheck,
+  type MetaAnchorSet,
+  metaAnchorCheckSchema,
+  metaAnchorSetSchema,
+} from './schemas/meta-anchor';
+export {
+  PERTURBATION_KINDS,
+  type PerturbationChange,
+  type PerturbationKind,
+  type PerturbationRecord,
+  perturbationRecordSchema,
+} from './schemas/meta-perturbation';
+export {
+  type MetaScoreRow,
+  type MetaSensitivity,
+  metaScoreRowSchema,
+  metaSensitivitySchema,
+} from './schemas/meta-sensitivity';
 export { type Metadata, metadataSchema } from './schemas/metadata';
 export { type Metrics, metricsSchema } from './schemas/metrics';
 export {

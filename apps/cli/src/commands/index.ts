@@ -5,6 +5,7 @@ import { decksCommand } from './decks-command';
 import { demoCommand } from './demo-command';
 import { evalCommand } from './eval-command';
 import { llmCommand } from './llm-command';
+import { metaCommand } from './meta/index';
 import { metricsCommand } from './metrics-command';
 import { probesCommand } from './probes-command';
 import { rubricCommand } from './rubric-command';
@@ -22,6 +23,7 @@ export const commandModules: CommandModule[] = [
   metricsCommand,
   rubricCommand,
   benchCommand,
+  metaCommand,
   llmCommand,
   configCommand,
 ];
