@@ -13,14 +13,32 @@ export type {
   TextPart,
   TokenUsage,
 } from './completion-types';
-export { type CreateLlmClientOptions, createLlmClient, providerLimitsFor } from './create-llm-client';
+export { type BatchEvent, type BatchOptions, BatchingClient, customIdFor } from './batching-client';
+export {
+  type CreateLlmClientOptions,
+  createLlmClient,
+  preferredConcurrencyFor,
+  providerLimitsFor,
+} from './create-llm-client';
 export { type CacheStats, DiskCache } from './disk-cache';
 export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
 export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
 export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
 export {
+  DEFAULT_ANSWER_BUDGET,
+  estimateRequestTokens,
+  estimateTokens,
+  type TokenEstimate,
+} from './estimate-request-tokens';
+export {
+  BATCH_PRICE_FACTOR,
+  costOfUsage,
   DEFAULT_PRICES,
+  DEFAULT_PRICES_AS_OF,
   priceFor,
+} from './price-table';
+export { type LimiterSnapshot } from './rate-limiter';
+export {
   summarizeUsage,
   summarizeUsageLedger,
   type UsageSummary,

@@ -5,7 +5,8 @@ import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/ll
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from './create-llm-client';
 import { isOfflineJudge, parseJudgeSpec } from './parse-judge-spec';
-import { priceFor, summarizeUsage, summarizeUsageLedger } from './usage-summary';
+import { priceFor } from './price-table';
+import { summarizeUsage, summarizeUsageLedger } from './usage-summary';
 
 let server: FakeLlmServer;
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type UsageLedgerEntry, usageLedgerEntrySchema, validateRecord } from '@xsb/core';
+import { type ModelPrice, type UsageLedgerEntry, usageLedgerEntrySchema, validateRecord } from '@xsb/core';
 import type { TokenUsage } from './completion-types';
+import { costOfUsage, priceFor } from './price-table';
 
 /** One call as the clients report it; the ledger adds the time, `ok` and zero usage for failures. */
 export interface LedgerCall {
@@ -16,6 +17,10 @@ export interface LedgerCall {
   usage?: TokenUsage;
   /** The error code of a failed call; its presence makes the line `ok: false`. */
   error?: string;
+  /** The provider's batch id when the call went through a batch API (`batch: true`, batch price). */
+  batchId?: string;
+  /** The input tokens estimated before the call ({@link estimateTokens}). */
+  estimatedInputTokens?: number;
 }
 
 const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -29,10 +34,17 @@ export class UsageLedger {
   private tail: Promise<void> = Promise.resolve();
   private ready: Promise<unknown> | undefined;
 
-  constructor(readonly file: string) {}
+  /** `prices`: config `prices`, over the default table, for each line's `costUsd`. */
+  constructor(
+    readonly file: string,
+    private readonly prices: Readonly<Record<string, ModelPrice>> = {},
+  ) {}
 
   appendCall(call: LedgerCall): Promise<void> {
     const usage = call.usage ?? NO_USAGE;
+    const price = priceFor(call.judge, call.model, this.prices);
+    const batch = call.batchId !== undefined;
+    const costUsd = call.cacheHit ? 0 : price ? costOfUsage(usage, price, batch) : undefined;
     return this.append({
       time: new Date().toISOString(),
       stage: call.stage,
@@ -48,6 +60,12 @@ export class UsageLedger {
       cacheHit: call.cacheHit,
       ok: call.error === undefined,
       ...(call.error !== undefined ? { error: call.error } : {}),
+      ...(batch ? { batch: true, batchId: call.batchId } : {}),
+      // Rounded to 1e-9 USD so a line does not print float noise.
+      ...(costUsd !== undefined ? { costUsd: Math.round(costUsd * 1e9) / 1e9 } : {}),
+      ...(call.estimatedInputTokens !== undefined
+        ? { estimatedInputTokens: call.estimatedInputTokens }
+        : {}),
     });
   }
 
