@@ -182,6 +182,7 @@ export class BatchingClient implements LlmClient {
     const hit = await this.online.cachedResult(request, key, started);
     if (hit) return hit;
     const customId = customIdFor(key);
+    callOptions.signal?.throwIfAborted();
     return new Promise<CompletionResult>((resolve, reject) => {
       let entry = this.entries.get(customId);
       const fresh = !entry;
@@ -618,6 +619,7 @@ export class BatchingClient implements LlmClient {
   private async collect(record: BatchState, progress: BatchProgress): Promise<void> {
     const batchId = record.batchId as string;
     const later: Array<[Entry, NoAnswer]> = [];
+    const answered: Array<[Entry, CompletionResult]> = [];
     const counts = { succeeded: 0, errored: 0, expired: 0, canceled: 0, absent: 0 };
     const missing: string[] = [];
     this.delivering += 1;
@@ -645,7 +647,7 @@ export class BatchingClient implements LlmClient {
               billed,
               ...(entry ? { estimatedInputTokens: entry.estimatedInputTokens } : {}),
             });
-            if (entry) this.resolveAll(entry, result);
+            if (entry) answered.push([entry, result]);
             return;
           }
           missing.push(customId);
@@ -666,6 +668,7 @@ export class BatchingClient implements LlmClient {
       // The batch ended but its results could not be read: the record stays `submitted`, so a
       // later run collects them; resubmitting now would pay for these requests twice.
       const reason = error instanceof BatchCallError ? error.failure.reason : (error as Error).message;
+      for (const [entry, result] of answered) this.resolveAll(entry, result);
       this.handleMissing(record, () => ({
         code: 'batch_results',
         detail: `has results in batch ${batchId} that could not be read (${this.online.redact(reason)}); run again to collect them`,
@@ -677,6 +680,8 @@ export class BatchingClient implements LlmClient {
       this.delivering -= 1;
     }
     this.emit({ type: 'collected', localId: record.id, batchId, succeeded: counts.succeeded, missing: missing.length });
+    // Callers hear of their answers only once cache, ledger and state file hold them.
+    for (const [entry, result] of answered) this.resolveAll(entry, result);
     for (const [entry, why] of later) this.noAnswer(entry, why, batchId);
   }
 
