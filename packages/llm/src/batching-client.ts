@@ -521,7 +521,10 @@ export class BatchingClient implements LlmClient {
       }));
       return;
     }
-    if (record.status === 'preparing' && !(await this.recover(record))) return;
+    if (record.status === 'preparing') {
+      if (!(await this.recover(record))) return;
+      record = this.store.get(record.id) ?? record;
+    }
     if (record.status === 'collected') {
       // Another process collected it while this one waited: the stored results answer these.
       for (const entry of this.entriesOf(record)) {
@@ -594,24 +597,37 @@ export class BatchingClient implements LlmClient {
   /**
    * A record left in `preparing` by a process that died: the provider may have created the batch
    * after all. Adopts it when found, else marks the record failed and queues its requests again.
+   * Under the lock, so when two processes find the same record only the first decides.
    */
-  private async recover(record: BatchState): Promise<boolean> {
-    const found =
-      record.batchId ??
-      (await retryBatchCall(() => this.findOrphan(record, Date.parse(record.createdAt)), this.retry).catch(
-        () => undefined,
-      ));
-    if (found) {
-      record.batchId = found;
-      record.status = 'submitted';
-      record.submittedAt ??= new Date().toISOString();
-      await this.store.write(record);
-      return true;
+  private async recover(initial: BatchState): Promise<boolean> {
+    const record = await this.store.withLock(async () => {
+      await this.store.scan();
+      const current = (await this.store.reread(initial.id)) ?? initial;
+      if (current.status !== 'preparing') return current;
+      const found =
+        current.batchId ??
+        (await retryBatchCall(() => this.findOrphan(current, Date.parse(current.createdAt)), this.retry).catch(
+          () => undefined,
+        ));
+      if (found) {
+        current.batchId = found;
+        current.status = 'submitted';
+        current.submittedAt ??= new Date().toISOString();
+      } else {
+        current.status = 'failed';
+        current.error = 'the submission was interrupted before the provider accepted it';
+      }
+      await this.store.write(current);
+      return current;
+    });
+    if (record.status === 'submitted') return true;
+    for (const entry of this.entriesOf(record)) {
+      if (record.status === 'failed') this.enqueueAgain(entry);
+      else {
+        entry.state = 'routing';
+        void this.route(entry);
+      }
     }
-    record.status = 'failed';
-    record.error = 'the submission was interrupted before the provider accepted it';
-    await this.store.write(record);
-    for (const entry of this.entriesOf(record)) this.enqueueAgain(entry);
     return false;
   }
 
