@@ -42,7 +42,11 @@ export class AnthropicBatchBackend implements BatchBackend {
 
   async create(entries: readonly BatchEntry[]): Promise<string> {
     const batch = await this.client.messages.batches.create(
-      { requests: entries.map((entry) => entry.body) as unknown as Anthropic.Messages.BatchCreateParams['requests'] },
+      {
+        requests: entries.map(
+          (entry) => entry.body,
+        ) as unknown as Anthropic.Messages.BatchCreateParams['requests'],
+      },
       { maxRetries: 0 },
     );
     return batch.id;

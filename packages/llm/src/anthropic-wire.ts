@@ -80,4 +80,3 @@ export function answerFromAnthropicMessage(message: Anthropic.Message, model: st
     },
   };
 }
-

@@ -2,7 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapWithConcurrency, writeFileAtomic } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { type FakeLlmHandler, type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import {
+  type FakeLlmHandler,
+  type FakeLlmServer,
+  fakeProviderEnv,
+  startFakeLlmServer,
+} from '@xsb/llm/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { completeJson } from './complete-json';
@@ -18,12 +23,20 @@ async function claimStage(client: LlmClient, items: string[], artifact: string):
   const rows = await mapWithConcurrency(items, client.preferredConcurrency ?? 4, async (item) => {
     const { value: claims, result } = await completeJson(
       client,
-      { system: 'Extract the claims as a JSON array of strings.', messages: [{ role: 'user', content: item }], stage: 'extract' },
+      {
+        system: 'Extract the claims as a JSON array of strings.',
+        messages: [{ role: 'user', content: item }],
+        stage: 'extract',
+      },
       z.array(z.string()),
     );
     const verdicts = await Promise.all(
       claims.map((claim) =>
-        client.complete({ system: 'Verify the claim.', messages: [{ role: 'user', content: claim }], stage: 'verify' }),
+        client.complete({
+          system: 'Verify the claim.',
+          messages: [{ role: 'user', content: claim }],
+          stage: 'verify',
+        }),
       ),
     );
     return {
@@ -31,7 +44,10 @@ async function claimStage(client: LlmClient, items: string[], artifact: string):
       claims,
       verdicts: verdicts.map((verdict) => verdict.text),
       judge: result.judgeId,
-      tokens: verdicts.reduce((sum, v) => sum + v.usage.inputTokens + v.usage.outputTokens, result.usage.outputTokens),
+      tokens: verdicts.reduce(
+        (sum, v) => sum + v.usage.inputTokens + v.usage.outputTokens,
+        result.usage.outputTokens,
+      ),
     };
   });
   await writeFileAtomic(artifact, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
@@ -62,7 +78,11 @@ async function cacheEntries(cacheDir: string): Promise<string[]> {
   const out: string[] = [];
   for (const shard of await readdir(root))
     for (const name of await readdir(join(root, shard))) {
-      const { latencyMs: _latency, key: _key, ...entry } = JSON.parse(await readFile(join(root, shard, name), 'utf8'));
+      const {
+        latencyMs: _latency,
+        key: _key,
+        ...entry
+      } = JSON.parse(await readFile(join(root, shard, name), 'utf8'));
       out.push(JSON.stringify(entry));
     }
   return out.sort();

@@ -5,7 +5,13 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
-import { type BatchState, batchStateSchema, readJsonlAll, usageLedgerEntrySchema, writeFileAtomic } from '@xsb/core';
+import {
+  type BatchState,
+  batchStateSchema,
+  readJsonlAll,
+  usageLedgerEntrySchema,
+  writeFileAtomic,
+} from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -34,10 +40,22 @@ afterEach(async () => {
   await cleanup();
 });
 
-function startChild(spec: string, count: number): { child: ChildProcess; lines: string[]; exited: Promise<number | null> } {
+function startChild(
+  spec: string,
+  count: number,
+): { child: ChildProcess; lines: string[]; exited: Promise<number | null> } {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'fixtures/batch-child.ts', server.url, dir, spec, String(count), join(dir, 'usage_ledger.jsonl')],
+    [
+      '--import',
+      'tsx',
+      'fixtures/batch-child.ts',
+      server.url,
+      dir,
+      spec,
+      String(count),
+      join(dir, 'usage_ledger.jsonl'),
+    ],
     { cwd: packageDir, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines: string[] = [];
@@ -100,12 +118,16 @@ describe.each(['anthropic:claude-test', 'openai:gpt-test'])('%s restart', (spec)
     expect(second.lines.some((line) => line.includes('"type":"resumed"'))).toBe(true);
     expect(second.lines.some((line) => line.includes('"type":"submitted"'))).toBe(false);
     const done = second.lines.find((line) => line.startsWith('done '));
-    expect(JSON.parse(done?.slice(5) ?? '[]')).toEqual(Array.from({ length: 6 }, (_, i) => `answer to question ${i}`));
+    expect(JSON.parse(done?.slice(5) ?? '[]')).toEqual(
+      Array.from({ length: 6 }, (_, i) => `answer to question ${i}`),
+    );
 
     const made = server.batches.slice(before);
     expect(made).toHaveLength(1);
     expect(new Set(made[0]?.customIds).size).toBe(6);
-    expect(server.requests.filter((r) => r.batchId === undefined && r.text.startsWith('question'))).toHaveLength(0);
+    expect(
+      server.requests.filter((r) => r.batchId === undefined && r.text.startsWith('question')),
+    ).toHaveLength(0);
     const ledger = await readJsonlAll(join(dir, 'usage_ledger.jsonl'), usageLedgerEntrySchema);
     expect(ledger).toHaveLength(6);
     expect(ledger.every((line) => line.batch && line.batchId === made[0]?.id && !line.cacheHit)).toBe(true);
@@ -124,7 +146,7 @@ async function writePreparing(spec: string, asked: CompletionRequest[]): Promise
   const [provider, model] = spec.split(':') as ['anthropic', string];
   const record: BatchState = {
     v: 1,
-    id: 'b-20261201T000000-abcdef',
+    id: 'b-20000101T000000000-0000-abcdef',
     provider,
     judge: spec,
     model,
@@ -163,7 +185,11 @@ describe('a submission interrupted before the batch id was stored', () => {
     });
     const before = server.batches.length;
     const results = await Promise.all(asked.map((q) => client().complete(q)));
-    expect(results.map((r) => r.text)).toEqual(['answer to question 100', 'answer to question 101', 'answer to question 102']);
+    expect(results.map((r) => r.text)).toEqual([
+      'answer to question 100',
+      'answer to question 101',
+      'answer to question 102',
+    ]);
     expect(server.batches.length).toBe(before);
     const [state] = await states();
     expect(state).toMatchObject({ status: 'collected', batchId: lost.id });
@@ -184,8 +210,13 @@ describe('a submission interrupted before the batch id was stored', () => {
     const before = server.batches.length;
     const asked = [request(300), request(301), request(302)];
     const [a, b] = [client(), client()];
-    const results = await Promise.all([...asked.map((q) => a.complete(q)), ...asked.map((q) => b.complete(q))]);
-    expect(results.map((r) => r.text)).toEqual([...asked, ...asked].map((q) => `answer to ${q.messages[0]?.content}`));
+    const results = await Promise.all([
+      ...asked.map((q) => a.complete(q)),
+      ...asked.map((q) => b.complete(q)),
+    ]);
+    expect(results.map((r) => r.text)).toEqual(
+      [...asked, ...asked].map((q) => `answer to ${q.messages[0]?.content}`),
+    );
     const ids = server.batches.slice(before).flatMap((batch) => batch.customIds);
     expect(ids.sort()).toEqual(asked.map((q) => customIdOf(spec, q)).sort());
   });

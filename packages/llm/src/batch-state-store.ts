@@ -11,6 +11,8 @@ import {
   writeFileAtomic,
 } from '@xsb/core';
 
+let sequence = 0;
+
 /** Long enough for another process to store a large batch's results while this one waits. */
 const LOCK_TIMEOUT_MS = 30 * 60_000;
 
@@ -81,12 +83,20 @@ export class BatchStateStore {
   }
 
   /** A new record in `preparing`, owned by this process. */
-  create(fields: { judge: string; model: string; round: number; requests: BatchState['requests'] }): BatchState {
+  create(fields: {
+    judge: string;
+    model: string;
+    round: number;
+    requests: BatchState['requests'];
+  }): BatchState {
     const now = new Date();
-    const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '');
+    // Ids sort in creation order (to the millisecond, then this process's counter): scans read
+    // records oldest first, and "the newest record of a request" relies on it.
+    const stamp = now.toISOString().replace(/[-:.]/g, '').replace(/Z$/, '');
+    sequence += 1;
     return {
       v: 1,
-      id: `b-${stamp}-${randomBytes(3).toString('hex')}`,
+      id: `b-${stamp}-${String(sequence).padStart(4, '0')}-${randomBytes(3).toString('hex')}`,
       provider: this.scope.provider as BatchState['provider'],
       baseUrl: this.scope.baseUrl,
       status: 'preparing',

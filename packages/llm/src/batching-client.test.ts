@@ -1,10 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BatchState, batchStateSchema, ProviderError, readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
+import {
+  type BatchState,
+  batchStateSchema,
+  ProviderError,
+  readJsonlAll,
+  usageLedgerEntrySchema,
+} from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BatchEvent, type BatchOptions, BatchingClient, customIdFor } from './batching-client';
+import { type BatchEvent, BatchingClient, type BatchOptions, customIdFor } from './batching-client';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient, preferredConcurrencyFor } from './create-llm-client';
 import { cacheKeyFor } from './request-key';
@@ -128,7 +134,12 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     const results = await Promise.all(asked.map((q) => client.complete(q)));
     expect(results.map((r) => r.fromCache)).toEqual([true, true, true, false, false, false]);
     const { batches } = submissions(before);
-    expect(batches.flatMap((b) => b.customIds).sort()).toEqual(asked.slice(3).map((q) => customIdOf(spec, q)).sort());
+    expect(batches.flatMap((b) => b.customIds).sort()).toEqual(
+      asked
+        .slice(3)
+        .map((q) => customIdOf(spec, q))
+        .sort(),
+    );
     // The batch answers are now in the cache too: a second client asks nothing.
     const after = server.requestCount;
     const again = await Promise.all(asked.map((q) => online.complete(q)));
@@ -162,7 +173,8 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     server.setHandler((r) => {
       const count = (seen.get(r.text) ?? 0) + 1;
       seen.set(r.text, count);
-      if (r.text === 'refused') return { fault: { kind: 'status', status: 400, message: 'prompt is too long' } };
+      if (r.text === 'refused')
+        return { fault: { kind: 'status', status: 400, message: 'prompt is too long' } };
       if (r.text === 'flaky' && count === 1) return { fault: { kind: 'status', status: 500 } };
       return { text: `answer to ${r.text}` };
     });
@@ -171,8 +183,13 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
       index === before ? { entryOutcomes: { [customIdOf(spec, canceled)]: 'canceled' } } : {},
     );
     const client = batchClient(spec);
-    const ask = (content: string) => client.complete({ system: 'judge', messages: [{ role: 'user', content }] });
-    const [flaky, refused, canceledResult] = await Promise.allSettled([ask('flaky'), ask('refused'), ask('canceled')]);
+    const ask = (content: string) =>
+      client.complete({ system: 'judge', messages: [{ role: 'user', content }] });
+    const [flaky, refused, canceledResult] = await Promise.allSettled([
+      ask('flaky'),
+      ask('refused'),
+      ask('canceled'),
+    ]);
     expect(flaky).toMatchObject({ status: 'fulfilled', value: { text: 'answer to flaky' } });
     expect(canceledResult).toMatchObject({ status: 'fulfilled', value: { text: 'answer to canceled' } });
     expect(refused.status).toBe('rejected');
@@ -188,7 +205,9 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     expect(perRequest.get(customIdOf(spec, canceled))).toBe(2);
     const ledger = await readJsonlAll(join(dir, 'usage_ledger.jsonl'), usageLedgerEntrySchema);
     const failed = ledger.filter((line) => !line.ok);
-    expect(failed).toEqual([expect.objectContaining({ error: 'bad_request', batch: true, batchId: server.batches[before]?.id })]);
+    expect(failed).toEqual([
+      expect.objectContaining({ error: 'bad_request', batch: true, batchId: server.batches[before]?.id }),
+    ]);
   });
 
   it('gives up after maxRounds batches with a ProviderError naming the custom_id and the reason', async () => {
@@ -246,7 +265,9 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
   it('a submission the provider refuses (400) fails the calls, or goes online with fallback online', async () => {
     server.queueBatchFault('create', { status: 400, message: 'batches are not enabled for this key' }, 2);
     const failing = batchClient(spec);
-    const error = (await failing.complete(questions(1, 'refused batch ')[0] as CompletionRequest).catch((e) => e)) as ProviderError;
+    const error = (await failing
+      .complete(questions(1, 'refused batch ')[0] as CompletionRequest)
+      .catch((e) => e)) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.message).toContain('could not be submitted');
     expect(error.message).toContain('batches are not enabled for this key');
@@ -279,7 +300,9 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     controller.abort(new Error('caller went away'));
     await expect(droppedCall).rejects.toThrow('caller went away');
     await keptCall;
-    expect(submissions(before).batches.map((b) => b.customIds)).toEqual([[customIdOf(spec, kept as CompletionRequest)]]);
+    expect(submissions(before).batches.map((b) => b.customIds)).toEqual([
+      [customIdOf(spec, kept as CompletionRequest)],
+    ]);
   });
 
   it('shares one entry between identical concurrent calls', async () => {
@@ -307,7 +330,9 @@ describe('batch client wiring', () => {
   it('an OpenAI batch that fails validation is resubmitted, then fails naming the reason', async () => {
     server.setBatchPlan(() => ({ outcome: 'failed' }));
     const client = batchClient('openai:gpt-4o-mini', { maxRounds: 2 });
-    const error = (await client.complete(questions(1, 'invalid ')[0] as CompletionRequest).catch((e) => e)) as ProviderError;
+    const error = (await client
+      .complete(questions(1, 'invalid ')[0] as CompletionRequest)
+      .catch((e) => e)) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.code).toBe('batch_failed');
     expect(error.message).toContain('the batch failed validation');

@@ -148,7 +148,10 @@ export class BatchingClient implements LlmClient {
       provider: adapter.provider,
       baseUrl: withoutCredentials(adapter.baseUrl),
     });
-    const maxRequests = Math.min(options.maxRequestsPerBatch ?? this.backend.maxRequests, this.backend.maxRequests);
+    const maxRequests = Math.min(
+      options.maxRequestsPerBatch ?? this.backend.maxRequests,
+      this.backend.maxRequests,
+    );
     this.settings = {
       fallback: options.fallback ?? DEFAULTS.fallback,
       maxRounds: options.maxRounds ?? DEFAULTS.maxRounds,
@@ -295,12 +298,16 @@ export class BatchingClient implements LlmClient {
       }
     }
     if (entry.rendered.bytes > this.settings.maxBytesPerBatch - ENVELOPE_BYTES) {
-      this.noAnswer(entry, {
-        code: 'too_large',
-        detail: `is ${entry.rendered.bytes} bytes, more than a batch may hold (${this.settings.maxBytesPerBatch})`,
-        resubmit: false,
-        online: true,
-      }, undefined);
+      this.noAnswer(
+        entry,
+        {
+          code: 'too_large',
+          detail: `is ${entry.rendered.bytes} bytes, more than a batch may hold (${this.settings.maxBytesPerBatch})`,
+          resubmit: false,
+          online: true,
+        },
+        undefined,
+      );
       return;
     }
     entry.state = 'pending';
@@ -372,7 +379,10 @@ export class BatchingClient implements LlmClient {
       let bytes = 0;
       for (const entry of list) {
         const size = entry.rendered?.bytes ?? 0;
-        if (current.length > 0 && (current.length >= this.settings.maxRequestsPerBatch || bytes + size > limitBytes)) {
+        if (
+          current.length > 0 &&
+          (current.length >= this.settings.maxRequestsPerBatch || bytes + size > limitBytes)
+        ) {
           chunks.push({ entries: current, full: true });
           current = [];
           bytes = 0;
@@ -412,7 +422,11 @@ export class BatchingClient implements LlmClient {
           judge: this.judgeId,
           model: entries[0]?.model as string,
           round,
-          requests: entries.map((entry) => ({ customId: entry.customId, key: entry.key, stage: entry.stage })),
+          requests: entries.map((entry) => ({
+            customId: entry.customId,
+            key: entry.key,
+            stage: entry.stage,
+          })),
         });
         await this.store.write(record);
       });
@@ -429,7 +443,10 @@ export class BatchingClient implements LlmClient {
       entry.rounds += 1;
     }
     entries = entries.filter((entry) => entry.rendered);
-    await this.createRemote(submitted, entries.map((entry) => entry.rendered as BatchEntry));
+    await this.createRemote(
+      submitted,
+      entries.map((entry) => entry.rendered as BatchEntry),
+    );
   }
 
   private async createRemote(record: BatchState, rendered: BatchEntry[]): Promise<void> {
@@ -606,9 +623,10 @@ export class BatchingClient implements LlmClient {
       if (current.status !== 'preparing') return current;
       const found =
         current.batchId ??
-        (await retryBatchCall(() => this.findOrphan(current, Date.parse(current.createdAt)), this.retry).catch(
-          () => undefined,
-        ));
+        (await retryBatchCall(
+          () => this.findOrphan(current, Date.parse(current.createdAt)),
+          this.retry,
+        ).catch(() => undefined));
       if (found) {
         current.batchId = found;
         current.status = 'submitted';
@@ -695,7 +713,13 @@ export class BatchingClient implements LlmClient {
     } finally {
       this.delivering -= 1;
     }
-    this.emit({ type: 'collected', localId: record.id, batchId, succeeded: counts.succeeded, missing: missing.length });
+    this.emit({
+      type: 'collected',
+      localId: record.id,
+      batchId,
+      succeeded: counts.succeeded,
+      missing: missing.length,
+    });
     // Callers hear of their answers only once cache, ledger and state file hold them.
     for (const [entry, result] of answered) this.resolveAll(entry, result);
     for (const [entry, why] of later) this.noAnswer(entry, why, batchId);
@@ -744,12 +768,19 @@ export class BatchingClient implements LlmClient {
     const { provider } = this.online.options.adapter;
     const error = new ProviderError(
       provider,
-      this.online.redact(`${provider} ${entry.model}: batch request ${entry.customId}${where} ${why.detail}${rounds}`),
+      this.online.redact(
+        `${provider} ${entry.model}: batch request ${entry.customId}${where} ${why.detail}${rounds}`,
+      ),
       {
         code: why.code,
         retryable: why.resubmit || why.online,
         ...(why.failure?.status !== undefined ? { status: why.failure.status } : {}),
-        details: { customId: entry.customId, ...(batchId ? { batchId } : {}), rounds: entry.rounds, model: entry.model },
+        details: {
+          customId: entry.customId,
+          ...(batchId ? { batchId } : {}),
+          rounds: entry.rounds,
+          model: entry.model,
+        },
       },
     );
     // The ledger line is written before the caller hears of the failure, as for online calls.
@@ -809,7 +840,12 @@ function noAnswerOf(outcome: EntryOutcome | undefined, progress: BatchProgress, 
       progress.state === 'failed'
         ? `got no answer: batch ${batchId} failed (${progress.reason})`
         : `has no result in batch ${batchId} (ended ${progress.providerStatus})`;
-    return { code: progress.state === 'failed' ? 'batch_failed' : 'batch_absent', detail, resubmit: true, online: true };
+    return {
+      code: progress.state === 'failed' ? 'batch_failed' : 'batch_absent',
+      detail,
+      resubmit: true,
+      online: true,
+    };
   }
   switch (outcome.kind) {
     case 'errored':
@@ -821,7 +857,12 @@ function noAnswerOf(outcome: EntryOutcome | undefined, progress: BatchProgress, 
         failure: outcome.failure,
       };
     case 'expired':
-      return { code: 'batch_expired', detail: 'expired before the provider processed it', resubmit: true, online: true };
+      return {
+        code: 'batch_expired',
+        detail: 'expired before the provider processed it',
+        resubmit: true,
+        online: true,
+      };
     case 'canceled':
       return { code: 'batch_canceled', detail: 'was canceled', resubmit: true, online: true };
     case 'succeeded':

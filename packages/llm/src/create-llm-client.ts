@@ -1,7 +1,7 @@
 import { ConfigError, type ModelPrice, type ProviderLimits } from '@xsb/core';
 import { createAnthropicAdapter } from './anthropic-adapter';
 import { ANTHROPIC_BATCH_LIMITS } from './anthropic-batch-backend';
-import { type BatchOptions, BatchingClient } from './batching-client';
+import { BatchingClient, type BatchOptions } from './batching-client';
 import type { LlmClient } from './completion-types';
 import { DiskCache } from './disk-cache';
 import { createOpenAiAdapter } from './openai-adapter';

@@ -124,17 +124,18 @@ export class FakeBatchApi {
   async route(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer): Promise<boolean> {
     const method = req.method ?? 'GET';
     const query = new URL(req.url ?? '/', 'http://fake').searchParams;
-    let match: RegExpMatchArray | null;
     if (path === '/v1/messages/batches') {
       if (method === 'POST') await this.anthropicCreate(res, raw);
       else this.list(res, 'anthropic', query);
       return true;
     }
-    if ((match = path.match(/^\/v1\/messages\/batches\/([^/]+)(\/results|\/cancel)?$/))) {
-      const stored = this.find('anthropic', match[1] as string);
-      if (!stored) sendError(res, 'anthropic', { status: 404, message: `no batch ${match[1]}` });
-      else if (match[2] === '/cancel') this.cancel(res, stored);
-      else if (match[2] === '/results') this.anthropicResults(res, stored);
+    const anthropicBatch = path.match(/^\/v1\/messages\/batches\/([^/]+)(\/results|\/cancel)?$/);
+    if (anthropicBatch) {
+      const [, id, action] = anthropicBatch as [string, string, string | undefined];
+      const stored = this.find('anthropic', id);
+      if (!stored) sendError(res, 'anthropic', { status: 404, message: `no batch ${id}` });
+      else if (action === '/cancel') this.cancel(res, stored);
+      else if (action === '/results') this.anthropicResults(res, stored);
       else await this.retrieve(res, stored);
       return true;
     }
@@ -142,11 +143,16 @@ export class FakeBatchApi {
       await this.upload(req, res, raw);
       return true;
     }
-    if ((match = path.match(/^\/v1\/files\/([^/]+)(\/content)?$/))) {
-      const file = this.files.find((candidate) => candidate.id === match?.[1]);
-      if (!file) sendError(res, 'openai', { status: 404, message: `No such File object: ${match[1]}` });
-      else if (match[2]) {
-        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.bytes.length });
+    const fileRoute = path.match(/^\/v1\/files\/([^/]+)(\/content)?$/);
+    if (fileRoute) {
+      const [, id, content] = fileRoute as [string, string, string | undefined];
+      const file = this.files.find((candidate) => candidate.id === id);
+      if (!file) sendError(res, 'openai', { status: 404, message: `No such File object: ${id}` });
+      else if (content) {
+        res.writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'content-length': file.bytes.length,
+        });
         res.end(file.bytes);
       } else sendJson(res, 200, fileObject(file));
       return true;
@@ -156,10 +162,12 @@ export class FakeBatchApi {
       else this.list(res, 'openai', query);
       return true;
     }
-    if ((match = path.match(/^\/v1\/batches\/([^/]+)(\/cancel)?$/))) {
-      const stored = this.find('openai', match[1] as string);
-      if (!stored) sendError(res, 'openai', { status: 404, message: `No batch found with id '${match[1]}'` });
-      else if (match[2]) this.cancel(res, stored);
+    const openAiBatch = path.match(/^\/v1\/batches\/([^/]+)(\/cancel)?$/);
+    if (openAiBatch) {
+      const [, id, cancel] = openAiBatch as [string, string, string | undefined];
+      const stored = this.find('openai', id);
+      if (!stored) sendError(res, 'openai', { status: 404, message: `No batch found with id '${id}'` });
+      else if (cancel) this.cancel(res, stored);
       else await this.retrieve(res, stored);
       return true;
     }
@@ -185,11 +193,16 @@ export class FakeBatchApi {
     if (fault === true) return;
     const limits = this.deps.limits.anthropic;
     if (raw.length > limits.maxBytes) {
-      sendError(res, 'anthropic', { status: 413, message: `batch of ${raw.length} bytes exceeds ${limits.maxBytes}` });
+      sendError(res, 'anthropic', {
+        status: 413,
+        message: `batch of ${raw.length} bytes exceeds ${limits.maxBytes}`,
+      });
       return;
     }
     const body = parseJson(raw);
-    const requests = Array.isArray(body?.requests) ? (body.requests as Array<Record<string, unknown>>) : undefined;
+    const requests = Array.isArray(body?.requests)
+      ? (body.requests as Array<Record<string, unknown>>)
+      : undefined;
     if (!requests || requests.length === 0) {
       sendError(res, 'anthropic', { status: 400, message: 'requests: at least one request is required' });
       return;
@@ -205,7 +218,10 @@ export class FakeBatchApi {
     for (const request of requests) {
       const customId = request.custom_id;
       if (typeof customId !== 'string' || !ANTHROPIC_CUSTOM_ID.test(customId) || seen.has(customId)) {
-        sendError(res, 'anthropic', { status: 400, message: `invalid or duplicate custom_id ${String(customId)}` });
+        sendError(res, 'anthropic', {
+          status: 400,
+          message: `invalid or duplicate custom_id ${String(customId)}`,
+        });
         return;
       }
       seen.add(customId);
@@ -235,7 +251,10 @@ export class FakeBatchApi {
         headers: { 'content-type': String(req.headers['content-type'] ?? '') },
       }).formData();
     } catch (error) {
-      sendError(res, 'openai', { status: 400, message: `not multipart form data (${(error as Error).message})` });
+      sendError(res, 'openai', {
+        status: 400,
+        message: `not multipart form data (${(error as Error).message})`,
+      });
       return;
     }
     const file = form.get('file');
@@ -261,11 +280,17 @@ export class FakeBatchApi {
     const body = parseJson(raw);
     const input = this.files.find((file) => file.id === body?.input_file_id);
     if (!body || !input) {
-      sendError(res, 'openai', { status: 400, message: `input_file_id ${String(body?.input_file_id)} not found` });
+      sendError(res, 'openai', {
+        status: 400,
+        message: `input_file_id ${String(body?.input_file_id)} not found`,
+      });
       return;
     }
     if (body.endpoint !== '/v1/chat/completions' || body.completion_window !== '24h') {
-      sendError(res, 'openai', { status: 400, message: 'endpoint must be /v1/chat/completions, completion_window 24h' });
+      sendError(res, 'openai', {
+        status: 400,
+        message: 'endpoint must be /v1/chat/completions, completion_window 24h',
+      });
       return;
     }
     const { entries, errors } = this.readInput(input);
@@ -359,7 +384,11 @@ export class FakeBatchApi {
         await stored.ending;
       } else if (batch.provider === 'openai') batch.status = 'in_progress';
     }
-    sendJson(res, 200, batch.provider === 'anthropic' ? this.anthropicObject(stored) : this.openAiObject(stored));
+    sendJson(
+      res,
+      200,
+      batch.provider === 'anthropic' ? this.anthropicObject(stored) : this.openAiObject(stored),
+    );
   }
 
   private cancel(res: ServerResponse, stored: Stored): void {
@@ -368,7 +397,11 @@ export class FakeBatchApi {
       batch.canceled = true;
       batch.status = batch.provider === 'anthropic' ? 'canceling' : 'cancelling';
     }
-    sendJson(res, 200, batch.provider === 'anthropic' ? this.anthropicObject(stored) : this.openAiObject(stored));
+    sendJson(
+      res,
+      200,
+      batch.provider === 'anthropic' ? this.anthropicObject(stored) : this.openAiObject(stored),
+    );
   }
 
   /** Runs every entry through the handler (the processed ones) and writes the results. */
@@ -391,7 +424,10 @@ export class FakeBatchApi {
         results.set(entry.customId, this.unprocessedLine(batch.provider, entry.customId, kind));
         continue;
       }
-      const answer = await this.deps.answer(batch.provider, entry.body, { batchId: batch.id, customId: entry.customId });
+      const answer = await this.deps.answer(batch.provider, entry.body, {
+        batchId: batch.id,
+        customId: entry.customId,
+      });
       results.set(entry.customId, this.answerLine(batch.provider, entry.customId, answer));
     }
     stored.results = results;
@@ -407,7 +443,8 @@ export class FakeBatchApi {
       (response?.status_code === 200 ? ok : failed).push(`${JSON.stringify(line)}\n`);
     }
     if (ok.length > 0) batch.outputFileId = this.storeFile(`batch_${batch.id}_output.jsonl`, ok.join(''));
-    if (failed.length > 0) batch.errorFileId = this.storeFile(`batch_${batch.id}_error.jsonl`, failed.join(''));
+    if (failed.length > 0)
+      batch.errorFileId = this.storeFile(`batch_${batch.id}_error.jsonl`, failed.join(''));
   }
 
   private storeFile(filename: string, text: string): string {
@@ -421,7 +458,11 @@ export class FakeBatchApi {
     return file.id;
   }
 
-  private answerLine(provider: FakeProvider, customId: string, answer: FakeEntryAnswer): Record<string, unknown> {
+  private answerLine(
+    provider: FakeProvider,
+    customId: string,
+    answer: FakeEntryAnswer,
+  ): Record<string, unknown> {
     if (provider === 'anthropic')
       return 'ok' in answer
         ? { custom_id: customId, result: { type: 'succeeded', message: answer.ok } }
@@ -436,7 +477,11 @@ export class FakeBatchApi {
       response:
         'ok' in answer
           ? { status_code: 200, request_id: requestId, body: answer.ok }
-          : { status_code: answer.status, request_id: requestId, body: errorBody('openai', answer.status, answer.message) },
+          : {
+              status_code: answer.status,
+              request_id: requestId,
+              body: errorBody('openai', answer.status, answer.message),
+            },
       error: null,
     };
   }

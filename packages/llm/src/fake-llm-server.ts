@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { ANTHROPIC_BATCH_LIMITS } from './anthropic-batch-backend';
 import {
-  FakeBatchApi,
   type FakeBatch,
+  FakeBatchApi,
   type FakeBatchFault,
   type FakeBatchLimits,
   type FakeBatchPlanner,
@@ -20,7 +20,12 @@ import {
   sendError,
   textOf,
 } from './fake-http';
-import { FakeRateEnforcer, type FakeRateLimits, type FakeRateStats, type RateTicket } from './fake-rate-limits';
+import {
+  FakeRateEnforcer,
+  type FakeRateLimits,
+  type FakeRateStats,
+  type RateTicket,
+} from './fake-rate-limits';
 import { OPENAI_BATCH_LIMITS } from './openai-batch-backend';
 
 export { approximateTokens, type FakeProvider } from './fake-http';
@@ -243,7 +248,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     const reply = await handler(request);
     if ('fault' in reply) {
       const fault = reply.fault;
-      if (fault.kind === 'status') return { status: fault.status, message: fault.message ?? `fake ${fault.status} error` };
+      if (fault.kind === 'status')
+        return { status: fault.status, message: fault.message ?? `fake ${fault.status} error` };
       if (fault.kind !== 'stall') return { status: 500, message: `fake ${fault.kind} fault` };
       return { ok: answerPayload(provider, body, request.model, fault.text ?? 'late answer') };
     }

@@ -1,3 +1,4 @@
+export { type BatchEvent, BatchingClient, type BatchOptions, customIdFor } from './batching-client';
 export { type CompleteJsonOptions, completeJson, extractJson, StructuredAnswerError } from './complete-json';
 export type {
   ChatMessage,
@@ -13,7 +14,6 @@ export type {
   TextPart,
   TokenUsage,
 } from './completion-types';
-export { type BatchEvent, type BatchOptions, BatchingClient, customIdFor } from './batching-client';
 export {
   type CreateLlmClientOptions,
   createLlmClient,
@@ -21,15 +21,13 @@ export {
   providerLimitsFor,
 } from './create-llm-client';
 export { type CacheStats, DiskCache } from './disk-cache';
-export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
-export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
-export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
 export {
   DEFAULT_ANSWER_BUDGET,
   estimateRequestTokens,
   estimateTokens,
   type TokenEstimate,
 } from './estimate-request-tokens';
+export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
 export {
   BATCH_PRICE_FACTOR,
   costOfUsage,
@@ -37,7 +35,9 @@ export {
   DEFAULT_PRICES_AS_OF,
   priceFor,
 } from './price-table';
-export { type LimiterSnapshot } from './rate-limiter';
+export type { LimiterSnapshot } from './rate-limiter';
+export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
+export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
 export {
   summarizeUsage,
   summarizeUsageLedger,

@@ -140,7 +140,8 @@ function outcomeOf(line: OutputLine, model: string): EntryOutcome {
     }
   }
   if (status !== undefined) {
-    const error = (line.response?.body as { error?: { message?: unknown; code?: unknown } } | undefined)?.error;
+    const error = (line.response?.body as { error?: { message?: unknown; code?: unknown } } | undefined)
+      ?.error;
     return {
       kind: 'errored',
       failure: failureFromStatus(
@@ -155,5 +156,8 @@ function outcomeOf(line: OutputLine, model: string): EntryOutcome {
   if (code === 'batch_cancelled') return { kind: 'canceled' };
   const message = typeof line.error?.message === 'string' ? line.error.message : code;
   // A failure that is not an HTTP answer (the provider's own trouble): worth another round.
-  return { kind: 'errored', failure: { retryable: true, code: 'batch_error', reason: `${code}: ${message}` } };
+  return {
+    kind: 'errored',
+    failure: { retryable: true, code: 'batch_error', reason: `${code}: ${message}` },
+  };
 }

@@ -102,9 +102,13 @@ export function toOpenAiBody(
 }
 
 /** The common answer of a chat completion (online, or the body of one batch output line). */
-export function answerFromChatCompletion(completion: OpenAI.Chat.ChatCompletion, model: string): ProviderAnswer {
+export function answerFromChatCompletion(
+  completion: OpenAI.Chat.ChatCompletion,
+  model: string,
+): ProviderAnswer {
   // The SDK hands back `undefined` for a 2xx with an empty body.
-  if (!completion || typeof completion !== 'object') throw new MalformedAnswerError('the answer body is empty');
+  if (!completion || typeof completion !== 'object')
+    throw new MalformedAnswerError('the answer body is empty');
   const choice = completion.choices?.[0];
   if (!choice) throw new MalformedAnswerError('the answer has no choices');
   const usage = completion.usage;
@@ -128,4 +132,3 @@ export function answerFromChatCompletion(completion: OpenAI.Chat.ChatCompletion,
 export function isOfficialOpenAi(baseUrl: string): boolean {
   return /^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl);
 }
-

@@ -62,7 +62,12 @@ export class ProviderClient implements LlmClient {
   /** The disk-cache key of a request at this provider and base URL (also a batch custom_id's source). */
   cacheKeyOf(request: CompletionRequest): string {
     const { adapter } = this.options;
-    return cacheKeyFor({ provider: adapter.provider, model: this.modelFor(request), baseUrl: adapter.baseUrl, request });
+    return cacheKeyFor({
+      provider: adapter.provider,
+      model: this.modelFor(request),
+      baseUrl: adapter.baseUrl,
+      request,
+    });
   }
 
   /**
@@ -266,9 +271,7 @@ export class ProviderClient implements LlmClient {
       retries: line.result.retries,
       cacheHit: line.cacheHit,
       ...(line.batchId !== undefined ? { batchId: line.batchId } : {}),
-      ...(line.estimatedInputTokens !== undefined
-        ? { estimatedInputTokens: line.estimatedInputTokens }
-        : {}),
+      ...(line.estimatedInputTokens !== undefined ? { estimatedInputTokens: line.estimatedInputTokens } : {}),
     });
   }
 

@@ -63,9 +63,7 @@ export class UsageLedger {
       ...(batch ? { batch: true, batchId: call.batchId } : {}),
       // Rounded to 1e-9 USD so a line does not print float noise.
       ...(costUsd !== undefined ? { costUsd: Math.round(costUsd * 1e9) / 1e9 } : {}),
-      ...(call.estimatedInputTokens !== undefined
-        ? { estimatedInputTokens: call.estimatedInputTokens }
-        : {}),
+      ...(call.estimatedInputTokens !== undefined ? { estimatedInputTokens: call.estimatedInputTokens } : {}),
     });
   }
 
