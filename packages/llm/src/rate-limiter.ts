@@ -29,9 +29,10 @@ export interface LimiterSnapshot {
  *
  * Concurrency is AIMD: the limit starts at `maxConcurrency`, halves on a 429 or 529/503 (once per
  * wave: only an attempt admitted after the last decrease can halve it again), and grows by one after
- * each `limit` answers in a row, up to `maxConcurrency`. A 429 also empties both local buckets, so
- * a client that burst past a limit the provider enforces over a shorter window than a minute goes
- * on at the refill rate instead of bursting again. The tokens-per-minute bucket is charged the
+ * each `limit` answers in a row, up to `maxConcurrency`. A 429 also empties both local buckets and
+ * shrinks them to one second of refill: the provider enforces its limit over a shorter window than
+ * the minute the client allowed itself to burst, so the client goes on at the refill rate instead
+ * of bursting again after every pause. The tokens-per-minute bucket is charged the
  * estimate before the call and corrected by the tokens the answer reports (as Anthropic adjusts its
  * output-token limit at the end of a request). A server's retry time pauses every caller.
  */
@@ -44,6 +45,9 @@ export class RateLimiter {
   private readonly waiting: Array<() => void> = [];
   private requestTokens: number;
   private budgetTokens: number;
+  /** How much each bucket holds: a whole minute, until a 429 shows a shorter window (then 1 s). */
+  private requestCapacity: number;
+  private tokenCapacity: number;
   private lastRefill = Date.now();
   private pausedUntil = 0;
   /** Resolved (and replaced) when an answer gives tokens back, so budget waiters look again. */
@@ -57,6 +61,8 @@ export class RateLimiter {
     this.limit = maxConcurrency;
     this.requestTokens = requestsPerMinute ?? 0;
     this.budgetTokens = tokensPerMinute ?? 0;
+    this.requestCapacity = requestsPerMinute ?? 0;
+    this.tokenCapacity = tokensPerMinute ?? 0;
   }
 
   snapshot(): LimiterSnapshot {
@@ -118,7 +124,7 @@ export class RateLimiter {
       case 'answered':
         if (this.tokensPerMinute) {
           const refund = charged - outcome.tokens;
-          this.budgetTokens = Math.min(this.tokensPerMinute, this.budgetTokens + refund);
+          this.budgetTokens = Math.min(this.tokenCapacity, this.budgetTokens + refund);
           if (refund > 0) {
             this.refunded.fire();
             this.refunded = signalOnce();
@@ -131,6 +137,11 @@ export class RateLimiter {
         }
         return;
       case 'rate_limited':
+        // The provider enforces its limit over a shorter window than the minute this client
+        // allowed itself to burst: from now on the buckets hold one second of refill, and they
+        // start empty.
+        if (this.requestsPerMinute) this.requestCapacity = Math.max(1, this.requestsPerMinute / 60);
+        if (this.tokensPerMinute) this.tokenCapacity = this.tokensPerMinute / 60;
         this.requestTokens = Math.min(this.requestTokens, 0);
         this.budgetTokens = Math.min(this.budgetTokens, 0);
         this.decrease(epoch);
@@ -164,12 +175,12 @@ export class RateLimiter {
     this.lastRefill = now;
     if (this.requestsPerMinute)
       this.requestTokens = Math.min(
-        this.requestsPerMinute,
+        this.requestCapacity,
         this.requestTokens + (elapsed * this.requestsPerMinute) / 60_000,
       );
     if (this.tokensPerMinute)
       this.budgetTokens = Math.min(
-        this.tokensPerMinute,
+        this.tokenCapacity,
         this.budgetTokens + (elapsed * this.tokensPerMinute) / 60_000,
       );
   }
@@ -193,28 +204,41 @@ export class RateLimiter {
     });
   }
 
-  /** Waits until the budgets allow the call; returns the tokens charged. */
+  /**
+   * Waits until the budgets allow the call and charges it; returns the tokens charged. A request
+   * larger than the bucket would never fit: it goes once the bucket is full and leaves it in debt,
+   * so the calls after it wait for the refill it used.
+   */
   private async waitForBudget(estimatedTokens: number, signal?: AbortSignal): Promise<number> {
-    // A request larger than the whole per-minute budget would never fit: it waits for a full bucket.
-    const tokensNeeded = this.tokensPerMinute ? Math.min(estimatedTokens, this.tokensPerMinute) : 0;
+    const charge = this.tokensPerMinute ? estimatedTokens : 0;
     for (;;) {
+      // Each bucket keeps a margin of MARGIN_MS of refill: the provider counts a request when it
+      // arrives, a little later than this client did, and its bucket may have been full meanwhile.
+      const requestsNeeded = Math.min(
+        1 + ((this.requestsPerMinute ?? 0) * MARGIN_MS) / 60_000,
+        this.requestCapacity,
+      );
+      const tokensNeeded = Math.min(charge + ((this.tokensPerMinute ?? 0) * MARGIN_MS) / 60_000, this.tokenCapacity);
       signal?.throwIfAborted();
       const now = Date.now();
       this.refill(now);
       let waitMs = Math.max(0, this.pausedUntil - now);
-      if (this.requestsPerMinute && this.requestTokens < 1)
-        waitMs = Math.max(waitMs, ((1 - this.requestTokens) * 60_000) / this.requestsPerMinute);
+      if (this.requestsPerMinute && this.requestTokens < requestsNeeded)
+        waitMs = Math.max(waitMs, ((requestsNeeded - this.requestTokens) * 60_000) / this.requestsPerMinute);
       if (this.tokensPerMinute && this.budgetTokens < tokensNeeded)
         waitMs = Math.max(waitMs, ((tokensNeeded - this.budgetTokens) * 60_000) / this.tokensPerMinute);
       if (waitMs <= 0) {
         if (this.requestsPerMinute) this.requestTokens -= 1;
-        if (this.tokensPerMinute) this.budgetTokens -= tokensNeeded;
-        return tokensNeeded;
+        if (this.tokensPerMinute) this.budgetTokens -= charge;
+        return charge;
       }
       await this.waitForRoom(Math.ceil(waitMs), signal);
     }
   }
 }
+
+/** The refill each bucket keeps in hand (see waitForBudget). */
+const MARGIN_MS = 100;
 
 /** A promise and the function that resolves it (Node 20 has no `Promise.withResolvers`). */
 function signalOnce(): { promise: Promise<void>; fire: () => void } {
