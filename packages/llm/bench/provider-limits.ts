@@ -1,8 +1,9 @@
 // Throughput against a provider's limits, through the real SDKs against the fake server in its own
 // process. Goodput = what the server let through / the most its limit admits in the same time:
 // its bucket (burst) plus the refill over the run's wall time.
-import { createLlmClient } from '../src/create-llm-client';
+
 import type { ProviderLimits } from '@xsb/core';
+import { createLlmClient } from '../src/create-llm-client';
 import { envFor, serveInChild } from './fake-server-process';
 
 const BURST_MS = 1_000;
@@ -97,5 +98,5 @@ export async function concurrency64(spec: string): Promise<string> {
   const seconds = (performance.now() - started) / 1000;
   await server.stop();
   const ideal = concurrency / (latencyMs / 1000);
-  return `${spec.padEnd(24)} ${requests} requests, concurrency ${concurrency}, ${latencyMs} ms latency: ${(requests / seconds).toFixed(1)} req/s, achieved/ideal (ideal ${ideal} req/s) ${((requests / seconds) / ideal).toFixed(3)}`;
+  return `${spec.padEnd(24)} ${requests} requests, concurrency ${concurrency}, ${latencyMs} ms latency: ${(requests / seconds).toFixed(1)} req/s, achieved/ideal (ideal ${ideal} req/s) ${(requests / seconds / ideal).toFixed(3)}`;
 }

@@ -1,8 +1,9 @@
 // Runs the fake server in its own process for the bench, as a real provider would be: prints its
 // URL on the first stdout line and serves until the parent kills it.
 // argv: latency ms, then optional JSON {rateLimits?, batchProcessingMs?, answerBytes?}.
-import type { FakeRateLimits } from '../src/fake-rate-limits';
+
 import { startFakeLlmServer } from '../src/fake-llm-server';
+import type { FakeRateLimits } from '../src/fake-rate-limits';
 
 const latencyMs = Number(process.argv[2] ?? 0);
 const extra = JSON.parse(process.argv[3] ?? '{}') as {
@@ -16,7 +17,12 @@ const server = await startFakeLlmServer({
   handler: () => ({ text }),
   ...(extra.rateLimits ? { rateLimits: extra.rateLimits } : {}),
   ...(extra.batchProcessingMs !== undefined
-    ? { batchPlan: () => ({ processingMs: extra.batchProcessingMs, pollsBeforeEnd: Number.POSITIVE_INFINITY }) }
+    ? {
+        batchPlan: () => ({
+          processingMs: extra.batchProcessingMs,
+          pollsBeforeEnd: Number.POSITIVE_INFINITY,
+        }),
+      }
     : {}),
 });
 process.stdout.write(`${server.url}\n`);

@@ -85,7 +85,7 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     const before = server.batches.length;
     const onlineBefore = onlineRequests();
     const client = batchClient(spec, { maxRequestsPerBatch: 5 });
-    expect(client.preferredConcurrency).toBe(5);
+    expect(client.preferredConcurrency).toBe(spec.startsWith('anthropic') ? 100_000 : 50_000);
     const asked = questions(12);
     const results = await Promise.all(asked.map((q) => client.complete(q)));
     expect(results.map((r) => r.text)).toEqual(asked.map((_, i) => `answer to q${i}`));
@@ -317,11 +317,14 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
 
 describe('batch client wiring', () => {
   it('createLlmClient returns a BatchingClient for provider specs, and preferredConcurrencyFor agrees', () => {
-    const options = { env: fakeProviderEnv(server), batch: { stateDir: dir, maxRequestsPerBatch: 700 } };
+    const options = {
+      env: fakeProviderEnv(server),
+      batch: { stateDir: dir, maxRequestsPerBatch: 700, maxPending: 2_000 },
+    };
     const client = createLlmClient('anthropic:claude-x', options);
     expect(client).toBeInstanceOf(BatchingClient);
-    expect(client.preferredConcurrency).toBe(700);
-    expect(preferredConcurrencyFor('anthropic:claude-x', options)).toBe(700);
+    expect(client.preferredConcurrency).toBe(2_000);
+    expect(preferredConcurrencyFor('anthropic:claude-x', options)).toBe(2_000);
     expect(preferredConcurrencyFor('openai:gpt-x', { batch: { stateDir: dir } })).toBe(50_000);
     expect(preferredConcurrencyFor('anthropic:claude-x', { batch: { stateDir: dir } })).toBe(100_000);
     expect(preferredConcurrencyFor('openai:gpt-x', { limits: { maxConcurrency: 12 } })).toBe(12);

@@ -24,7 +24,10 @@ export interface BatchOptions {
   maxRequestsPerBatch?: number;
   /** Bytes per batch (default: the provider's limit, 256 MB Anthropic / 200 MB OpenAI). */
   maxBytesPerBatch?: number;
-  /** The client's `preferredConcurrency` (default `maxRequestsPerBatch`). */
+  /**
+   * The client's `preferredConcurrency` (default: the provider's request limit of one batch,
+   * 100,000 / 50,000). Several batches can be in flight at once when `maxRequestsPerBatch` is lower.
+   */
   maxPending?: number;
   /** Submit once no new request came for this long (default 2,000 ms). */
   idleMs?: number;
@@ -65,7 +68,7 @@ const DEFAULTS = {
 /** Room kept under a byte limit for the batch envelope (`{"requests":[…]}`, multipart headers). */
 const ENVELOPE_BYTES = 4096;
 /** Cache writes and ledger lines of one batch's results run this many at a time. */
-const DELIVERY_CONCURRENCY = 16;
+const DELIVERY_CONCURRENCY = 32;
 
 interface Waiter {
   resolve: (result: CompletionResult) => void;
@@ -157,7 +160,7 @@ export class BatchingClient implements LlmClient {
       maxRounds: options.maxRounds ?? DEFAULTS.maxRounds,
       maxRequestsPerBatch: maxRequests,
       maxBytesPerBatch: Math.min(options.maxBytesPerBatch ?? this.backend.maxBytes, this.backend.maxBytes),
-      maxPending: options.maxPending ?? maxRequests,
+      maxPending: options.maxPending ?? this.backend.maxRequests,
       idleMs: options.idleMs ?? DEFAULTS.idleMs,
       maxCollectMs: options.maxCollectMs ?? DEFAULTS.maxCollectMs,
       pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,

@@ -126,7 +126,8 @@ export function preferredConcurrencyFor(judgeSpec: string, options: CreateLlmCli
   const spec = parseJudgeSpec(judgeSpec);
   const limits = resolveLimits(options.limits ?? providerLimitsFor(spec.spec, options.providers));
   if (!options.batch || (spec.kind !== 'anthropic' && spec.kind !== 'openai')) return limits.maxConcurrency;
-  const providerMax = (spec.kind === 'anthropic' ? ANTHROPIC_BATCH_LIMITS : OPENAI_BATCH_LIMITS).maxRequests;
-  const perBatch = Math.min(options.batch.maxRequestsPerBatch ?? providerMax, providerMax);
-  return options.batch.maxPending ?? perBatch;
+  return (
+    options.batch.maxPending ??
+    (spec.kind === 'anthropic' ? ANTHROPIC_BATCH_LIMITS : OPENAI_BATCH_LIMITS).maxRequests
+  );
 }

@@ -218,7 +218,10 @@ export class RateLimiter {
         1 + ((this.requestsPerMinute ?? 0) * MARGIN_MS) / 60_000,
         this.requestCapacity,
       );
-      const tokensNeeded = Math.min(charge + ((this.tokensPerMinute ?? 0) * MARGIN_MS) / 60_000, this.tokenCapacity);
+      const tokensNeeded = Math.min(
+        charge + ((this.tokensPerMinute ?? 0) * MARGIN_MS) / 60_000,
+        this.tokenCapacity,
+      );
       signal?.throwIfAborted();
       const now = Date.now();
       this.refill(now);

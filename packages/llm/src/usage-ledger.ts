@@ -26,12 +26,14 @@ export interface LedgerCall {
 const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 /**
- * Appends one validated line per call to the run's usage ledger. Each line is a single `appendFile`
- * (O_APPEND), so lines from concurrent processes never interleave mid-line; within a process the
- * appends are chained so lines keep call-completion order.
+ * Appends one validated line per call to the run's usage ledger. Lines are written whole by
+ * `appendFile` (O_APPEND), so lines from concurrent processes never interleave mid-line; within a
+ * process lines keep call-completion order, and the lines that queue up while a write is under way
+ * go out together in the next one (a batch's thousands of results do not cost a write each).
  */
 export class UsageLedger {
-  private tail: Promise<void> = Promise.resolve();
+  private queued: Array<{ line: string; done: () => void; failed: (error: unknown) => void }> = [];
+  private writing = false;
   private ready: Promise<unknown> | undefined;
 
   /** `prices`: config `prices`, over the default table, for each line's `costUsd`. */
@@ -70,13 +72,25 @@ export class UsageLedger {
   private append(entry: UsageLedgerEntry): Promise<void> {
     const value = validateRecord(usageLedgerEntrySchema, entry, { file: this.file });
     const line = `${JSON.stringify(value)}\n`;
-    this.ready ??= mkdir(dirname(this.file), { recursive: true });
-    const ready = this.ready;
-    const next = this.tail.then(async () => {
-      await ready;
-      await appendFile(this.file, line);
+    return new Promise<void>((done, failed) => {
+      this.queued.push({ line, done, failed });
+      if (!this.writing) void this.drain();
     });
-    this.tail = next.catch(() => undefined);
-    return next;
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    this.ready ??= mkdir(dirname(this.file), { recursive: true });
+    while (this.queued.length > 0) {
+      const group = this.queued.splice(0);
+      try {
+        await this.ready;
+        await appendFile(this.file, group.map((item) => item.line).join(''));
+        for (const item of group) item.done();
+      } catch (error) {
+        for (const item of group) item.failed(error);
+      }
+    }
+    this.writing = false;
   }
 }
