@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type BatchState,
@@ -305,6 +305,28 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     ]);
   });
 
+  it('without a disk cache, a later client on the run reads a collected batch again instead of paying twice', async () => {
+    const asked = questions(3, 'reread ');
+    const first = batchClient(spec);
+    const answers = await Promise.all(asked.map((q) => first.complete(q)));
+    const before = server.batches.length;
+    const again = await Promise.all(asked.map((q) => batchClient(spec).complete(q)));
+    expect(again.map((r) => r.text)).toEqual(answers.map((r) => r.text));
+    expect(server.batches.length).toBe(before);
+    const ledger = await readJsonlAll(join(dir, 'usage_ledger.jsonl'), usageLedgerEntrySchema);
+    // Billed once: the second reading is marked like a cache hit (and costs nothing).
+    expect(ledger.filter((line) => !line.cacheHit)).toHaveLength(3);
+    expect(ledger.filter((line) => line.cacheHit && line.batch && line.costUsd === 0)).toHaveLength(3);
+    // --refresh asks for fresh answers: a new batch.
+    const refreshed = createLlmClient(spec, {
+      env: fakeProviderEnv(server),
+      refresh: true,
+      batch: { stateDir: dir, ...FAST },
+    });
+    await Promise.all(asked.map((q) => refreshed.complete(q)));
+    expect(server.batches.length).toBe(before + 1);
+  });
+
   it('shares one entry between identical concurrent calls', async () => {
     const before = server.batches.length;
     const client = batchClient(spec);
@@ -328,6 +350,29 @@ describe('batch client wiring', () => {
     expect(preferredConcurrencyFor('openai:gpt-x', { batch: { stateDir: dir } })).toBe(50_000);
     expect(preferredConcurrencyFor('anthropic:claude-x', { batch: { stateDir: dir } })).toBe(100_000);
     expect(preferredConcurrencyFor('openai:gpt-x', { limits: { maxConcurrency: 12 } })).toBe(12);
+  });
+
+  it('replay and record specs answer from their store, batch or not', async () => {
+    const store = join(dir, 'store.jsonl');
+    await writeFile(store, '');
+    const client = createLlmClient(`replay:${store}`, { batch: { stateDir: dir } });
+    expect(client).not.toBeInstanceOf(BatchingClient);
+    await expect(client.complete({ messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(/no completion/);
+  });
+
+  it('the fake server refuses a batch above its own limits (413), so a client limit above it fails loudly', async () => {
+    const small = await startFakeLlmServer({ batchLimits: { anthropic: { maxRequests: 2, maxBytes: 1_000_000 } } });
+    try {
+      const client = createLlmClient('anthropic:claude-test', {
+        env: fakeProviderEnv(small),
+        batch: { stateDir: dir, ...FAST },
+      });
+      const results = await Promise.allSettled(questions(3, 'big ').map((q) => client.complete(q)));
+      expect(results.every((r) => r.status === 'rejected' && /HTTP 413/.test(String(r.reason)))).toBe(true);
+      expect(small.batches).toHaveLength(0);
+    } finally {
+      await small.close();
+    }
   });
 
   it('an OpenAI batch that fails validation is resubmitted, then fails naming the reason', async () => {
