@@ -1,9 +1,15 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { answerFromAnthropicMessage, toAnthropicBody } from './anthropic-wire';
-import type { BatchBackend, BatchEntry, BatchProgress, EntryOutcome, OrphanHints } from './batch-backend';
+import {
+  answeredOutcome,
+  type BatchBackend,
+  type BatchEntry,
+  type BatchProgress,
+  type EntryOutcome,
+  type OrphanHints,
+} from './batch-backend';
 import { failureFromStatus } from './classify-failure';
 import type { CompletionRequest } from './completion-types';
-import { MalformedAnswerError } from './provider-adapter';
 
 /** Message Batches limits: 100,000 requests or 256 MB per batch, whichever comes first. */
 export const ANTHROPIC_BATCH_LIMITS = { maxRequests: 100_000, maxBytes: 256_000_000 } as const;
@@ -91,19 +97,7 @@ export class AnthropicBatchBackend implements BatchBackend {
 function outcomeOf(result: Anthropic.Messages.MessageBatchResult, model: string): EntryOutcome {
   switch (result.type) {
     case 'succeeded':
-      try {
-        return { kind: 'succeeded', answer: answerFromAnthropicMessage(result.message, model) };
-      } catch (error) {
-        if (!(error instanceof MalformedAnswerError)) throw error;
-        return {
-          kind: 'errored',
-          failure: {
-            retryable: true,
-            code: 'malformed_answer',
-            reason: `the answer was not a usable completion (${error.message})`,
-          },
-        };
-      }
+      return answeredOutcome(() => answerFromAnthropicMessage(result.message, model));
     case 'errored': {
       const type = result.error?.error?.type ?? 'api_error';
       const message = result.error?.error?.message ?? type;

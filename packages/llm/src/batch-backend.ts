@@ -1,4 +1,4 @@
-import type { Failure } from './classify-failure';
+import { classifyFailure, type Failure } from './classify-failure';
 import type { CompletionRequest } from './completion-types';
 import type { ProviderName } from './parse-judge-spec';
 import type { ProviderAnswer } from './provider-adapter';
@@ -58,4 +58,16 @@ export interface BatchBackend {
   /** Every result the ended batch has, by custom_id (entries without a line are absent). */
   results(batchId: string, model: string): Promise<Map<string, EntryOutcome>>;
   cancel(batchId: string): Promise<void>;
+}
+
+/**
+ * The outcome of a result the provider reports as answered: the parsed answer, or (a body without
+ * content or usage) a retryable `malformed_answer`, as the same answer online would be.
+ */
+export function answeredOutcome(parse: () => ProviderAnswer): EntryOutcome {
+  try {
+    return { kind: 'succeeded', answer: parse() };
+  } catch (error) {
+    return { kind: 'errored', failure: classifyFailure(error, false) };
+  }
 }

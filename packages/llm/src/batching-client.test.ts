@@ -357,11 +357,15 @@ describe('batch client wiring', () => {
     await writeFile(store, '');
     const client = createLlmClient(`replay:${store}`, { batch: { stateDir: dir } });
     expect(client).not.toBeInstanceOf(BatchingClient);
-    await expect(client.complete({ messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(/no completion/);
+    await expect(client.complete({ messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(
+      /no completion/,
+    );
   });
 
   it('the fake server refuses a batch above its own limits (413), so a client limit above it fails loudly', async () => {
-    const small = await startFakeLlmServer({ batchLimits: { anthropic: { maxRequests: 2, maxBytes: 1_000_000 } } });
+    const small = await startFakeLlmServer({
+      batchLimits: { anthropic: { maxRequests: 2, maxBytes: 1_000_000 } },
+    });
     try {
       const client = createLlmClient('anthropic:claude-test', {
         env: fakeProviderEnv(small),

@@ -21,6 +21,7 @@ import {
   textOf,
 } from './fake-http';
 import {
+  emptyRateStats,
   FakeRateEnforcer,
   type FakeRateLimits,
   type FakeRateStats,
@@ -134,14 +135,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   const openAiPrompts: string[] = [];
   const sockets = new Set<Socket>();
   const enforcer = options.rateLimits ? new FakeRateEnforcer(options.rateLimits) : undefined;
-  const noRateStats: FakeRateStats = {
-    accepted: 0,
-    rateLimited: 0,
-    overloaded: 0,
-    acceptedTokens: 0,
-    peakInFlight: 0,
-    firstAcceptedAt: undefined,
-  };
+  const noRateStats = emptyRateStats();
   let url = '';
   const batchApi = new FakeBatchApi(
     {

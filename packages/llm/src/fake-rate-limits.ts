@@ -28,6 +28,17 @@ export interface FakeRateStats {
   firstAcceptedAt: number | undefined;
 }
 
+export function emptyRateStats(): FakeRateStats {
+  return {
+    accepted: 0,
+    rateLimited: 0,
+    overloaded: 0,
+    acceptedTokens: 0,
+    peakInFlight: 0,
+    firstAcceptedAt: undefined,
+  };
+}
+
 /** A call let in: settle it with the answer's output tokens (or nothing when it failed). */
 export type RateTicket = (outputTokens?: number) => void;
 
@@ -38,14 +49,7 @@ export type RateTicket = (outputTokens?: number) => void;
  * `retry-after` (Anthropic: whole seconds, as it sends) and `retry-after-ms` (OpenAI).
  */
 export class FakeRateEnforcer {
-  readonly stats: FakeRateStats = {
-    accepted: 0,
-    rateLimited: 0,
-    overloaded: 0,
-    acceptedTokens: 0,
-    peakInFlight: 0,
-    firstAcceptedAt: undefined,
-  };
+  readonly stats: FakeRateStats = emptyRateStats();
   private inFlight = 0;
   private requests: number;
   private tokens: number;

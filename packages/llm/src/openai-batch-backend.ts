@@ -1,10 +1,16 @@
 import type OpenAI from 'openai';
 import { toFile } from 'openai';
-import type { BatchBackend, BatchEntry, BatchProgress, EntryOutcome, OrphanHints } from './batch-backend';
+import {
+  answeredOutcome,
+  type BatchBackend,
+  type BatchEntry,
+  type BatchProgress,
+  type EntryOutcome,
+  type OrphanHints,
+} from './batch-backend';
 import { failureFromStatus } from './classify-failure';
 import type { CompletionRequest } from './completion-types';
 import { answerFromChatCompletion, toOpenAiBody } from './openai-wire';
-import { MalformedAnswerError } from './provider-adapter';
 
 /** OpenAI Batch limits: 50,000 requests and 200 MB per input file. */
 export const OPENAI_BATCH_LIMITS = { maxRequests: 50_000, maxBytes: 200_000_000 } as const;
@@ -121,24 +127,10 @@ export class OpenAiBatchBackend implements BatchBackend {
 
 function outcomeOf(line: OutputLine, model: string): EntryOutcome {
   const status = typeof line.response?.status_code === 'number' ? line.response.status_code : undefined;
-  if (status === 200) {
-    try {
-      return {
-        kind: 'succeeded',
-        answer: answerFromChatCompletion(line.response?.body as OpenAI.Chat.ChatCompletion, model),
-      };
-    } catch (error) {
-      if (!(error instanceof MalformedAnswerError)) throw error;
-      return {
-        kind: 'errored',
-        failure: {
-          retryable: true,
-          code: 'malformed_answer',
-          reason: `the answer was not a usable completion (${error.message})`,
-        },
-      };
-    }
-  }
+  if (status === 200)
+    return answeredOutcome(() =>
+      answerFromChatCompletion(line.response?.body as OpenAI.Chat.ChatCompletion, model),
+    );
   if (status !== undefined) {
     const error = (line.response?.body as { error?: { message?: unknown; code?: unknown } } | undefined)
       ?.error;

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
-import { type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
+import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLlmClient } from './create-llm-client';
 
@@ -25,6 +25,22 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
+/** Whatever the code under test writes to the console, captured instead of printed. */
+function captureConsole(): { logged: string[]; restore: () => void } {
+  const logged: string[] = [];
+  const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      logged.push(args.map(String).join(' '));
+    }),
+  );
+  return {
+    logged,
+    restore: () => {
+      for (const spy of spies) spy.mockRestore();
+    },
+  };
+}
+
 /** Everything a caller could print or store of an error. */
 function describeError(error: Error): string[] {
   return [
@@ -38,18 +54,12 @@ function describeError(error: Error): string[] {
 describe('API keys never leak', () => {
   it('keeps keys out of the ledger, cache files, logs and error messages, even when a server echoes them', async () => {
     const { dir, cleanup } = await makeTempDir('xsb-llm-secrets-');
-    const logged: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
-      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-        logged.push(args.map(String).join(' '));
-      }),
-    );
+    const { logged, restore } = captureConsole();
     try {
       const env = {
+        ...fakeProviderEnv(server),
         ANTHROPIC_API_KEY: KEYS.anthropic,
-        ANTHROPIC_BASE_URL: server.url,
         OPENAI_API_KEY: KEYS.openai,
-        OPENAI_BASE_URL: `${server.url}/v1`,
       };
       const options = {
         env,
@@ -101,26 +111,20 @@ describe('API keys never leak', () => {
         expect(haystack).not.toContain(key.slice(-12));
       }
     } finally {
-      for (const spy of spies) spy.mockRestore();
+      restore();
       await cleanup();
     }
   });
 
   it('keeps keys out of batch uploads, state files, the ledger and errors, even when the batch API echoes them', async () => {
     const { dir, cleanup } = await makeTempDir('xsb-llm-secrets-batch-');
-    const logged: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
-      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-        logged.push(args.map(String).join(' '));
-      }),
-    );
+    const { logged, restore } = captureConsole();
     const filesBefore = server.files.length;
     try {
       const env = {
+        ...fakeProviderEnv(server),
         ANTHROPIC_API_KEY: KEYS.anthropic,
-        ANTHROPIC_BASE_URL: server.url,
         OPENAI_API_KEY: KEYS.openai,
-        OPENAI_BASE_URL: `${server.url}/v1`,
       };
       const messages: string[] = [];
       server.setBatchPlan(() => ({}));
@@ -176,7 +180,7 @@ describe('API keys never leak', () => {
         expect(haystack).not.toContain(key.slice(-12));
       }
     } finally {
-      for (const spy of spies) spy.mockRestore();
+      restore();
       await cleanup();
     }
   });
