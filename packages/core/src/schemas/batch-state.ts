@@ -30,6 +30,8 @@ export const batchStateSchema = z.looseObject({
   /** 1 for a first submission, n for the n-th submission of a request that had no answer before. */
   round: z.number().int().min(1),
   createdAt: z.string().min(1),
+  /** The process that wrote the record, so another one does not take over a submission still under way. */
+  owner: z.object({ pid: z.number().int().positive(), host: z.string().min(1) }).optional(),
   submittedAt: z.string().min(1).optional(),
   collectedAt: z.string().min(1).optional(),
   /** The provider's id (`msgbatch_…` / `batch_…`), once it gave one. */
