@@ -35,7 +35,6 @@ export {
   DEFAULT_PRICES_AS_OF,
   priceFor,
 } from './price-table';
-export type { LimiterSnapshot } from './rate-limiter';
 export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
 export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
 export {
