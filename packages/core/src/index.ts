@@ -52,6 +52,7 @@ export {
   lexicalPreferencesSchema,
 } from './schemas/audience-profile';
 export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
+export { BATCH_CUSTOM_ID_PATTERN, type BatchState, batchStateSchema } from './schemas/batch-state';
 export {
   type BenchConfigFile,
   type BenchEvaluationOverrides,

@@ -64,6 +64,30 @@ describe('loadConfig', () => {
     expect((error as Error).message).toContain('xsb.config.json');
   });
 
+  it('accepts rpm, tpm and max_concurrency as short names of the provider limits', async () => {
+    await writeFile(
+      join(dir, 'xsb.config.yaml'),
+      'providers:\n  anthropic: {rpm: 50, tpm: 40000, max_concurrency: 16, timeoutMs: 9000}\n',
+    );
+    const { config } = loadConfig({ cwd: dir, env: { HOME: dir } });
+    expect(config.providers.anthropic).toEqual({
+      requestsPerMinute: 50,
+      tokensPerMinute: 40_000,
+      maxConcurrency: 16,
+      timeoutMs: 9000,
+    });
+  });
+
+  it('refuses both spellings of one provider limit', async () => {
+    await writeFile(
+      join(dir, 'xsb.config.json'),
+      JSON.stringify({ providers: { openai: { rpm: 50, requestsPerMinute: 60 } } }),
+    );
+    expect(() => loadConfig({ cwd: dir, env: { HOME: dir } })).toThrow(
+      /providers\.openai\.rpm.*requestsPerMinute/,
+    );
+  });
+
   it('fails an unparseable config file', async () => {
     await writeFile(join(dir, 'xsb.config.json'), '{nope');
     expect(() => loadConfig({ cwd: dir, env: {} })).toThrow(ConfigError);

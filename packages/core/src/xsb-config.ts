@@ -9,7 +9,31 @@ import { formatIssuePath } from './validate-record';
 
 const positiveInt = z.coerce.number().int().positive();
 
-export const providerLimitsSchema = z.object({
+/** The short names config files may use for the three limits (`providers.<name>.rpm` …). */
+const PROVIDER_LIMIT_ALIASES = {
+  rpm: 'requestsPerMinute',
+  tpm: 'tokensPerMinute',
+  max_concurrency: 'maxConcurrency',
+} as const;
+
+/** Renames the short aliases to the full names; giving both spellings of one limit is an error. */
+function expandLimitAliases(value: unknown, context: z.RefinementCtx): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [alias, name] of Object.entries(PROVIDER_LIMIT_ALIASES)) {
+    if (!(alias in out)) continue;
+    if (name in out) {
+      context.addIssue({ code: 'custom', path: [alias], message: `is the same limit as "${name}": set one` });
+      continue;
+    }
+    out[name] = out[alias];
+    delete out[alias];
+  }
+  return out;
+}
+
+const providerLimitsObject = z.object({
+  /** The ceiling of calls in flight; adaptive concurrency moves below it on 429/529 and back. */
   maxConcurrency: positiveInt.optional(),
   requestsPerMinute: positiveInt.optional(),
   tokensPerMinute: positiveInt.optional(),
@@ -17,14 +41,36 @@ export const providerLimitsSchema = z.object({
   maxAttempts: positiveInt.optional(),
   maxTotalWaitMs: positiveInt.optional(),
 });
-export type ProviderLimits = z.infer<typeof providerLimitsSchema>;
+
+/** Limits of one provider; `rpm`, `tpm` and `max_concurrency` are accepted as short names. */
+export const providerLimitsSchema = z.preprocess(
+  (value, context) => expandLimitAliases(value, context),
+  providerLimitsObject,
+);
+export type ProviderLimits = z.infer<typeof providerLimitsObject>;
+
+const price = z.number().min(0);
 
 /** USD per million tokens, by kind. */
 export const modelPriceSchema = z.object({
-  input: z.number().min(0),
-  output: z.number().min(0),
-  cacheRead: z.number().min(0).optional(),
-  cacheWrite: z.number().min(0).optional(),
+  input: price,
+  output: price,
+  /** Input served from the provider's prompt cache; the input price when unset. */
+  cacheRead: price.optional(),
+  /** Input written to the prompt cache (Anthropic); the input price when unset. */
+  cacheWrite: price.optional(),
+  /**
+   * Prices through the provider's batch API (Anthropic Message Batches, OpenAI Batch). A kind left
+   * out costs half its online price: both providers bill batch usage at 50 % of the online price.
+   */
+  batch: z
+    .object({
+      input: price.optional(),
+      output: price.optional(),
+      cacheRead: price.optional(),
+      cacheWrite: price.optional(),
+    })
+    .optional(),
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
