@@ -40,6 +40,7 @@ export {
   createProgressReporter,
   type ProgressOptions,
   type ProgressReporter,
+  type ProgressStartOptions,
   silentProgress,
 } from './progress-reporter';
 export { decodeUtf8Text, readUtf8Text } from './read-utf8-text';

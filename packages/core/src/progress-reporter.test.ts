@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProgressReporter } from './progress-reporter';
+import { createProgressReporter, estimateRemainingMs, formatDuration } from './progress-reporter';
 
 function capture(isTTY: boolean) {
   const chunks: string[] = [];
@@ -66,5 +66,68 @@ describe('progress reporter', () => {
     expect(out.text()).toContain('\r');
     expect(out.text()).toContain('[########################] 4/4 100%');
     expect(out.text().endsWith('\n')).toBe(true);
+  });
+});
+
+describe('progress at the judged unit, with an ETA', () => {
+  it('names the unit and estimates the time left from the rate of real work', () => {
+    let now = 0;
+    const out = capture(false);
+    const progress = createProgressReporter({
+      stream: out.stream,
+      plain: true,
+      plainIntervalMs: 0,
+      now: () => now,
+    });
+    progress.start('evaluate', 10, { unit: 'judge calls' });
+    now += 2000;
+    progress.tick(2, 'case_a');
+    const lines = out.text().trim().split('\n');
+    expect(lines[0]).toBe('evaluate: 0/10 judge calls (0%) 0.0s');
+    // 2 calls in 2 s, 8 left: 8 s.
+    expect(lines[1]).toBe('evaluate: 2/10 judge calls (20%) 2.0s, ETA 8s case_a');
+  });
+
+  it('keeps skipped (reused) items out of the rate and grows the total as work is found', () => {
+    let now = 0;
+    const out = capture(false);
+    const progress = createProgressReporter({
+      stream: out.stream,
+      plain: true,
+      plainIntervalMs: 0,
+      now: () => now,
+    });
+    progress.start('weights', 4, { unit: 'batches' });
+    progress.skip?.(2, 'reused');
+    now += 1000;
+    progress.tick(1);
+    progress.grow?.(5);
+    now += 1000;
+    progress.tick(1);
+    const lines = out.text().trim().split('\n');
+    expect(lines[1]).toBe('weights: 2/4 batches (50%) 0.0s reused');
+    // 1 real batch in 1 s (the 2 reused ones took no time): 1 left → 1 s.
+    expect(lines[2]).toBe('weights: 3/4 batches (75%) 1.0s, ETA 1s reused');
+    // the total grew to 9: 2 real batches in 2 s, 5 left → 5 s.
+    expect(lines[3]).toBe('weights: 4/9 batches (44%) 2.0s, ETA 5s reused');
+    progress.finish('done');
+    // the last line makes no promise about time left
+    expect(out.text().trim().split('\n').at(-1)).toBe('weights: 4/9 batches (44%) 2.0s done');
+  });
+
+  it('formats long ETAs in minutes and hours', () => {
+    expect(formatDuration(42_000)).toBe('42s');
+    expect(formatDuration(185_000)).toBe('3m05s');
+    expect(formatDuration(3_720_000)).toBe('1h02m');
+    expect(estimateRemainingMs({ elapsedMs: 1000, worked: 0, done: 3, total: 5 })).toBeUndefined();
+    expect(estimateRemainingMs({ elapsedMs: 1000, worked: 2, done: 5, total: 5 })).toBeUndefined();
+  });
+
+  it('keeps the old two-argument API working', () => {
+    const out = capture(false);
+    const progress = createProgressReporter({ stream: out.stream, plain: true, now: () => 0 });
+    progress.start('probes', 2);
+    progress.tick(2);
+    expect(out.text()).toContain('probes: 2/2 (100%) 0.0s');
   });
 });
