@@ -92,11 +92,12 @@ export {
 export { type DeckStats, deckStatsSchema } from './schemas/deck-stats';
 export { type EvalJobStatus, evalJobStatusSchema } from './schemas/eval-job-status';
 export { type Metadata, metadataSchema } from './schemas/metadata';
-export { type Metrics, metricsSchema } from './schemas/metrics';
+export { type JudgeDescriptor, type JudgeKind, type Metrics, metricsSchema } from './schemas/metrics';
 export {
   type MetricSummary,
   type MetricsGroupSummary,
   type MetricsSummary,
+  type MissingJob,
   metricsSummarySchema,
 } from './schemas/metrics-summary';
 export { type Evidence, evidenceSchema, type Probe, probeSchema } from './schemas/probe';

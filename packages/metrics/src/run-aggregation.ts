@@ -1,8 +1,17 @@
 import { join, relative } from 'node:path';
-import { type MetricsSummary, metricsSummarySchema, writeFileAtomic, writeJson } from '@xsb/core';
+import { type MetricsSummary, metricsSummarySchema, UsageError, writeFileAtomic, writeJson } from '@xsb/core';
 import { type AggregateOptions, aggregateMetrics } from './aggregate-metrics';
 import { renderSummaryCsv, renderSummaryReport } from './render-summary';
+import { assertFiltersMatch, hasFilters, matchesFilters, type RowFilters } from './row-filters';
 import { scanMetricFiles } from './scan-metric-files';
+
+export interface RunAggregationOptions extends AggregateOptions {
+  /**
+   * Only rows (and missing jobs) of these systems, conditions, audiences and cases. A value that
+   * names nothing found is a UsageError listing the known values.
+   */
+  filters?: RowFilters;
+}
 
 export const SUMMARY_FILES = { json: 'summary.json', csv: 'summary.csv', report: 'report.md' } as const;
 
@@ -14,10 +23,27 @@ export const SUMMARY_FILES = { json: 'summary.json', csv: 'summary.csv', report:
 export async function runAggregation(
   roots: readonly string[],
   outDir: string,
-  options: AggregateOptions = {},
+  options: RunAggregationOptions = {},
 ): Promise<{ summary: MetricsSummary; files: { json: string; csv: string; report: string } }> {
-  const { rows, skipped, duplicates } = await scanMetricFiles(roots);
-  const raw = await aggregateMetrics(rows, skipped, options);
+  const { filters = {}, ...aggregateOptions } = options;
+  const scanned = await scanMetricFiles(roots);
+  const { skipped, duplicates } = scanned;
+  let rows = scanned.rows;
+  let missingJobs = options.missingJobs;
+  if (hasFilters(filters)) {
+    const known = [...rows, ...(missingJobs ?? [])];
+    assertFiltersMatch(filters, known, `among the metric rows of ${roots.join(', ')}`);
+    rows = rows.filter((row) => matchesFilters(filters, row));
+    missingJobs = missingJobs?.filter((job) => matchesFilters(filters, job));
+    if (rows.length === 0 && (missingJobs?.length ?? 0) === 0)
+      throw new UsageError(
+        'no metric row matches all the filters at once (each value matches some row, but not together)',
+      );
+  }
+  const raw = await aggregateMetrics(rows, skipped, {
+    ...aggregateOptions,
+    ...(missingJobs ? { missingJobs } : {}),
+  });
   const summary: MetricsSummary = {
     ...raw,
     rows: raw.rows.map((row) => ({ ...row, file: relative(outDir, row.file) })),
@@ -26,6 +52,8 @@ export async function runAggregation(
       file: relative(outDir, entry.file),
       duplicate_of: relative(outDir, entry.duplicate_of),
     })),
+    missing_jobs:
+      raw.missing_jobs?.map((job) => ({ ...job, where: relative(outDir, job.where) || '.' })) ?? null,
   };
   const files = {
     json: join(outDir, SUMMARY_FILES.json),
