@@ -18,10 +18,11 @@ import {
   writeCsvAtomic,
 } from '@xsb/decks';
 import { createLlmClient, isOfflineJudge } from '@xsb/llm';
-import { renderResultsTables, runAggregation } from '@xsb/metrics';
+import { renderResultsTables } from '@xsb/metrics';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
+import { aggregateRun } from './aggregate-run';
 import type { JobResult } from './evaluate-job';
 import { type ModelClientSettings, runClientOptions, runEvaluation } from './run-evaluation';
 
@@ -229,10 +230,14 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   });
 
   const aggregated = await timed('7 aggregate', async () => {
-    const runDir = layout.runDir(DEMO_RUN);
-    const value = await runAggregation([runDir], layout.summaryDir(DEMO_RUN));
+    const value = await aggregateRun({ dataDir, run: DEMO_RUN });
     for (const skipped of value.summary.skipped)
       failures.push(`aggregate ${skipped.file}: ${skipped.reason}`);
+    // Failed and undiscoverable jobs were reported by stage 5 already; any other job without metrics
+    // (deleted meanwhile, or killed half-way by another process) would otherwise drop out silently.
+    for (const job of value.summary.missing_jobs ?? [])
+      if (job.status !== 'failed' && job.status !== 'undiscoverable')
+        failures.push(`aggregate: no metrics for ${job.where} (${job.status}): ${job.reason}`);
     return { value, note: `${value.summary.row_count} rows in ${value.summary.groups.length} groups` };
   });
 

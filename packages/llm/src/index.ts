@@ -16,6 +16,7 @@ export type {
 export { type CreateLlmClientOptions, createLlmClient, providerLimitsFor } from './create-llm-client';
 export { type CacheStats, DiskCache } from './disk-cache';
 export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
+export { replayStoreModelLabel } from './replay-client';
 export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
 export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
 export {

@@ -4,6 +4,7 @@ import { type AggregateOptions, aggregateMetrics } from './aggregate-metrics';
 import { renderSummaryCsv, renderSummaryReport } from './render-summary';
 import { assertFiltersMatch, hasFilters, matchesFilters, type RowFilters } from './row-filters';
 import { scanMetricFiles } from './scan-metric-files';
+import { systemIdFor } from './system-id';
 
 export interface RunAggregationOptions extends AggregateOptions {
   /**
@@ -29,7 +30,14 @@ export async function runAggregation(
   const scanned = await scanMetricFiles(roots);
   const { skipped, duplicates } = scanned;
   let rows = scanned.rows;
-  let missingJobs = options.missingJobs;
+  // A job whose row was found after all (e.g. its compact copy outlived the evaluation folder's
+  // metrics.json) is in the summary, so it is not missing.
+  const rowKeys = new Set(rows.map((row) => `${row.system_id}\u0000${row.audience}\u0000${row.case_label}`));
+  let missingJobs = options.missingJobs?.filter(
+    (job) =>
+      !(job.system && job.condition && job.audience && job.case_label) ||
+      !rowKeys.has(`${systemIdFor(job.system, job.condition)}\u0000${job.audience}\u0000${job.case_label}`),
+  );
   if (hasFilters(filters)) {
     const known = [...rows, ...(missingJobs ?? [])];
     assertFiltersMatch(filters, known, `among the metric rows of ${roots.join(', ')}`);
