@@ -37,6 +37,7 @@ export {
 export { environmentWithDotenv, parseDotenv } from './load-dotenv';
 export { mapWithConcurrency } from './map-with-concurrency';
 export {
+  countingProgress,
   createProgressReporter,
   type ProgressOptions,
   type ProgressReporter,

@@ -1,6 +1,11 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProgressReporter, estimateRemainingMs, formatDuration } from './progress-reporter';
+import {
+  countingProgress,
+  createProgressReporter,
+  estimateRemainingMs,
+  formatDuration,
+} from './progress-reporter';
 
 function capture(isTTY: boolean) {
   const chunks: string[] = [];
@@ -129,5 +134,27 @@ describe('progress at the judged unit, with an ETA', () => {
     progress.start('probes', 2);
     progress.tick(2);
     expect(out.text()).toContain('probes: 2/2 (100%) 0.0s');
+  });
+});
+
+describe('countingProgress', () => {
+  it('passes ticks, skips and growth on and counts them, so a caller can close its plan', () => {
+    const out = capture(false);
+    const owner = createProgressReporter({
+      stream: out.stream,
+      plain: true,
+      plainIntervalMs: 0,
+      now: () => 0,
+    });
+    owner.start('evaluate', 5, { unit: 'judge calls' });
+    const { reporter, counted } = countingProgress(owner);
+    reporter.tick(2);
+    reporter.grow?.(1);
+    reporter.skip?.(1);
+    reporter.finish();
+    expect(counted).toEqual({ done: 3, grown: 1 });
+    // the planned 5 + 1 grown, 3 accounted for: the caller skips the other 3
+    owner.skip?.(5 + counted.grown - counted.done, 'reused');
+    expect(out.text().trim().split('\n').at(-1)).toBe('evaluate: 6/6 judge calls (100%) 0.0s reused');
   });
 });

@@ -151,3 +151,32 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
     },
   };
 }
+
+/**
+ * A reporter that passes everything on to `progress` and counts what went through it, so a caller
+ * that planned `n` items for a piece of work can skip whatever the work did not account for (it was
+ * reused, or it failed early) and keep the total closing. `start` and `finish` are the owner's.
+ */
+export function countingProgress(progress: ProgressReporter): {
+  reporter: ProgressReporter;
+  counted: { done: number; grown: number };
+} {
+  const counted = { done: 0, grown: 0 };
+  const reporter: ProgressReporter = {
+    start: () => {},
+    finish: () => {},
+    tick(count = 1, note) {
+      counted.done += count;
+      progress.tick(count, note);
+    },
+    skip(count, note) {
+      counted.done += count;
+      progress.skip?.(count, note);
+    },
+    grow(count) {
+      counted.grown += count;
+      progress.grow?.(count);
+    },
+  };
+  return { reporter, counted };
+}

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import {
+  countingProgress,
   type Deck,
   InputError,
   isXsbError,
@@ -127,28 +128,6 @@ async function plannedCalls(layout: RunLayout, jobs: readonly EvaluationJob[], b
     total += calls;
   }
   return { total, perJob };
-}
-
-/** Passes everything on and counts what a job accounted for, so the rest can be skipped after it. */
-function countingProgress(progress: ProgressReporter) {
-  const counted = { done: 0, grown: 0 };
-  const reporter: ProgressReporter = {
-    start: () => {},
-    finish: () => {},
-    tick(count = 1, note) {
-      counted.done += count;
-      progress.tick(count, note);
-    },
-    skip(count, note) {
-      counted.done += count;
-      progress.skip?.(count, note);
-    },
-    grow(count) {
-      counted.grown += count;
-      progress.grow?.(count);
-    },
-  };
-  return { reporter, counted };
 }
 
 function positiveInteger(value: number, what: string): number {
