@@ -1,10 +1,13 @@
 import { XSB_VERSION } from '@xsb/core';
 import { Command } from 'commander';
 import type { CliContext } from './cli-context';
-import type { CommandModule } from './command-module';
+import { type CommandEntry, isLazyCommandModule } from './command-module';
 
-/** Builds the `xsb` program: global flags, then every registered subcommand group. */
-export function buildProgram(context: CliContext, modules: CommandModule[]): Command {
+/**
+ * Builds the `xsb` program: global flags, then every subcommand group. A group still lazy (not the
+ * one the command line asks for) is listed by name and description only; its code is never loaded.
+ */
+export function buildProgram(context: CliContext, modules: readonly CommandEntry[]): Command {
   const program = new Command('xsb');
   program
     .description(
@@ -20,6 +23,10 @@ export function buildProgram(context: CliContext, modules: CommandModule[]): Com
       writeErr: (text) => context.io.stderr.write(text),
       outputError: (text, write) => write(`ERROR: ${text.replace(/^error:\s*/i, '')}`),
     });
-  for (const module of modules) module.register(program, context);
+  for (const module of modules) {
+    if (!isLazyCommandModule(module)) module.register(program, context);
+    else
+      for (const command of module.commands) program.command(command.name).description(command.description);
+  }
   return program;
 }

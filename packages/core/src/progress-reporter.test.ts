@@ -120,6 +120,21 @@ describe('progress at the judged unit, with an ETA', () => {
     expect(out.text().trim().split('\n').at(-1)).toBe('weights: 4/9 batches (44%) 2.0s done');
   });
 
+  it('prints nothing for a total of 0 until work is found', () => {
+    const out = capture(false);
+    const progress = createProgressReporter({
+      stream: out.stream,
+      plain: true,
+      plainIntervalMs: 0,
+      now: () => 0,
+    });
+    progress.start('probes', 0, { unit: 'generation calls' });
+    expect(out.text()).toBe('');
+    progress.grow?.(3);
+    progress.tick(1, 'case_a');
+    expect(out.text()).toBe('probes: 1/3 generation calls (33%) 0.0s, ETA 0s case_a\n');
+  });
+
   it('formats long ETAs in minutes and hours', () => {
     expect(formatDuration(42_000)).toBe('42s');
     expect(formatDuration(185_000)).toBe('3m05s');

@@ -127,7 +127,8 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
       finished = false;
       startedAt = now();
       lastDraw = -Infinity;
-      draw(true);
+      // With nothing known yet (the total grows as work is found) a `0/0` line would say nothing.
+      if (total > 0) draw(true);
     },
     tick(count = 1, note) {
       done += count;

@@ -99,6 +99,13 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   const force = options.force ?? false;
   const timings: DemoStageTiming[] = [];
   const failures: string[] = [];
+  // Every judge is built before any work, so a missing key or replay store stops the demo (exit 2)
+  // before stage 1 copies a file.
+  const generator = createProbeGenerator(judge, llmOptions);
+  const utilityJudge = createUtilityJudge(judge, llmOptions);
+  const planner = isOfflineJudge(judge)
+    ? ('lexical' as const)
+    : createLlmClient(judge, { stage: 'decks', ...llmOptions });
   const ledgerBefore = await ledgerLineCount(ledgerFile);
   const timed = async <T>(stage: string, work: () => Promise<{ value: T; note: string }>): Promise<T> => {
     const started = performance.now();
@@ -132,7 +139,6 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   });
 
   await timed('2 probes', async () => {
-    const generator = createProbeGenerator(judge, llmOptions);
     const counts: string[] = [];
     for (const sourceCase of cases) {
       const result = await generateCaseProbes(layout, sourceCase, { generator, force });
@@ -143,7 +149,6 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   });
 
   await timed('3 weights', async () => {
-    const utilityJudge = createUtilityJudge(judge, llmOptions);
     let made = 0;
     let total = 0;
     for (const sourceCase of cases) {
@@ -180,9 +185,6 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     await mkdir(dirname(sheetFile), { recursive: true });
     await writeCsvAtomic(sheetFile, RUN_SHEET_COLUMNS, rows);
     const sheet = await readRunSheet(sheetFile);
-    const planner = isOfflineJudge(judge)
-      ? ('lexical' as const)
-      : createLlmClient(judge, { stage: 'decks', ...llmOptions });
     const batch = await generateDecksFromRunSheet({
       sheet,
       layout,
