@@ -74,18 +74,24 @@ describe('progress reporter', () => {
   });
 });
 
+/** Plain lines on every change, on a clock the test moves. */
+function unthrottled(clock: { now: number }) {
+  const out = capture(false);
+  const progress = createProgressReporter({
+    stream: out.stream,
+    plain: true,
+    plainIntervalMs: 0,
+    now: () => clock.now,
+  });
+  return { out, progress };
+}
+
 describe('progress at the judged unit, with an ETA', () => {
   it('names the unit and estimates the time left from the rate of real work', () => {
-    let now = 0;
-    const out = capture(false);
-    const progress = createProgressReporter({
-      stream: out.stream,
-      plain: true,
-      plainIntervalMs: 0,
-      now: () => now,
-    });
+    const clock = { now: 0 };
+    const { out, progress } = unthrottled(clock);
     progress.start('evaluate', 10, { unit: 'judge calls' });
-    now += 2000;
+    clock.now += 2000;
     progress.tick(2, 'case_a');
     const lines = out.text().trim().split('\n');
     expect(lines[0]).toBe('evaluate: 0/10 judge calls (0%) 0.0s');
@@ -94,20 +100,14 @@ describe('progress at the judged unit, with an ETA', () => {
   });
 
   it('keeps skipped (reused) items out of the rate and grows the total as work is found', () => {
-    let now = 0;
-    const out = capture(false);
-    const progress = createProgressReporter({
-      stream: out.stream,
-      plain: true,
-      plainIntervalMs: 0,
-      now: () => now,
-    });
+    const clock = { now: 0 };
+    const { out, progress } = unthrottled(clock);
     progress.start('weights', 4, { unit: 'batches' });
     progress.skip?.(2, 'reused');
-    now += 1000;
+    clock.now += 1000;
     progress.tick(1);
     progress.grow?.(5);
-    now += 1000;
+    clock.now += 1000;
     progress.tick(1);
     const lines = out.text().trim().split('\n');
     expect(lines[1]).toBe('weights: 2/4 batches (50%) 0.0s reused');

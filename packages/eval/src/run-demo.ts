@@ -23,6 +23,7 @@ import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
 import { aggregateRun } from './aggregate-run';
+import { countLedgerLines } from './count-ledger-lines';
 import type { JobResult } from './evaluate-job';
 import { type ModelClientSettings, runClientOptions, runEvaluation } from './run-evaluation';
 
@@ -72,11 +73,6 @@ async function copyIfChanged(from: string, to: string): Promise<boolean> {
   return true;
 }
 
-async function ledgerLineCount(file: string): Promise<number> {
-  if (!existsSync(file)) return 0;
-  return (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '').length;
-}
-
 /**
  * `xsb demo`: stages 1–7 on the shipped fixtures into `<outDir>/data` (spec 000 layout): sources are
  * copied from `fixtures/sources`, probes and weights made for every case and audience, the built-in
@@ -106,7 +102,7 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   const planner = isOfflineJudge(judge)
     ? ('lexical' as const)
     : createLlmClient(judge, { stage: 'decks', ...llmOptions });
-  const ledgerBefore = await ledgerLineCount(ledgerFile);
+  const ledgerBefore = await countLedgerLines(ledgerFile);
   const timed = async <T>(stage: string, work: () => Promise<{ value: T; note: string }>): Promise<T> => {
     const started = performance.now();
     const { value, note } = await work();
@@ -248,7 +244,7 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     summary: aggregated.summary,
     summaryFiles: aggregated.files,
     evaluations: evaluation.results,
-    judgeCalls: (await ledgerLineCount(ledgerFile)) - ledgerBefore,
+    judgeCalls: (await countLedgerLines(ledgerFile)) - ledgerBefore,
     timings,
     failures,
     tables: renderResultsTables(aggregated.summary),

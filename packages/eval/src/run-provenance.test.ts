@@ -1,13 +1,11 @@
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, metricsSchema, type Probe, type ProgressReporter, readJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aggregateRun } from './aggregate-run';
-import { LexicalEvalJudge } from './eval-judge';
 import { runEvaluation } from './run-evaluation';
-import { makeDeck, writeEvalFixture } from './testing';
+import { lexicalTestRun, makeDeck, writeEvalFixture } from './testing';
 
 const SOURCE = `The library lends 4,000 books a month.
 Opening hours grew to 60 hours a week in 2024.
@@ -56,16 +54,7 @@ describe('stage 5 records what stands behind its numbers', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
   let dataDir: string;
-  const ledger = () => join(dataDir, 'runs', 'r1', 'usage_ledger.jsonl');
-  const ledgerLines = async () =>
-    existsSync(ledger()) ? (await readFile(ledger(), 'utf8')).split('\n').filter(Boolean).length : 0;
-  const options = () => ({
-    dataDir,
-    run: 'r1',
-    batchSize: 2,
-    readDeck: async () => DECK,
-    judge: new LexicalEvalJudge(ledger()),
-  });
+  const { ledgerLines, options } = lexicalTestRun(() => dataDir, DECK);
   const evaluationDir = (system: string, condition: string, audience: string, caseLabel = 'library') =>
     join(dataDir, 'runs', 'r1', 'evaluations', system, condition, audience, caseLabel);
 

@@ -1,30 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAggregation } from './run-aggregation';
-
-async function writeCompact(
-  root: string,
-  systemId: string,
-  audience: string,
-  caseLabel: string,
-  values: object,
-) {
-  await mkdir(join(root, systemId, audience), { recursive: true });
-  const metrics = {
-    audience,
-    tau_a: 0.7,
-    included_probe_count: 4,
-    available_utility: 4,
-    recovered_utility: 2,
-    coverage: 0.5,
-    efficiency_time: 1,
-    efficiency_slide: 0.5,
-    ...values,
-  };
-  await writeFile(join(root, systemId, audience, `${caseLabel}.json`), JSON.stringify(metrics));
-}
+import { writeCompactMetrics } from './testing';
 
 describe('runAggregation over compact metric files', () => {
   let dir: string;
@@ -36,14 +15,14 @@ describe('runAggregation over compact metric files', () => {
 
   it('groups by (system_id, audience) with means, intervals, n and reproducible bytes', async () => {
     const root = join(dir, 'metrics');
-    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c1', { coverage: 0.2 });
-    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c2', { coverage: 0.4 });
-    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c3', {
+    await writeCompactMetrics(root, 'gen__audience_agnostic', 'learners', 'c1', { coverage: 0.2 });
+    await writeCompactMetrics(root, 'gen__audience_agnostic', 'learners', 'c2', { coverage: 0.4 });
+    await writeCompactMetrics(root, 'gen__audience_agnostic', 'learners', 'c3', {
       coverage: null,
       efficiency_time: null,
     });
-    await writeCompact(root, 'gen__audience_agnostic', 'specialists', 'c1', { coverage: 0.9 });
-    await writeCompact(root, 'other', 'learners', 'c1', { coverage: 0.7, correctness: 0.5 });
+    await writeCompactMetrics(root, 'gen__audience_agnostic', 'specialists', 'c1', { coverage: 0.9 });
+    await writeCompactMetrics(root, 'other', 'learners', 'c1', { coverage: 0.7, correctness: 0.5 });
     await writeFile(
       join(root, 'other', 'learners', 'broken.json'),
       JSON.stringify({ audience: 'learners', tau_a: 'x' }),
@@ -98,21 +77,12 @@ describe('runAggregation over compact metric files', () => {
     );
     expect(report).toContain('interval [low, high] (300 resamples, seed 3)');
   });
-});
-
-describe('runAggregation filters', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ dir, cleanup } = await makeTempDir());
-  });
-  afterEach(() => cleanup());
 
   it('keeps only the selected rows and refuses a value that names nothing, listing the known ones', async () => {
     const root = join(dir, 'metrics');
-    await writeCompact(root, 'gen__audience_agnostic', 'learners', 'c1', {});
-    await writeCompact(root, 'gen__audience_agnostic', 'specialists', 'c1', {});
-    await writeCompact(root, 'other__audience_agnostic', 'learners', 'c2', {});
+    await writeCompactMetrics(root, 'gen__audience_agnostic', 'learners', 'c1', {});
+    await writeCompactMetrics(root, 'gen__audience_agnostic', 'specialists', 'c1', {});
+    await writeCompactMetrics(root, 'other__audience_agnostic', 'learners', 'c2', {});
     const out = join(dir, 'out');
     const { summary } = await runAggregation([root], out, {
       filters: { audiences: ['learners'], cases: ['c1'] },

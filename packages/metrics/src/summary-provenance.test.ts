@@ -1,10 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JudgeDescriptor, MissingJob } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeJudge, mergeJudges, OFFLINE_JUDGE_WARNING } from './describe-judges';
 import { runAggregation } from './run-aggregation';
+import { writeCompactMetrics } from './testing';
 
 const lexical = (stage: string): JudgeDescriptor => ({ stage, id: 'lexical', kind: 'offline' });
 const replay: JudgeDescriptor[] = ['answerability', 'correctness'].map((stage) => ({
@@ -15,30 +16,21 @@ const replay: JudgeDescriptor[] = ['answerability', 'correctness'].map((stage) =
   model_label: 'claude-sonnet-4-5',
 }));
 
-async function writeRow(
+/** A compact row resting on 12 probes with a correctness of 0.9, unless `values` says otherwise. */
+const writeRow = (
   root: string,
   systemId: string,
   audience: string,
   caseLabel: string,
   values: Record<string, unknown>,
-) {
-  await mkdir(join(root, systemId, audience), { recursive: true });
-  await writeFile(
-    join(root, systemId, audience, `${caseLabel}.json`),
-    JSON.stringify({
-      audience,
-      tau_a: 0.7,
-      included_probe_count: 12,
-      available_utility: 10,
-      recovered_utility: 5,
-      coverage: 0.5,
-      efficiency_time: 1,
-      efficiency_slide: 0.5,
-      correctness: 0.9,
-      ...values,
-    }),
-  );
-}
+) =>
+  writeCompactMetrics(root, systemId, audience, caseLabel, {
+    included_probe_count: 12,
+    available_utility: 10,
+    recovered_utility: 5,
+    correctness: 0.9,
+    ...values,
+  });
 
 describe('what stands behind each number in the summary', () => {
   let dir: string;

@@ -87,25 +87,29 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
     expect(evalCase.stderr).toMatch(
       /^ERROR: unknown case "no_such_case" in run "demo" \(known: cs_raft_consensus, energy_heat_pump_pilot, .*\)\n$/,
     );
-    const evalSystem = await run('eval --data demo/data --run demo --system notebookml');
-    expect(evalSystem.stderr).toContain(
-      'unknown system "notebookml" in run "demo" (known: notebooklm, xsb-baseline)',
-    );
-    const evalMix = await run(
-      'eval --data demo/data --run demo --system notebooklm --condition audience_conditioned',
-    );
-    expect(evalMix.code).toBe(2);
-    expect(evalMix.stderr).toContain('matches all the filters at once');
-    const metricsAudience = await run('metrics --data demo/data --run demo --audience learner');
-    expect(metricsAudience.code).toBe(2);
-    expect(metricsAudience.stderr).toContain(
-      'unknown audience "learner" among the evaluations of run "demo" (known: decision_makers, learners, specialists)',
-    );
-    const aggregateCondition = await run(
-      'aggregate --data demo/data --run demo --out agg-f --condition agnostic',
-    );
-    expect(aggregateCondition.code).toBe(2);
-    expect(aggregateCondition.stderr).toContain('unknown condition "agnostic" among the metric rows of');
+    const refusals: Array<[string, string]> = [
+      [
+        'eval --data demo/data --run demo --system notebookml',
+        'unknown system "notebookml" in run "demo" (known: notebooklm, xsb-baseline)',
+      ],
+      [
+        'eval --data demo/data --run demo --system notebooklm --condition audience_conditioned',
+        'matches all the filters at once',
+      ],
+      [
+        'metrics --data demo/data --run demo --audience learner',
+        'unknown audience "learner" among the evaluations of run "demo" (known: decision_makers, learners, specialists)',
+      ],
+      [
+        'aggregate --data demo/data --run demo --out agg-f --condition agnostic',
+        'unknown condition "agnostic" among the metric rows of',
+      ],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await run(args);
+      expect(refused.code, args).toBe(2);
+      expect(refused.stderr, args).toContain(message);
+    }
     expect(existsSync(join(root, 'agg-f'))).toBe(false);
     const selected = await run(
       'aggregate --data demo/data --run demo --out agg-f --system notebooklm --audience learners --json',
