@@ -135,6 +135,23 @@ describe('progress at the judged unit, with an ETA', () => {
     expect(out.text()).toBe('probes: 1/3 generation calls (33%) 0.0s, ETA 0s case_a\n');
   });
 
+  it('does not print a line each time a growing total is reached again', () => {
+    const out = capture(false);
+    const progress = createProgressReporter({ stream: out.stream, plain: true, now: () => 0 });
+    progress.start('evaluate', 2, { unit: 'judge calls' });
+    progress.tick(2);
+    for (let i = 0; i < 5; i++) {
+      progress.grow?.(1);
+      progress.tick(1);
+    }
+    progress.finish('done');
+    expect(out.text().trim().split('\n')).toEqual([
+      'evaluate: 0/2 judge calls (0%) 0.0s',
+      'evaluate: 2/2 judge calls (100%) 0.0s',
+      'evaluate: 7/7 judge calls (100%) 0.0s done',
+    ]);
+  });
+
   it('formats long ETAs in minutes and hours', () => {
     expect(formatDuration(42_000)).toBe('42s');
     expect(formatDuration(185_000)).toBe('3m05s');

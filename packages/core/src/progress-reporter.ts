@@ -84,6 +84,9 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
   let lastNote = '';
   let drawnState = '';
   let finished = false;
+  // Reaching the total is drawn at once, unless the total grows as work is found: then every
+  // verification batch would "complete" it again, and finish() draws the end instead.
+  let grown = false;
 
   const percent = () => (total > 0 ? Math.floor((Math.min(done, total) / total) * 100) : 100);
 
@@ -125,6 +128,7 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
       lastNote = '';
       drawnState = '';
       finished = false;
+      grown = false;
       startedAt = now();
       lastDraw = -Infinity;
       // With nothing known yet (the total grows as work is found) a `0/0` line would say nothing.
@@ -134,15 +138,16 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
       done += count;
       worked += count;
       if (note !== undefined) lastNote = note;
-      draw(done >= total);
+      draw(done >= total && !grown);
     },
     skip(count, note) {
       done += count;
       if (note !== undefined) lastNote = note;
-      draw(done >= total);
+      draw(done >= total && !grown);
     },
     grow(count) {
       total += count;
+      grown = true;
     },
     finish(summary) {
       if (summary !== undefined) lastNote = summary;
