@@ -1,7 +1,6 @@
-import { describeError, exitCodeFor, isXsbError } from '@xsb/core';
 import { CommanderError } from 'commander';
 import { buildProgram } from './build-program';
-import { type CliIo, createCliContext } from './cli-context';
+import type { CliIo } from './cli-context';
 import { type CommandEntry, type ExitCode, isLazyCommandModule } from './command-module';
 import { commandModules } from './commands/index';
 import { setActionExitCode } from './exit-code';
@@ -45,7 +44,8 @@ async function resolveModules(
 /**
  * Runs `xsb` with argv (without node and script) and returns the exit code instead of exiting, so
  * tests drive the real CLI in-process. User errors print `ERROR: …` with no stack unless --debug.
- * Only the command group the arguments name is loaded.
+ * Only the command group the arguments name is loaded; `xsb --help` and a mistyped command load no
+ * package at all (not even @xsb/core, whose schemas take most of a start-up).
  */
 export async function runCli(
   argv: string[],
@@ -60,9 +60,15 @@ export async function runCli(
   };
   const debug = argv.includes('--debug') || fullIo.env.XSB_DEBUG === '1';
   let program: ReturnType<typeof buildProgram> | undefined;
-  const context = createCliContext(fullIo, () => (program?.opts() ?? {}) as { config?: string });
   try {
-    program = buildProgram(context, await resolveModules(modules, targetCommand(argv)));
+    const resolved = await resolveModules(modules, targetCommand(argv));
+    const wantsVersion = argv.includes('-V') || argv.includes('--version');
+    const registers = resolved.some((module) => !isLazyCommandModule(module));
+    // The context (config, progress) and the version come from @xsb/core: load it only when used.
+    const { createCliContext } = registers ? await import('./cli-context') : { createCliContext: undefined };
+    const context = createCliContext?.(fullIo, () => (program?.opts() ?? {}) as { config?: string });
+    const version = wantsVersion ? (await import('@xsb/core')).XSB_VERSION : '';
+    program = buildProgram(fullIo, resolved, context, version);
     const exitCode = await setActionExitCode(() => program!.parseAsync(argv, { from: 'user' }));
     return exitCode;
   } catch (error) {
@@ -72,6 +78,7 @@ export async function runCli(
       // Commander already printed `ERROR: …` through outputError.
       return 2;
     }
+    const { describeError, exitCodeFor, isXsbError } = await import('@xsb/core');
     fullIo.stderr.write(`ERROR: ${describeError(error)}\n`);
     if (debug && error instanceof Error && error.stack) fullIo.stderr.write(`${error.stack}\n`);
     else if (!isXsbError(error))
