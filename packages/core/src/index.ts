@@ -37,9 +37,11 @@ export {
 export { environmentWithDotenv, parseDotenv } from './load-dotenv';
 export { mapWithConcurrency } from './map-with-concurrency';
 export {
+  countingProgress,
   createProgressReporter,
   type ProgressOptions,
   type ProgressReporter,
+  type ProgressStartOptions,
   silentProgress,
 } from './progress-reporter';
 export { decodeUtf8Text, readUtf8Text } from './read-utf8-text';
@@ -150,11 +152,12 @@ export {
   metaSensitivitySchema,
 } from './schemas/meta-sensitivity';
 export { type Metadata, metadataSchema } from './schemas/metadata';
-export { type Metrics, metricsSchema } from './schemas/metrics';
+export { type JudgeDescriptor, type JudgeKind, type Metrics, metricsSchema } from './schemas/metrics';
 export {
   type MetricSummary,
   type MetricsGroupSummary,
   type MetricsSummary,
+  type MissingJob,
   metricsSummarySchema,
 } from './schemas/metrics-summary';
 export { type Evidence, evidenceSchema, type Probe, probeSchema } from './schemas/probe';

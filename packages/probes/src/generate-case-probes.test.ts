@@ -358,3 +358,34 @@ describe('generateCaseProbes', () => {
     expect(await bankOf({ '0:0': [c], '0:2': [b, a] })).toEqual(first);
   });
 });
+
+describe('probe generation progress', () => {
+  it('grows by chunks × k once the chunks are known and ticks once per generation call', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const events: string[] = [];
+    const progress = {
+      start() {},
+      finish() {},
+      grow: (count: number) => events.push(`grow ${count}`),
+      tick: (count = 1, note?: string) => events.push(`tick ${count} ${note}`),
+    };
+    const options = {
+      generator: new LexicalProbeGenerator(),
+      k: 2,
+      chunkChars: 200,
+      progress,
+      progressNote: 'case_a',
+    };
+    await generateCaseProbes(layout, sourceCase, options);
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    const calls = status.chunking.chunk_count * 2;
+    expect(status.chunking.chunk_count).toBeGreaterThan(1);
+    expect(events).toEqual([`grow ${calls}`, ...Array(calls).fill('tick 1 case_a')]);
+    // a finished bank makes no call and adds nothing
+    events.length = 0;
+    await generateCaseProbes(layout, sourceCase, options);
+    expect(events).toEqual([]);
+  });
+});

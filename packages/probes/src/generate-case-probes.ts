@@ -11,6 +11,7 @@ import {
   mapWithConcurrency,
   type Probe,
   type ProbeGenerationStatus,
+  type ProgressReporter,
   probeGenerationStatusSchema,
   probeSchema,
   type RunLayout,
@@ -49,6 +50,12 @@ export interface GenerateCaseProbesOptions {
   concurrency?: number;
   /** Passed to `prepareSourceContext` (PDF parser, env, MinerU cache). */
   sourceOptions?: Omit<PrepareSourceContextOptions, 'maxChars' | 'force'>;
+  /**
+   * Grows by the case's generation calls (chunks × k) once the chunks are known, then ticks once per
+   * call; a finished bank adds nothing.
+   */
+  progress?: ProgressReporter;
+  progressNote?: string;
 }
 
 export interface CaseProbesResult {
@@ -163,6 +170,7 @@ async function buildCaseProbes(
 
   const jobs: Array<{ chunk: (typeof chunks)[number]; generationIndex: number }> = [];
   for (const chunk of chunks) for (let g = 0; g < k; g += 1) jobs.push({ chunk, generationIndex: g });
+  options.progress?.grow?.(jobs.length);
   let outputs: GenerationOutput[];
   try {
     outputs = await mapWithConcurrency(jobs, options.concurrency ?? 4, async ({ chunk, generationIndex }) => {
@@ -192,7 +200,9 @@ async function buildCaseProbes(
         k,
       };
       try {
-        const output = await options.generator.generate(input);
+        const output = await options.generator
+          .generate(input)
+          .finally(() => options.progress?.tick(1, options.progressNote));
         await writeFileAtomic(
           rawFile,
           `${JSON.stringify({ ...rawHeader, exchanges: output.exchanges }, null, 2)}\n`,
