@@ -56,6 +56,12 @@ export interface CompletionRequest {
   responseSchema?: ResponseJsonSchema;
   /** Pipeline stage for the usage ledger, e.g. `probes`, `weights`, `eval.answerability`. */
   stage?: string;
+  /**
+   * Test–retest: the repeat index of a question asked again on purpose (`--repeats`). Never sent to
+   * the provider; from 1 on it enters the cache key (and a replay store's key), so each repeat is its
+   * own cache entry and is not answered from the first ask's. 0 or unset is the ordinary call.
+   */
+  repeat?: number;
 }
 
 export interface TokenUsage {

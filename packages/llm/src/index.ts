@@ -35,6 +35,7 @@ export {
   DEFAULT_PRICES_AS_OF,
   priceFor,
 } from './price-table';
+export { repeatClient } from './repeat-client';
 export { replayStoreModelLabel } from './replay-client';
 export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
 export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';

@@ -140,8 +140,12 @@ export class ReplayClient implements LlmClient {
     if (this.options.mode === 'replay') {
       await this.ledgerLine(stage, store.model ?? 'replay', performance.now() - started, 'replay_miss');
       throw new InputError(
-        `replay store has no completion for key ${key} (record it with --judge record:${storeFile}, then add {"key", "model", "completion"} to the store)`,
-        { file: storeFile, code: 'replay_miss', details: { key } },
+        `replay store has no completion for key ${key}${(request.repeat ?? 0) >= 1 ? ` (test–retest repeat ${request.repeat}: a store holds one answer per prompt and repeat, so each repeat needs the model's own answer)` : ''} (record it with --judge record:${storeFile}, then add {"key", "model", "completion"} to the store)`,
+        {
+          file: storeFile,
+          code: 'replay_miss',
+          details: { key, ...(request.repeat ? { repeat: request.repeat } : {}) },
+        },
       );
     }
     const pendingFile = await this.appendPending(key, request);
@@ -178,6 +182,7 @@ export class ReplayClient implements LlmClient {
       ...(request.responseSchema !== undefined ? { responseSchema: request.responseSchema } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+      ...(request.repeat !== undefined && request.repeat >= 1 ? { repeat: request.repeat } : {}),
     };
     const text = `${JSON.stringify(validateRecord(replayPendingLineSchema, line, { file }))}\n`;
     const next = this.pendingTail.then(async () => {

@@ -67,16 +67,34 @@ export function cacheKeyFor({ provider, model, baseUrl, request }: CacheKeyInput
     responseSchema: request.responseSchema ?? null,
     system: request.system ?? '',
     messages: canonicalMessages(request.messages),
+    ...repeatPart(request),
   });
+}
+
+/**
+ * The repeat index as a key part, only from 1 on: repeat 0 is the ordinary call and keeps the key
+ * (and so every cache entry and replay line) it always had.
+ */
+export function repeatPart(request: Pick<CompletionRequest, 'repeat'>): { repeat?: number } {
+  const repeat = request.repeat ?? 0;
+  if (!Number.isInteger(repeat) || repeat < 0)
+    throw new RangeError(`repeat must be a non-negative integer, got ${repeat}`);
+  return repeat >= 1 ? { repeat } : {};
 }
 
 /**
  * The replay-store key of a request: sha256 of the exact system prompt and messages (binary parts
  * by hash), as spec 002 keys its stores. Model and sampling settings are not in it: a store answers
- * as one fixed model whatever the caller asked for.
+ * as one fixed model whatever the caller asked for. A repeat index ≥ 1 is in it: a store pins one
+ * answer per key, so a repeat asked of a store that holds only the first answer misses (and is
+ * recorded as its own pending prompt) instead of returning that answer again as a fake "retest".
  */
-export function replayKeyFor(request: Pick<CompletionRequest, 'system' | 'messages'>): string {
-  return hashCanonicalJson({ system: request.system ?? '', messages: canonicalMessages(request.messages) });
+export function replayKeyFor(request: Pick<CompletionRequest, 'system' | 'messages' | 'repeat'>): string {
+  return hashCanonicalJson({
+    system: request.system ?? '',
+    messages: canonicalMessages(request.messages),
+    ...repeatPart(request),
+  });
 }
 
 /** The messages as readable text (binary parts as placeholders): what a pending prompt line shows. */

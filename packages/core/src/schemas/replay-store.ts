@@ -14,7 +14,9 @@ export type ReplayStoreLine = z.infer<typeof replayStoreLineSchema>;
 /**
  * One line of `<store>.pending.jsonl`, written by `record:<store.jsonl>`: a rendered prompt that
  * still needs a completion. `prompt` is the messages as readable text (binary parts as
- * `[image image/png sha256:…]` placeholders); `messages` keeps the structure.
+ * `[image image/png sha256:…]` placeholders); `messages` keeps the structure. `repeat` (from 1 on)
+ * marks a test–retest repeat of the same prompt: its own key, so the store needs its own completion
+ * (the model asked once more), not a copy of the first answer.
  */
 export const replayPendingLineSchema = z.looseObject({
   key: z.string().min(1),
@@ -26,5 +28,6 @@ export const replayPendingLineSchema = z.looseObject({
   responseSchema: z.unknown().optional(),
   temperature: z.number().optional(),
   maxTokens: z.number().optional(),
+  repeat: z.number().int().min(1).optional(),
 });
 export type ReplayPendingLine = z.infer<typeof replayPendingLineSchema>;
