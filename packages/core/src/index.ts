@@ -145,6 +145,7 @@ export {
   type PerturbationRecord,
   perturbationRecordSchema,
 } from './schemas/meta-perturbation';
+export { type MetaRetest, type MetaRetestClass, metaRetestSchema } from './schemas/meta-retest';
 export {
   type MetaScoreRow,
   type MetaSensitivity,

@@ -7,6 +7,7 @@ import {
   createLlmClient,
   isOfflineJudge,
   type LlmClient,
+  repeatClient,
 } from '@xsb/llm';
 import {
   type AnswerabilityPromptInput,
@@ -60,6 +61,13 @@ export interface EvalJudge {
   verifyClaims(
     items: ReadonlyArray<{ claim: DeckClaim; snippets: readonly RetrievedSnippet[] }>,
   ): Promise<{ verdicts: ClaimVerdict[]; unknown: string[] }>;
+  /**
+   * The same judge asked again as test–retest repeat `repeat` (≥ 1): a model judge's calls carry the
+   * repeat index, so each repeat is its own response-cache entry. A judge without it cannot be re-asked.
+   */
+  withRepeat?(repeat: number): EvalJudge;
+  /** True for a judge whose answers cannot vary between asks (`lexical`): its flip rate is 0 by construction. */
+  readonly deterministic?: boolean;
 }
 
 /**
@@ -69,8 +77,14 @@ export interface EvalJudge {
 export class LexicalEvalJudge implements EvalJudge {
   readonly id = 'lexical';
   readonly readsImages = false;
+  readonly deterministic = true;
 
   constructor(private readonly ledgerFile?: string) {}
+
+  /** Re-run as it is: the same algorithm on the same input (its ledger lines count the repeat's work). */
+  withRepeat(): EvalJudge {
+    return this;
+  }
 
   private async record(stage: string): Promise<void> {
     if (!this.ledgerFile) return;
@@ -127,6 +141,10 @@ export class LlmEvalJudge implements EvalJudge {
 
   get id(): string {
     return this.client.judgeId;
+  }
+
+  withRepeat(repeat: number): EvalJudge {
+    return new LlmEvalJudge(repeatClient(this.client, repeat));
   }
 
   async judgeAnswerability(input: AnswerabilityPromptInput): Promise<AnswerabilityBatchResult> {

@@ -37,6 +37,7 @@ import {
 import { ANSWERABILITY_PROMPT_VERSION, ANSWERABILITY_SYSTEM } from './answerability-prompt';
 import { type EvaluationJob, evaluationDirOf } from './discover-evaluation-jobs';
 import type { EvalJudge } from './eval-judge';
+import type { RepeatResult } from './evaluate-job-repeat';
 import type { JudgeInputMode } from './probe-judgment';
 import { type ClaimSettings, scoreDeckCorrectness } from './score-deck-correctness';
 import { scoreProbesInBatches } from './score-probes-in-batches';
@@ -106,6 +107,8 @@ export interface JobResult {
   judgedBatches: number;
   reusedBatches: number;
   correctnessFromCache: boolean;
+  /** Test–retest repeats 1 … N − 1 of this job (`runEvaluation` with `repeats`), in order. */
+  repeats?: RepeatResult[];
 }
 
 function sameInputs(

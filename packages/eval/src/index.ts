@@ -52,6 +52,7 @@ export {
   PARTIAL_SCORES_FILE,
   type RenderSlides,
 } from './evaluate-job';
+export { evaluateJobRepeat, type RepeatResult, repeatFiles } from './evaluate-job-repeat';
 export {
   type DeckClaim,
   extractClaimsLexically,

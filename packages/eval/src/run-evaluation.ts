@@ -30,7 +30,14 @@ import {
   type JobFilters,
 } from './discover-evaluation-jobs';
 import { createEvalJudge, type EvalJudge } from './eval-judge';
-import { type EvaluationSettings, evaluateJob, type JobResult, type RenderSlides } from './evaluate-job';
+import {
+  type EvaluateJobContext,
+  type EvaluationSettings,
+  evaluateJob,
+  type JobResult,
+  type RenderSlides,
+} from './evaluate-job';
+import { evaluateRepeats } from './evaluate-repeats';
 import type { JudgeInputMode } from './probe-judgment';
 import { renderSlidesWithDecks } from './render-slides-with-decks';
 import { type ClaimSettings, DEFAULT_CLAIM_SETTINGS } from './score-deck-correctness';
@@ -94,6 +101,12 @@ export interface RunEvaluationOptions extends ModelClientSettings {
   scoreDonors?: (job: EvaluationJob, evaluationDir: string) => string[];
   /** Called after each job, in job order (e.g. to stream rows as they finish). */
   onResult?: (result: JobResult) => void | Promise<void>;
+  /**
+   * Test–retest (default 1: the ordinary evaluation only). N > 1 asks the judge N − 1 more times for
+   * every job that is done, each repeat its own cache entry, into `probe_scores.repeat-<r>.jsonl` and
+   * `correctness.repeat-<r>.json` beside the ordinary files (which stay repeat 0's); see `JobResult.repeats`.
+   */
+  repeats?: number;
 }
 
 export interface EvaluationRunResult {
@@ -178,6 +191,11 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     ...(options.correctness === false ? { correctness: false } : {}),
   };
   const weightsK = positiveInteger(options.weightsK ?? WEIGHT_DEFAULTS.k, 'weights k');
+  const repeats = positiveInteger(options.repeats ?? 1, 'repeats');
+  if (repeats > 1 && !judge.withRepeat)
+    throw new UsageError(
+      `judge ${judge.id} cannot be asked again, so it has no test–retest (repeats ${repeats})`,
+    );
   const weightsFile = (l: RunLayout, caseLabel: string, audience: string) =>
     weightsFileForK(l, caseLabel, audience, weightsK);
   const evaluationsRoot = evaluationsRootFor(layout, options.run, options.variant);
@@ -225,33 +243,33 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const plan = await plannedCalls(layout, jobs, settings.batchSize);
   progress.start('evaluate', plan.total, { unit: 'judge calls' });
   const modelLabels = createModelLabelReader();
+  const jobContext: EvaluateJobContext = {
+    layout,
+    run: options.run,
+    judge,
+    settings,
+    correctnessCacheDir: options.correctnessCacheDir ?? layout.correctnessCacheDir(options.run),
+    force: options.force ?? false,
+    ensureWeights: (caseLabel, audience) => ensureWeights(layout, caseLabel, audience),
+    readDeck: options.readDeck ?? ((file) => readDeckFile(file)),
+    renderSlides: options.renderSlides ?? renderSlidesWithDecks,
+    ...(options.variant === undefined
+      ? {}
+      : {
+          compactMetrics: false,
+          evaluationDir: (j: EvaluationJob) =>
+            join(evaluationsRoot, j.system, j.condition, j.audience, j.caseLabel),
+        }),
+    ...(weightsK === WEIGHT_DEFAULTS.k
+      ? {}
+      : { weightsFile: (c: string, a: string) => weightsFile(layout, c, a) }),
+    ...(options.scoreDonors ? { scoreDonors: options.scoreDonors } : {}),
+    modelLabels,
+  };
   const results: JobResult[] = [];
   for (const [index, job] of jobs.entries()) {
     const jobProgress = countingProgress(progress);
-    const result = await evaluateJob(job, {
-      layout,
-      run: options.run,
-      judge,
-      settings,
-      correctnessCacheDir: options.correctnessCacheDir ?? layout.correctnessCacheDir(options.run),
-      force: options.force ?? false,
-      ensureWeights: (caseLabel, audience) => ensureWeights(layout, caseLabel, audience),
-      readDeck: options.readDeck ?? ((file) => readDeckFile(file)),
-      renderSlides: options.renderSlides ?? renderSlidesWithDecks,
-      ...(options.variant === undefined
-        ? {}
-        : {
-            compactMetrics: false,
-            evaluationDir: (j: EvaluationJob) =>
-              join(evaluationsRoot, j.system, j.condition, j.audience, j.caseLabel),
-          }),
-      ...(weightsK === WEIGHT_DEFAULTS.k
-        ? {}
-        : { weightsFile: (c: string, a: string) => weightsFile(layout, c, a) }),
-      ...(options.scoreDonors ? { scoreDonors: options.scoreDonors } : {}),
-      progress: jobProgress.reporter,
-      modelLabels,
-    });
+    const result = await evaluateJob(job, { ...jobContext, progress: jobProgress.reporter });
     results.push(result);
     await options.onResult?.(result);
     // A reused or failed job made fewer calls than planned: count the rest as done without work.
@@ -260,5 +278,6 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     progress.skip?.(Math.max(0, plan.perJob[index]! + grown - done), note);
   }
   progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);
+  if (repeats > 1) await evaluateRepeats(results, jobContext, repeats, progress, plan.perJob);
   return { judge: judge.id, results, discoveryFailures: [...rowFailures, ...jobFailures] };
 }

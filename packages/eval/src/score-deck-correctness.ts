@@ -42,6 +42,8 @@ export function correctnessCacheKey(input: {
   sourceSha256: string;
   judgeId: string;
   settings: ClaimSettings;
+  /** Test–retest repeat (≥ 1): its own entry; 0 or absent keeps the ordinary key. */
+  repeat?: number;
 }): string {
   return hashCanonicalJson({
     deck_sha256: input.deckSha256,
@@ -52,6 +54,7 @@ export function correctnessCacheKey(input: {
       input.judgeId === 'lexical'
         ? 'lexical'
         : hashCanonicalJson([CLAIM_EXTRACTION_SYSTEM, CLAIM_VERIFICATION_SYSTEM]),
+    ...((input.repeat ?? 0) >= 1 ? { repeat: input.repeat } : {}),
   });
 }
 
@@ -66,6 +69,8 @@ export interface ScoreCorrectnessInput {
   cacheDir: string;
   /** Recompute and overwrite the cache entry instead of reading it. */
   force?: boolean;
+  /** Test–retest repeat (≥ 1): keyed apart from the ordinary ask (the judge must carry it too). */
+  repeat?: number;
   log?: (line: string) => void;
   /**
    * One tick for the claim extraction, then the verification batches once the claims are known
@@ -87,6 +92,7 @@ export async function scoreDeckCorrectness(
     sourceSha256: input.sourceSha256,
     judgeId: input.judge.id,
     settings: input.settings,
+    ...(input.repeat !== undefined ? { repeat: input.repeat } : {}),
   });
   const cacheFile = join(input.cacheDir, `${key}.json`);
   if (!input.force && existsSync(cacheFile)) {

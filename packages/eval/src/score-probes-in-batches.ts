@@ -22,10 +22,14 @@ export interface ScoreReuseKey {
   deck_sha256: string;
   probes_sha256: string;
   batch_size: number;
+  /** Test–retest repeat (≥ 1) the rows answer; absent for the ordinary ask. */
+  repeat?: number;
 }
 
 function reusable(row: ProbeScore, key: ScoreReuseKey): boolean {
   const meta = row.metadata as Record<string, unknown>;
+  // A repeat's row never stands in for another repeat's, nor for the ordinary ask's.
+  if (meta.repeat !== key.repeat) return false;
   return (Object.keys(key) as Array<keyof ScoreReuseKey>).every((name) => meta[name] === key[name]);
 }
 

@@ -4,7 +4,14 @@ export {
   DEFAULT_AGREEMENT_SEED,
 } from './agreement/compute-agreement';
 export { type FlipRateRow, type FlipRates, flipRates } from './agreement/flip-rate';
-export { claimKey, readVerdictSet, type VerdictItem, type VerdictSet } from './agreement/read-verdict-set';
+export {
+  claimKey,
+  readVerdictFile,
+  readVerdictSet,
+  type VerdictFileKind,
+  type VerdictItem,
+  type VerdictSet,
+} from './agreement/read-verdict-set';
 export {
   anchorCheckFile,
   anchorDir,
@@ -42,6 +49,13 @@ export {
   perturbDeck,
 } from './perturb/perturb-deck';
 export { type PerturbRunOptions, perturbRun } from './perturb/perturb-run';
+export {
+  EVALUATION_RETEST_FILE,
+  type EvaluationRetestOptions,
+  evaluationRetest,
+} from './retest/evaluation-retest';
+export { type RetestInput, retestRecord, writeRetest } from './retest/retest-record';
+export { type RubricRetestOptions, rubricRetest } from './retest/rubric-retest';
 export { computeSensitivity, type SensitivityInput } from './sensitivity/compute-sensitivity';
 export {
   buildDerivedRun,

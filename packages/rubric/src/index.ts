@@ -26,6 +26,12 @@ export {
   type StandInMode,
 } from './evaluate-deck';
 export {
+  evaluateRepeats,
+  type RubricRepeatResult,
+  repeatEvaluationFile,
+  retestFileFor,
+} from './evaluate-repeats';
+export {
   type HolisticAnswer,
   type HolisticRunRow,
   type HolisticScore,

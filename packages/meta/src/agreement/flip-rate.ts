@@ -19,6 +19,8 @@ export interface FlipRates {
   overall: FlipRateRow;
   /** Items missing from at least one repeat (left out of n). */
   incomplete: number;
+  /** Every item that flipped, with its value in each repeat (first set first), in key order. */
+  flips: Array<{ item: string; class: string; values: string[] }>;
 }
 
 function row(label: string, items: ReadonlyArray<readonly string[]>, confidence: number): FlipRateRow {
@@ -50,16 +52,20 @@ function row(label: string, items: ReadonlyArray<readonly string[]>, confidence:
  */
 export function flipRates(repeats: readonly VerdictSet[], confidence = 0.95): FlipRates {
   if (repeats.length === 0) throw new RangeError('flip rates need at least one verdict set');
-  const first = repeats[0]!;
-  const complete: Array<{ class: string; values: string[] }> = [];
+  // Every item any repeat judged: one missing from some repeat (a failed repeat, a claim only some
+  // repeats extracted) is incomplete, whichever repeat has it.
+  const keys = new Map<string, string>();
+  for (const set of repeats)
+    for (const [key, item] of set.items) if (!keys.has(key)) keys.set(key, item.class);
+  const complete: Array<{ key: string; class: string; values: string[] }> = [];
   let incomplete = 0;
-  for (const [key, item] of first.items) {
+  for (const [key, itemClass] of keys) {
     const values = repeats.map((set) => set.items.get(key)?.value);
     if (values.some((value) => value === undefined)) {
       incomplete += 1;
       continue;
     }
-    complete.push({ class: item.class, values: values as string[] });
+    complete.push({ key, class: itemClass, values: values as string[] });
   }
   const classes = [...new Set(complete.map((item) => item.class))].sort(compareCodePoints);
   return {
@@ -77,5 +83,9 @@ export function flipRates(repeats: readonly VerdictSet[], confidence = 0.95): Fl
       confidence,
     ),
     incomplete,
+    flips: complete
+      .filter((item) => item.values.some((value) => value !== item.values[0]))
+      .map((item) => ({ item: item.key, class: item.class, values: item.values }))
+      .sort((a, b) => compareCodePoints(a.item, b.item)),
   };
 }

@@ -47,6 +47,9 @@ function rubricVerdicts(
   for (const item of items) {
     // `error` and `not_judged` carry no verdict to agree on; they are left out, not counted as "no".
     if (item.verdict === 'error' || item.verdict === 'not_judged') continue;
+    // An item a deterministic check decided is the code's verdict, not the judge's: two judges (or two
+    // repeats) always agree on it, which would only inflate agreement.
+    if (item.kind === 'check' || item.decided_by_check === true) continue;
     // Item keys (`1.1`) restart in each section: the section is part of the key.
     add({
       key: `${base}#${item.section}/${item.key}`,
@@ -65,15 +68,33 @@ function itemBase(root: string | undefined, file: string): string {
   return rel;
 }
 
-async function readFileVerdicts(file: string, base: string, set: VerdictSet): Promise<boolean> {
-  const name = basename(file);
-  const add = (item: VerdictItem) => {
-    if (!set.items.has(item.key)) set.items.set(item.key, item);
-  };
+/** What a verdict file holds, from its name (`null`: not a verdict file). */
+export type VerdictFileKind = 'probe_scores' | 'correctness' | 'rubric' | 'presentbench';
+
+function kindOfName(name: string): VerdictFileKind | null {
+  if (name.endsWith('.jsonl')) return 'probe_scores';
+  if (name === 'correctness.json' || name.endsWith('.correctness.json')) return 'correctness';
+  if (name.endsWith('.json')) return 'rubric';
+  if (name.endsWith('.yaml') || name.endsWith('.yml')) return 'presentbench';
+  return null;
+}
+
+/**
+ * The verdicts of one file of a known kind, keyed `<base>#<item>`, and the judges it names. A
+ * repeat's files (`probe_scores.repeat-<r>.jsonl`, …) are read with the kind of their repeat-0 file.
+ */
+export async function readVerdictFile(
+  file: string,
+  kind: VerdictFileKind,
+  base = '',
+): Promise<{ items: VerdictItem[]; judges: string[] }> {
+  const items: VerdictItem[] = [];
+  const judges = new Set<string>();
   const judge = (id: unknown) => {
-    if (typeof id === 'string' && !set.judges.includes(id)) set.judges.push(id);
+    if (typeof id === 'string') judges.add(id);
   };
-  if (name.endsWith('.jsonl')) {
+  const add = (item: VerdictItem) => items.push(item);
+  if (kind === 'probe_scores') {
     for (const row of await readJsonlAll(file, probeScoreSchema)) {
       add({
         key: `${base}#${row.probe_id}`,
@@ -82,30 +103,36 @@ async function readFileVerdicts(file: string, base: string, set: VerdictSet): Pr
       });
       judge(row.metadata.judge);
     }
-    return true;
-  }
-  if (name === 'correctness.json' || name.endsWith('.correctness.json')) {
+  } else if (kind === 'correctness') {
     const correctness = await readJson(file, correctnessSchema);
     judge(correctness.judge);
     for (const claim of correctness.claims)
       add({ key: `${base}#claim:${claimKey(claim.text)}`, class: 'claim_label', value: claim.label });
-    return true;
-  }
-  if (name.endsWith('.json')) {
+  } else if (kind === 'rubric') {
     const evaluation = await readJson(file, rubricEvaluationSchema);
     judge(evaluation.judge);
     rubricVerdicts(evaluation.items, base, add);
-    return true;
-  }
-  if (name.endsWith('.yaml') || name.endsWith('.yml')) {
+  } else {
     rubricVerdicts(itemsFromPresentBenchResult(await readPresentBenchResult(file)), base, add);
-    return true;
   }
-  return false;
+  return { items, judges: [...judges] };
 }
+
+async function readFileVerdicts(file: string, base: string, set: VerdictSet): Promise<boolean> {
+  const kind = kindOfName(basename(file));
+  if (kind === null) return false;
+  const { items, judges } = await readVerdictFile(file, kind, base);
+  for (const item of items) if (!set.items.has(item.key)) set.items.set(item.key, item);
+  for (const id of judges) if (!set.judges.includes(id)) set.judges.push(id);
+  return true;
+}
+
+/** Test–retest files (`….repeat-<r>.json`, `….retest.json`) sit beside the verdicts of repeat 0; they are not read as more of them. */
+const RETEST_FILE = /\.(repeat-\d+|retest)\.json$/;
 
 function isVerdictFile(path: string): boolean {
   const name = basename(path);
+  if (RETEST_FILE.test(name)) return false;
   if (name === 'probe_scores.jsonl' || name === 'correctness.json' || RUBRIC_JSON.test(name)) return true;
   // A PresentBench-layout YAML written beside xsb's own rubric JSON says the same thing twice.
   if (RUBRIC_YAML.test(name))

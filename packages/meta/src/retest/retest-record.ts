@@ -1,0 +1,62 @@
+import { type MetaRetest, type MetaRetestClass, metaRetestSchema, writeJson } from '@xsb/core';
+import type { FlipRateRow } from '../agreement/flip-rate';
+import { flipRates } from '../agreement/flip-rate';
+import type { VerdictSet } from '../agreement/read-verdict-set';
+
+export interface RetestInput {
+  kind: MetaRetest['kind'];
+  judge: string;
+  /** The judge cannot vary between asks (`lexical`). */
+  deterministic: boolean;
+  /** One verdict set per repeat, repeat 0 first. */
+  repeats: readonly VerdictSet[];
+  scope: MetaRetest['scope'];
+  repeatFiles: string;
+  failures: MetaRetest['failures'];
+  confidence?: number;
+}
+
+function classRow(row: FlipRateRow): MetaRetestClass {
+  return {
+    class: row.class,
+    n: row.n,
+    flipped: row.flipped,
+    flip_rate: row.flip_rate.share,
+    ci_low: row.flip_rate.ci_low,
+    ci_high: row.flip_rate.ci_high,
+    mean_pairwise_agreement: row.mean_pairwise_agreement,
+  };
+}
+
+function noteOf(input: RetestInput, judged: number): string | null {
+  if (input.deterministic)
+    return `judge ${input.judge} is deterministic (a documented algorithm, no model): the same input gives the same verdict, so its flip rate is 0 by construction${judged === 0 ? ' (here no item was asked of a judge at all: check items are decided by code and left out)' : ''}; this says nothing about how stable a model judge would be`;
+  if (judged === 0) return 'no item was judged in every repeat: nothing to compare';
+  return null;
+}
+
+/** The `retest.json` record of N repeated verdict sets (flip rate per item class, Wilson interval). */
+export function retestRecord(input: RetestInput): MetaRetest {
+  const confidence = input.confidence ?? 0.95;
+  const rates = flipRates(input.repeats, confidence);
+  return {
+    kind: input.kind,
+    judge: input.judge,
+    deterministic: input.deterministic,
+    repeats: input.repeats.length,
+    scope: input.scope,
+    repeat_files: input.repeatFiles,
+    confidence,
+    classes: rates.classes.map(classRow),
+    overall: classRow(rates.overall),
+    incomplete: rates.incomplete,
+    failures: input.failures,
+    flips: rates.flips,
+    note: noteOf(input, rates.overall.n),
+  };
+}
+
+/** Computes the record and writes it (atomically, validated). */
+export async function writeRetest(file: string, input: RetestInput): Promise<MetaRetest> {
+  return writeJson(file, metaRetestSchema, retestRecord(input));
+}
