@@ -12,6 +12,8 @@ import {
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
+import { evaluationRetestOf } from './meta/eval-retest';
+import { printRetest, REPEATS_FLAG_HELP, repeatsFlag } from './meta/retest-output';
 
 interface EvalFlags {
   data?: string;
@@ -26,6 +28,7 @@ interface EvalFlags {
   audience?: string[];
   case?: string[];
   json?: boolean;
+  repeats?: string;
 }
 
 /** `xsb eval`: stage 5 (and stage 6 per job) for every deck of a run. */
@@ -52,8 +55,10 @@ export const evalCommand: CommandModule = {
       .option('--audience <name>', 'only these audiences', collectList)
       .option('--case <label>', 'only these cases', collectList)
       .option('--json', 'print the job results as JSON')
+      .option('--repeats <n>', REPEATS_FLAG_HELP)
       .action(async (flags: EvalFlags) => {
         const tauA = parseTauA(flags.tauA);
+        const repeats = repeatsFlag(flags.repeats);
         const batchSize = integerFlag('--batch-size', flags.batchSize, DEFAULT_BATCH_SIZE, 1);
         const { config, env } = context.loadConfig(configFlags(flags));
         requireExistingPath(
@@ -79,7 +84,11 @@ export const evalCommand: CommandModule = {
           },
           ...modelClientOptions(context, config, env),
           progress: context.progress(),
+          ...(repeats > 1 ? { repeats } : {}),
         });
+        const dataDir = resolve(context.io.cwd, config.dataDir);
+        const retest =
+          repeats > 1 ? await evaluationRetestOf(outcome, { dataDir, run: config.run, repeats }) : null;
         const rows = outcome.results.map((r) => ({
           system: r.job.system,
           condition: r.job.condition,
@@ -91,7 +100,13 @@ export const evalCommand: CommandModule = {
           error: r.error ?? null,
         }));
         const failures = outcome.discoveryFailures.map((f) => ({ where: f.where, error: f.error.message }));
-        if (flags.json) context.printJson({ judge: outcome.judge, jobs: rows, discovery_failures: failures });
+        if (flags.json)
+          context.printJson({
+            judge: outcome.judge,
+            jobs: rows,
+            discovery_failures: failures,
+            ...(retest ? { retest: retest.retest, retest_file: retest.file } : {}),
+          });
         else {
           for (const row of rows)
             context.print(
@@ -103,8 +118,10 @@ export const evalCommand: CommandModule = {
           for (const failure of failures) context.print(`failed    ${failure.error}`);
           const done = rows.filter((r) => r.outcome !== 'failed').length;
           context.print(`${done}/${rows.length} jobs done with judge ${outcome.judge}`);
+          if (retest) printRetest(context, retest.retest, retest.file);
         }
         if (rows.some((r) => r.outcome === 'failed') || failures.length > 0) reportExitCode(1);
+        if (retest && retest.retest.failures.length > 0) reportExitCode(1);
       });
   },
 };

@@ -14,12 +14,15 @@ import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { requireExistingPath } from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
+import { printRetest, REPEATS_FLAG_HELP, repeatsFlag } from '../meta/retest-output';
+import { rubricRetestOf } from '../meta/rubric-retest';
 import { addJudgingFlags, type JudgingFlags, judgeFrom, judgingOptions, printScores } from './rubric-flags';
 
 interface EvalFlags extends JudgingFlags {
   instance: string;
   deck: string;
   dataRoot?: string;
+  repeats?: string;
 }
 
 const OUTCOME_LINE = {
@@ -39,8 +42,10 @@ export function registerEval(rubric: Command, context: CliContext): void {
     .option('--data-root <dir>', 'PresentBench data root (default: the folder above the case’s domain)');
   addJudgingFlags(command)
     .option('--json', 'print evaluation file, scores and token use as JSON')
+    .option('--repeats <n>', REPEATS_FLAG_HELP)
     .action(async (flags: EvalFlags) => {
       const { errorPolicy, judging } = judgingOptions(flags);
+      const repeats = repeatsFlag(flags.repeats);
       const instancePath = requireExistingPath('--instance', resolve(context.io.cwd, flags.instance));
       const deckPath = requireExistingPath('--deck', resolve(context.io.cwd, flags.deck));
       const { client, judgeId } = judgeFrom(context, flags.judge);
@@ -53,20 +58,26 @@ export function registerEval(rubric: Command, context: CliContext): void {
         throw new UsageError('--attach-pdf needs a PDF deck; convert the PPTX to PDF first');
       }
       const files = evaluationFilesFor(deckPath, judgeId);
+      const evaluateOptions = {
+        instance,
+        deck,
+        ...(flags.attachPdf ? { deckPdf: new Uint8Array(await readFile(deckPath)) } : {}),
+        materials: await readMaterials(instance.materials),
+        client,
+        judgeId,
+        ...judging,
+        progress: context.progress(),
+      };
       const { evaluation, outcome, presentbench } = await evaluateOrReuse(
-        {
-          instance,
-          deck,
-          ...(flags.attachPdf ? { deckPdf: new Uint8Array(await readFile(deckPath)) } : {}),
-          materials: await readMaterials(instance.materials),
-          client,
-          judgeId,
-          ...judging,
-          progress: context.progress(),
-        },
+        evaluateOptions,
         files,
         flags.force ?? false,
       );
+      const retest =
+        repeats > 1
+          ? await rubricRetestOf(evaluateOptions, files.evaluation, repeats, flags.force ?? false)
+          : null;
+      if (retest && (retest.unanswered > 0 || retest.retest.failures.length > 0)) reportExitCode(1);
       const scores = scoreEvaluation(evaluation, { weights: instance.weights, errorPolicy });
       if (scores.paper.error_count > 0) reportExitCode(1);
       if (flags.json) {
@@ -81,6 +92,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
           truncated: evaluation.truncated,
           usage: { ...evaluation.usage, cached_input_share: cachedInputShare(evaluation.usage) },
           ...scores,
+          ...(retest ? { retest: retest.retest, retest_file: retest.file } : {}),
         });
         return;
       }
@@ -95,5 +107,6 @@ export function registerEval(rubric: Command, context: CliContext): void {
       context.print(
         `PresentBench result: ${presentbench.result}${presentbench.score ? `, score: ${presentbench.score}` : ' (no score file while items are unanswered or not judged)'}`,
       );
+      if (retest) printRetest(context, retest.retest, retest.file);
     });
 }

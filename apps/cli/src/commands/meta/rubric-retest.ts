@@ -1,0 +1,31 @@
+import { basename } from 'node:path';
+import type { MetaRetest } from '@xsb/core';
+import { type EvaluateDeckOptions, evaluateRepeats, retestFileFor } from '@xsb/rubric';
+
+/**
+ * `xsb rubric eval --repeats N`: repeats 1 … N − 1 of the deck's evaluation (beside it), their flip
+ * rates per dimension in `<deck>.xsb_rubric_<judge>.retest.json`. @xsb/meta is loaded only here.
+ */
+export async function rubricRetestOf(
+  options: EvaluateDeckOptions,
+  evaluationFile: string,
+  repeats: number,
+  force: boolean,
+): Promise<{ retest: MetaRetest; file: string; unanswered: number }> {
+  const { rubricRetest } = await import('@xsb/meta');
+  const results = await evaluateRepeats(options, evaluationFile, repeats, force);
+  const file = retestFileFor(evaluationFile);
+  const retest = await rubricRetest({
+    evaluationFile,
+    repeats: results,
+    judge: options.judgeId,
+    deterministic: options.client === null,
+    file,
+    scope: { deck: basename(options.deck.deck_path), instance: options.instance.id },
+  });
+  const unanswered = results.reduce(
+    (sum, result) => sum + (result.evaluation?.items.filter((item) => item.verdict === 'error').length ?? 0),
+    0,
+  );
+  return { retest, file, unanswered };
+}
