@@ -1,12 +1,30 @@
 export { BENCH_RUN_FILES, BenchLayout } from './bench-layout';
 export { BENCH_METRICS, isRubricMetric, metricValue, RUBRIC_METRICS, XSLIDES_METRICS } from './bench-metrics';
 export {
+  type AnchorCheckVerdict,
+  type AnchorStanding,
+  anchorCheckFile,
+  anchorCheckPasses,
+  anchorDir,
+  anchorRunName,
+  anchorSetFile,
+  anchorStandings,
+  anchorsRoot,
+  DEFAULT_MIN_KAPPA,
+  judgeFileName,
+  listAnchorSets,
+} from './compare/anchor-checks';
+export {
+  applyHolm,
   type CompareOptions,
   type ComparisonSide,
   compareRows,
+  compareSides,
   type PlannedPair,
   planPairs,
+  type SideComparison,
 } from './compare/compare-rows';
+export { type CompareRunsOptions, compareBenchRuns } from './compare/compare-runs';
 export { groupStats, presentMetrics, type SummaryOptions, shapleyOf, statOf } from './compare/summarize-rows';
 export { planOfRun, summarizeBenchRun } from './compare/summarize-run';
 export { BUILT_IN_FACTORS, type FactorDefinition } from './configurations/bench-factors';

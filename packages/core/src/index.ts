@@ -83,9 +83,11 @@ export {
 } from './schemas/bench-split';
 export {
   type BenchComparison,
+  type BenchRunsComparison,
   type BenchShapley,
   type BenchStat,
   type BenchSummary,
+  benchRunsComparisonSchema,
   benchSummarySchema,
 } from './schemas/bench-summary';
 export {

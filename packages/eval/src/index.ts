@@ -82,6 +82,7 @@ export {
   DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,
   type EvaluationRunResult,
   type RunEvaluationOptions,
+  runClientOptions,
   runEvaluation,
 } from './run-evaluation';
 export {

@@ -1,3 +1,18 @@
+// The anchor layout and the reading of checks live in @xsb/bench (so `xsb bench compare` reads them
+// without importing this package); re-exported here with the commands that write them.
+export {
+  type AnchorCheckVerdict,
+  type AnchorStanding,
+  anchorCheckFile,
+  anchorCheckPasses,
+  anchorDir,
+  anchorRunName,
+  anchorSetFile,
+  anchorStandings,
+  anchorsRoot,
+  DEFAULT_MIN_KAPPA,
+  listAnchorSets,
+} from '@xsb/bench';
 export {
   type AgreementOptions,
   computeAgreement,
@@ -12,21 +27,7 @@ export {
   type VerdictItem,
   type VerdictSet,
 } from './agreement/read-verdict-set';
-export {
-  anchorCheckFile,
-  anchorDir,
-  anchorRunName,
-  anchorSetFile,
-  anchorsRoot,
-} from './anchors/anchor-layout';
-export {
-  type AnchorCheckVerdict,
-  anchorCheckPasses,
-  type CheckAnchorsOptions,
-  checkAnchors,
-  DEFAULT_MIN_KAPPA,
-  listAnchorSets,
-} from './anchors/check-anchors';
+export { type CheckAnchorsOptions, checkAnchors } from './anchors/check-anchors';
 export { DEFAULT_ANCHOR_SIZE, type FreezeAnchorsOptions, freezeAnchors } from './anchors/freeze-anchors';
 export {
   EVALUATOR_IDS,

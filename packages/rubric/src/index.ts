@@ -23,6 +23,7 @@ export {
   countPlannedItems,
   type EvaluateDeckOptions,
   evaluateDeck,
+  evaluationInputHash,
   type StandInMode,
 } from './evaluate-deck';
 export {

@@ -167,10 +167,88 @@ function binaryPairs(
   return [...pairs.values()];
 }
 
+/** One metric of one pair: everything of a comparison but which pair it is (and Holm, set over a whole set). */
+export type SideComparison = Pick<
+  BenchComparison,
+  | 'metric'
+  | 'n_cases'
+  | 'n_units'
+  | 'mean_diff'
+  | 'ci_low'
+  | 'ci_high'
+  | 'sd_case_diff'
+  | 'mde'
+  | 'mcnemar'
+  | 'holm_p'
+  | 'verdict'
+  | 'diag'
+  | 'missing_cases'
+  | 'seed'
+>;
+
 /**
- * Every planned pair × metric with a shared unit: the mean paired difference B − A with its cluster
- * bootstrap interval (cluster = case), verdict, diag flag and MDE, the exact McNemar test on paired
- * binary units, the missing cases of either side, and Holm's adjustment over all McNemar tests.
+ * B − A for every metric with a shared unit, over the cases both sides have: the mean paired
+ * difference with its cluster bootstrap interval (cluster = case), verdict, diag flag and MDE, the
+ * exact McNemar test on paired binary units and the missing cases of either side. `seedKey` names
+ * the pair: each metric's bootstrap seed is `deriveSeed(seed, "<seedKey>|<metric>")`, so adding a
+ * comparison changes no other interval. `holm_p` stays null (see `applyHolm`).
+ */
+export function compareSides(
+  a: readonly BenchRow[],
+  b: readonly BenchRow[],
+  seedKey: string,
+  options: CompareOptions,
+): SideComparison[] {
+  const casesA = usableCases(a);
+  const casesB = usableCases(b);
+  const missing = {
+    only_a: [...casesA].filter((c) => !casesB.has(c)).sort(compareCodePoints),
+    only_b: [...casesB].filter((c) => !casesA.has(c)).sort(compareCodePoints),
+  };
+  const comparisons: SideComparison[] = [];
+  for (const metric of BENCH_METRICS) {
+    const units = unitsFor(a, b, metric);
+    if (units.length === 0) continue;
+    const seed = deriveSeed(options.seed, `${seedKey}|${metric}`);
+    const result = pairedComparison(units, {
+      seed,
+      resamples: options.resamples,
+      confidence: options.confidence,
+    });
+    const binary = binaryPairs(a, b, metric);
+    const mcnemar =
+      binary === null
+        ? null
+        : (() => {
+            const { b: discordantB, c } = discordantPairs(binary);
+            return exactMcNemar(discordantB, c);
+          })();
+    comparisons.push({
+      metric,
+      ...result,
+      mcnemar: mcnemar ? { ...mcnemar } : null,
+      holm_p: null,
+      diag: result.n_cases < options.diagBelow,
+      missing_cases: missing,
+      seed,
+    });
+  }
+  return comparisons;
+}
+
+/** Holm's adjustment over every McNemar test of the set, in place. */
+export function applyHolm<T extends { mcnemar: BenchComparison['mcnemar']; holm_p: number | null }>(
+  comparisons: readonly T[],
+): void {
+  const tested = comparisons.filter((comparison) => comparison.mcnemar !== null);
+  holmAdjust(tested.map((comparison) => comparison.mcnemar!.p)).forEach((p, i) => {
+    tested[i]!.holm_p = p;
+  });
+}
+
+/**
+ * Every planned pair × metric with a shared unit (`compareSides`), and Holm's adjustment over all
+ * McNemar tests of the run.
  */
 export function compareRows(
   rows: readonly BenchRow[],
@@ -179,51 +257,10 @@ export function compareRows(
 ): BenchComparison[] {
   const comparisons: BenchComparison[] = [];
   for (const pair of pairs) {
-    const a = sideRows(rows, pair.a);
-    const b = sideRows(rows, pair.b);
-    const casesA = usableCases(a);
-    const casesB = usableCases(b);
-    const missing = {
-      only_a: [...casesA].filter((c) => !casesB.has(c)).sort(compareCodePoints),
-      only_b: [...casesB].filter((c) => !casesA.has(c)).sort(compareCodePoints),
-    };
-    for (const metric of BENCH_METRICS) {
-      const units = unitsFor(a, b, metric);
-      if (units.length === 0) continue;
-      const seed = deriveSeed(
-        options.seed,
-        `${pair.a.configuration}|${pair.a.system_id}|${pair.b.configuration}|${pair.b.system_id}|${metric}`,
-      );
-      const result = pairedComparison(units, {
-        seed,
-        resamples: options.resamples,
-        confidence: options.confidence,
-      });
-      const binary = binaryPairs(a, b, metric);
-      const mcnemar =
-        binary === null
-          ? null
-          : (() => {
-              const { b: discordantB, c } = discordantPairs(binary);
-              return exactMcNemar(discordantB, c);
-            })();
-      comparisons.push({
-        kind: pair.kind,
-        a: { ...pair.a },
-        b: { ...pair.b },
-        metric,
-        ...result,
-        mcnemar: mcnemar ? { ...mcnemar } : null,
-        holm_p: null,
-        diag: result.n_cases < options.diagBelow,
-        missing_cases: missing,
-        seed,
-      });
-    }
+    const seedKey = `${pair.a.configuration}|${pair.a.system_id}|${pair.b.configuration}|${pair.b.system_id}`;
+    for (const side of compareSides(sideRows(rows, pair.a), sideRows(rows, pair.b), seedKey, options))
+      comparisons.push({ kind: pair.kind, a: { ...pair.a }, b: { ...pair.b }, ...side });
   }
-  const tested = comparisons.filter((comparison) => comparison.mcnemar !== null);
-  holmAdjust(tested.map((comparison) => comparison.mcnemar!.p)).forEach((p, i) => {
-    tested[i]!.holm_p = p;
-  });
+  applyHolm(comparisons);
   return comparisons;
 }

@@ -100,3 +100,72 @@ export const benchSummarySchema = z.looseObject({
   ),
 });
 export type BenchSummary = z.infer<typeof benchSummarySchema>;
+
+const runSide = z.looseObject({
+  run_id: z.string().min(1),
+  pipeline_run: z.string().min(1),
+  split: z.enum(['dev', 'test', 'all']),
+  status: z.enum(['running', 'done', 'failed']),
+  cases: z.number().int().min(0),
+});
+
+/** A judge as the cross-run comparison sees it: its id and, for a replay store, the model it stands for. */
+const comparedJudge = z.looseObject({ id: z.string().min(1), model_label: z.string().nullable() });
+
+/**
+ * `xsb bench compare --run A --run B --json`: each (configuration, system) both runs have, B − A over
+ * the cases both have, with the bench's paired statistics (Holm over this comparison's McNemar tests).
+ * When a configuration's judges differ, the anchor set on which both passed (`anchor`); without one
+ * the comparison is refused and nothing is computed.
+ */
+export const benchRunsComparisonSchema = z.looseObject({
+  a: runSide,
+  b: runSide,
+  /** Per shared configuration: its judge in each run, and the other settings that differ. */
+  configurations: z.array(
+    z.looseObject({
+      name: z.string().min(1),
+      judge_a: comparedJudge,
+      judge_b: comparedJudge,
+      judges_differ: z.boolean(),
+      settings_differ: z.array(z.string()),
+    }),
+  ),
+  systems: z.array(z.string()),
+  /** Inputs recorded in both runs under the same path whose content digest differs. */
+  inputs_differ: z.looseObject({
+    probe_banks: z.number().int().min(0),
+    weights: z.number().int().min(0),
+    decks: z.number().int().min(0),
+    rubric_instances: z.number().int().min(0),
+  }),
+  min_kappa: finite,
+  /** The anchor set both judges passed (null when no configuration's judges differ). */
+  anchor: z
+    .looseObject({
+      anchor_set: z.string().min(1),
+      data_dir: z.string().min(1),
+      judges: z.array(
+        z.looseObject({
+          judge: z.string().min(1),
+          froze: z.boolean(),
+          kappa: value,
+          n: z.number().int().min(0),
+          rubric_items: z.number().int().min(0),
+        }),
+      ),
+    })
+    .nullable(),
+  bootstrap: z.looseObject({
+    seed: z.number().int(),
+    resamples: z.number().int().min(1),
+    confidence: finite,
+  }),
+  comparisons: z.array(
+    benchComparisonSchema.omit({ kind: true, a: true, b: true }).extend({
+      configuration: z.string().min(1),
+      system_id: z.string().min(1),
+    }),
+  ),
+});
+export type BenchRunsComparison = z.infer<typeof benchRunsComparisonSchema>;

@@ -7,7 +7,9 @@ const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
  * `anchor_set.json` (`xsb meta anchors freeze`): a small set of decks of one run, frozen with the
  * verdicts its judge gave them (probe coverage and claim labels, copied beside it) and the hashes of
  * the probe bank and source context they were judged against, so a later check re-scores exactly
- * the same questions. Paths are relative to the anchor folder.
+ * the same questions. A deck whose case has a rubric instance and whose rubric evaluation by the
+ * same judge is current also carries that evaluation (`rubric`), so rubric verdicts are anchored too.
+ * Paths are relative to the anchor folder.
  */
 export const metaAnchorSetSchema = z.looseObject({
   id: z.string().min(1),
@@ -25,6 +27,19 @@ export const metaAnchorSetSchema = z.looseObject({
       sha256,
       probes_sha256: sha256,
       source_sha256: sha256,
+      /** The deck's frozen rubric evaluation, when it had one (absent in sets frozen before rubric anchors). */
+      rubric: z
+        .looseObject({
+          instance_id: z.string().min(1),
+          /** sha256 of the instance's content and its materials' text: a changed checklist is refused. */
+          instance_sha256: sha256,
+          evaluation: z.string().min(1),
+          parser: z.enum(['strict', 'lenient']),
+          slide_count_on: z.enum(['judged', 'delivered']),
+          /** Checklist items the judge decided (items a deterministic check decided are not anchors). */
+          items: z.number().int().min(0),
+        })
+        .optional(),
     }),
   ),
   verdicts: z.array(
@@ -38,13 +53,15 @@ export const metaAnchorSetSchema = z.looseObject({
     }),
   ),
   item_count: z.number().int().min(0),
+  /** Of item_count, the rubric items (0 or absent: the set anchors X+Slides verdicts only). */
+  rubric_item_count: z.number().int().min(0).optional(),
 });
 export type MetaAnchorSet = z.infer<typeof metaAnchorSetSchema>;
 
 /**
  * `checks/<judge>.json` beside an anchor set (`xsb meta anchors check`): how well a judge re-scoring
  * the anchors agrees with the frozen verdicts, and whether that passes the threshold. `xsb bench
- * compare` reads these (`anchorCheckPasses` of @xsb/meta) before comparing runs of different judges.
+ * compare` reads these (`anchorStandings` of @xsb/bench) before comparing runs of different judges.
  */
 export const metaAnchorCheckSchema = z.looseObject({
   anchor_set: z.string().min(1),

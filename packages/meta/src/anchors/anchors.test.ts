@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { anchorCheckFile, anchorCheckPasses, anchorSetFile } from '@xsb/bench';
 import { metaAnchorCheckSchema, metaAnchorSetSchema, RunLayout, readJson, UsageError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { runDemo } from '@xsb/eval';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomJudgeReply } from '../testing';
-import { anchorCheckFile, anchorSetFile } from './anchor-layout';
-import { anchorCheckPasses, checkAnchors } from './check-anchors';
+import { checkAnchors } from './check-anchors';
 import { freezeAnchors } from './freeze-anchors';
 
 let dir: string;

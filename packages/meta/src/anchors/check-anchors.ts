@@ -2,6 +2,15 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
+  anchorCheckFile,
+  anchorDir,
+  anchorRunName,
+  anchorSetFile,
+  anchorsRoot,
+  DEFAULT_MIN_KAPPA,
+  listAnchorSets,
+} from '@xsb/bench';
+import {
   hashFile,
   type MetaAnchorCheck,
   type MetaAnchorSet,
@@ -12,13 +21,12 @@ import {
   UsageError,
   writeJson,
 } from '@xsb/core';
-import { runEvaluation } from '@xsb/eval';
+import { runClientOptions, runEvaluation } from '@xsb/eval';
+import { createLlmClient, isOfflineJudge } from '@xsb/llm';
 import { computeAgreement } from '../agreement/compute-agreement';
-import { readVerdictSet } from '../agreement/read-verdict-set';
-import type { ModelClientSettings } from '../sensitivity/score-decks';
-import { anchorCheckFile, anchorDir, anchorRunName, anchorSetFile, anchorsRoot } from './anchor-layout';
-
-export const DEFAULT_MIN_KAPPA = 0.8;
+import { readVerdictSet, type VerdictSet } from '../agreement/read-verdict-set';
+import { loadCaseInstances, type ModelClientSettings } from '../sensitivity/score-decks';
+import { checkDeckRubric } from './anchor-rubric';
 
 export interface CheckAnchorsOptions extends ModelClientSettings {
   dataDir: string;
@@ -29,15 +37,25 @@ export interface CheckAnchorsOptions extends ModelClientSettings {
   now?: () => Date;
 }
 
-/** Every anchor set id under `<data>/meta/anchors/`. */
-export async function listAnchorSets(dataDir: string): Promise<string[]> {
-  const root = anchorsRoot(dataDir);
-  if (!existsSync(root)) return [];
-  const entries = await readdir(root, { withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, 'anchor_set.json')))
-    .map((entry) => entry.name)
-    .sort();
+/** Where the check puts a frozen deck: the anchor run's deck tree, in the deck's own folder. */
+function anchorDeckFile(layout: RunLayout, run: string, deck: MetaAnchorSet['decks'][number]): string {
+  return join(
+    layout.deckDir({
+      run,
+      system: deck.system,
+      condition: deck.condition,
+      audience: deck.deck_audience,
+      caseLabel: deck.case_label,
+    }),
+    basename(deck.file),
+  );
+}
+
+function mergeVerdicts(into: VerdictSet, from: VerdictSet | null): void {
+  if (!from) return;
+  for (const [key, item] of from.items) if (!into.items.has(key)) into.items.set(key, item);
+  for (const judge of from.judges) if (!into.judges.includes(judge)) into.judges.push(judge);
+  into.files.push(...from.files);
 }
 
 async function resolveAnchorSet(dataDir: string, id: string | undefined): Promise<MetaAnchorSet> {
@@ -57,8 +75,9 @@ async function resolveAnchorSet(dataDir: string, id: string | undefined): Promis
 
 /**
  * `xsb meta anchors check --judge J`: re-scores the anchor decks with J (stage 5 in the run
- * `<id>@anchors`, against the same probe bank and source context, checked by hash) and compares the
- * new verdicts with the frozen ones: Cohen's kappa and raw agreement over all matched items. Writes
+ * `<id>@anchors`, against the same probe bank and source context, checked by hash; the rubric of
+ * decks frozen with one, against the same instance, checked by hash) and compares the new verdicts
+ * with the frozen ones: Cohen's kappa and raw agreement over all matched items. Writes
  * `checks/<judge>.json`; passed = kappa ≥ minKappa (default 0.8).
  */
 export async function checkAnchors(
@@ -83,16 +102,7 @@ export async function checkAnchors(
   const run = anchorRunName(set.id);
   await rm(layout.decksRoot(run), { recursive: true, force: true });
   for (const deck of set.decks) {
-    const target = join(
-      layout.deckDir({
-        run,
-        system: deck.system,
-        condition: deck.condition,
-        audience: deck.deck_audience,
-        caseLabel: deck.case_label,
-      }),
-      basename(deck.file),
-    );
+    const target = anchorDeckFile(layout, run, deck);
     await mkdir(dirname(target), { recursive: true });
     await copyFile(join(dir, deck.file), target);
   }
@@ -106,10 +116,32 @@ export async function checkAnchors(
     ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   });
-  const agreement = computeAgreement(
-    await readVerdictSet(join(dir, 'verdicts')),
-    await readVerdictSet(layout.evaluationsRoot(run)),
-  );
+  const rubricDecks = set.decks.filter((deck) => deck.rubric !== undefined);
+  if (rubricDecks.length > 0) {
+    const instances = await loadCaseInstances(options.dataDir, []);
+    const client = isOfflineJudge(options.judge)
+      ? null
+      : createLlmClient(options.judge, runClientOptions(options, layout.usageLedgerFile(run)));
+    for (const deck of rubricDecks)
+      await checkDeckRubric({
+        rubric: deck.rubric!,
+        caseLabel: deck.case_label,
+        deckFile: anchorDeckFile(layout, run, deck),
+        instances,
+        setId: set.id,
+        judge: options.judge,
+        client,
+      });
+  }
+  // Rubric verdicts sit beside the decks (keyed by deck path, judge dropped), X+Slides verdicts in
+  // the evaluation folders; both sides are read the same way and compared as one item set.
+  const frozen = await readVerdictSet(join(dir, 'verdicts'));
+  const checked = await readVerdictSet(layout.evaluationsRoot(run));
+  if (rubricDecks.length > 0) {
+    mergeVerdicts(frozen, await readVerdictSet(join(dir, 'rubric')));
+    mergeVerdicts(checked, await readVerdictSet(layout.decksRoot(run)).catch(() => null));
+  }
+  const agreement = computeAgreement(frozen, checked);
   const kappa = agreement.overall.kappa.value;
   const raw = agreement.overall.agreement.value;
   let passed: boolean;
@@ -149,59 +181,4 @@ export async function checkAnchors(
   const file = anchorCheckFile(options.dataDir, set.id, options.judge);
   await writeJson(file, metaAnchorCheckSchema, check);
   return { check, file };
-}
-
-/** What `xsb bench compare` needs to know before comparing runs of different judges. */
-export interface AnchorCheckVerdict {
-  passed: boolean;
-  reason: string;
-  check?: MetaAnchorCheck;
-}
-
-/**
- * Whether `judgeId` passed an anchor check at `minKappa` (the caller's threshold, default 0.8; the
- * newest check of that judge over all anchor sets counts). The judge that froze an anchor set passes
- * it by definition. Never throws for a missing check: it says what to run.
- */
-export async function anchorCheckPasses(
-  dataDir: string,
-  judgeId: string,
-  options: { minKappa?: number } = {},
-): Promise<AnchorCheckVerdict> {
-  const minKappa = options.minKappa ?? DEFAULT_MIN_KAPPA;
-  const ids = await listAnchorSets(dataDir);
-  const checks: MetaAnchorCheck[] = [];
-  for (const id of ids) {
-    const set = await readJson(anchorSetFile(dataDir, id), metaAnchorSetSchema);
-    if (set.judge === judgeId)
-      return {
-        passed: true,
-        reason: `judge ${judgeId} froze anchor set "${id}": its verdicts are the reference`,
-      };
-    const file = anchorCheckFile(dataDir, id, judgeId);
-    if (existsSync(file)) checks.push(await readJson(file, metaAnchorCheckSchema));
-  }
-  if (checks.length === 0) {
-    return {
-      passed: false,
-      reason:
-        ids.length === 0
-          ? `no anchor set in ${anchorsRoot(dataDir)}: freeze one (\`xsb meta anchors freeze --run R\`) and check judge ${judgeId} against it`
-          : `judge ${judgeId} has no anchor check; run \`xsb meta anchors check --judge ${judgeId}\``,
-    };
-  }
-  const check = checks.sort((a, b) => (a.checked_at < b.checked_at ? 1 : -1))[0]!;
-  if (check.kappa === null) {
-    return {
-      passed: check.passed && check.agreement === 1,
-      reason: `anchor set "${check.anchor_set}": ${check.reason}`,
-      check,
-    };
-  }
-  const passed = check.kappa >= minKappa;
-  return {
-    passed,
-    reason: `anchor set "${check.anchor_set}" (${check.frozen_judge}): kappa ${check.kappa.toFixed(3)} ${passed ? '>=' : '<'} ${minKappa} over ${check.n} items, checked ${check.checked_at}`,
-    check,
-  };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { anchorDir, anchorSetFile } from '@xsb/bench';
 import {
   correctnessSchema,
   createSeededRandom,
@@ -18,7 +19,8 @@ import {
 import { discoverDeckRows, expandEvaluationJobs } from '@xsb/eval';
 import { EVALUATION_FILES } from '@xsb/metrics';
 import { sampleIndices } from '../perturb/text-patterns';
-import { anchorDir, anchorSetFile } from './anchor-layout';
+import { loadCaseInstances } from '../sensitivity/score-decks';
+import { freezeDeckRubric } from './anchor-rubric';
 
 export interface FreezeAnchorsOptions {
   dataDir: string;
@@ -36,8 +38,9 @@ export const DEFAULT_ANCHOR_SIZE = 4;
 
 /**
  * `xsb meta anchors freeze`: picks a small seeded sample of a run's decks whose evaluations are all
- * finished, and stores the decks, the verdicts their judge gave (probe coverage and claim labels) and
- * the hashes of the probe bank and source context, under `<data>/meta/anchors/<id>/`.
+ * finished, and stores the decks, the verdicts their judge gave (probe coverage and claim labels, and
+ * the deck's rubric evaluation by the same judge where its case has an instance and the evaluation is
+ * current) and the hashes of the probe bank, source context and instance, under `<data>/meta/anchors/<id>/`.
  */
 export async function freezeAnchors(
   options: FreezeAnchorsOptions,
@@ -104,6 +107,8 @@ export async function freezeAnchors(
     verdicts: [],
     item_count: 0,
   };
+  const instances = await loadCaseInstances(options.dataDir, []);
+  let rubricItems = 0;
   for (const { row, states } of chosen) {
     const deckFile = join(
       'decks',
@@ -115,6 +120,14 @@ export async function freezeAnchors(
     );
     await mkdir(join(dir, deckFile, '..'), { recursive: true });
     await copyFile(row.deckFile, join(dir, deckFile));
+    const rubric = await freezeDeckRubric({
+      deckFile: row.deckFile,
+      judge,
+      instance: instances.get(row.caseLabel),
+      anchorDir: dir,
+      base: join('rubric', row.system, row.condition, row.deckAudience, row.caseLabel),
+    });
+    rubricItems += rubric?.items ?? 0;
     set.decks.push({
       system: row.system,
       condition: row.condition,
@@ -124,6 +137,7 @@ export async function freezeAnchors(
       sha256: await hashFile(row.deckFile),
       probes_sha256: await hashFile(layout.probesFile(row.caseLabel)),
       source_sha256: await hashFile(layout.sourceContextFile(row.caseLabel)),
+      ...(rubric ? { rubric } : {}),
     });
     for (const { job, dir: evaluationDir } of states) {
       const base = join('verdicts', job.system, job.condition, job.audience, job.caseLabel);
@@ -147,6 +161,8 @@ export async function freezeAnchors(
       });
     }
   }
+  set.item_count += rubricItems;
+  set.rubric_item_count = rubricItems;
   await writeJson(file, metaAnchorSetSchema, set);
   return { set, file };
 }
