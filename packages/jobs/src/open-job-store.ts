@@ -1,0 +1,18 @@
+import { ApiDataLayout } from './api-data-layout';
+import type { JobStore } from './job-store';
+import { RedisJobStore, type RedisJobStoreOptions } from './redis-job-store';
+import { SqliteJobStore, type SqliteJobStoreOptions } from './sqlite-job-store';
+
+export interface OpenJobStoreOptions {
+  dataDir: string;
+  /** `redis://HOST:PORT` puts jobs on BullMQ; unset: SQLite at `<data>/api/jobs.sqlite`. */
+  queue?: string;
+  sqlite?: SqliteJobStoreOptions;
+  redis?: RedisJobStoreOptions;
+}
+
+/** The job store a process uses: the embedded SQLite store by default, BullMQ on Redis with `queue`. */
+export function openJobStore(options: OpenJobStoreOptions): JobStore {
+  if (options.queue) return new RedisJobStore(options.queue, options.redis);
+  return new SqliteJobStore(new ApiDataLayout(options.dataDir).databaseFile(), options.sqlite);
+}
