@@ -52,4 +52,5 @@ export {
   type SubmitJobOptions,
   type SubmitJobRequest,
   submitJob,
+  sweepStagedUploads,
 } from './submit-job';

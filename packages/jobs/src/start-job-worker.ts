@@ -3,7 +3,7 @@ import { type JudgeSettings, runEvaluationJob } from './evaluation-job';
 import { type JobHandler, type JobRunner, startJobRunner } from './job-runner';
 import type { JobStore } from './job-store';
 import { runRubricJob } from './rubric-job';
-import { removeStagedUpload } from './submit-job';
+import { removeStagedUpload, sweepStagedUploads } from './submit-job';
 
 export interface StartJobWorkerOptions extends JudgeSettings {
   store: JobStore;
@@ -31,6 +31,7 @@ export function jobHandlers(dataDir: string, settings: JudgeSettings): Record<Jo
  */
 export function startJobWorker(options: StartJobWorkerOptions): JobRunner {
   const { env, cacheDir, noCache, providers } = options;
+  void sweepStagedUploads(options.store, options.dataDir).catch(() => {});
   return startJobRunner({
     store: options.store,
     handlers: jobHandlers(options.dataDir, {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { type ApiDeckUpload, hashBytes, identifyDeckContent, type JobKind } from '@xsb/core';
 import { ApiDataLayout } from './api-data-layout';
 import { type EvaluationFields, evaluationJobInput, prepareEvaluationRequest } from './evaluation-job';
@@ -73,6 +73,23 @@ export async function submitJob(
 export async function removeStagedUpload(dataDir: string, job: StoredJob): Promise<void> {
   const format = (job.request as { deck?: { format?: 'pptx' | 'pdf' } }).deck?.format;
   if (format) await rm(new ApiDataLayout(dataDir).upload(job.id, format), { force: true });
+}
+
+/**
+ * Removes staged uploads whose job has ended (a worker that died between recording the outcome and
+ * removing the upload leaves one behind). Uploads of unknown jobs are left: their intake may be under way.
+ */
+export async function sweepStagedUploads(store: JobStore, dataDir: string): Promise<number> {
+  const dir = new ApiDataLayout(dataDir).uploadsDir();
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const job = await store.get(name.replace(/\.(pptx|pdf)$/, ''));
+    if (job && !['queued', 'running'].includes(job.status)) {
+      await removeStagedUpload(dataDir, job);
+      removed += 1;
+    }
+  }
+  return removed;
 }
 
 /** Cancels a job; a job canceled while queued gives up its staged upload at once. */
