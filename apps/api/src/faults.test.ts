@@ -99,7 +99,6 @@ describe('xsb serve under hostile uploads', () => {
           controller.close();
         },
       }),
-      // @ts-expect-error Node's fetch needs `duplex` for a streamed body; the DOM types do not know it
       duplex: 'half',
     });
     expect(response.status).toBe(413);
