@@ -25,6 +25,8 @@ export interface StartApiServerOptions {
   /** Jobs this process runs at once; 0 serves HTTP only (workers run elsewhere). */
   workers?: number;
   drainTimeoutMs?: number;
+  /** See `OpenJobStoreOptions.leaseMs` (default 30 s). */
+  leaseMs?: number;
   tokens: readonly ApiToken[];
   /** Allows a server without tokens, only on a loopback host. */
   insecureLocal?: boolean;
@@ -136,6 +138,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
           store,
           dataDir: options.dataDir,
           concurrency: workers,
+          heartbeatMs: heartbeatForLease(options.leaseMs),
           env: options.env,
           ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
           ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),

@@ -13,6 +13,7 @@ export { fieldError, fieldOf, portableName } from './field-error';
 export {
   type DrainResult,
   defaultWorkerId,
+  heartbeatForLease,
   type JobHandler,
   type JobHandlerContext,
   type JobRunner,

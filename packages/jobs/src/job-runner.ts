@@ -61,6 +61,11 @@ interface ActiveJob {
   givenBack: boolean;
 }
 
+/** A heartbeat well inside a lease: a third of it, at most every second (it also polls for cancels). */
+export function heartbeatForLease(leaseMs = 30_000): number {
+  return Math.max(50, Math.min(1000, Math.floor(leaseMs / 3)));
+}
+
 export function defaultWorkerId(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }

@@ -89,7 +89,10 @@ const backends: Backend[] = [
       name: 'redis',
       ...(redisMissing ? { skip: redisMissing } : {}),
       async open() {
-        const store = new RedisJobStore(redis!.url, { prefix: `t${randomUUID().slice(0, 8)}`, lockDurationMs: 2000 });
+        const store = new RedisJobStore(redis!.url, {
+          prefix: `t${randomUUID().slice(0, 8)}`,
+          lockDurationMs: 2000,
+        });
         stores.push(store);
         return store;
       },
@@ -118,7 +121,12 @@ describe.each(backends)('the $name job store', (backend) => {
   it('dedupes an active job, refuses another deck at a busy location, and frees both once it ends', async () => {
     const first = await store.enqueue(input({ dedupe: 'k1', location: 'loc', sha: 'a' }));
     expect(first.outcome).toBe('created');
-    expect(first.job).toMatchObject({ status: 'queued', attempts: 0, submitted_by: 'ci', cancel_requested: false });
+    expect(first.job).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      submitted_by: 'ci',
+      cancel_requested: false,
+    });
     const again = await store.enqueue(input({ dedupe: 'k1', location: 'loc', sha: 'a' }));
     expect(again).toMatchObject({ outcome: 'duplicate', job: { id: first.job.id } });
     const otherDeck = await store.enqueue(input({ dedupe: 'k2', location: 'loc', sha: 'b' }));
@@ -171,7 +179,12 @@ describe.each(backends)('the $name job store', (backend) => {
       expect(await store.result(good.id)).toEqual({ ok: good.id });
       expect(done.progress).toMatchObject({ phase: 'evaluating', done: 1, total: 1 });
       expect(done.executions).toEqual([
-        expect.objectContaining({ attempt: 1, worker: runner.worker, outcome: 'done', finished_at: expect.any(String) }),
+        expect.objectContaining({
+          attempt: 1,
+          worker: runner.worker,
+          outcome: 'done',
+          finished_at: expect.any(String),
+        }),
       ]);
       const failed = await statusIs(store, bad.id, 'failed');
       expect(failed.error).toEqual({ code: 'corrupt_zip', message: 'the deck cannot be read' });
@@ -270,7 +283,9 @@ describe('the SQLite job store after a crash', () => {
       expect(store.recoverAbandoned()).toBe(1);
       const queued = await store.get(job.id);
       expect(queued).toMatchObject({ status: 'queued', attempts: 1 });
-      expect(queued?.executions).toEqual([expect.objectContaining({ worker: 'gone', finished_at: null, outcome: null })]);
+      expect(queued?.executions).toEqual([
+        expect.objectContaining({ worker: 'gone', finished_at: null, outcome: null }),
+      ]);
       expect(store.claimNext('next')?.attempt).toBe(2);
     } finally {
       await store.close();

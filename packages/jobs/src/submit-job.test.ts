@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiEvaluationResultSchema, apiRubricResultSchema, buildZip, readJsonlAll, probeScoreSchema } from '@xsb/core';
+import {
+  apiEvaluationResultSchema,
+  apiRubricResultSchema,
+  buildZip,
+  probeScoreSchema,
+  readJsonlAll,
+} from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiDataLayout } from './api-data-layout';
@@ -116,9 +122,9 @@ describe('submitJob and the evaluation handler', () => {
       expect(JSON.parse(await readFile(join(folder, 'status.json'), 'utf8')).status).toBe('done');
       expect(await readJsonlAll(join(folder, 'probe_scores.jsonl'), probeScoreSchema)).toHaveLength(14);
       expect(existsSync(join(folder, 'run_manifest.json'))).toBe(true);
-      expect(existsSync(join(dataDir, 'runs/api/metrics/gen__audience_agnostic', item.audience, 'pilot.json'))).toBe(
-        true,
-      );
+      expect(
+        existsSync(join(dataDir, 'runs/api/metrics/gen__audience_agnostic', item.audience, 'pilot.json')),
+      ).toBe(true);
     }
 
     // Once the first is done, the same deck is a new job, answered from the finished artifacts.
@@ -141,8 +147,12 @@ describe('submitJob and the evaluation handler', () => {
     expect(await readdir(new ApiDataLayout(dataDir).uploadsDir())).toEqual([`${first.job.id}.pptx`]);
     worker = startJobWorker({ store, dataDir, env: {} });
     expect((await finished(first.job.id)).status).toBe('done');
-    expect(existsSync(join(dataDir, 'runs/api/decks/gen/audience_conditioned/learners/pilot/deck.pptx'))).toBe(true);
-    expect(existsSync(join(dataDir, 'runs/api/evaluations/gen/audience_conditioned/decision_makers'))).toBe(false);
+    expect(
+      existsSync(join(dataDir, 'runs/api/decks/gen/audience_conditioned/learners/pilot/deck.pptx')),
+    ).toBe(true);
+    expect(existsSync(join(dataDir, 'runs/api/evaluations/gen/audience_conditioned/decision_makers'))).toBe(
+      false,
+    );
   });
 
   it('refuses bad fields with an error naming the field, before anything is stored', async () => {
@@ -171,7 +181,9 @@ describe('submitJob and the evaluation handler', () => {
         field,
       });
     }
-    expect(await failure(() => submit(evaluation({ condition: 'both' })))).toMatchObject({ field: 'condition' });
+    expect(await failure(() => submit(evaluation({ condition: 'both' })))).toMatchObject({
+      field: 'condition',
+    });
     expect(await failure(() => submit(evaluation({ judge: 'replay:../outside.jsonl' })))).toMatchObject({
       field: 'judge',
       message: expect.stringContaining('not inside the server'),
@@ -193,7 +205,10 @@ describe('submitJob and the evaluation handler', () => {
     expect(await failure(() => submit(evaluation(), docx))).toMatchObject({
       code: 'unsupported_media_type',
     });
-    const pdf = await submit(evaluation(), Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n'));
+    const pdf = await submit(
+      evaluation(),
+      Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n'),
+    );
     expect(pdf.job.request.deck).toMatchObject({ format: 'pdf' });
     expect((await store.list({ limit: 10 })).jobs).toHaveLength(1);
   });
@@ -209,9 +224,14 @@ describe('the rubric handler', () => {
   it('judges an uploaded deck against an instance under rubric/instances with the offline judge', async () => {
     await cp(APPENDIX, join(dataDir, 'rubric/instances/appendix-cs'), { recursive: true });
     expect(
-      await failure(() => submit({ kind: 'rubric_evaluation', fields: { instance: 'other', system: 'gen' } })),
+      await failure(() =>
+        submit({ kind: 'rubric_evaluation', fields: { instance: 'other', system: 'gen' } }),
+      ),
     ).toMatchObject({ code: 'unknown_instance', message: expect.stringContaining('known: appendix-cs') });
-    const submitted = await submit({ kind: 'rubric_evaluation', fields: { instance: 'appendix-cs', system: 'gen' } });
+    const submitted = await submit({
+      kind: 'rubric_evaluation',
+      fields: { instance: 'appendix-cs', system: 'gen' },
+    });
     worker = startJobWorker({ store, dataDir, env: {} });
     const job = await finished(submitted.job.id);
     expect(job.status).toBe('done');

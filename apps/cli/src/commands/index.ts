@@ -7,8 +7,10 @@ import { llmCommand } from './llm-command';
 import { metricsCommand } from './metrics-command';
 import { probesCommand } from './probes-command';
 import { rubricCommand } from './rubric-command';
+import { serveCommand } from './serve-command';
 import { sourcesCommand } from './sources-command';
 import { weightsCommand } from './weights-command';
+import { workerCommand } from './worker-command';
 
 /** Every subcommand group of `xsb`, in the order `--help` lists them: the main job, the stages in pipeline order, then tools. */
 export const commandModules: CommandModule[] = [
@@ -22,4 +24,6 @@ export const commandModules: CommandModule[] = [
   rubricCommand,
   llmCommand,
   configCommand,
+  serveCommand,
+  workerCommand,
 ];
