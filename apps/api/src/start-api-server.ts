@@ -8,6 +8,7 @@ import { ConfigError, type ProviderLimits } from '@xsb/core';
 import {
   ApiDataLayout,
   type DrainResult,
+  heartbeatForLease,
   type JobRunner,
   type JobStore,
   openJobStore,
