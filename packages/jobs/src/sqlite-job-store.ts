@@ -111,6 +111,7 @@ export class SqliteJobStore implements JobStore {
   private readonly pollMs: number;
   private readonly host = hostname();
   private readonly wakers = new Set<() => void>();
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
     readonly file: string,
@@ -126,12 +127,20 @@ export class SqliteJobStore implements JobStore {
     this.pollMs = options.pollMs ?? 250;
   }
 
+  /** Statements compile once per store: compiling costs more than most of these queries. */
+  private sql<P extends unknown[] = unknown[], R = unknown>(text: string): Database.Statement<P, R> {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement as unknown as Database.Statement<P, R>;
+  }
+
   private toJob(row: JobRow): StoredJob {
-    const executions = this.db
-      .prepare<[string], ExecutionRow>(
-        'SELECT attempt, worker, started_at, finished_at, outcome FROM executions WHERE job_id = ? ORDER BY attempt',
-      )
-      .all(row.id);
+    const executions = this.sql<[string], ExecutionRow>(
+      'SELECT attempt, worker, started_at, finished_at, outcome FROM executions WHERE job_id = ? ORDER BY attempt',
+    ).all(row.id);
     return {
       id: row.id,
       kind: row.kind as StoredJob['kind'],
@@ -150,7 +159,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   private row(id: string): JobRow | undefined {
-    return this.db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
+    return this.sql<[string], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
   }
 
   private mustGet(id: string): StoredJob {
@@ -162,34 +171,28 @@ export class SqliteJobStore implements JobStore {
   async enqueue(input: EnqueueInput): Promise<EnqueueOutcome> {
     const outcome = this.db
       .transaction((): { outcome: EnqueueOutcome['outcome']; id: string } => {
-        const duplicate = this.db
-          .prepare<[string], { id: string }>(
-            "SELECT id FROM jobs WHERE dedupe_key = ? AND status IN ('queued', 'running')",
-          )
-          .get(input.dedupeKey);
+        const duplicate = this.sql<[string], { id: string }>(
+          "SELECT id FROM jobs WHERE dedupe_key = ? AND status IN ('queued', 'running')",
+        ).get(input.dedupeKey);
         if (duplicate) return { outcome: 'duplicate', id: duplicate.id };
-        const busy = this.db
-          .prepare<[string, string], { id: string }>(
-            "SELECT id FROM jobs WHERE location_key = ? AND location_digest <> ? AND status IN ('queued', 'running') ORDER BY seq LIMIT 1",
-          )
-          .get(input.location.key, input.location.digest);
+        const busy = this.sql<[string, string], { id: string }>(
+          "SELECT id FROM jobs WHERE location_key = ? AND location_digest <> ? AND status IN ('queued', 'running') ORDER BY seq LIMIT 1",
+        ).get(input.location.key, input.location.digest);
         if (busy) return { outcome: 'location_busy', id: busy.id };
-        this.db
-          .prepare(
-            `INSERT INTO jobs (id, kind, status, request, dedupe_key, location_key, location_digest, progress, submitted_by, created_at)
+        this.sql(
+          `INSERT INTO jobs (id, kind, status, request, dedupe_key, location_key, location_digest, progress, submitted_by, created_at)
              VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            input.id,
-            input.kind,
-            JSON.stringify(input.request),
-            input.dedupeKey,
-            input.location.key,
-            input.location.digest,
-            JSON.stringify(DEFAULT_PROGRESS),
-            input.submittedBy,
-            new Date().toISOString(),
-          );
+        ).run(
+          input.id,
+          input.kind,
+          JSON.stringify(input.request),
+          input.dedupeKey,
+          input.location.key,
+          input.location.digest,
+          JSON.stringify(DEFAULT_PROGRESS),
+          input.submittedBy,
+          new Date().toISOString(),
+        );
         return { outcome: 'created', id: input.id };
       })
       .immediate();
@@ -204,11 +207,9 @@ export class SqliteJobStore implements JobStore {
 
   async list(query: ListJobsQuery): Promise<JobPage> {
     const before = decodeCursor(query.cursor) ?? Number.MAX_SAFE_INTEGER;
-    const rows = this.db
-      .prepare<[string | null, string | null, number, number], JobRow>(
-        'SELECT * FROM jobs WHERE (? IS NULL OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?',
-      )
-      .all(query.status ?? null, query.status ?? null, before, query.limit + 1);
+    const rows = this.sql<[string | null, string | null, number, number], JobRow>(
+      'SELECT * FROM jobs WHERE (? IS NULL OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?',
+    ).all(query.status ?? null, query.status ?? null, before, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
@@ -218,9 +219,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async result(id: string): Promise<unknown> {
-    const row = this.db
-      .prepare<[string], { result: string | null }>('SELECT result FROM jobs WHERE id = ?')
-      .get(id);
+    const row = this.sql<[string], { result: string | null }>('SELECT result FROM jobs WHERE id = ?').get(id);
     return row?.result ? JSON.parse(row.result) : undefined;
   }
 
@@ -230,19 +229,17 @@ export class SqliteJobStore implements JobStore {
         const row = this.row(id);
         if (!row) return undefined;
         if (row.status === 'queued') {
-          this.db
-            .prepare(
-              "UPDATE jobs SET status = 'canceled', cancel_requested = 1, finished_at = ?, progress = ? WHERE id = ?",
-            )
-            .run(
-              new Date().toISOString(),
-              JSON.stringify({ phase: 'canceled', done: 0, total: 0, message: 'canceled while queued' }),
-              id,
-            );
+          this.sql(
+            "UPDATE jobs SET status = 'canceled', cancel_requested = 1, finished_at = ?, progress = ? WHERE id = ?",
+          ).run(
+            new Date().toISOString(),
+            JSON.stringify({ phase: 'canceled', done: 0, total: 0, message: 'canceled while queued' }),
+            id,
+          );
           return 'canceled';
         }
         if (row.status === 'running') {
-          this.db.prepare('UPDATE jobs SET cancel_requested = 1 WHERE id = ?').run(id);
+          this.sql('UPDATE jobs SET cancel_requested = 1 WHERE id = ?').run(id);
           return 'cancel_requested';
         }
         return 'already_finished';
@@ -254,29 +251,27 @@ export class SqliteJobStore implements JobStore {
   /** Queues again every running job whose lease ran out or whose worker on this host has died. */
   recoverAbandoned(): number {
     const now = Date.now();
-    const running = this.db
-      .prepare<
-        [],
-        {
-          id: string;
-          attempts: number;
-          lease_host: string | null;
-          lease_pid: number | null;
-          lease_expires_at: number | null;
-        }
-      >("SELECT id, attempts, lease_host, lease_pid, lease_expires_at FROM jobs WHERE status = 'running'")
-      .all();
+    const running = this.sql<
+      [],
+      {
+        id: string;
+        attempts: number;
+        lease_host: string | null;
+        lease_pid: number | null;
+        lease_expires_at: number | null;
+      }
+    >(
+      "SELECT id, attempts, lease_host, lease_pid, lease_expires_at FROM jobs WHERE status = 'running'",
+    ).all();
     let recovered = 0;
     for (const job of running) {
       const expired = (job.lease_expires_at ?? 0) < now;
       const deadHere =
         job.lease_host === this.host && job.lease_pid !== null && !isProcessAlive(job.lease_pid);
       if (!expired && !deadHere) continue;
-      const changed = this.db
-        .prepare(
-          "UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND attempts = ?",
-        )
-        .run(job.id, job.attempts).changes;
+      const changed = this.sql(
+        "UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND attempts = ?",
+      ).run(job.id, job.attempts).changes;
       recovered += changed;
     }
     if (recovered > 0) for (const wake of this.wakers) wake();
@@ -287,9 +282,9 @@ export class SqliteJobStore implements JobStore {
   claimNext(worker: string): StartedJob | undefined {
     const claimed = this.db
       .transaction((): { id: string; attempt: number } | undefined => {
-        const next = this.db
-          .prepare<[], { id: string }>("SELECT id FROM jobs WHERE status = 'queued' ORDER BY seq LIMIT 1")
-          .get();
+        const next = this.sql<[], { id: string }>(
+          "SELECT id FROM jobs WHERE status = 'queued' ORDER BY seq LIMIT 1",
+        ).get();
         if (!next) return undefined;
         return this.startAttempt(next.id, worker);
       })
@@ -302,31 +297,36 @@ export class SqliteJobStore implements JobStore {
     if (!row || (row.status !== 'queued' && row.status !== 'running')) return undefined;
     const attempt = row.attempts + 1;
     const now = new Date();
-    this.db
-      .prepare(
-        `UPDATE jobs SET status = 'running', attempts = ?, lease_owner = ?, lease_host = ?, lease_pid = ?,
+    this.sql(
+      `UPDATE jobs SET status = 'running', attempts = ?, lease_owner = ?, lease_host = ?, lease_pid = ?,
            lease_expires_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ?`,
-      )
-      .run(attempt, worker, this.host, process.pid, now.getTime() + this.leaseMs, now.toISOString(), id);
-    this.db
-      .prepare('INSERT INTO executions (job_id, attempt, worker, started_at) VALUES (?, ?, ?, ?)')
-      .run(id, attempt, worker, now.toISOString());
+    ).run(attempt, worker, this.host, process.pid, now.getTime() + this.leaseMs, now.toISOString(), id);
+    this.sql('INSERT INTO executions (job_id, attempt, worker, started_at) VALUES (?, ?, ?, ?)').run(
+      id,
+      attempt,
+      worker,
+      now.toISOString(),
+    );
     return { id, attempt };
   }
 
   async progress(id: string, attempt: number, progress: JobProgress): Promise<void> {
-    this.db
-      .prepare("UPDATE jobs SET progress = ? WHERE id = ? AND attempts = ? AND status = 'running'")
-      .run(JSON.stringify(progress), id, attempt);
+    this.sql("UPDATE jobs SET progress = ? WHERE id = ? AND attempts = ? AND status = 'running'").run(
+      JSON.stringify(progress),
+      id,
+      attempt,
+    );
   }
 
   async heartbeat(id: string, attempt: number): Promise<{ cancelRequested: boolean }> {
-    this.db
-      .prepare("UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND attempts = ? AND status = 'running'")
-      .run(Date.now() + this.leaseMs, id, attempt);
-    const row = this.db
-      .prepare<[string], { cancel_requested: number }>('SELECT cancel_requested FROM jobs WHERE id = ?')
-      .get(id);
+    this.sql("UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND attempts = ? AND status = 'running'").run(
+      Date.now() + this.leaseMs,
+      id,
+      attempt,
+    );
+    const row = this.sql<[string], { cancel_requested: number }>(
+      'SELECT cancel_requested FROM jobs WHERE id = ?',
+    ).get(id);
     return { cancelRequested: row?.cancel_requested === 1 };
   }
 
@@ -334,23 +334,24 @@ export class SqliteJobStore implements JobStore {
     const now = new Date().toISOString();
     return this.db
       .transaction(() => {
-        const changed = this.db
-          .prepare(
-            `UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ?, lease_owner = NULL, lease_expires_at = NULL
+        const changed = this.sql(
+          `UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ?, lease_owner = NULL, lease_expires_at = NULL
              WHERE id = ? AND attempts = ? AND status = 'running'`,
-          )
-          .run(
-            outcome.status,
-            outcome.status === 'done' ? JSON.stringify(outcome.result) : null,
-            outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
-            now,
-            id,
-            attempt,
-          ).changes;
+        ).run(
+          outcome.status,
+          outcome.status === 'done' ? JSON.stringify(outcome.result) : null,
+          outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
+          now,
+          id,
+          attempt,
+        ).changes;
         if (changed === 0) return false;
-        this.db
-          .prepare('UPDATE executions SET finished_at = ?, outcome = ? WHERE job_id = ? AND attempt = ?')
-          .run(now, outcome.status, id, attempt);
+        this.sql('UPDATE executions SET finished_at = ?, outcome = ? WHERE job_id = ? AND attempt = ?').run(
+          now,
+          outcome.status,
+          id,
+          attempt,
+        );
         return true;
       })
       .immediate();
@@ -360,17 +361,13 @@ export class SqliteJobStore implements JobStore {
     const now = new Date().toISOString();
     const requeued = this.db
       .transaction(() => {
-        const changed = this.db
-          .prepare(
-            "UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND attempts = ? AND status = 'running'",
-          )
-          .run(id, attempt).changes;
+        const changed = this.sql(
+          "UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND attempts = ? AND status = 'running'",
+        ).run(id, attempt).changes;
         if (changed > 0)
-          this.db
-            .prepare(
-              "UPDATE executions SET finished_at = ?, outcome = 'requeued' WHERE job_id = ? AND attempt = ?",
-            )
-            .run(now, id, attempt);
+          this.sql(
+            "UPDATE executions SET finished_at = ?, outcome = 'requeued' WHERE job_id = ? AND attempt = ?",
+          ).run(now, id, attempt);
         return changed > 0;
       })
       .immediate();
@@ -390,7 +387,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async check(): Promise<void> {
-    this.db.prepare('SELECT count(*) AS n FROM jobs').get();
+    this.sql('SELECT count(*) AS n FROM jobs').get();
   }
 
   async close(): Promise<void> {
