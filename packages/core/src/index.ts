@@ -58,8 +58,6 @@ export {
   type JobKind,
   type JobProgress,
   type JobStatus,
-  jobExecutionSchema,
-  jobProgressSchema,
 } from './schemas/api-job';
 export {
   API_SCOPES,
@@ -70,12 +68,9 @@ export {
   type ApiRubricEvaluationRequest,
   type ApiRubricParameters,
   type ApiScope,
-  apiDeckUploadSchema,
   apiErrorSchema,
-  apiEvaluationParametersSchema,
   apiEvaluationRequestSchema,
   apiRubricEvaluationRequestSchema,
-  apiRubricParametersSchema,
   portableNameSchema,
 } from './schemas/api-request';
 export {

@@ -56,7 +56,9 @@ export const apiRubricParametersSchema = z.looseObject({
 });
 export type ApiRubricParameters = z.infer<typeof apiRubricParametersSchema>;
 
-export const apiRubricEvaluationRequestSchema = apiRubricParametersSchema.extend({ deck: apiDeckUploadSchema });
+export const apiRubricEvaluationRequestSchema = apiRubricParametersSchema.extend({
+  deck: apiDeckUploadSchema,
+});
 export type ApiRubricEvaluationRequest = z.infer<typeof apiRubricEvaluationRequestSchema>;
 
 /** Every error of the API: one shape, with a stable `code` and a message naming the field or file. */
