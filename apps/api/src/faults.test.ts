@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { buildZip } from '@xsb/core';
@@ -173,13 +173,8 @@ describe('xsb serve under hostile uploads', () => {
 });
 
 async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of await readdir(dir)) {
-    const path = join(dir, name);
-    if ((await stat(path)).isDirectory()) out.push(...(await filesUnder(path)));
-    else out.push(path);
-  }
-  return out;
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
 
 describe('API tokens never leak', () => {

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { ConfigError, type ProviderLimits } from '@xsb/core';
+import { ConfigError, type ProviderLimits, processIsAlive } from '@xsb/core';
 import {
   ApiDataLayout,
   type DrainResult,
@@ -77,15 +77,6 @@ export function checkServerSecurity(options: {
     );
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Each process streams uploads into its own temp folder `api/tmp/<host>-<pid>`; at start, the folders
  * of dead processes of this host (a crash mid-upload) are removed, so nothing half-received remains.
@@ -96,7 +87,7 @@ async function prepareTmpDir(dataDir: string): Promise<string> {
   await mkdir(root, { recursive: true });
   for (const name of await readdir(root)) {
     const match = /^(.*)-(\d+)$/.exec(name);
-    if (match && match[1] === host && Number(match[2]) !== process.pid && !isAlive(Number(match[2])))
+    if (match && match[1] === host && Number(match[2]) !== process.pid && !processIsAlive(Number(match[2])))
       await rm(join(root, name), { recursive: true, force: true });
   }
   const own = join(root, `${host}-${process.pid}`);

@@ -8,6 +8,7 @@ export {
   type DirectoryLock,
   LOCK_DIR_NAME,
   type LockHolder,
+  processIsAlive,
   withDirectoryLock,
 } from './directory-lock';
 export {

@@ -1,7 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { InternalError, type JobExecution, type JobProgress, type JobStatus } from '@xsb/core';
+import {
+  InternalError,
+  type JobExecution,
+  type JobProgress,
+  type JobStatus,
+  processIsAlive,
+} from '@xsb/core';
 import Database from 'better-sqlite3';
 import {
   type CancelOutcome,
@@ -86,15 +92,6 @@ export interface SqliteJobStoreOptions {
   leaseMs?: number;
   /** How often an idle worker looks for a queued job (default 250 ms; a local enqueue wakes it at once). */
   pollMs?: number;
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -267,7 +264,7 @@ export class SqliteJobStore implements JobStore {
     for (const job of running) {
       const expired = (job.lease_expires_at ?? 0) < now;
       const deadHere =
-        job.lease_host === this.host && job.lease_pid !== null && !isProcessAlive(job.lease_pid);
+        job.lease_host === this.host && job.lease_pid !== null && !processIsAlive(job.lease_pid);
       if (!expired && !deadHere) continue;
       const changed = this.sql(
         "UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND attempts = ?",
