@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -176,6 +177,49 @@ async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
+
+describe('xsb serve under concurrent uploads', () => {
+  it('accepts or refuses each of 20 concurrent uploads (429 past the limit), losing and tearing none', async () => {
+    api = await startTestApi({ workers: 0, rateLimitPerMinute: 15 });
+    const target = api;
+    const photo = Buffer.alloc(256 * 1024, 3);
+    const decks = Array.from({ length: 20 }, (_, i) =>
+      buildZip([
+        { name: '[Content_Types].xml', data: '<Types/>' },
+        { name: 'ppt/presentation.xml', data: `<p:presentation><!-- ${i} --></p:presentation>` },
+        { name: 'ppt/media/photo.bin', data: photo, store: true },
+      ]),
+    );
+    const answers = await Promise.all(
+      decks.map((deck, i) =>
+        target.call('/v1/evaluations', {
+          method: 'POST',
+          body: deckForm(deck, { case: 'pilot', system: `gen-${i}` }),
+        }),
+      ),
+    );
+    // The bucket holds 15 and refills one every 4 s: 15 go through at once, the rest mostly wait.
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.every((status) => status === 202 || status === 429)).toBe(true);
+    expect(statuses.filter((status) => status === 202).length).toBeGreaterThanOrEqual(15);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(3);
+    const accepted: string[] = [];
+    for (const answer of answers) if (answer.status === 202) accepted.push((await bodyOf(answer)).job_id);
+    const stored = (await bodyOf(await target.call('/v1/jobs?limit=100', { token: READ_TOKEN })))
+      .jobs as Array<{
+      id: string;
+      request: { deck: { sha256: string } };
+    }>;
+    expect(stored.map((job) => job.id).sort()).toEqual([...accepted].sort());
+    const { tmp, uploads } = await leftovers(target.dataDir);
+    expect(tmp).toEqual([]);
+    expect(uploads.sort()).toEqual(accepted.map((id) => `${id}.pptx`).sort());
+    for (const job of stored) {
+      const bytes = await readFile(join(target.dataDir, 'api/uploads', `${job.id}.pptx`));
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(job.request.deck.sha256);
+    }
+  });
+});
 
 describe('API tokens never leak', () => {
   it('keeps both tokens out of the request log, the job database, the artifacts and every answer', async () => {
