@@ -102,8 +102,30 @@ async function startServer(
   return { url, child };
 }
 
+/** A hono server answering a fixed small JSON, nothing else: the floor of this machine. */
+async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
+  const code = `import { serve } from '@hono/node-server'; import { Hono } from 'hono';
+const app = new Hono();
+app.get('/v1/jobs/:id', (c) => c.json({ id: c.req.param('id'), status: 'done', progress: { phase: 'done', done: 1, total: 1, message: null } }));
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log('listening http://127.0.0.1:' + info.port));
+process.once('SIGTERM', () => server.close(() => process.exit(0)));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: join(here, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /listening (\S+)/.exec(chunk.toString());
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error('the baseline server exited')));
+  });
+  return { url, child };
+}
+
 async function waitDone(url: string, ids: string[]): Promise<void> {
-  for (;;) {
+  for (let tries = 0; ; tries++) {
+    if (tries > 600) throw new Error('the seeded jobs did not finish within 2 minutes');
     const page = JSON.parse((await send(`${url}/v1/jobs?status=done&limit=100`, { token: EVALUATE })).body);
     if (ids.every((id) => page.jobs.some((job: { id: string }) => job.id === id))) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -116,6 +138,13 @@ await writeJobsFixture(dataDir, 24);
 const { url, child } = await startServer(dataDir, 1_000_000);
 const limited = await startServer(dataDir, 40);
 const layout = new ApiDataLayout(dataDir);
+// A bench stops by itself: whatever hangs, after five minutes the servers are killed and it fails.
+const deadline = setTimeout(() => {
+  console.error('bench: gave up after 5 minutes');
+  child.kill('SIGKILL');
+  limited.child.kill('SIGKILL');
+  process.exit(1);
+}, 300_000);
 try {
   console.log(
     `xsb API load bench — ${cpus().length} cores, Node ${process.version}, SQLite job store, lexical judge, server in its own process`,
@@ -139,13 +168,26 @@ try {
   }
   await waitDone(url, seeded);
 
-  // 1. 200 concurrent status requests: 2 warm-up rounds (new connections, JIT), then 10 measured rounds.
-  const burst = () =>
+  // 1. 200 concurrent status requests: 2 warm-up rounds (new connections, JIT), then 10 measured rounds;
+  // the same bursts against a trivial hono server show what this machine gives at this moment.
+  const burstAt = (base: string) => () =>
     Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        send(`${url}/v1/jobs/${seeded[i % seeded.length]}`, { token: EVALUATE }),
+        send(`${base}/v1/jobs/${seeded[i % seeded.length]}`, { token: EVALUATE }),
       ),
     );
+  const baseline = await startBaseline();
+  try {
+    const run = burstAt(baseline.url);
+    await run();
+    await run();
+    const samples: number[] = [];
+    for (let round = 0; round < 10; round++) samples.push(...(await run()).map((a) => a.ms));
+    console.log(`baseline, a trivial hono server (same bursts, same moment): ${percentiles(samples)}`);
+  } finally {
+    baseline.child.kill('SIGTERM');
+  }
+  const burst = burstAt(url);
   const warmUp = [...(await burst()), ...(await burst())];
   const latencies: number[] = [];
   let statusErrors = warmUp.filter((answer) => answer.status !== 200).length;
@@ -273,9 +315,13 @@ try {
   console.log(`2 GB Content-Length, small body: ${huge.status} in ${huge.ms.toFixed(1)} ms`);
 } finally {
   for (const server of [child, limited.child]) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    const kill = setTimeout(() => server.kill('SIGKILL'), 40_000);
+    await exited;
+    clearTimeout(kill);
   }
+  clearTimeout(deadline);
   agent.destroy();
   await cleanup();
 }

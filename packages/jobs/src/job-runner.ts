@@ -111,12 +111,17 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     }
     await progressChain;
     if (entry.givenBack) return 'requeued';
-    // A cancel that arrived after the last heartbeat still wins over a result not yet recorded.
-    const { cancelRequested } = await store.heartbeat(job.id, attempt);
-    if (cancelRequested) outcome = { status: 'canceled' };
-    if (await store.finish(job.id, attempt, outcome)) {
-      log(`job ${job.id} ${outcome.status} (attempt ${attempt})`);
-      await options.onFinished?.(job, outcome);
+    try {
+      // A cancel that arrived after the last heartbeat still wins over a result not yet recorded.
+      const { cancelRequested } = await store.heartbeat(job.id, attempt);
+      if (cancelRequested) outcome = { status: 'canceled' };
+      if (await store.finish(job.id, attempt, outcome)) {
+        log(`job ${job.id} ${outcome.status} (attempt ${attempt})`);
+        await options.onFinished?.(job, outcome);
+      }
+    } catch (error) {
+      // The store did not take the outcome: the job stays running until its lease lapses, then runs again.
+      log(`job ${job.id}: could not record its outcome (${describeError(error)}); it will run again`);
     }
     return 'finished';
   }

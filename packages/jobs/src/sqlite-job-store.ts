@@ -417,8 +417,15 @@ class SqlitePollingSource implements JobSource {
   start(run: (started: StartedJob) => Promise<'finished' | 'requeued'>): void {
     this.run = run;
     this.wakers.add(this.wake);
-    this.store.recoverAbandoned();
-    this.recoverTimer = setInterval(() => this.store.recoverAbandoned(), Math.max(50, this.leaseMs / 2));
+    const recover = () => {
+      try {
+        this.store.recoverAbandoned();
+      } catch {
+        // Locked by another process past busy_timeout: the next round recovers.
+      }
+    };
+    recover();
+    this.recoverTimer = setInterval(recover, Math.max(50, this.leaseMs / 2));
     this.recoverTimer.unref();
     this.schedule(0);
   }
@@ -432,14 +439,22 @@ class SqlitePollingSource implements JobSource {
   private fill(): void {
     this.timer = undefined;
     while (!this.paused && this.active < this.concurrency) {
-      const claimed = this.store.claimNext(this.worker);
+      let claimed: StartedJob | undefined;
+      try {
+        claimed = this.store.claimNext(this.worker);
+      } catch {
+        // The database stayed locked past busy_timeout (another process writing): look again later.
+        break;
+      }
       if (!claimed) break;
       this.active += 1;
-      const delivery = Promise.resolve(this.run?.(claimed)).finally(() => {
-        this.active -= 1;
-        this.inFlight.delete(delivery);
-        this.schedule(0);
-      });
+      const delivery = Promise.resolve(this.run?.(claimed))
+        .catch(() => {})
+        .finally(() => {
+          this.active -= 1;
+          this.inFlight.delete(delivery);
+          this.schedule(0);
+        });
       this.inFlight.add(delivery);
     }
     if (!this.paused && this.active < this.concurrency) this.schedule(this.pollMs);
