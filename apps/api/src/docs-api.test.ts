@@ -69,7 +69,7 @@ describe.skipIf(tools.length > 0)(
       expect(output).toContain('::all examples ran::');
       expect(output).toContain('{"status":"ok"}');
       expect(output).toMatch(/accepted job [0-9a-f-]{36}/);
-      expect(output).toMatch(/event: end\ndata: {"status":"done"}/);
+      expect([...output.matchAll(/event: end\ndata: {"status":"done"}/g)]).toHaveLength(2);
       expect(output).toContain(
         '"judge_kind":"offline","deck":"runs/api/decks/my-generator/audience_agnostic/all/cs_raft_consensus/deck.pptx"',
       );
