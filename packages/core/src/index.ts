@@ -83,8 +83,6 @@ export {
   apiEvaluationResultSchema,
   apiRubricResultSchema,
   apiRunListSchema,
-  JUDGE_KINDS,
-  type JudgeKind,
 } from './schemas/api-result';
 export {
   type AudienceProfile,
@@ -192,7 +190,13 @@ export {
   metaSensitivitySchema,
 } from './schemas/meta-sensitivity';
 export { type Metadata, metadataSchema } from './schemas/metadata';
-export { type JudgeDescriptor, type JudgeKind, type Metrics, metricsSchema } from './schemas/metrics';
+export {
+  JUDGE_KINDS,
+  type JudgeDescriptor,
+  type JudgeKind,
+  type Metrics,
+  metricsSchema,
+} from './schemas/metrics';
 export {
   type MetricSummary,
   type MetricsGroupSummary,

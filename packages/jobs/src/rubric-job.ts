@@ -144,7 +144,7 @@ export async function runRubricJob(
         stage: 'rubric',
       });
   const files = evaluationFilesFor(deckPath, judge.spec);
-  const { evaluation, reused } = await evaluateOrReuse(
+  const { evaluation, outcome, presentbench } = await evaluateOrReuse(
     {
       instance,
       deck: await readDeck(deckPath),
@@ -165,8 +165,8 @@ export async function runRubricJob(
     judge_kind: judge.kind,
     deck: { ...request.deck, path: rel(deckPath) },
     evaluation_file: rel(files.evaluation),
-    presentbench_result_file: rel(files.presentbenchResult),
-    reused,
+    presentbench_result_file: rel(presentbench.result),
+    reused: outcome === 'reused',
     item_count: evaluation.items.length,
     scores: { paper: { ...scores.paper }, presentbench: { ...scores.presentbench } },
   };

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { apiDeckUploadSchema } from './api-request';
-import { metricsSchema } from './metrics';
+import { JUDGE_KINDS, metricsSchema } from './metrics';
 
 const percent = z.number().refine(Number.isFinite, 'must be a finite number').nullable();
 
-export const JUDGE_KINDS = ['offline', 'model', 'replay'] as const;
-export type JudgeKind = (typeof JUDGE_KINDS)[number];
-
-/** How a result's numbers were judged: `offline` is the deterministic `lexical` judge, never a model. */
+/** How a result's numbers were judged: `offline` is the deterministic `lexical` judge, never a model (the API refuses `record`). */
 const judgeKindSchema = z.enum(JUDGE_KINDS);
 
 /**
