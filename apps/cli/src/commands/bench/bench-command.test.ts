@@ -110,6 +110,53 @@ describe('xsb bench', () => {
     expect(JSON.parse(power.stdout)).toMatchObject({ units: 126, cases: 126, design_effect: 1 });
   }, 180_000);
 
+  it('compares two runs paired over their cases, and refuses runs of different judges without anchors', async () => {
+    const data = await dataCopy();
+    expect((await run(['bench', 'run', '--data', data, '--run', 'demo', '--resamples', '200'])).code).toBe(0);
+    const tau = ['bench', 'run', '--data', data, '--run', 'demo', '--resamples', '200', '--tau-a', '0.6'];
+    expect((await run(tau)).code).toBe(0);
+    const [idA, idB] = await runsOf(data);
+    const dirA = join(data, 'bench', 'runs', idA!);
+    const dirB = join(data, 'bench', 'runs', idB!);
+    const json = await run(['bench', 'compare', '--run', dirA, '--run', dirB, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const result = JSON.parse(json.stdout);
+    expect(result).toMatchObject({ a: { run_id: idA }, b: { run_id: idB }, anchor: null });
+    expect(result.configurations[0]).toMatchObject({ judges_differ: false, settings_differ: ['tau_a'] });
+    const coverage = result.comparisons.filter((c: { metric: string }) => c.metric === 'coverage');
+    expect(coverage.length).toBeGreaterThan(0);
+    expect(coverage.some((c: { mean_diff: number }) => c.mean_diff !== 0)).toBe(true);
+    const table = await run(['bench', 'compare', '--run', dirA, '--run', dirB]);
+    expect(table.stdout).toContain(`A = bench run ${idA} (`);
+    expect(table.stdout).toContain('configuration default: judge lexical; settings that differ: tau_a');
+    expect(table.stdout).toMatch(/\| default \| xsb-baseline__audience_agnostic \| coverage \| \d+ \|/);
+
+    // The same run, as if judged by a replay store: refused before any statistics, saying why.
+    const replayed = join(data, 'bench', 'runs', 'replayed');
+    await cp(dirA, replayed, { recursive: true });
+    const record = JSON.parse(await readFile(join(replayed, 'run.json'), 'utf8'));
+    const judge = 'replay:/stores/other.jsonl';
+    record.run_id = 'replayed';
+    record.judges = [
+      { id: judge, offline: false, replay_store: '/stores/other.jsonl', mode: 'replay', model_label: 'm' },
+    ];
+    for (const configuration of record.configurations) configuration.settings.judge = judge;
+    await writeFile(join(replayed, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+    const refused = await run(['bench', 'compare', '--run', dirA, '--run', replayed]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      `ERROR: the two runs were judged by different judges (lexical vs ${judge} (model m))`,
+    );
+    expect(refused.stderr).toContain('  - lexical: no anchor check; run `xsb meta anchors check');
+    expect((await run(['bench', 'compare', '--run', dirA, '--run', replayed, '--min-kappa', '2'])).code).toBe(
+      2,
+    );
+    const withReference = await run(['bench', 'compare', '--run', dirA, '--run', dirB, '--reference', 'x']);
+    expect(withReference.code).toBe(2);
+    expect(withReference.stderr).toContain('--reference applies to one run');
+  }, 180_000);
+
   it('marks a run killed with SIGKILL as failed (interrupted) at the next bench command', async () => {
     const data = await dataCopy();
     const child: ChildProcess = spawn(
