@@ -47,10 +47,13 @@ export {
   type EvaluateJobContext,
   type EvaluationSettings,
   evaluateJob,
+  isJobCurrent,
+  type JobInputs,
   type JobResult,
   MINISEARCH_VERSION,
   PARTIAL_SCORES_FILE,
   type RenderSlides,
+  readJobInputs,
 } from './evaluate-job';
 export {
   type DeckClaim,
@@ -80,8 +83,10 @@ export {
   DEFAULT_EVAL_CONCURRENCY,
   DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,
   type EvaluationRunResult,
+  evaluationSettingsFor,
   type RunEvaluationOptions,
   runEvaluation,
+  selectEvaluationJobs,
 } from './run-evaluation';
 export {
   type ClaimSettings,
@@ -92,6 +97,7 @@ export {
 } from './score-deck-correctness';
 export {
   type ScoreProbesInput,
+  pendingScoreBatches,
   type ScoreReuseKey,
   scoreProbesInBatches,
 } from './score-probes-in-batches';
