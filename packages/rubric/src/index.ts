@@ -20,9 +20,11 @@ export {
 export { decodePresentBenchItem, PRESENTBENCH_CALLABLES } from './decode-presentbench-item';
 export {
   cachedInputShare,
+  checklistRequests,
   countPlannedItems,
   type EvaluateDeckOptions,
   evaluateDeck,
+  evaluationInputHash,
   type StandInMode,
 } from './evaluate-deck';
 export {
@@ -118,6 +120,7 @@ export {
   evaluationFilesFor,
   findInstances,
   type InstanceEntry,
+  matchingStoredEvaluation,
   type RunRubricOptions,
   runRubric,
 } from './run-rubric';

@@ -128,6 +128,20 @@ export interface EvaluateOrReuseResult {
 }
 
 /**
+ * The stored evaluation of `files` whose input hash matches these options (same instance, deck,
+ * materials, judge and options), or undefined: none, unreadable, other inputs, or `force`.
+ */
+export async function matchingStoredEvaluation(
+  options: EvaluateDeckOptions,
+  files: EvaluationFiles,
+  force = false,
+): Promise<RubricEvaluation | undefined> {
+  if (force || !existsSync(files.evaluation)) return undefined;
+  const stored = await readJson(files.evaluation, rubricEvaluationSchema).catch(() => undefined);
+  return stored?.input_hash === evaluationInputHash(options) ? stored : undefined;
+}
+
+/**
  * The evaluation `files` already hold when its input hash matches (same instance, deck, materials,
  * judge and options), unless `force`. Like PresentBench's resume, a matching evaluation with
  * unanswered (`error`) items keeps its answered items and judges only those again. Otherwise a fresh
@@ -138,11 +152,7 @@ export async function evaluateOrReuse(
   files: EvaluationFiles,
   force = false,
 ): Promise<EvaluateOrReuseResult> {
-  let previous: RubricEvaluation | undefined;
-  if (!force && existsSync(files.evaluation)) {
-    const stored = await readJson(files.evaluation, rubricEvaluationSchema).catch(() => undefined);
-    if (stored?.input_hash === evaluationInputHash(options)) previous = stored;
-  }
+  const previous = await matchingStoredEvaluation(options, files, force);
   const unanswered = previous?.items.some((item) => item.verdict === 'error') ?? false;
   if (previous && (!unanswered || !options.client)) {
     for (const item of previous.items) options.onItemDone?.(item);
