@@ -1,5 +1,6 @@
 export { aggregateCorrectness, CONTRADICTION_PENALTY, CORRECTNESS_FORMULA } from './aggregate-correctness';
 export { type AggregateRunOptions, aggregateRun } from './aggregate-run';
+export { countLedgerLines } from './count-ledger-lines';
 export {
   ANSWERABILITY_PROMPT_VERSION,
   ANSWERABILITY_SYSTEM,

@@ -56,11 +56,13 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
   const sources = await planProbes(builder, { layout, cases, force });
   const chunksOf = new Map(sources.map((source) => [source.caseId, source]));
   const assumedBank = (caseLabel: string) => {
-    const chunks = chunksOf.get(caseLabel)?.chunks ?? 1;
+    const planned = chunksOf.get(caseLabel);
+    if (planned && !planned.regenerated && existsSync(layout.probesFile(caseLabel))) return undefined;
+    const chunks = planned?.chunks ?? 1;
     const count = STAND_IN_ASSUMPTIONS.probesPerChunk * chunks;
     return {
       probes: standInProbes(caseLabel, count),
-      assumption: `the probe bank does not exist yet: ${count} probes assumed (${STAND_IN_ASSUMPTIONS.probesPerChunk} per source chunk), of typical length`,
+      assumption: `the probe bank is made by this run: ${count} probes assumed (${STAND_IN_ASSUMPTIONS.probesPerChunk} per source chunk), of typical length`,
     };
   };
   const pairs = cases.flatMap((sourceCase) =>
@@ -128,7 +130,9 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
   for (const row of rows) {
     const deckFile = deckFileOf(row);
     const onDisk = !force && hasFile(deckFile);
-    const deck = onDisk ? await readDeck(deckFile) : standInDeck(row.sourceCase.caseId);
+    const deck = onDisk
+      ? await readDeck(deckFile)
+      : standInDeck(`${row.sourceCase.caseId} ${row.condition} ${row.audience}`);
     const assumption = onDisk
       ? undefined
       : `the deck does not exist yet: a stand-in of ${STAND_IN_ASSUMPTIONS.slidesPerDeck} slides × ${STAND_IN_ASSUMPTIONS.bulletsPerSlide} bullets of ~${STAND_IN_ASSUMPTIONS.wordsPerBullet} words`;

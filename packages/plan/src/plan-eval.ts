@@ -50,6 +50,8 @@ export interface PlanEvalOptions {
   correctnessCacheDir?: string;
   force?: boolean;
   filters?: JobFilters;
+  /** Only the jobs of cases this keeps (e.g. a `--shard`). */
+  include?: (caseLabel: string) => boolean;
   variant?: string;
   weightsK?: number;
   judgeInput?: JudgeInputMode;
@@ -62,7 +64,7 @@ export interface PlanEvalOptions {
   assumedJobs?: ReadonlyArray<{ job: EvaluationJob; deck: Deck; assumption?: string }>;
   /** The caller planned stage 3 for every pair already (a pipeline plan): missing weights add no call here. */
   weightsPlanned?: boolean;
-  /** A stand-in probe bank for cases whose bank is made earlier in the same run. */
+  /** A stand-in probe bank for cases whose bank is made (anew) earlier in the same run. */
   assumedBank?: (caseLabel: string) => { probes: Probe[]; assumption: string } | undefined;
   /** A stand-in source context for cases whose context is made earlier in the same run. */
   assumedSource?: (caseLabel: string) => string | undefined;
@@ -112,7 +114,9 @@ export async function planEval(
   else {
     const selected = await selectEvaluationJobs(layout, options.run, options.filters ?? {});
     for (const failure of selected.failures) failures.push(failure.error.message);
-    planned.push(...selected.jobs.map((job) => ({ job })));
+    planned.push(
+      ...selected.jobs.filter((job) => options.include?.(job.caseLabel) ?? true).map((job) => ({ job })),
+    );
   }
   for (const stage of [EVAL_STAGES.answerability, EVAL_STAGES.claimExtraction, EVAL_STAGES.claimVerification])
     builder.stage(stage);
@@ -123,7 +127,9 @@ export async function planEval(
     const evaluationDir = dirOf(job);
     const weightsFile = weightsFileForK(layout, job.caseLabel, job.audience, weightsK);
     const pair = `${job.caseLabel}\u0000${job.audience}`;
-    const weightsReady = existsSync(weightsFile);
+    const assumedBank = options.assumedBank?.(job.caseLabel);
+    // A bank made anew by this run makes any weights on disk stale: they are made again too.
+    const weightsReady = !assumedBank && existsSync(weightsFile);
     if (!weightsReady && !weighted.has(pair) && !options.weightsPlanned) {
       weighted.add(pair);
       const made = await planWeights(builder, {
@@ -174,7 +180,6 @@ export async function planEval(
       }
       const deck = assumedDeck ?? (await readDeck(job.deckFile));
       const probesFile = layout.probesFile(job.caseLabel);
-      const assumedBank = existsSync(probesFile) ? undefined : options.assumedBank?.(job.caseLabel);
       const probes = assumedBank?.probes ?? (await readJsonlAll(probesFile, probeSchema));
       const jobAssumption = assumption ?? assumedBank?.assumption;
       const deckSha256 = assumedDeck
@@ -321,7 +326,7 @@ async function planCorrectness(
   }));
   const assumption = input.offline
     ? input.assumption
-    : `claims = the ${claims.length} the offline extractor finds in this deck (at most max_claims ${claimSettings.max_claims}), verified in batches of ${claimSettings.verify_batch_size} with their BM25 snippets; the model may extract more or fewer`;
+    : `claims per deck = those the offline extractor finds in it (at most max_claims ${claimSettings.max_claims}), verified in batches of ${claimSettings.verify_batch_size} with their BM25 snippets; the model may extract more or fewer`;
   for (let i = 0; i < items.length; i += claimSettings.verify_batch_size) {
     const batch = items.slice(i, i + claimSettings.verify_batch_size);
     const request = buildClaimVerificationRequest(batch);

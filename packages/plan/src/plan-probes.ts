@@ -32,6 +32,8 @@ export interface PlannedCaseSource {
   caseId: string;
   text: string;
   chunks: number;
+  /** True when the plan makes the bank anew: later stages cannot use the bank on disk. */
+  regenerated: boolean;
 }
 
 /**
@@ -74,13 +76,15 @@ export async function planProbes(
     }
     const { text, pages, furniture } = prepared.extracted;
     const chunks = chunkSourceText(text, chunking.chunk_chars, chunking.chunk_overlap);
-    sources.push({ caseId: sourceCase.caseId, text, chunks: chunks.length });
+    const source = { caseId: sourceCase.caseId, text, chunks: chunks.length, regenerated: false };
+    sources.push(source);
     if (offline) continue;
     const settings = probeBankSettings(sourceCase, generator, k, chunking, prepared.extracted);
     if (!options.force && (await findFinishedProbeBank(options.layout, sourceCase.caseId, settings))) {
       builder.reuse(PROBES_STAGE, chunks.length * k);
       continue;
     }
+    source.regenerated = true;
     const assumption =
       mineru && !prepared.skipped
         ? 'PDF text extracted with unpdf for the plan; the MinerU text the run will use may be longer or shorter'

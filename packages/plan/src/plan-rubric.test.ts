@@ -86,7 +86,8 @@ describe('planRubric', () => {
       expect(reconciliation.rows[0]!.problems).toEqual([]);
       expect(reconciliation.rows[0]!.actual.calls).toBe(158);
       expect(Math.abs(reconciliation.rows[0]!.input_error!)).toBeLessThan(0.02);
-      const actualShare = reconciliation.rows[0]!.actual.cache_read_tokens / reconciliation.rows[0]!.actual.input_tokens;
+      const actualShare =
+        reconciliation.rows[0]!.actual.cache_read_tokens / reconciliation.rows[0]!.actual.input_tokens;
       expect(Math.abs(actualShare - row!.cache_read_tokens / row!.input_tokens)).toBeLessThan(0.05);
       expect(reconciliation.ok).toBe(true);
 

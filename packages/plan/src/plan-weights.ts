@@ -40,8 +40,8 @@ export interface PlanWeightsOptions {
   /** The weights file of a pair when not `weights/<audience>.jsonl` (another k). */
   weightsFile?: (caseLabel: string, audience: string) => string;
   /**
-   * When a case has no probe bank yet (it is made earlier in the same run): how many probes to
-   * assume, and the assumption in words. Without it such a pair plans nothing.
+   * A stand-in bank for cases whose bank an earlier step of the same run makes (missing or to be
+   * made anew), with the assumption in words; undefined for cases whose bank on disk is used.
    */
   assumedBank?: (caseLabel: string) => { probes: Probe[]; assumption: string } | undefined;
 }
@@ -75,7 +75,11 @@ export async function planWeights(
     let bank: Probe[];
     let assumption: string | undefined;
     const probesFile = options.layout.probesFile(caseLabel);
-    if (existsSync(probesFile)) {
+    const assumed = options.assumedBank?.(caseLabel);
+    if (assumed) {
+      bank = assumed.probes;
+      assumption = assumed.assumption;
+    } else if (existsSync(probesFile)) {
       try {
         bank = await readJsonlAll(probesFile, probeSchema);
       } catch (error) {
@@ -98,14 +102,9 @@ export async function planWeights(
         continue;
       }
     } else {
-      const assumed = options.assumedBank?.(caseLabel);
-      if (!assumed) {
-        builder.note(`weights ${caseLabel}/${audience}: no probe bank (${probesFile}); the pair fails`);
-        failed.push({ caseLabel, audience });
-        continue;
-      }
-      bank = assumed.probes;
-      assumption = assumed.assumption;
+      builder.note(`weights ${caseLabel}/${audience}: no probe bank (${probesFile}); the pair fails`);
+      failed.push({ caseLabel, audience });
+      continue;
     }
     for (let start = 0; start < bank.length; start += batchSize) {
       const batch = bank.slice(start, start + batchSize);

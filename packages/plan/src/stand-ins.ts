@@ -36,6 +36,13 @@ const WORDS = [
   'operators',
 ];
 
+/** A seed from a label, so stand-ins of different cases and decks never share a prompt. */
+function seedOf(label: string): number {
+  let seed = 0;
+  for (const char of label) seed = (seed * 31 + char.charCodeAt(0)) % 1_000_003;
+  return seed;
+}
+
 function sentence(seed: number, words: number): string {
   const out: string[] = [];
   for (let i = 0; i < words; i += 1) out.push(WORDS[(seed * 7 + i * 3) % WORDS.length]!);
@@ -45,29 +52,34 @@ function sentence(seed: number, words: number): string {
 
 /** A bank of `count` probes of typical field lengths (question ~14 words, answer ~10, one quote). */
 export function standInProbes(caseId: string, count: number): Probe[] {
-  return Array.from({ length: count }, (_, i) => ({
-    probe_id: `pb_${String(i + 1).padStart(4, '0')}`,
-    source_case_id: caseId,
-    scene: 'stand-in',
-    question: `${sentence(i, 12)}?`,
-    answer: sentence(i + 1, 8),
-    evidence: [{ locator: 'page 1', text: sentence(i + 2, 40) }],
-    level: 1,
-    modality: 'text',
-    theme: 'result',
-    metadata: {},
-  }));
+  const base = seedOf(caseId);
+  return Array.from({ length: count }, (_, n) => {
+    const i = base + n;
+    return {
+      probe_id: `pb_${String(n + 1).padStart(4, '0')}`,
+      source_case_id: caseId,
+      scene: 'stand-in',
+      question: `${sentence(i, 12)}?`,
+      answer: sentence(i + 1, 8),
+      evidence: [{ locator: 'page 1', text: sentence(i + 2, 40) }],
+      level: 1,
+      modality: 'text',
+      theme: 'result',
+      metadata: {},
+    };
+  });
 }
 
 /** A deck of the assumed size: a title slide and content slides of numbered bullets. */
 export function standInDeck(label: string): Deck {
   const { slidesPerDeck, bulletsPerSlide, wordsPerBullet } = STAND_IN_ASSUMPTIONS;
+  const base = seedOf(label);
   const slides = Array.from({ length: slidesPerDeck }, (_, i) => {
     const title = i === 0 ? `${label}` : `Finding ${i}`;
     const bullets =
       i === 0
         ? []
-        : Array.from({ length: bulletsPerSlide }, (_, b) => sentence(i * 10 + b, wordsPerBullet - 2));
+        : Array.from({ length: bulletsPerSlide }, (_, b) => sentence(base + i * 10 + b, wordsPerBullet - 2));
     const visible = [title, ...bullets].join('\n');
     return { index: i + 1, title, visible_text: visible, notes: '', elements: [] };
   });
