@@ -101,6 +101,13 @@ export {
   type VerifiedClaim,
 } from './schemas/correctness';
 export {
+  type CostPlan,
+  type CostPlanRow,
+  costPlanCostsSchema,
+  costPlanRowSchema,
+  costPlanSchema,
+} from './schemas/cost-plan';
+export {
   type BoundingBox,
   boundingBoxSchema,
   type Deck,
@@ -238,13 +245,6 @@ export {
   sourceTypeSchema,
 } from './schemas/source-metadata';
 export { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
-export {
-  type CostPlan,
-  type CostPlanRow,
-  costPlanCostsSchema,
-  costPlanRowSchema,
-  costPlanSchema,
-} from './schemas/cost-plan';
 export { type WeightFailure, weightFailureSchema } from './schemas/weight-failure';
 export { createSeededRandom, deriveSeed } from './seeded-random';
 export { formatIssuePath, validateRecord } from './validate-record';

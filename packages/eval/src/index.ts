@@ -1,6 +1,5 @@
 export { aggregateCorrectness, CONTRADICTION_PENALTY, CORRECTNESS_FORMULA } from './aggregate-correctness';
 export { type AggregateRunOptions, aggregateRun } from './aggregate-run';
-export { countLedgerLines } from './count-ledger-lines';
 export {
   ANSWERABILITY_PROMPT_VERSION,
   ANSWERABILITY_SYSTEM,
@@ -24,6 +23,7 @@ export {
   claimVerificationAnswerSchema,
   reconcileVerdicts,
 } from './claim-verification-prompt';
+export { countLedgerLines } from './count-ledger-lines';
 export {
   type DeckRow,
   type DiscoveryFailure,
@@ -97,8 +97,8 @@ export {
   scoreDeckCorrectness,
 } from './score-deck-correctness';
 export {
-  type ScoreProbesInput,
   pendingScoreBatches,
+  type ScoreProbesInput,
   type ScoreReuseKey,
   scoreProbesInBatches,
 } from './score-probes-in-batches';

@@ -92,8 +92,8 @@ export interface FakeLlmServerOptions {
   /** Per-batch limits (defaults: the providers' own, 100,000 / 256 MB and 50,000 / 200 MB). */
   batchLimits?: { anthropic?: FakeBatchLimits; openai?: FakeBatchLimits };
   /**
-   * Keep every request in `requests` (default true). A scale run of 100,000 calls with 80 KB
-   * prompts would hold gigabytes: pass false and read `requestCount` instead.
+   * Keep every request in `requests`, and the bodies of ended batches (default true). A scale run of
+   * 100,000 calls with 80 KB prompts would hold gigabytes: pass false and read `requestCount` instead.
    */
   keepRequests?: boolean;
 }
@@ -158,6 +158,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
         anthropic: options.batchLimits?.anthropic ?? { ...ANTHROPIC_BATCH_LIMITS },
         openai: options.batchLimits?.openai ?? { ...OPENAI_BATCH_LIMITS },
       },
+      keepBodies: options.keepRequests ?? true,
     },
     options.batchPlan,
   );
@@ -247,7 +248,12 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
    * (instructions + input items). Returns false for any other route.
    */
   function countTokens(res: ServerResponse, path: string, raw: Buffer): boolean {
-    const provider = path === '/v1/messages/count_tokens' ? 'anthropic' : path === '/v1/responses/input_tokens' ? 'openai' : undefined;
+    const provider =
+      path === '/v1/messages/count_tokens'
+        ? 'anthropic'
+        : path === '/v1/responses/input_tokens'
+          ? 'openai'
+          : undefined;
     if (!provider) return false;
     tokenCountRequests += 1;
     let body: Record<string, unknown>;

@@ -44,13 +44,14 @@ afterAll(async () => {
 
 describe('planRubric', () => {
   it.each([
-    ['anthropic:claude-sonnet-4-5', false],
-    ['openai:gpt-4.1', false],
-    ['anthropic:claude-sonnet-4-5', true],
+    ['anthropic:claude-sonnet-4-5', false, 1],
+    ['openai:gpt-4.1', false, 2],
+    ['anthropic:claude-sonnet-4-5', true, 1],
+    ['openai:gpt-4.1', true, 2],
   ] as const)(
-    '%s (batch %s): every checklist call is planned, input tokens and cache reads close to the billed ones',
-    async (judge, batch) => {
-      const root = join(temp.dir, `${judge.replace(/\W+/g, '-')}-${batch}`);
+    '%s (batch %s, %i deck(s) at once): every checklist call is planned, input tokens and cache reads close to the billed ones',
+    async (judge, batch, deckConcurrency) => {
+      const root = join(temp.dir, `${judge.replace(/\W+/g, '-')}-${batch}-${deckConcurrency}`);
       const { instancesDir, resultsDir } = await writeRubricTree(root);
       const env = fakeProviderEnv(server);
       const cacheDir = join(root, 'cache');
@@ -73,13 +74,22 @@ describe('planRubric', () => {
         ledgerFile,
         ...(batch ? { batch: { stateDir: root, idleMs: 50, pollIntervalMs: 20 } } : {}),
       };
-      await runRubric({
+      const batchesBefore = server.batches.length;
+      const { summary } = await runRubric({
         instancesDir,
         resultsDir,
         client: createLlmClient(judge, clientOptions),
         judgeId: judge,
         concurrency: preferredConcurrencyFor(judge, clientOptions),
+        deckConcurrency,
       });
+      expect(summary.rows.map((r) => [r.instance_id, r.status])).toEqual([
+        ['appendix-a2-computer-science-overview-ch1', 'evaluated'],
+        ['appendix-a2-computer-science-overview-ch1', 'evaluated'],
+      ]);
+      // Each deck sends the first item of each tier alone, then the rest: three rounds. One deck at a
+      // time makes three batches per deck; two decks at once share each round's batch.
+      if (batch) expect(server.batches.length - batchesBefore).toBe(6 / deckConcurrency);
       const ledger: UsageLedgerEntry[] = await readJsonlAll(ledgerFile, usageLedgerEntrySchema);
       if (batch) expect(ledger.every((line) => line.batch === true)).toBe(true);
       const reconciliation = reconcileUsage(plan, ledger);
@@ -88,7 +98,13 @@ describe('planRubric', () => {
       expect(Math.abs(reconciliation.rows[0]!.input_error!)).toBeLessThan(0.02);
       const actualShare =
         reconciliation.rows[0]!.actual.cache_read_tokens / reconciliation.rows[0]!.actual.input_tokens;
-      expect(Math.abs(actualShare - row!.cache_read_tokens / row!.input_tokens)).toBeLessThan(0.05);
+      const plannedShare = row!.cache_read_tokens / row!.input_tokens;
+      // Never promises more prompt caching than the provider gives. It may give more: the fake's OpenAI
+      // cache (as OpenAI's) matches prompts character by character, also reading the item text two
+      // items share after their last common part; a batch answers its entries one after another, so
+      // every entry sees all the earlier ones (measured: 0.925 planned, 0.944 online, 0.983 batch).
+      expect(plannedShare).toBeLessThanOrEqual(actualShare + 0.01);
+      expect(actualShare - plannedShare).toBeLessThan(0.07);
       expect(reconciliation.ok).toBe(true);
 
       // After the run every evaluation is current: a new plan reuses all of it.

@@ -29,14 +29,15 @@ function hashPart(hash: ReturnType<typeof createHash>, part: ContentPart): void 
 }
 
 /**
- * The marked prefixes of a request in prompt order: the system prompt (with the response schema,
- * which the Anthropic adapter appends to it) and every part up to each `cacheBreakpoint`, with
- * their estimated tokens and a digest (model included: caches are per model).
+ * The prefixes of a request in prompt order, one per part boundary: the system prompt (with the
+ * response schema, which the Anthropic adapter appends to it) and every part up to there, with its
+ * estimated tokens, a digest (model included: caches are per model) and whether a `cacheBreakpoint`
+ * ends it.
  */
-function markedPrefixes(
+function prefixesOf(
   request: CompletionRequest,
   model: string,
-): Array<{ digest: string; tokens: number }> {
+): Array<{ digest: string; tokens: number; marked: boolean }> {
   const hash = createHash('sha256').update(`${model}\u0000${request.system ?? ''}\u0000`);
   let tokens = Buffer.byteLength(request.system ?? '') / 4;
   if (request.responseSchema) {
@@ -44,7 +45,7 @@ function markedPrefixes(
     hash.update(schema);
     tokens += Buffer.byteLength(schema) / 4;
   }
-  const prefixes: Array<{ digest: string; tokens: number }> = [];
+  const prefixes: Array<{ digest: string; tokens: number; marked: boolean }> = [];
   for (const message of request.messages) {
     hash.update(`${message.role}\u0000`);
     const parts: ContentPart[] =
@@ -52,11 +53,14 @@ function markedPrefixes(
     for (const part of parts) {
       hashPart(hash, part);
       tokens += partTokens(part);
-      if (part.cacheBreakpoint)
-        prefixes.push({ digest: hash.copy().digest('hex'), tokens: Math.ceil(tokens) });
+      prefixes.push({
+        digest: hash.copy().digest('hex'),
+        tokens: Math.ceil(tokens),
+        marked: part.cacheBreakpoint === true,
+      });
     }
   }
-  return prefixes.slice(-MAX_BREAKPOINTS);
+  return prefixes;
 }
 
 /**
@@ -68,10 +72,9 @@ function markedPrefixes(
  *   call and read by every later one. Not modelled: the 5-minute TTL (xsb's calls of one deck
  *   follow each other within seconds) and concurrent first calls that each write the same prefix
  *   before any of them finished (the rubric sends the first item of each tier alone for this reason).
- * - OpenAI: caching is automatic for prompts of at least 1,024 tokens; a later prompt whose marked
- *   prefix was sent before reads that prefix, rounded down to a multiple of 128 tokens. There are
- *   no cache writes. Unmarked shared text (a short system prompt) is not modelled: below 1,024
- *   tokens it is never cached anyway.
+ * - OpenAI: caching is automatic for prompts of at least 1,024 tokens: a later prompt reads the
+ *   longest prefix it shares with an earlier one (here: at part boundaries, marked or not, so the
+ *   deck shared by both rubric tiers counts), rounded down to a multiple of 128 tokens. No writes.
  * - Other providers (replay, record, lexical): no caching.
  */
 export class PromptCacheModel {
@@ -85,16 +88,18 @@ export class PromptCacheModel {
   /** The effect on this call; records what it writes for the calls after it. */
   apply(request: CompletionRequest, model: string, inputTokens: number): PromptCacheEffect {
     if (this.provider !== 'anthropic' && this.provider !== 'openai') return NONE;
-    const prefixes = markedPrefixes(request, model);
-    if (prefixes.length === 0) return NONE;
+    const all = prefixesOf(request, model);
     if (this.provider === 'openai') {
-      const last = prefixes.at(-1)!;
-      const seen = this.written.has(last.digest);
-      this.written.add(last.digest);
-      if (!seen || inputTokens < this.minTokens || last.tokens < this.minTokens) return NONE;
-      const cached = Math.floor(Math.min(last.tokens, inputTokens) / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP;
+      // Automatic: the longest part-aligned prefix seen before, marked or not.
+      let read = 0;
+      for (const prefix of all) if (this.written.has(prefix.digest)) read = Math.max(read, prefix.tokens);
+      if (inputTokens >= this.minTokens) for (const prefix of all) this.written.add(prefix.digest);
+      if (read < this.minTokens || inputTokens < this.minTokens) return NONE;
+      const cached = Math.floor(Math.min(read, inputTokens) / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP;
       return { cacheReadTokens: cached, cacheWriteTokens: 0 };
     }
+    const prefixes = all.filter((prefix) => prefix.marked).slice(-MAX_BREAKPOINTS);
+    if (prefixes.length === 0) return NONE;
     let read = 0;
     for (const prefix of prefixes) if (this.written.has(prefix.digest)) read = Math.max(read, prefix.tokens);
     let written = 0;

@@ -125,8 +125,8 @@ function outlineAnswer(request: FakeLlmRequest): string {
 }
 
 export interface StageAnswerOptions {
-  /** Probes written per generation request (default 20). */
-  probesPerChunk?: number;
+  /** Probes written per generation request (default 20), or per case (the prompt's `Case:` line). */
+  probesPerChunk?: number | ((caseId: string) => number);
 }
 
 /**
@@ -140,7 +140,10 @@ export function stageAnswerHandler(options: StageAnswerOptions = {}): FakeLlmHan
   const perChunk = options.probesPerChunk ?? 20;
   return (request) => {
     const { system } = request;
-    if (system.startsWith('You write probes')) return { text: probesAnswer(request, perChunk) };
+    if (system.startsWith('You write probes')) {
+      const caseId = /^Case: (.*)$/m.exec(request.text)?.[1] ?? '';
+      return { text: probesAnswer(request, typeof perChunk === 'number' ? perChunk : perChunk(caseId)) };
+    }
     if (system.startsWith('You rate how useful')) return { text: utilityAnswer(request) };
     if (system.startsWith('You are a strict evaluator')) return { text: answerabilityAnswer(request) };
     if (system.startsWith('You extract atomic factual claims')) return { text: claimsAnswer(request) };

@@ -249,7 +249,8 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
     const { section, classId } = DIMENSION_CLASSES[dimension];
     const base = { key, section, class_id: classId, dimension } as const;
     const decision = decideHow(prepared, index, client !== null);
-    const besides = 'layoutCheck' in decision && decision.layoutCheck ? { layout_check: decision.layoutCheck } : {};
+    const besides =
+      'layoutCheck' in decision && decision.layoutCheck ? { layout_check: decision.layoutCheck } : {};
     switch (decision.kind) {
       case 'kept':
         results[index] = decision.result;

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { type ModelPrice, RunLayout, UsageError } from '@xsb/core';
 import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
-import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
 import type { CliContext } from '../cli-context';
+import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 
 interface CompleteFlags {

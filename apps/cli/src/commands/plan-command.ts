@@ -26,8 +26,8 @@ import {
   shardFilter,
 } from './plan-command-shared';
 import { probesCommand } from './probes-command';
-import { rubricCommand } from './rubric-command';
 import { judgingOptions } from './rubric/rubric-flags';
+import { rubricCommand } from './rubric-command';
 import { weightsCommand } from './weights-command';
 
 const PLAN_NOTE = 'without calling any model: calls, tokens and cost (online, with prompt caching, batch)';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import {
   costPlanSchema,
+  RunLayout,
   readJson,
   readJsonlAll,
-  RunLayout,
   UsageError,
   usageLedgerEntrySchema,
 } from '@xsb/core';
