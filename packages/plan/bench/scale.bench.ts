@@ -6,7 +6,8 @@
  * with a scaled latency. Each size runs in a fresh process (peak RSS is its own): the plan first,
  * then the run, then plan vs ledger. Prints one table per part.
  *
- * Options: `--parts rubric,rubric-batch,pipeline` (default all), `--fractions 1/8,1/4,1/2,1`,
+ * Options: `--parts estimator,rubric,rubric-batch,pipeline` (default all; `estimator` is
+ * bench/estimator.bench.ts: bytes/4 against the count endpoints and o200k_base), `--fractions 1/8,1/4,1/2,1`,
  * `--latency-ms 150 --jitter-ms 50` (a realistic 1.5 s ± 0.5 s judge answer, scaled by 0.1),
  * `--rubric-concurrency 16` (items in flight), `--deck-concurrency 1` (decks at once, online),
  * `--batch-deck-concurrency 16`, `--dir DIR` (inputs are kept there and reused), `--judge`.
@@ -26,7 +27,7 @@ function flag(name: string, fallback: string): string {
   return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
-const parts = flag('parts', 'rubric,rubric-batch,pipeline').split(',');
+const parts = flag('parts', 'estimator,rubric,rubric-batch,pipeline').split(',');
 const fractions = flag('fractions', '1/8,1/4,1/2,1')
   .split(',')
   .map((text) => ({
@@ -212,6 +213,14 @@ async function pipelinePart(): Promise<void> {
 
 await mkdir(root, { recursive: true });
 console.log(`scale runs under ${root} (started ${new Date().toISOString()})`);
+if (parts.includes('estimator')) {
+  console.log('\n## The estimator against the count endpoints and a real tokenizer');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/estimator.bench.ts'], {
+    stdio: 'inherit',
+  });
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`estimator bench exited with ${code}`);
+}
 if (parts.includes('rubric')) await rubricPart(false);
 if (parts.includes('rubric-batch')) await rubricPart(true);
 if (parts.includes('pipeline')) await pipelinePart();

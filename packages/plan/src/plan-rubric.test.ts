@@ -116,6 +116,32 @@ describe('planRubric', () => {
     180_000,
   );
 
+  it.each(['anthropic:claude-sonnet-4-5', 'openai:gpt-4.1'])(
+    '%s --exact: the provider count endpoint counts every planned request, no message is sent, bytes/4 within a hundredth',
+    async (judge) => {
+      const { instancesDir, resultsDir } = await writeRubricTree(
+        join(temp.dir, `exact-${judge.split(':')[0]}`),
+      );
+      const env = fakeProviderEnv(server);
+      const estimated = new CostPlanBuilder({ judge, env });
+      await planRubric(estimated, { instancesDir, resultsDir });
+      const byEstimator = await estimated.finish({ command: 'rubric run', run: null, ledgerLinesBefore: 0 });
+      const messages = server.requests.length;
+      const counts = server.tokenCountRequests;
+      const counted = new CostPlanBuilder({ judge, env, exact: true });
+      await planRubric(counted, { instancesDir, resultsDir });
+      const byEndpoint = await counted.finish({ command: 'rubric run', run: null, ledgerLinesBefore: 0 });
+      expect(server.requests.length).toBe(messages);
+      expect(server.tokenCountRequests - counts).toBe(158);
+      expect(byEndpoint.rows[0]).toMatchObject({ calls: 158, token_source: 'count_endpoint' });
+      expect(byEstimator.rows[0]).toMatchObject({ calls: 158, token_source: 'estimator' });
+      // The fake counts bytes / 4 of the wire body: what is left is the framing the estimator omits.
+      const error = byEstimator.rows[0]!.input_tokens / byEndpoint.rows[0]!.input_tokens - 1;
+      expect(Math.abs(error)).toBeLessThan(0.01);
+    },
+    120_000,
+  );
+
   it('the offline judge judges no item: nothing is planned', async () => {
     const { instancesDir, resultsDir } = await writeRubricTree(join(temp.dir, 'offline'));
     const builder = new CostPlanBuilder({ judge: 'lexical' });

@@ -92,8 +92,10 @@ describe('xsb plan, xsb usage', () => {
       '--judge',
       'openai:gpt-4.1',
     ];
+    const requests = server.requestCount;
     const planned = await run(['plan', 'rubric', 'run', ...flags, '--out', 'rubric.json']);
     expect(planned.code, planned.stderr).toBe(0);
+    expect(server.requestCount).toBe(requests); // not a message, not a count: nothing reached the provider
     // 13 + 17 + 13 + 7 items and one fidelity item per slide, less the slide-count check.
     expect(planned.stdout).toMatch(/^rubric\.item\s+61\s+0\s+0\s/m);
     const ran = await run(['rubric', 'run', ...flags]);
@@ -120,6 +122,8 @@ describe('xsb plan, xsb usage', () => {
     );
     try {
       const counts = server.tokenCountRequests;
+      const messages = server.requests.length;
+      const httpRequests = server.requestCount;
       const result = await run([
         'plan',
         'eval',
@@ -138,6 +142,9 @@ describe('xsb plan, xsb usage', () => {
       expect(plan.estimator.name).toBe('anthropic count_tokens');
       expect(plan.rows.every((row) => row.calls === 0 || row.token_source === 'count_endpoint')).toBe(true);
       expect(server.tokenCountRequests - counts).toBe(plan.totals.calls);
+      // Counting is all it asked: no message call, no batch, every HTTP request a count.
+      expect(server.requests.length).toBe(messages);
+      expect(server.requestCount - httpRequests).toBe(plan.totals.calls);
       expect(plan.prices).toMatchObject({
         source: 'config',
         models: { 'claude-haiku-4-5': { input: 2, output: 10 } },
