@@ -6,7 +6,8 @@
  * with a scaled latency. Each size runs in a fresh process (peak RSS is its own): the plan first,
  * then the run, then plan vs ledger. Prints one table per part.
  *
- * Options: `--parts estimator,rubric,rubric-batch,pipeline` (default all; `estimator` is
+ * Options: `--parts estimator,rubric,rubric-batch,rubric-plan,pipeline` (default all; `rubric-plan`
+ * plans the full 238 × 8 run without running it; `estimator` is
  * bench/estimator.bench.ts: bytes/4 against the count endpoints and o200k_base), `--fractions 1/8,1/4,1/2,1`,
  * `--latency-ms 150 --jitter-ms 50` (a realistic 1.5 s ± 0.5 s judge answer, scaled by 0.1),
  * `--rubric-concurrency 16` (items in flight), `--deck-concurrency 1` (decks at once, online),
@@ -27,7 +28,7 @@ function flag(name: string, fallback: string): string {
   return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
-const parts = flag('parts', 'estimator,rubric,rubric-batch,pipeline').split(',');
+const parts = flag('parts', 'estimator,rubric,rubric-batch,rubric-plan,pipeline').split(',');
 const fractions = flag('fractions', '1/8,1/4,1/2,1')
   .split(',')
   .map((text) => ({
@@ -173,6 +174,54 @@ function print(size: string, shape: string, result: Record<string, unknown>, con
   );
 }
 
+/** The full-size rubric run, planned only (the plan is what `xsb plan rubric run` prints, summed over the systems). */
+async function rubricFullPlan(): Promise<void> {
+  const master = join(root, 'presentbench-master');
+  if (!existsSync(join(master, 'done')))
+    throw new Error('run the rubric part first: it synthesizes the inputs');
+  const child = spawn(
+    process.execPath,
+    [
+      '--max-old-space-size=4096',
+      '--import',
+      'tsx',
+      'bench/plan-full-size.ts',
+      JSON.stringify({ master, judge, systems: FULL.systems }),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`full-size plan exited with ${code}`);
+  const result = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    planMs: number;
+    peakRssMb: number;
+    totals: {
+      calls: number;
+      input_tokens: number;
+      cache_read_tokens: number;
+      cache_write_tokens: number;
+      output_tokens: number;
+      cost_usd: Record<string, number | null>;
+    };
+  };
+  results.push({ part: 'rubric-plan', ...result });
+  const t = result.totals;
+  console.log(
+    `\n## PresentBench-size rubric run (${FULL.instances} × ${FULL.systems}), planned only; ${judge}`,
+  );
+  console.log(
+    '| calls | prompt tokens | planned cache reads | cache writes | output tokens | online (PresentBench: no caching) | online + prompt caching | batch | plan time | plan peak RSS |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    `| ${t.calls.toLocaleString('en-US')} | ${t.input_tokens.toLocaleString('en-US')} | ${t.cache_read_tokens.toLocaleString('en-US')} | ${t.cache_write_tokens.toLocaleString('en-US')} | ${t.output_tokens.toLocaleString('en-US')} | ${usd(t.cost_usd.online ?? 0)} | ${usd(t.cost_usd.online_cached ?? 0)} | ${usd(t.cost_usd.batch ?? 0)} | ${(result.planMs / 1000).toFixed(0)} s | ${mb(result.peakRssMb)} |`,
+  );
+}
+
 async function pipelinePart(): Promise<void> {
   console.log(
     `\n## X+SlidesBench-size pipeline (probes, weights, decks, eval): ${judge}, latency ${latencyMs} ± ${jitterMs} ms, the stages' default concurrency (4)`,
@@ -223,5 +272,6 @@ if (parts.includes('estimator')) {
 }
 if (parts.includes('rubric')) await rubricPart(false);
 if (parts.includes('rubric-batch')) await rubricPart(true);
+if (parts.includes('rubric-plan')) await rubricFullPlan();
 if (parts.includes('pipeline')) await pipelinePart();
 await writeFile(join(root, `scale-results-${Date.now()}.json`), JSON.stringify(results, null, 2));
