@@ -11,7 +11,7 @@
  * bench/estimator.bench.ts: bytes/4 against the count endpoints and o200k_base), `--fractions 1/8,1/4,1/2,1`,
  * `--latency-ms 150 --jitter-ms 50` (a realistic 1.5 s ± 0.5 s judge answer, scaled by 0.1),
  * `--rubric-concurrency 16` (items in flight), `--deck-concurrency 1` (decks at once, online),
- * `--batch-deck-concurrency 16`, `--dir DIR` (inputs are kept there and reused), `--judge`.
+ * `--batch-deck-concurrency 2` (decks of each system at once through the batch API: 16 in flight, ~430 MB), `--dir DIR` (inputs are kept there and reused), `--judge`.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -42,7 +42,7 @@ const latencyMs = Number(flag('latency-ms', '150'));
 const jitterMs = Number(flag('jitter-ms', '50'));
 const rubricConcurrency = Number(flag('rubric-concurrency', '16'));
 const deckConcurrency = Number(flag('deck-concurrency', '1'));
-const batchDeckConcurrency = Number(flag('batch-deck-concurrency', '16'));
+const batchDeckConcurrency = Number(flag('batch-deck-concurrency', '2'));
 const judge = flag('judge', 'anthropic:claude-sonnet-4-5');
 const root = flag('dir', join(tmpdir(), 'xsb-scale-bench'));
 
