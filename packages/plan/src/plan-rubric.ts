@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isXsbError } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import { isOfflineJudge } from '@xsb/llm';
+import { isOfflineJudge, type LlmClient } from '@xsb/llm';
 import {
   checklistRequests,
   type EvaluateDeckOptions,
@@ -9,6 +9,7 @@ import {
   findInstances,
   findPresentBenchDeck,
   matchingStoredEvaluation,
+  type RubricInstance,
   readMaterials,
 } from '@xsb/rubric';
 import type { CostPlanBuilder } from './cost-plan-builder';
@@ -60,46 +61,7 @@ export async function planRubric(
         failures.push(`${entry.relativePath}: no slides.pdf or slides.pptx`);
         continue;
       }
-      const deck = await readDeck(deckPath);
-      const evaluateOptions: EvaluateDeckOptions = {
-        instance,
-        deck,
-        materials: await readMaterials(instance.materials),
-        ...(options.attachPdf && deck.format === 'pdf'
-          ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
-          : {}),
-        client,
-        judgeId,
-        ...(options.parser ? { parser: options.parser } : {}),
-        ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-        ...(options.standIn ? { standIn: options.standIn } : {}),
-        ...(options.slideCountOn ? { slideCountOn: options.slideCountOn } : {}),
-        ...(options.layoutOptions ? { layoutOptions: options.layoutOptions } : {}),
-      };
-      const previous = await matchingStoredEvaluation(
-        evaluateOptions,
-        evaluationFilesFor(deckPath, judgeId),
-        options.force,
-      );
-      const unanswered = previous?.items.some((item) => item.verdict === 'error') ?? false;
-      if (previous && (!unanswered || !client)) {
-        builder.reuse(RUBRIC_ITEM_STAGE, previous.items.filter((item) => item.attempts > 0).length);
-        continue;
-      }
-      const requests = checklistRequests(
-        previous ? { ...evaluateOptions, resumeFrom: previous } : evaluateOptions,
-      );
-      if (previous)
-        builder.reuse(
-          RUBRIC_ITEM_STAGE,
-          previous.items.filter((item) => item.verdict !== 'error' && item.attempts > 0).length,
-        );
-      for (const { request } of requests)
-        await builder.add({
-          stage: RUBRIC_ITEM_STAGE,
-          request,
-          outputTokens: cappedOutput(OUTPUT_TOKEN_ESTIMATES.rubricItem, request.maxTokens),
-        });
+      await planRubricDeck(builder, { ...options, instance, deckPath }, client);
     } catch (error) {
       if (!isXsbError(error) || error.kind !== 'input') throw error;
       failures.push(`${entry.relativePath}: ${error.message}`);
@@ -107,4 +69,63 @@ export async function planRubric(
   }
   for (const failure of failures) builder.note(`rubric: ${failure} (the row fails, no call)`);
   return { instances: entries.length, failures };
+}
+
+/**
+ * One deck against one instance (`xsb rubric eval`, and each deck of `planRubric`): the checklist
+ * calls `evaluateOrReuse` would make, or the reuse of a current stored evaluation.
+ */
+export async function planRubricDeck(
+  builder: CostPlanBuilder,
+  options: Omit<PlanRubricOptions, 'instancesDir' | 'resultsDir' | 'include'> & {
+    instance: RubricInstance;
+    deckPath: string;
+  },
+  client: LlmClient | null = isOfflineJudge(builder.context.judge)
+    ? null
+    : planningClient(builder.context.judge),
+): Promise<void> {
+  const judgeId = builder.context.judge;
+  const { instance, deckPath } = options;
+  builder.stage(RUBRIC_ITEM_STAGE);
+  const deck = await readDeck(deckPath);
+  const evaluateOptions: EvaluateDeckOptions = {
+    instance,
+    deck,
+    materials: await readMaterials(instance.materials),
+    ...(options.attachPdf && deck.format === 'pdf'
+      ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
+      : {}),
+    client,
+    judgeId,
+    ...(options.parser ? { parser: options.parser } : {}),
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+    ...(options.standIn ? { standIn: options.standIn } : {}),
+    ...(options.slideCountOn ? { slideCountOn: options.slideCountOn } : {}),
+    ...(options.layoutOptions ? { layoutOptions: options.layoutOptions } : {}),
+  };
+  const previous = await matchingStoredEvaluation(
+    evaluateOptions,
+    evaluationFilesFor(deckPath, judgeId),
+    options.force,
+  );
+  const unanswered = previous?.items.some((item) => item.verdict === 'error') ?? false;
+  if (previous && (!unanswered || !client)) {
+    builder.reuse(RUBRIC_ITEM_STAGE, previous.items.filter((item) => item.attempts > 0).length);
+    return;
+  }
+  const requests = checklistRequests(
+    previous ? { ...evaluateOptions, resumeFrom: previous } : evaluateOptions,
+  );
+  if (previous)
+    builder.reuse(
+      RUBRIC_ITEM_STAGE,
+      previous.items.filter((item) => item.verdict !== 'error' && item.attempts > 0).length,
+    );
+  for (const { request } of requests)
+    await builder.add({
+      stage: RUBRIC_ITEM_STAGE,
+      request,
+      outputTokens: cappedOutput(OUTPUT_TOKEN_ESTIMATES.rubricItem, request.maxTokens),
+    });
 }

@@ -115,6 +115,36 @@ describe('xsb plan, xsb usage', () => {
     expect(JSON.parse(again.stdout).totals).toMatchObject({ calls: 0, reused_calls: 61 });
   }, 120_000);
 
+  it('plans rubric eval (one deck, one instance) without a call, then reconciles the run of it', async () => {
+    const instance = join(root, 'rubric-eval', 'instance');
+    await cp(repoFixture('rubric', 'appendix-cs-overview-ch1'), instance, { recursive: true });
+    const deck = join(root, 'rubric-eval', 'deck.pptx');
+    await copyFile(await writeLectureDeck(join(root, 'rubric-eval'), 12), deck);
+    const flags = [
+      '--instance',
+      'rubric-eval/instance/instance.yaml',
+      '--deck',
+      'rubric-eval/deck.pptx',
+      '--judge',
+      'anthropic:claude-sonnet-4-5',
+    ];
+    const requests = server.requestCount;
+    const planned = await run(['plan', 'rubric', 'eval', ...flags, '--out', 'rubric-eval.json']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(server.requestCount).toBe(requests);
+    expect(planned.stdout).toMatch(/^rubric\.item\s+61\s+0\s+0\s/m);
+    const plan = await readPlan('rubric-eval.json');
+    expect(plan.rows[0]!.cache_read_tokens / plan.rows[0]!.input_tokens).toBeGreaterThan(0.5);
+    const ran = await run(['rubric', 'eval', ...flags]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const usage = await run(['usage', '--plan', 'rubric-eval.json', '--json']);
+    expect(usage.code, usage.stdout).toBe(0);
+    expect(JSON.parse(usage.stdout).rows[0]).toMatchObject({ planned: { calls: 61 }, actual: { calls: 61 } });
+    const pdfOnly = await run(['plan', 'rubric', 'eval', ...flags, '--attach-pdf']);
+    expect(pdfOnly.code).toBe(2);
+    expect(pdfOnly.stderr).toMatch(/^ERROR: --attach-pdf needs a PDF deck/m);
+  }, 120_000);
+
   it('--exact counts input tokens at the provider’s endpoint; config prices replace the table', async () => {
     await writeFile(
       join(root, 'xsb.config.json'),

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { RunLayout, UsageError } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE } from '@xsb/eval';
-import { planDemo, planEval, planProbes, planRubric, planWeights } from '@xsb/plan';
+import { planDemo, planEval, planProbes, planRubric, planRubricDeck, planWeights } from '@xsb/plan';
 import { PROBE_DEFAULTS } from '@xsb/probes';
+import { loadInstanceAt } from '@xsb/rubric';
 import { loadAudienceProfiles, WEIGHT_DEFAULTS } from '@xsb/weights';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
@@ -75,7 +76,8 @@ function registerPlanEval(plan: Command, context: CliContext): void {
 }
 
 function registerPlanRubric(plan: Command, context: CliContext): void {
-  const rubric = plan.command('rubric').description('plan `xsb rubric run`');
+  const rubric = plan.command('rubric').description('plan `xsb rubric run` or `xsb rubric eval`');
+  registerPlanRubricEval(rubric, context);
   const real = registeredCommand(rubricCommand, context, ['rubric', 'run']);
   const { command, outFlag } = planSubcommand(rubric, real, `plan \`xsb rubric run\` ${PLAN_NOTE}`);
   command.action(async (flags: PlanFlags) => {
@@ -95,6 +97,33 @@ function registerPlanRubric(plan: Command, context: CliContext): void {
       attachPdf: flags.attachPdf === true,
       ...decided,
       include: shardFilter(flags),
+    });
+    await finishPlan(context, command, builder, { config, run: config.run, flags, outFlag });
+  });
+}
+
+function registerPlanRubricEval(rubric: Command, context: CliContext): void {
+  const real = registeredCommand(rubricCommand, context, ['rubric', 'eval']);
+  const { command, outFlag } = planSubcommand(rubric, real, `plan \`xsb rubric eval\` ${PLAN_NOTE}`);
+  command.action(async (flags: PlanFlags) => {
+    const { judging } = judgingOptions(flags);
+    const instancePath = requireExistingPath('--instance', resolve(context.io.cwd, flags.instance as string));
+    const deckPath = requireExistingPath('--deck', resolve(context.io.cwd, flags.deck as string));
+    if (flags.attachPdf === true && !deckPath.toLowerCase().endsWith('.pdf'))
+      throw new UsageError('--attach-pdf needs a PDF deck; convert the PPTX to PDF first');
+    const { config, env } = context.loadConfig(configFlags({ judge: flags.judge as string | undefined }));
+    const builder = planBuilder(context, config, env, flags);
+    const instance = await loadInstanceAt(
+      instancePath,
+      typeof flags.dataRoot === 'string' ? resolve(context.io.cwd, flags.dataRoot) : undefined,
+    );
+    const { concurrency: _concurrency, ...decided } = judging;
+    await planRubricDeck(builder, {
+      instance,
+      deckPath,
+      force: flags.force === true,
+      attachPdf: flags.attachPdf === true,
+      ...decided,
     });
     await finishPlan(context, command, builder, { config, run: config.run, flags, outFlag });
   });
