@@ -141,6 +141,13 @@ export {
   type VerifiedClaim,
 } from './schemas/correctness';
 export {
+  type CostPlan,
+  type CostPlanRow,
+  costPlanCostsSchema,
+  costPlanRowSchema,
+  costPlanSchema,
+} from './schemas/cost-plan';
+export {
   type BoundingBox,
   boundingBoxSchema,
   type Deck,

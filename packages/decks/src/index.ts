@@ -31,7 +31,7 @@ export {
 export { loadSourceText } from './load-source-text';
 export { BulletRegister, jaccard, NEAR_COPY_JACCARD, normaliseText, textTokens } from './near-duplicate-text';
 export { type LexicalOutlineOptions, planLexicalOutline } from './plan-lexical-outline';
-export { type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
+export { buildOutlineRequest, type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
 export {
   defaultSlideTailorRunSheet,
   type PrepareSlideTailorOptions,

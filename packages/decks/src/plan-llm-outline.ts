@@ -1,5 +1,5 @@
 import { type Condition, type DeckOutline, deckOutlineSchema } from '@xsb/core';
-import { type CompletionResult, completeJson, type LlmClient } from '@xsb/llm';
+import { type CompletionRequest, type CompletionResult, completeJson, type LlmClient } from '@xsb/llm';
 import { z } from 'zod';
 import { languageName } from './deck-scaffolding';
 
@@ -49,35 +49,37 @@ Rules:
 }
 
 /**
- * Asks the model for a deck outline: the source first (a cache breakpoint, so conditioned and
- * agnostic requests for one case share the prefix), then the audience and the JSON contract.
+ * The outline request: the source first (a cache breakpoint, so conditioned and agnostic requests
+ * for one case share the prefix), then the audience and the JSON contract.
  */
+export function buildOutlineRequest(input: LlmOutlineInput): CompletionRequest {
+  return {
+    system: OUTLINE_SYSTEM,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: `<source>\n${input.sourceText}\n</source>`, cacheBreakpoint: true },
+          { type: 'text', text: outlineInstructions(input) },
+        ],
+      },
+    ],
+    temperature: 0,
+    maxTokens: 4000,
+    responseSchema: {
+      name: 'deck_outline',
+      schema: z.toJSONSchema(deckOutlineSchema, { io: 'input' }) as Record<string, unknown>,
+    },
+  };
+}
+
+/** Asks the model for a deck outline ({@link buildOutlineRequest}), validated against the outline schema. */
 export async function planLlmOutline(
   client: LlmClient,
   input: LlmOutlineInput,
 ): Promise<{ outline: DeckOutline; result: CompletionResult }> {
-  const { value, result } = await completeJson(
-    client,
-    {
-      system: OUTLINE_SYSTEM,
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: `<source>\n${input.sourceText}\n</source>`, cacheBreakpoint: true },
-            { type: 'text', text: outlineInstructions(input) },
-          ],
-        },
-      ],
-      temperature: 0,
-      maxTokens: 4000,
-      responseSchema: {
-        name: 'deck_outline',
-        schema: z.toJSONSchema(deckOutlineSchema, { io: 'input' }) as Record<string, unknown>,
-      },
-    },
-    deckOutlineSchema,
-    { stage: 'decks.outline' },
-  );
+  const { value, result } = await completeJson(client, buildOutlineRequest(input), deckOutlineSchema, {
+    stage: 'decks.outline',
+  });
   return { outline: { ...value, slides: value.slides.slice(0, Math.max(1, input.maxSlides - 1)) }, result };
 }

@@ -122,6 +122,98 @@ function sameInputs(
   );
 }
 
+/** What a job reads and the manifest its inputs call for (the reuse check compares it with the stored one). */
+export interface JobInputs {
+  /** The source context, read as strict UTF-8. */
+  sourceText: string;
+  deckSha256: string;
+  probesSha256: string;
+  sourceSha256: string;
+  wanted: Pick<RunManifest, 'stage' | 'xsb_version' | 'inputs' | 'judges' | 'settings' | 'versions'>;
+}
+
+/**
+ * Reads a job's inputs (source context, hashes of deck, bank and weights) and renders the manifest
+ * they call for. No source context: an InputError naming the file.
+ */
+export async function readJobInputs(
+  job: EvaluationJob,
+  context: {
+    layout: RunLayout;
+    judgeId: string;
+    settings: EvaluationSettings;
+    evaluationDir: string;
+    weightsFile: string;
+  },
+): Promise<JobInputs> {
+  const { layout, settings, evaluationDir, weightsFile } = context;
+  const judgeInput = settings.judgeInput ?? 'text';
+  const correctnessOn = settings.correctness !== false;
+  const dataRelative = (file: string) => relative(layout.dataDir, file);
+  const probesFile = layout.probesFile(job.caseLabel);
+  const sourceFile = layout.sourceContextFile(job.caseLabel);
+  if (!existsSync(sourceFile)) {
+    throw new InputError('no source context; run `xsb sources` (stage 1) for this case first', {
+      file: sourceFile,
+    });
+  }
+  // Strict UTF-8: a damaged context must fail the job, not reach the judge with U+FFFD in it.
+  const sourceText = await readUtf8Text(sourceFile);
+  const deckSha256 = await hashFile(job.deckFile);
+  const probesSha256 = await hashFile(probesFile);
+  const sourceSha256 = hashBytes(sourceText);
+  const wanted = {
+    stage: 'evaluate',
+    xsb_version: XSB_VERSION,
+    inputs: [
+      { role: MANIFEST_INPUT_ROLES.deck, path: dataRelative(job.deckFile), sha256: deckSha256 },
+      { role: MANIFEST_INPUT_ROLES.source, path: dataRelative(sourceFile), sha256: sourceSha256 },
+      { role: MANIFEST_INPUT_ROLES.probes, path: dataRelative(probesFile), sha256: probesSha256 },
+      {
+        role: MANIFEST_INPUT_ROLES.weights,
+        path: dataRelative(weightsFile),
+        sha256: await hashFile(weightsFile),
+      },
+    ],
+    judges: {
+      answerability: context.judgeId,
+      ...(correctnessOn ? { correctness: context.judgeId } : {}),
+    } as Record<string, string>,
+    settings: {
+      data_dir: relative(evaluationDir, layout.dataDir),
+      job: {
+        system: job.system,
+        condition: job.condition,
+        audience: job.audience,
+        deck_audience: job.deckAudience,
+        case_label: job.caseLabel,
+      },
+      batch_size: settings.batchSize,
+      claims: settings.claims,
+      image_mode_words_per_slide: settings.imageModeWordsPerSlide,
+      // Recorded only when not the default, so manifests of default evaluations stay as they were.
+      ...(judgeInput === 'image' ? { judge_input: 'image' } : {}),
+      ...(correctnessOn ? {} : { correctness: 'off' }),
+      answerability_prompt:
+        context.judgeId === 'lexical'
+          ? 'lexical'
+          : `${ANSWERABILITY_PROMPT_VERSION}:${hashBytes(ANSWERABILITY_SYSTEM).slice(0, 16)}`,
+    },
+    versions: { xsb: XSB_VERSION, minisearch: MINISEARCH_VERSION },
+  };
+  return { sourceText, deckSha256, probesSha256, sourceSha256, wanted };
+}
+
+/** Whether a job folder holds a finished evaluation (`status.json` done) of exactly these inputs. */
+export async function isJobCurrent(evaluationDir: string, wanted: JobInputs['wanted']): Promise<boolean> {
+  const manifestFile = join(evaluationDir, EVALUATION_FILES.manifest);
+  const statusFile = join(evaluationDir, EVALUATION_FILES.status);
+  if (!existsSync(manifestFile) || !existsSync(statusFile)) return false;
+  const previous = await readJson(statusFile, evalJobStatusSchema).catch(() => null);
+  const manifest = await readJson(manifestFile, runManifestSchema).catch(() => null);
+  return previous?.status === 'done' && manifest !== null && sameInputs(manifest, wanted);
+}
+
 /**
  * Stage 5 for one (deck, audience) job, under the evaluation folder's lock. Writes, in order:
  * visible text + `deck_stats.json`, rendered slides (image mode), `probe_scores.jsonl`,
@@ -174,68 +266,22 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
           { file: job.deckFile, code: 'judge_cannot_read_images' },
         );
       }
-      const sourceFile = layout.sourceContextFile(job.caseLabel);
-      if (!existsSync(sourceFile)) {
-        throw new InputError('no source context; run `xsb sources` (stage 1) for this case first', {
-          file: sourceFile,
-        });
-      }
-      // Strict UTF-8: a damaged context must fail the job, not reach the judge with U+FFFD in it.
-      const sourceText = await readUtf8Text(sourceFile);
-      const deckSha256 = await hashFile(job.deckFile);
-      const probesSha256 = await hashFile(probesFile);
-      const sourceSha256 = hashBytes(sourceText);
-      const wanted = {
-        stage: 'evaluate',
-        xsb_version: XSB_VERSION,
-        inputs: [
-          { role: MANIFEST_INPUT_ROLES.deck, path: dataRelative(job.deckFile), sha256: deckSha256 },
-          { role: MANIFEST_INPUT_ROLES.source, path: dataRelative(sourceFile), sha256: sourceSha256 },
-          { role: MANIFEST_INPUT_ROLES.probes, path: dataRelative(probesFile), sha256: probesSha256 },
-          {
-            role: MANIFEST_INPUT_ROLES.weights,
-            path: dataRelative(weightsFile),
-            sha256: await hashFile(weightsFile),
-          },
-        ],
-        judges: {
-          answerability: judge.id,
-          ...(correctnessOn ? { correctness: judge.id } : {}),
-        } as Record<string, string>,
-        settings: {
-          data_dir: relative(evaluationDir, layout.dataDir),
-          job: {
-            system: job.system,
-            condition: job.condition,
-            audience: job.audience,
-            deck_audience: job.deckAudience,
-            case_label: job.caseLabel,
-          },
-          batch_size: settings.batchSize,
-          claims: settings.claims,
-          image_mode_words_per_slide: settings.imageModeWordsPerSlide,
-          // Recorded only when not the default, so manifests of default evaluations stay as they were.
-          ...(judgeInput === 'image' ? { judge_input: 'image' } : {}),
-          ...(correctnessOn ? {} : { correctness: 'off' }),
-          answerability_prompt:
-            judge.id === 'lexical'
-              ? 'lexical'
-              : `${ANSWERABILITY_PROMPT_VERSION}:${hashBytes(ANSWERABILITY_SYSTEM).slice(0, 16)}`,
-        },
-        versions: { xsb: XSB_VERSION, minisearch: MINISEARCH_VERSION },
-      };
+      const inputs = await readJobInputs(job, {
+        layout,
+        judgeId: judge.id,
+        settings,
+        evaluationDir,
+        weightsFile,
+      });
+      const { sourceText, deckSha256, probesSha256, sourceSha256, wanted } = inputs;
       const manifestFile = join(evaluationDir, EVALUATION_FILES.manifest);
-      if (!context.force && existsSync(manifestFile) && existsSync(statusFile)) {
-        const previous = await readJson(statusFile, evalJobStatusSchema).catch(() => null);
-        const manifest = await readJson(manifestFile, runManifestSchema).catch(() => null);
-        if (previous?.status === 'done' && manifest && sameInputs(manifest, wanted)) {
-          await writeEvaluationMetrics(layout, run, evaluationDir, {
-            tauA: settings.tauA,
-            compactCopy: compactMetrics,
-          });
-          result.outcome = 'reused';
-          return result;
-        }
+      if (!context.force && (await isJobCurrent(evaluationDir, wanted))) {
+        await writeEvaluationMetrics(layout, run, evaluationDir, {
+          tauA: settings.tauA,
+          compactCopy: compactMetrics,
+        });
+        result.outcome = 'reused';
+        return result;
       }
 
       // From here the folder is being rewritten: without a status it is not "finished", and without

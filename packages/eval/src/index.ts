@@ -23,6 +23,7 @@ export {
   claimVerificationAnswerSchema,
   reconcileVerdicts,
 } from './claim-verification-prompt';
+export { countLedgerLines } from './count-ledger-lines';
 export {
   type DeckRow,
   type DiscoveryFailure,
@@ -47,10 +48,13 @@ export {
   type EvaluateJobContext,
   type EvaluationSettings,
   evaluateJob,
+  isJobCurrent,
+  type JobInputs,
   type JobResult,
   MINISEARCH_VERSION,
   PARTIAL_SCORES_FILE,
   type RenderSlides,
+  readJobInputs,
 } from './evaluate-job';
 export { evaluateJobRepeat, type RepeatResult, repeatFiles } from './evaluate-job-repeat';
 export {
@@ -81,9 +85,11 @@ export {
   DEFAULT_EVAL_CONCURRENCY,
   DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,
   type EvaluationRunResult,
+  evaluationSettingsFor,
   type RunEvaluationOptions,
   runClientOptions,
   runEvaluation,
+  selectEvaluationJobs,
 } from './run-evaluation';
 export {
   type ClaimSettings,
@@ -93,6 +99,7 @@ export {
   scoreDeckCorrectness,
 } from './score-deck-correctness';
 export {
+  pendingScoreBatches,
   type ScoreProbesInput,
   type ScoreReuseKey,
   scoreProbesInBatches,

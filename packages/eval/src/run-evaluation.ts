@@ -172,6 +172,48 @@ function positiveInteger(value: number, what: string): number {
   return value;
 }
 
+/** The evaluation settings of run options, defaults filled in (a bad batch size or concurrency: RangeError). */
+export function evaluationSettingsFor(
+  options: Pick<
+    RunEvaluationOptions,
+    'batchSize' | 'tauA' | 'claims' | 'imageModeWordsPerSlide' | 'concurrency' | 'judgeInput' | 'correctness'
+  >,
+): EvaluationSettings {
+  return {
+    batchSize: positiveInteger(options.batchSize ?? DEFAULT_BATCH_SIZE, 'batch size'),
+    tauA: options.tauA ?? DEFAULT_TAU_A,
+    claims: { ...DEFAULT_CLAIM_SETTINGS, ...options.claims },
+    imageModeWordsPerSlide: options.imageModeWordsPerSlide ?? DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,
+    concurrency: positiveInteger(options.concurrency ?? DEFAULT_EVAL_CONCURRENCY, 'concurrency'),
+    ...(options.judgeInput === 'image' ? { judgeInput: 'image' as const } : {}),
+    ...(options.correctness === false ? { correctness: false } : {}),
+  };
+}
+
+/**
+ * The jobs of a run that the filters select, in evaluation order, and the deck folders or jobs that
+ * could not be expanded. A filter value that names nothing, or values that match no job together,
+ * is a UsageError before any work (the known values listed).
+ */
+export async function selectEvaluationJobs(
+  layout: RunLayout,
+  run: string,
+  filters: JobFilters,
+): Promise<{ jobs: EvaluationJob[]; failures: DiscoveryFailure[] }> {
+  const { rows, failures: rowFailures } = await discoverDeckRows(layout, run);
+  const expanded = await expandEvaluationJobs(layout, rows, filters);
+  const { jobs, failures: jobFailures } = expanded;
+  if (hasFilters(filters) && rows.length > 0) {
+    const failedFolders = rowFailures.map((failure) => deckFolderIdentity(layout, run, failure.where));
+    assertFiltersMatch(filters, [...expanded.known, ...failedFolders], `in run "${run}"`);
+    if (jobs.length === 0 && jobFailures.length === 0)
+      throw new UsageError(
+        `no evaluation job of run "${run}" matches all the filters at once (each value matches some job, but not together)`,
+      );
+  }
+  return { jobs, failures: [...rowFailures, ...jobFailures] };
+}
+
 /**
  * Stage 5 for a run: discovers the decks, expands them into (deck, audience) jobs and evaluates each
  * in sorted order. Failed jobs are recorded (status.json, the result list) and the others go on.
@@ -181,15 +223,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const llmOptions = runClientOptions(options, layout.usageLedgerFile(options.run));
   const judgeSpec = typeof options.judge === 'object' ? 'lexical' : (options.judge ?? 'lexical');
   const judge = typeof options.judge === 'object' ? options.judge : createEvalJudge(judgeSpec, llmOptions);
-  const settings: EvaluationSettings = {
-    batchSize: positiveInteger(options.batchSize ?? DEFAULT_BATCH_SIZE, 'batch size'),
-    tauA: options.tauA ?? DEFAULT_TAU_A,
-    claims: { ...DEFAULT_CLAIM_SETTINGS, ...options.claims },
-    imageModeWordsPerSlide: options.imageModeWordsPerSlide ?? DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,
-    concurrency: positiveInteger(options.concurrency ?? DEFAULT_EVAL_CONCURRENCY, 'concurrency'),
-    ...(options.judgeInput === 'image' ? { judgeInput: 'image' as const } : {}),
-    ...(options.correctness === false ? { correctness: false } : {}),
-  };
+  const settings = evaluationSettingsFor(options);
   const weightsK = positiveInteger(options.weightsK ?? WEIGHT_DEFAULTS.k, 'weights k');
   const repeats = positiveInteger(options.repeats ?? 1, 'repeats');
   if (repeats > 1 && !judge.withRepeat)
@@ -225,20 +259,11 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
           },
         );
     });
-  const { rows, failures: rowFailures } = await discoverDeckRows(layout, options.run);
-  const filters = options.filters ?? {};
-  const expanded = await expandEvaluationJobs(layout, rows, filters);
-  const { jobs, failures: jobFailures } = expanded;
-  if (hasFilters(filters) && rows.length > 0) {
-    const failedFolders = rowFailures.map((failure) =>
-      deckFolderIdentity(layout, options.run, failure.where),
-    );
-    assertFiltersMatch(filters, [...expanded.known, ...failedFolders], `in run "${options.run}"`);
-    if (jobs.length === 0 && jobFailures.length === 0)
-      throw new UsageError(
-        `no evaluation job of run "${options.run}" matches all the filters at once (each value matches some job, but not together)`,
-      );
-  }
+  const { jobs, failures: discoveryFailures } = await selectEvaluationJobs(
+    layout,
+    options.run,
+    options.filters ?? {},
+  );
   const progress = options.progress ?? silentProgress;
   const plan = await plannedCalls(layout, jobs, settings.batchSize);
   progress.start('evaluate', plan.total, { unit: 'judge calls' });
@@ -279,5 +304,5 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   }
   progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);
   if (repeats > 1) await evaluateRepeats(results, jobContext, repeats, progress, plan.perJob);
-  return { judge: judge.id, results, discoveryFailures: [...rowFailures, ...jobFailures] };
+  return { judge: judge.id, results, discoveryFailures };
 }

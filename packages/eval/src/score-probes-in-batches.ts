@@ -83,6 +83,29 @@ export interface ScoreProbesInput {
 }
 
 /**
+ * The fixed batches of a bank (`probes[i·B, (i+1)·B)`), the score rows that may be reused (final,
+ * partial and donor files, same reuse key; none with `force`), and the batches still to judge.
+ */
+export async function pendingScoreBatches(
+  input: Pick<ScoreProbesInput, 'probes' | 'reuseKey' | 'finalFile' | 'partialFile' | 'force' | 'donorFiles'>,
+): Promise<{
+  known: Map<string, ProbeScore>;
+  batches: Array<{ index: number; probes: readonly Probe[] }>;
+  pending: Array<{ index: number; probes: readonly Probe[] }>;
+}> {
+  const { reuseKey } = input;
+  const batchSize = reuseKey.batch_size;
+  const known = input.force
+    ? new Map<string, ProbeScore>()
+    : await readReusableScores([input.finalFile, input.partialFile, ...(input.donorFiles ?? [])], reuseKey);
+  const batches: Array<{ index: number; probes: readonly Probe[] }> = [];
+  for (let i = 0; i < input.probes.length; i += batchSize)
+    batches.push({ index: batches.length, probes: input.probes.slice(i, i + batchSize) });
+  const pending = batches.filter((batch) => !batch.probes.every((probe) => known.has(probe.probe_id)));
+  return { known, batches, pending };
+}
+
+/**
  * Probe answerability, resumable per batch. Batches are fixed (`probes[i·B, (i+1)·B)` in bank
  * order); a batch whose rows all exist with the same reuse key (in the final or the partial file) is
  * not judged. Each judged batch is appended to the partial file; then the final file is rewritten in
@@ -92,15 +115,9 @@ export interface ScoreProbesInput {
 export async function scoreProbesInBatches(
   input: ScoreProbesInput,
 ): Promise<{ scores: ProbeScore[]; judgedBatches: number; reusedBatches: number; notes: string[] }> {
-  const { reuseKey, partialFile } = input;
-  const batchSize = reuseKey.batch_size;
-  const known = input.force
-    ? new Map<string, ProbeScore>()
-    : await readReusableScores([input.finalFile, partialFile, ...(input.donorFiles ?? [])], reuseKey);
-  const batches: Array<{ index: number; probes: readonly Probe[] }> = [];
-  for (let i = 0; i < input.probes.length; i += batchSize)
-    batches.push({ index: batches.length, probes: input.probes.slice(i, i + batchSize) });
-  const pending = batches.filter((batch) => !batch.probes.every((probe) => known.has(probe.probe_id)));
+  const { partialFile } = input;
+  const { reuseKey } = input;
+  const { known, batches, pending } = await pendingScoreBatches(input);
   if (input.force || pending.length === batches.length) await rm(partialFile, { force: true });
   const reused = batches.length - pending.length;
   if (reused > 0) input.progress?.skip?.(reused, input.progressNote);

@@ -4,7 +4,7 @@ import { answerFromAnthropicMessage, toAnthropicBody } from './anthropic-wire';
 import { httpFetch } from './http-fetch';
 import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
 
-const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefined): ProviderAdapter {
   const resolvedBase = baseUrl || ANTHROPIC_DEFAULT_BASE_URL;

@@ -1,10 +1,10 @@
 import { ConfigError, type ModelPrice, type ProviderLimits } from '@xsb/core';
-import { createAnthropicAdapter } from './anthropic-adapter';
+import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicAdapter } from './anthropic-adapter';
 import { ANTHROPIC_BATCH_LIMITS } from './anthropic-batch-backend';
 import { BatchingClient, type BatchOptions } from './batching-client';
 import type { LlmClient } from './completion-types';
 import { DiskCache } from './disk-cache';
-import { createOpenAiAdapter } from './openai-adapter';
+import { createOpenAiAdapter, OPENAI_DEFAULT_BASE_URL } from './openai-adapter';
 import { OPENAI_BATCH_LIMITS } from './openai-batch-backend';
 import { parseJudgeSpec } from './parse-judge-spec';
 import { ProviderClient } from './provider-client';
@@ -130,4 +130,18 @@ export function preferredConcurrencyFor(judgeSpec: string, options: CreateLlmCli
     options.batch.maxPending ??
     (spec.kind === 'anthropic' ? ANTHROPIC_BATCH_LIMITS : OPENAI_BATCH_LIMITS).maxRequests
   );
+}
+
+/**
+ * The base URL a provider client for this spec sends to (`ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`,
+ * else the provider's own), which keys the disk cache; undefined for specs without a provider.
+ */
+export function providerBaseUrl(
+  judgeSpec: string,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  const spec = parseJudgeSpec(judgeSpec);
+  if (spec.kind === 'anthropic') return env.ANTHROPIC_BASE_URL?.trim() || ANTHROPIC_DEFAULT_BASE_URL;
+  if (spec.kind === 'openai') return env.OPENAI_BASE_URL?.trim() || OPENAI_DEFAULT_BASE_URL;
+  return undefined;
 }

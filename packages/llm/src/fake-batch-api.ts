@@ -102,6 +102,8 @@ export class FakeBatchApi {
       ) => Promise<FakeEntryAnswer>;
       url: () => string;
       limits: { anthropic: FakeBatchLimits; openai: FakeBatchLimits };
+      /** Keep the request bodies of ended batches (false: forgotten once answered, for scale runs). */
+      keepBodies?: boolean;
     },
     private planner: FakeBatchPlanner = () => ({}),
   ) {}
@@ -431,6 +433,7 @@ export class FakeBatchApi {
       results.set(entry.customId, this.answerLine(batch.provider, entry.customId, answer));
     }
     stored.results = results;
+    if (this.deps.keepBodies === false) for (const entry of stored.entries) entry.body = {};
     if (batch.provider === 'anthropic') {
       batch.status = 'ended';
       return;

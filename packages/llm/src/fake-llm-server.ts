@@ -18,6 +18,7 @@ import {
   type FakeProvider,
   promptTokensOf,
   sendError,
+  sendJson,
   textOf,
 } from './fake-http';
 import {
@@ -90,6 +91,11 @@ export interface FakeLlmServerOptions {
   batchPlan?: FakeBatchPlanner;
   /** Per-batch limits (defaults: the providers' own, 100,000 / 256 MB and 50,000 / 200 MB). */
   batchLimits?: { anthropic?: FakeBatchLimits; openai?: FakeBatchLimits };
+  /**
+   * Keep every request in `requests`, and the bodies of ended batches (default true). A scale run of
+   * 100,000 calls with 80 KB prompts would hold gigabytes: pass false and read `requestCount` instead.
+   */
+  keepRequests?: boolean;
 }
 
 export interface FakeLlmServer {
@@ -105,6 +111,11 @@ export interface FakeLlmServer {
   readonly files: readonly FakeFile[];
   /** What the RPM/TPM/in-flight enforcer let through and refused (zeros without `rateLimits`). */
   readonly rateLimitStats: FakeRateStats;
+  /**
+   * Token-count requests answered (Anthropic `POST /v1/messages/count_tokens`, OpenAI `POST
+   * /v1/responses/input_tokens`); they are not completions and never appear in `requests`.
+   */
+  readonly tokenCountRequests: number;
   setHandler(handler: FakeLlmHandler): void;
   setBatchPlan(planner: FakeBatchPlanner): void;
   /** The next `times` calls of a batch route fail with `fault` (`lost`: done, but answered 500). */
@@ -131,6 +142,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   const openAiMin = options.openAiMinCacheTokens ?? 1024;
   const requests: FakeLlmRequest[] = [];
   let requestCount = 0;
+  let tokenCountRequests = 0;
+  const keepRequests = options.keepRequests ?? true;
   const anthropicPrefixes = new Set<string>();
   const openAiPrompts: string[] = [];
   const sockets = new Set<Socket>();
@@ -145,6 +158,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
         anthropic: options.batchLimits?.anthropic ?? { ...ANTHROPIC_BATCH_LIMITS },
         openai: options.batchLimits?.openai ?? { ...OPENAI_BATCH_LIMITS },
       },
+      keepBodies: options.keepRequests ?? true,
     },
     options.batchPlan,
   );
@@ -176,6 +190,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
           ? 'openai'
           : undefined;
     if (!provider) {
+      if (req.method === 'POST' && countTokens(res, path, raw)) return;
       if (await batchApi.route(req, res, path, raw)) return;
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `fake server: no route ${req.method} ${path}` } }));
@@ -199,7 +214,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       res.on('close', () => ticket?.());
     }
     const request = describe(provider, body, req.headers);
-    requests.push(request);
+    if (keepRequests) requests.push(request);
     const reply = await handler(request);
     if (latencyMs > 0) await sleep(latencyMs);
     let text: string;
@@ -227,6 +242,43 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     res.end(json);
   }
 
+  /**
+   * The providers' token-count endpoints, with the same approximation the answers bill: Anthropic
+   * `count_tokens` (system + messages, as `input_tokens`), OpenAI Responses `input_tokens`
+   * (instructions + input items). Returns false for any other route.
+   */
+  function countTokens(res: ServerResponse, path: string, raw: Buffer): boolean {
+    const provider =
+      path === '/v1/messages/count_tokens'
+        ? 'anthropic'
+        : path === '/v1/responses/input_tokens'
+          ? 'openai'
+          : undefined;
+    if (!provider) return false;
+    tokenCountRequests += 1;
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      sendError(res, provider, { status: 400, message: 'request body is not JSON' });
+      return true;
+    }
+    if (typeof body.model !== 'string' || body.model === '') {
+      sendError(res, provider, { status: 400, message: 'model: field required' });
+      return true;
+    }
+    if (provider === 'anthropic') {
+      sendJson(res, 200, { input_tokens: promptTokensOf('anthropic', body) });
+      return true;
+    }
+    const items = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
+    let tokens = typeof body.instructions === 'string' ? approximateTokens(body.instructions) : 0;
+    for (const item of Array.isArray(items) ? (items as Array<Record<string, unknown>>) : [])
+      tokens += textOf(item.content).tokens;
+    sendJson(res, 200, { object: 'response.input_tokens', input_tokens: tokens });
+    return true;
+  }
+
   function answerPayload(provider: FakeProvider, body: Record<string, unknown>, model: string, text: string) {
     return provider === 'anthropic' ? anthropicAnswer(body, model, text) : openAiAnswer(body, model, text);
   }
@@ -238,7 +290,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     meta: { batchId: string; customId: string },
   ): Promise<FakeEntryAnswer> {
     const request = { ...describe(provider, body, {}), ...meta };
-    requests.push(request);
+    if (keepRequests) requests.push(request);
     const reply = await handler(request);
     if ('fault' in reply) {
       const fault = reply.fault;
@@ -443,6 +495,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     files: batchApi.files,
     get rateLimitStats() {
       return enforcer?.stats ?? noRateStats;
+    },
+    get tokenCountRequests() {
+      return tokenCountRequests;
     },
     setHandler(next) {
       handler = next;

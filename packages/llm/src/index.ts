@@ -14,10 +14,12 @@ export type {
   TextPart,
   TokenUsage,
 } from './completion-types';
+export { createTokenCounter, type TokenCounter } from './count-request-tokens';
 export {
   type CreateLlmClientOptions,
   createLlmClient,
   preferredConcurrencyFor,
+  providerBaseUrl,
   providerLimitsFor,
 } from './create-llm-client';
 export { type CacheStats, DiskCache } from './disk-cache';

@@ -4,7 +4,7 @@ import { OpenAiBatchBackend } from './openai-batch-backend';
 import { answerFromChatCompletion, isOfficialOpenAi, toOpenAiBody } from './openai-wire';
 import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
 
-const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 export function createOpenAiAdapter(apiKey: string, baseUrl: string | undefined): ProviderAdapter {
   const resolvedBase = baseUrl || OPENAI_DEFAULT_BASE_URL;

@@ -21,7 +21,12 @@ import {
   writeJson,
   writeJsonlAtomic,
 } from '@xsb/core';
-import { type PrepareSourceContextOptions, prepareSourceContext, type SourceCase } from '@xsb/sources';
+import {
+  type ExtractedSource,
+  type PrepareSourceContextOptions,
+  prepareSourceContext,
+  type SourceCase,
+} from '@xsb/sources';
 import { chunkSourceText } from './chunk-source-text';
 import { deduplicateProbes } from './deduplicate-probes';
 import { type FilterReason, filterReasonFor } from './filter-probes';
@@ -143,25 +148,11 @@ async function buildCaseProbes(
     return failed;
   }
   const { text, pages, furniture, sourceSha256 } = context.extracted;
-  const settings = {
-    bank_format: PROBE_BANK_FORMAT,
-    judge,
-    generator_fingerprint: options.generator.fingerprint,
-    k,
-    ...chunking,
-    source_sha256: sourceSha256,
-    text_sha256: hashBytes(text),
-    // Marking page furniture changes what may be asked without changing the text.
-    page_furniture_sha256: hashCanonicalJson(furniture),
-    scene: sourceCase.metadata.scene,
-    title: sourceCase.metadata.title,
-  };
+  const settings = probeBankSettings(sourceCase, options.generator, k, chunking, context.extracted);
 
   if (!options.force) {
-    const existing = await readFinishedStatus(statusFile, probesFile);
-    if (existing && canonicalJson(existing.settings) === canonicalJson(settings)) {
-      return { caseId, status: 'skipped', generationStatus: existing };
-    }
+    const existing = await findFinishedProbeBank(layout, caseId, settings);
+    if (existing) return { caseId, status: 'skipped', generationStatus: existing };
   }
 
   const chunks = chunkSourceText(text, chunking.chunk_chars, chunking.chunk_overlap);
@@ -337,6 +328,43 @@ async function buildCaseProbes(
     settings,
   });
   return { caseId, status: 'complete', generationStatus };
+}
+
+/**
+ * What decides a finished bank: format, generator and its prompt, k, chunking, and the extracted
+ * source (its hashes, the page furniture, the case's scene and title). A bank made under other
+ * settings is generated again.
+ */
+export function probeBankSettings(
+  sourceCase: SourceCase,
+  generator: Pick<ProbeGenerator, 'id' | 'fingerprint'>,
+  k: number,
+  chunking: { source_chars: number; chunk_chars: number; chunk_overlap: number },
+  extracted: Pick<ExtractedSource, 'text' | 'furniture' | 'sourceSha256'>,
+): Record<string, unknown> {
+  return {
+    bank_format: PROBE_BANK_FORMAT,
+    judge: generator.id,
+    generator_fingerprint: generator.fingerprint,
+    k,
+    ...chunking,
+    source_sha256: extracted.sourceSha256,
+    text_sha256: hashBytes(extracted.text),
+    // Marking page furniture changes what may be asked without changing the text.
+    page_furniture_sha256: hashCanonicalJson(extracted.furniture),
+    scene: sourceCase.metadata.scene,
+    title: sourceCase.metadata.title,
+  };
+}
+
+/** The status of a finished bank of the case made under exactly these settings, or undefined. */
+export async function findFinishedProbeBank(
+  layout: RunLayout,
+  caseId: string,
+  settings: Record<string, unknown>,
+): Promise<ProbeGenerationStatus | undefined> {
+  const existing = await readFinishedStatus(layout.probeStatusFile(caseId), layout.probesFile(caseId));
+  return existing && canonicalJson(existing.settings) === canonicalJson(settings) ? existing : undefined;
 }
 
 async function readFinishedStatus(

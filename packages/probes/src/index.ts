@@ -19,9 +19,11 @@ export {
 } from './filter-probes';
 export {
   type CaseProbesResult,
+  findFinishedProbeBank,
   type GenerateCaseProbesOptions,
   generateCaseProbes,
   PROBE_DEFAULTS,
+  probeBankSettings,
 } from './generate-case-probes';
 export type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 export { type EvidenceMatch, GroundingIndex } from './ground-evidence';

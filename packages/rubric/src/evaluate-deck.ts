@@ -17,7 +17,7 @@ import {
   UsageError,
 } from '@xsb/core';
 import { truncateDeck } from '@xsb/decks';
-import type { LlmClient, TokenUsage } from '@xsb/llm';
+import type { CompletionRequest, ContentPart, LlmClient, TokenUsage } from '@xsb/llm';
 import { DEFAULT_PARSER, defaultMaxAttempts } from './boxed-verdict';
 import {
   addUsage,
@@ -95,14 +95,28 @@ interface PlannedItem {
   item: RubricInstance['checklists']['fundamentals'][number];
 }
 
-/** Evaluates one deck against one instance: every item its own verdict, plus the layout checks. */
-export async function evaluateDeck(options: EvaluateDeckOptions): Promise<RubricEvaluation> {
-  const { instance, deck, client } = options;
+/** Everything an evaluation decides before the first call: the judged deck, checks, items, prefixes. */
+interface PreparedDeckEvaluation {
+  judged: Deck;
+  /** The deck the slide-count item counts (see `slideCountOn`). */
+  counted: Deck;
+  layoutOptions: LayoutCheckOptions;
+  layoutChecks: LayoutCheckResult[];
+  planned: PlannedItem[];
+  resumed: Map<string, RubricItemResult>;
+  sharedBySection: Record<'material_independent' | 'material_dependent', ContentPart[]>;
+  parser: RubricParser;
+  maxAttempts: number;
+  standIn: StandInMode;
+  slideCountOn: RubricSlideCountBase;
+}
+
+function prepareDeckEvaluation(options: EvaluateDeckOptions): PreparedDeckEvaluation {
+  const { instance, deck } = options;
   const parser = options.parser ?? DEFAULT_PARSER;
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts(parser);
   const standIn = options.standIn ?? 'beside';
   const slideCountOn = options.slideCountOn ?? 'judged';
-  const progress = options.progress ?? silentProgress;
   if (maxAttempts < 1) throw new UsageError('maxAttempts must be at least 1');
 
   const judged = instance.truncateTo === null ? deck : truncateDeck(deck, instance.truncateTo);
@@ -124,79 +138,160 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
   const layoutChecks = runLayoutChecks(judged, layoutOptions).map((check) =>
     check.id === 'slide_count' ? checkSlideCount(counted, layoutOptions.slideRange) : check,
   );
-
-  const planned = planItems(instance, deck.slides.length);
-  const resumed = resumableItems(options.resumeFrom);
   const deckText = renderDeckForJudge(judged);
   const materialTexts = options.materials.map((material, index) =>
     renderMaterialForJudge(material, index + 2),
   );
-  const sharedBySection = {
-    material_independent: buildSharedPrefix(
-      deckText,
-      [],
-      instance.prefixes.materialIndependent,
-      options.deckPdf,
-    ),
-    material_dependent: buildSharedPrefix(
-      deckText,
-      materialTexts,
-      instance.prefixes.materialDependent,
-      options.deckPdf,
-    ),
+  return {
+    judged,
+    counted,
+    layoutOptions,
+    layoutChecks,
+    planned: planItems(instance, deck.slides.length),
+    resumed: resumableItems(options.resumeFrom),
+    sharedBySection: {
+      material_independent: buildSharedPrefix(
+        deckText,
+        [],
+        instance.prefixes.materialIndependent,
+        options.deckPdf,
+      ),
+      material_dependent: buildSharedPrefix(
+        deckText,
+        materialTexts,
+        instance.prefixes.materialDependent,
+        options.deckPdf,
+      ),
+    },
+    parser,
+    maxAttempts,
+    standIn,
+    slideCountOn,
   };
+}
+
+/** How one item will be decided: kept from a resumed evaluation, by code, or by a judge call. */
+type ItemDecision =
+  | { kind: 'kept'; result: RubricItemResult }
+  | { kind: 'check'; item: Exclude<PlannedItem['item'], string> }
+  | { kind: 'replaced'; layoutCheck: LayoutCheckResult }
+  | { kind: 'offline'; layoutCheck: LayoutCheckResult | undefined }
+  | { kind: 'llm'; request: CompletionRequest; layoutCheck: LayoutCheckResult | undefined };
+
+function decideHow(prepared: PreparedDeckEvaluation, index: number, hasClient: boolean): ItemDecision {
+  const { key, dimension, item } = prepared.planned[index] as PlannedItem;
+  const { section } = DIMENSION_CLASSES[dimension];
+  const kept = prepared.resumed.get(`${section}:${key}`);
+  if (kept) return { kind: 'kept', result: kept };
+  if (typeof item !== 'string') return { kind: 'check', item };
+  const match = prepared.standIn === 'off' ? undefined : standInCheckFor(item);
+  const layoutCheck = match ? prepared.layoutChecks.find((check) => check.id === match.check) : undefined;
+  if (layoutCheck && match?.coversItem && prepared.standIn === 'replace' && layoutCheck.passed !== null)
+    return { kind: 'replaced', layoutCheck };
+  if (!hasClient) return { kind: 'offline', layoutCheck };
+  return {
+    kind: 'llm',
+    request: buildChecklistRequest(prepared.sharedBySection[section], item),
+    layoutCheck,
+  };
+}
+
+/**
+ * Item indexes in the order they are sent: the first LLM item of each tier alone first (so its
+ * answer writes the prefix cache the rest read), then the others.
+ */
+function sendingOrder(planned: readonly PlannedItem[]): { first: number[]; rest: number[] } {
+  const first: number[] = [];
+  for (const section of ['material_independent', 'material_dependent'] as const) {
+    const index = planned.findIndex(
+      (entry) => typeof entry.item === 'string' && DIMENSION_CLASSES[entry.dimension].section === section,
+    );
+    if (index >= 0) first.push(index);
+  }
+  const rest = planned.map((_, index) => index).filter((index) => !first.includes(index));
+  return { first, rest };
+}
+
+/**
+ * The judge requests an evaluation of these options sends at the first attempt of each item, in
+ * sending order (items decided by code, kept from `resumeFrom`, or offline send none): what a cost
+ * plan prices. Repeats of an item whose answer does not read are not included.
+ */
+export function checklistRequests(
+  options: EvaluateDeckOptions,
+): Array<{ key: string; section: string; request: CompletionRequest }> {
+  const prepared = prepareDeckEvaluation(options);
+  const { first, rest } = sendingOrder(prepared.planned);
+  const out: Array<{ key: string; section: string; request: CompletionRequest }> = [];
+  for (const index of [...first, ...rest]) {
+    const decision = decideHow(prepared, index, options.client !== null);
+    if (decision.kind !== 'llm') continue;
+    const { key, dimension } = prepared.planned[index] as PlannedItem;
+    out.push({ key, section: DIMENSION_CLASSES[dimension].section, request: decision.request });
+  }
+  return out;
+}
+
+/** Evaluates one deck against one instance: every item its own verdict, plus the layout checks. */
+export async function evaluateDeck(options: EvaluateDeckOptions): Promise<RubricEvaluation> {
+  const { instance, deck, client } = options;
+  const progress = options.progress ?? silentProgress;
+  const prepared = prepareDeckEvaluation(options);
+  const { judged, counted, layoutOptions, layoutChecks, planned, parser, maxAttempts, slideCountOn } =
+    prepared;
 
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   let calls = 0;
   const results: RubricItemResult[] = new Array(planned.length);
 
   const decide = async (index: number): Promise<void> => {
-    const { key, dimension, item } = planned[index] as PlannedItem;
+    const { key, dimension } = planned[index] as PlannedItem;
     const { section, classId } = DIMENSION_CLASSES[dimension];
     const base = { key, section, class_id: classId, dimension } as const;
-    const kept = resumed.get(`${section}:${key}`);
-    if (kept) {
-      results[index] = kept;
-      return;
+    const decision = decideHow(prepared, index, client !== null);
+    const besides =
+      'layoutCheck' in decision && decision.layoutCheck ? { layout_check: decision.layoutCheck } : {};
+    switch (decision.kind) {
+      case 'kept':
+        results[index] = decision.result;
+        return;
+      case 'check':
+        results[index] = { ...base, ...checkItemResult(decision.item, counted, judged, layoutOptions) };
+        return;
+      case 'replaced': {
+        const { layoutCheck } = decision;
+        results[index] = {
+          ...base,
+          kind: 'llm',
+          verdict: layoutCheck.passed ? 'yes' : 'no',
+          raw_answer: null,
+          answer: layoutCheck.passed ? 'yes' : 'no',
+          explanation: `[judged by code] ${layoutCheck.detail}`,
+          cited_slides: layoutCheck.slides,
+          attempts: 0,
+          layout_check: layoutCheck,
+          decided_by_check: true,
+        };
+        return;
+      }
+      case 'offline':
+        results[index] = {
+          ...base,
+          kind: 'llm',
+          verdict: 'not_judged',
+          raw_answer: null,
+          answer: null,
+          explanation: null,
+          cited_slides: [],
+          attempts: 0,
+          ...besides,
+        };
+        return;
+      case 'llm':
+        break;
     }
-    if (typeof item !== 'string') {
-      results[index] = { ...base, ...checkItemResult(item, counted, judged, layoutOptions) };
-      return;
-    }
-    const match = standIn === 'off' ? undefined : standInCheckFor(item);
-    const layoutCheck = match ? layoutChecks.find((check) => check.id === match.check) : undefined;
-    const besides = layoutCheck ? { layout_check: layoutCheck } : {};
-    if (layoutCheck && match?.coversItem && standIn === 'replace' && layoutCheck.passed !== null) {
-      results[index] = {
-        ...base,
-        kind: 'llm',
-        verdict: layoutCheck.passed ? 'yes' : 'no',
-        raw_answer: null,
-        answer: layoutCheck.passed ? 'yes' : 'no',
-        explanation: `[judged by code] ${layoutCheck.detail}`,
-        cited_slides: layoutCheck.slides,
-        attempts: 0,
-        ...besides,
-        decided_by_check: true,
-      };
-      return;
-    }
-    if (!client) {
-      results[index] = {
-        ...base,
-        kind: 'llm',
-        verdict: 'not_judged',
-        raw_answer: null,
-        answer: null,
-        explanation: null,
-        cited_slides: [],
-        attempts: 0,
-        ...besides,
-      };
-      return;
-    }
-    const request = buildChecklistRequest(sharedBySection[section], item);
-    const judgement = await judgeChecklistItem(client, request, {
+    // `llm` is decided only when there is a client.
+    const judgement = await judgeChecklistItem(client as LlmClient, decision.request, {
       parser,
       maxAttempts,
       key,
@@ -224,18 +319,11 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
   };
   progress.start(`rubric ${instance.id} (checklist items)`, planned.length);
   // The first LLM item of each tier runs alone so its answer writes the prefix cache the rest read.
-  const firstOfTier = new Set<number>();
-  for (const section of ['material_independent', 'material_dependent'] as const) {
-    const first = planned.findIndex(
-      (entry) => typeof entry.item === 'string' && DIMENSION_CLASSES[entry.dimension].section === section,
-    );
-    if (first >= 0) firstOfTier.add(first);
-  }
-  for (const index of firstOfTier) {
+  const { first, rest } = sendingOrder(planned);
+  for (const index of first) {
     await decide(index);
     tick(index);
   }
-  const rest = planned.map((_, index) => index).filter((index) => !firstOfTier.has(index));
   await mapWithConcurrency(rest, options.concurrency ?? 4, async (index) => {
     await decide(index);
     tick(index);

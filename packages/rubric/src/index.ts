@@ -20,6 +20,7 @@ export {
 export { decodePresentBenchItem, PRESENTBENCH_CALLABLES } from './decode-presentbench-item';
 export {
   cachedInputShare,
+  checklistRequests,
   countPlannedItems,
   type EvaluateDeckOptions,
   evaluateDeck,
@@ -125,6 +126,7 @@ export {
   evaluationFilesFor,
   findInstances,
   type InstanceEntry,
+  matchingStoredEvaluation,
   type RunRubricOptions,
   runRubric,
 } from './run-rubric';

@@ -5,6 +5,7 @@ import {
   assertSafePathPart,
   compareCodePoints,
   isXsbError,
+  mapWithConcurrency,
   type ProgressReporter,
   RUBRIC_CATEGORIES,
   type RubricEvaluation,
@@ -128,6 +129,20 @@ export interface EvaluateOrReuseResult {
 }
 
 /**
+ * The stored evaluation of `files` whose input hash matches these options (same instance, deck,
+ * materials, judge and options), or undefined: none, unreadable, other inputs, or `force`.
+ */
+export async function matchingStoredEvaluation(
+  options: EvaluateDeckOptions,
+  files: EvaluationFiles,
+  force = false,
+): Promise<RubricEvaluation | undefined> {
+  if (force || !existsSync(files.evaluation)) return undefined;
+  const stored = await readJson(files.evaluation, rubricEvaluationSchema).catch(() => undefined);
+  return stored?.input_hash === evaluationInputHash(options) ? stored : undefined;
+}
+
+/**
  * The evaluation `files` already hold when its input hash matches (same instance, deck, materials,
  * judge and options), unless `force`. Like PresentBench's resume, a matching evaluation with
  * unanswered (`error`) items keeps its answered items and judges only those again. Otherwise a fresh
@@ -138,11 +153,7 @@ export async function evaluateOrReuse(
   files: EvaluationFiles,
   force = false,
 ): Promise<EvaluateOrReuseResult> {
-  let previous: RubricEvaluation | undefined;
-  if (!force && existsSync(files.evaluation)) {
-    const stored = await readJson(files.evaluation, rubricEvaluationSchema).catch(() => undefined);
-    if (stored?.input_hash === evaluationInputHash(options)) previous = stored;
-  }
+  const previous = await matchingStoredEvaluation(options, files, force);
   const unanswered = previous?.items.some((item) => item.verdict === 'error') ?? false;
   if (previous && (!unanswered || !options.client)) {
     for (const item of previous.items) options.onItemDone?.(item);
@@ -170,6 +181,13 @@ export interface RunRubricOptions
   /** Send PDF decks to the judge as documents too (see `EvaluateDeckOptions.deckPdf`). */
   attachPdf?: boolean;
   progress?: ProgressReporter;
+  /**
+   * Decks evaluated at once (default 1: one after another, each with `concurrency` items in flight).
+   * More keep the provider busy while a deck's first item of each tier runs alone, and let a batch
+   * client collect the items of many decks into one batch instead of three small batches per deck.
+   * Rows keep instance order whatever finishes first.
+   */
+  deckConcurrency?: number;
 }
 
 /**
@@ -181,24 +199,27 @@ export async function runRubric(
   options: RunRubricOptions,
 ): Promise<{ summary: RubricRunSummary; summaryFile: string }> {
   const entries = await findInstances(options.instancesDir);
-  const rows: RubricRunRow[] = [];
   const progress = options.progress ?? silentProgress;
   const planned = await plannedItemCounts(entries, options.resultsDir);
   progress.start(
     `rubric run (checklist items of ${entries.length} case${entries.length === 1 ? '' : 's'})`,
     planned.reduce((sum, count) => sum + count, 0),
   );
-  for (const [index, entry] of entries.entries()) {
-    let done = 0;
-    const row = await runOne(entry, options, () => {
-      done += 1;
-      progress.tick(1, entry.relativePath);
-    });
-    // A case that failed part-way (or differs from the plan) accounts for the rest of its items here.
-    const left = (planned[index] ?? 0) - done;
-    if (left > 0) progress.tick(left, `${entry.relativePath} (${row.status})`);
-    rows.push(row);
-  }
+  const rows: RubricRunRow[] = await mapWithConcurrency(
+    entries,
+    options.deckConcurrency ?? 1,
+    async (entry, index) => {
+      let done = 0;
+      const row = await runOne(entry, options, () => {
+        done += 1;
+        progress.tick(1, entry.relativePath);
+      });
+      // A case that failed part-way (or differs from the plan) accounts for the rest of its items here.
+      const left = (planned[index] ?? 0) - done;
+      if (left > 0) progress.tick(left, `${entry.relativePath} (${row.status})`);
+      return row;
+    },
+  );
   progress.finish();
   const paper = meansByCategory(rows, (row) => row.paper_total_percent);
   const weighted = meansByCategory(rows, (row) => row.presentbench_total_percent);

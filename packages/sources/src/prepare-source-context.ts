@@ -86,8 +86,10 @@ export async function prepareSourceContext(
     extractor_version: SOURCE_EXTRACTOR_VERSION,
     page_furniture: extracted.furniture,
   };
-  await writeFileAtomic(contextFile, extracted.text);
-  await writeJson(contextMetaFile, sourceContextSchema, meta);
+  if (options.persist !== false) {
+    await writeFileAtomic(contextFile, extracted.text);
+    await writeJson(contextMetaFile, sourceContextSchema, meta);
+  }
   return { extracted, skipped: false, contextFile, contextMetaFile };
 }
 

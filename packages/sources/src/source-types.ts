@@ -67,6 +67,11 @@ export interface PrepareSourceContextOptions extends ExtractSourceOptions {
    * extraction with the default parser.
    */
   keepPdfParser?: boolean;
+  /**
+   * Write `source_context.txt` and its record (default true). False extracts and returns the text
+   * without writing anything (a cost plan reads what stage 1 would make).
+   */
+  persist?: boolean;
 }
 
 export interface PreparedSourceContext {

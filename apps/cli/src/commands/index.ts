@@ -108,6 +108,28 @@ export const commandModules: LazyCommandModule[] = [
     load: async () => (await import('./meta/index')).metaCommand,
   },
   {
+    name: 'plan',
+    commands: [
+      {
+        name: 'plan',
+        description:
+          'print what a command would spend, without calling any model: calls, tokens and cost per stage (online, with prompt caching, batch)',
+      },
+    ],
+    load: async () => (await import('./plan-command')).planCommand,
+  },
+  {
+    name: 'usage',
+    commands: [
+      {
+        name: 'usage',
+        description:
+          "a run's judge calls, tokens and cost; with --plan, reconciled against an `xsb plan` (exit 1 when an exact row is off)",
+      },
+    ],
+    load: async () => (await import('./usage-command')).usageCommand,
+  },
+  {
     name: 'serve',
     commands: [
       {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { RunLayout, UsageError } from '@xsb/core';
+import { type ModelPrice, RunLayout, UsageError } from '@xsb/core';
 import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
+import type { CliContext } from '../cli-context';
 import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 
@@ -127,20 +128,30 @@ export const llmCommand: CommandModule = {
             : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
           flags.ledger ? '' : 'a run gets one with its first judge call (or pass --ledger FILE)',
         );
-        const summary = await summarizeUsageLedger(file, config.prices);
-        if (flags.json) {
-          context.printJson({ ledger: file, ...summary });
-          return;
-        }
-        const cost = (usd: number | null) => (usd === null ? 'unpriced' : `$${usd.toFixed(4)}`);
-        context.print(`ledger: ${file}`);
-        for (const row of summary.rows)
-          context.print(
-            `${row.stage}\t${row.judge}\t${row.model}\tcalls ${row.calls} (cache hits ${row.cacheHits}, failed ${row.failures}, retries ${row.retries})\tin ${row.inputTokens} out ${row.outputTokens} cache-read ${row.cacheReadTokens} cache-write ${row.cacheWriteTokens}\t${cost(row.costUsd)}`,
-          );
-        context.print(
-          `total\tcalls ${summary.totals.calls}\tin ${summary.totals.inputTokens} out ${summary.totals.outputTokens}\testimated ${cost(summary.totals.costUsd)}${summary.unpricedModels.length ? ` (unpriced: ${summary.unpricedModels.join(', ')})` : ''}`,
-        );
+        await printUsageSummary(context, file, config.prices, flags.json ?? false);
       });
   },
 };
+
+/** The ledger summary by stage, judge and model with estimated cost (`xsb llm usage`, `xsb usage`). */
+export async function printUsageSummary(
+  context: CliContext,
+  file: string,
+  prices: Record<string, ModelPrice>,
+  json: boolean,
+): Promise<void> {
+  const summary = await summarizeUsageLedger(file, prices);
+  if (json) {
+    context.printJson({ ledger: file, ...summary });
+    return;
+  }
+  const cost = (usd: number | null) => (usd === null ? 'unpriced' : `$${usd.toFixed(4)}`);
+  context.print(`ledger: ${file}`);
+  for (const row of summary.rows)
+    context.print(
+      `${row.stage}\t${row.judge}\t${row.model}\tcalls ${row.calls} (cache hits ${row.cacheHits}, failed ${row.failures}, retries ${row.retries})\tin ${row.inputTokens} out ${row.outputTokens} cache-read ${row.cacheReadTokens} cache-write ${row.cacheWriteTokens}\t${cost(row.costUsd)}`,
+    );
+  context.print(
+    `total\tcalls ${summary.totals.calls}\tin ${summary.totals.inputTokens} out ${summary.totals.outputTokens}\testimated ${cost(summary.totals.costUsd)}${summary.unpricedModels.length ? ` (unpriced: ${summary.unpricedModels.join(', ')})` : ''}`,
+  );
+}

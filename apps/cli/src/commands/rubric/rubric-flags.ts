@@ -2,7 +2,7 @@ import { RUBRIC_PARSERS, type RubricParser, UsageError } from '@xsb/core';
 import { createLlmClient, isOfflineJudge, type LlmClient } from '@xsb/llm';
 import { type ErrorPolicy, KNOWN_LANGUAGES, type ScoreReport, type StandInMode } from '@xsb/rubric';
 import type { CliContext } from '../../cli-context';
-import { configFlags, integerFlag, modelClientOptions } from '../../cli-options';
+import { configFlags, integerFlag, llmClientOptions } from '../../cli-options';
 
 export function choice<T extends string>(
   value: string | undefined,
@@ -48,7 +48,8 @@ export function judgeFrom(
 ): { client: LlmClient | null; judgeId: string } {
   const { config, env } = context.loadConfig(configFlags({ judge: judgeFlag }));
   if (isOfflineJudge(config.judge)) return { client: null, judgeId: config.judge };
-  const client = createLlmClient(config.judge, modelClientOptions(context, config, env));
+  // Calls go to the config run's usage ledger, as every judged command's do (`xsb usage`, `xsb llm usage`).
+  const client = createLlmClient(config.judge, llmClientOptions(context, config, env));
   return { client, judgeId: config.judge };
 }
 

@@ -1,0 +1,135 @@
+import { resolve } from 'node:path';
+import { type CostPlan, costPlanSchema, RunLayout, writeJson, type XsbConfig } from '@xsb/core';
+import { isCaseInShard, parseShard } from '@xsb/decks';
+import { countLedgerLines } from '@xsb/eval';
+import { CostPlanBuilder, costPlanTable } from '@xsb/plan';
+import { Command, type Option } from 'commander';
+import type { CliContext } from '../cli-context';
+import type { CommandModule } from '../command-module';
+import { printTable } from '../print-table';
+
+/** The flags `xsb plan <command>` adds to the planned command's own. */
+export interface PlanFlags {
+  exact?: boolean;
+  json?: boolean;
+  out?: string;
+  planOut?: string;
+  shard?: string;
+  batch?: boolean;
+  [flag: string]: unknown;
+}
+
+/**
+ * The planned command as the real CLI registers it (`path`: `['eval']`, `['rubric', 'run']`), built
+ * on a scratch program and never run: its options are the flag definitions a plan reuses, so
+ * `xsb plan eval` takes exactly `xsb eval`'s flags, whatever they become.
+ */
+export function registeredCommand(module: CommandModule, context: CliContext, path: string[]): Command {
+  const scratch = new Command();
+  module.register(scratch, context);
+  let command: Command | undefined = scratch;
+  for (const name of path) command = command?.commands.find((candidate) => candidate.name() === name);
+  if (!command) throw new Error(`xsb plan: no command ${path.join(' ')} to plan`);
+  return command;
+}
+
+/**
+ * Declares `xsb plan <path…>` with the real command's options (its `--json` becomes the plan's), then
+ * `--exact`, `--json` and `--out PLAN.json` (`--plan-out` where the command has an `--out` of its own).
+ */
+export function planSubcommand(
+  parent: Command,
+  real: Command,
+  description: string,
+): { command: Command; outFlag: 'out' | 'planOut' } {
+  const command = parent.command(real.name()).description(description);
+  const own = new Set(['--json', '--exact', '--plan-out']);
+  for (const option of real.options as Option[]) if (!own.has(option.long ?? '')) command.addOption(option);
+  const hasOut = (real.options as Option[]).some((option) => option.long === '--out');
+  command
+    .option('--exact', "count input tokens with the provider's own token-count endpoint (needs the API key)")
+    .option('--json', 'print the plan as JSON')
+    .option('--plan-out <file>', 'write the plan (JSON) to this file, for `xsb usage --plan`');
+  if (!hasOut) command.option('--out <file>', 'write the plan (JSON) to this file (same as --plan-out)');
+  return { command, outFlag: hasOut ? 'planOut' : 'out' };
+}
+
+/** `--shard i/n` of the planned command as a case filter (every case without it). */
+export function shardFilter(flags: PlanFlags): (caseLabel: string) => boolean {
+  const shard = typeof flags.shard === 'string' ? parseShard(flags.shard) : undefined;
+  return (caseLabel) => isCaseInShard(caseLabel, shard);
+}
+
+/** A builder for the configured judge, client settings and prices. */
+export function planBuilder(
+  context: CliContext,
+  config: XsbConfig,
+  env: Record<string, string>,
+  flags: PlanFlags,
+): CostPlanBuilder {
+  return new CostPlanBuilder({
+    judge: config.judge,
+    env,
+    cacheDir: resolve(context.io.cwd, config.cacheDir),
+    noCache: config.noCache,
+    refresh: config.refresh,
+    prices: config.prices,
+    exact: flags.exact ?? false,
+  });
+}
+
+/** The words after `xsb plan` on the command line, for the plan's `command`. */
+function plannedCommandLine(command: Command): string {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const args = (root as unknown as { rawArgs: string[] }).rawArgs ?? [];
+  const at = args.indexOf('plan');
+  return (at >= 0 ? args.slice(at + 1) : [command.name()]).join(' ');
+}
+
+/** Renders the plan (table or JSON), writes `--out`, and returns it. */
+export async function finishPlan(
+  context: CliContext,
+  command: Command,
+  builder: CostPlanBuilder,
+  options: { config: XsbConfig; run: string | null; flags: PlanFlags; outFlag: 'out' | 'planOut' },
+): Promise<CostPlan> {
+  const { config, run, flags } = options;
+  const ledgerFile =
+    run === null ? undefined : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(run);
+  if (flags.batch)
+    builder.note('--batch: the calls go through the provider batch API, so the "batch" column is the bill');
+  const plan = await builder.finish({
+    command: plannedCommandLine(command),
+    run,
+    ledgerLinesBefore: ledgerFile ? await countLedgerLines(ledgerFile) : 0,
+  });
+  const out = flags[options.outFlag];
+  if (typeof out === 'string') await writeJson(resolve(context.io.cwd, out), costPlanSchema, plan);
+  if (flags.json) {
+    context.printJson(plan);
+    return plan;
+  }
+  printCostPlan(context, plan);
+  if (typeof out === 'string') context.print(`plan written to ${resolve(context.io.cwd, out)}`);
+  return plan;
+}
+
+function printCostPlan(context: CliContext, plan: CostPlan): void {
+  const table = costPlanTable(plan);
+  context.print(`# cost plan: xsb ${plan.command} (judge ${plan.judge}; no model was called)`);
+  printTable(context.print, table.header, table.rows, table.numeric);
+  const priced = Object.keys(plan.prices.models);
+  context.print(
+    `prices: ${priced.length > 0 ? `${priced.join(', ')} from the ${plan.prices.source} table` : 'none'} (default table as of ${plan.prices.as_of}), USD; tokens: ${plan.estimator.name} (${plan.estimator.description})`,
+  );
+  context.print(
+    `prompt cache: ${plan.prompt_cache.description} (prefixes of at least ${plan.prompt_cache.min_tokens} tokens)`,
+  );
+  context.print(
+    'calls: provider calls; cached: answered by the xsb disk cache; reused: held by finished artifacts (both free)',
+  );
+  for (const row of plan.rows)
+    for (const assumption of row.assumptions) context.print(`estimated ${row.stage}: ${assumption}`);
+  for (const note of plan.notes) context.print(`note: ${note}`);
+}

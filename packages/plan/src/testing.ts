@@ -1,0 +1,1 @@
+export { type StageAnswerOptions, stageAnswerHandler } from './stage-answer-handler';
