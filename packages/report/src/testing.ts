@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it). */
@@ -87,4 +87,92 @@ export async function launchHeadlessBrowser(): Promise<HeadlessBrowser> {
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The repository's `fixtures/` folder (from src/ or dist/ alike). */
+export function fixturesDir(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'fixtures');
+}
+
+/** Text a hostile deck carries: every way it could try to run code in a report. */
+export const HOSTILE_TEXT = [
+  '<script>window.__xsbInjected = 1; alert(1)</script>',
+  '<img src=x onerror="window.__xsbInjected = 2; alert(2)">',
+  '"><svg onload="alert(3)">',
+].join(' ');
+
+/**
+ * One source case (`hostile_case/source.txt`) whose text, and so its probes, deck, judge answers and
+ * claims, holds script and event-handler markup. Returns the sources folder for `runDemo({sourcesDir})`.
+ */
+export async function writeHostileSources(dir: string): Promise<string> {
+  const sources = join(dir, 'hostile-sources');
+  const caseDir = join(sources, 'hostile_case');
+  await mkdir(caseDir, { recursive: true });
+  const paragraph = (topic: string) =>
+    `The ${topic} of the Harbor Lantern project rose by 42 percent in 2024 ${HOSTILE_TEXT}. ` +
+    `Engineers measured the ${topic} at 17 stations along the coast and reported 3 failures.`;
+  await writeFile(
+    join(caseDir, 'source.txt'),
+    `Harbor Lantern report ${HOSTILE_TEXT}\n\n${['budget', 'output', 'staffing', 'maintenance'].map(paragraph).join('\n\n')}\n`,
+  );
+  await writeFile(
+    join(caseDir, 'source_metadata.json'),
+    JSON.stringify({
+      title: `Harbor Lantern ${HOSTILE_TEXT}`,
+      scene: 'policy_briefing',
+      category: 'infrastructure',
+      topic: 'lighthouses',
+      language: 'en',
+      valid_audiences: ['specialists', 'learners', 'decision_makers'],
+      metadata: { fictional: true },
+    }),
+  );
+  return sources;
+}
+
+/**
+ * Rubric results of two systems over the PresentBench fixture tree (`fixtures/rubric/presentbench-layout`):
+ * `genA` (the clean deck) and `genB` (the deck with planted layout defects), judged through the real
+ * OpenAI client against the loopback fake server, whose answers cite slides. Returns the results root.
+ */
+export async function prepareRubricResults(dir: string): Promise<string> {
+  const { createLlmClient } = await import('@xsb/llm');
+  const { fakeProviderEnv, startFakeLlmServer } = await import('@xsb/llm/testing');
+  const { runRubric } = await import('@xsb/rubric');
+  const { writeLayoutFixtureDecks } = await import('@xsb/rubric/testing');
+  const root = join(dir, 'rubric-results');
+  await mkdir(join(dir, 'rubric-decks'), { recursive: true });
+  const decks = await writeLayoutFixtureDecks(join(dir, 'rubric-decks'));
+  let call = 0;
+  const server = await startFakeLlmServer({
+    handler: () => {
+      call += 1;
+      const slide = (call % 3) + 1;
+      return call % 4 === 0
+        ? { text: `Slide ${slide} lacks it: the bullets run past the limit ${HOSTILE_TEXT}. \\boxed{no}` }
+        : { text: `Slides ${slide} and ${slide + 1} show the required content. \\boxed{yes}` };
+    },
+  });
+  try {
+    const instancesDir = join(fixturesDir(), 'rubric', 'presentbench-layout', 'data');
+    for (const [system, deck] of [
+      ['genA', decks.clean],
+      ['genB', decks.defects],
+    ] as const) {
+      const results = join(root, system);
+      const deckDir = join(results, 'education/Computer_science_lectures/ch1_bits/generation_task/results');
+      await mkdir(deckDir, { recursive: true });
+      await copyFile(deck, join(deckDir, 'slides.pptx'));
+      await runRubric({
+        instancesDir,
+        resultsDir: results,
+        client: createLlmClient('openai:gpt-report', { env: fakeProviderEnv(server), noCache: true }),
+        judgeId: 'openai:gpt-report',
+      });
+    }
+  } finally {
+    await server.close();
+  }
+  return root;
 }

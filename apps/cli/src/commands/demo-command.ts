@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { BASELINE_SYSTEM } from '@xsb/decks';
 import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, runDemo } from '@xsb/eval';
 import { isOfflineJudge } from '@xsb/llm';
@@ -68,6 +68,15 @@ export const demoCommand: CommandModule = {
           progress: context.progress(),
           log: (line) => context.warn(line),
         });
+        // The HTML report ends the demo; its thumbnails are cached, so a second demo renders nothing.
+        const { buildRunReport } = await import('@xsb/report');
+        const html = await buildRunReport({
+          dataDir: result.dataDir,
+          run: DEMO_RUN,
+          out: join(dirname(result.summaryFiles.report), 'report.html'),
+          env: context.io.env,
+        });
+        for (const problem of html.problems) context.warn(`problem: ${problem}`);
         const seconds = (performance.now() - started) / 1000;
         if (flags.json) context.printJson(result.summary);
         else {
@@ -88,7 +97,10 @@ export const demoCommand: CommandModule = {
           );
         }
         for (const failure of result.failures) context.warn(`failed: ${failure}`);
-        if (result.failures.length > 0) reportExitCode(1);
+        if (result.failures.length > 0 || html.problems.length > 0) reportExitCode(1);
+        const reportLine = `HTML report: ${html.file}`;
+        if (flags.json) context.warn(reportLine);
+        else context.print(reportLine);
       });
   },
 };

@@ -7,8 +7,10 @@ import { evalCommand } from './eval-command';
 import { llmCommand } from './llm-command';
 import { metricsCommand } from './metrics-command';
 import { probesCommand } from './probes-command';
+import { reportCommand } from './report-command';
 import { rubricCommand } from './rubric-command';
 import { sourcesCommand } from './sources-command';
+import { viewCommand } from './view-command';
 import { weightsCommand } from './weights-command';
 
 /** Every subcommand group of `xsb`, in the order `--help` lists them: the main job, the stages in pipeline order, then tools. */
@@ -22,6 +24,8 @@ export const commandModules: CommandModule[] = [
   metricsCommand,
   rubricCommand,
   benchCommand,
+  reportCommand,
+  viewCommand,
   llmCommand,
   configCommand,
 ];

@@ -1,6 +1,10 @@
 import { type Deck, describeError, hashFile } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import { type DeckThumbnails, prepareThumbnails, type ThumbnailOptions } from '../thumbnails/slide-thumbnails';
+import {
+  type DeckThumbnails,
+  prepareThumbnails,
+  type ThumbnailOptions,
+} from '../thumbnails/slide-thumbnails';
 
 export interface LoadedDeck {
   path: string;
@@ -31,11 +35,18 @@ export async function loadDecks(
       const [sha256, deck] = await Promise.all([hashFile(path), readDeck(path)]);
       loaded.set(path, { path, sha256, deck, problem: null });
     } catch (error) {
-      loaded.set(path, { path, sha256: null, deck: null, problem: `cannot read the deck: ${describeError(error)}` });
+      loaded.set(path, {
+        path,
+        sha256: null,
+        deck: null,
+        problem: `cannot read the deck: ${describeError(error)}`,
+      });
     }
   }
   const requests = [...loaded.values()].flatMap((entry) =>
-    entry.sha256 ? [{ sha256: entry.sha256, path: entry.path, slideWidth: entry.deck?.slide_width ?? null }] : [],
+    entry.sha256
+      ? [{ sha256: entry.sha256, path: entry.path, slideWidth: entry.deck?.slide_width ?? null }]
+      : [],
   );
   const thumbnails = await prepareThumbnails(requests, options);
   const decks = new Map<string, LoadedDeck>();

@@ -35,7 +35,9 @@ export interface HtmlDocumentInput {
 
 /** A whole report page: one file, CSS and script inline, no external resource of any kind. */
 export function renderHtmlDocument(input: HtmlDocumentInput): string {
-  const toc = input.toc.map(([id, label]) => `<a href="#${escapeHtml(id)}">${escapeHtml(label)}</a>`).join('');
+  const toc = input.toc
+    .map(([id, label]) => `<a href="#${escapeHtml(id)}">${escapeHtml(label)}</a>`)
+    .join('');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -61,7 +61,9 @@ export function renderTable<Row>(options: TableOptions<Row>): string {
   if (filters.length > 0 || options.search) {
     const selects = filters.map((filter) => {
       const values = [...new Set(options.rows.map(filter.value))].sort(compareCodePoints);
-      const choices = values.map((value) => `<option value="${escapeHtml(value)}">${escapeHtml(value)}</option>`);
+      const choices = values.map(
+        (value) => `<option value="${escapeHtml(value)}">${escapeHtml(value)}</option>`,
+      );
       return `<label>${escapeHtml(filter.label)} <select data-filter="${escapeHtml(filter.key)}"><option value="">all</option>${choices.join('')}</select></label>`;
     });
     const search = options.search ? '<input type="search" data-filter-text placeholder="filter text…">' : '';
@@ -74,7 +76,8 @@ export function renderTable<Row>(options: TableOptions<Row>): string {
       for (const filter of filters) data[`f-${filter.key}`] = filter.value(row);
       const cells = options.columns.map((column) => {
         const cell = column.cell(row);
-        const sort = cell.sort === undefined || cell.sort === null ? '' : ` data-value="${escapeHtml(cell.sort)}"`;
+        const sort =
+          cell.sort === undefined || cell.sort === null ? '' : ` data-value="${escapeHtml(cell.sort)}"`;
         const className = cell.className ? ` class="${escapeHtml(cell.className)}"` : '';
         return `<td${className}${sort}>${cell.html}</td>`;
       });

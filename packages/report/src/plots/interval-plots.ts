@@ -32,7 +32,10 @@ export interface IntervalPlotOptions {
  * A dot per row with its interval as a horizontal rule (a forest plot when the rows are differences):
  * the one shape every "mean with 95% interval" in the reports takes.
  */
-export function intervalPlotSpec(points: readonly IntervalPoint[], options: IntervalPlotOptions): TopLevelSpec {
+export function intervalPlotSpec(
+  points: readonly IntervalPoint[],
+  options: IntervalPlotOptions,
+): TopLevelSpec {
   const groups = Object.keys(options.colors);
   const x = {
     field: 'mean',

@@ -28,7 +28,11 @@ export function runReportCacheDir(dataDir: string, run: string): string {
   return join(new RunLayout(dataDir).runDir(run), 'report_cache');
 }
 
-function headerSection(header: RunHeader, data: { run: string; summaryFile: string; rowCount: number }): string {
+function headerSection(
+  header: RunHeader,
+  data: { run: string; summaryFile: string; rowCount: number },
+): string {
+  // Paths are relative to the data folder: the same run reported in two places gives the same bytes.
   const judges =
     header.judges.length === 0
       ? 'none recorded'
@@ -42,7 +46,7 @@ function headerSection(header: RunHeader, data: { run: string; summaryFile: stri
           .join('; ');
   const facts: Array<[string, string]> = [
     ['run', data.run],
-    ['summary', data.summaryFile],
+    ['summary', `${data.summaryFile} (paths relative to the data folder)`],
     ['judges', judges],
     ['tau_a', header.tauA.length === 0 ? 'unknown' : header.tauA.join(', ')],
     ['rows', `${data.rowCount} (system, audience, case) evaluations`],
@@ -133,7 +137,10 @@ async function audienceSection(
 function deckTitle(evaluations: readonly EvaluationView[]): string {
   const first = evaluations[0]!;
   const deckAudience = (first.manifest?.settings.job as Record<string, unknown> | undefined)?.deck_audience;
-  const forWhom = typeof deckAudience === 'string' && deckAudience !== 'all' ? `deck for ${deckAudience}` : 'one deck for every audience';
+  const forWhom =
+    typeof deckAudience === 'string' && deckAudience !== 'all'
+      ? `deck for ${deckAudience}`
+      : 'one deck for every audience';
   return `${first.systemId} · ${first.caseLabel} · ${forWhom}`;
 }
 
@@ -148,7 +155,12 @@ function deckDrillDown(
   const ordered = [...evaluations].sort((a, b) => compareCodePoints(a.audience, b.audience));
   const correctness = ordered.find((e) => e.correctness)?.correctness ?? null;
   const badges = ordered
-    .map((e) => badge(`${e.audience}: coverage ${formatValue(e.metrics?.coverage ?? null)} (${e.metrics?.included_probe_count ?? 0} probes)`, 'mid'))
+    .map((e) =>
+      badge(
+        `${e.audience}: coverage ${formatValue(e.metrics?.coverage ?? null)} (${e.metrics?.included_probe_count ?? 0} probes)`,
+        'mid',
+      ),
+    )
     .join(' ');
   const probeRows: ProbeRow[] = ordered.flatMap((evaluation) =>
     evaluation.probes.map((view) => ({ evaluation, view, deckId: id })),
@@ -157,7 +169,10 @@ function deckDrillDown(
   const facts: Array<[string, string]> = [
     ['deck', relative(dataDir, deckPath)],
     ['sha256', loaded?.sha256 ?? ordered[0]?.deckSha256 ?? 'unknown'],
-    ['slides / visible words', stats ? `${stats.slide_count} / ${stats.visible_word_count} (parser ${stats.parser})` : 'unknown'],
+    [
+      'slides / visible words',
+      stats ? `${stats.slide_count} / ${stats.visible_word_count} (parser ${stats.parser})` : 'unknown',
+    ],
     [
       'correctness',
       correctness
@@ -180,7 +195,9 @@ function deckDrillDown(
       `<h4>Probes (${probeRows.length} over ${ordered.length} audience(s))</h4>`,
       probeTable(`${id}-probes`, probeRows, false),
       `<h4>Claims${correctness ? ` (${correctness.claims.length})` : ''}</h4>`,
-      correctness ? claimTable(`${id}-claims`, correctness.claims) : '<p class="note">Correctness was not scored for this deck.</p>',
+      correctness
+        ? claimTable(`${id}-claims`, correctness.claims)
+        : '<p class="note">Correctness was not scored for this deck.</p>',
     ],
   };
   return renderDeckDrillDown(drill);
@@ -197,7 +214,8 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   const size = options.thumbnails ?? 'small';
   const byDeck = new Map<string, EvaluationView[]>();
   for (const evaluation of data.evaluations)
-    if (evaluation.deckPath) byDeck.set(evaluation.deckPath, [...(byDeck.get(evaluation.deckPath) ?? []), evaluation]);
+    if (evaluation.deckPath)
+      byDeck.set(evaluation.deckPath, [...(byDeck.get(evaluation.deckPath) ?? []), evaluation]);
   const deckPaths = [...byDeck.keys()].sort(compareCodePoints);
   const { decks, counts } = await loadDecks(deckPaths, {
     size,
@@ -206,7 +224,8 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
     ...(options.env ? { env: options.env } : {}),
   });
   const deckIds = new Map(deckPaths.map((path, index) => [path, `deck-${index + 1}`]));
-  const deckIdOf = (evaluation: EvaluationView) => (evaluation.deckPath ? (deckIds.get(evaluation.deckPath) ?? null) : null);
+  const deckIdOf = (evaluation: EvaluationView) =>
+    evaluation.deckPath ? (deckIds.get(evaluation.deckPath) ?? null) : null;
   const audiences = [...new Set(data.summary.groups.map((group) => group.audience))].sort(compareCodePoints);
   const offline = header.offlineWarning !== null;
   const problems = [
@@ -215,11 +234,23 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
     ...[...decks.values()].flatMap((deck) => (deck.problem ? [`${deck.path}: ${deck.problem}`] : [])),
   ];
   const thumbnailWidth = size === 'off' ? THUMBNAIL_FORMATS.small.width : THUMBNAIL_FORMATS[size].width;
-  const body: string[] = [headerSection(header, { run: data.run, summaryFile: data.summaryFile, rowCount: data.summary.row_count })];
+  const body: string[] = [
+    headerSection(header, {
+      run: data.run,
+      summaryFile: relative(options.dataDir, data.summaryFile),
+      rowCount: data.summary.row_count,
+    }),
+  ];
   body.push(renderProblems('problems', problems));
   for (const audience of audiences) body.push(await audienceSection(audience, data, offline));
   const evaluationRows = data.evaluations.map((evaluation) => ({ evaluation, deckId: deckIdOf(evaluation) }));
-  body.push(section('evaluations', `Evaluations (${evaluationRows.length})`, evaluationTable('evaluations-table', evaluationRows)));
+  body.push(
+    section(
+      'evaluations',
+      `Evaluations (${evaluationRows.length})`,
+      evaluationTable('evaluations-table', evaluationRows),
+    ),
+  );
   const probeRows = data.evaluations.flatMap((evaluation) =>
     evaluation.probes.map((view) => ({ evaluation, view, deckId: deckIdOf(evaluation) })),
   );
@@ -235,15 +266,35 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
       ? 'Thumbnails are off (--thumbnails off): slides show their text.'
       : `Thumbnails ${size} (${THUMBNAIL_FORMATS[size].width} px WebP): ${counts.rendered} deck(s) rendered now, ${counts.cached} from the cache, ${counts.without} without (the deck says why).`;
   const drills = deckPaths.map((path) =>
-    deckDrillDown(deckIds.get(path)!, path, decks.get(path), byDeck.get(path)!, options.dataDir, thumbnailWidth),
+    deckDrillDown(
+      deckIds.get(path)!,
+      path,
+      decks.get(path),
+      byDeck.get(path)!,
+      options.dataDir,
+      thumbnailWidth,
+    ),
   );
-  body.push(section('decks', `Decks (${deckPaths.length})`, `<p class="note">${escapeHtml(thumbNote)}</p>${drills.join('\n')}`));
+  body.push(
+    section(
+      'decks',
+      `Decks (${deckPaths.length})`,
+      `<p class="note">${escapeHtml(thumbNote)}</p>${drills.join('\n')}`,
+    ),
+  );
   const html = renderHtmlDocument({
     title: `xsb run report: ${data.run}`,
-    subtitle: `${data.summary.row_count} evaluations · ${audiences.length} audience(s) · ${new Set(data.summary.groups.map((g) => g.system_id)).size} system(s) · judges ${header.judges.map((j) => j.id).filter((v, i, a) => a.indexOf(v) === i).join(', ') || 'unknown'}`,
+    subtitle: `${data.summary.row_count} evaluations · ${audiences.length} audience(s) · ${new Set(data.summary.groups.map((g) => g.system_id)).size} system(s) · judges ${
+      header.judges
+        .map((j) => j.id)
+        .filter((v, i, a) => a.indexOf(v) === i)
+        .join(', ') || 'unknown'
+    }`,
     toc: [
       ['measured', 'What was measured'],
-      ...(problems.length > 0 ? ([['problems', `Problems (${problems.length})`]] as Array<[string, string]>) : []),
+      ...(problems.length > 0
+        ? ([['problems', `Problems (${problems.length})`]] as Array<[string, string]>)
+        : []),
       ...audiences.map((audience): [string, string] => [safeId('audience', audience), audience]),
       ['evaluations', 'Evaluations'],
       ['probes', 'Probes'],
@@ -253,4 +304,3 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   });
   return finishReport(html, options.out, problems, counts);
 }
-

@@ -10,7 +10,10 @@ export function claimTable(id: string, claims: readonly VerifiedClaim[]): string
     rows: claims,
     search: true,
     filters: [{ key: 'label', label: 'label', value: (claim) => claim.label }],
-    rowData: (claim) => ({ slides: String(claim.slide_index), label: `claim ${claim.claim_id} (${claim.label})` }),
+    rowData: (claim) => ({
+      slides: String(claim.slide_index),
+      label: `claim ${claim.claim_id} (${claim.label})`,
+    }),
     empty: 'No claims were extracted from this deck.',
     columns: [
       { label: 'slide', cell: (claim) => numeric(String(claim.slide_index), claim.slide_index) },
@@ -26,7 +29,9 @@ export function claimTable(id: string, claims: readonly VerifiedClaim[]): string
           const best = claim.snippets[0];
           if (!best) return text('(no snippet retrieved)');
           const shown = best.text.length > 320 ? `${best.text.slice(0, 320)}…` : best.text;
-          return { html: `<div class="snippet">${text(`${best.chunk_id} (score ${best.score.toFixed(1)}): ${shown}`).html}</div>` };
+          return {
+            html: `<div class="snippet">${text(`${best.chunk_id} (score ${best.score.toFixed(1)}): ${shown}`).html}</div>`,
+          };
         },
       },
     ],

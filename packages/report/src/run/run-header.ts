@@ -105,7 +105,9 @@ export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
   const tauA =
     extras.tau_a !== undefined
       ? [extras.tau_a]
-      : [...new Set(data.evaluations.flatMap((e) => (e.metrics ? [e.metrics.tau_a] : [])))].sort((a, b) => a - b);
+      : [...new Set(data.evaluations.flatMap((e) => (e.metrics ? [e.metrics.tau_a] : [])))].sort(
+          (a, b) => a - b,
+        );
   const recordedGit = extras.git;
   const git = recordedGit
     ? { sha: recordedGit.sha, dirty: recordedGit.dirty ?? null, atReportTime: false }
@@ -134,7 +136,9 @@ export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
     split,
     testOpenings: await countTestLedger(benchLayout.testLedgerFile()),
     bootstrap: `${Math.round(bootstrap.confidence * 100)}% ${bootstrap.method}, seed ${bootstrap.seed}, ${bootstrap.resamples} resamples`,
-    offlineWarning: sortedJudges.some((judge) => judge.offline) ? (offlineSentence ?? OFFLINE_JUDGE_WARNING) : null,
+    offlineWarning: sortedJudges.some((judge) => judge.offline)
+      ? (offlineSentence ?? OFFLINE_JUDGE_WARNING)
+      : null,
     missingJobs: (extras.missing_jobs ?? []).map(describeMissingJob),
   };
 }

@@ -63,8 +63,17 @@ export function efficiencyScatterSpec(
   });
   if (means.length === 0) return null;
   const color = { field: 'systemId', type: 'nominal', title: 'system' };
-  const x = { field: 'coverage', type: 'quantitative', title: 'audience coverage', scale: { domain: [0, 1] } };
-  const y = { field: 'efficiency', type: 'quantitative', title: 'efficiency_time (utility per minute proxy)' };
+  const x = {
+    field: 'coverage',
+    type: 'quantitative',
+    title: 'audience coverage',
+    scale: { domain: [0, 1] },
+  };
+  const y = {
+    field: 'efficiency',
+    type: 'quantitative',
+    title: 'efficiency_time (utility per minute proxy)',
+  };
   return {
     $schema: SCHEMA,
     width: 380,

@@ -2,8 +2,8 @@ import { SUMMARY_METRICS } from '@xsb/metrics';
 import { escapeHtml } from '../html/escape-html';
 import { formatValue, meanIntervalCell } from '../html/format-number';
 import { badge, type Column, numeric, renderTable, text } from '../html/html-table';
-import type { GroupView } from './run-groups';
 import type { EvaluationView, ProbeView } from './read-run-report-data';
+import type { GroupView } from './run-groups';
 
 /** The system table of one audience: every metric as mean [95% CI] (n), thin groups marked. */
 export function systemTable(id: string, groups: readonly GroupView[]): string {
@@ -87,7 +87,9 @@ export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: 
       }),
     },
     { label: 'covered', cell: (row) => ({ html: coveredBadge(row.view), sort: coveredLabel(row.view) }) },
-    ...(withIdentity ? [] : [{ label: "judge's answer", cell: (row: ProbeRow) => text(row.view.score?.answer ?? '') }]),
+    ...(withIdentity
+      ? []
+      : [{ label: "judge's answer", cell: (row: ProbeRow) => text(row.view.score?.answer ?? '') }]),
     {
       label: 'cited slide',
       cell: (row) => text(row.view.score?.cited_evidence || '–', row.view.citedSlides[0] ?? null),
@@ -123,7 +125,10 @@ export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: 
 }
 
 /** Every evaluation of the run with its metrics, linked to its deck's drill-down. */
-export function evaluationTable(id: string, rows: ReadonlyArray<{ evaluation: EvaluationView; deckId: string | null }>): string {
+export function evaluationTable(
+  id: string,
+  rows: ReadonlyArray<{ evaluation: EvaluationView; deckId: string | null }>,
+): string {
   const metric = (name: 'coverage' | 'efficiency_time' | 'correctness' | 'safe_efficiency_time') =>
     ({
       label: name,
@@ -161,7 +166,9 @@ export function evaluationTable(id: string, rows: ReadonlyArray<{ evaluation: Ev
       {
         label: 'deck',
         cell: (row) => ({
-          html: row.deckId ? `<a href="#${escapeHtml(row.deckId)}">slides</a>` : '<span class="muted">–</span>',
+          html: row.deckId
+            ? `<a href="#${escapeHtml(row.deckId)}">slides</a>`
+            : '<span class="muted">–</span>',
         }),
       },
     ],

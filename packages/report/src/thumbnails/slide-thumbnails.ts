@@ -50,7 +50,8 @@ interface CacheIndex {
   quality: number;
 }
 
-const slideFile = (dir: string, index: number) => join(dir, `slide-${String(index + 1).padStart(3, '0')}.webp`);
+const slideFile = (dir: string, index: number) =>
+  join(dir, `slide-${String(index + 1).padStart(3, '0')}.webp`);
 
 async function readCached(dir: string, format: { width: number; quality: number }): Promise<string[] | null> {
   const indexFile = join(dir, 'index.json');
@@ -116,52 +117,58 @@ export async function prepareThumbnails(
   }
   const format = THUMBNAIL_FORMATS[options.size];
   const dirOf = (sha: string) => join(options.cacheDir, 'thumbnails', sha, options.size);
-  const pdfOf = (sha: string) => join(options.cacheDir, 'pdf', `${sha}.pdf`);
-  const pending: Array<ThumbnailRequest & { pdf: string }> = [];
-  const toConvert: ThumbnailRequest[] = [];
-  for (const request of unique) {
-    const cached = await readCached(dirOf(request.sha256), format);
-    if (cached) {
-      result.set(request.sha256, { slides: cached, note: null, rendered: false });
-      continue;
-    }
-    try {
-      const deckFormat = detectDeckFormat((await readFile(request.path)).subarray(0, 1024), request.path);
-      if (deckFormat === 'pdf') pending.push({ ...request, pdf: request.path });
-      else if (existsSync(pdfOf(request.sha256))) pending.push({ ...request, pdf: pdfOf(request.sha256) });
-      else toConvert.push(request);
-    } catch (error) {
-      result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
-    }
-  }
-  if (toConvert.length > 0) {
-    try {
-      const converted = await convertPptxBatch(
-        toConvert.map((request) => ({ input: request.path, output: pdfOf(request.sha256) })),
-        options,
-      );
-      for (const request of toConvert) {
-        const error = converted.get(request.path);
-        if (error) result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
-        else pending.push({ ...request, pdf: pdfOf(request.sha256) });
+  // Converted PDFs stay in a temp folder: LibreOffice stamps each one with its creation time, so
+  // keeping them would make two identical runs differ; the thumbnails themselves are reproducible.
+  const work = await mkdtemp(join(tmpdir(), 'xsb-report-pdf-'));
+  const pdfOf = (sha: string) => join(work, `${sha}.pdf`);
+  try {
+    const pending: Array<ThumbnailRequest & { pdf: string }> = [];
+    const toConvert: ThumbnailRequest[] = [];
+    for (const request of unique) {
+      const cached = await readCached(dirOf(request.sha256), format);
+      if (cached) {
+        result.set(request.sha256, { slides: cached, note: null, rendered: false });
+        continue;
       }
-    } catch (error) {
-      for (const request of toConvert)
+      try {
+        const deckFormat = detectDeckFormat((await readFile(request.path)).subarray(0, 1024), request.path);
+        if (deckFormat === 'pdf') pending.push({ ...request, pdf: request.path });
+        else toConvert.push(request);
+      } catch (error) {
         result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+      }
     }
-  }
-  for (const request of pending) {
-    try {
-      const slides = await renderThumbnails(
-        request.pdf,
-        dirOf(request.sha256),
-        format,
-        request.slideWidth || DEFAULT_SLIDE_WIDTH_PT,
-      );
-      result.set(request.sha256, { slides, note: null, rendered: true });
-    } catch (error) {
-      result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+    if (toConvert.length > 0) {
+      try {
+        const converted = await convertPptxBatch(
+          toConvert.map((request) => ({ input: request.path, output: pdfOf(request.sha256) })),
+          options,
+        );
+        for (const request of toConvert) {
+          const error = converted.get(request.path);
+          if (error) result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+          else pending.push({ ...request, pdf: pdfOf(request.sha256) });
+        }
+      } catch (error) {
+        for (const request of toConvert)
+          result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+      }
     }
+    for (const request of pending) {
+      try {
+        const slides = await renderThumbnails(
+          request.pdf,
+          dirOf(request.sha256),
+          format,
+          request.slideWidth || DEFAULT_SLIDE_WIDTH_PT,
+        );
+        result.set(request.sha256, { slides, note: null, rendered: true });
+      } catch (error) {
+        result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+      }
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
   return result;
 }
