@@ -36,16 +36,44 @@ function offlineLoader(): ReturnType<typeof vega.loader> {
 export async function renderVegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   const withConfig = { ...spec, config: { ...BASE_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec;
   const compiled = compile(withConfig).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader: offlineLoader() });
+  // Vega logs dataflow errors (a refused load among them) and renders an empty plot; collect them
+  // and fail instead, so a broken plot never ships silently.
+  const errors: string[] = [];
+  const logger = vega.logger(vega.Warn);
+  logger.error = (...args: readonly unknown[]) => {
+    errors.push(args.map(String).join(' '));
+    return logger;
+  };
+  // vega reports a failed load as a warning ("Loading failed …"): that one is an error here.
+  logger.warn = (...args: readonly unknown[]) => {
+    if (String(args[0]).startsWith('Loading failed')) errors.push(args.map(String).join(' '));
+    return logger;
+  };
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader: offlineLoader(), logger });
   try {
-    return await view.toSVG();
+    const svg = await view.toSVG();
+    if (errors.length > 0) throw new InternalError(`a report plot failed: ${errors.join('; ')}`);
+    return svg;
   } finally {
     view.finalize();
   }
 }
 
 /** A plot in a `<figure>` with its caption (what it shows and what it rests on). */
+/**
+ * vega numbers gradient and clip ids with a process-wide counter (`gradient_3`), so the same plot got
+ * other ids on a rebuild; they are renamed after the plot's own id, in order of appearance.
+ */
+function stableIds(svg: string, prefix: string): string {
+  const ids = [...new Set([...svg.matchAll(/id="([A-Za-z]+_\d+)"/g)].map((match) => match[1] as string))];
+  let result = svg;
+  ids.forEach((id, index) => {
+    result = result.split(`"${id}"`).join(`"${prefix}-${index}"`).split(`#${id})`).join(`#${prefix}-${index})`);
+  });
+  return result;
+}
+
 export async function plotFigure(id: string, spec: TopLevelSpec, caption: string): Promise<string> {
-  const svg = await renderVegaLiteSvg(spec);
+  const svg = stableIds(await renderVegaLiteSvg(spec), `${id}-def`);
   return `<figure class="plot" id="${escapeHtml(id)}" data-plot>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
 }

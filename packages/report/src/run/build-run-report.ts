@@ -264,7 +264,7 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   const thumbNote =
     size === 'off'
       ? 'Thumbnails are off (--thumbnails off): slides show their text.'
-      : `Thumbnails ${size} (${THUMBNAIL_FORMATS[size].width} px WebP): ${counts.rendered} deck(s) rendered now, ${counts.cached} from the cache, ${counts.without} without (the deck says why).`;
+      : `Thumbnails ${size} (${THUMBNAIL_FORMATS[size].width} px WebP)${counts.without > 0 ? `; ${counts.without} deck(s) without them (each says why)` : ''}.`;
   const drills = deckPaths.map((path) =>
     deckDrillDown(
       deckIds.get(path)!,
