@@ -20,7 +20,9 @@ describe('escapeHtml', () => {
 
 describe('formatMeanInterval', () => {
   it('never shows a mean without its n, and shows the interval when n > 1', () => {
-    expect(formatMeanInterval({ mean: 0.5, ci_low: 0.25, ci_high: 0.75, n: 4 })).toBe('0.500 [0.250, 0.750] (n=4)');
+    expect(formatMeanInterval({ mean: 0.5, ci_low: 0.25, ci_high: 0.75, n: 4 })).toBe(
+      '0.500 [0.250, 0.750] (n=4)',
+    );
     expect(formatMeanInterval({ mean: 0.5, ci_low: 0.5, ci_high: 0.5, n: 1 })).toBe('0.500 (n=1)');
     expect(formatMeanInterval({ mean: null, ci_low: null, ci_high: null, n: 0 })).toBe('– (n=0)');
   });

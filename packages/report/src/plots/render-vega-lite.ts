@@ -68,7 +68,11 @@ function stableIds(svg: string, prefix: string): string {
   const ids = [...new Set([...svg.matchAll(/id="([A-Za-z]+_\d+)"/g)].map((match) => match[1] as string))];
   let result = svg;
   ids.forEach((id, index) => {
-    result = result.split(`"${id}"`).join(`"${prefix}-${index}"`).split(`#${id})`).join(`#${prefix}-${index})`);
+    result = result
+      .split(`"${id}"`)
+      .join(`"${prefix}-${index}"`)
+      .split(`#${id})`)
+      .join(`#${prefix}-${index})`);
   });
   return result;
 }

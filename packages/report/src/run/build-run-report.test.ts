@@ -20,12 +20,16 @@ describe('buildRunReport', () => {
     const { html, problems } = await buildRunReport({ dataDir, run: 'demo', thumbnails: 'off' });
     expect(problems).toEqual([]);
     expect(html).toContain('Offline judge: &#96;lexical&#96; numbers are a smoke test');
-    expect(html).toContain('<dt>judges</dt><dd>answerability: lexical (offline); correctness: lexical (offline)</dd>');
+    expect(html).toContain(
+      '<dt>judges</dt><dd>answerability: lexical (offline); correctness: lexical (offline)</dd>',
+    );
     expect(html).toContain('<dt>tau_a</dt><dd>0.7</dd>');
     expect(html).toContain('seed 20240607, 2000 resamples');
     expect(html).toContain('<dt>test-split openings</dt><dd>0');
     // the conditioned baseline: 3 decks per audience, so a mean with an interval and n=3
-    expect(html).toMatch(/<b>0\.\d{3}<\/b><br><span class="small muted">\[0\.\d{3}, [01]\.\d{3}\] n=3<\/span>/);
+    expect(html).toMatch(
+      /<b>0\.\d{3}<\/b><br><span class="small muted">\[0\.\d{3}, [01]\.\d{3}\] n=3<\/span>/,
+    );
     // the imported system has one deck: a value and n=1, no interval
     expect(html).toMatch(/<b>0\.444<\/b><br><span class="small muted">n=1<\/span>/);
     expect(html).toContain('Content-Security-Policy');

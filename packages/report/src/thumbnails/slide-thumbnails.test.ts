@@ -53,9 +53,9 @@ describe('prepareThumbnails', () => {
   });
 
   it('renders PPTX decks through LibreOffice, in one batch', async () => {
-    const result = (await prepareThumbnails([pptx], { size: 'small', cacheDir: join(dir, 'cache-pptx') })).get(
-      pptx.sha256,
-    )!;
+    const result = (
+      await prepareThumbnails([pptx], { size: 'small', cacheDir: join(dir, 'cache-pptx') })
+    ).get(pptx.sha256)!;
     expect(result.note).toBeNull();
     expect(result.slides).toHaveLength((await readDeck(pptx.path)).slide_count);
   }, 120_000);
@@ -73,6 +73,8 @@ describe('prepareThumbnails', () => {
     expect(result.get(pptx.sha256)?.note).toMatch(/needs LibreOffice.*apt-get install/);
     expect(result.get(pdf.sha256)?.slides).toHaveLength(6);
     expect(result.get(brokenRequest.sha256)?.note).toMatch(/not a deck/);
-    expect((await prepareThumbnails([pdf], { size: 'off', cacheDir: dir })).get(pdf.sha256)?.note).toMatch(/off/);
+    expect((await prepareThumbnails([pdf], { size: 'off', cacheDir: dir })).get(pdf.sha256)?.note).toMatch(
+      /off/,
+    );
   });
 });

@@ -89,16 +89,25 @@ function indexPage(dataDir: string, entries: readonly ReportEntry[]): string {
   });
 }
 
-/** Resolves `/<kind>/<name…>` to a listed entry; every path part must be a safe name (no `..`). */
-function entryFor(pathname: string, entries: readonly ReportEntry[]): ReportEntry {
-  const [kind, ...rawParts] = pathname.split('/').slice(1);
-  let parts: string[];
+/**
+ * The request path's parts, decoded, each checked as a safe name (no `.`/`..`, separators, control
+ * characters) on the raw path, before any URL normalisation could fold `/run/..` into `/`.
+ */
+function pathParts(rawUrl: string): string[] {
+  const raw = (rawUrl.split('?')[0] ?? '').split('/').slice(1);
+  if (raw.at(-1) === '') raw.pop();
   try {
-    parts = rawParts.map((part) => assertSafePathPart(decodeURIComponent(part), 'report path part'));
+    return raw.map((part) => assertSafePathPart(decodeURIComponent(part), 'report path part'));
   } catch (error) {
     throw new HttpError(400, describeError(error));
   }
-  const name = parts.join('/');
+}
+
+/** Resolves `/<kind>/<name…>` to a listed entry. */
+function entryFor(parts: readonly string[], entries: readonly ReportEntry[]): ReportEntry {
+  const [kind, ...rest] = parts;
+  const name = rest.join('/');
+  const pathname = `/${parts.join('/')}`;
   const entry = entries.find((candidate) => candidate.kind === kind && candidate.name === name);
   if (!entry) throw new HttpError(404, `no report at ${pathname}`);
   return entry;
@@ -148,11 +157,11 @@ export async function startReportViewer(options: ReportViewerOptions): Promise<R
       const hostHeader = (request.headers.host ?? '').replace(/:\d+$/, '');
       if (hostHeader !== LOOPBACK && hostHeader !== 'localhost')
         throw new HttpError(403, 'only loopback hosts are served');
-      const pathname = new URL(request.url ?? '/', `http://${LOOPBACK}`).pathname;
+      const parts = pathParts(request.url ?? '/');
       const entries = await listReports(dataDir);
-      if (pathname === '/' || pathname === '/index.html')
+      if (parts.length === 0 || (parts.length === 1 && parts[0] === 'index.html'))
         return send(response, 200, indexPage(dataDir, entries), head);
-      const entry = entryFor(pathname, entries);
+      const entry = entryFor(parts, entries);
       const key = `${entry.kind}/${entry.name}`;
       const digest = await entryDigest(entry);
       let cached = cache.get(key);
