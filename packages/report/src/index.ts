@@ -15,6 +15,7 @@ export { THIN_GROUP_MIN_INCLUDED_PROBES } from './run/run-groups';
 export { OFFLINE_JUDGE_WARNING } from './run/run-header';
 export {
   type DeckThumbnails,
+  parseThumbnailSize,
   prepareThumbnails,
   THUMBNAIL_FORMATS,
   THUMBNAIL_SIZES,

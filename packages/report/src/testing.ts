@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -175,4 +175,69 @@ export async function prepareRubricResults(dir: string): Promise<string> {
     await server.close();
   }
   return root;
+}
+
+/**
+ * A pipeline run of `decks` decks with `slides` slides each (the report's size figure: 20 × 15), made
+ * with the real stages: the demo pipeline (offline) on 20 source cases (`fixtures/bench/sources` and two
+ * demo cases) gives probes and weights; each case then gets one PPTX of `slides` slides built from its
+ * source sentences (`@xsb/decks`' `writeOutlinePptx`), evaluated (stages 5–6) and aggregated (stage 7) as
+ * run `synthetic`. Returns the data folder.
+ */
+export async function prepareSyntheticRun(
+  outDir: string,
+  options: { decks?: number; slides?: number } = {},
+): Promise<string> {
+  const { runDemo, runEvaluation } = await import('@xsb/eval');
+  const { writeOutlinePptx } = await import('@xsb/decks');
+  const { runAggregation } = await import('@xsb/metrics');
+  const { RunLayout } = await import('@xsb/core');
+  const deckCount = options.decks ?? 20;
+  const slideCount = options.slides ?? 15;
+  const sources = join(outDir, 'synthetic-sources');
+  await mkdir(sources, { recursive: true });
+  const benchSources = join(fixturesDir(), 'bench', 'sources');
+  const candidates = [
+    ...(await readdir(benchSources)).sort().map((name) => join(benchSources, name)),
+    join(fixturesDir(), 'sources', 'cs_raft_consensus'),
+    join(fixturesDir(), 'sources', 'ocean_coral_bleaching'),
+  ].slice(0, deckCount);
+  for (const from of candidates) await cp(from, join(sources, from.split('/').at(-1)!), { recursive: true });
+  const { dataDir } = await runDemo({ outDir, sourcesDir: sources });
+  const layout = new RunLayout(dataDir);
+  for (const from of candidates) {
+    const caseLabel = from.split('/').at(-1)!;
+    const text = await readFile(layout.sourceContextFile(caseLabel), 'utf8');
+    const sentences = text
+      .split(/(?<=[.!?])\s+/)
+      .map((sentence) =>
+        sentence
+          .replace(/\s+/g, ' ')
+          .replace(/^#+\s*/, '')
+          .trim(),
+      )
+      .filter((sentence) => sentence.split(' ').length >= 5)
+      .map((sentence) => sentence.slice(0, 160));
+    const slides = Array.from({ length: slideCount - 1 }, (_, index) => ({
+      title: `Part ${index + 1}`,
+      bullets: [0, 1, 2].map(
+        (offset) => sentences[(index * 3 + offset) % Math.max(1, sentences.length)] ?? 'No text.',
+      ),
+    }));
+    const deckDir = layout.deckDir({
+      run: 'synthetic',
+      system: 'synthetic',
+      condition: 'audience_agnostic',
+      audience: 'all',
+      caseLabel,
+    });
+    await mkdir(deckDir, { recursive: true });
+    await writeOutlinePptx(
+      { title: `Synthetic deck: ${caseLabel}`, subtitle: '', slides },
+      join(deckDir, `${caseLabel}.pptx`),
+    );
+  }
+  await runEvaluation({ dataDir, run: 'synthetic' });
+  await runAggregation([layout.runDir('synthetic')], layout.summaryDir('synthetic'));
+  return dataDir;
 }

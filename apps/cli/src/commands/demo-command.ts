@@ -14,6 +14,7 @@ interface DemoFlags {
   tauA?: string;
   force?: boolean;
   json?: boolean;
+  thumbnails?: string;
 }
 
 function printWhereFilesWent(context: CliContext, dataDir: string, reportFile: string): void {
@@ -52,8 +53,11 @@ export const demoCommand: CommandModule = {
       .option('--tau-a <x>', 'audience weight threshold for included probes (default 0.7)')
       .option('--force', 'redo every stage instead of reusing finished work')
       .option('--json', 'print summary.json instead of the tables')
+      .option('--thumbnails <size>', 'slide thumbnails in the HTML report: off, small (default) or large')
       .action(async (flags: DemoFlags) => {
         const tauA = flags.tauA === undefined ? undefined : parseTauA(flags.tauA);
+        const { buildRunReport, parseThumbnailSize } = await import('@xsb/report');
+        const thumbnails = parseThumbnailSize(flags.thumbnails);
         const { config, env } = context.loadConfig(configFlags(flags));
         const started = performance.now();
         const result = await runDemo({
@@ -69,8 +73,8 @@ export const demoCommand: CommandModule = {
           log: (line) => context.warn(line),
         });
         // The HTML report ends the demo; its thumbnails are cached, so a second demo renders nothing.
-        const { buildRunReport } = await import('@xsb/report');
         const html = await buildRunReport({
+          thumbnails,
           dataDir: result.dataDir,
           run: DEMO_RUN,
           out: join(dirname(result.summaryFiles.report), 'report.html'),

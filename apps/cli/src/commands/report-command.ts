@@ -25,13 +25,8 @@ async function runReportCommand(flags: ReportFlags, context: CliContext): Promis
   if ((flags.bench !== undefined || flags.rubric !== undefined) && flags.run !== undefined)
     throw new UsageError('--run names a pipeline run; --bench and --rubric take a folder instead');
   const report = await import('@xsb/report');
-  const thumbnails = flags.thumbnails ?? 'small';
-  if (!(report.THUMBNAIL_SIZES as readonly string[]).includes(thumbnails))
-    throw new UsageError(
-      `--thumbnails must be one of ${report.THUMBNAIL_SIZES.join(', ')}, got ${JSON.stringify(thumbnails)}`,
-    );
   const common = {
-    thumbnails: thumbnails as (typeof report.THUMBNAIL_SIZES)[number],
+    thumbnails: report.parseThumbnailSize(flags.thumbnails),
     env: context.io.env,
   };
   const cwd = context.io.cwd;

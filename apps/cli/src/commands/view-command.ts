@@ -28,17 +28,13 @@ export const viewCommand: CommandModule = {
         const dataDir = requireExistingPath('data folder', resolve(context.io.cwd, config.dataDir));
         const port = integerFlag('--port', flags.port, 7575, 0);
         if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-        const { startReportViewer, THUMBNAIL_SIZES } = await import('@xsb/report');
-        const thumbnails = flags.thumbnails ?? 'small';
-        if (!(THUMBNAIL_SIZES as readonly string[]).includes(thumbnails))
-          throw new UsageError(
-            `--thumbnails must be one of ${THUMBNAIL_SIZES.join(', ')}, got ${JSON.stringify(thumbnails)}`,
-          );
+        const { parseThumbnailSize, startReportViewer } = await import('@xsb/report');
+        const thumbnails = parseThumbnailSize(flags.thumbnails);
         const viewer = await startReportViewer({
           dataDir,
           port,
           ...(flags.host !== undefined ? { host: flags.host } : {}),
-          thumbnails: thumbnails as (typeof THUMBNAIL_SIZES)[number],
+          thumbnails,
           env: context.io.env,
           onBuild: (entry, ms) =>
             context.warn(`built ${entry.kind} report ${entry.name} (${(ms / 1000).toFixed(1)} s)`),

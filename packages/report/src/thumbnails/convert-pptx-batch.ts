@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeFileAtomic } from '@xsb/core';
 import { convertPptxToPdf, findSoffice } from '@xsb/decks';
+import { scratchDir } from './scratch-dir';
 
 export interface PptxConversion {
   input: string;
@@ -32,7 +32,7 @@ export async function convertPptxBatch(
   const outcome = new Map<string, Error | null>();
   if (conversions.length === 0) return outcome;
   const soffice = findSoffice(options);
-  const work = await mkdtemp(join(tmpdir(), 'xsb-report-soffice-'));
+  const work = await scratchDir('xsb-report-soffice-');
   try {
     const inputs = join(work, 'in');
     const out = join(work, 'out');

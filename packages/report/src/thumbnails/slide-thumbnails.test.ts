@@ -42,7 +42,7 @@ describe('prepareThumbnails', () => {
     expect(first.rendered).toBe(true);
     expect(first.slides).toHaveLength(6);
     expect(await widthOf(first.slides[0]!)).toEqual({ width: 320, format: 'webp' });
-    expect(await readdir(join(cacheDir, 'thumbnails', pdf.sha256, 'small'))).toContain('index.json');
+    expect(await readdir(join(cacheDir, 'thumbnails', pdf.sha256))).toEqual(['small.json']);
 
     const again = (await prepareThumbnails([pdf], { size: 'small', cacheDir })).get(pdf.sha256)!;
     expect(again.rendered).toBe(false);

@@ -1,14 +1,22 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeError, isXsbError, writeFileAtomic } from '@xsb/core';
+import { describeError, isXsbError, UsageError, writeFileAtomic } from '@xsb/core';
 import { detectDeckFormat, renderDeck } from '@xsb/decks';
 import sharp from 'sharp';
 import { type BatchConvertOptions, convertPptxBatch } from './convert-pptx-batch';
+import { scratchDir } from './scratch-dir';
 
 export const THUMBNAIL_SIZES = ['off', 'small', 'large'] as const;
 export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
+
+/** `--thumbnails` as given (default `small`); anything else is a UsageError naming the choices. */
+export function parseThumbnailSize(value: string | undefined, flag = '--thumbnails'): ThumbnailSize {
+  const size = value ?? 'small';
+  if (!(THUMBNAIL_SIZES as readonly string[]).includes(size))
+    throw new UsageError(`${flag} must be one of ${THUMBNAIL_SIZES.join(', ')}, got ${JSON.stringify(size)}`);
+  return size as ThumbnailSize;
+}
 
 /** Width in pixels and WebP quality of each size; `small` keeps 20 decks × 15 slides well under 15 MB. */
 export const THUMBNAIL_FORMATS: Record<Exclude<ThumbnailSize, 'off'>, { width: number; quality: number }> = {
@@ -16,8 +24,11 @@ export const THUMBNAIL_FORMATS: Record<Exclude<ThumbnailSize, 'off'>, { width: n
   large: { width: 800, quality: 75 },
 };
 
-/** Render at this multiple of the thumbnail width, then downscale with sharp (crisper text). */
-const OVERSAMPLE = 1.5;
+/**
+ * Render at this multiple of the thumbnail width, then downscale with sharp (crisper text). pdf-to-img's
+ * time grows with the pixels: 1.5× took 68 ms a page, 1× 31 ms (78 demo pages, shared 2-core machine).
+ */
+const OVERSAMPLE = 1.25;
 /** PPTX slides are 960 pt wide (16:9, 13.33 in) unless the deck says otherwise. */
 const DEFAULT_SLIDE_WIDTH_PT = 960;
 
@@ -44,25 +55,26 @@ export interface ThumbnailOptions extends BatchConvertOptions {
   cacheDir: string;
 }
 
-interface CacheIndex {
-  slide_count: number;
+/** One cache file per deck and size: a single atomic write (one fsync) instead of one per slide. */
+interface CacheEntry {
   width: number;
   quality: number;
+  /** WebP bytes of each slide, base64. */
+  slides: string[];
 }
 
-const slideFile = (dir: string, index: number) =>
-  join(dir, `slide-${String(index + 1).padStart(3, '0')}.webp`);
+const toDataUri = (base64: string) => `data:image/webp;base64,${base64}`;
 
-async function readCached(dir: string, format: { width: number; quality: number }): Promise<string[] | null> {
-  const indexFile = join(dir, 'index.json');
-  if (!existsSync(indexFile)) return null;
+async function readCached(
+  file: string,
+  format: { width: number; quality: number },
+): Promise<string[] | null> {
+  if (!existsSync(file)) return null;
   try {
-    const index = JSON.parse(await readFile(indexFile, 'utf8')) as CacheIndex;
-    if (index.width !== format.width || index.quality !== format.quality) return null;
-    const slides: string[] = [];
-    for (let i = 0; i < index.slide_count; i++)
-      slides.push(`data:image/webp;base64,${(await readFile(slideFile(dir, i))).toString('base64')}`);
-    return slides;
+    const entry = JSON.parse(await readFile(file, 'utf8')) as CacheEntry;
+    if (entry.width !== format.width || entry.quality !== format.quality || !Array.isArray(entry.slides))
+      return null;
+    return entry.slides.map(toDataUri);
   } catch {
     return null; // a damaged cache entry is rendered again
   }
@@ -70,26 +82,25 @@ async function readCached(dir: string, format: { width: number; quality: number 
 
 async function renderThumbnails(
   pdfPath: string,
-  dir: string,
+  file: string,
   format: { width: number; quality: number },
   slideWidth: number,
 ): Promise<string[]> {
-  const work = await mkdtemp(join(tmpdir(), 'xsb-report-render-'));
+  const work = await scratchDir('xsb-report-render-');
   try {
     const scale = Math.min(3, Math.max(0.2, (format.width * OVERSAMPLE) / slideWidth));
     const pngs = await renderDeck(pdfPath, { outDir: work, scale });
     const slides: string[] = [];
-    for (const [index, png] of pngs.entries()) {
+    for (const png of pngs) {
       const webp = await sharp(await readFile(png))
-        .resize({ width: format.width, withoutEnlargement: false })
+        .resize({ width: format.width })
         .webp({ quality: format.quality })
         .toBuffer();
-      await writeFileAtomic(slideFile(dir, index), webp);
-      slides.push(`data:image/webp;base64,${webp.toString('base64')}`);
+      slides.push(webp.toString('base64'));
     }
-    const index: CacheIndex = { slide_count: slides.length, width: format.width, quality: format.quality };
-    await writeFileAtomic(join(dir, 'index.json'), `${JSON.stringify(index)}\n`);
-    return slides;
+    const entry: CacheEntry = { width: format.width, quality: format.quality, slides };
+    await writeFileAtomic(file, `${JSON.stringify(entry)}\n`);
+    return slides.map(toDataUri);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -116,16 +127,16 @@ export async function prepareThumbnails(
     return result;
   }
   const format = THUMBNAIL_FORMATS[options.size];
-  const dirOf = (sha: string) => join(options.cacheDir, 'thumbnails', sha, options.size);
+  const fileOf = (sha: string) => join(options.cacheDir, 'thumbnails', sha, `${options.size}.json`);
   // Converted PDFs stay in a temp folder: LibreOffice stamps each one with its creation time, so
   // keeping them would make two identical runs differ; the thumbnails themselves are reproducible.
-  const work = await mkdtemp(join(tmpdir(), 'xsb-report-pdf-'));
+  const work = await scratchDir('xsb-report-pdf-');
   const pdfOf = (sha: string) => join(work, `${sha}.pdf`);
   try {
     const pending: Array<ThumbnailRequest & { pdf: string }> = [];
     const toConvert: ThumbnailRequest[] = [];
     for (const request of unique) {
-      const cached = await readCached(dirOf(request.sha256), format);
+      const cached = await readCached(fileOf(request.sha256), format);
       if (cached) {
         result.set(request.sha256, { slides: cached, note: null, rendered: false });
         continue;
@@ -138,27 +149,19 @@ export async function prepareThumbnails(
         result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
       }
     }
-    if (toConvert.length > 0) {
-      try {
-        const converted = await convertPptxBatch(
-          toConvert.map((request) => ({ input: request.path, output: pdfOf(request.sha256) })),
-          options,
-        );
-        for (const request of toConvert) {
-          const error = converted.get(request.path);
-          if (error) result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
-          else pending.push({ ...request, pdf: pdfOf(request.sha256) });
-        }
-      } catch (error) {
-        for (const request of toConvert)
-          result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
-      }
-    }
-    for (const request of pending) {
+    // LibreOffice converts in its own process while the PDF decks render here.
+    const conversion =
+      toConvert.length === 0
+        ? Promise.resolve(new Map<string, Error | null>())
+        : convertPptxBatch(
+            toConvert.map((request) => ({ input: request.path, output: pdfOf(request.sha256) })),
+            options,
+          ).catch((error: unknown) => new Map(toConvert.map((request) => [request.path, error as Error])));
+    const render = async (request: ThumbnailRequest & { pdf: string }) => {
       try {
         const slides = await renderThumbnails(
           request.pdf,
-          dirOf(request.sha256),
+          fileOf(request.sha256),
           format,
           request.slideWidth || DEFAULT_SLIDE_WIDTH_PT,
         );
@@ -166,6 +169,13 @@ export async function prepareThumbnails(
       } catch (error) {
         result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
       }
+    };
+    for (const request of pending) await render(request);
+    const converted = await conversion;
+    for (const request of toConvert) {
+      const error = converted.get(request.path);
+      if (error) result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+      else await render({ ...request, pdf: pdfOf(request.sha256) });
     }
   } finally {
     await rm(work, { recursive: true, force: true });
