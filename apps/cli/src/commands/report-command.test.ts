@@ -87,6 +87,20 @@ describe('xsb report --html', () => {
   });
 });
 
+describe('xsb demo', () => {
+  it('ends with the path of its HTML report', async () => {
+    const result = await run(['demo', '--sources', 'sources', '--out', 'again', '--thumbnails', 'off']);
+    expect(result.code).toBe(0);
+    const file = join(root, 'again', 'data', 'runs', 'demo', 'summary', 'report.html');
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(`HTML report: ${file}`);
+    expect(existsSync(file)).toBe(true);
+    const bad = await run(['demo', '--out', 'never', '--thumbnails', 'huge']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--thumbnails must be one of off, small, large/);
+    expect(existsSync(join(root, 'never'))).toBe(false);
+  }, 120_000);
+});
+
 describe('xsb view', () => {
   it('refuses a host other than 127.0.0.1 and a bad port (exit 2)', async () => {
     expect((await run(['view', '--data', 'one/data', '--host', '0.0.0.0', '--port', '0'])).stderr).toMatch(

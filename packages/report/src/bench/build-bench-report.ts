@@ -45,47 +45,42 @@ function comparisonLabel(c: BenchComparison, withConfiguration: boolean): string
   return `${sideLabel(c, 'b', withConfiguration)} − ${sideLabel(c, 'a', withConfiguration)} (${c.n_cases} cases)`;
 }
 
+/** One forest plot: a panel per metric (own x scale), a row per pair with its difference and interval. */
 async function forestPlots(
   id: string,
   comparisons: readonly BenchComparison[],
   withConfiguration: boolean,
 ): Promise<string> {
-  const metrics = [...new Set(comparisons.map((c) => c.metric))];
-  const figures: string[] = [];
-  for (const metric of metrics) {
-    const points = comparisons.flatMap((c) =>
-      c.metric === metric && c.mean_diff !== null
-        ? [
-            {
-              label: comparisonLabel(c, withConfiguration),
-              mean: c.mean_diff,
-              low: c.ci_low ?? c.mean_diff,
-              high: c.ci_high ?? c.mean_diff,
-              group: verdictOf(c),
-              shape: c.diag ? 'diag (few cases)' : 'result',
-            },
-          ]
-        : [],
-    );
-    if (points.length === 0) continue;
-    figures.push(
-      await plotFigure(
-        safeId(id, metric),
-        intervalPlotSpec(points, {
-          xTitle: `${metric}: mean difference B − A, 95% cluster-bootstrap interval`,
-          groupTitle: 'verdict',
-          colors: VERDICT_COLORS,
-          shapeTitle: 'diag',
-          shapes: SHAPES,
-          reference: 0,
-        }),
-        `${metric}: paired over the cases both sides have; real = the interval excludes 0; diag = fewer cases than the run's diag_below, a diagnostic, not a result.`,
-      ),
-    );
-  }
-  return figures.length > 0
-    ? `<div class="plots">${figures.join('')}</div>`
-    : '<p class="note">No comparison has a value.</p>';
+  const points = comparisons.flatMap((c) =>
+    c.mean_diff === null
+      ? []
+      : [
+          {
+            label: comparisonLabel(c, withConfiguration),
+            mean: c.mean_diff,
+            low: c.ci_low ?? c.mean_diff,
+            high: c.ci_high ?? c.mean_diff,
+            group: verdictOf(c),
+            shape: c.diag ? 'diag (few cases)' : 'result',
+            facet: c.metric,
+          },
+        ],
+  );
+  const missing = comparisons.length - points.length;
+  if (points.length === 0) return '<p class="note">No comparison has a value.</p>';
+  const figure = await plotFigure(
+    id,
+    intervalPlotSpec(points, {
+      xTitle: 'mean difference B − A, 95% cluster-bootstrap interval',
+      groupTitle: 'verdict',
+      colors: VERDICT_COLORS,
+      shapeTitle: 'diag',
+      shapes: SHAPES,
+      reference: 0,
+    }),
+    `One panel per metric; paired over the cases both sides have (n cases in each label). real = the interval excludes 0; diag = fewer cases than the run's diag_below (a diagnostic, not a result).${missing > 0 ? ` ${missing} comparison(s) without a value are in the table below.` : ''}`,
+  );
+  return `<div class="plots">${figure}</div>`;
 }
 
 function comparisonTable(

@@ -36,12 +36,14 @@ export function intervalPlotSpec(
   points: readonly IntervalPoint[],
   options: IntervalPlotOptions,
 ): TopLevelSpec {
-  const groups = Object.keys(options.colors);
+  // Legends list only what the plot shows, in the declared order.
+  const present = new Set(points.map((point) => point.group));
+  const groups = Object.keys(options.colors).filter((group) => present.has(group));
   const x = {
     field: 'mean',
     type: 'quantitative' as const,
     title: options.xTitle,
-    ...(options.domain ? { scale: { domain: options.domain, zero: false } } : { scale: { zero: false } }),
+    scale: options.domain ? { domain: options.domain } : { zero: options.reference === 0 },
   };
   const y = { field: 'label', type: 'nominal' as const, title: null, sort: null };
   const color = {
@@ -50,15 +52,14 @@ export function intervalPlotSpec(
     title: options.groupTitle,
     scale: { domain: groups, range: groups.map((group) => options.colors[group] as string) },
   };
+  const shapesPresent = new Set(points.map((point) => point.shape ?? ''));
+  const shapeNames = Object.keys(options.shapes ?? {}).filter((name) => shapesPresent.has(name));
   const shape = options.shapes
     ? {
         field: 'shape',
         type: 'nominal' as const,
         title: options.shapeTitle ?? '',
-        scale: {
-          domain: Object.keys(options.shapes),
-          range: Object.values(options.shapes),
-        },
+        scale: { domain: shapeNames, range: shapeNames.map((name) => options.shapes?.[name] as string) },
       }
     : undefined;
   const layers: unknown[] = [
@@ -73,15 +74,40 @@ export function intervalPlotSpec(
   ];
   if (options.reference !== undefined)
     layers.unshift({
-      data: { values: [{ ref: options.reference }] },
       mark: { type: 'rule', color: '#888', strokeDash: [4, 3] },
-      encoding: { x: { field: 'ref', type: 'quantitative' } },
+      encoding: { x: { datum: options.reference, type: 'quantitative' } },
     });
+  const values = points.map((point) => ({ ...point, shape: point.shape ?? '' }));
+  const width = options.width ?? 420;
+  if (points.some((point) => point.facet !== undefined)) {
+    // One panel per facet (e.g. per metric), each with its own x scale and rows.
+    return {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      data: { values },
+      facet: {
+        row: {
+          field: 'facet',
+          type: 'nominal',
+          title: null,
+          sort: null,
+          header: {
+            labelAngle: 0,
+            labelOrient: 'top',
+            labelAnchor: 'start',
+            labelFontWeight: 'bold',
+            labelFontSize: 12,
+          },
+        },
+      },
+      spec: { width, height: { step: 22 }, layer: layers },
+      resolve: { scale: { x: 'independent', y: 'independent' } },
+    } as TopLevelSpec;
+  }
   const rows = new Set(points.map((point) => point.label)).size;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values: points.map((point) => ({ ...point, shape: point.shape ?? '' })) },
-    width: options.width ?? 420,
+    data: { values },
+    width,
     height: Math.max(40, rows * 24),
     layer: layers,
   } as TopLevelSpec;

@@ -35,7 +35,9 @@ function offlineLoader(): ReturnType<typeof vega.loader> {
  */
 export async function renderVegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   const withConfig = { ...spec, config: { ...BASE_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec;
-  const compiled = compile(withConfig).spec;
+  // vega-lite's compile notes (e.g. on unioned facet domains) are about layout, not data: not printed.
+  const quiet = vega.logger(vega.None);
+  const compiled = compile(withConfig, { logger: quiet }).spec;
   // Vega logs dataflow errors (a refused load among them) and renders an empty plot; collect them
   // and fail instead, so a broken plot never ships silently.
   const errors: string[] = [];
