@@ -1,7 +1,8 @@
 /**
- * The report screenshots in docs/images (`pnpm --filter @xsb/report screenshots [OUT_DIR]`): the demo's
- * report at 1400×900 (its top, and a deck drill-down after a click on a probe), and the forest plot of a
- * bench run over the bench fixtures; PNGs palette-quantised with sharp to stay small.
+ * The report screenshots (`pnpm --filter @xsb/report screenshots [OUT_DIR]`, default docs/images): the
+ * demo's report at 1400×900 (its top, and a deck drill-down after a click on a probe), and the forest plot
+ * of a bench run over the bench fixtures; PNGs palette-quantised with sharp to stay small. docs/ keeps
+ * the first two.
  */
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -30,17 +31,18 @@ try {
   await buildRunReport({ dataDir: demo.dataDir, run: 'demo', out: runReport });
   const opened = await browser.open(runReport);
   await save(await opened.page.screenshot(), 'report-top.png');
-  const row = opened.page.locator('#probes-table tbody tr[data-slides="3"]').first();
+  const wanted =
+    'tr[data-slides="3"][data-f-system="xsb-baseline__audience_conditioned"][data-f-included="included"][data-f-covered="covered"]';
+  const row = opened.page.locator(`#probes-table tbody ${wanted}`).first();
   await row.click();
   const deckId = await row.getAttribute('data-deck');
-  const inDeck = opened.page.locator(`#${deckId} table[id$="-probes"] tbody tr[data-slides="3"]`).first();
-  await inDeck.scrollIntoViewIfNeeded();
+  const label = await row.getAttribute('data-label');
+  const inDeck = opened.page
+    .locator(`#${deckId} table[id$="-probes"] tbody tr[data-label="${label}"]`)
+    .first();
   await inDeck.click();
-  await opened.page.evaluate(
-    (id) => document.getElementById(id!)?.scrollIntoView({ block: 'start' }),
-    deckId,
-  );
-  await opened.page.evaluate(() => window.scrollBy(0, -40));
+  // the slide strip is sticky: with the clicked row mid-screen, both are in view
+  await inDeck.evaluate((element) => element.scrollIntoView({ block: 'center' }));
   await save(await opened.page.screenshot(), 'report-drill-down.png');
 
   const bench = await runDemo({
