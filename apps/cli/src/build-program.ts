@@ -1,25 +1,40 @@
-import { XSB_VERSION } from '@xsb/core';
 import { Command } from 'commander';
-import type { CliContext } from './cli-context';
-import type { CommandModule } from './command-module';
+import type { CliContext, CliIo } from './cli-context';
+import { type CommandEntry, isLazyCommandModule } from './command-module';
 
-/** Builds the `xsb` program: global flags, then every registered subcommand group. */
-export function buildProgram(context: CliContext, modules: CommandModule[]): Command {
+/**
+ * Builds the `xsb` program: global flags, then every subcommand group. A group still lazy (not the
+ * one the command line asks for) is listed by name and description only; its code is never loaded.
+ * `context` is needed only to register loaded groups; `version` only to answer `--version`.
+ */
+export function buildProgram(
+  io: Pick<CliIo, 'stdout' | 'stderr'>,
+  modules: readonly CommandEntry[],
+  context: CliContext | undefined,
+  version = '',
+): Command {
   const program = new Command('xsb');
   program
     .description(
       'Benchmark AI slide-deck generators: X+SlidesBench pipeline, PresentBench rubric, bench harness.',
     )
-    .version(XSB_VERSION, '-V, --version', 'print the xsb version')
+    .version(version, '-V, --version', 'print the xsb version')
     .option('--debug', 'print stack traces for errors')
     .option('--config <file>', 'config file (default: xsb.config.json|yaml in the current folder)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => context.io.stdout.write(text),
-      writeErr: (text) => context.io.stderr.write(text),
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
       outputError: (text, write) => write(`ERROR: ${text.replace(/^error:\s*/i, '')}`),
     });
-  for (const module of modules) module.register(program, context);
+  for (const module of modules) {
+    if (isLazyCommandModule(module)) {
+      for (const command of module.commands) program.command(command.name).description(command.description);
+      continue;
+    }
+    if (!context) throw new Error(`command group "${module.name}" registered without a context`);
+    module.register(program, context);
+  }
   return program;
 }

@@ -10,5 +10,21 @@ export interface CommandModule {
   register(program: Command, context: CliContext): void;
 }
 
+/**
+ * A command group whose code (and with it every stage package it imports) is loaded only when one of
+ * its commands runs or its own help is asked for. `commands` are the top-level commands it registers,
+ * with the descriptions `xsb --help` lists without loading it (a test keeps them equal to the real ones).
+ */
+export interface LazyCommandModule {
+  name: string;
+  commands: ReadonlyArray<{ name: string; description: string }>;
+  load(): Promise<CommandModule>;
+}
+
+/** What the runner accepts: a group to register as it is, or one to load when it is used. */
+export type CommandEntry = CommandModule | LazyCommandModule;
+
+export const isLazyCommandModule = (entry: CommandEntry): entry is LazyCommandModule => 'load' in entry;
+
 /** Wraps an action so its returned exit code reaches the runner. */
 export type ExitCode = 0 | 1 | 2;

@@ -1,5 +1,5 @@
 export { type CliContext, type CliIo, createCliContext } from './cli-context';
-export type { CommandModule, ExitCode } from './command-module';
+export type { CommandEntry, CommandModule, ExitCode, LazyCommandModule } from './command-module';
 export { commandModules } from './commands/index';
 export { reportExitCode } from './exit-code';
-export { runCli } from './run-cli';
+export { runCli, targetCommand } from './run-cli';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CommandModule, ExitCode } from './command-module';
+import type { CommandEntry, ExitCode } from './command-module';
 import { commandModules } from './commands/index';
 import { runCli } from './run-cli';
 import { captureStream } from './testing-streams';
@@ -16,7 +16,7 @@ export interface RunXsbOptions {
   /** Variables on top of `HOME=<cwd>` and `XDG_CACHE_HOME=<cwd>/cache`; nothing else of this process leaks in. */
   env?: Record<string, string>;
   /** The command groups to register (default: every `xsb` command). */
-  modules?: CommandModule[];
+  modules?: readonly CommandEntry[];
 }
 
 /** The arguments after `xsb`: an array, or a command line split at single spaces when none holds one. */

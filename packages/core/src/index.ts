@@ -8,6 +8,7 @@ export {
   type DirectoryLock,
   LOCK_DIR_NAME,
   type LockHolder,
+  processIsAlive,
   withDirectoryLock,
 } from './directory-lock';
 export {
@@ -25,6 +26,7 @@ export {
   type XsbErrorOptions,
 } from './errors';
 export { canonicalJson, hashBytes, hashCanonicalJson, hashFile } from './hash-content';
+export { identifyDeckContent } from './identify-deck-content';
 export { readJson, writeJson } from './json-file';
 export {
   JsonlWriter,
@@ -37,13 +39,51 @@ export {
 export { environmentWithDotenv, parseDotenv } from './load-dotenv';
 export { mapWithConcurrency } from './map-with-concurrency';
 export {
+  countingProgress,
   createProgressReporter,
   type ProgressOptions,
   type ProgressReporter,
+  type ProgressStartOptions,
   silentProgress,
 } from './progress-reporter';
 export { decodeUtf8Text, readUtf8Text } from './read-utf8-text';
 export { assertSafePathPart, type DeckLocation, isSafePathPart, RunLayout } from './run-layout';
+export {
+  type ApiJob,
+  type ApiJobAccepted,
+  type ApiJobList,
+  apiJobAcceptedSchema,
+  apiJobListSchema,
+  apiJobSchema,
+  JOB_KINDS,
+  JOB_STATUSES,
+  type JobExecution,
+  type JobKind,
+  type JobProgress,
+  type JobStatus,
+} from './schemas/api-job';
+export {
+  API_SCOPES,
+  type ApiDeckUpload,
+  type ApiError,
+  type ApiEvaluationParameters,
+  type ApiEvaluationRequest,
+  type ApiRubricEvaluationRequest,
+  type ApiRubricParameters,
+  type ApiScope,
+  apiErrorSchema,
+  apiEvaluationRequestSchema,
+  apiRubricEvaluationRequestSchema,
+  portableNameSchema,
+} from './schemas/api-request';
+export {
+  type ApiEvaluationResult,
+  type ApiRubricResult,
+  type ApiRunList,
+  apiEvaluationResultSchema,
+  apiRubricResultSchema,
+  apiRunListSchema,
+} from './schemas/api-result';
 export {
   type AudienceProfile,
   audienceProfileSchema,
@@ -52,6 +92,7 @@ export {
   lexicalPreferencesSchema,
 } from './schemas/audience-profile';
 export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
+export { BATCH_CUSTOM_ID_PATTERN, type BatchState, batchStateSchema } from './schemas/batch-state';
 export {
   type BenchConfigFile,
   type BenchEvaluationOverrides,
@@ -128,12 +169,39 @@ export {
 } from './schemas/deck-run-status';
 export { type DeckStats, deckStatsSchema } from './schemas/deck-stats';
 export { type EvalJobStatus, evalJobStatusSchema } from './schemas/eval-job-status';
+export { type MetaAgreement, metaAgreementSchema } from './schemas/meta-agreement';
+export {
+  type MetaAnchorCheck,
+  type MetaAnchorSet,
+  metaAnchorCheckSchema,
+  metaAnchorSetSchema,
+} from './schemas/meta-anchor';
+export {
+  PERTURBATION_KINDS,
+  type PerturbationChange,
+  type PerturbationKind,
+  type PerturbationRecord,
+  perturbationRecordSchema,
+} from './schemas/meta-perturbation';
+export {
+  type MetaScoreRow,
+  type MetaSensitivity,
+  metaScoreRowSchema,
+  metaSensitivitySchema,
+} from './schemas/meta-sensitivity';
 export { type Metadata, metadataSchema } from './schemas/metadata';
-export { type Metrics, metricsSchema } from './schemas/metrics';
+export {
+  JUDGE_KINDS,
+  type JudgeDescriptor,
+  type JudgeKind,
+  type Metrics,
+  metricsSchema,
+} from './schemas/metrics';
 export {
   type MetricSummary,
   type MetricsGroupSummary,
   type MetricsSummary,
+  type MissingJob,
   metricsSummarySchema,
 } from './schemas/metrics-summary';
 export { type Evidence, evidenceSchema, type Probe, probeSchema } from './schemas/probe';
@@ -147,12 +215,15 @@ export {
 } from './schemas/replay-store';
 export {
   type LayoutCheckResult,
+  RUBRIC_PARSERS,
   RUBRIC_VERDICTS,
   type RubricEvaluation,
   type RubricItemResult,
+  type RubricParser,
   type RubricRunRow,
   type RubricRunSummary,
   type RubricSection,
+  type RubricSlideCountBase,
   type RubricUsage,
   type RubricVerdict,
   rubricEvaluationSchema,
@@ -170,6 +241,12 @@ export {
   rubricClassWeightsSchema,
   rubricInstanceFileSchema,
 } from './schemas/rubric-instance';
+export {
+  type PresentBenchResultFile,
+  type PresentBenchScoreFile,
+  presentBenchResultFileSchema,
+  presentBenchScoreFileSchema,
+} from './schemas/rubric-presentbench';
 export {
   type HashedInput,
   hashedInputSchema,
@@ -191,6 +268,7 @@ export {
 } from './schemas/slidetailor-job';
 export {
   type SourceContext,
+  type SourcePageFurniture,
   type SourcePageSpan,
   sourceContextSchema,
   sourcePageSpanSchema,
@@ -212,6 +290,9 @@ export {
   CONFIG_ENVIRONMENT,
   CONFIG_FILE_NAMES,
   defaultCacheDir,
+  GENERATOR_PLACEHOLDERS,
+  type GeneratorConfig,
+  type GeneratorPlaceholder,
   type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,
@@ -219,6 +300,7 @@ export {
   modelPriceSchema,
   type ProviderLimits,
   providerLimitsSchema,
+  unknownGeneratorPlaceholders,
   type XsbConfig,
   type XsbConfigInput,
   xsbConfigSchema,

@@ -64,9 +64,82 @@ describe('loadConfig', () => {
     expect((error as Error).message).toContain('xsb.config.json');
   });
 
+  it('accepts rpm, tpm and max_concurrency as short names of the provider limits', async () => {
+    await writeFile(
+      join(dir, 'xsb.config.yaml'),
+      'providers:\n  anthropic: {rpm: 50, tpm: 40000, max_concurrency: 16, timeoutMs: 9000}\n',
+    );
+    const { config } = loadConfig({ cwd: dir, env: { HOME: dir } });
+    expect(config.providers.anthropic).toEqual({
+      requestsPerMinute: 50,
+      tokensPerMinute: 40_000,
+      maxConcurrency: 16,
+      timeoutMs: 9000,
+    });
+  });
+
+  it('refuses both spellings of one provider limit', async () => {
+    await writeFile(
+      join(dir, 'xsb.config.json'),
+      JSON.stringify({ providers: { openai: { rpm: 50, requestsPerMinute: 60 } } }),
+    );
+    expect(() => loadConfig({ cwd: dir, env: { HOME: dir } })).toThrow(
+      /providers\.openai\.rpm.*requestsPerMinute/,
+    );
+  });
+
   it('fails an unparseable config file', async () => {
     await writeFile(join(dir, 'xsb.config.json'), '{nope');
     expect(() => loadConfig({ cwd: dir, env: {} })).toThrow(ConfigError);
+  });
+});
+
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the config holds a literal ${VAR} reference
+const API_KEY_REFERENCE = '${API_KEY}';
+
+describe('loadConfig: generators', () => {
+  const load = async (generators: unknown) => {
+    await writeFile(join(dir, 'xsb.config.yaml'), JSON.stringify({ generators }));
+    return loadConfig({ cwd: dir, env: { HOME: dir } });
+  };
+  const failure = async (generators: unknown) => {
+    try {
+      await load(generators);
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('the config loaded');
+  };
+
+  it('reads a command generator with its defaults', async () => {
+    const { config } = await load({
+      pptagent: {
+        command: ['python3', 'run.py', '--in={source}', '{{literal}}'],
+        env: { KEY: API_KEY_REFERENCE },
+      },
+    });
+    expect(config.generators.pptagent).toEqual({
+      command: ['python3', 'run.py', '--in={source}', '{{literal}}'],
+      timeout_s: 3600,
+      env: { KEY: API_KEY_REFERENCE },
+      format: 'pptx',
+    });
+  });
+
+  it('names an unknown placeholder, its place and the known ones', async () => {
+    const error = await failure({ mine: { command: ['gen', '--out', '{output}'] } });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('generators.mine.command[2]');
+    expect(error.message).toContain('unknown placeholder {output}');
+    expect(error.message).toContain('{source} {source_dir} {audience} {condition} {prompt} {out} {case}');
+  });
+
+  it('rejects an empty program, an unknown key, a bad timeout and the built-in name', async () => {
+    expect((await failure({ mine: { command: [''] } })).message).toContain('must not be empty');
+    expect((await failure({ mine: { command: ['gen'], timeout: 5 } })).message).toMatch(/timeout/);
+    expect((await failure({ mine: { command: ['gen'], timeout_s: 0 } })).message).toContain('timeout_s');
+    expect((await failure({ 'xsb-baseline': { command: ['gen'] } })).message).toContain('built-in');
+    expect((await failure({ '../x': { command: ['gen'] } })).message).toContain('system name');
   });
 });
 

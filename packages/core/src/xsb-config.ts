@@ -5,11 +5,36 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors';
 import { environmentWithDotenv } from './load-dotenv';
+import { API_SCOPES } from './schemas/api-request';
 import { formatIssuePath } from './validate-record';
 
 const positiveInt = z.coerce.number().int().positive();
 
-export const providerLimitsSchema = z.object({
+/** The short names config files may use for the three limits (`providers.<name>.rpm` …). */
+const PROVIDER_LIMIT_ALIASES = {
+  rpm: 'requestsPerMinute',
+  tpm: 'tokensPerMinute',
+  max_concurrency: 'maxConcurrency',
+} as const;
+
+/** Renames the short aliases to the full names; giving both spellings of one limit is an error. */
+function expandLimitAliases(value: unknown, context: z.RefinementCtx): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [alias, name] of Object.entries(PROVIDER_LIMIT_ALIASES)) {
+    if (!(alias in out)) continue;
+    if (name in out) {
+      context.addIssue({ code: 'custom', path: [alias], message: `is the same limit as "${name}": set one` });
+      continue;
+    }
+    out[name] = out[alias];
+    delete out[alias];
+  }
+  return out;
+}
+
+const providerLimitsObject = z.object({
+  /** The ceiling of calls in flight; adaptive concurrency moves below it on 429/529 and back. */
   maxConcurrency: positiveInt.optional(),
   requestsPerMinute: positiveInt.optional(),
   tokensPerMinute: positiveInt.optional(),
@@ -17,14 +42,36 @@ export const providerLimitsSchema = z.object({
   maxAttempts: positiveInt.optional(),
   maxTotalWaitMs: positiveInt.optional(),
 });
-export type ProviderLimits = z.infer<typeof providerLimitsSchema>;
+
+/** Limits of one provider; `rpm`, `tpm` and `max_concurrency` are accepted as short names. */
+export const providerLimitsSchema = z.preprocess(
+  (value, context) => expandLimitAliases(value, context),
+  providerLimitsObject,
+);
+export type ProviderLimits = z.infer<typeof providerLimitsObject>;
+
+const price = z.number().min(0);
 
 /** USD per million tokens, by kind. */
 export const modelPriceSchema = z.object({
-  input: z.number().min(0),
-  output: z.number().min(0),
-  cacheRead: z.number().min(0).optional(),
-  cacheWrite: z.number().min(0).optional(),
+  input: price,
+  output: price,
+  /** Input served from the provider's prompt cache; the input price when unset. */
+  cacheRead: price.optional(),
+  /** Input written to the prompt cache (Anthropic); the input price when unset. */
+  cacheWrite: price.optional(),
+  /**
+   * Prices through the provider's batch API (Anthropic Message Batches, OpenAI Batch). A kind left
+   * out costs half its online price: both providers bill batch usage at 50 % of the online price.
+   */
+  batch: z
+    .object({
+      input: price.optional(),
+      output: price.optional(),
+      cacheRead: price.optional(),
+      cacheWrite: price.optional(),
+    })
+    .optional(),
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
@@ -34,6 +81,86 @@ const booleanish = z.union([
     .enum(['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off', ''])
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v)),
 ]);
+
+/** The placeholders a command generator's argv template may use (`{source}` …); `{{`/`}}` are literal braces. */
+export const GENERATOR_PLACEHOLDERS = [
+  'source',
+  'source_dir',
+  'audience',
+  'condition',
+  'prompt',
+  'out',
+  'case',
+] as const;
+export type GeneratorPlaceholder = (typeof GENERATOR_PLACEHOLDERS)[number];
+
+const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
+
+/** The placeholder names of one argv element that are not {@link GENERATOR_PLACEHOLDERS}. */
+export function unknownGeneratorPlaceholders(argument: string): string[] {
+  const known: readonly string[] = GENERATOR_PLACEHOLDERS;
+  return [...argument.matchAll(PLACEHOLDER)]
+    .map((match) => match[1])
+    .filter((name): name is string => name !== undefined && !known.includes(name));
+}
+
+/**
+ * One external deck generator run per run-sheet row (`generators.<name>` in the config file):
+ * `command` is an argv template (never run through a shell), `timeout_s` the most one row may take,
+ * `env` variables added to the environment (values may reference `${VAR}`), `cwd` the folder it runs
+ * in (default: the row's own `work/` folder), `format` the deck it writes to `{out}`.
+ */
+const generatorConfigSchema = z.strictObject({
+  command: z
+    .array(z.string())
+    .min(1)
+    .refine((argv) => (argv[0] ?? '').trim() !== '', 'the program (first element) must not be empty')
+    .superRefine((argv, context) => {
+      argv.forEach((argument, index) => {
+        for (const name of unknownGeneratorPlaceholders(argument)) {
+          context.addIssue({
+            code: 'custom',
+            path: [index],
+            message: `unknown placeholder {${name}} (known: ${GENERATOR_PLACEHOLDERS.map((known) => `{${known}}`).join(' ')})`,
+          });
+        }
+      });
+    }),
+  timeout_s: z.number().positive().default(3600),
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not a variable name'), z.string())
+    .default({}),
+  cwd: z.string().min(1).optional(),
+  format: z.enum(['pptx', 'pdf']).default('pptx'),
+});
+export type GeneratorConfig = z.infer<typeof generatorConfigSchema>;
+/**
+ * The HTTP API (`xsb serve`, `xsb worker`). Tokens appear here only as the sha256 of the token, so a
+ * config file never holds a secret; the tokens themselves come from `XSB_API_TOKENS` (see `@xsb/api`).
+ */
+const apiConfigSchema = z
+  .object({
+    tokens: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the lowercase hex sha256 of the token'),
+          scopes: z.array(z.enum(API_SCOPES)).min(1),
+        }),
+      )
+      .default([]),
+    /** Requests per minute and token. */
+    rateLimitPerMinute: positiveInt.default(600),
+    /** Largest request body, in MB (10^6 bytes). */
+    bodyLimitMb: positiveInt.default(100),
+    /** Jobs run at once by one process. */
+    workers: positiveInt.default(2),
+    /** Seconds SIGTERM waits for running jobs before checkpointing them as queued. */
+    drainTimeoutS: positiveInt.default(30),
+    /** `redis://HOST:PORT` for BullMQ; unset: the embedded SQLite store in the data folder. */
+    queue: z.string().min(1).optional(),
+  })
+  .prefault({});
 
 /** The one typed configuration of xsb. Sources in rising precedence: config file, environment, flags. */
 export const xsbConfigSchema = z.object({
@@ -47,6 +174,23 @@ export const xsbConfigSchema = z.object({
   debug: booleanish.default(false),
   providers: z.record(z.string(), providerLimitsSchema).default({}),
   prices: z.record(z.string(), modelPriceSchema).default({}),
+  /** External generators by system name (the run sheet's `system` column). */
+  generators: z
+    .record(z.string(), generatorConfigSchema)
+    // Key rules are checked here: zod reports a failed record key without its message.
+    .superRefine((generators, context) => {
+      for (const name of Object.keys(generators)) {
+        const problem =
+          name === 'xsb-baseline'
+            ? 'xsb-baseline is the built-in generator; name yours differently'
+            : /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)
+              ? undefined
+              : 'is not a usable system name (letters, digits, ".", "_", "-"; it names a folder)';
+        if (problem) context.addIssue({ code: 'custom', path: [name], message: problem });
+      }
+    })
+    .default({}),
+  api: apiConfigSchema,
 });
 export type XsbConfig = z.infer<typeof xsbConfigSchema>;
 export type XsbConfigInput = z.input<typeof xsbConfigSchema>;

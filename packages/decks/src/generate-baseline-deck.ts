@@ -8,9 +8,13 @@ import {
   writeJson,
 } from '@xsb/core';
 import type { LlmClient } from '@xsb/llm';
+import { audienceLabel, type DeckScaffolding, scaffoldingFor } from './deck-scaffolding';
+import { detectSourceLanguage } from './detect-source-language';
+import { mainScript } from './main-script';
+import { BulletRegister } from './near-duplicate-text';
 import { planLexicalOutline } from './plan-lexical-outline';
 import { planLlmOutline } from './plan-llm-outline';
-import { writeOutlinePptx } from './write-outline-pptx';
+import { agendaOf, writeOutlinePptx } from './write-outline-pptx';
 
 /** The system name of the built-in generator in run sheets and the deck tree. */
 export const BASELINE_SYSTEM = 'xsb-baseline';
@@ -20,6 +24,12 @@ export interface BaselineDeckRequest {
   condition: Condition;
   audience: string;
   sourceText: string;
+  /** The deck title (`title` of the case's `source_metadata.json`); without it the planner's. */
+  title?: string;
+  /** The case's scene (`scene` of `source_metadata.json`): the agnostic deck's subtitle. */
+  scene?: string;
+  /** The source's language (ISO 639-1); detected from the source text (eld) when not given. */
+  language?: string;
   /** The audience profile description; required for `audience_conditioned`. */
   audienceProfile?: string;
   /**
@@ -31,27 +41,110 @@ export interface BaselineDeckRequest {
   maxSlides?: number;
   /** Where the PPTX goes. */
   outputDeckPath: string;
-  /** Where `deck_outline.json` goes (the normalized deck folder). */
-  deckDir: string;
+  /** Where `deck_outline.json` goes (the normalized deck folder); without it no outline file is written. */
+  deckDir?: string;
   /** Extra model instructions (the run sheet's prompt file); the lexical planner ignores them. */
   extraInstructions?: string;
 }
 
 export interface BaselineDeckResult {
   outline: DeckOutline;
+  /** The language the deck's added words are in; undefined when the source's is unknown (none added). */
+  language: string | undefined;
   slideCount: number;
-  outlineFile: string;
+  /** The `deck_outline.json` written beside the deck (undefined without `deckDir`). */
+  outlineFile: string | undefined;
 }
 
-/** Human label for an audience name: `decision_makers` → `decision makers`. */
-function audienceLabel(audience: string): string {
-  return audience.replace(/[_-]+/g, ' ');
+/** The layout rule the baseline's decks keep: at most six readable items on a slide. */
+const MAX_ITEMS_PER_SLIDE = 6;
+
+/** `academic_research_talk` → `Academic research talk`. */
+function sceneLabel(scene: string): string {
+  const text = scene.replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The cover's subtitle: what a model planner proposed, else "For <audience>" in the deck's language
+ * when conditioned (the audience's name alone when the language has no scaffolding words), the
+ * case's scene when agnostic. A subtitle in another script than the slides (an English scene on a Chinese
+ * deck) is not used: the cover then lists the deck's slide titles instead (see writeOutlinePptx).
+ */
+function coverSubtitle(
+  request: BaselineDeckRequest,
+  words: DeckScaffolding | undefined,
+  outline: DeckOutline,
+): string {
+  const audience = audienceLabel(request.audience, words);
+  const ours =
+    request.condition === 'audience_conditioned'
+      ? words
+        ? words.forAudience(audience)
+        : audience
+      : request.scene?.trim()
+        ? sceneLabel(request.scene)
+        : '';
+  const body = outline.slides.flatMap((slide) => [slide.title, ...slide.bullets]).join('\n');
+  const deckScript = mainScript(body);
+  // A model planner's own subtitle is written for the audience from the source: it comes first.
+  for (const candidate of [outline.subtitle.trim(), ours]) {
+    if (candidate && (deckScript === undefined || mainScript(candidate) === deckScript)) return candidate;
+  }
+  return '';
+}
+
+/**
+ * The outline with what its cover shows under the title: the subtitle (coverSubtitle), else the
+ * agenda the writer lists, else — a deck of untitled sections in an unknown language, with no
+ * scene — the first bullet of the first slide that has two or more, moved (not copied) to the
+ * cover, else the case label. A cover never holds its title alone.
+ */
+function withCover(
+  request: BaselineDeckRequest,
+  words: DeckScaffolding | undefined,
+  outline: DeckOutline,
+): DeckOutline {
+  const subtitle = coverSubtitle(request, words, outline);
+  if (subtitle || agendaOf(outline).length > 0) return { ...outline, subtitle };
+  const donor = outline.slides.findIndex((slide) => slide.bullets.length >= 2);
+  if (donor < 0) return { ...outline, subtitle: request.caseLabel.replace(/[_-]+/g, ' ') };
+  const slides = outline.slides.map((slide, index) =>
+    index === donor ? { ...slide, bullets: slide.bullets.slice(1) } : slide,
+  );
+  return { ...outline, subtitle: outline.slides[donor]?.bullets[0] ?? '', slides };
+}
+
+/**
+ * What every baseline deck keeps, whichever planner made the outline: a title, no bullet
+ * that repeats or nearly copies an earlier one (see near-duplicate-text.ts), at most six bullets a
+ * slide, and no slide left without content.
+ */
+function finishOutline(outline: DeckOutline, title: string | undefined): DeckOutline {
+  const kept = new BulletRegister();
+  const slides = outline.slides
+    .map((slide) => ({
+      ...slide,
+      bullets: slide.bullets
+        .map((bullet) => bullet.trim())
+        .filter((bullet) => kept.add(bullet))
+        .slice(0, MAX_ITEMS_PER_SLIDE),
+    }))
+    .filter((slide) => slide.bullets.length > 0 || slide.table || slide.chart);
+  if (slides.length === 0) {
+    throw new InputError('the planned outline has no slide with content', { code: 'empty_outline' });
+  }
+  // The lexical planner was given the metadata title already; a model's own title (tailored to the
+  // audience, from the source) is kept, the metadata's only standing in for an empty one.
+  return { ...outline, title: outline.title.trim() || title?.trim() || outline.title, slides };
 }
 
 /**
  * The built-in `xsb-baseline` generator: source (+ audience profile when conditioned) → outline
  * (from `planner`: the model, or `'lexical'` for the deterministic extractive planner) → PPTX.
- * The outline is kept as `deck_outline.json` beside the deck.
+ * The outline is kept as `deck_outline.json` in `deckDir` when one is given. The source's language
+ * (detected with eld unless given) decides the words the deck adds; the cover carries the title of
+ * the case's metadata and the audience or scene (see coverSubtitle).
  */
 export async function generateBaselineDeck(
   request: BaselineDeckRequest,
@@ -66,16 +159,19 @@ export async function generateBaselineDeck(
   }
   const maxSlides = request.maxSlides ?? 8;
   const profile = conditioned ? request.audienceProfile : undefined;
-  const outline =
+  const language = request.language ?? (await detectSourceLanguage(request.sourceText));
+  const words = scaffoldingFor(language);
+  const planned =
     planner === 'lexical'
       ? planLexicalOutline(request.sourceText, {
           fallbackTitle: request.caseLabel,
           maxSlides,
+          ...(request.title ? { title: request.title } : {}),
+          ...(language ? { language } : {}),
           ...(profile ? { audienceProfile: profile, audienceId: request.audience } : {}),
           ...(profile && request.audiencePreferences
             ? { audiencePreferences: request.audiencePreferences }
             : {}),
-          subtitle: conditioned ? `For ${audienceLabel(request.audience)}` : '',
         })
       : (
           await planLlmOutline(planner, {
@@ -83,12 +179,14 @@ export async function generateBaselineDeck(
             condition: request.condition,
             audience: request.audience,
             maxSlides,
+            ...(language ? { language } : {}),
             ...(profile ? { audienceProfile: profile } : {}),
             ...(request.extraInstructions ? { extraInstructions: request.extraInstructions } : {}),
           })
         ).outline;
-  const outlineFile = join(request.deckDir, 'deck_outline.json');
-  await writeJson(outlineFile, deckOutlineSchema, outline);
+  const outline = withCover(request, words, finishOutline(planned, request.title));
+  const outlineFile = request.deckDir ? join(request.deckDir, 'deck_outline.json') : undefined;
+  if (outlineFile) await writeJson(outlineFile, deckOutlineSchema, outline);
   const slideCount = await writeOutlinePptx(outline, request.outputDeckPath);
-  return { outline, slideCount, outlineFile };
+  return { outline, language: words ? language : undefined, slideCount, outlineFile };
 }

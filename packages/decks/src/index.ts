@@ -1,6 +1,14 @@
 export { countVisibleWords } from './count-visible-words';
+export {
+  audienceLabel,
+  type DeckScaffolding,
+  SCAFFOLDING_LANGUAGES,
+  type ScaffoldingLanguage,
+  scaffoldingFor,
+} from './deck-scaffolding';
 export { type DeckStatsFiles, deckStatsFor, writeDeckStats } from './deck-stats';
 export { formatDeckText } from './deck-text';
+export { detectSourceLanguage } from './detect-source-language';
 export { findDeckFile } from './find-deck-file';
 export {
   BASELINE_SYSTEM,
@@ -10,7 +18,9 @@ export {
 } from './generate-baseline-deck';
 export {
   type AudienceDescription,
+  type BaselineDeckFromSource,
   type GenerateDecksOptions,
+  generateBaselineDeckFromSource,
   generateDecksFromRunSheet,
 } from './generate-decks-from-run-sheet';
 export {
@@ -19,6 +29,7 @@ export {
   importExternalDecks,
 } from './import-external-decks';
 export { loadSourceText } from './load-source-text';
+export { BulletRegister, jaccard, NEAR_COPY_JACCARD, normaliseText, textTokens } from './near-duplicate-text';
 export { type LexicalOutlineOptions, planLexicalOutline } from './plan-lexical-outline';
 export { type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
 export {
@@ -29,6 +40,7 @@ export {
   SLIDETAILOR_RUN_SHEET_COLUMNS,
   SLIDETAILOR_SYSTEM,
 } from './prepare-slidetailor';
+export { readCaseMetadata } from './read-case-metadata';
 export { type DeckFormat, detectDeckFormat, type ReadDeckOptions, readDeck } from './read-deck';
 export {
   convertPptxToPdf,
@@ -36,6 +48,13 @@ export {
   type RenderDeckOptions,
   renderDeck,
 } from './render-deck';
+export {
+  type CommandGeneratorRow,
+  type GeneratorValues,
+  generatorArgv,
+  resolveGeneratorEnv,
+  runCommandGenerator,
+} from './run-command-generator';
 export {
   type DeckRowFilters,
   type DeckRowTask,

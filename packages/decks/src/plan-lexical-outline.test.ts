@@ -20,7 +20,7 @@ Level 3 | 12 | 30
 
 describe('planLexicalOutline on extracted plain text', () => {
   it('takes the first line as the title and turns " | " rows into a native table and chart', () => {
-    const outline = planLexicalOutline(EXTRACTED, { fallbackTitle: 'coral', maxSlides: 8 });
+    const outline = planLexicalOutline(EXTRACTED, { language: 'en', fallbackTitle: 'coral', maxSlides: 8 });
     expect(outline.title).toBe('Coral bleaching explained: heat stress, Degree Heating Weeks and recovery');
     expect(outline.slides.map((slide) => slide.title)).toContain('Measuring heat stress');
     const table = outline.slides.find((slide) => slide.table)?.table;
@@ -40,7 +40,7 @@ describe('planLexicalOutline on extracted plain text', () => {
   });
 
   it('ends a long sentence at its last semicolon within the word limit instead of cutting it', () => {
-    const outline = planLexicalOutline(EXTRACTED, { fallbackTitle: 'coral', maxSlides: 8 });
+    const outline = planLexicalOutline(EXTRACTED, { language: 'en', fallbackTitle: 'coral', maxSlides: 8 });
     const bullets = outline.slides.flatMap((slide) => slide.bullets);
     expect(bullets).toContain(
       'NOAA tracks heat stress on reefs with its Coral Reef Watch satellite programme every day and publishes it.',
@@ -80,6 +80,7 @@ The office should set flow temperatures at or below 45 degrees at commissioning.
 const profileOf = (id: string) => BUILT_IN_AUDIENCES.find((profile) => profile.id === id)!;
 const conditioned = (id: string) =>
   planLexicalOutline(PILOT_REPORT, {
+    language: 'en',
     fallbackTitle: 'pilot',
     maxSlides: 6,
     audienceId: id,
@@ -102,11 +103,16 @@ describe('planLexicalOutline conditioned on an audience', () => {
   });
 
   it('keeps the agnostic outline a balanced summary untouched by any audience', () => {
-    const agnostic = planLexicalOutline(PILOT_REPORT, { fallbackTitle: 'pilot', maxSlides: 6 });
+    const agnostic = planLexicalOutline(PILOT_REPORT, {
+      language: 'en',
+      fallbackTitle: 'pilot',
+      maxSlides: 6,
+    });
     expect(titles(agnostic)).not.toEqual(titles(conditioned('decision_makers')));
     expect(titles(agnostic)).not.toEqual(titles(conditioned('learners')));
     // the description alone (no id, no preferences) only nudges word scores, as before
     const descriptionOnly = planLexicalOutline(PILOT_REPORT, {
+      language: 'en',
       fallbackTitle: 'pilot',
       maxSlides: 6,
       audienceProfile: 'A reader who wants the gist.',
@@ -127,8 +133,13 @@ describe('planLexicalOutline conditioned on an audience', () => {
   });
 
   it('uses explicit preferences, and ignores a built-in id whose description was replaced', () => {
-    const agnostic = planLexicalOutline(PILOT_REPORT, { fallbackTitle: 'pilot', maxSlides: 6 });
+    const agnostic = planLexicalOutline(PILOT_REPORT, {
+      language: 'en',
+      fallbackTitle: 'pilot',
+      maxSlides: 6,
+    });
     const renamed = planLexicalOutline(PILOT_REPORT, {
+      language: 'en',
       fallbackTitle: 'pilot',
       maxSlides: 6,
       audienceId: 'decision_makers',
@@ -136,6 +147,7 @@ describe('planLexicalOutline conditioned on an audience', () => {
     });
     expect(titles(renamed)).toEqual(titles(agnostic));
     const explicit = planLexicalOutline(PILOT_REPORT, {
+      language: 'en',
       fallbackTitle: 'pilot',
       maxSlides: 6,
       audienceId: 'someone',
@@ -152,12 +164,13 @@ Raft is a consensus algorithm for managing a replicated log and keeping servers 
 `;
     const bulletsOf = (outline: { slides: Array<{ bullets: string[] }> }) =>
       outline.slides.flatMap((slide) => slide.bullets);
-    const agnostic = bulletsOf(planLexicalOutline(source, { fallbackTitle: 'raft' }));
+    const agnostic = bulletsOf(planLexicalOutline(source, { language: 'en', fallbackTitle: 'raft' }));
     expect(agnostic).toContain(
       'Raft produces a result equivalent to Multi-Paxos and is as efficient, but it was designed first of all to be easy to understand.',
     );
     const forDecisionMakers = bulletsOf(
       planLexicalOutline(source, {
+        language: 'en',
         fallbackTitle: 'raft',
         audienceId: 'decision_makers',
         audienceProfile: profileOf('decision_makers').description,

@@ -1,4 +1,10 @@
-import { type DeckOutline, type LexicalPreferences, type OutlineSlide, UTILITY_LEVELS } from '@xsb/core';
+import {
+  type DeckOutline,
+  InputError,
+  type LexicalPreferences,
+  type OutlineSlide,
+  UTILITY_LEVELS,
+} from '@xsb/core';
 import {
   LEXICAL_DEFINITION,
   LEXICAL_GLOSSARY,
@@ -7,10 +13,20 @@ import {
   LEXICAL_THEME_CUES,
 } from '@xsb/probes';
 import { BUILT_IN_AUDIENCES } from '@xsb/weights';
+import { scaffoldingFor } from './deck-scaffolding';
+import { BulletRegister } from './near-duplicate-text';
 
 export interface LexicalOutlineOptions {
   /** Fallback deck title when the source has no heading. */
   fallbackTitle: string;
+  /** The deck title (e.g. `title` of `source_metadata.json`); without it the source's first heading or title line. */
+  title?: string;
+  /**
+   * The source's language (ISO 639-1). Slide titles the planner adds ("Key takeaways", "Overview")
+   * are written in it; a language without scaffolding words, or none, gets no added words at all:
+   * untitled sections take the deck title and there is no closing takeaways slide.
+   */
+  language?: string;
   /** Audience profile description: its words raise the score of sentences that mention them. */
   audienceProfile?: string;
   /**
@@ -43,6 +59,8 @@ const STOP_WORDS = new Set(
 );
 
 const MAX_BULLET_WORDS = 24;
+/** The layout rule: at most six readable items on a slide. */
+const MAX_BULLETS_PER_SLIDE = 6;
 
 const STANDALONE_NUMBER = /(?<![\p{L}\p{N}.,])\d/u;
 
@@ -152,10 +170,46 @@ function resolvePreferences(options: LexicalOutlineOptions): LexicalPreferences 
   return sameProfile ? builtIn.lexical : undefined;
 }
 
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+/gu;
+/** CJK text has no spaces between words: a bullet may hold this many of its characters. */
+const MAX_BULLET_CJK_CHARACTERS = 60;
+
+/**
+ * Scoring words: letters and digits of three or more, not stop words; runs of Han or Kana (no spaces
+ * between words) count as their character bigrams, as near-duplicate-text.ts compares them.
+ */
 function contentWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []).filter(
+  const lower = text.toLowerCase();
+  const bigrams: string[] = [];
+  for (const [run] of lower.matchAll(CJK_RUNS)) {
+    const characters = [...run];
+    for (let index = 0; index + 1 < characters.length; index++)
+      bigrams.push(`${characters[index]}${characters[index + 1]}`);
+  }
+  const words = (lower.replace(CJK_RUNS, ' ').match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []).filter(
     (word) => word.length >= 3 && !STOP_WORDS.has(word),
   );
+  return [...words, ...bigrams];
+}
+
+/** Words of a sentence; in CJK text two characters count as one word. */
+function wordCount(text: string): number {
+  const cjk = text.match(new RegExp(CJK.source, 'gu'))?.length ?? 0;
+  const spaced = text
+    .replace(CJK_RUNS, ' ')
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  return spaced + Math.ceil(cjk / 2);
+}
+
+/** A CJK bullet of at most MAX_BULLET_CJK_CHARACTERS: cut at its last clause mark inside, else with `…`. */
+function shortenCjk(sentence: string): string {
+  const characters = [...sentence];
+  if (characters.length <= MAX_BULLET_CJK_CHARACTERS) return sentence;
+  const head = characters.slice(0, MAX_BULLET_CJK_CHARACTERS).join('');
+  const clause = Math.max(head.lastIndexOf('；'), head.lastIndexOf('：'), head.lastIndexOf('，'));
+  return clause >= 10 ? `${head.slice(0, clause)}。` : `${head}…`;
 }
 
 /**
@@ -163,6 +217,7 @@ function contentWords(text: string): string[] {
  * inside the limit (the clause before it is a statement of its own), else it is cut with `…`.
  */
 function shorten(sentence: string): string {
+  if (CJK.test(sentence) && !/\s\S+\s/.test(sentence)) return shortenCjk(sentence);
   const words = sentence.split(/\s+/);
   if (words.length <= MAX_BULLET_WORDS) return sentence;
   for (let index = MAX_BULLET_WORDS - 1; index >= 7; index--) {
@@ -189,9 +244,9 @@ function plainInline(text: string): string {
 
 function splitSentences(paragraph: string): string[] {
   return plainInline(paragraph)
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])|(?<=[。！？])/u)
     .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
-    .filter((sentence) => sentence.split(' ').length >= 5);
+    .filter((sentence) => wordCount(sentence) >= 5);
 }
 
 function parseTableRow(line: string): string[] {
@@ -213,13 +268,53 @@ function isTableRow(line: string): boolean {
 /**
  * In text without Markdown headings (PDF or HTML extractions), a short line (at most 8 words) that
  * starts with a capital or a section number, has no closing punctuation and follows the end of a
- * sentence (or a blank line) is taken as a heading.
+ * sentence (or a blank line) is taken as a heading, unless it reads as a wrapped line of prose (a
+ * sentence end inside, two commas, a closing hyphen or short lower-case word) or holds no letter (a
+ * page number).
  */
 function isPlainHeading(line: string, previous: string): boolean {
-  if (line === '' || isTableRow(line)) return false;
+  if (line === '' || isTableRow(line) || !/\p{L}/u.test(line)) return false;
   const words = line.split(/\s+/).length;
-  if (words > 8 || /[.,;:!?]$/.test(line) || !/^[\p{Lu}\d]/u.test(line)) return false;
+  if (words > 8 || /[.,;:!?-]$/.test(line) || !/^[\p{Lu}\d]/u.test(line)) return false;
+  // A wrapped line of prose: a sentence ends inside it, or it stops on a short lower-case word
+  // ("… senectus et"), which headings do not.
+  if (/\p{Ll}[.!?]\s/u.test(line) || /\s\p{Ll}{1,3}$/u.test(line) || /,.*,/.test(line)) return false;
   return previous === '' || /[.!?:)]$/.test(previous) || /^\d+(\.\d+)*\.?\s/.test(line);
+}
+
+const MAX_TITLE_WORDS = 14;
+/** A table of contents' heading is not the document's title. */
+const CONTENTS_HEADING =
+  /^(contents|table of contents|inhalt|inhaltsverzeichnis|sommaire|table des matières|índice|contenido|目录|目次)$/iu;
+
+/**
+ * The title of extracted text (PDF, HTML), which starts with it when its first lines read like one:
+ * the first line, continued onto the next (up to three lines) while it ends in a hyphen, a colon or a
+ * short lower-case word ("Einführung in die / Geometrie und Topologie"), at most MAX_TITLE_WORDS
+ * words, with no sentence end inside and no closing comma-like mark. A first line that is prose
+ * ("Hello, here is some text …") or a table of contents' heading gives no title.
+ */
+function leadingTitle(lines: string[]): { title: string; lines: number } | undefined {
+  const first = lines.findIndex((line) => line.trim() !== '');
+  if (first < 0) return undefined;
+  let text = '';
+  let index = first;
+  for (; index < lines.length && index < first + 3; index++) {
+    const line = (lines[index] ?? '').trim();
+    if (line === '' || isTableRow(line)) break;
+    text = text === '' ? line : text.endsWith('-') ? `${text}${line}` : `${text} ${line}`;
+    if (!/(-|:|(^|\s)\p{Ll}{1,3})$/u.test(text)) {
+      index++;
+      break;
+    }
+  }
+  // A first line whose sentence goes on in lower case on the next line is wrapped prose.
+  if (/^\p{Ll}/u.test((lines[index] ?? '').trim())) return undefined;
+  const words = text.split(/\s+/).length;
+  if (words > MAX_TITLE_WORDS || /[.!?;,:-]$/.test(text) || /[.!?]\s/.test(text)) return undefined;
+  const title = plainInline(text.replace(/^\d+(\.\d+)*\.?\s+/, ''));
+  if (title === '' || CONTENTS_HEADING.test(title)) return undefined;
+  return { title, lines: index };
 }
 
 /** Splits markdown-ish text into sections at headings; pipe tables are kept apart from prose. */
@@ -246,20 +341,40 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
   };
   const markdownHeadings = lines.some((line) => /^#{1,6}\s+\S/.test(line.trim()));
   let previousLine = '';
-  for (const raw of lines) {
-    const line = raw.trim();
-    if (!markdownHeadings && !title && line !== '') {
-      // Extracted text (PDF, HTML) starts with the document's title when its first line reads like one.
-      if (line.split(/\s+/).length <= 14 && !/[.!?,;]$/.test(line) && !isTableRow(line)) {
-        title = plainInline(line.replace(/^\d+(\.\d+)*\.?\s+/, ''));
-        previousLine = line;
-        continue;
-      }
+  let start = 0;
+  if (!markdownHeadings) {
+    const leading = leadingTitle(lines);
+    if (leading) {
+      title = leading.title;
+      start = leading.lines;
+      previousLine = lines[start - 1]?.trim() ?? '';
     }
-    const plain = !markdownHeadings && isPlainHeading(line, previousLine);
+  }
+  let blankSeen = false;
+  for (const raw of lines.slice(start)) {
+    const line = raw.trim();
+    // A line holding only a number in extracted text is a page number (or a footnote mark).
+    if (!markdownHeadings && /^\d{1,4}$/.test(line)) continue;
+    if (line === '') {
+      blankSeen = true;
+      previousLine = '';
+      flushTable();
+      continue;
+    }
+    // A page break inside a sentence (PDF pages are joined by a blank line): the paragraph goes on
+    // when it has not ended and the next page starts in lower case.
+    const continues =
+      blankSeen &&
+      paragraph.length > 0 &&
+      !/[.!?:]$/.test(paragraph[paragraph.length - 1] ?? '') &&
+      /^\p{Ll}/u.test(line);
+    if (blankSeen && !continues) flushParagraph();
+    blankSeen = false;
+    const plain = !markdownHeadings && !continues && isPlainHeading(line, previousLine);
     previousLine = line;
     const heading = plain
-      ? [line, title ? '##' : '#', line.replace(/^\d+(\.\d+)*\.?\s+/, '')]
+      ? // A plain heading is a section's: only the leading lines (above) title the deck.
+        [line, '##', line.replace(/^\d+(\.\d+)*\.?\s+/, '')]
       : /^(#{1,6})\s+(.+)$/.exec(line);
     if (heading) {
       flushParagraph();
@@ -281,16 +396,11 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
       continue;
     }
     flushTable();
-    if (line === '') flushParagraph();
-    else paragraph.push(line.replace(/^[-*+]\s+|^\d+[.)]\s+/, ''));
+    paragraph.push(line.replace(/^[-*+]\s+|^\d+[.)]\s+/, ''));
   }
   flushParagraph();
   flushTable();
   if (current.heading || current.sentences.length > 0 || current.tables.length > 0) sections.push(current);
-  if (!title) {
-    const firstLine = lines.map((line) => line.trim()).find((line) => line !== '') ?? '';
-    title = firstLine.split(/\s+/).length <= 14 ? firstLine.replace(/^#+\s*/, '') : fallbackTitle;
-  }
   return { title: title || fallbackTitle, sections };
 }
 
@@ -330,8 +440,11 @@ function chartFromTable(table: string[][], title: string): OutlineSlide['chart']
  */
 export function planLexicalOutline(sourceText: string, options: LexicalOutlineOptions): DeckOutline {
   const maxSlides = Math.max(2, options.maxSlides ?? 8);
-  const perSlide = options.bulletsPerSlide ?? 4;
-  const { title, sections: allSections } = splitSections(sourceText, options.fallbackTitle);
+  const perSlide = Math.min(MAX_BULLETS_PER_SLIDE, options.bulletsPerSlide ?? 4);
+  const words = scaffoldingFor(options.language);
+  const extracted = splitSections(sourceText, options.fallbackTitle);
+  const title = options.title?.trim() || extracted.title;
+  const allSections = extracted.sections;
   const frequency = new Map<string, number>();
   for (const word of contentWords(sourceText)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const profileWords = new Set(contentWords(options.audienceProfile ?? ''));
@@ -347,19 +460,24 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     return (total / Math.sqrt(words.length)) * numberBonus * audience;
   };
   const sections = preferences ? valuedSections(allSections, preferences) : allSections;
+  // Sources repeat themselves (running heads, blind text, a summary restating the introduction): a
+  // bullet that repeats or nearly copies one already in the deck is passed over for the next best.
+  const kept = new BulletRegister();
   const used = new Set<string>();
   const topSentences = (sentences: string[], count: number): string[] => {
     const ranked = sentences
       .map((sentence, position) => ({ sentence, position, score: score(sentence) }))
       .filter((item) => !used.has(item.sentence))
-      .sort((a, b) => b.score - a.score || a.position - b.position)
-      .slice(0, count)
-      .sort((a, b) => a.position - b.position);
-    for (const item of ranked) used.add(item.sentence);
-    return ranked.map(
-      (item) =>
-        (preferences ? valuedClause(item.sentence, preferences, score) : undefined) ?? shorten(item.sentence),
-    );
+      .sort((a, b) => b.score - a.score || a.position - b.position);
+    const chosen: Array<{ bullet: string; position: number }> = [];
+    for (const item of ranked) {
+      if (chosen.length >= count) break;
+      used.add(item.sentence);
+      const bullet =
+        (preferences ? valuedClause(item.sentence, preferences, score) : undefined) ?? shorten(item.sentence);
+      if (kept.add(bullet)) chosen.push({ bullet, position: item.position });
+    }
+    return chosen.sort((a, b) => a.position - b.position).map((item) => item.bullet);
   };
   const firstTable = sections.flatMap((section) => section.tables.map((table) => ({ section, table })))[0];
   const tableSlides: OutlineSlide[] = [];
@@ -367,7 +485,7 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     const [header, ...body] = firstTable.table;
     const width = Math.min(5, header?.length ?? 0);
     const topic = plainInline(firstTable.section.heading);
-    const tableTitle = topic ? `${topic}: key figures` : 'Key figures';
+    const tableTitle = words ? (topic ? words.keyFiguresOf(topic) : words.keyFigures) : topic || title;
     if (header && width > 0) {
       tableSlides.push({
         title: tableTitle,
@@ -377,11 +495,14 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
           rows: body.slice(0, 8).map((row) => Array.from({ length: width }, (_, index) => row[index] ?? '')),
         },
       });
-      const chart = chartFromTable(firstTable.table, topic || 'Key figures');
-      if (chart) tableSlides.push({ title: `${topic || 'Key figures'} at a glance`, bullets: [], chart });
+      const chartTopic = topic || (words ? words.keyFigures : title);
+      const chart = chartFromTable(firstTable.table, chartTopic);
+      const chartTitle = words ? words.atAGlance(chartTopic) : chartTopic;
+      if (chart) tableSlides.push({ title: chartTitle, bullets: [], chart });
     }
   }
-  const contentBudget = Math.max(1, maxSlides - 1 - 1 - tableSlides.length);
+  const takeawaysSlot = words ? 1 : 0;
+  const contentBudget = Math.max(1, maxSlides - 1 - takeawaysSlot - tableSlides.length);
   const hasFullSections = sections.some((section) => section.sentences.length >= 2);
   const ranked = sections
     .map((section, position) => ({
@@ -402,17 +523,24 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
   for (const { section } of ranked) {
     const bullets = topSentences(section.sentences, perSlide);
     if (bullets.length === 0) continue;
-    const heading = plainInline(section.heading) || (slides.length === 0 ? 'Overview' : 'More details');
-    slides.push({ title: heading, bullets });
+    const untitled = words ? (slides.length === 0 ? words.overview : words.moreDetails) : title;
+    slides.push({ title: plainInline(section.heading) || untitled, bullets });
     if (firstTable?.section === section) slides.push(...tableSlides.splice(0));
   }
   slides.push(...tableSlides);
-  const takeaways = topSentences(
-    sections.flatMap((section) => section.sentences),
-    perSlide,
-  );
-  if (takeaways.length > 0 && slides.length < maxSlides - 1)
-    slides.push({ title: 'Key takeaways', bullets: takeaways });
-  if (slides.length === 0) slides.push({ title, bullets: ['The source has no extractable sentences.'] });
+  // Without words in the source's language there is no title for a closing slide: it is left out.
+  if (words && slides.length < maxSlides - 1) {
+    const takeaways = topSentences(
+      sections.flatMap((section) => section.sentences),
+      perSlide,
+    );
+    if (takeaways.length > 0) slides.push({ title: words.keyTakeaways, bullets: takeaways });
+  }
+  if (slides.length === 0) {
+    throw new InputError(
+      'the source has no sentences to build slides from (sentences of at least five words are needed)',
+      { code: 'empty_source' },
+    );
+  }
   return { title, subtitle: options.subtitle ?? '', slides: slides.slice(0, maxSlides - 1) };
 }

@@ -1,6 +1,7 @@
 import { type Condition, type DeckOutline, deckOutlineSchema } from '@xsb/core';
 import { type CompletionResult, completeJson, type LlmClient } from '@xsb/llm';
 import { z } from 'zod';
+import { languageName } from './deck-scaffolding';
 
 export interface LlmOutlineInput {
   sourceText: string;
@@ -9,11 +10,25 @@ export interface LlmOutlineInput {
   /** Required for the conditioned condition: who the deck is for. */
   audienceProfile?: string;
   maxSlides: number;
+  /** The source's language (ISO 639-1), when detected: the deck is written in it. */
+  language?: string;
   /** Extra instructions from the run sheet's prompt file, appended verbatim. */
   extraInstructions?: string;
 }
 
 const OUTLINE_SYSTEM = `You plan presentation slide decks from a source document. Use only facts stated in the source. Reply with one JSON object and nothing else.`;
+
+/**
+ * The instructions are English, so a model writes English unless told otherwise: a source in another
+ * language (or one whose language is unknown) gets a rule to write in it. An English source's prompt
+ * stays as it was, so stored replays of it still answer.
+ */
+function languageRule(language: string | undefined): string {
+  if (language === 'en') return '';
+  return language
+    ? `\n- Write every title and bullet in ${languageName(language)}, the language of the source.`
+    : '\n- Write every title and bullet in the language of the source.';
+}
 
 function outlineInstructions(input: LlmOutlineInput): string {
   const audience =
@@ -28,7 +43,7 @@ Return JSON of this shape:
 Rules:
 - 2 to 6 bullets per slide, each at most 20 words, each a complete statement grounded in the source.
 - Add a table or chart only when the source gives the numbers; copy them exactly. At most 8 table rows; every series has one value per category.
-- Slide titles are short (at most 8 words) and say what the slide shows.${
+- Slide titles are short (at most 8 words) and say what the slide shows.${languageRule(input.language)}${
     input.extraInstructions?.trim() ? `\n\nAdditional instructions:\n${input.extraInstructions.trim()}` : ''
   }`;
 }

@@ -290,11 +290,10 @@ describe.skipIf(!existsSync(corpusDir))('readDeck on the shared corpus', () => {
   };
 
   for (const [name, slides] of Object.entries(expectedSlides)) {
-    it(`reads ${name} with ${slides} slides in under 10 s`, async () => {
+    // Speed is measured by `pnpm --filter @xsb/decks bench` (read-deck.bench.ts), not asserted here.
+    it(`reads ${name} with ${slides} slides`, async () => {
       const file = join(corpusDir, name.endsWith('.pdf') ? 'pdf' : 'pptx', name);
-      const started = performance.now();
       const deck = await readDeck(file);
-      expect(performance.now() - started).toBeLessThan(10_000);
       expect(deck.slide_count).toBe(slides);
       expect(deckSchema.safeParse(deck).success).toBe(true);
     });

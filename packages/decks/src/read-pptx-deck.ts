@@ -237,8 +237,11 @@ class PptxSlideReader {
     bbox: BoundingBox | null,
   ): SlideElement {
     const body = readTextBody(child(shape, 'txBody'), this.styleChain(ph, source));
+    // A drawn shape without text (rectangle, arrow …) is visible content; an empty text box or an
+    // unfilled placeholder shows nothing.
+    const drawnShape = body.text.trim() === '' && !ph && !isTextBox(shape);
     return {
-      kind: 'text',
+      kind: drawnShape ? 'other' : 'text',
       bbox,
       text: body.text,
       font_sizes: body.fontSizes,
@@ -293,11 +296,61 @@ class PptxSlideReader {
   }
 }
 
-function slideTitle(elements: ReadElement[]): string {
-  const title = elements.find(
+function isTextBox(shape: XmlNode): boolean {
+  const nonVisual = shape.children.find((item) => item.name.startsWith('nv'));
+  const flag = child(nonVisual, 'cNvSpPr')?.attrs.txBox;
+  return flag === '1' || flag === 'true';
+}
+
+/** Longest text (characters) an inferred title may have. */
+const MAX_INFERRED_TITLE_LENGTH = 120;
+
+function textElements(elements: SlideElement[]): SlideElement[] {
+  return elements.flatMap((element) =>
+    element.kind === 'group'
+      ? textElements(element.children ?? [])
+      : element.kind === 'text'
+        ? [element]
+        : [],
+  );
+}
+
+const largestSize = (element: SlideElement): number => Math.max(0, ...element.font_sizes);
+
+/**
+ * A slide's title. Its `title` / `ctrTitle` placeholder when that holds text; otherwise (generators that
+ * draw text boxes) the inferred title: among text elements with a position whose text is one
+ * non-empty line of at most 120 characters without bullet markup and whose top edge lies in the
+ * upper half of the slide, the topmost (then leftmost) one whose largest font is the largest font of
+ * any text on the slide (within 0.5 pt). No such element, no title.
+ */
+function slideTitle(read: ReadElement[], slideHeight: number | null): string {
+  const placeholder = read.find(
     (item) => item.placeholderType === 'title' || item.placeholderType === 'ctrTitle',
   );
-  return (title?.element.text ?? '').replace(/\s*\n\s*/g, ' ').trim();
+  if (placeholder && placeholder.element.text.trim() !== '')
+    return placeholder.element.text.replace(/\s*\n\s*/g, ' ').trim();
+  const texts = textElements(read.map((item) => item.element)).filter(
+    (element) => element.text.trim() !== '',
+  );
+  const slideLargest = Math.max(0, ...texts.map(largestSize));
+  const candidates = texts.filter((element) => {
+    const lines = element.text.split('\n').filter((line) => line.trim() !== '');
+    return (
+      element.bbox !== null &&
+      lines.length === 1 &&
+      element.text.trim().length <= MAX_INFERRED_TITLE_LENGTH &&
+      (element.bullet_count ?? 0) === 0 &&
+      (slideHeight === null || element.bbox.y < slideHeight / 2) &&
+      slideLargest - largestSize(element) <= 0.5
+    );
+  });
+  const [title] = candidates.sort(
+    (a, b) =>
+      (a.bbox as BoundingBox).y - (b.bbox as BoundingBox).y ||
+      (a.bbox as BoundingBox).x - (b.bbox as BoundingBox).x,
+  );
+  return title ? title.text.trim() : '';
 }
 
 function readNotes(pkg: PptxPackage, slidePart: string): string {
@@ -366,7 +419,7 @@ export function readPptxDeck(zip: ZipArchive, deckPath: string): Deck {
     const elements = read.map((item) => item.element);
     slides.push({
       index,
-      title: slideTitle(read),
+      title: slideTitle(read, slideHeight !== null && Number.isFinite(slideHeight) ? slideHeight : null),
       visible_text: elements
         .map((item) => item.text.trim())
         .filter((text) => text !== '')

@@ -25,7 +25,9 @@ const BASELINE_THEME = {
 
 const TITLE_SIZES = [BASELINE_THEME.titleSize, 26, 22];
 const COVER_TITLE_SIZES = [BASELINE_THEME.coverTitleSize, 32, 28];
-const SUBTITLE_SIZES = [BASELINE_THEME.bodySize, 18, 16];
+const SUBTITLE_SIZES = [BASELINE_THEME.bodySize, 18, 16, 14];
+/** The layout rule: at most six readable items on a slide. */
+const MAX_COVER_ITEMS = 6;
 const BODY_SIZES = [BASELINE_THEME.bodySize, 18, 16, 14];
 /** Bullets that share a slide with a table or chart. */
 const LEAD_SIZES = [16, 14];
@@ -35,7 +37,7 @@ const TABLE_SIZES = [BASELINE_THEME.tableSize, 12];
 const TITLE_BOX = { x: 0.5, y: 0.25, w: 9, h: 0.85 };
 const BODY_BOX = { x: 0.6, y: 1.25, w: 8.8, h: 4.05 };
 const COVER_TITLE_BOX = { x: 0.7, y: 1.4, w: 8.6, h: 1.6 };
-const COVER_SUBTITLE_BOX = { x: 0.7, y: 3.1, w: 8.6, h: 1.2 };
+const COVER_SUBTITLE_BOX = { x: 0.7, y: 3.1, w: 8.6, h: 2.2 };
 /** The lowest edge content may reach (0.33 in above the slide's bottom). */
 const CONTENT_BOTTOM = BODY_BOX.y + BODY_BOX.h;
 /** The tallest a lead-in above a table or chart may be (inches). */
@@ -281,6 +283,22 @@ function addChart(pptx: PptxGenJS, slide: PptxGenJS.Slide, chart: OutlineChart, 
 }
 
 /**
+ * The cover's agenda when the outline has no subtitle: the deck's distinct slide titles other than
+ * the deck title, in order, at most six (the layout rule's limit of items on a slide).
+ */
+export function agendaOf(outline: DeckOutline): string[] {
+  const seen = new Set<string>([outline.title.trim().toLowerCase()]);
+  const titles: string[] = [];
+  for (const slide of outline.slides) {
+    const key = slide.title.trim().toLowerCase();
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    titles.push(slide.title.trim());
+  }
+  return titles.slice(0, MAX_COVER_ITEMS);
+}
+
+/**
  * Writes an outline as a real PPTX: a cover slide (title + subtitle placeholders), then one slide per
  * outline slide with a title placeholder and bullets, a native table, or a native chart. Returns the
  * number of slides written (cover included).
@@ -307,17 +325,18 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
     ],
     { placeholder: 'title' },
   );
-  if (valid.subtitle) {
-    cover.addText(
-      [
-        {
-          text: valid.subtitle,
-          options: { fontSize: fitFontSize([valid.subtitle], textArea(COVER_SUBTITLE_BOX), SUBTITLE_SIZES) },
-        },
-      ],
-      { placeholder: 'subtitle', fit: 'shrink' },
-    );
-  }
+  // A cover holding only its title is an empty slide; without a subtitle it lists what the deck covers.
+  const coverLines = valid.subtitle.trim() ? [valid.subtitle.trim()] : agendaOf(valid);
+  cover.addText(
+    coverLines.map((text) => ({
+      text,
+      options: {
+        breakLine: true,
+        fontSize: fitFontSize(coverLines, textArea(COVER_SUBTITLE_BOX), SUBTITLE_SIZES),
+      },
+    })),
+    { placeholder: 'subtitle', fit: 'shrink' },
+  );
 
   for (const planned of valid.slides) {
     const hasVisual = Boolean(planned.table || planned.chart);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import {
   type Condition,
   compareCodePoints,
@@ -11,6 +11,7 @@ import {
   type XsbError,
 } from '@xsb/core';
 import { findDeckFile } from '@xsb/decks';
+import { type FilterableIdentity, filterAllows, matchesFilters, type RowFilters } from '@xsb/metrics';
 import { loadSourceCase } from '@xsb/sources';
 
 /** A deck in the run's deck tree `decks/<system>/<condition>/<audience>/<case>/<deck>.pptx|pdf`. */
@@ -28,16 +29,52 @@ export interface EvaluationJob extends DeckRow {
   audience: string;
 }
 
-export interface JobFilters {
-  systems?: readonly string[];
-  conditions?: readonly string[];
-  audiences?: readonly string[];
-  cases?: readonly string[];
+/** Where a job's artifacts live: `runs/<run>/evaluations/<system>/<condition>/<audience>/<case>/`. */
+export function evaluationDirOf(layout: RunLayout, run: string, job: EvaluationJob): string {
+  return layout.evaluationDir({
+    run,
+    system: job.system,
+    condition: job.condition,
+    audience: job.audience,
+    caseLabel: job.caseLabel,
+  });
 }
+
+/** `--system`, `--condition`, `--audience`, `--case`: the jobs to run (all when empty). */
+export type JobFilters = RowFilters;
+
+/** A job's identity in the shape filters are checked against. */
+export const jobIdentity = (job: {
+  system: string;
+  condition: string;
+  audience: string;
+  caseLabel: string;
+}): FilterableIdentity => ({
+  system: job.system,
+  condition: job.condition,
+  audience: job.audience,
+  case_label: job.caseLabel,
+});
 
 export interface DiscoveryFailure {
   where: string;
   error: XsbError;
+}
+
+/**
+ * The identity a path inside the run's deck tree names (`<system>/<condition>/<audience>/<case>/…`),
+ * null where the path stops short of a part. An agnostic deck's folder audience is no audience it is
+ * evaluated for, so it is null too.
+ */
+export function deckFolderIdentity(layout: RunLayout, run: string, where: string): FilterableIdentity {
+  const inside = relative(layout.decksRoot(run), where);
+  const parts = inside.startsWith('..') || inside === '' ? [] : inside.split(sep);
+  return {
+    system: parts[0] ?? null,
+    condition: parts[1] ?? null,
+    audience: parts[1] === 'audience_conditioned' ? (parts[2] ?? null) : null,
+    case_label: parts[3] ?? null,
+  };
 }
 
 async function subfolders(dir: string): Promise<string[]> {
@@ -118,24 +155,22 @@ export async function discoverDeckRows(
   return { rows, failures };
 }
 
-const allows = (filter: readonly string[] | undefined, value: string) =>
-  !filter || filter.length === 0 || filter.includes(value);
-
 /**
  * Spec 000 job expansion: a conditioned deck is evaluated for its target audience; an agnostic deck
  * for every active audience of its case (the case's `valid_audiences`), each narrowed by the filters.
+ * `known` is every job identity the run has without filters (and every deck folder's), so a filter
+ * value that names nothing can be refused with the values that exist.
  */
 export async function expandEvaluationJobs(
   layout: RunLayout,
   rows: readonly DeckRow[],
   filters: JobFilters = {},
-): Promise<{ jobs: EvaluationJob[]; failures: DiscoveryFailure[] }> {
+): Promise<{ jobs: EvaluationJob[]; failures: DiscoveryFailure[]; known: FilterableIdentity[] }> {
   const jobs: EvaluationJob[] = [];
   const failures: DiscoveryFailure[] = [];
+  const known: FilterableIdentity[] = [];
   const audiencesByCase = new Map<string, string[] | XsbError>();
   for (const row of rows) {
-    if (!allows(filters.systems, row.system) || !allows(filters.conditions, row.condition)) continue;
-    if (!allows(filters.cases, row.caseLabel)) continue;
     let active = audiencesByCase.get(row.caseLabel);
     if (!active) {
       try {
@@ -146,14 +181,28 @@ export async function expandEvaluationJobs(
       }
       audiencesByCase.set(row.caseLabel, active);
     }
+    const rowSelected =
+      filterAllows(filters.systems, row.system) &&
+      filterAllows(filters.conditions, row.condition) &&
+      filterAllows(filters.cases, row.caseLabel);
+    const conditioned = row.condition === 'audience_conditioned';
+    // An agnostic deck's folder audience (e.g. `all`) is no audience it is evaluated for.
+    known.push({
+      system: row.system,
+      condition: row.condition,
+      audience: conditioned ? row.deckAudience : null,
+      case_label: row.caseLabel,
+    });
     if (!Array.isArray(active)) {
-      failures.push({ where: row.deckFile, error: active });
+      if (rowSelected) failures.push({ where: row.deckFile, error: active });
       continue;
     }
-    const targets = row.condition === 'audience_conditioned' ? [row.deckAudience] : active;
+    const targets = conditioned ? [row.deckAudience] : active;
     for (const audience of targets) {
-      if (!allows(filters.audiences, audience)) continue;
-      if (row.condition === 'audience_conditioned' && !active.includes(audience)) {
+      const job = { ...row, audience };
+      known.push(jobIdentity(job));
+      if (!rowSelected || !matchesFilters(filters, jobIdentity(job))) continue;
+      if (conditioned && !active.includes(audience)) {
         failures.push({
           where: row.deckFile,
           error: new InputError(`audience "${audience}" is not a valid audience of case ${row.caseLabel}`, {
@@ -162,8 +211,8 @@ export async function expandEvaluationJobs(
         });
         continue;
       }
-      jobs.push({ ...row, audience });
+      jobs.push(job);
     }
   }
-  return { jobs, failures };
+  return { jobs, failures, known };
 }

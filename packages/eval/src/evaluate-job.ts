@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import {
+  audienceWeightSchema,
   correctnessSchema,
   type Deck,
   deckStatsSchema,
@@ -12,6 +13,7 @@ import {
   hashFile,
   InputError,
   isXsbError,
+  type ProgressReporter,
   probeSchema,
   type RunLayout,
   type RunManifest,
@@ -25,9 +27,15 @@ import {
   XSB_VERSION,
 } from '@xsb/core';
 import { deckStatsFor, formatDeckText } from '@xsb/decks';
-import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, systemIdFor, writeEvaluationMetrics } from '@xsb/metrics';
+import {
+  EVALUATION_FILES,
+  MANIFEST_INPUT_ROLES,
+  MANIFEST_MODEL_LABELS,
+  systemIdFor,
+  writeEvaluationMetrics,
+} from '@xsb/metrics';
 import { ANSWERABILITY_PROMPT_VERSION, ANSWERABILITY_SYSTEM } from './answerability-prompt';
-import type { EvaluationJob } from './discover-evaluation-jobs';
+import { type EvaluationJob, evaluationDirOf } from './discover-evaluation-jobs';
 import type { EvalJudge } from './eval-judge';
 import type { JudgeInputMode } from './probe-judgment';
 import { type ClaimSettings, scoreDeckCorrectness } from './score-deck-correctness';
@@ -81,6 +89,13 @@ export interface EvaluateJobContext {
   compactMetrics?: boolean;
   /** Score files of other folders whose rows may be reused (see `scoreProbesInBatches`). */
   scoreDonors?: (job: EvaluationJob, evaluationDir: string) => string[];
+  /** Ticks once per judge call (answerability batch, claim extraction, verification batch); skips reused ones. */
+  progress?: ProgressReporter;
+  /**
+   * The model labels of the replay or record stores among these judge ids (recorded in the manifest
+   * as `judge_model_labels`, so reports can say which model a replay store stands for).
+   */
+  modelLabels?: (judgeIds: readonly string[]) => Record<string, string>;
 }
 
 export interface JobResult {
@@ -115,15 +130,7 @@ function sameInputs(
  */
 export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContext): Promise<JobResult> {
   const { layout, run, judge, settings } = context;
-  const evaluationDir =
-    context.evaluationDir?.(job) ??
-    layout.evaluationDir({
-      run,
-      system: job.system,
-      condition: job.condition,
-      audience: job.audience,
-      caseLabel: job.caseLabel,
-    });
+  const evaluationDir = context.evaluationDir?.(job) ?? evaluationDirOf(layout, run, job);
   const compactMetrics = context.compactMetrics !== false;
   const judgeInput = settings.judgeInput ?? 'text';
   const correctnessOn = settings.correctness !== false;
@@ -276,10 +283,12 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         );
       }
 
+      const probes = await readJsonlAll(probesFile, probeSchema);
+      const jobName = `${job.system}/${job.condition}/${job.audience}/${job.caseLabel}`;
       const answerability = await scoreProbesInBatches({
         judge,
         request: { mode, deck, deckText, slideImages, sourceContext: sourceText },
-        probes: await readJsonlAll(probesFile, probeSchema),
+        probes,
         reuseKey: {
           judge: judge.id,
           judge_input_mode: mode,
@@ -294,6 +303,9 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
         donorFiles: (context.scoreDonors?.(job, evaluationDir) ?? [])
           .filter((dir) => dir !== evaluationDir)
           .map((dir) => join(dir, EVALUATION_FILES.probeScores)),
+        ...(context.progress
+          ? { progress: context.progress, progressNote: `${jobName}: answerability` }
+          : {}),
       });
       result.judgedBatches = answerability.judgedBatches;
       result.reusedBatches = answerability.reusedBatches;
@@ -313,6 +325,7 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
           cacheDir: context.correctnessCacheDir,
           force: context.force,
           log: (line) => log.push(line),
+          ...(context.progress ? { progress: context.progress, progressNote: `${jobName}: claims` } : {}),
         });
         result.correctnessFromCache = correctness.fromCache;
         await writeJson(correctnessFile, correctnessSchema, correctness.record);
@@ -320,7 +333,19 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
       } else {
         await rm(correctnessFile, { force: true });
       }
-      await writeJson(manifestFile, runManifestSchema, { ...wanted, created_at: new Date().toISOString() });
+      const weightJudges = (await readJsonlAll(weightsFile, audienceWeightSchema)).map(
+        (row) => row.metadata.judge,
+      );
+      const labels = context.modelLabels?.(
+        [judge.id, ...probes.map((probe) => probe.metadata.generator), ...weightJudges].filter(
+          (id): id is string => typeof id === 'string',
+        ),
+      );
+      await writeJson(manifestFile, runManifestSchema, {
+        ...wanted,
+        created_at: new Date().toISOString(),
+        ...(labels && Object.keys(labels).length > 0 ? { [MANIFEST_MODEL_LABELS]: labels } : {}),
+      });
       await writeEvaluationMetrics(layout, run, evaluationDir, {
         tauA: settings.tauA,
         compactCopy: compactMetrics,

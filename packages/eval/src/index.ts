@@ -1,4 +1,5 @@
 export { aggregateCorrectness, CONTRADICTION_PENALTY, CORRECTNESS_FORMULA } from './aggregate-correctness';
+export { type AggregateRunOptions, aggregateRun } from './aggregate-run';
 export {
   ANSWERABILITY_PROMPT_VERSION,
   ANSWERABILITY_SYSTEM,
@@ -25,10 +26,13 @@ export {
 export {
   type DeckRow,
   type DiscoveryFailure,
+  deckFolderIdentity,
   discoverDeckRows,
   type EvaluationJob,
+  evaluationDirOf,
   expandEvaluationJobs,
   type JobFilters,
+  jobIdentity,
 } from './discover-evaluation-jobs';
 export {
   type AnswerabilityBatchResult,
@@ -53,6 +57,7 @@ export {
   extractClaimsLexically,
   LEXICAL_CLAIM_MIN_CONTENT_WORDS,
 } from './extract-claims-lexically';
+export { findMissingEvaluationJobs } from './find-missing-evaluation-jobs';
 export {
   judgeAnswerabilityLexically,
   LEXICAL_ANSWER_RECALL_THRESHOLD,
@@ -70,6 +75,7 @@ export {
   runDemo,
 } from './run-demo';
 export {
+  createModelLabelReader,
   DEFAULT_BATCH_SIZE,
   DEFAULT_EVAL_CONCURRENCY,
   DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,

@@ -104,6 +104,25 @@ describe('xsb demo end to end (lexical judges, shipped fixtures)', () => {
     expect(first.evaluations.some((e) => e.job.deckFile.endsWith('.pdf'))).toBe(true);
     for (const file of Object.values(first.summaryFiles)) expect(existsSync(file)).toBe(true);
     expect(first.tables.join('\n')).toContain('## Audience: learners');
+    // what the numbers rest on: offline judges (said so), every job accounted for, n differs flagged
+    expect(first.summary.judges.every((judge) => judge.id === 'lexical' && judge.kind === 'offline')).toBe(
+      true,
+    );
+    expect(first.summary.judges.map((judge) => judge.stage)).toEqual([
+      'probes',
+      'weights',
+      'answerability',
+      'correctness',
+    ]);
+    expect(first.summary.offline_judges).toBe(true);
+    expect(first.tables[0]).toMatch(/^- judges: `lexical` \(offline, no model\) for probes, weights/);
+    expect(first.tables.join('\n')).toContain(`- WARNING: ${first.summary.offline_warning}`);
+    expect(first.summary.missing_jobs).toEqual([]);
+    const notebooklm = first.summary.groups.find((g) => g.system_id === 'notebooklm__audience_agnostic')!;
+    expect(notebooklm.missing_cases).toHaveLength(2);
+    expect(first.tables.join('\n')).toContain(
+      `n differs: cases ${notebooklm.missing_cases.join(', ')} missing for system notebooklm__audience_agnostic`,
+    );
   });
 
   it('writes metrics.json files that an independent recomputation reproduces to 1e-9', async () => {
@@ -168,6 +187,23 @@ describe.skipIf(!existsSync(replayStore))('xsb demo with the replay store (LLM c
       expect(cell('xsb-baseline__audience_conditioned', 'decision_makers', 'coverage')).toBeGreaterThan(
         cell('xsb-baseline__audience_agnostic', 'decision_makers', 'coverage'),
       );
+      // the report names the store and the one model it stands for, and gives no offline warning
+      for (const judge of result.summary.judges)
+        expect(judge).toEqual({
+          stage: judge.stage,
+          id: `replay:${replayStore}`,
+          kind: 'replay',
+          replay_store: replayStore,
+          model_label: 'xsb-demo-handwritten-judge',
+        });
+      expect(result.summary.judges.map((judge) => judge.stage)).toEqual([
+        'probes',
+        'weights',
+        'answerability',
+        'correctness',
+      ]);
+      expect(result.summary.offline_judges).toBe(false);
+      expect(result.tables.join('\n')).toContain('model label xsb-demo-handwritten-judge');
       const again = await runDemo({ outDir: dir, judge: `replay:${replayStore}` });
       expect(again.judgeCalls).toBe(0);
     } finally {

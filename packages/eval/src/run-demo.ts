@@ -18,10 +18,12 @@ import {
   writeCsvAtomic,
 } from '@xsb/decks';
 import { createLlmClient, isOfflineJudge } from '@xsb/llm';
-import { renderResultsTables, runAggregation } from '@xsb/metrics';
+import { renderResultsTables } from '@xsb/metrics';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
+import { aggregateRun } from './aggregate-run';
+import { countLedgerLines } from './count-ledger-lines';
 import type { JobResult } from './evaluate-job';
 import { type ModelClientSettings, runClientOptions, runEvaluation } from './run-evaluation';
 
@@ -77,11 +79,6 @@ async function copyIfChanged(from: string, to: string): Promise<boolean> {
   return true;
 }
 
-async function ledgerLineCount(file: string): Promise<number> {
-  if (!existsSync(file)) return 0;
-  return (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '').length;
-}
-
 /**
  * `xsb demo`: stages 1–7 on the shipped fixtures into `<outDir>/data` (spec 000 layout): sources are
  * copied from `fixtures/sources`, probes and weights made for every case and audience, the built-in
@@ -108,7 +105,14 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   const force = options.force ?? false;
   const timings: DemoStageTiming[] = [];
   const failures: string[] = [];
-  const ledgerBefore = await ledgerLineCount(ledgerFile);
+  // Every judge is built before any work, so a missing key or replay store stops the demo (exit 2)
+  // before stage 1 copies a file.
+  const generator = createProbeGenerator(judge, llmOptions);
+  const utilityJudge = createUtilityJudge(judge, llmOptions);
+  const planner = isOfflineJudge(judge)
+    ? ('lexical' as const)
+    : createLlmClient(judge, { stage: 'decks', ...llmOptions });
+  const ledgerBefore = await countLedgerLines(ledgerFile);
   const timed = async <T>(stage: string, work: () => Promise<{ value: T; note: string }>): Promise<T> => {
     const started = performance.now();
     const { value, note } = await work();
@@ -141,7 +145,6 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   });
 
   await timed('2 probes', async () => {
-    const generator = createProbeGenerator(judge, llmOptions);
     const counts: string[] = [];
     for (const sourceCase of cases) {
       const result = await generateCaseProbes(layout, sourceCase, { generator, force });
@@ -152,7 +155,6 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   });
 
   await timed('3 weights', async () => {
-    const utilityJudge = createUtilityJudge(judge, llmOptions);
     let made = 0;
     let total = 0;
     for (const sourceCase of cases) {
@@ -189,9 +191,6 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     await mkdir(dirname(sheetFile), { recursive: true });
     await writeCsvAtomic(sheetFile, RUN_SHEET_COLUMNS, rows);
     const sheet = await readRunSheet(sheetFile);
-    const planner = isOfflineJudge(judge)
-      ? ('lexical' as const)
-      : createLlmClient(judge, { stage: 'decks', ...llmOptions });
     const batch = await generateDecksFromRunSheet({
       sheet,
       layout,
@@ -244,10 +243,14 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   });
 
   const aggregated = await timed('7 aggregate', async () => {
-    const runDir = layout.runDir(DEMO_RUN);
-    const value = await runAggregation([runDir], layout.summaryDir(DEMO_RUN));
+    const value = await aggregateRun({ dataDir, run: DEMO_RUN });
     for (const skipped of value.summary.skipped)
       failures.push(`aggregate ${skipped.file}: ${skipped.reason}`);
+    // Failed and undiscoverable jobs were reported by stage 5 already; any other job without metrics
+    // (deleted meanwhile, or killed half-way by another process) would otherwise drop out silently.
+    for (const job of value.summary.missing_jobs ?? [])
+      if (job.status !== 'failed' && job.status !== 'undiscoverable')
+        failures.push(`aggregate: no metrics for ${job.where} (${job.status}): ${job.reason}`);
     return { value, note: `${value.summary.row_count} rows in ${value.summary.groups.length} groups` };
   });
 
@@ -256,7 +259,7 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     summary: aggregated.summary,
     summaryFiles: aggregated.files,
     evaluations: evaluation.results,
-    judgeCalls: (await ledgerLineCount(ledgerFile)) - ledgerBefore,
+    judgeCalls: (await countLedgerLines(ledgerFile)) - ledgerBefore,
     timings,
     failures,
     tables: renderResultsTables(aggregated.summary),

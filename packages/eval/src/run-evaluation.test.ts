@@ -21,7 +21,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvalJudge } from './eval-judge';
 import { LexicalEvalJudge } from './eval-judge';
 import { runEvaluation } from './run-evaluation';
-import { makeDeck, writeEvalFixture } from './testing';
+import { lexicalTestRun, makeDeck, writeEvalFixture } from './testing';
 
 const SOURCE = `Heat pumps cut heating energy use by 48 percent in the pilot.
 The pilot ran in 120 homes during the winter of 2023.
@@ -67,16 +67,7 @@ describe('runEvaluation (lexical judge)', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
   let dataDir: string;
-  const ledger = () => join(dataDir, 'runs', 'r1', 'usage_ledger.jsonl');
-  const ledgerLines = async () =>
-    existsSync(ledger()) ? (await readFile(ledger(), 'utf8')).split('\n').filter(Boolean).length : 0;
-  const options = () => ({
-    dataDir,
-    run: 'r1',
-    batchSize: 2,
-    readDeck: async () => DECK,
-    judge: new LexicalEvalJudge(ledger()),
-  });
+  const { ledgerLines, options } = lexicalTestRun(() => dataDir, DECK);
 
   beforeEach(async () => {
     ({ dir, cleanup } = await makeTempDir());

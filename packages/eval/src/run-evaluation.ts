@@ -1,9 +1,19 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Deck, InputError, type ProgressReporter, RunLayout, silentProgress } from '@xsb/core';
+import {
+  countingProgress,
+  type Deck,
+  InputError,
+  isXsbError,
+  type ProgressReporter,
+  RunLayout,
+  silentProgress,
+  UsageError,
+} from '@xsb/core';
 import { readDeck as readDeckFile } from '@xsb/decks';
-import type { CreateLlmClientOptions } from '@xsb/llm';
-import { DEFAULT_TAU_A, evaluationsRootFor } from '@xsb/metrics';
+import { type CreateLlmClientOptions, parseJudgeSpec, replayStoreModelLabel } from '@xsb/llm';
+import { assertFiltersMatch, DEFAULT_TAU_A, evaluationsRootFor, hasFilters } from '@xsb/metrics';
 import {
   createUtilityJudge,
   ensureAudienceWeights,
@@ -11,10 +21,11 @@ import {
   WEIGHT_DEFAULTS,
   weightsFileForK,
 } from '@xsb/weights';
-import type { EvaluationJob } from './discover-evaluation-jobs';
 import {
   type DiscoveryFailure,
+  deckFolderIdentity,
   discoverDeckRows,
+  type EvaluationJob,
   expandEvaluationJobs,
   type JobFilters,
 } from './discover-evaluation-jobs';
@@ -91,6 +102,57 @@ export interface EvaluationRunResult {
   discoveryFailures: DiscoveryFailure[];
 }
 
+/**
+ * The model label of each replay or record store among the judge ids, read once per store (relative
+ * store paths resolve against the working folder, as the replay client opens them). A store that is
+ * absent or unreadable has no label here; the judge itself reports that problem when it is used.
+ */
+export function createModelLabelReader(): (judgeIds: readonly string[]) => Record<string, string> {
+  const known = new Map<string, string | undefined>();
+  return (judgeIds) => {
+    const labels: Record<string, string> = {};
+    for (const id of new Set(judgeIds)) {
+      if (!known.has(id)) {
+        let label: string | undefined;
+        try {
+          const spec = parseJudgeSpec(id);
+          if (spec.kind === 'replay' || spec.kind === 'record') label = replayStoreModelLabel(spec.store);
+        } catch (error) {
+          if (!isXsbError(error)) throw error;
+        }
+        known.set(id, label);
+      }
+      const label = known.get(id);
+      if (label !== undefined) labels[id] = label;
+    }
+    return labels;
+  };
+}
+
+/**
+ * The judge calls a job is expected to make: one per answerability batch and one claim extraction
+ * (verification batches are added once the claims are known). Reused work is skipped, not removed.
+ */
+async function plannedCalls(layout: RunLayout, jobs: readonly EvaluationJob[], batchSize: number) {
+  const probeCounts = new Map<string, number>();
+  let total = 0;
+  const perJob: number[] = [];
+  for (const job of jobs) {
+    let count = probeCounts.get(job.caseLabel);
+    if (count === undefined) {
+      const file = layout.probesFile(job.caseLabel);
+      count = existsSync(file)
+        ? (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '').length
+        : 0;
+      probeCounts.set(job.caseLabel, count);
+    }
+    const calls = Math.ceil(count / batchSize) + 1;
+    perJob.push(calls);
+    total += calls;
+  }
+  return { total, perJob };
+}
+
 function positiveInteger(value: number, what: string): number {
   if (!Number.isInteger(value) || value < 1)
     throw new RangeError(`${what} must be a positive integer, got ${value}`);
@@ -146,11 +208,26 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
         );
     });
   const { rows, failures: rowFailures } = await discoverDeckRows(layout, options.run);
-  const { jobs, failures: jobFailures } = await expandEvaluationJobs(layout, rows, options.filters);
+  const filters = options.filters ?? {};
+  const expanded = await expandEvaluationJobs(layout, rows, filters);
+  const { jobs, failures: jobFailures } = expanded;
+  if (hasFilters(filters) && rows.length > 0) {
+    const failedFolders = rowFailures.map((failure) =>
+      deckFolderIdentity(layout, options.run, failure.where),
+    );
+    assertFiltersMatch(filters, [...expanded.known, ...failedFolders], `in run "${options.run}"`);
+    if (jobs.length === 0 && jobFailures.length === 0)
+      throw new UsageError(
+        `no evaluation job of run "${options.run}" matches all the filters at once (each value matches some job, but not together)`,
+      );
+  }
   const progress = options.progress ?? silentProgress;
-  progress.start('evaluate', jobs.length);
+  const plan = await plannedCalls(layout, jobs, settings.batchSize);
+  progress.start('evaluate', plan.total, { unit: 'judge calls' });
+  const modelLabels = createModelLabelReader();
   const results: JobResult[] = [];
-  for (const job of jobs) {
+  for (const [index, job] of jobs.entries()) {
+    const jobProgress = countingProgress(progress);
     const result = await evaluateJob(job, {
       layout,
       run: options.run,
@@ -172,10 +249,15 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
         ? {}
         : { weightsFile: (c: string, a: string) => weightsFile(layout, c, a) }),
       ...(options.scoreDonors ? { scoreDonors: options.scoreDonors } : {}),
+      progress: jobProgress.reporter,
+      modelLabels,
     });
     results.push(result);
     await options.onResult?.(result);
-    progress.tick(1, `${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${result.outcome}`);
+    // A reused or failed job made fewer calls than planned: count the rest as done without work.
+    const { done, grown } = jobProgress.counted;
+    const note = `job ${index + 1}/${jobs.length} ${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${result.outcome}`;
+    progress.skip?.(Math.max(0, plan.perJob[index]! + grown - done), note);
   }
   progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);
   return { judge: judge.id, results, discoveryFailures: [...rowFailures, ...jobFailures] };

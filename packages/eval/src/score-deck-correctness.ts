@@ -6,6 +6,7 @@ import {
   type Deck,
   hashCanonicalJson,
   isXsbError,
+  type ProgressReporter,
   readJson,
   type VerifiedClaim,
   writeJson,
@@ -66,6 +67,12 @@ export interface ScoreCorrectnessInput {
   /** Recompute and overwrite the cache entry instead of reading it. */
   force?: boolean;
   log?: (line: string) => void;
+  /**
+   * One tick for the claim extraction, then the verification batches once the claims are known
+   * (`grow`, then a tick each); a cached result skips the extraction's one expected call.
+   */
+  progress?: ProgressReporter;
+  progressNote?: string;
 }
 
 /**
@@ -84,7 +91,9 @@ export async function scoreDeckCorrectness(
   const cacheFile = join(input.cacheDir, `${key}.json`);
   if (!input.force && existsSync(cacheFile)) {
     try {
-      return { record: await readJson(cacheFile, correctnessSchema), fromCache: true };
+      const record = await readJson(cacheFile, correctnessSchema);
+      input.progress?.skip?.(1, input.progressNote);
+      return { record, fromCache: true };
     } catch (error) {
       if (!isXsbError(error)) throw error;
       input.log?.(`correctness cache entry unreadable, recomputing: ${error.message}`);
@@ -95,6 +104,7 @@ export async function scoreDeckCorrectness(
     deckText: input.deckText,
     maxClaims: input.settings.max_claims,
   });
+  input.progress?.tick(1, input.progressNote);
   const retriever = new SourceRetriever(input.sourceText, { chunkChars: input.settings.chunk_chars });
   const items = claims.map((claim) => ({
     claim,
@@ -103,7 +113,14 @@ export async function scoreDeckCorrectness(
   const batches: Array<typeof items> = [];
   for (let i = 0; i < items.length; i += input.settings.verify_batch_size)
     batches.push(items.slice(i, i + input.settings.verify_batch_size));
-  const answered = await Promise.all(batches.map((batch) => input.judge.verifyClaims(batch)));
+  input.progress?.grow?.(batches.length);
+  const answered = await Promise.all(
+    batches.map(async (batch) => {
+      const answer = await input.judge.verifyClaims(batch);
+      input.progress?.tick(1, input.progressNote);
+      return answer;
+    }),
+  );
   const verified: VerifiedClaim[] = [];
   answered.forEach((answer, b) => {
     if (answer.unknown.length > 0)

@@ -6,6 +6,7 @@ import {
   mapWithConcurrency,
   type Probe,
   type ProbeScore,
+  type ProgressReporter,
   probeScoreSchema,
   readJsonlAll,
   writeJsonlAtomic,
@@ -72,6 +73,9 @@ export interface ScoreProbesInput {
    * sharing cannot mix judges, decks, banks or batch sizes.
    */
   donorFiles?: readonly string[];
+  /** Ticks once per judged batch; reused batches are skipped (counted, no work). */
+  progress?: ProgressReporter;
+  progressNote?: string;
 }
 
 /**
@@ -94,6 +98,8 @@ export async function scoreProbesInBatches(
     batches.push({ index: batches.length, probes: input.probes.slice(i, i + batchSize) });
   const pending = batches.filter((batch) => !batch.probes.every((probe) => known.has(probe.probe_id)));
   if (input.force || pending.length === batches.length) await rm(partialFile, { force: true });
+  const reused = batches.length - pending.length;
+  if (reused > 0) input.progress?.skip?.(reused, input.progressNote);
 
   const notesByBatch = new Map<number, string[]>();
   const writer = await JsonlWriter.open(partialFile, probeScoreSchema);
@@ -115,6 +121,7 @@ export async function scoreProbesInBatches(
         await writer.write(row);
         known.set(judgment.probe_id, row);
       }
+      input.progress?.tick(1, input.progressNote);
     });
   } finally {
     await writer.close();
@@ -128,7 +135,7 @@ export async function scoreProbesInBatches(
   return {
     scores,
     judgedBatches: pending.length,
-    reusedBatches: batches.length - pending.length,
+    reusedBatches: reused,
     notes: [...notesByBatch.keys()].sort((a, b) => a - b).flatMap((index) => notesByBatch.get(index)!),
   };
 }

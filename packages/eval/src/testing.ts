@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Deck, Probe } from '@xsb/core';
+import { countLedgerLines } from './count-ledger-lines';
+import { LexicalEvalJudge } from './eval-judge';
 
 /** A parsed deck built from slide texts (index from 1), for tests that inject `readDeck`. */
 export function makeDeck(slideTexts: readonly string[], deckPath = 'deck.pptx'): Deck {
@@ -95,4 +97,23 @@ export async function writeEvalFixture(
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, deck.file), deck.bytes);
   }
+}
+
+/**
+ * A test run `r1` of `dataDir()` judged by the lexical judge (which logs each call to the run's
+ * ledger) with batches of 2 and every deck read as `deck`: its `runEvaluation` options and its ledger.
+ */
+export function lexicalTestRun(dataDir: () => string, deck: Deck) {
+  const ledger = () => join(dataDir(), 'runs', 'r1', 'usage_ledger.jsonl');
+  return {
+    ledger,
+    ledgerLines: () => countLedgerLines(ledger()),
+    options: () => ({
+      dataDir: dataDir(),
+      run: 'r1',
+      batchSize: 2,
+      readDeck: async () => deck,
+      judge: new LexicalEvalJudge(ledger()),
+    }),
+  };
 }

@@ -4,9 +4,11 @@
 // 2) Per-call overhead at 0 latency: the xsb client minus the bare SDK call on the same transport
 //    (xsb's node:http fetch), sequential, in µs of wall time and of process CPU time, interleaved in
 //    rounds so machine load drifts hit both alike. The bare SDK on Node's built-in fetch is shown too.
-// 3) A disk-cache hit, in µs. Peak RSS at the end.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+// 3) A disk-cache hit, in µs.
+// 4) Goodput against a fake server enforcing RPM and TPM limits (client configured with them, and not).
+// 5) 64-way concurrency against 800 ms latency: achieved / ideal (80 req/s).
+// 6) A batch run: submissions, polls, wall time. 7) The token estimator's error on the fake server.
+// Peak RSS at the end. Name parts to run only those: throughput overhead limits concurrency64 batch estimator.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +16,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { createLlmClient } from '../src/create-llm-client';
 import { httpFetch } from '../src/http-fetch';
+import { batchRun } from './batch-run';
+import { estimatorError } from './estimator-error';
+import { envFor, serveInChild } from './fake-server-process';
+import { concurrency64, goodputUnderLimits } from './provider-limits';
 
 const REQUESTS = 400;
 const CONCURRENCY = 16;
@@ -28,28 +34,6 @@ const question = (i: number) => ({
   messages: [{ role: 'user' as const, content: `question ${i}` }],
 });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** The fake server in a child process; resolves to its URL and a stop function. */
-async function serveInChild(latencyMs: number): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve-fake-llm.ts', String(latencyMs)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [first] = (await once(child.stdout, 'data')) as [Buffer];
-  return {
-    url: first.toString().trim(),
-    stop: async () => {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-
-const envFor = (url: string) => ({
-  ANTHROPIC_API_KEY: 'bench-key',
-  ANTHROPIC_BASE_URL: url,
-  OPENAI_API_KEY: 'bench-key',
-  OPENAI_BASE_URL: `${url}/v1`,
-});
 
 async function throughput(spec: string): Promise<number[]> {
   const server = await serveInChild(LATENCY_MS);
@@ -146,11 +130,20 @@ async function overhead(spec: (typeof SPECS)[number]): Promise<string> {
   return `${spec.padEnd(24)} 0 ms latency, sequential (median of ${ROUNDS} rounds of ${CALLS_PER_ROUND}): xsb ${m(xsb, 'wallUs').toFixed(0)} µs wall / ${m(xsb, 'cpuUs').toFixed(0)} µs CPU per call, bare SDK ${m(sdk, 'wallUs').toFixed(0)} / ${m(sdk, 'cpuUs').toFixed(0)} (on built-in fetch ${m(sdkBuiltin, 'wallUs').toFixed(0)} / ${m(sdkBuiltin, 'cpuUs').toFixed(0)}), xsb overhead ${(m(xsb, 'wallUs') - m(sdk, 'wallUs')).toFixed(0)} µs wall / ${(m(xsb, 'cpuUs') - m(sdk, 'cpuUs')).toFixed(0)} µs CPU; disk-cache hit ${m(hits, 'wallUs').toFixed(0)} µs`;
 }
 
-for (const spec of SPECS) {
-  const ratios = await throughput(spec);
-  console.log(
-    `${spec.padEnd(24)} ${REQUESTS} requests, concurrency ${CONCURRENCY}, ${LATENCY_MS} ms latency: achieved/ideal (ideal ${CONCURRENCY / (LATENCY_MS / 1000)} req/s) per run ${ratios.map((r) => r.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)}, best ${Math.max(...ratios).toFixed(3)}`,
-  );
-}
-for (const spec of SPECS) console.log(await overhead(spec));
+/** Parts to run: every one, or those named on the command line (`pnpm bench -- limits batch`). */
+const wanted = new Set(process.argv.slice(2).filter((arg) => !arg.startsWith('-')));
+const run = (part: string) => wanted.size === 0 || wanted.has(part);
+
+if (run('throughput'))
+  for (const spec of SPECS) {
+    const ratios = await throughput(spec);
+    console.log(
+      `${spec.padEnd(24)} ${REQUESTS} requests, concurrency ${CONCURRENCY}, ${LATENCY_MS} ms latency: achieved/ideal (ideal ${CONCURRENCY / (LATENCY_MS / 1000)} req/s) per run ${ratios.map((r) => r.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)}, best ${Math.max(...ratios).toFixed(3)}`,
+    );
+  }
+if (run('overhead')) for (const spec of SPECS) console.log(await overhead(spec));
+if (run('limits')) for (const line of await goodputUnderLimits()) console.log(line);
+if (run('concurrency64')) for (const spec of SPECS) console.log(await concurrency64(spec));
+if (run('batch')) for (const spec of SPECS) console.log(await batchRun(spec));
+if (run('estimator')) for (const line of await estimatorError()) console.log(line);
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB`);

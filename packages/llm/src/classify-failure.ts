@@ -119,6 +119,21 @@ export function classifyFailure(error: unknown, timedOut: boolean): Failure {
   return { retryable: false, code: 'unexpected', reason: `unexpected failure (${describeCause(error)})` };
 }
 
+/**
+ * The failure of one batch entry that the provider answered with an HTTP status (OpenAI's
+ * `response.status_code`, or the status an Anthropic error type stands for): retried or not by the
+ * same rule as an online answer with that status.
+ */
+export function failureFromStatus(status: number, message: string, errorCode?: string): Failure {
+  const quota = errorCode !== undefined && QUOTA_CODES.has(errorCode);
+  return {
+    retryable: !quota && !NEVER_RETRIED.has(status) && isRetryableStatus(status),
+    code: quota ? 'quota' : (STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'http_error')),
+    status,
+    reason: `HTTP ${status}: ${message.length > 500 ? `${message.slice(0, 500)}…` : message}`,
+  };
+}
+
 function describeCause(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;

@@ -91,5 +91,11 @@ export interface CompleteOptions {
 
 export interface LlmClient {
   readonly judgeId: string;
+  /**
+   * How many calls the client wants in flight at once, for callers that size their own concurrency
+   * (core's `mapWithConcurrency`): a provider client's `maxConcurrency`, a batching client's batch
+   * capacity (it answers by collecting calls, so it needs many at once). Unset: no preference.
+   */
+  readonly preferredConcurrency?: number;
   complete(request: CompletionRequest, options?: CompleteOptions): Promise<CompletionResult>;
 }

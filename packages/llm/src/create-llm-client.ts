@@ -1,8 +1,11 @@
-import { ConfigError, type ProviderLimits } from '@xsb/core';
+import { ConfigError, type ModelPrice, type ProviderLimits } from '@xsb/core';
 import { createAnthropicAdapter } from './anthropic-adapter';
+import { ANTHROPIC_BATCH_LIMITS } from './anthropic-batch-backend';
+import { BatchingClient, type BatchOptions } from './batching-client';
 import type { LlmClient } from './completion-types';
 import { DiskCache } from './disk-cache';
 import { createOpenAiAdapter } from './openai-adapter';
+import { OPENAI_BATCH_LIMITS } from './openai-batch-backend';
 import { parseJudgeSpec } from './parse-judge-spec';
 import { ProviderClient } from './provider-client';
 import { ReplayClient } from './replay-client';
@@ -30,6 +33,14 @@ export interface CreateLlmClientOptions {
   random?: () => number;
   /** First backoff step in ms (default 500); tests shorten it. Server-given retry times still apply. */
   baseBackoffMs?: number;
+  /**
+   * Answer calls through the provider's batch API (`--batch`): the client collects concurrent
+   * calls, submits them as batches and resolves each call with its batch result. Anthropic and
+   * OpenAI judges only; replay and record specs answer from their store as always.
+   */
+  batch?: BatchOptions;
+  /** Config `prices` (over the default table) for the ledger lines' `costUsd`. */
+  prices?: Record<string, ModelPrice>;
 }
 
 function requireKey(env: Record<string, string | undefined>, variable: string, spec: string): string {
@@ -62,7 +73,7 @@ export function providerLimitsFor(
 export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptions = {}): LlmClient {
   const spec = parseJudgeSpec(judgeSpec);
   const env = options.env ?? process.env;
-  const ledger = options.ledgerFile ? new UsageLedger(options.ledgerFile) : undefined;
+  const ledger = options.ledgerFile ? new UsageLedger(options.ledgerFile, options.prices) : undefined;
   const stage = options.stage ?? 'llm';
   switch (spec.kind) {
     case 'lexical':
@@ -87,7 +98,7 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
       const adapter =
         spec.kind === 'anthropic' ? createAnthropicAdapter(key, baseUrl) : createOpenAiAdapter(key, baseUrl);
       const useCache = Boolean(options.cacheDir) && !options.noCache;
-      return new ProviderClient({
+      const client = new ProviderClient({
         judgeId: spec.spec,
         model: spec.model,
         adapter,
@@ -100,6 +111,23 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
         ...(options.random ? { random: options.random } : {}),
         ...(options.baseBackoffMs !== undefined ? { baseBackoffMs: options.baseBackoffMs } : {}),
       });
+      return options.batch ? new BatchingClient(client, options.batch) : client;
     }
   }
+}
+
+/**
+ * The concurrency a stage should run its calls at for these client options: with `batch`, the batch
+ * capacity (the client answers by collecting calls, so a stage at 4-way concurrency would make
+ * batches of 4); otherwise the provider's `maxConcurrency`. For callers that size
+ * `mapWithConcurrency` before the stage builds its client.
+ */
+export function preferredConcurrencyFor(judgeSpec: string, options: CreateLlmClientOptions = {}): number {
+  const spec = parseJudgeSpec(judgeSpec);
+  const limits = resolveLimits(options.limits ?? providerLimitsFor(spec.spec, options.providers));
+  if (!options.batch || (spec.kind !== 'anthropic' && spec.kind !== 'openai')) return limits.maxConcurrency;
+  return (
+    options.batch.maxPending ??
+    (spec.kind === 'anthropic' ? ANTHROPIC_BATCH_LIMITS : OPENAI_BATCH_LIMITS).maxRequests
+  );
 }

@@ -4,21 +4,48 @@ import type { CompletionRequest } from './completion-types';
 const IMAGE_TOKEN_ESTIMATE = 1600;
 /** A PDF is billed per page as text plus image; bytes / 100 is a rough, deliberately high guess. */
 const DOCUMENT_BYTES_PER_TOKEN = 100;
+/** English text and JSON run about 4 UTF-8 bytes per token with both providers' tokenizers. */
+const BYTES_PER_TOKEN = 4;
+/**
+ * The answer budget assumed when a request sets no `maxTokens`: the Anthropic adapter sends 4,096
+ * then, and OpenAI's rate limiter counts the answer budget too.
+ */
+export const DEFAULT_ANSWER_BUDGET = 4096;
+
+export interface TokenEstimate {
+  /** Prompt tokens: system, messages and the response schema. */
+  inputTokens: number;
+  /** The answer budget (`maxTokens`, else {@link DEFAULT_ANSWER_BUDGET}): the most the answer can cost. */
+  maxOutputTokens: number;
+}
 
 /**
- * A rough token count for rate budgets before the provider reports real usage: text as UTF-8
- * bytes / 4, images at a flat estimate, documents by size, plus the answer budget.
+ * Tokens of a request before any call, for rate budgets, cost plans (`xsb plan`) and the ledger's
+ * `estimatedInputTokens`: text as UTF-8 bytes / 4 (system prompt, every text part, and the JSON of a
+ * response schema, which both providers bill as prompt), images at a flat 1,600, PDFs at bytes / 100.
+ * No tokenizer is used: provider tokenizers differ and are not public for every model.
  */
-export function estimateRequestTokens(request: CompletionRequest): number {
-  let tokens = Buffer.byteLength(request.system ?? '') / 4;
+export function estimateTokens(request: CompletionRequest): TokenEstimate {
+  let bytes = Buffer.byteLength(request.system ?? '');
+  let tokens = 0;
+  if (request.responseSchema) bytes += Buffer.byteLength(JSON.stringify(request.responseSchema.schema));
   for (const message of request.messages) {
-    if (typeof message.content === 'string') tokens += Buffer.byteLength(message.content) / 4;
+    if (typeof message.content === 'string') bytes += Buffer.byteLength(message.content);
     else
       for (const part of message.content) {
-        if (part.type === 'text') tokens += Buffer.byteLength(part.text) / 4;
+        if (part.type === 'text') bytes += Buffer.byteLength(part.text);
         else if (part.type === 'image') tokens += IMAGE_TOKEN_ESTIMATE;
         else tokens += part.data.byteLength / DOCUMENT_BYTES_PER_TOKEN;
       }
   }
-  return Math.ceil(tokens) + (request.maxTokens ?? 1024);
+  return {
+    inputTokens: Math.ceil(tokens + bytes / BYTES_PER_TOKEN),
+    maxOutputTokens: request.maxTokens ?? DEFAULT_ANSWER_BUDGET,
+  };
+}
+
+/** The most a request can spend of a tokens-per-minute budget: estimated input plus the answer budget. */
+export function estimateRequestTokens(request: CompletionRequest): number {
+  const { inputTokens, maxOutputTokens } = estimateTokens(request);
+  return inputTokens + maxOutputTokens;
 }

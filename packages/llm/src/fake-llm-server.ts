@@ -1,8 +1,35 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ANTHROPIC_BATCH_LIMITS } from './anthropic-batch-backend';
+import {
+  type FakeBatch,
+  FakeBatchApi,
+  type FakeBatchFault,
+  type FakeBatchLimits,
+  type FakeBatchPlanner,
+  type FakeBatchRoute,
+  type FakeEntryAnswer,
+  type FakeFile,
+} from './fake-batch-api';
+import {
+  approximateTokens,
+  BINARY_BLOCK_TOKENS,
+  type FakeProvider,
+  promptTokensOf,
+  sendError,
+  textOf,
+} from './fake-http';
+import {
+  emptyRateStats,
+  FakeRateEnforcer,
+  type FakeRateLimits,
+  type FakeRateStats,
+  type RateTicket,
+} from './fake-rate-limits';
+import { OPENAI_BATCH_LIMITS } from './openai-batch-backend';
 
-export type FakeProvider = 'anthropic' | 'openai';
+export { approximateTokens, type FakeProvider } from './fake-http';
 
 /** What the handler sees of one request. */
 export interface FakeLlmRequest {
@@ -15,6 +42,9 @@ export interface FakeLlmRequest {
   /** The parsed JSON body as the SDK sent it. */
   body: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
+  /** Set for an entry of a batch: the batch it came in and its custom_id. */
+  batchId?: string;
+  customId?: string;
 }
 
 /**
@@ -54,6 +84,12 @@ export interface FakeLlmServerOptions {
   anthropicMinCacheTokens?: number;
   /** Shortest OpenAI prompt that gets cached, in approximate tokens (OpenAI: 1,024). */
   openAiMinCacheTokens?: number;
+  /** RPM, TPM and in-flight limits on online calls, answered with 429 + retry-after (529/503). */
+  rateLimits?: FakeRateLimits;
+  /** How each new batch behaves (default: it ends at the second status request, all answered). */
+  batchPlan?: FakeBatchPlanner;
+  /** Per-batch limits (defaults: the providers' own, 100,000 / 256 MB and 50,000 / 200 MB). */
+  batchLimits?: { anthropic?: FakeBatchLimits; openai?: FakeBatchLimits };
 }
 
 export interface FakeLlmServer {
@@ -63,65 +99,28 @@ export interface FakeLlmServer {
   readonly requests: FakeLlmRequest[];
   /** HTTP requests received, whatever their route or outcome. */
   readonly requestCount: number;
+  /** Every batch created, in order (both providers). */
+  readonly batches: readonly FakeBatch[];
+  /** Files uploaded (OpenAI batch input) and written (batch output and error files). */
+  readonly files: readonly FakeFile[];
+  /** What the RPM/TPM/in-flight enforcer let through and refused (zeros without `rateLimits`). */
+  readonly rateLimitStats: FakeRateStats;
   setHandler(handler: FakeLlmHandler): void;
+  setBatchPlan(planner: FakeBatchPlanner): void;
+  /** The next `times` calls of a batch route fail with `fault` (`lost`: done, but answered 500). */
+  queueBatchFault(route: FakeBatchRoute, fault: FakeBatchFault, times?: number): void;
+  /** Ends a held batch (every one when no id is given) at its next status request. */
+  releaseBatches(id?: string): void;
   close(): Promise<void>;
 }
 
-/**
- * The token approximation of the fake server, used for both providers: ceil(UTF-8 bytes / 4) of
- * the text, and a flat 1,600 tokens per image or document block. An answer longer than the
- * request's `max_tokens` / `max_completion_tokens` is cut to that many tokens (4 bytes each) and
- * reported as `stop_reason: 'max_tokens'` / `finish_reason: 'length'`.
- */
-export function approximateTokens(text: string): number {
-  return Math.ceil(Buffer.byteLength(text) / 4);
-}
-const BINARY_BLOCK_TOKENS = 1600;
 /** OpenAI reports cached tokens in steps of 128. */
 const OPENAI_CACHE_STEP = 128;
 /** How many earlier OpenAI prompts the simulated cache remembers. */
 const OPENAI_CACHE_ENTRIES = 256;
 
-const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  402: 'billing_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  408: 'timeout_error',
-  409: 'conflict_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  500: 'api_error',
-  529: 'overloaded_error',
-};
-
-const OPENAI_ERROR_TYPES: Record<number, [type: string, code: string | null]> = {
-  400: ['invalid_request_error', null],
-  401: ['invalid_request_error', 'invalid_api_key'],
-  403: ['invalid_request_error', 'unsupported_country_region_territory'],
-  404: ['invalid_request_error', 'model_not_found'],
-  429: ['requests', 'rate_limit_exceeded'],
-  500: ['server_error', null],
-  503: ['server_error', null],
-};
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function textOf(content: unknown): { text: string; tokens: number } {
-  if (typeof content === 'string') return { text: content, tokens: approximateTokens(content) };
-  if (!Array.isArray(content)) return { text: '', tokens: 0 };
-  const texts: string[] = [];
-  let tokens = 0;
-  for (const block of content as Array<Record<string, unknown>>) {
-    if (typeof block.text === 'string') {
-      texts.push(block.text);
-      tokens += approximateTokens(block.text);
-    } else tokens += BINARY_BLOCK_TOKENS;
-  }
-  return { text: texts.join('\n'), tokens };
 }
 
 /** Starts the fake provider on 127.0.0.1 with an ephemeral port. */
@@ -135,6 +134,20 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   const anthropicPrefixes = new Set<string>();
   const openAiPrompts: string[] = [];
   const sockets = new Set<Socket>();
+  const enforcer = options.rateLimits ? new FakeRateEnforcer(options.rateLimits) : undefined;
+  const noRateStats = emptyRateStats();
+  let url = '';
+  const batchApi = new FakeBatchApi(
+    {
+      answer: answerEntry,
+      url: () => url,
+      limits: {
+        anthropic: options.batchLimits?.anthropic ?? { ...ANTHROPIC_BATCH_LIMITS },
+        openai: options.batchLimits?.openai ?? { ...OPENAI_BATCH_LIMITS },
+      },
+    },
+    options.batchPlan,
+  );
 
   const server = createServer((req, res) => {
     requestCount += 1;
@@ -154,7 +167,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const path = (req.url ?? '').split('?')[0];
+    const raw = Buffer.concat(chunks);
+    const path = (req.url ?? '').split('?')[0] ?? '';
     const provider: FakeProvider | undefined =
       req.method === 'POST' && path === '/v1/messages'
         ? 'anthropic'
@@ -162,16 +176,27 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
           ? 'openai'
           : undefined;
     if (!provider) {
+      if (await batchApi.route(req, res, path, raw)) return;
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `fake server: no route ${req.method} ${path}` } }));
       return;
     }
     let body: Record<string, unknown>;
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
     } catch {
-      sendError(res, provider, { kind: 'status', status: 400, message: 'request body is not JSON' });
+      sendError(res, provider, { status: 400, message: 'request body is not JSON' });
       return;
+    }
+    let ticket: RateTicket | undefined;
+    if (enforcer) {
+      const admitted = enforcer.admit(provider, promptTokensOf(provider, body), answerBudgetOf(body));
+      if (typeof admitted !== 'function') {
+        sendError(res, provider, admitted);
+        return;
+      }
+      ticket = admitted;
+      res.on('close', () => ticket?.());
     }
     const request = describe(provider, body, req.headers);
     requests.push(request);
@@ -191,8 +216,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       text = reply.text;
       model = reply.model ?? model;
     }
-    const payload =
-      provider === 'anthropic' ? anthropicAnswer(body, model, text) : openAiAnswer(body, model, text);
+    const payload = answerPayload(provider, body, model, text);
+    ticket?.(outputTokensOf(payload));
     const json = JSON.stringify(payload);
     res.writeHead(200, {
       'content-type': 'application/json',
@@ -200,6 +225,29 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       'request-id': `req_${randomBytes(8).toString('hex')}`,
     });
     res.end(json);
+  }
+
+  function answerPayload(provider: FakeProvider, body: Record<string, unknown>, model: string, text: string) {
+    return provider === 'anthropic' ? anthropicAnswer(body, model, text) : openAiAnswer(body, model, text);
+  }
+
+  /** A batch entry through the same handler and answer rendering as an online call. */
+  async function answerEntry(
+    provider: FakeProvider,
+    body: Record<string, unknown>,
+    meta: { batchId: string; customId: string },
+  ): Promise<FakeEntryAnswer> {
+    const request = { ...describe(provider, body, {}), ...meta };
+    requests.push(request);
+    const reply = await handler(request);
+    if ('fault' in reply) {
+      const fault = reply.fault;
+      if (fault.kind === 'status')
+        return { status: fault.status, message: fault.message ?? `fake ${fault.status} error` };
+      if (fault.kind !== 'stall') return { status: 500, message: `fake ${fault.kind} fault` };
+      return { ok: answerPayload(provider, body, request.model, fault.text ?? 'late answer') };
+    }
+    return { ok: answerPayload(provider, body, reply.model ?? request.model, reply.text) };
   }
 
   function describe(
@@ -379,65 +427,50 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
   }
 
-  function sendError(
-    res: ServerResponse,
-    provider: FakeProvider,
-    fault: Extract<FakeFault, { kind: 'status' }>,
-  ): void {
-    const message = fault.message ?? `fake ${fault.status} error`;
-    const body =
-      provider === 'anthropic'
-        ? {
-            type: 'error',
-            error: {
-              type:
-                ANTHROPIC_ERROR_TYPES[fault.status] ??
-                (fault.status >= 500 ? 'api_error' : 'invalid_request_error'),
-              message,
-              ...(fault.errorCode ? { details: { error_code: fault.errorCode } } : {}),
-            },
-            request_id: `req_${randomBytes(8).toString('hex')}`,
-          }
-        : {
-            error: {
-              message,
-              type: (OPENAI_ERROR_TYPES[fault.status] ?? ['server_error', null])[0],
-              param: null,
-              code: fault.errorCode ?? (OPENAI_ERROR_TYPES[fault.status] ?? ['server_error', null])[1],
-            },
-          };
-    const json = JSON.stringify(body);
-    const headers: Record<string, string | number> = {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(json),
-    };
-    if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
-    if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
-    if (fault.shouldRetry !== undefined) headers['x-should-retry'] = String(fault.shouldRetry);
-    else if (provider === 'anthropic' && fault.status === 529) headers['x-should-retry'] = 'true';
-    res.writeHead(fault.status, headers);
-    res.end(json);
-  }
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     get requestCount() {
       return requestCount;
     },
+    batches: batchApi.batches,
+    files: batchApi.files,
+    get rateLimitStats() {
+      return enforcer?.stats ?? noRateStats;
+    },
     setHandler(next) {
       handler = next;
+    },
+    setBatchPlan(planner) {
+      batchApi.setPlanner(planner);
+    },
+    queueBatchFault(route, fault, times) {
+      batchApi.queueFault(route, fault, times);
+    },
+    releaseBatches(id) {
+      batchApi.release(id);
     },
     close() {
       for (const socket of sockets) socket.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The answer budget a request reserves: `max_tokens` / `max_completion_tokens`, else 4,096. */
+function answerBudgetOf(body: Record<string, unknown>): number {
+  const limit = body.max_completion_tokens ?? body.max_tokens;
+  return typeof limit === 'number' ? limit : 4096;
+}
+
+function outputTokensOf(payload: { usage: { output_tokens?: number; completion_tokens?: number } }): number {
+  return payload.usage.output_tokens ?? payload.usage.completion_tokens ?? 0;
 }
 
 /** An answer longer than the request's token limit is cut there, as the providers do. */

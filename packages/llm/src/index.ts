@@ -1,3 +1,4 @@
+export { type BatchEvent, BatchingClient, type BatchOptions, customIdFor } from './batching-client';
 export { type CompleteJsonOptions, completeJson, extractJson, StructuredAnswerError } from './complete-json';
 export type {
   ChatMessage,
@@ -13,14 +14,31 @@ export type {
   TextPart,
   TokenUsage,
 } from './completion-types';
-export { type CreateLlmClientOptions, createLlmClient, providerLimitsFor } from './create-llm-client';
+export {
+  type CreateLlmClientOptions,
+  createLlmClient,
+  preferredConcurrencyFor,
+  providerLimitsFor,
+} from './create-llm-client';
 export { type CacheStats, DiskCache } from './disk-cache';
+export {
+  DEFAULT_ANSWER_BUDGET,
+  estimateRequestTokens,
+  estimateTokens,
+  type TokenEstimate,
+} from './estimate-request-tokens';
 export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
+export {
+  BATCH_PRICE_FACTOR,
+  costOfUsage,
+  DEFAULT_PRICES,
+  DEFAULT_PRICES_AS_OF,
+  priceFor,
+} from './price-table';
+export { replayStoreModelLabel } from './replay-client';
 export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
 export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
 export {
-  DEFAULT_PRICES,
-  priceFor,
   summarizeUsage,
   summarizeUsageLedger,
   type UsageSummary,

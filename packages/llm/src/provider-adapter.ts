@@ -1,3 +1,4 @@
+import type { BatchBackend } from './batch-backend';
 import type { CompletionRequest, StopReason, TokenUsage } from './completion-types';
 import type { ProviderName } from './parse-judge-spec';
 
@@ -14,6 +15,8 @@ export interface ProviderAdapter {
   /** The environment variable that holds the key, named in authentication errors. */
   readonly keyVariable: string;
   readonly baseUrl: string;
+  /** The provider's batch API over the same SDK client. */
+  readonly batch: BatchBackend;
   send(
     request: CompletionRequest,
     model: string,

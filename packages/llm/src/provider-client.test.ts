@@ -207,17 +207,39 @@ describe('admission control', () => {
 
   it('holds a call back until the tokens-per-minute budget has room for its estimate', async () => {
     const arrivals: number[] = [];
-    server.setHandler(() => {
+    server.setHandler((r) => {
       arrivals.push(Date.now());
-      return { text: 'fine' };
+      // The big call really uses its whole 12,000-token answer budget (4 bytes a token).
+      return { text: r.text === 'big' ? 'x'.repeat(48_000) : 'fine' };
     });
-    // 12,000 tokens/min refill at 200 tokens/s. The first call's estimate (its 12,000-token answer
-    // budget) empties the bucket; the second needs ~92 tokens (prompt + 90), about 0.46 s of refill.
+    // 12,000 tokens/min refill at 200 tokens/s. The first call spends the whole bucket; the second
+    // needs ~92 tokens (prompt + 90), about 0.46 s of refill.
     const llm = client('openai:gpt-test', { tokensPerMinute: 12_000 });
+    const started = Date.now();
     await llm.complete({ messages: [{ role: 'user', content: 'big' }], maxTokens: 12_000 });
     await llm.complete({ messages: [{ role: 'user', content: 'small' }], maxTokens: 90 });
     expect(arrivals).toHaveLength(2);
-    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(400);
+    expect(arrivals[1]! - started).toBeGreaterThanOrEqual(430);
+  });
+
+  it('charges the estimate while a call is in flight and gives back what its answer did not use', async () => {
+    const arrivals: Record<string, number> = {};
+    server.setHandler(async (r) => {
+      arrivals[r.text] = Date.now();
+      if (r.text === 'big') await new Promise((resolve) => setTimeout(resolve, 200));
+      return { text: 'short' };
+    });
+    // 6,000 tokens/min = 100 tokens/s. The big call reserves the whole bucket; the small one waits
+    // for its answer (~200 ms), which used a few tokens and returns the rest. Without the refund it
+    // would wait for ~0.9 s of refill.
+    const llm = client('openai:gpt-test', { tokensPerMinute: 6_000, maxConcurrency: 4 });
+    const big = llm.complete({ messages: [{ role: 'user', content: 'big' }], maxTokens: 6_000 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const small = llm.complete({ messages: [{ role: 'user', content: 'small' }], maxTokens: 90 });
+    await Promise.all([big, small]);
+    const waited = arrivals.small! - arrivals.big!;
+    expect(waited).toBeGreaterThanOrEqual(150);
+    expect(waited).toBeLessThan(700);
   });
 });
 

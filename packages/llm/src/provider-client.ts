@@ -2,9 +2,9 @@ import { hashBytes, ProviderError } from '@xsb/core';
 import { classifyFailure, type Failure } from './classify-failure';
 import type { CompleteOptions, CompletionRequest, CompletionResult, LlmClient } from './completion-types';
 import type { DiskCache } from './disk-cache';
-import { estimateRequestTokens } from './estimate-request-tokens';
+import { estimateTokens } from './estimate-request-tokens';
 import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
-import { type RateLimiter, sharedRateLimiter, sleep } from './rate-limiter';
+import { type AttemptOutcome, type RateLimiter, sharedRateLimiter, sleep } from './rate-limiter';
 import { CACHE_FORMAT_VERSION, cacheKeyFor } from './request-key';
 import { backoffDelayMs, type ResolvedLimits } from './retry-policy';
 import type { UsageLedger } from './usage-ledger';
@@ -35,51 +35,89 @@ const RETRY_AFTER_JITTER_MS = 250;
  */
 export class ProviderClient implements LlmClient {
   readonly judgeId: string;
-  private readonly limiter: RateLimiter;
+  readonly preferredConcurrency: number;
+  /** The provider's admission budget, shared by every client of the process with this account. */
+  readonly limiter: RateLimiter;
   /** After a 401/403 every later call fails at once: the key will not start working mid-run. */
   private authFailure: ProviderError | undefined;
 
-  constructor(private readonly options: ProviderClientOptions) {
+  constructor(readonly options: ProviderClientOptions) {
     this.judgeId = options.judgeId;
+    this.preferredConcurrency = options.limits.maxConcurrency;
     this.limiter = sharedRateLimiter(
       `${options.adapter.provider}|${options.adapter.baseUrl}|${hashBytes(options.secrets.join('\u0000')).slice(0, 16)}`,
       options.limits,
     );
   }
 
+  /** The model a request is sent to: its own `model`, else the judge spec's. */
+  modelFor(request: CompletionRequest): string {
+    return request.model ?? this.options.model;
+  }
+
+  stageFor(request: CompletionRequest): string {
+    return request.stage ?? this.options.stage;
+  }
+
+  /** The disk-cache key of a request at this provider and base URL (also a batch custom_id's source). */
+  cacheKeyOf(request: CompletionRequest): string {
+    const { adapter } = this.options;
+    return cacheKeyFor({
+      provider: adapter.provider,
+      model: this.modelFor(request),
+      baseUrl: adapter.baseUrl,
+      request,
+    });
+  }
+
+  /**
+   * The stored answer of a request, with its ledger line, or undefined (no cache, refresh, or a
+   * miss). `key` is the request's {@link cacheKeyOf}.
+   */
+  async cachedResult(
+    request: CompletionRequest,
+    key: string,
+    started: number,
+  ): Promise<CompletionResult | undefined> {
+    const { cache } = this.options;
+    if (!cache || this.options.refresh) return undefined;
+    const hit = await cache.get(key);
+    if (!hit) return undefined;
+    const result: CompletionResult = {
+      text: hit.text,
+      usage: hit.usage,
+      model: hit.model,
+      latencyMs: performance.now() - started,
+      retries: 0,
+      fromCache: true,
+      judgeId: this.judgeId,
+      ...(hit.stopReason ? { stopReason: hit.stopReason } : {}),
+    };
+    await this.record({ stage: this.stageFor(request), result, cacheHit: true });
+    return result;
+  }
+
   async complete(request: CompletionRequest, callOptions: CompleteOptions = {}): Promise<CompletionResult> {
-    const { adapter, cache, judgeId } = this.options;
-    const model = request.model ?? this.options.model;
-    const stage = request.stage ?? this.options.stage;
+    const { adapter } = this.options;
+    const model = this.modelFor(request);
+    const stage = this.stageFor(request);
     const started = performance.now();
-    const key = cache
-      ? cacheKeyFor({ provider: adapter.provider, model, baseUrl: adapter.baseUrl, request })
-      : '';
-    if (cache && !this.options.refresh) {
-      const hit = await cache.get(key);
-      if (hit) {
-        const result: CompletionResult = {
-          text: hit.text,
-          usage: hit.usage,
-          model: hit.model,
-          latencyMs: performance.now() - started,
-          retries: 0,
-          fromCache: true,
-          judgeId,
-          ...(hit.stopReason ? { stopReason: hit.stopReason } : {}),
-        };
-        await this.record(stage, result, true);
-        return result;
-      }
-    }
+    const key = this.options.cache ? this.cacheKeyOf(request) : '';
+    const hit = await this.cachedResult(request, key, started);
+    if (hit) return hit;
     if (this.authFailure) throw this.authFailure;
+    const estimate = estimateTokens(request);
 
     let retries = 0;
     let waited = 0;
     for (let attempt = 1; ; attempt += 1) {
       let answer: ProviderAnswer | undefined;
       let failure: Failure | undefined;
-      const release = await this.limiter.acquire(estimateRequestTokens(request), callOptions.signal);
+      const release = await this.limiter.acquire(
+        estimate.inputTokens + estimate.maxOutputTokens,
+        callOptions.signal,
+      );
+      let outcome: AttemptOutcome = { kind: 'failed' };
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -90,40 +128,24 @@ export class ProviderClient implements LlmClient {
       callOptions.signal?.addEventListener('abort', onCallerAbort, { once: true });
       try {
         answer = await adapter.send(request, model, controller.signal, this.options.limits.timeoutMs);
+        outcome = { kind: 'answered', tokens: billedTokens(answer.usage) };
       } catch (error) {
         if (callOptions.signal?.aborted) throw callOptions.signal.reason ?? error;
         failure = classifyFailure(error, timedOut);
+        outcome = limiterOutcome(failure);
       } finally {
         clearTimeout(timer);
         callOptions.signal?.removeEventListener('abort', onCallerAbort);
-        release();
+        release(outcome);
       }
 
-      if (answer) {
-        const result: CompletionResult = {
-          text: answer.text,
-          usage: answer.usage,
-          model: answer.model,
-          latencyMs: performance.now() - started,
+      if (answer)
+        return this.deliver(key, answer, {
+          stage,
+          started,
           retries,
-          fromCache: false,
-          judgeId,
-          stopReason: answer.stopReason,
-        };
-        if (cache)
-          await cache.put({
-            v: CACHE_FORMAT_VERSION,
-            key,
-            judgeId,
-            model: answer.model,
-            text: answer.text,
-            usage: answer.usage,
-            latencyMs: result.latencyMs,
-            stopReason: answer.stopReason,
-          });
-        await this.record(stage, result, false);
-        return result;
-      }
+          estimatedInputTokens: estimate.inputTokens,
+        });
 
       const found = failure as Failure;
       const delay =
@@ -134,7 +156,7 @@ export class ProviderClient implements LlmClient {
       if (giveUp !== undefined) {
         const error = this.toError(found, model, attempt, giveUp);
         if (found.status === 401 || found.status === 403) this.authFailure = error;
-        await this.recordFailure(stage, model, started, retries, found.code);
+        await this.recordFailure({ stage, model, started, retries, code: found.code });
         throw error;
       }
       // When the server names a time, every call sharing the budget waits for it, not just this one.
@@ -143,6 +165,57 @@ export class ProviderClient implements LlmClient {
       waited += delay;
       retries += 1;
     }
+  }
+
+  /**
+   * Stores an answer (online or from a batch) in the disk cache under `key` and the ledger, and
+   * returns it as the caller sees it: one code path, so a batch answer is indistinguishable from an
+   * online one. `billed: false` marks an answer already billed once (a batch's results read again).
+   */
+  async deliver(
+    key: string,
+    answer: ProviderAnswer,
+    context: {
+      stage: string;
+      started: number;
+      retries: number;
+      estimatedInputTokens?: number;
+      batchId?: string;
+      billed?: boolean;
+    },
+  ): Promise<CompletionResult> {
+    const { cache, judgeId } = this.options;
+    const result: CompletionResult = {
+      text: answer.text,
+      usage: answer.usage,
+      model: answer.model,
+      latencyMs: performance.now() - context.started,
+      retries: context.retries,
+      fromCache: false,
+      judgeId,
+      stopReason: answer.stopReason,
+    };
+    if (cache)
+      await cache.put({
+        v: CACHE_FORMAT_VERSION,
+        key,
+        judgeId,
+        model: answer.model,
+        text: answer.text,
+        usage: answer.usage,
+        latencyMs: result.latencyMs,
+        stopReason: answer.stopReason,
+      });
+    await this.record({
+      stage: context.stage,
+      result,
+      cacheHit: context.billed === false,
+      ...(context.batchId !== undefined ? { batchId: context.batchId } : {}),
+      ...(context.estimatedInputTokens !== undefined
+        ? { estimatedInputTokens: context.estimatedInputTokens }
+        : {}),
+    });
+    return result;
   }
 
   /**
@@ -158,7 +231,8 @@ export class ProviderClient implements LlmClient {
     return undefined;
   }
 
-  private toError(failure: Failure, model: string, attempts: number, suffix: string): ProviderError {
+  /** The ProviderError of a failure (also used for batch entries that got no answer). */
+  toError(failure: Failure, model: string, attempts: number, suffix: string): ProviderError {
     const { adapter } = this.options;
     const auth = failure.status === 401 || failure.status === 403;
     const message = auth
@@ -172,37 +246,55 @@ export class ProviderClient implements LlmClient {
     });
   }
 
-  private redact(text: string): string {
+  /** The text with every secret (the API key) replaced by `[redacted]`. */
+  redact(text: string): string {
     let out = text;
     for (const secret of this.options.secrets)
       if (secret.length >= 4) out = out.split(secret).join('[redacted]');
     return out;
   }
 
-  private async record(stage: string, result: CompletionResult, cacheHit: boolean): Promise<void> {
+  private async record(line: {
+    stage: string;
+    result: CompletionResult;
+    cacheHit: boolean;
+    batchId?: string;
+    estimatedInputTokens?: number;
+  }): Promise<void> {
     await this.options.ledger?.appendCall({
-      stage,
+      stage: line.stage,
       judge: this.judgeId,
       provider: this.options.adapter.provider,
-      model: result.model,
-      usage: result.usage,
-      latencyMs: result.latencyMs,
-      retries: result.retries,
-      cacheHit,
+      model: line.result.model,
+      usage: line.result.usage,
+      latencyMs: line.result.latencyMs,
+      retries: line.result.retries,
+      cacheHit: line.cacheHit,
+      ...(line.batchId !== undefined ? { batchId: line.batchId } : {}),
+      ...(line.estimatedInputTokens !== undefined ? { estimatedInputTokens: line.estimatedInputTokens } : {}),
     });
   }
 
-  private async recordFailure(stage: string, model: string, started: number, retries: number, code: string) {
+  /** The ledger line of a call that got no answer; a failing ledger never hides the call's error. */
+  async recordFailure(line: {
+    stage: string;
+    model: string;
+    started: number;
+    retries: number;
+    code: string;
+    batchId?: string;
+  }): Promise<void> {
     try {
       await this.options.ledger?.appendCall({
-        stage,
+        stage: line.stage,
         judge: this.judgeId,
         provider: this.options.adapter.provider,
-        model,
-        latencyMs: performance.now() - started,
-        retries,
+        model: line.model,
+        latencyMs: performance.now() - line.started,
+        retries: line.retries,
         cacheHit: false,
-        error: code,
+        error: line.code,
+        ...(line.batchId !== undefined ? { batchId: line.batchId } : {}),
       });
     } catch {
       // The call's own error is what the caller needs; a ledger write failure must not replace it.
@@ -210,8 +302,21 @@ export class ProviderClient implements LlmClient {
   }
 }
 
-/** A base URL may carry `user:password@`; messages and details never show it. */
-function withoutCredentials(url: string): string {
+/** Every token the provider counted for an answer, as its rate limits count them. */
+function billedTokens(usage: ProviderAnswer['usage']): number {
+  return usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+}
+
+/** What a failed attempt tells adaptive concurrency: 429 over a limit, 529/503 an overloaded server. */
+function limiterOutcome(failure: Failure): AttemptOutcome {
+  if (failure.code === 'quota') return { kind: 'failed' };
+  if (failure.status === 429) return { kind: 'rate_limited' };
+  if (failure.status === 529 || failure.status === 503) return { kind: 'overloaded' };
+  return { kind: 'failed' };
+}
+
+/** A base URL may carry `user:password@`; messages, details and state files never show it. */
+export function withoutCredentials(url: string): string {
   try {
     const parsed = new URL(url);
     if (!parsed.username && !parsed.password) return url;

@@ -58,3 +58,55 @@ describe('RateLimiter aborts', () => {
     again();
   });
 });
+
+describe('RateLimiter adaptive concurrency', () => {
+  it('halves the limit on an overloaded answer, once per wave, and grows it back by one per limit answers', async () => {
+    const limiter = new RateLimiter(8);
+    const wave = await Promise.all(Array.from({ length: 8 }, () => limiter.acquire(1)));
+    // Eight calls of one wave all come back overloaded: one halving, not three.
+    for (const release of wave) release({ kind: 'overloaded' });
+    expect(limiter.snapshot()).toMatchObject({ concurrencyLimit: 4, decreases: 1 });
+    const next = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(1)));
+    let fifthAdmitted = false;
+    const fifth = limiter.acquire(1).then((release) => {
+      fifthAdmitted = true;
+      return release;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fifthAdmitted).toBe(false);
+    for (const release of next) release({ kind: 'answered', tokens: 1 });
+    // Four answers in a row at limit 4: the limit is 5 again.
+    expect(limiter.snapshot().concurrencyLimit).toBe(5);
+    (await fifth)({ kind: 'overloaded' });
+    expect(limiter.snapshot()).toMatchObject({ concurrencyLimit: 2, decreases: 2 });
+    const floor = new RateLimiter(1);
+    (await floor.acquire(1))({ kind: 'rate_limited' });
+    expect(floor.snapshot().concurrencyLimit).toBe(1);
+  });
+
+  it('a 429 empties the request bucket, so the next call waits for refill instead of bursting', async () => {
+    // 600 requests/min = one every 100 ms; the bucket starts with a whole minute's worth.
+    const limiter = new RateLimiter(8, 600);
+    (await limiter.acquire(1))();
+    let started = Date.now();
+    (await limiter.acquire(1))();
+    expect(Date.now() - started).toBeLessThan(50);
+    (await limiter.acquire(1))({ kind: 'rate_limited' });
+    started = Date.now();
+    (await limiter.acquire(1))();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(80);
+  });
+
+  it('gives back the unused part of a token estimate, and waiters get it at once', async () => {
+    const limiter = new RateLimiter(4, undefined, 6_000);
+    const big = await limiter.acquire(6_000);
+    const started = Date.now();
+    const waiting = limiter.acquire(500);
+    setTimeout(() => big({ kind: 'answered', tokens: 100 }), 50);
+    (await waiting)();
+    const waited = Date.now() - started;
+    // Without the refund 500 tokens take 5 s of refill at 100 tokens/s.
+    expect(waited).toBeGreaterThanOrEqual(40);
+    expect(waited).toBeLessThan(1_000);
+  });
+});

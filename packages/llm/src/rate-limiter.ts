@@ -1,41 +1,98 @@
 /**
- * Admission control for one provider: at most `maxConcurrency` calls in flight, and optional
- * requests-per-minute and tokens-per-minute budgets as token buckets refilled continuously
- * (a full minute's budget may be spent at once, then calls wait for refill). A 429 can pause
- * every caller until the server's retry time, so one rate-limit answer does not trigger a storm.
+ * How an attempt ended, as the limiter needs to know it: an answer (with the tokens it really
+ * spent, to correct the tokens-per-minute estimate), a rate-limit answer (429), an overloaded
+ * server (529, 503), or anything else.
+ */
+export type AttemptOutcome =
+  | { kind: 'answered'; tokens: number }
+  | { kind: 'rate_limited' }
+  | { kind: 'overloaded' }
+  | { kind: 'failed' };
+
+/** Gives the slot back; the outcome (once, optional) feeds adaptive concurrency and the budgets. */
+export type ReleaseSlot = (outcome?: AttemptOutcome) => void;
+
+export interface LimiterSnapshot {
+  /** The adaptive concurrency limit now in force (1 … maxConcurrency). */
+  concurrencyLimit: number;
+  maxConcurrency: number;
+  active: number;
+  waiting: number;
+  /** How many times the limit was halved. */
+  decreases: number;
+}
+
+/**
+ * Admission control for one provider account: calls in flight under an adaptive limit, and optional
+ * requests-per-minute and tokens-per-minute budgets as token buckets refilled continuously (a full
+ * minute's budget may be spent at once, then calls wait for refill).
+ *
+ * Concurrency is AIMD: the limit starts at `maxConcurrency`, halves on a 429 or 529/503 (once per
+ * wave: only an attempt admitted after the last decrease can halve it again), and grows by one after
+ * each `limit` answers in a row, up to `maxConcurrency`. A 429 also empties both local buckets and
+ * shrinks them to one second of refill: the provider enforces its limit over a shorter window than
+ * the minute the client allowed itself to burst, so the client goes on at the refill rate instead
+ * of bursting again after every pause. The tokens-per-minute bucket is charged the
+ * estimate before the call and corrected by the tokens the answer reports (as Anthropic adjusts its
+ * output-token limit at the end of a request). A server's retry time pauses every caller.
  */
 export class RateLimiter {
   private active = 0;
+  private limit: number;
+  private epoch = 0;
+  private decreases = 0;
+  private answeredInRow = 0;
   private readonly waiting: Array<() => void> = [];
   private requestTokens: number;
   private budgetTokens: number;
+  /** How much each bucket holds: a whole minute, until a 429 shows a shorter window (then 1 s). */
+  private requestCapacity: number;
+  private tokenCapacity: number;
   private lastRefill = Date.now();
   private pausedUntil = 0;
+  /** Resolved (and replaced) when an answer gives tokens back, so budget waiters look again. */
+  private refunded = signalOnce();
 
   constructor(
     private readonly maxConcurrency: number,
     private readonly requestsPerMinute?: number,
     private readonly tokensPerMinute?: number,
   ) {
+    this.limit = maxConcurrency;
     this.requestTokens = requestsPerMinute ?? 0;
     this.budgetTokens = tokensPerMinute ?? 0;
+    this.requestCapacity = requestsPerMinute ?? 0;
+    this.tokenCapacity = tokensPerMinute ?? 0;
+  }
+
+  snapshot(): LimiterSnapshot {
+    return {
+      concurrencyLimit: this.limit,
+      maxConcurrency: this.maxConcurrency,
+      active: this.active,
+      waiting: this.waiting.length,
+      decreases: this.decreases,
+    };
   }
 
   /** Waits for a slot and for budget; returns the release function. */
-  async acquire(estimatedTokens: number, signal?: AbortSignal): Promise<() => void> {
+  async acquire(estimatedTokens: number, signal?: AbortSignal): Promise<ReleaseSlot> {
     signal?.throwIfAborted();
-    if (this.active >= this.maxConcurrency) await this.waitForSlot(signal);
+    if (this.active >= this.limit) await this.waitForSlot(signal);
     else this.active += 1;
+    const epoch = this.epoch;
+    let charged: number;
     try {
-      await this.waitForBudget(estimatedTokens, signal);
+      charged = await this.waitForBudget(estimatedTokens, signal);
     } catch (error) {
       this.release();
       throw error;
     }
     let released = false;
-    return () => {
+    return (outcome) => {
       if (released) return;
       released = true;
+      if (outcome) this.settle(outcome, epoch, charged);
       this.release();
     };
   }
@@ -62,11 +119,55 @@ export class RateLimiter {
     this.pausedUntil = Math.max(this.pausedUntil, until);
   }
 
+  private settle(outcome: AttemptOutcome, epoch: number, charged: number): void {
+    switch (outcome.kind) {
+      case 'answered':
+        if (this.tokensPerMinute) {
+          const refund = charged - outcome.tokens;
+          this.budgetTokens = Math.min(this.tokenCapacity, this.budgetTokens + refund);
+          if (refund > 0) {
+            this.refunded.fire();
+            this.refunded = signalOnce();
+          }
+        }
+        this.answeredInRow += 1;
+        if (this.answeredInRow >= this.limit && this.limit < this.maxConcurrency) {
+          this.limit += 1;
+          this.answeredInRow = 0;
+        }
+        return;
+      case 'rate_limited':
+        // The provider enforces its limit over a shorter window than the minute this client
+        // allowed itself to burst: from now on the buckets hold one second of refill, and they
+        // start empty.
+        if (this.requestsPerMinute) this.requestCapacity = Math.max(1, this.requestsPerMinute / 60);
+        if (this.tokensPerMinute) this.tokenCapacity = this.tokensPerMinute / 60;
+        this.requestTokens = Math.min(this.requestTokens, 0);
+        this.budgetTokens = Math.min(this.budgetTokens, 0);
+        this.decrease(epoch);
+        return;
+      case 'overloaded':
+        this.decrease(epoch);
+        return;
+      case 'failed':
+        return;
+    }
+  }
+
+  private decrease(epoch: number): void {
+    this.answeredInRow = 0;
+    if (epoch !== this.epoch) return;
+    this.epoch += 1;
+    this.decreases += 1;
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+  }
+
   private release(): void {
-    const next = this.waiting.shift();
-    // The slot passes straight to the next waiter, so `active` stays the same.
-    if (next) next();
-    else this.active -= 1;
+    this.active -= 1;
+    while (this.active < this.limit && this.waiting.length > 0) {
+      this.active += 1;
+      this.waiting.shift()?.();
+    }
   }
 
   private refill(now: number): void {
@@ -74,36 +175,81 @@ export class RateLimiter {
     this.lastRefill = now;
     if (this.requestsPerMinute)
       this.requestTokens = Math.min(
-        this.requestsPerMinute,
+        this.requestCapacity,
         this.requestTokens + (elapsed * this.requestsPerMinute) / 60_000,
       );
     if (this.tokensPerMinute)
       this.budgetTokens = Math.min(
-        this.tokensPerMinute,
+        this.tokenCapacity,
         this.budgetTokens + (elapsed * this.tokensPerMinute) / 60_000,
       );
   }
 
-  private async waitForBudget(estimatedTokens: number, signal?: AbortSignal): Promise<void> {
-    // A request larger than the whole per-minute budget would never fit: it waits for a full bucket.
-    const tokensNeeded = this.tokensPerMinute ? Math.min(estimatedTokens, this.tokensPerMinute) : 0;
+  /** Sleeps `ms`, or less when an answer gives tokens back first (a refund can beat the refill). */
+  private waitForRoom(ms: number, signal?: AbortSignal): Promise<void> {
+    if (!this.tokensPerMinute) return sleep(ms, signal);
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(done, ms);
+      void this.refunded.promise.then(done);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Waits until the budgets allow the call and charges it; returns the tokens charged. A request
+   * larger than the bucket would never fit: it goes once the bucket is full and leaves it in debt,
+   * so the calls after it wait for the refill it used.
+   */
+  private async waitForBudget(estimatedTokens: number, signal?: AbortSignal): Promise<number> {
+    const charge = this.tokensPerMinute ? estimatedTokens : 0;
     for (;;) {
+      // Each bucket keeps a margin of MARGIN_MS of refill: the provider counts a request when it
+      // arrives, a little later than this client did, and its bucket may have been full meanwhile.
+      const requestsNeeded = Math.min(
+        1 + ((this.requestsPerMinute ?? 0) * MARGIN_MS) / 60_000,
+        this.requestCapacity,
+      );
+      const tokensNeeded = Math.min(
+        charge + ((this.tokensPerMinute ?? 0) * MARGIN_MS) / 60_000,
+        this.tokenCapacity,
+      );
       signal?.throwIfAborted();
       const now = Date.now();
       this.refill(now);
       let waitMs = Math.max(0, this.pausedUntil - now);
-      if (this.requestsPerMinute && this.requestTokens < 1)
-        waitMs = Math.max(waitMs, ((1 - this.requestTokens) * 60_000) / this.requestsPerMinute);
+      if (this.requestsPerMinute && this.requestTokens < requestsNeeded)
+        waitMs = Math.max(waitMs, ((requestsNeeded - this.requestTokens) * 60_000) / this.requestsPerMinute);
       if (this.tokensPerMinute && this.budgetTokens < tokensNeeded)
         waitMs = Math.max(waitMs, ((tokensNeeded - this.budgetTokens) * 60_000) / this.tokensPerMinute);
       if (waitMs <= 0) {
         if (this.requestsPerMinute) this.requestTokens -= 1;
-        if (this.tokensPerMinute) this.budgetTokens -= tokensNeeded;
-        return;
+        if (this.tokensPerMinute) this.budgetTokens -= charge;
+        return charge;
       }
-      await sleep(Math.ceil(waitMs), signal);
+      await this.waitForRoom(Math.ceil(waitMs), signal);
     }
   }
+}
+
+/** The refill each bucket keeps in hand (see waitForBudget). */
+const MARGIN_MS = 100;
+
+/** A promise and the function that resolves it (Node 20 has no `Promise.withResolvers`). */
+function signalOnce(): { promise: Promise<void>; fire: () => void } {
+  let fire: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire };
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -128,7 +274,8 @@ const shared = new Map<string, RateLimiter>();
 
 /**
  * The limiter of one account at one endpoint with one set of limits, shared by every client of the
- * process that has them, so a stage that builds several clients still keeps the provider's budget.
+ * process that has them (every stage, every client a stage builds), so the provider's budget and the
+ * adaptive concurrency limit are one per process.
  */
 export function sharedRateLimiter(
   account: string,

@@ -5,7 +5,7 @@ import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
-import { pendingFileFor } from './replay-client';
+import { pendingFileFor, replayStoreModelLabel } from './replay-client';
 import { replayKeyFor } from './request-key';
 
 let dir: string;
@@ -71,6 +71,9 @@ describe('record and replay (spec 002)', () => {
     expect(results[0]).toMatchObject({ model: 'model-x', judgeId: `replay:${store}`, retries: 0 });
     // Record mode answers what the store already holds.
     expect((await createLlmClient(`record:${store}`).complete(prompts[0]!)).text).toBe('answer 0');
+    // The label artifacts record beside the judge id.
+    expect(replayStoreModelLabel(store)).toBe('model-x');
+    expect(replayStoreModelLabel(join(dir, 'absent.jsonl'))).toBeUndefined();
   });
 
   it('a replay miss fails the row with the missing key in the message', async () => {

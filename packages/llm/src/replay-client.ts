@@ -71,6 +71,14 @@ function loadStore(store: string): LoadedStore {
   return { model, completions, version };
 }
 
+/**
+ * The model label a replay store answers as (one per store), or undefined when the store is absent
+ * or empty; a store mixing labels is a ConfigError. Artifacts record it beside the `replay:` judge id.
+ */
+export function replayStoreModelLabel(store: string): string | undefined {
+  return loadStore(store).model;
+}
+
 export interface ReplayClientOptions {
   judgeId: string;
   store: string;

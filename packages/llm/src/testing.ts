@@ -1,3 +1,13 @@
+export type {
+  FakeBatch,
+  FakeBatchFault,
+  FakeBatchInfo,
+  FakeBatchLimits,
+  FakeBatchPlan,
+  FakeBatchPlanner,
+  FakeBatchRoute,
+  FakeFile,
+} from './fake-batch-api';
 export {
   approximateTokens,
   type FakeFault,
@@ -10,3 +20,4 @@ export {
   fakeProviderEnv,
   startFakeLlmServer,
 } from './fake-llm-server';
+export type { FakeRateLimits, FakeRateStats } from './fake-rate-limits';

@@ -5,7 +5,8 @@ import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/ll
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from './create-llm-client';
 import { isOfflineJudge, parseJudgeSpec } from './parse-judge-spec';
-import { priceFor, summarizeUsage, summarizeUsageLedger } from './usage-summary';
+import { costOfUsage, DEFAULT_PRICES, DEFAULT_PRICES_AS_OF, priceFor } from './price-table';
+import { summarizeUsage, summarizeUsageLedger } from './usage-summary';
 
 let server: FakeLlmServer;
 beforeAll(async () => {
@@ -55,7 +56,12 @@ describe('usage ledger', () => {
         model: 'claude-sonnet-4-5-20250929',
         inputTokens: 1000,
         outputTokens: 5,
+        // Priced when written (online $3 / $15), estimated before the call.
+        costUsd: (1000 * 3 + 5 * 15) / 1e6,
+        estimatedInputTokens: 1000,
       });
+      expect(entries[0]?.batch).toBeUndefined();
+      expect(entries[1]?.costUsd).toBe(0);
 
       const summary = await summarizeUsageLedger(ledgerFile);
       expect(summary.totals).toMatchObject({
@@ -97,6 +103,48 @@ describe('usage ledger', () => {
     ]);
     expect(summary.rows[0]?.costUsd).toBeNull();
     expect(summary.unpricedModels).toEqual(['llama3']);
+  });
+
+  it('prices batch lines at the batch price: the table entry, else half the online price', () => {
+    const line = (
+      batch: boolean,
+      judge = 'anthropic:claude-sonnet-4-5',
+      model = 'claude-sonnet-4-5-20250929',
+    ) => ({
+      time: 't',
+      stage: 'rubric',
+      judge,
+      provider: 'anthropic',
+      model,
+      inputTokens: 1_000_000,
+      outputTokens: 100_000,
+      cacheReadTokens: 1_000_000,
+      cacheWriteTokens: 100_000,
+      latencyMs: 1,
+      retries: 0,
+      cacheHit: false,
+      ok: true,
+      ...(batch ? { batch: true, batchId: 'msgbatch_1' } : {}),
+    });
+    // Online: 3 + 1.5 + 0.3 + 0.375 = 5.175; batch: half of each.
+    const summary = summarizeUsage([line(false), line(true)]);
+    expect(summary.totals.batchCalls).toBe(1);
+    expect(summary.totals.costUsd).toBeCloseTo(5.175 + 2.5875, 9);
+    expect(DEFAULT_PRICES['claude-sonnet-4-5']?.batch).toEqual({
+      input: 1.5,
+      output: 7.5,
+      cacheRead: 0.15,
+      cacheWrite: 1.875,
+    });
+    // A user price without batch prices: half its online price; with them: those.
+    const custom = summarizeUsage([line(true, 'openai:mine', 'mine')], { mine: { input: 2, output: 2 } });
+    expect(custom.totals.costUsd).toBeCloseTo((2 + 0.2 + 2 + 0.2) / 2, 9);
+    const explicit = summarizeUsage([line(true, 'openai:mine', 'mine')], {
+      mine: { input: 2, output: 2, batch: { input: 2, output: 2, cacheRead: 2, cacheWrite: 2 } },
+    });
+    expect(explicit.totals.costUsd).toBeCloseTo(2 + 0.2 + 2 + 0.2, 9);
+    expect(costOfUsage(line(true), DEFAULT_PRICES['claude-sonnet-4-5']!, true)).toBeCloseTo(2.5875, 9);
+    expect(DEFAULT_PRICES_AS_OF).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it('matches dated model ids to the longest listed prefix', () => {

@@ -1,7 +1,8 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type UsageLedgerEntry, usageLedgerEntrySchema, validateRecord } from '@xsb/core';
+import { type ModelPrice, type UsageLedgerEntry, usageLedgerEntrySchema, validateRecord } from '@xsb/core';
 import type { TokenUsage } from './completion-types';
+import { costOfUsage, priceFor } from './price-table';
 
 /** One call as the clients report it; the ledger adds the time, `ok` and zero usage for failures. */
 export interface LedgerCall {
@@ -16,23 +17,36 @@ export interface LedgerCall {
   usage?: TokenUsage;
   /** The error code of a failed call; its presence makes the line `ok: false`. */
   error?: string;
+  /** The provider's batch id when the call went through a batch API (`batch: true`, batch price). */
+  batchId?: string;
+  /** The input tokens estimated before the call ({@link estimateTokens}). */
+  estimatedInputTokens?: number;
 }
 
 const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 /**
- * Appends one validated line per call to the run's usage ledger. Each line is a single `appendFile`
- * (O_APPEND), so lines from concurrent processes never interleave mid-line; within a process the
- * appends are chained so lines keep call-completion order.
+ * Appends one validated line per call to the run's usage ledger. Lines are written whole by
+ * `appendFile` (O_APPEND), so lines from concurrent processes never interleave mid-line; within a
+ * process lines keep call-completion order, and the lines that queue up while a write is under way
+ * go out together in the next one (a batch's thousands of results do not cost a write each).
  */
 export class UsageLedger {
-  private tail: Promise<void> = Promise.resolve();
+  private queued: Array<{ line: string; done: () => void; failed: (error: unknown) => void }> = [];
+  private writing = false;
   private ready: Promise<unknown> | undefined;
 
-  constructor(readonly file: string) {}
+  /** `prices`: config `prices`, over the default table, for each line's `costUsd`. */
+  constructor(
+    readonly file: string,
+    private readonly prices: Readonly<Record<string, ModelPrice>> = {},
+  ) {}
 
   appendCall(call: LedgerCall): Promise<void> {
     const usage = call.usage ?? NO_USAGE;
+    const price = priceFor(call.judge, call.model, this.prices);
+    const batch = call.batchId !== undefined;
+    const costUsd = call.cacheHit ? 0 : price ? costOfUsage(usage, price, batch) : undefined;
     return this.append({
       time: new Date().toISOString(),
       stage: call.stage,
@@ -48,19 +62,35 @@ export class UsageLedger {
       cacheHit: call.cacheHit,
       ok: call.error === undefined,
       ...(call.error !== undefined ? { error: call.error } : {}),
+      ...(batch ? { batch: true, batchId: call.batchId } : {}),
+      // Rounded to 1e-9 USD so a line does not print float noise.
+      ...(costUsd !== undefined ? { costUsd: Math.round(costUsd * 1e9) / 1e9 } : {}),
+      ...(call.estimatedInputTokens !== undefined ? { estimatedInputTokens: call.estimatedInputTokens } : {}),
     });
   }
 
   private append(entry: UsageLedgerEntry): Promise<void> {
     const value = validateRecord(usageLedgerEntrySchema, entry, { file: this.file });
     const line = `${JSON.stringify(value)}\n`;
-    this.ready ??= mkdir(dirname(this.file), { recursive: true });
-    const ready = this.ready;
-    const next = this.tail.then(async () => {
-      await ready;
-      await appendFile(this.file, line);
+    return new Promise<void>((done, failed) => {
+      this.queued.push({ line, done, failed });
+      if (!this.writing) void this.drain();
     });
-    this.tail = next.catch(() => undefined);
-    return next;
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    this.ready ??= mkdir(dirname(this.file), { recursive: true });
+    while (this.queued.length > 0) {
+      const group = this.queued.splice(0);
+      try {
+        await this.ready;
+        await appendFile(this.file, group.map((item) => item.line).join(''));
+        for (const item of group) item.done();
+      } catch (error) {
+        for (const item of group) item.failed(error);
+      }
+    }
+    this.writing = false;
   }
 }

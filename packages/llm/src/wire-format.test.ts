@@ -1,10 +1,10 @@
 import { ProviderError } from '@xsb/core';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { toAnthropicBody } from './anthropic-adapter';
+import { toAnthropicBody } from './anthropic-wire';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
-import { toOpenAiBody } from './openai-adapter';
+import { toOpenAiBody } from './openai-wire';
 
 let server: FakeLlmServer;
 beforeAll(async () => {

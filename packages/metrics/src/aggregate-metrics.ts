@@ -6,10 +6,12 @@ import {
   type MetricSummary,
   type MetricsGroupSummary,
   type MetricsSummary,
+  type MissingJob,
   XSB_VERSION,
 } from '@xsb/core';
 import { PROBE_DOMAINS, type ProbeDomain } from './classify-probe-domain';
 import { computeDomainCoverage } from './compute-domain-coverage';
+import { hasOfflineJudge, mergeJudges, OFFLINE_JUDGE_WARNING } from './describe-judges';
 import { readEvaluationInputs } from './recompute-evaluation-metrics';
 import type { MetricRow, SkippedMetricFile } from './scan-metric-files';
 
@@ -29,10 +31,53 @@ export const SUMMARY_METRICS = [
 
 export const domainMetricName = (domain: ProbeDomain): string => `domain_coverage.${domain}`;
 
+/**
+ * A group whose median deck rests on fewer included probes than this is marked `thin`: its coverage
+ * moves in steps of a tenth or more per probe, too coarse to rank systems on.
+ */
+export const THIN_BELOW_PROBES = 10;
+
+/** Why `missing_jobs` is null in a summary made from folders rather than from a run. */
+export const MISSING_JOBS_UNKNOWN_NOTE =
+  'aggregated from folders, not from a run: jobs without metrics cannot be known (aggregate with --run to list them)';
+
 export interface AggregateOptions {
   seed?: number;
   resamples?: number;
   confidence?: number;
+  /**
+   * The run's evaluation jobs that have no metrics.json (see `findMissingEvaluationJobs` of
+   * @xsb/eval). Unset when aggregating folders that are not a run: the summary then says that
+   * missing jobs cannot be known.
+   */
+  missingJobs?: readonly MissingJob[];
+}
+
+function median(sorted: readonly number[]): number {
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** min / median / max of the included-probe counts of a group's decks. */
+function probeCountStats(members: readonly MetricRow[]): MetricsGroupSummary['included_probe_count'] {
+  const counts = members.map((row) => row.metrics.included_probe_count).sort((a, b) => a - b);
+  if (counts.length === 0) return null;
+  return { min: counts[0]!, median: median(counts), max: counts.at(-1)! };
+}
+
+const distinctSorted = (values: Iterable<number>) => [...new Set(values)].sort((a, b) => a - b);
+
+/** Per audience, the cases some group of that audience has and this group lacks. */
+function missingCasesByGroup(groups: readonly MetricsGroupSummary[]): string[][] {
+  const casesByAudience = new Map<string, Set<string>>();
+  for (const group of groups) {
+    const cases = casesByAudience.get(group.audience) ?? new Set<string>();
+    for (const caseLabel of group.cases) cases.add(caseLabel);
+    casesByAudience.set(group.audience, cases);
+  }
+  return groups.map((group) =>
+    [...casesByAudience.get(group.audience)!].filter((c) => !group.cases.includes(c)).sort(compareCodePoints),
+  );
 }
 
 type DomainValues = Record<ProbeDomain, number | null>;
@@ -102,6 +147,8 @@ export async function aggregateMetrics(
       });
       return { metric, null_count: members.length - values.length, ...interval };
     });
+    const probeCounts = probeCountStats(members);
+    const judges = mergeJudges(members.map((row) => row.metrics.judges ?? []));
     summaries.push({
       system_id: first.system_id,
       system: first.system,
@@ -109,15 +156,31 @@ export async function aggregateMetrics(
       audience: first.audience,
       row_count: members.length,
       cases: members.map((row) => row.case_label).sort(compareCodePoints),
+      // filled below, once every group of the audience is known
+      missing_cases: [],
+      tau_a: distinctSorted(members.map((row) => row.metrics.tau_a)),
+      included_probe_count: probeCounts,
+      thin: probeCounts !== null && probeCounts.median < THIN_BELOW_PROBES,
+      judges,
+      offline_judges: hasOfflineJudge(judges),
       metrics,
     });
   }
+  const missingCases = missingCasesByGroup(summaries);
+  const judges = mergeJudges(rows.map((row) => row.metrics.judges ?? []));
+  const offline = hasOfflineJudge(judges);
   return {
     stage: 'aggregate',
     xsb_version: XSB_VERSION,
+    judges,
+    rows_without_judges: rows.filter((row) => !row.metrics.judges || row.metrics.judges.length === 0).length,
+    offline_judges: offline,
+    offline_warning: offline ? OFFLINE_JUDGE_WARNING : null,
+    tau_a: distinctSorted(rows.map((row) => row.metrics.tau_a)),
     bootstrap: { seed, resamples, confidence, method: 'percentile bootstrap of the mean, mulberry32 PRNG' },
+    thin_below: THIN_BELOW_PROBES,
     row_count: rows.length,
-    groups: summaries,
+    groups: summaries.map((group, index) => ({ ...group, missing_cases: missingCases[index]! })),
     rows: rows.map((row) => ({
       system_id: row.system_id,
       audience: row.audience,
@@ -126,5 +189,8 @@ export async function aggregateMetrics(
       file: row.file,
     })),
     skipped: [...skipped, ...extraSkipped],
+    ...(options.missingJobs
+      ? { missing_jobs: [...options.missingJobs] }
+      : { missing_jobs: null, missing_jobs_note: MISSING_JOBS_UNKNOWN_NOTE }),
   };
 }

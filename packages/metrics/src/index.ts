@@ -4,7 +4,9 @@ export {
   DEFAULT_BOOTSTRAP_RESAMPLES,
   DEFAULT_BOOTSTRAP_SEED,
   domainMetricName,
+  MISSING_JOBS_UNKNOWN_NOTE,
   SUMMARY_METRICS,
+  THIN_BELOW_PROBES,
 } from './aggregate-metrics';
 export {
   classifyProbeDomain,
@@ -28,6 +30,14 @@ export {
   TIME_COST,
 } from './compute-metrics';
 export {
+  describeJudge,
+  hasOfflineJudge,
+  JUDGED_STAGES,
+  mergeJudges,
+  OFFLINE_JUDGE_ID,
+  OFFLINE_JUDGE_WARNING,
+} from './describe-judges';
+export {
   EVALUATION_FILES,
   EVALUATION_VARIANT_PREFIX,
   evaluationsRootFor,
@@ -36,16 +46,28 @@ export {
 } from './evaluation-files';
 export {
   type EvaluationInputs,
+  MANIFEST_MODEL_LABELS,
   readEvaluationInputs,
   recomputeEvaluationMetrics,
 } from './recompute-evaluation-metrics';
 export {
+  formatJudges,
   formatMetricCell,
+  formatMissingJob,
   renderResultsTables,
   renderSummaryCsv,
+  renderSummaryHeader,
   renderSummaryReport,
 } from './render-summary';
-export { runAggregation, SUMMARY_FILES } from './run-aggregation';
+export {
+  assertFiltersMatch,
+  type FilterableIdentity,
+  filterAllows,
+  hasFilters,
+  matchesFilters,
+  type RowFilters,
+} from './row-filters';
+export { type RunAggregationOptions, runAggregation, SUMMARY_FILES } from './run-aggregation';
 export {
   type DuplicateMetricFile,
   type MetricRow,
@@ -55,6 +77,7 @@ export {
 export { SYSTEM_ID_SEPARATOR, splitSystemId, systemIdFor } from './system-id';
 export {
   type EvaluationIdentity,
+  type EvaluationMetricsRecord,
   listFinishedEvaluations,
   rescoreRun,
   writeEvaluationMetrics,

@@ -7,6 +7,7 @@ import {
   deckStatsSchema,
   hashFile,
   InputError,
+  type JudgeDescriptor,
   type Probe,
   type ProbeScore,
   probeSchema,
@@ -17,6 +18,7 @@ import {
   runManifestSchema,
 } from '@xsb/core';
 import { type ComputedMetrics, computeMetrics } from './compute-metrics';
+import { describeJudge, mergeJudges } from './describe-judges';
 import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, resolveManifestInput } from './evaluation-files';
 
 export interface EvaluationInputs {
@@ -29,6 +31,40 @@ export interface EvaluationInputs {
   correctness: number | null;
   /** Identity fields the evaluation recorded (system, condition, case_label, judge …). */
   identity: Record<string, unknown>;
+  /** The judges behind the row: probe generator, utility judge, answerability and correctness judges. */
+  judges: JudgeDescriptor[];
+}
+
+/** The manifest field where stage 5 records the model label of each replay store it names. */
+export const MANIFEST_MODEL_LABELS = 'judge_model_labels';
+
+function stringValues(values: Iterable<unknown>): string[] {
+  return [
+    ...new Set([...values].filter((value): value is string => typeof value === 'string' && value !== '')),
+  ];
+}
+
+/**
+ * The judges recorded by the files of one evaluation: the run manifest's `judges` (answerability,
+ * correctness), the generator of the probes (`metadata.generator`) and the judge of the weights
+ * (`metadata.judge`); model labels of replay stores from the manifest's `judge_model_labels`.
+ */
+function recordedJudges(manifest: RunManifest, probes: readonly Probe[], weights: readonly AudienceWeight[]) {
+  const labelsField = (manifest as Record<string, unknown>)[MANIFEST_MODEL_LABELS];
+  const labels =
+    typeof labelsField === 'object' && labelsField !== null
+      ? Object.fromEntries(
+          Object.entries(labelsField).filter(
+            (entry): entry is [string, string] => typeof entry[1] === 'string',
+          ),
+        )
+      : {};
+  const judged: Array<[string, string[]]> = [
+    ['probes', stringValues(probes.map((probe) => probe.metadata.generator))],
+    ['weights', stringValues(weights.map((row) => row.metadata.judge))],
+    ...Object.entries(manifest.judges).map(([stage, id]): [string, string[]] => [stage, [id]]),
+  ];
+  return mergeJudges([judged.flatMap(([stage, ids]) => ids.map((id) => describeJudge(stage, id, labels)))]);
 }
 
 /**
@@ -62,15 +98,22 @@ export async function readEvaluationInputs(evaluationDir: string): Promise<Evalu
   const correctness = existsSync(correctnessFile)
     ? (await readJson(correctnessFile, correctnessSchema)).correctness
     : null;
+  const probes = await readJsonlAll(
+    await manifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.probes),
+    probeSchema,
+  );
+  const weights = await readJsonlAll(
+    await manifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.weights),
+    audienceWeightSchema,
+  );
   return {
     audience,
-    probes: await readJsonlAll(
-      await manifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.probes),
-      probeSchema,
-    ),
-    weights: await readJsonlAll(
-      await manifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.weights),
-      audienceWeightSchema,
+    probes,
+    weights,
+    judges: recordedJudges(
+      manifest,
+      probes,
+      weights.filter((row) => row.audience === audience),
     ),
     scores: await readJsonlAll(join(evaluationDir, EVALUATION_FILES.probeScores), probeScoreSchema),
     slideCount: deckStats.slide_count,

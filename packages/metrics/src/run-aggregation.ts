@@ -1,8 +1,18 @@
 import { join, relative } from 'node:path';
-import { type MetricsSummary, metricsSummarySchema, writeFileAtomic, writeJson } from '@xsb/core';
+import { type MetricsSummary, metricsSummarySchema, UsageError, writeFileAtomic, writeJson } from '@xsb/core';
 import { type AggregateOptions, aggregateMetrics } from './aggregate-metrics';
 import { renderSummaryCsv, renderSummaryReport } from './render-summary';
+import { assertFiltersMatch, hasFilters, matchesFilters, type RowFilters } from './row-filters';
 import { scanMetricFiles } from './scan-metric-files';
+import { systemIdFor } from './system-id';
+
+export interface RunAggregationOptions extends AggregateOptions {
+  /**
+   * Only rows (and missing jobs) of these systems, conditions, audiences and cases. A value that
+   * names nothing found is a UsageError listing the known values.
+   */
+  filters?: RowFilters;
+}
 
 export const SUMMARY_FILES = { json: 'summary.json', csv: 'summary.csv', report: 'report.md' } as const;
 
@@ -14,10 +24,34 @@ export const SUMMARY_FILES = { json: 'summary.json', csv: 'summary.csv', report:
 export async function runAggregation(
   roots: readonly string[],
   outDir: string,
-  options: AggregateOptions = {},
+  options: RunAggregationOptions = {},
 ): Promise<{ summary: MetricsSummary; files: { json: string; csv: string; report: string } }> {
-  const { rows, skipped, duplicates } = await scanMetricFiles(roots);
-  const raw = await aggregateMetrics(rows, skipped, options);
+  const { filters = {}, ...aggregateOptions } = options;
+  const scanned = await scanMetricFiles(roots);
+  const { skipped, duplicates } = scanned;
+  let rows = scanned.rows;
+  // A job whose row was found after all (e.g. its compact copy outlived the evaluation folder's
+  // metrics.json) is in the summary, so it is not missing.
+  const rowKeys = new Set(rows.map((row) => `${row.system_id}\u0000${row.audience}\u0000${row.case_label}`));
+  let missingJobs = options.missingJobs?.filter(
+    (job) =>
+      !(job.system && job.condition && job.audience && job.case_label) ||
+      !rowKeys.has(`${systemIdFor(job.system, job.condition)}\u0000${job.audience}\u0000${job.case_label}`),
+  );
+  if (hasFilters(filters)) {
+    const known = [...rows, ...(missingJobs ?? [])];
+    assertFiltersMatch(filters, known, `among the metric rows of ${roots.join(', ')}`);
+    rows = rows.filter((row) => matchesFilters(filters, row));
+    missingJobs = missingJobs?.filter((job) => matchesFilters(filters, job));
+    if (rows.length === 0 && (missingJobs?.length ?? 0) === 0)
+      throw new UsageError(
+        'no metric row matches all the filters at once (each value matches some row, but not together)',
+      );
+  }
+  const raw = await aggregateMetrics(rows, skipped, {
+    ...aggregateOptions,
+    ...(missingJobs ? { missingJobs } : {}),
+  });
   const summary: MetricsSummary = {
     ...raw,
     rows: raw.rows.map((row) => ({ ...row, file: relative(outDir, row.file) })),
@@ -26,6 +60,8 @@ export async function runAggregation(
       file: relative(outDir, entry.file),
       duplicate_of: relative(outDir, entry.duplicate_of),
     })),
+    missing_jobs:
+      raw.missing_jobs?.map((job) => ({ ...job, where: relative(outDir, job.where) || '.' })) ?? null,
   };
   const files = {
     json: join(outDir, SUMMARY_FILES.json),

@@ -1,18 +1,27 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import {
   evalJobStatusSchema,
   InputError,
   isXsbError,
+  type JudgeDescriptor,
   metricsSchema,
   type RunLayout,
   readJson,
+  UsageError,
   writeJson,
 } from '@xsb/core';
 import type { ComputedMetrics } from './compute-metrics';
 import { EVALUATION_FILES } from './evaluation-files';
 import { recomputeEvaluationMetrics } from './recompute-evaluation-metrics';
+import {
+  assertFiltersMatch,
+  type FilterableIdentity,
+  hasFilters,
+  matchesFilters,
+  type RowFilters,
+} from './row-filters';
 import { systemIdFor } from './system-id';
 
 export interface EvaluationIdentity {
@@ -21,6 +30,10 @@ export interface EvaluationIdentity {
   audience: string;
   case_label: string;
 }
+
+/** What stage 6 writes to `metrics.json`: the metrics, the job's identity and the judges behind them. */
+export type EvaluationMetricsRecord = ComputedMetrics &
+  EvaluationIdentity & { system_id: string; judges: JudgeDescriptor[] };
 
 function evaluationIdentity(job: Record<string, unknown>, manifestFile: string): EvaluationIdentity {
   const fields = ['system', 'condition', 'audience', 'case_label'] as const;
@@ -40,7 +53,7 @@ export async function writeEvaluationMetrics(
   run: string,
   evaluationDir: string,
   options: { tauA?: number; compactCopy?: boolean } = {},
-): Promise<ComputedMetrics & EvaluationIdentity & { system_id: string }> {
+): Promise<EvaluationMetricsRecord> {
   const { metrics, inputs } = await recomputeEvaluationMetrics(evaluationDir, options);
   const identity = evaluationIdentity(inputs.identity, join(evaluationDir, EVALUATION_FILES.manifest));
   const systemId = systemIdFor(identity.system, identity.condition);
@@ -50,6 +63,7 @@ export async function writeEvaluationMetrics(
     condition: identity.condition,
     case_label: identity.case_label,
     ...metrics,
+    judges: inputs.judges,
   };
   await writeJson(join(evaluationDir, EVALUATION_FILES.metrics), metricsSchema, record);
   // A variant evaluation (other settings) has no compact copy: it would replace the default one.
@@ -62,33 +76,62 @@ export async function writeEvaluationMetrics(
   return record;
 }
 
-/** Every finished evaluation folder of a run (status `done`), in sorted path order. */
-export async function listFinishedEvaluations(layout: RunLayout, run: string): Promise<string[]> {
+/** An evaluation folder with a status.json; its identity is its path `<system>/<condition>/<audience>/<case>`. */
+interface EvaluationFolder extends FilterableIdentity {
+  dir: string;
+  done: boolean;
+}
+
+async function listEvaluationFolders(layout: RunLayout, run: string): Promise<EvaluationFolder[]> {
   const root = layout.evaluationsRoot(run);
   if (!existsSync(root)) return [];
-  const found: string[] = [];
+  const found: EvaluationFolder[] = [];
   const entries = await readdir(root, { recursive: true });
   for (const entry of entries.map(String).sort()) {
     if (basename(entry) !== EVALUATION_FILES.status) continue;
     const dir = join(root, dirname(entry));
     const status = await readJson(join(dir, EVALUATION_FILES.status), evalJobStatusSchema).catch(() => null);
-    if (status?.status === 'done') found.push(dir);
+    const [system, condition, audience, caseLabel] = dirname(entry).split(sep);
+    found.push({
+      dir,
+      done: status?.status === 'done',
+      system: system ?? null,
+      condition: condition ?? null,
+      audience: audience ?? null,
+      case_label: caseLabel ?? null,
+    });
   }
   return found;
 }
 
-/** `xsb metrics`: recomputes stage 6 for every finished evaluation of a run; no judge is called. */
+/** Every finished evaluation folder of a run (status `done`), in sorted path order. */
+export async function listFinishedEvaluations(layout: RunLayout, run: string): Promise<string[]> {
+  return (await listEvaluationFolders(layout, run))
+    .filter((folder) => folder.done)
+    .map((folder) => folder.dir);
+}
+
+/**
+ * `xsb metrics`: recomputes stage 6 for every finished evaluation of a run (narrowed by `filters`);
+ * no judge is called. A filter value naming no evaluation folder of the run is a UsageError.
+ */
 export async function rescoreRun(
   layout: RunLayout,
   run: string,
-  options: { tauA?: number } = {},
+  options: { tauA?: number; filters?: RowFilters } = {},
 ): Promise<{
-  rows: Array<ComputedMetrics & EvaluationIdentity & { system_id: string }>;
+  rows: EvaluationMetricsRecord[];
   failures: Array<{ evaluationDir: string; message: string }>;
 }> {
   const rows = [];
   const failures = [];
-  for (const dir of await listFinishedEvaluations(layout, run)) {
+  const folders = await listEvaluationFolders(layout, run);
+  const filters = options.filters ?? {};
+  if (hasFilters(filters)) assertFiltersMatch(filters, folders, `among the evaluations of run "${run}"`);
+  const selected = folders.filter((folder) => folder.done && matchesFilters(filters, folder));
+  if (hasFilters(filters) && selected.length === 0)
+    throw new UsageError(`no finished evaluation of run "${run}" matches all the filters at once`);
+  for (const { dir } of selected) {
     try {
       rows.push(await writeEvaluationMetrics(layout, run, dir, options));
     } catch (error) {

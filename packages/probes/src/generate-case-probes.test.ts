@@ -1,8 +1,17 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeGenerationStatusSchema, probeSchema, RunLayout, readJson, readJsonlAll } from '@xsb/core';
+import {
+  hashBytes,
+  probeGenerationStatusSchema,
+  probeSchema,
+  RunLayout,
+  readJson,
+  readJsonlAll,
+  sourceContextSchema,
+  writeJson,
+} from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { loadSourceCase } from '@xsb/sources';
+import { loadSourceCase, sourceContextMetaFile } from '@xsb/sources';
 import { buildTextPdf, writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCaseProbes } from './generate-case-probes';
@@ -194,6 +203,94 @@ describe('generateCaseProbes', () => {
     expect(bank[0]!.evidence[0]!.locator).toBe('page 2');
   });
 
+  it('filters probes that quote only page furniture and keeps the page locators of the rest', async () => {
+    const body = [
+      ['Solar capacity in the region grew to 4.2 gigawatts in 2023.'],
+      ['The Regional Energy Agency expects storage costs to fall by 30 percent.'],
+      ['Grid operators warned that evening demand peaks remain the main constraint.'],
+    ];
+    const pdf = buildTextPdf(
+      body.map((lines, index) => ['Riverton Solar Review', ...lines, String(index + 1)]),
+    );
+    const dataDir = await dataDirWith('report.pdf', pdf);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const generator = new ScriptedProbeGenerator({
+      '0:0': [
+        probe('What is the title of the review?', 'Riverton Solar Review', 'Riverton Solar Review'),
+        probe('What page number is printed last?', '3', '3'),
+        probe(
+          'What storage cost fall is expected?',
+          '30 percent',
+          'expects storage costs to fall by 30 percent',
+        ),
+      ],
+    });
+    await generateCaseProbes(layout, sourceCase, { generator });
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    expect(status.counts).toMatchObject({
+      generated: 3,
+      filtered: 2,
+      ungrounded: 0,
+      final: 1,
+      filtered_by_reason: { citation_list: 0, reference_only: 0, page_furniture: 2 },
+    });
+    expect(status).toMatchObject({ page_furniture_lines: 6 });
+    const bank = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+    expect(bank.map((p) => [p.answer, p.evidence[0]!.locator])).toEqual([['30 percent', 'page 2']]);
+
+    // The lexical generator reads around the furniture: none of its probes quotes the running title.
+    await generateCaseProbes(layout, sourceCase, { generator: new LexicalProbeGenerator(), force: true });
+    const lexical = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+    expect(lexical.length).toBeGreaterThan(0);
+    expect(lexical.some((p) => p.evidence.some((e) => e.text.includes('Riverton Solar Review')))).toBe(false);
+  });
+
+  it('rebuilds the bank when the page furniture changes, and after an upgrade from older rules', async () => {
+    const pdf = buildTextPdf(
+      [1, 2, 3].map((n) => [
+        'Riverton Solar Review',
+        `Solar capacity grew by ${n * 10} percent in year ${n}.`,
+        `${n}`,
+      ]),
+    );
+    const dataDir = await dataDirWith('report.pdf', pdf);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const generator = new LexicalProbeGenerator();
+    expect((await generateCaseProbes(layout, sourceCase, { generator })).status).toBe('complete');
+    expect((await generateCaseProbes(layout, sourceCase, { generator })).status).toBe('skipped');
+    const metaFile = sourceContextMetaFile(layout, 'case_a');
+    const current = await readJson(metaFile, sourceContextSchema);
+    expect(current.page_furniture).toHaveLength(6);
+
+    // Same text, other furniture marks (as another stage 1 run could record): the bank is redone.
+    await writeJson(metaFile, sourceContextSchema, {
+      ...current,
+      page_furniture: current.page_furniture.slice(2),
+    });
+    expect((await generateCaseProbes(layout, sourceCase, { generator })).status).toBe('complete');
+
+    // What the previous version left: a context record without extractor_version or furniture, and a
+    // bank whose settings had neither bank format 3 nor the furniture hash.
+    const { extractor_version: _, ...older } = current;
+    await writeJson(metaFile, sourceContextSchema, { ...older, page_furniture: [] });
+    const statusFile = layout.probeStatusFile('case_a');
+    const status = await readJson(statusFile, probeGenerationStatusSchema);
+    const { page_furniture_sha256: __, ...oldSettings } = status.settings as Record<string, unknown>;
+    await writeJson(statusFile, probeGenerationStatusSchema, {
+      ...status,
+      settings: { ...oldSettings, bank_format: 2, generator_fingerprint: 'lexical-v3:max40' },
+    });
+    expect(older.text_sha256).toBe(hashBytes(await readFile(layout.sourceContextFile('case_a'), 'utf8')));
+    expect((await generateCaseProbes(layout, sourceCase, { generator })).status).toBe('complete');
+    expect(await readJson(metaFile, sourceContextSchema)).toMatchObject({
+      extractor_version: 2,
+      page_furniture: current.page_furniture,
+    });
+    expect((await generateCaseProbes(layout, sourceCase, { generator })).status).toBe('skipped');
+  });
+
   it('gives a quote without a locator the exact source span it was found at', async () => {
     const dataDir = await dataDirWith(
       'report.md',
@@ -259,5 +356,36 @@ describe('generateCaseProbes', () => {
       ['pb_0003', c.question],
     ]);
     expect(await bankOf({ '0:0': [c], '0:2': [b, a] })).toEqual(first);
+  });
+});
+
+describe('probe generation progress', () => {
+  it('grows by chunks × k once the chunks are known and ticks once per generation call', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const events: string[] = [];
+    const progress = {
+      start() {},
+      finish() {},
+      grow: (count: number) => events.push(`grow ${count}`),
+      tick: (count = 1, note?: string) => events.push(`tick ${count} ${note}`),
+    };
+    const options = {
+      generator: new LexicalProbeGenerator(),
+      k: 2,
+      chunkChars: 200,
+      progress,
+      progressNote: 'case_a',
+    };
+    await generateCaseProbes(layout, sourceCase, options);
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    const calls = status.chunking.chunk_count * 2;
+    expect(status.chunking.chunk_count).toBeGreaterThan(1);
+    expect(events).toEqual([`grow ${calls}`, ...Array(calls).fill('tick 1 case_a')]);
+    // a finished bank makes no call and adds nothing
+    events.length = 0;
+    await generateCaseProbes(layout, sourceCase, options);
+    expect(events).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import {
   mapWithConcurrency,
   type Probe,
   type ProbeGenerationStatus,
+  type ProgressReporter,
   probeGenerationStatusSchema,
   probeSchema,
   type RunLayout,
@@ -26,12 +27,16 @@ import { deduplicateProbes } from './deduplicate-probes';
 import { type FilterReason, filterReasonFor } from './filter-probes';
 import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 import { GroundingIndex } from './ground-evidence';
+import { isPageFurnitureProbe } from './page-furniture-filter';
 
 /** Spec 000's large-context defaults, and k = 3 samples per chunk. */
 export const PROBE_DEFAULTS = { k: 3, sourceChars: 1_000_000, chunkChars: 0, chunkOverlap: 0 } as const;
 
-/** Bumped when a change to filters, grounding, dedup or ids would change a bank made from the same answers. */
-const PROBE_BANK_FORMAT = 2;
+/**
+ * Bumped when a change to filters, grounding, dedup or ids would change a bank made from the same
+ * answers. 3: probes whose evidence lies only in page furniture are filtered (`page_furniture`).
+ */
+const PROBE_BANK_FORMAT = 3;
 
 export interface GenerateCaseProbesOptions {
   generator: ProbeGenerator;
@@ -45,6 +50,12 @@ export interface GenerateCaseProbesOptions {
   concurrency?: number;
   /** Passed to `prepareSourceContext` (PDF parser, env, MinerU cache). */
   sourceOptions?: Omit<PrepareSourceContextOptions, 'maxChars' | 'force'>;
+  /**
+   * Grows by the case's generation calls (chunks × k) once the chunks are known, then ticks once per
+   * call; a finished bank adds nothing.
+   */
+  progress?: ProgressReporter;
+  progressNote?: string;
 }
 
 export interface CaseProbesResult {
@@ -68,7 +79,8 @@ interface Candidate {
  * Stage 2 for one case: source context (stage 1's `prepareSourceContext`), chunks, k generations per
  * chunk with every exchange stored under `raw/chunk_XX/`, the union, filters (citation-list,
  * reference-only), grounding (every evidence quote must occur in the source; locators become "page N"
- * for PDFs), dedup over the whole union, ids, then `probes_deduped.jsonl` and last
+ * for PDFs), the page-furniture filter (evidence only in running headers/footers or page numbers),
+ * dedup over the whole union, ids, then `probes_deduped.jsonl` and last
  * `probe_generation_status.json` (its presence with status complete marks the bank finished).
  */
 export async function generateCaseProbes(
@@ -130,7 +142,7 @@ async function buildCaseProbes(
     if (exitCodeFor(error) === 2) throw error;
     return failed;
   }
-  const { text, pages, sourceSha256 } = context.extracted;
+  const { text, pages, furniture, sourceSha256 } = context.extracted;
   const settings = {
     bank_format: PROBE_BANK_FORMAT,
     judge,
@@ -139,6 +151,8 @@ async function buildCaseProbes(
     ...chunking,
     source_sha256: sourceSha256,
     text_sha256: hashBytes(text),
+    // Marking page furniture changes what may be asked without changing the text.
+    page_furniture_sha256: hashCanonicalJson(furniture),
     scene: sourceCase.metadata.scene,
     title: sourceCase.metadata.title,
   };
@@ -156,6 +170,7 @@ async function buildCaseProbes(
 
   const jobs: Array<{ chunk: (typeof chunks)[number]; generationIndex: number }> = [];
   for (const chunk of chunks) for (let g = 0; g < k; g += 1) jobs.push({ chunk, generationIndex: g });
+  options.progress?.grow?.(jobs.length);
   let outputs: GenerationOutput[];
   try {
     outputs = await mapWithConcurrency(jobs, options.concurrency ?? 4, async ({ chunk, generationIndex }) => {
@@ -171,6 +186,7 @@ async function buildCaseProbes(
         generationIndex,
         k,
         pages,
+        furniture,
       };
       const rawFile = join(
         layout.rawChunkDir(caseId, chunk.index),
@@ -184,7 +200,9 @@ async function buildCaseProbes(
         k,
       };
       try {
-        const output = await options.generator.generate(input);
+        const output = await options.generator
+          .generate(input)
+          .finally(() => options.progress?.tick(1, options.progressNote));
         await writeFileAtomic(
           rawFile,
           `${JSON.stringify({ ...rawHeader, exchanges: output.exchanges }, null, 2)}\n`,
@@ -207,7 +225,11 @@ async function buildCaseProbes(
   }
 
   const grounding = new GroundingIndex(text, pages);
-  const filteredByReason: Record<FilterReason, number> = { citation_list: 0, reference_only: 0 };
+  const filteredByReason: Record<FilterReason | 'page_furniture', number> = {
+    citation_list: 0,
+    reference_only: 0,
+    page_furniture: 0,
+  };
   let generated = 0;
   let malformed = 0;
   let ungrounded = 0;
@@ -227,6 +249,10 @@ async function buildCaseProbes(
         ungrounded += 1;
         continue;
       }
+      if (isPageFurnitureProbe(text, grounded.passages, furniture)) {
+        filteredByReason.page_furniture += 1;
+        continue;
+      }
       candidates.push({
         probe: grounded.probe,
         chunkIndex: chunk.index,
@@ -239,8 +265,8 @@ async function buildCaseProbes(
           modality: probe.modality,
           theme: probe.theme,
         }),
-        firstOffset: grounded.offsets[0]!,
-        evidenceOffsets: grounded.offsets,
+        firstOffset: grounded.passages[0]!.start,
+        evidenceOffsets: grounded.passages.map((passage) => passage.start),
       });
     }
   });
@@ -286,7 +312,8 @@ async function buildCaseProbes(
   });
 
   await writeJsonlAtomic(probesFile, probeSchema, bank);
-  const filtered = filteredByReason.citation_list + filteredByReason.reference_only;
+  const filtered =
+    filteredByReason.citation_list + filteredByReason.reference_only + filteredByReason.page_furniture;
   const generationStatus = await writeJson(statusFile, probeGenerationStatusSchema, {
     case_id: caseId,
     status: 'complete',
@@ -306,6 +333,7 @@ async function buildCaseProbes(
     source_sha256: sourceSha256,
     parser: context.extracted.parser,
     truncated: context.extracted.truncated,
+    page_furniture_lines: furniture.length,
     settings,
   });
   return { caseId, status: 'complete', generationStatus };
@@ -330,19 +358,19 @@ async function readFinishedStatus(
 /**
  * Every evidence quote must be found in the source (normalised, on token boundaries); the probe keeps
  * its quotes, and for PDFs each locator becomes the "page N" where the quote starts. An empty model
- * locator becomes "chars a-b" for other sources.
+ * locator becomes "chars a-b" for other sources. Returns the matched passage of each quote.
  */
 function groundProbe(
   probe: GeneratedProbe,
   grounding: GroundingIndex,
   hasPages: boolean,
-): { probe: GeneratedProbe; offsets: number[] } | null {
-  const offsets: number[] = [];
+): { probe: GeneratedProbe; passages: Array<{ start: number; end: number }> } | null {
+  const passages: Array<{ start: number; end: number }> = [];
   const evidence: GeneratedProbe['evidence'] = [];
   for (const item of probe.evidence) {
     const match = grounding.find(item.text);
     if (!match) return null;
-    offsets.push(match.start);
+    passages.push({ start: match.start, end: match.end });
     const locator =
       hasPages && match.page !== undefined
         ? `page ${match.page}`
@@ -350,5 +378,5 @@ function groundProbe(
     evidence.push({ locator, text: item.text });
   }
   if (evidence.length === 0) return null;
-  return { probe: { ...probe, evidence }, offsets };
+  return { probe: { ...probe, evidence }, passages };
 }

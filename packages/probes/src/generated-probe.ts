@@ -1,4 +1,4 @@
-import type { SourcePageSpan } from '@xsb/core';
+import type { SourcePageFurniture, SourcePageSpan } from '@xsb/core';
 
 /** A probe as a generator returns it, before filters, grounding, dedup and ids. */
 export interface GeneratedProbe {
@@ -28,6 +28,11 @@ export interface GenerationInput {
   k: number;
   /** PDF page spans of the source (empty otherwise). */
   pages: readonly SourcePageSpan[];
+  /**
+   * Running headers/footers and page numbers of a PDF source (source offsets, whole lines): not probe
+   * material. The lexical generator reads around them; a model's probes quoting only them are filtered.
+   */
+  furniture: readonly SourcePageFurniture[];
 }
 
 /** What one generation produced, plus the exchange(s) to store under `raw/chunk_XX/`. */

@@ -32,8 +32,10 @@ export {
   LEXICAL_RELATION,
   LEXICAL_THEME_CUES,
 } from './lexical-cues';
+export { type DefinitionSubject, definitionSubject, FUNCTION_WORDS } from './lexical-definition-subject';
 export { LexicalProbeGenerator } from './lexical-probe-generator';
 export { LlmProbeGenerator } from './llm-probe-generator';
+export { isPageFurnitureProbe } from './page-furniture-filter';
 export {
   buildProbeGenerationRequest,
   type ParsedProbeAnswer,

@@ -23,6 +23,7 @@ const input = (generationIndex: number, text = body): GenerationInput => ({
   generationIndex,
   k: 3,
   pages: [],
+  furniture: [],
 });
 
 describe('LexicalProbeGenerator', () => {
@@ -163,5 +164,66 @@ describe('LexicalProbeGenerator question quality', () => {
     expect(probes.every((p) => p.evidence[0]!.text.startsWith('The median SPF'))).toBe(true);
     const glued = await probesOf('The gradient of the curve at this point equals 3x2 plus 2y here.');
     expect(glued.map((p) => p.answer)).toEqual([]);
+  });
+});
+
+describe('LexicalProbeGenerator definition subjects', () => {
+  const questionsOf = async (text: string) => {
+    const questions = new Set<string>();
+    for (const g of [0, 1, 2])
+      for (const probe of (await new LexicalProbeGenerator().generate(input(g, text))).probes)
+        questions.add(probe.question);
+    return [...questions];
+  };
+
+  it('asks nothing whose subject starts with a conjunction or another function word', async () => {
+    const sentences = [
+      'Because ownership is a compile-time discipline, Rust needs no garbage collector.',
+      'Although a mutex is a lock that serialises access, readers may still starve.',
+      'In Rust a reference is a pointer that borrows a value without owning it.',
+      'When a value is the last owner of its data, the memory is freed at once.',
+      'Each node is a server that keeps a full copy of the replicated log.',
+      'A few replicas are the minimum that a cluster of this size can tolerate losing.',
+    ];
+    const questions = await questionsOf(sentences.join(' '));
+    expect(questions.filter((q) => q.startsWith('What is'))).toEqual([]);
+    expect(questions.join('\n')).not.toMatch(/What is (because|although|in rust|when|each|a few)\b/i);
+  });
+
+  it('takes a leading sentence adverbial off the subject and asks about the rest', async () => {
+    const definitions = async (text: string) =>
+      (await new LexicalProbeGenerator().generate(input(0, text))).probes
+        .filter((p) => p.theme === 'definition')
+        .map((p) => [p.question, p.answer]);
+    expect(await definitions('Thus a heat pump is a device that moves heat from the outside air.')).toEqual([
+      ['What is a heat pump?', 'a device that moves heat from the outside air'],
+    ]);
+    expect(await definitions('In practice the SPF is the figure that determines running costs.')).toEqual([
+      ['What is the SPF?', 'the figure that determines running costs'],
+    ]);
+    expect(await definitions('Today Raft is a consensus algorithm used by many databases.')).toEqual([
+      ['What is Raft?', 'a consensus algorithm used by many databases'],
+    ]);
+  });
+});
+
+describe('LexicalProbeGenerator and page furniture', () => {
+  it('asks nothing from running headers or footers and keeps exact offsets around them', async () => {
+    const header = 'Annual Report 2024 of the Riverton Municipal Energy Office.';
+    const sentence = 'The median SPF across all 412 homes was 3.1 in the first winter.';
+    const footer = 'Page 2 of 9 of the report published by the Riverton City Council.';
+    const text = `${header}\n${sentence}\n${footer}`;
+    const furniture = [
+      { page: 1, start: 0, end: header.length, kind: 'running_header' as const },
+      { page: 1, start: text.indexOf(footer), end: text.length, kind: 'running_footer' as const },
+    ];
+    const unmarked = (await new LexicalProbeGenerator().generate(input(0, text))).probes;
+    expect(unmarked.some((p) => p.evidence[0]!.text === header)).toBe(true);
+    const { probes } = await new LexicalProbeGenerator().generate({ ...input(0, text), furniture });
+    expect(probes.length).toBeGreaterThan(0);
+    expect(probes.every((p) => p.evidence[0]!.text === sentence)).toBe(true);
+    expect(probes[0]!.evidence[0]!.locator).toBe(
+      `chars ${header.length + 1}-${header.length + 1 + sentence.length}`,
+    );
   });
 });

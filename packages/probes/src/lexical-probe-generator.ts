@@ -1,3 +1,4 @@
+import type { SourcePageFurniture } from '@xsb/core';
 import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 import {
   LEXICAL_DEFINITION,
@@ -6,6 +7,7 @@ import {
   LEXICAL_RELATION,
   LEXICAL_THEME_CUES,
 } from './lexical-cues';
+import { definitionSubject } from './lexical-definition-subject';
 import { normalizeText } from './text-tokens';
 
 /** Most probes one lexical generation writes for one chunk (the most informative sentences win). */
@@ -46,7 +48,9 @@ const MARKDOWN_MARKS = /\*\*|__|`/g;
  * The offline generator `lexical`: deterministic cloze and what-is questions from informative
  * sentences of the chunk. Sentences (see `splitSentences`: 40–400 characters, ending a sentence) are
  * scanned for targets: a definition ("X is a/an/the Y", or a glossary line "X (ABBR): a/an/the Y", with
- * a concrete subject of at most five words → "What is X?", answer Y, level 2, theme `definition`),
+ * a concrete subject of at most five words → "What is X?", answer Y, level 2, theme `definition`; a
+ * subject opening with a sentence adverbial such as "Thus" or "In practice" loses it, and one opening
+ * with any other function word — "Because ownership is …" — asks nothing, see `definitionSubject`),
  * numbers and named terms (capitalised multi-word names or acronyms not opening the sentence), each
  * blanked in a "Fill in the blank" question. A number or term that occurs a second time in the
  * sentence is not a target (the question would show its own answer). Definitions whose definiens points
@@ -57,7 +61,8 @@ const MARKDOWN_MARKS = /\*\*|__|`/g;
  * so that, than, due to …), else level 1. Inline markdown marks are dropped from questions and answers;
  * the evidence is the sentence, verbatim. Sample g of k blanks target g mod n of each sentence, so the
  * k samples differ where a sentence has several targets and coincide (and are merged by dedup) where it
- * has one. Sentences are ranked by 3·definitions + 2·numbers + terms, ties by position, and the top
+ * has one. Page furniture (running headers/footers, page numbers of a PDF) is read as blank lines, so
+ * no sentence comes from or runs through it. Sentences are ranked by 3·definitions + 2·numbers + terms, ties by position, and the top
  * {@link LEXICAL_MAX_PROBES_PER_GENERATION} are used. Blind spots: it cannot write level-3 synthesis
  * probes, never paraphrases, misses facts not carried by numbers, names or "is a" definitions, trusts
  * sentence splitting on abbreviations, and its themes and levels come from English keyword cues.
@@ -67,11 +72,12 @@ export class LexicalProbeGenerator implements ProbeGenerator {
   readonly fingerprint: string;
 
   constructor(private readonly maxProbes = LEXICAL_MAX_PROBES_PER_GENERATION) {
-    this.fingerprint = `lexical-v3:max${maxProbes}`;
+    this.fingerprint = `lexical-v4:max${maxProbes}`;
   }
 
   async generate(input: GenerationInput): Promise<GenerationOutput> {
-    const sentences = splitSentences(input.chunkBody, input.chunkStart)
+    const body = withoutFurniture(input.chunkBody, input.chunkStart, input.furniture);
+    const sentences = splitSentences(body, input.chunkStart)
       .map(withTargets)
       .filter((sentence) => sentence.targets.length > 0);
     const chosen = [...sentences]
@@ -147,16 +153,13 @@ function withTargets(sentence: { text: string; start: number }): Sentence {
     return { ...sentence, targets, score: 0, theme, level };
   const bare = sentence.text.replace(/[.!?]+$/, '');
   const definition = LEXICAL_DEFINITION.exec(bare) ?? LEXICAL_GLOSSARY.exec(bare);
-  if (
-    definition?.groups &&
-    !VAGUE_SUBJECT.test(definition.groups.term!) &&
-    !ANAPHORIC.test(definition.groups.definition!)
-  ) {
-    targets.push({
-      kind: 'definition',
-      term: definition.groups.term!,
-      definition: definition.groups.definition!,
-    });
+  const subject = definition?.groups ? definitionSubject(definition.groups.term!) : undefined;
+  const defined =
+    subject !== undefined &&
+    !VAGUE_SUBJECT.test(subject.subject) &&
+    !ANAPHORIC.test(definition!.groups!.definition!);
+  if (defined) {
+    targets.push({ kind: 'definition', term: subject.subject, definition: definition!.groups!.definition! });
   }
   const numbers = [...sentence.text.matchAll(NUMBER)]
     .map((m) => ({ value: m[0], at: m.index }))
@@ -169,8 +172,34 @@ function withTargets(sentence: { text: string; start: number }): Sentence {
         target.at > 0 && !LEADING_FUNCTION_WORD.test(target.value) && !givesItselfAway(sentence.text, target),
     );
   for (const { value, at } of terms) targets.push({ kind: 'term', value, at });
-  const score = (definition ? 3 : 0) + 2 * numbers.length + terms.length;
+  const score = (defined ? 3 : 0) + 2 * numbers.length + terms.length;
   return { ...sentence, targets, score, theme, level };
+}
+
+/**
+ * The chunk with its page furniture (running headers/footers, page numbers; source offsets) blanked
+ * to line breaks of the same length: no sentence starts, ends or runs through one, and offsets stay
+ * exact.
+ */
+function withoutFurniture(body: string, offset: number, furniture: readonly SourcePageFurniture[]): string {
+  const lines = furniture
+    .map((line) => ({
+      start: Math.max(0, line.start - offset),
+      end: Math.min(body.length, line.end - offset),
+    }))
+    .filter((line) => line.start < line.end)
+    .sort((a, b) => a.start - b.start);
+  if (lines.length === 0) return body;
+  const parts: string[] = [];
+  let at = 0;
+  for (const line of lines) {
+    const start = Math.max(at, line.start);
+    if (line.end <= start) continue;
+    parts.push(body.slice(at, start), '\n'.repeat(line.end - start));
+    at = line.end;
+  }
+  parts.push(body.slice(at));
+  return parts.join('');
 }
 
 /**

@@ -27,6 +27,7 @@ export class LlmProbeGenerator implements ProbeGenerator {
       generationIndex: 0,
       k: 1,
       pages: [],
+      furniture: [],
     }),
     correction: PROBE_GENERATION_CORRECTION,
   });

@@ -63,6 +63,7 @@ describe('buildProbeGenerationRequest', () => {
       generationIndex: 2,
       k: 3,
       pages: [],
+      furniture: [],
     };
     const request = buildProbeGenerationRequest(input);
     expect(request.system).toMatch(/VERBATIM/);

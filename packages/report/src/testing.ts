@@ -5,17 +5,19 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 
-/** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it). */
-export const CHROMIUM_PATH = process.env.XSB_CHROMIUM ?? '/usr/bin/chromium';
+/** Where the browser tests look for Chromium: `CHROMIUM_PATH`, else Debian's (`apt-get install chromium`; `.ci/run` installs it). */
+export const chromiumPath = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * Why browser tests cannot run here, or null when they can. Under `CI=true` a missing Chromium is a
- * failure, not a skip: CI installs it.
+ * failure (thrown, so the test file fails with this message), not a skip: CI installs it.
  */
-export function chromiumUnavailableReason(): string | null {
-  if (existsSync(CHROMIUM_PATH)) return null;
-  const reason = `Chromium not found at ${CHROMIUM_PATH} (apt-get install chromium, or set XSB_CHROMIUM)`;
-  if (process.env.CI === 'true') throw new Error(`${reason}; CI must run the browser tests`);
+export function chromiumUnavailableReason(env: NodeJS.ProcessEnv = process.env): string | null {
+  const path = chromiumPath(env);
+  if (existsSync(path)) return null;
+  const reason = `Chromium not found at ${path} (apt-get install chromium, or set CHROMIUM_PATH)`;
+  if (env.CI === 'true') throw new Error(`${reason}; CI=true must run the browser tests`);
   return reason;
 }
 
@@ -55,7 +57,7 @@ export async function launchHeadlessBrowser(): Promise<HeadlessBrowser> {
   const { chromium } = await import('playwright-core');
   const profile = await mkdtemp(join(tmpdir(), 'xsb-chromium-'));
   const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    executablePath: chromiumPath(),
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1400, height: 900 },

@@ -1,51 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildChecklistRequest,
-  buildSharedPrefix,
-  citedSlides,
-  extractBoxed,
-  parseVerdict,
-} from './checklist-item-judge';
-
-describe('parseVerdict', () => {
-  it.each([
-    ['The deck is fine.\n\\boxed{yes}', 'yes'],
-    ['\\boxed{No}', 'no'],
-    ['Final answer: \\boxed{\\text{Yes}}', 'yes'],
-    ['\\boxed{\\textbf{NO}}.', 'no'],
-    ['**Answer:** $\\boxed{\\text{no}}$', 'no'],
-    ['\\boxed{ yes. }', 'yes'],
-    ['\\boxed{"no"}', 'no'],
-    ['\\boxed{**Yes**}', 'yes'],
-    ['\\boxed{not\\ applicable}', 'not_applicable'],
-    ['I must answer with \\boxed{...}. Slide 4 breaks the flow, so \\boxed{no}', 'no'],
-    ['\\boxed{\\textsc{Yes}}', 'yes'],
-    ['\\boxed{\\large no}', 'no'],
-    // PresentBench f228b29: the last readable boxed verdict wins
-    ['At first glance \\boxed{yes}, but Slide 9 repeats Slide 8: \\boxed{no}', 'no'],
-  ])('%j → %s', (text, expected) => {
-    expect(parseVerdict(text).answer).toBe(expected);
-  });
-
-  it.each([
-    'Yes, the deck satisfies the requirement.',
-    '\\boxed{partially}',
-    '\\boxed{Yes, mostly}',
-    '\\boxed{yes',
-    '```json\n{"answer": "yes"}\n```',
-    '',
-  ])('%j is unparseable', (text) => {
-    expect(parseVerdict(text).answer).toBeNull();
-  });
-
-  it('keeps the raw boxed content that decided', () => {
-    expect(parseVerdict('\\boxed{\\text{Yes}}')).toEqual({ answer: 'yes', raw: '\\text{Yes}' });
-  });
-
-  it('extracts nested braces in full', () => {
-    expect(extractBoxed('a \\boxed{\\text{x}} b \\boxed {y}')).toEqual(['\\text{x}', 'y']);
-  });
-});
+import { buildChecklistRequest, buildSharedPrefix, citedSlides } from './checklist-item-judge';
 
 describe('citedSlides', () => {
   it('collects single slides, lists and ranges', () => {

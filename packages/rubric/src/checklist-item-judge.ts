@@ -1,6 +1,12 @@
 import { basename } from 'node:path';
-import { type Deck, isXsbError } from '@xsb/core';
+import { type Deck, isXsbError, type RubricParser, type RubricVerdict } from '@xsb/core';
 import type { ChatMessage, CompletionRequest, ContentPart, LlmClient, TokenUsage } from '@xsb/llm';
+import {
+  readLenientVerdict,
+  readStrictVerdict,
+  storedLenientAnswer,
+  verdictOfStoredAnswer,
+} from './boxed-verdict';
 
 /** A material as the judge sees it: file name and extracted text. */
 export interface MaterialText {
@@ -66,68 +72,6 @@ export function buildChecklistRequest(shared: ContentPart[], item: string): Comp
 export const RETRY_INSTRUCTION =
   'Your answer did not contain a final verdict in the required form. Answer again and end with \\boxed{yes} or \\boxed{no}.';
 
-export type ParsedAnswer = 'yes' | 'no' | 'not_applicable';
-
-/** Any LaTeX command name (`\\text`, `\\textbf`, `\\mathrm`, `\\large` ...), as PresentBench strips them. */
-const LATEX_COMMAND = /\\[a-zA-Z]+\s*/g;
-
-/** The contents of every `\boxed{...}` (balanced braces), in order. */
-export function extractBoxed(text: string): string[] {
-  const out: string[] = [];
-  const opener = /\\boxed\s*\{/g;
-  for (let match = opener.exec(text); match; match = opener.exec(text)) {
-    let depth = 1;
-    let index = match.index + match[0].length;
-    const start = index;
-    while (index < text.length && depth > 0) {
-      if (text[index] === '{') depth += 1;
-      else if (text[index] === '}') depth -= 1;
-      index += 1;
-    }
-    if (depth === 0) out.push(text.slice(start, index - 1));
-    opener.lastIndex = index;
-  }
-  return out;
-}
-
-/**
- * `\text{Yes}`, `**No**`, `"yes."`, `\textbf{NOT\ APPLICABLE}` → yes / no / not_applicable. Does what
- * PresentBench's `_normalize_boxed_token` does (drop `\command`s and braces, trim a trailing period,
- * lower-case) and also drops markdown emphasis, quotes, `\ ` spacing and trailing `!`, and reads
- * 是/否 and n/a.
- */
-function normaliseBoxedAnswer(raw: string): ParsedAnswer | null {
-  const value = raw
-    .replace(/\\[ ,;:!]/g, ' ')
-    .replace(LATEX_COMMAND, '')
-    .replace(/[{}*_`"'“”‘’]/g, '')
-    .replace(/[.!。！\s]+$/u, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
-  if (value === 'yes' || value === '是') return 'yes';
-  if (value === 'no' || value === '否') return 'no';
-  if (value === 'not applicable' || value === 'n/a') return 'not_applicable';
-  return null;
-}
-
-/**
- * Reads the verdict the way PresentBench's current judge.py (`_extract_boxed_verdict`, f228b29) does:
- * every `\boxed{...}` with balanced braces, the last one that reads as a verdict wins (models often
- * quote the `\boxed{...}` template or reason with boxed text first). Older PresentBench versions took
- * the first `\boxed\{([^}]+)\}`, storing `\text{Yes` for `\boxed{\text{Yes}}`, which their scoring
- * never counted as "yes".
- */
-export function parseVerdict(text: string): { answer: ParsedAnswer | null; raw: string | null } {
-  const boxed = extractBoxed(text);
-  for (let index = boxed.length - 1; index >= 0; index -= 1) {
-    const raw = boxed[index] as string;
-    const answer = normaliseBoxedAnswer(raw);
-    if (answer) return { answer, raw };
-  }
-  return { answer: null, raw: boxed[0] ?? null };
-}
-
 /** Slide numbers the explanation cites: "Slide 3", "Slides 4, 6 and 9", "slides 10-12", "第3页". */
 export function citedSlides(text: string, maxSlide = 500): number[] {
   const found = new Set<number>();
@@ -154,14 +98,16 @@ export function citedSlides(text: string, maxSlide = 500): number[] {
 }
 
 export interface ItemJudgement {
-  answer: ParsedAnswer | null;
+  /** The answer as PresentBench stores it; null when no attempt produced one. */
+  answer: string | null;
+  verdict: Extract<RubricVerdict, 'yes' | 'no' | 'other' | 'not_applicable'> | null;
   raw: string | null;
   /** The judge's full last answer (PresentBench keeps the whole response as the explanation). */
   explanation: string | null;
   attempts: number;
   usage: TokenUsage;
-  /** Provider failure that ended the item, if any. */
-  failure?: string;
+  /** Why the item stayed unanswered, worded as judge.py's `log`. */
+  log?: string;
 }
 
 const ZERO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -175,20 +121,85 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   };
 }
 
+export interface JudgeItemOptions {
+  parser: RubricParser;
+  maxAttempts: number;
+  /** The item key (`2.11`), named in the log of an unanswered item as judge.py names it. */
+  key: string;
+  /** The deck, named in judge.py's "Empty response" log. */
+  deckPath: string;
+}
+
 /**
- * Asks one item; an answer without a readable `\boxed{}` verdict is retried with a corrective turn
- * (which also keeps the retry out of the response cache), up to `maxAttempts` calls. Provider errors
- * end the item as unanswered; configuration errors propagate.
+ * Asks one item. `strict` (PresentBench main's `process_single_item`): an empty answer or one
+ * without any `\boxed{` is asked again with the same prompt, up to `maxAttempts` calls; any box ends
+ * the item, its token stored as given. Each repeat carries `seed: <attempt - 1>` so the response cache
+ * cannot hand back the answer being retried (OpenAI-compatible providers receive the seed; for
+ * Anthropic it only keys the cache). `lenient`: an answer without a readable verdict gets a
+ * corrective turn. Provider errors end the item unanswered (`@xsb/llm` has already retried the
+ * transient ones); configuration errors propagate.
  */
 export async function judgeChecklistItem(
   client: LlmClient,
   request: CompletionRequest,
-  maxAttempts: number,
+  options: JudgeItemOptions,
+): Promise<ItemJudgement> {
+  return options.parser === 'strict'
+    ? judgeStrict(client, request, options)
+    : judgeLenient(client, request, options);
+}
+
+async function judgeStrict(
+  client: LlmClient,
+  request: CompletionRequest,
+  { maxAttempts, key, deckPath }: JudgeItemOptions,
+): Promise<ItemJudgement> {
+  let usage = ZERO_USAGE;
+  let lastText: string | null = null;
+  let errorMessage: string | undefined;
+  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    let text: string;
+    try {
+      const result = await client.complete(attempt === 1 ? request : { ...request, seed: attempt - 1 });
+      usage = addUsage(usage, result.usage);
+      text = result.text;
+    } catch (error) {
+      if (isXsbError(error) && error.kind === 'provider') {
+        const log = `Unexpected error on attempt ${attempt}/${maxAttempts}: ${error.message}`;
+        return unanswered(lastText, attempt, usage, log);
+      }
+      throw error;
+    }
+    // judge.py keeps the latest response, even an empty one, as the explanation.
+    lastText = text;
+    if (!text) {
+      errorMessage = `Empty response on attempt ${attempt}/${maxAttempts} for item ${key} of ${deckPath}`;
+      continue;
+    }
+    const reading = readStrictVerdict(text);
+    if (reading) {
+      return {
+        answer: reading.answer,
+        verdict: verdictOfStoredAnswer(reading.answer),
+        raw: reading.raw,
+        explanation: text,
+        attempts: attempt,
+        usage,
+      };
+    }
+  }
+  const log = errorMessage ?? `Failed to extract answer after ${maxAttempts} attempts for item ${key}`;
+  return unanswered(lastText, maxAttempts, usage, log);
+}
+
+async function judgeLenient(
+  client: LlmClient,
+  request: CompletionRequest,
+  { maxAttempts, key }: JudgeItemOptions,
 ): Promise<ItemJudgement> {
   let usage = ZERO_USAGE;
   const messages: ChatMessage[] = [...request.messages];
   let lastText: string | null = null;
-  let raw: string | null = null;
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     let text: string;
     try {
@@ -197,16 +208,34 @@ export async function judgeChecklistItem(
       text = result.text;
     } catch (error) {
       if (isXsbError(error) && error.kind === 'provider') {
-        return { answer: null, raw, explanation: lastText, attempts: attempt, usage, failure: error.message };
+        const log = `Unexpected error on attempt ${attempt}/${maxAttempts}: ${error.message}`;
+        return unanswered(lastText, attempt, usage, log);
       }
       throw error;
     }
     lastText = text;
-    const parsed = parseVerdict(text);
-    raw = parsed.raw;
-    if (parsed.answer)
-      return { answer: parsed.answer, raw: parsed.raw, explanation: text, attempts: attempt, usage };
+    const parsed = readLenientVerdict(text);
+    if (parsed.answer) {
+      return {
+        answer: storedLenientAnswer(parsed.answer),
+        verdict: parsed.answer,
+        raw: parsed.raw,
+        explanation: text,
+        attempts: attempt,
+        usage,
+      };
+    }
     messages.push({ role: 'assistant', content: text }, { role: 'user', content: RETRY_INSTRUCTION });
   }
-  return { answer: null, raw, explanation: lastText, attempts: maxAttempts, usage };
+  const log = `Failed to extract answer after ${maxAttempts} attempts for item ${key}`;
+  return unanswered(lastText, maxAttempts, usage, log);
+}
+
+function unanswered(
+  explanation: string | null,
+  attempts: number,
+  usage: TokenUsage,
+  log: string,
+): ItemJudgement {
+  return { answer: null, verdict: null, raw: null, explanation: explanation || null, attempts, usage, log };
 }

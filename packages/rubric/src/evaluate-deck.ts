@@ -10,12 +10,15 @@ import {
   type RubricDimension,
   type RubricEvaluation,
   type RubricItemResult,
+  type RubricParser,
+  type RubricSlideCountBase,
   type RubricUsage,
   silentProgress,
   UsageError,
 } from '@xsb/core';
 import { truncateDeck } from '@xsb/decks';
 import type { LlmClient, TokenUsage } from '@xsb/llm';
+import { DEFAULT_PARSER, defaultMaxAttempts } from './boxed-verdict';
 import {
   addUsage,
   buildChecklistRequest,
@@ -59,18 +62,31 @@ export interface EvaluateDeckOptions {
   client: LlmClient | null;
   /** Recorded in the evaluation, e.g. `lexical` or `anthropic:claude-sonnet-4-5`. */
   judgeId: string;
-  /** Calls per item until a verdict reads (PresentBench retries 5 times). */
+  /**
+   * How answers are read: `strict` (default) as PresentBench main's judge.py, `lenient` as xsb's
+   * older reader (see `readStrictVerdict` / `readLenientVerdict`).
+   */
+  parser?: RubricParser;
+  /** Calls per item until an answer reads (default 5 for strict, PresentBench's `--retry`; 3 for lenient). */
   maxAttempts?: number;
   concurrency?: number;
   standIn?: StandInMode;
   /**
-   * Which deck the slide-count item counts: `delivered` (default) fails a deck past the maximum;
-   * `judged` counts the truncated deck, as PresentBench does (its `check_slide_count` runs on the
-   * already-truncated file, so an over-long deck passes 1.1).
+   * Which deck the slide-count item counts: `judged` (default) the truncated deck, as PresentBench
+   * does (its `check_slide_count` runs on the already-truncated file, so an over-long deck passes
+   * 1.1); `delivered` the deck as delivered, so an over-long deck fails it.
    */
-  slideCountOn?: 'delivered' | 'judged';
+  slideCountOn?: RubricSlideCountBase;
   layoutOptions?: Partial<LayoutCheckOptions>;
+  /** Started, ticked once per checklist item and finished by this call. */
   progress?: ProgressReporter;
+  /** Called once per checklist item as it is decided (a caller's own progress over many decks). */
+  onItemDone?: (item: RubricItemResult) => void;
+  /**
+   * A stored evaluation with the same input hash: its answered items are kept and only its
+   * unanswered (`error`) items are judged again — PresentBench's resume rule.
+   */
+  resumeFrom?: RubricEvaluation;
 }
 
 interface PlannedItem {
@@ -82,15 +98,17 @@ interface PlannedItem {
 /** Evaluates one deck against one instance: every item its own verdict, plus the layout checks. */
 export async function evaluateDeck(options: EvaluateDeckOptions): Promise<RubricEvaluation> {
   const { instance, deck, client } = options;
-  const maxAttempts = options.maxAttempts ?? 3;
+  const parser = options.parser ?? DEFAULT_PARSER;
+  const maxAttempts = options.maxAttempts ?? defaultMaxAttempts(parser);
   const standIn = options.standIn ?? 'beside';
+  const slideCountOn = options.slideCountOn ?? 'judged';
   const progress = options.progress ?? silentProgress;
   if (maxAttempts < 1) throw new UsageError('maxAttempts must be at least 1');
 
-  const judged = truncateDeck(deck, instance.slideRange.max);
+  const judged = instance.truncateTo === null ? deck : truncateDeck(deck, instance.truncateTo);
   if (options.deckPdf && judged.slides.length < deck.slides.length) {
     throw new InputError(
-      `${deck.slides.length} pages, more than the instruction's ${instance.slideRange.max}; the PDF cannot be attached untruncated (cutting PDF pages is not supported): evaluate without attaching it`,
+      `${deck.slides.length} pages, more than the instruction's ${judged.slides.length}; the PDF cannot be attached untruncated (cutting PDF pages is not supported): evaluate without attaching it`,
       { file: deck.deck_path },
     );
   }
@@ -102,12 +120,13 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
     ...options.layoutOptions,
   };
   // Everything but the slide count is checked on what the judge sees.
-  const counted = options.slideCountOn === 'judged' ? judged : deck;
+  const counted = slideCountOn === 'judged' ? judged : deck;
   const layoutChecks = runLayoutChecks(judged, layoutOptions).map((check) =>
     check.id === 'slide_count' ? checkSlideCount(counted, layoutOptions.slideRange) : check,
   );
 
-  const planned = planItems(instance, judged.slides.length);
+  const planned = planItems(instance, deck.slides.length);
+  const resumed = resumableItems(options.resumeFrom);
   const deckText = renderDeckForJudge(judged);
   const materialTexts = options.materials.map((material, index) =>
     renderMaterialForJudge(material, index + 2),
@@ -135,18 +154,13 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
     const { key, dimension, item } = planned[index] as PlannedItem;
     const { section, classId } = DIMENSION_CLASSES[dimension];
     const base = { key, section, class_id: classId, dimension } as const;
+    const kept = resumed.get(`${section}:${key}`);
+    if (kept) {
+      results[index] = kept;
+      return;
+    }
     if (typeof item !== 'string') {
-      const check = runCheckItem(item.check, item.params, counted, judged, layoutOptions);
-      results[index] = {
-        ...base,
-        kind: 'check',
-        verdict: check.passed === null ? 'error' : check.passed ? 'yes' : 'no',
-        raw_answer: check.passed === null ? null : check.passed ? 'yes' : 'no',
-        explanation: `[judged by code] ${check.detail}`,
-        cited_slides: check.slides,
-        attempts: 0,
-        check_id: item.check,
-      };
+      results[index] = { ...base, ...checkItemResult(item, counted, judged, layoutOptions) };
       return;
     }
     const match = standIn === 'off' ? undefined : standInCheckFor(item);
@@ -158,6 +172,7 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
         kind: 'llm',
         verdict: layoutCheck.passed ? 'yes' : 'no',
         raw_answer: null,
+        answer: layoutCheck.passed ? 'yes' : 'no',
         explanation: `[judged by code] ${layoutCheck.detail}`,
         cited_slides: layoutCheck.slides,
         attempts: 0,
@@ -172,6 +187,7 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
         kind: 'llm',
         verdict: 'not_judged',
         raw_answer: null,
+        answer: null,
         explanation: null,
         cited_slides: [],
         attempts: 0,
@@ -180,24 +196,33 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
       return;
     }
     const request = buildChecklistRequest(sharedBySection[section], item);
-    const judgement = await judgeChecklistItem(client, request, maxAttempts);
+    const judgement = await judgeChecklistItem(client, request, {
+      parser,
+      maxAttempts,
+      key,
+      deckPath: deck.deck_path,
+    });
     calls += judgement.attempts;
     usage = addUsage(usage, judgement.usage);
     results[index] = {
       ...base,
       kind: 'llm',
-      verdict: judgement.answer ?? 'error',
+      verdict: judgement.verdict ?? 'error',
       raw_answer: judgement.raw,
-      explanation: judgement.failure
-        ? `${judgement.failure}${judgement.explanation ? `\n${judgement.explanation}` : ''}`
-        : judgement.explanation,
+      answer: judgement.answer,
+      explanation: judgement.explanation,
       cited_slides: judgement.explanation ? citedSlides(judgement.explanation, judged.slides.length) : [],
       attempts: judgement.attempts,
+      ...(judgement.log ? { log: judgement.log } : {}),
       ...besides,
     };
   };
 
-  progress.start(`rubric ${instance.id}`, planned.length);
+  const tick = (index: number): void => {
+    progress.tick();
+    options.onItemDone?.(results[index] as RubricItemResult);
+  };
+  progress.start(`rubric ${instance.id} (checklist items)`, planned.length);
   // The first LLM item of each tier runs alone so its answer writes the prefix cache the rest read.
   const firstOfTier = new Set<number>();
   for (const section of ['material_independent', 'material_dependent'] as const) {
@@ -208,27 +233,32 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
   }
   for (const index of firstOfTier) {
     await decide(index);
-    progress.tick();
+    tick(index);
   }
   const rest = planned.map((_, index) => index).filter((index) => !firstOfTier.has(index));
   await mapWithConcurrency(rest, options.concurrency ?? 4, async (index) => {
     await decide(index);
-    progress.tick();
+    tick(index);
   });
   progress.finish();
 
+  // A resumed evaluation's usage covers every call made for it, the earlier ones included.
+  const before = options.resumeFrom?.usage;
   const usageRecord: RubricUsage = {
-    calls,
-    input_tokens: usage.inputTokens,
-    output_tokens: usage.outputTokens,
-    cache_read_tokens: usage.cacheReadTokens,
-    cache_write_tokens: usage.cacheWriteTokens,
+    calls: calls + (before?.calls ?? 0),
+    input_tokens: usage.inputTokens + (before?.input_tokens ?? 0),
+    output_tokens: usage.outputTokens + (before?.output_tokens ?? 0),
+    cache_read_tokens: usage.cacheReadTokens + (before?.cache_read_tokens ?? 0),
+    cache_write_tokens: usage.cacheWriteTokens + (before?.cache_write_tokens ?? 0),
   };
   return {
     instance_id: instance.id,
     category: instance.category,
     deck_path: deck.deck_path,
     judge: options.judgeId,
+    parser,
+    slide_count_on: slideCountOn,
+    weights: instance.weights,
     input_hash: evaluationInputHash(options),
     slide_count: deck.slides.length,
     judged_slide_count: judged.slides.length,
@@ -249,13 +279,21 @@ export function cachedInputShare(usage: RubricUsage): number | null {
   return total > 0 ? usage.cache_read_tokens / total : null;
 }
 
-/** Items in PresentBench order; the per-slide fidelity list is cut to the judged slide count. */
-function planItems(instance: RubricInstance, judgedSlides: number): PlannedItem[] {
+/** How many checklist items a deck of `deckSlides` slides gets (the fidelity list is cut to it). */
+export function countPlannedItems(instance: RubricInstance, deckSlides: number): number {
+  return planItems(instance, deckSlides).length;
+}
+
+/**
+ * Items in PresentBench order. The per-slide fidelity list is cut to the deck's page count before
+ * truncation, as `generate_checklist` does (`checklist_3[:count_pages(slides)]` on the original file).
+ */
+function planItems(instance: RubricInstance, deckSlides: number): PlannedItem[] {
   const planned: PlannedItem[] = [];
   for (const dimension of RUBRIC_DIMENSIONS) {
     const items =
       dimension === 'fidelity'
-        ? instance.checklists.fidelity.slice(0, judgedSlides)
+        ? instance.checklists.fidelity.slice(0, deckSlides)
         : instance.checklists[dimension];
     const { classId } = DIMENSION_CLASSES[dimension];
     items.forEach((item, index) => {
@@ -263,6 +301,61 @@ function planItems(instance: RubricInstance, judgedSlides: number): PlannedItem[
     });
   }
   return planned;
+}
+
+/** Items of a stored evaluation to keep when resuming: every one that has an answer or a decision. */
+function resumableItems(previous: RubricEvaluation | undefined): Map<string, RubricItemResult> {
+  const kept = new Map<string, RubricItemResult>();
+  for (const item of previous?.items ?? []) {
+    if (item.verdict !== 'error') kept.set(`${item.section}:${item.key}`, item);
+  }
+  return kept;
+}
+
+/**
+ * A deterministic item. The slide count reads as PresentBench's `check_slide_count` writes it
+ * (answer, and explanation word for word); an undecidable check is unanswered, as judge.py stores a
+ * callable that raised (`answer: null`, `log: "Error: …"`).
+ */
+function checkItemResult(
+  item: Exclude<RubricInstance['checklists']['fundamentals'][number], string>,
+  counted: Deck,
+  judged: Deck,
+  options: LayoutCheckOptions,
+): Omit<RubricItemResult, 'key' | 'section' | 'class_id' | 'dimension'> {
+  const check = runCheckItem(item.check, item.params, counted, judged, options);
+  const common = { kind: 'check', cited_slides: check.slides, attempts: 0, check_id: item.check } as const;
+  if (check.passed === null) {
+    return {
+      ...common,
+      verdict: 'error',
+      raw_answer: null,
+      answer: null,
+      explanation: null,
+      log: `Error: ${check.detail}`,
+    };
+  }
+  const answer = check.passed ? 'yes' : 'no';
+  const explanation =
+    item.check === 'slide_count'
+      ? slideCountExplanation(counted.slides.length, item.params, options)
+      : `[judged by code] ${check.detail}`;
+  return { ...common, verdict: answer, raw_answer: answer, answer, explanation };
+}
+
+/** `utils/count_pages.py: check_slide_count`'s explanation. */
+function slideCountExplanation(
+  count: number,
+  params: Record<string, unknown>,
+  options: LayoutCheckOptions,
+): string {
+  const min = typeof params.min_count === 'number' ? params.min_count : (options.slideRange?.min ?? 1);
+  const max = typeof params.max_count === 'number' ? params.max_count : (options.slideRange?.max ?? count);
+  const range = `${min}-${max}`;
+  if (count >= min && count <= max) {
+    return `[judged by code] The number of slides is ${count}, which is within the required range of ${range}.`;
+  }
+  return `[judged by code] The number of slides is ${count}, which is too ${count < min ? 'few' : 'many'}. The required range is ${range} slides.`;
 }
 
 /** A check item of the instance, by built-in id; slide_count sees `counted` (see `slideCountOn`). */
@@ -319,9 +412,10 @@ export function evaluationInputHash(options: EvaluateDeckOptions): string {
     materials: options.materials,
     deckPdf: options.deckPdf ? hashBytes(options.deckPdf) : null,
     judge: options.judgeId,
-    maxAttempts: options.maxAttempts ?? 3,
+    parser: options.parser ?? DEFAULT_PARSER,
+    maxAttempts: options.maxAttempts ?? defaultMaxAttempts(options.parser ?? DEFAULT_PARSER),
     standIn: options.standIn ?? 'beside',
-    slideCountOn: options.slideCountOn ?? 'delivered',
+    slideCountOn: options.slideCountOn ?? 'judged',
     layout: options.layoutOptions ?? {},
   });
 }

@@ -122,9 +122,12 @@ describe('scores from run summaries', () => {
       presentbench_total_percent: paper === null ? null : paper / 2,
       error_count: 0,
       not_judged_count: 0,
+      presentbench_result: null,
+      presentbench_score: null,
     });
     const summary = (rows: ReturnType<typeof row>[]) => ({
       judge: 'x',
+      parser: 'strict' as const,
       rows,
       overall: { count: rows.length, paper_mean_percent: null, presentbench_mean_percent: null },
       categories: {},

@@ -1,14 +1,26 @@
 export {
+  boxedCaptures,
+  DEFAULT_PARSER,
+  defaultMaxAttempts,
   extractBoxed,
+  type LenientAnswer,
+  normalizeBoxedToken,
+  pythonStrip,
+  readLenientVerdict,
+  readStrictVerdict,
+  type StrictReading,
+  verdictOfStoredAnswer,
+} from './boxed-verdict';
+export {
   type ItemJudgement,
+  type JudgeItemOptions,
   judgeChecklistItem,
   type MaterialText,
-  type ParsedAnswer,
-  parseVerdict,
 } from './checklist-item-judge';
 export { decodePresentBenchItem, PRESENTBENCH_CALLABLES } from './decode-presentbench-item';
 export {
   cachedInputShare,
+  countPlannedItems,
   type EvaluateDeckOptions,
   evaluateDeck,
   type StandInMode,
@@ -55,20 +67,41 @@ export {
   readPresentBenchWeights,
 } from './load-presentbench-case';
 export {
+  dumpScoreTreeYaml,
+  isPresentBenchResultsDeck,
+  modelFilenamePrefix,
+  PRESENTBENCH_TIMESTAMP,
+  type PresentBenchFiles,
+  type PresentBenchTarget,
+  presentBenchModelName,
+  presentBenchTimestamp,
+  scoreFileFor,
+  type WritePresentBenchOptions,
+  writePresentBenchFiles,
+} from './presentbench-files';
+export {
+  type ErrorExport,
+  isResultAnswered,
   itemsFromPresentBenchResult,
+  NOT_JUDGED_LOG,
   type PresentBenchItem,
   readPresentBenchResult,
+  storedAnswerOf,
   stringifyPresentBenchResult,
   toPresentBenchResult,
 } from './presentbench-result';
 export {
-  type PresentBenchClassInfo,
+  type PresentBenchClassTree,
   type PresentBenchCountingRule,
   type PresentBenchResult,
   type PresentBenchScoreTree,
+  type PresentBenchScoringOptions,
+  type PresentBenchSectionTree,
   type PresentBenchWeights,
   scorePresentBenchResult,
+  type UnansweredPolicy,
 } from './presentbench-scoring';
+export { type PyValue, readPythonYaml } from './python-values';
 export { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
 export { readMaterials } from './read-materials';
 export {
@@ -79,6 +112,7 @@ export {
   type RubricInstance,
 } from './rubric-instance';
 export {
+  type EvaluateOrReuseResult,
   type EvaluationFiles,
   evaluateOrReuse,
   evaluationFilesFor,
@@ -95,6 +129,7 @@ export {
   scorePaper,
 } from './score-evaluation';
 export {
+  type PresentBenchClassSummary,
   type PresentBenchSummary,
   type ScoreOptions,
   type ScoreReport,
@@ -102,7 +137,8 @@ export {
   scorePresentBenchVerdicts,
   summarisePresentBench,
 } from './score-report';
-export { dominantScript, type Script, scriptOfLanguage } from './script-detection';
+export { dominantScript, KNOWN_LANGUAGES, type Script, scriptOfLanguage } from './script-detection';
+export { type SlideContentCount, slideContentItems } from './slide-content-items';
 export {
   type BootstrapInterval,
   spearman,

@@ -121,7 +121,9 @@ describe('layout checks on PPTX decks generated with pptxgenjs', () => {
     expect(checks.slide_count).toMatchObject({ passed: false });
     expect(checks.slide_count?.detail).toMatch(/7 slides, too many/);
     expect(checks.bullets_per_slide).toMatchObject({ passed: false, slides: [2] });
-    expect(checks.bullets_per_slide?.findings[0]?.detail).toBe('8 bullets (max 6)');
+    expect(checks.bullets_per_slide?.findings[0]?.detail).toBe(
+      '8 content items (8 with bullet markup; max 6)',
+    );
     expect(checks.min_font_size).toMatchObject({ passed: false, slides: [3] });
     expect(checks.min_font_size?.findings[0]?.detail).toMatch(/^10 pt text/);
     expect(checks.text_overlap).toMatchObject({ passed: false, slides: [4] });

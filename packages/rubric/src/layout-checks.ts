@@ -1,5 +1,6 @@
-import type { BoundingBox, Deck, LayoutCheckResult, Slide, SlideElement } from '@xsb/core';
+import type { BoundingBox, Deck, LayoutCheckResult, SlideElement } from '@xsb/core';
 import { countScripts, dominantScript, type Script, scriptOfLanguage } from './script-detection';
+import { slideContentItems } from './slide-content-items';
 
 /** Ids of the built-in deterministic checks, in report order. */
 export const LAYOUT_CHECK_IDS = [
@@ -17,7 +18,7 @@ export type LayoutCheckId = (typeof LAYOUT_CHECK_IDS)[number];
 export interface LayoutCheckOptions {
   /** Inclusive range; without it `slide_count` is undecidable (`passed: null`). */
   slideRange?: { min: number; max: number };
-  /** The paper's instructions allow at most 6 bullets a slide. */
+  /** The paper's instructions allow at most 6 bullet points ("readable content") a slide. */
   maxBullets: number;
   minFontSizePt: number;
   /** Intersection area over the smaller box's area above which two boxes overlap. */
@@ -81,6 +82,10 @@ function flattenElements(elements: SlideElement[]): SlideElement[] {
 const hasText = (element: SlideElement): boolean => element.text.trim().length > 0;
 const isVisual = (element: SlideElement): boolean =>
   element.kind === 'picture' || element.kind === 'table' || element.kind === 'chart';
+/** Something the audience sees besides text: a picture, table, chart, or drawn shape / connector / diagram. */
+const isNonTextContent = (element: SlideElement): boolean => isVisual(element) || element.kind === 'other';
+
+const NO_SLIDES = 'the deck has no slides';
 
 /** Slide count within the instruction's range (PresentBench's `check_slide_count`, before truncation). */
 export function checkSlideCount(
@@ -89,6 +94,7 @@ export function checkSlideCount(
 ): LayoutCheckResult {
   const count = deck.slides.length;
   const slides = `${count} slide${count === 1 ? '' : 's'}`;
+  if (count === 0) return { id: 'slide_count', passed: false, slides: [], detail: NO_SLIDES, findings: [] };
   if (!range) return undecidable('slide_count', `${slides}; no slide range given`);
   if (count >= range.min && count <= range.max) {
     return result('slide_count', [], `${slides}, within ${range.min}-${range.max}`, '');
@@ -97,33 +103,34 @@ export function checkSlideCount(
   return { id: 'slide_count', passed: false, slides: [], detail, findings: [] };
 }
 
-const BULLET_LINE = /^\s*[•●○◦▪▫■□‣⁃∙·–\-*]\s+\S/;
-
-/** Bullets per slide: the parser's paragraph bullet counts, else lines starting with a bullet glyph (PDF). */
-function countSlideBullets(slide: Slide): number {
-  const elements = flattenElements(slide.elements);
-  if (elements.some((element) => element.bullet_count !== undefined)) {
-    return elements.reduce((sum, element) => sum + (element.bullet_count ?? 0), 0);
-  }
-  return slide.visible_text.split('\n').filter((line) => BULLET_LINE.test(line)).length;
-}
-
+/**
+ * Readable content items per slide (see `slideContentItems`): at most `maxBullets`. Every finding
+ * names both counts: all content items, and those carrying bullet markup.
+ */
 export function checkBulletsPerSlide(deck: Deck, maxBullets: number): LayoutCheckResult {
+  if (deck.slides.length === 0) return undecidable('bullets_per_slide', NO_SLIDES);
   const findings: Finding[] = [];
+  let most = 0;
   for (const slide of deck.slides) {
-    const bullets = countSlideBullets(slide);
-    if (bullets > maxBullets)
-      findings.push({ slide: slide.index, detail: `${bullets} bullets (max ${maxBullets})` });
+    const { items, bulleted } = slideContentItems(slide, deck.format);
+    most = Math.max(most, items);
+    if (items > maxBullets) {
+      findings.push({
+        slide: slide.index,
+        detail: `${items} content items (${bulleted} with bullet markup; max ${maxBullets})`,
+      });
+    }
   }
   return result(
     'bullets_per_slide',
     findings,
-    `no slide has more than ${maxBullets} bullets`,
-    `more than ${maxBullets} bullets`,
+    `at most ${most} content item${most === 1 ? '' : 's'} on a slide (max ${maxBullets})`,
+    `more than ${maxBullets} content items`,
   );
 }
 
 export function checkMinFontSize(deck: Deck, minPt: number): LayoutCheckResult {
+  if (deck.slides.length === 0) return undecidable('min_font_size', NO_SLIDES);
   const findings: Finding[] = [];
   let sizesSeen = 0;
   for (const slide of deck.slides) {
@@ -156,7 +163,18 @@ export function overlapShare(a: BoundingBox, b: BoundingBox): number {
   return smaller > 0 ? (width * height) / smaller : 0;
 }
 
+/**
+ * Text over text or over a picture. Not applicable to PDF decks (their text lines carry estimated
+ * boxes and their pictures and shapes are not read) and to decks without element positions.
+ */
 export function checkTextOverlap(deck: Deck, options: LayoutCheckOptions): LayoutCheckResult {
+  if (deck.slides.length === 0) return undecidable('text_overlap', NO_SLIDES);
+  if (deck.format === 'pdf') {
+    return undecidable(
+      'text_overlap',
+      'not applicable to PDF decks: text lines have estimated boxes and pictures are not read',
+    );
+  }
   const findings: Finding[] = [];
   let boxesSeen = 0;
   const slideArea =
@@ -183,7 +201,7 @@ export function checkTextOverlap(deck: Deck, options: LayoutCheckOptions): Layou
       }
     });
   }
-  if (boxesSeen === 0) return undecidable('text_overlap', 'the parsed deck carries no element geometry');
+  if (boxesSeen === 0) return undecidable('text_overlap', 'the parsed deck carries no element positions');
   return result(
     'text_overlap',
     findings,
@@ -192,15 +210,23 @@ export function checkTextOverlap(deck: Deck, options: LayoutCheckOptions): Layou
   );
 }
 
+/**
+ * Text, pictures, tables and charts within the slide. Without a slide size or any element position it
+ * is not applicable; on a PDF deck only text lines are seen, so it fails on a line past the page edge
+ * and is otherwise not applicable (pictures and shapes in PDFs are not read).
+ */
 export function checkOffSlide(deck: Deck, tolerancePt: number): LayoutCheckResult {
+  if (deck.slides.length === 0) return undecidable('off_slide', NO_SLIDES);
   const width = deck.slide_width;
   const height = deck.slide_height;
   if (!width || !height) return undecidable('off_slide', 'the parsed deck has no slide size');
   const findings: Finding[] = [];
+  let placed = 0;
   for (const slide of deck.slides) {
     for (const element of flattenElements(slide.elements)) {
       const box = element.bbox;
       if (!box || !(hasText(element) || isVisual(element))) continue;
+      placed += 1;
       const outside =
         box.x < -tolerancePt ||
         box.y < -tolerancePt ||
@@ -215,22 +241,32 @@ export function checkOffSlide(deck: Deck, tolerancePt: number): LayoutCheckResul
       }
     }
   }
+  if (placed === 0) return undecidable('off_slide', 'the parsed deck carries no element positions');
+  if (deck.format === 'pdf' && findings.length === 0) {
+    return undecidable(
+      'off_slide',
+      'no text line leaves its page; pictures and shapes in PDF decks are not read, so they are not checked',
+    );
+  }
   return result('off_slide', findings, 'every element lies on its slide', 'content outside the slide');
 }
 
 const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /**
- * Empty or title-only slides. PDF text positions show no pictures, so a PDF page without text may be
- * an image slide: such pages make the check undecidable (`passed: null`) rather than failed, unless
- * another slide fails outright.
+ * Empty or title-only slides. A slide is empty when it holds no visible text and no picture, table,
+ * chart or drawn shape; title-only when its only text is its title (the title placeholder, or the
+ * title `@xsb/decks` infers for text-box slides) and it holds nothing else. PDF text positions show no
+ * pictures, so a PDF page without text may be an image slide: such pages make the check undecidable
+ * (`passed: null`) rather than failed, unless another slide fails outright.
  */
 export function checkEmptySlides(deck: Deck): LayoutCheckResult {
+  if (deck.slides.length === 0) return undecidable('empty_slide', NO_SLIDES);
   const findings: Finding[] = [];
   const textlessPdfPages: number[] = [];
   for (const slide of deck.slides) {
     const elements = flattenElements(slide.elements);
-    if (elements.some(isVisual)) continue;
+    if (elements.some(isNonTextContent)) continue;
     const text = normalise(slide.visible_text);
     if (text.length === 0 && deck.format === 'pdf') textlessPdfPages.push(slide.index);
     else if (text.length === 0) findings.push({ slide: slide.index, detail: 'empty slide' });
@@ -251,6 +287,10 @@ export function checkLanguage(
   language: string | undefined,
   minLetters: number,
 ): LayoutCheckResult {
+  if (deck.slides.length === 0) return undecidable('language', NO_SLIDES);
+  if (language && !scriptOfLanguage(language)) {
+    return undecidable('language', `no known script for language "${language}"`);
+  }
   const deckScript = dominantScript(countScripts(deck.slides.map((slide) => slide.visible_text).join('\n')));
   const expected: Script | undefined = (language ? scriptOfLanguage(language) : undefined) ?? deckScript;
   if (!expected) return undecidable('language', 'the deck has no text');
@@ -275,6 +315,7 @@ const SOURCE_PATTERNS = [
 ];
 
 export function checkSourceAttribution(deck: Deck): LayoutCheckResult {
+  if (deck.slides.length === 0) return undecidable('source_attribution', NO_SLIDES);
   const findings: Finding[] = deck.slides
     .filter((slide) => !SOURCE_PATTERNS.some((pattern) => pattern.test(slide.visible_text)))
     .map((slide) => ({

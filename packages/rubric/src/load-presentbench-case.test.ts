@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,8 @@ describe('PresentBench dataset layout', () => {
       source: 'utils.count_pages.check_slide_count',
     });
     expect(instance.slideRange).toEqual({ min: 3, max: 5 });
+    // judge.py truncates to the first item's max_count
+    expect(instance.truncateTo).toBe(5);
     expect(instance.checklists.design).toHaveLength(3);
     expect(instance.checklists.fidelity).toHaveLength(5);
     expect(instance.weights).toEqual({
@@ -58,6 +60,46 @@ describe('PresentBench dataset layout', () => {
     ).rejects.toThrow(
       /judge_prompt\.json: .*unknown PresentBench callable "utils\.layout\.check_fancy_layout"/,
     );
+  });
+});
+
+describe('domain files PresentBench requires', () => {
+  async function copyOfData(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+    const temp = await makeTempDir('xsb-pb-domain-');
+    await cp(DATA, join(temp.dir, 'data'), { recursive: true });
+    return { dir: join(temp.dir, 'data'), cleanup: temp.cleanup };
+  }
+  const caseIn = (root: string) => join(root, 'education/Computer_science_lectures/ch1_bits');
+
+  it.each(['common_judge_prompt.json', 'judge_weights.yaml'])(
+    'a missing %s is an error naming the file (never an empty prompt or equal weights)',
+    async (name) => {
+      const { dir, cleanup } = await copyOfData();
+      try {
+        await rm(join(dir, 'education', name));
+        const failure = loadPresentBenchCase(dir, caseIn(dir));
+        await expect(failure).rejects.toThrow(
+          new RegExp(`${name.replace('.', '\\.')}.*missing ${name.replace('.', '\\.')}`),
+        );
+      } finally {
+        await cleanup();
+      }
+    },
+  );
+
+  it('refuses unquoted class keys, which scoring.py would never match against judge.py results', async () => {
+    const { dir, cleanup } = await copyOfData();
+    try {
+      await writeFile(
+        join(dir, 'education/judge_weights.yaml'),
+        'material_independent:\n  1: 10\n  "2": 30\nmaterial_dependent:\n  "1": 20\n  "2": 25\n  "3": 15\n',
+      );
+      await expect(loadPresentBenchCase(dir, caseIn(dir))).rejects.toThrow(
+        /judge_weights\.yaml: material_independent: class key 1 is not a string/,
+      );
+    } finally {
+      await cleanup();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import {
   compareCodePoints,
   InputError,
@@ -15,8 +15,9 @@ import {
 } from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
 import { decodePresentBenchItem } from './decode-presentbench-item';
+import { isPyMapping, pyGet, pyItems, pyStr, readPythonYaml } from './python-values';
 import { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
-import { EQUAL_CLASS_WEIGHTS, type RubricInstance } from './rubric-instance';
+import type { RubricInstance } from './rubric-instance';
 
 const CHECKLIST_KEYS = [
   'material_independent_checklist_1',
@@ -101,6 +102,27 @@ export async function readPresentBenchWeights(file: string): Promise<RubricClass
 }
 
 /**
+ * judge.py writes class keys as strings ('1'); scoring.py looks a class's weight up by that key, so
+ * an unquoted `1:` (an int to PyYAML) would silently weigh 0 there. Refused, naming the key.
+ */
+async function refuseUnquotedClassKeys(file: string): Promise<void> {
+  const typed = await readPythonYaml(file);
+  if (!isPyMapping(typed)) return;
+  for (const section of ['material_independent', 'material_dependent']) {
+    const classes = pyGet(typed, section);
+    if (!isPyMapping(classes)) continue;
+    for (const [key] of pyItems(classes)) {
+      if (typeof key !== 'string') {
+        throw new InputError(
+          `${section}: class key ${pyStr(key)} is not a string; PresentBench's judge.py writes class keys as strings ('${pyStr(key)}'), so scoring.py would give this class weight 0: quote the key`,
+          { file },
+        );
+      }
+    }
+  }
+}
+
+/**
  * Loads one PresentBench leaf case as a rubric instance. Keys of the case's
  * `generation_task/judge_prompt.json` override the domain's `common_judge_prompt.json`, exactly as
  * `load_judge_prompt` merges them; class weights come from `<domain>/judge_weights.yaml`.
@@ -117,8 +139,18 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
   }
   const promptFile = join(dir, 'generation_task', 'judge_prompt.json');
   const commonFile = join(root, domain, 'common_judge_prompt.json');
+  const weightsFile = join(root, domain, 'judge_weights.yaml');
+  // judge.py stops on both (FileNotFoundError): never an empty prompt or equal weights in silence.
+  for (const required of [commonFile, weightsFile]) {
+    if (!existsSync(required)) {
+      throw new InputError(
+        `missing ${basename(required)}: every PresentBench domain folder needs it (judge.py stops without it)`,
+        { file: required },
+      );
+    }
+  }
   const caseJson = await readJsonObject(promptFile);
-  const commonJson = existsSync(commonFile) ? await readJsonObject(commonFile) : {};
+  const commonJson = await readJsonObject(commonFile);
   const merged = (key: string): { value: unknown; file: string } =>
     key in caseJson
       ? { value: caseJson[key], file: promptFile }
@@ -166,8 +198,8 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
       { file: promptFile },
     );
   }
-  const weightsFile = join(root, domain, 'judge_weights.yaml');
-  const weights = existsSync(weightsFile) ? await readPresentBenchWeights(weightsFile) : EQUAL_CLASS_WEIGHTS;
+  const weights = await readPresentBenchWeights(weightsFile);
+  await refuseUnquotedClassKeys(weightsFile);
   const materials = findMaterialFiles(dir);
   if (materials.length === 0) throw new InputError('no material.md|pdf or material_N.md|pdf', { file: dir });
 
@@ -178,6 +210,7 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
     materials,
     instruction,
     slideRange,
+    truncateTo: truncationOf(fundamentals),
     prefixes: {
       materialIndependent: prefix('material_independent_prefix'),
       materialDependent: prefix('material_dependent_prefix'),
@@ -189,7 +222,15 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
   };
 }
 
-/** PresentBench truncates to the `max_count` of the first item's slide-count partial. */
+/** judge.py truncates only when the first item is a partial with a `max_count` keyword. */
+function truncationOf(fundamentals: RubricChecklistItem[]): number | null {
+  const first = fundamentals[0];
+  if (!first || typeof first === 'string') return null;
+  const max = first.params.max_count;
+  return typeof max === 'number' && Number.isInteger(max) && max > 0 ? max : null;
+}
+
+/** The instruction's range: the first item's slide-count keywords, else "N-M slides" in the instruction. */
 function slideRangeOf(
   fundamentals: RubricChecklistItem[],
   instruction: string,

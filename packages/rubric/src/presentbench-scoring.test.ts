@@ -1,118 +1,206 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
-import { readPresentBenchWeights } from './load-presentbench-case';
+import { dumpScoreTreeYaml } from './presentbench-files';
 import { readPresentBenchResult } from './presentbench-result';
-import { scorePresentBenchResult, scorePresentBenchSection } from './presentbench-scoring';
+import { scorePresentBenchResult } from './presentbench-scoring';
+import { pythonFloatRepr, readPythonYaml } from './python-values';
 
 const FIXTURE = join(__dirname, '../../../fixtures/rubric/presentbench-layout');
+const WEIGHTS = join(FIXTURE, 'data/education/judge_weights.yaml');
 
-describe('scorePresentBenchSection (scoring.py score_section)', () => {
-  const answers = {
-    '1': {
-      '1.1': { answer: 'yes' },
-      '1.2': { answer: 'no' },
-      '1.3': { answer: 'not applicable' },
-      '1.4': { answer: null },
-    },
-  };
+const oneClass = (items: Record<string, unknown>) => ({
+  material_independent: { '1': items },
+  material_dependent: {},
+});
+const tenPoints = { material_independent: { '1': 10 }, material_dependent: {} };
 
-  it('all-items (PresentBench f228b29): every item is in the denominator, as its own unit test asserts', () => {
-    const { total, classInfo } = scorePresentBenchSection(answers, { '1': 10 }, 'all-items');
-    expect(total).toBe(2.5);
-    expect(classInfo['1']).toMatchObject({ yes_count: 1, valid_count: 4, not_applicable_count: 1 });
-  });
-
-  it('yes-no-only (PresentBench 65068ca): only yes/no answers count', () => {
-    const { total, classInfo } = scorePresentBenchSection(answers, { '1': 10 }, 'yes-no-only');
-    expect(total).toBe(5);
-    expect(classInfo['1']).toMatchObject({ yes_count: 1, valid_count: 2, not_applicable_count: 1 });
-  });
-
-  it('a class without weight scores 0 and the "total" key is skipped', () => {
-    const { total, classInfo } = scorePresentBenchSection(
-      { total: { x: { answer: 'yes' } }, '7': { '7.1': { answer: 'yes' } } },
-      { '1': 5 },
+describe('scorePresentBenchResult: score_section of scoring.py at main', () => {
+  it('puts every item dict in the denominator and counts answer.strip().lower() == "yes"', () => {
+    const tree = scorePresentBenchResult(
+      oneClass({
+        '1.1': { answer: 'Yes ' },
+        '1.2': { answer: 'no' },
+        '1.3': { answer: 'not applicable' },
+        '1.4': { answer: 'maybe' },
+        '1.5': { explanation: 'no answer key: "" is not yes' },
+        '1.6': 'not a dict: skipped',
+      }),
+      tenPoints,
     );
-    expect(total).toBe(0);
-    expect(Object.keys(classInfo)).toEqual(['7']);
+    expect(tree.total.material_independent.classes.class_1).toEqual({
+      weight_percent: 100,
+      score_percent: 20,
+      yes_count: 1,
+      valid_count: 5,
+    });
+  });
+
+  it('stops where scoring.py raises: an answer that is null or a YAML boolean', () => {
+    expect(() => scorePresentBenchResult(oneClass({ '1.1': { answer: null } }), tenPoints)).toThrow(
+      /material_independent → 1 → 1\.1: answer is null \(unanswered\).*AttributeError: 'NoneType' object has no attribute 'strip'/,
+    );
+    expect(() => scorePresentBenchResult(oneClass({ '1.1': { answer: true } }), tenPoints)).toThrow(
+      /answer is the bool True/,
+    );
+    // as-no: what scoring.py computes once such items are exported as "no"
+    const tree = scorePresentBenchResult(
+      oneClass({ '1.1': { answer: null }, '1.2': { answer: 'yes' } }),
+      tenPoints,
+      { unanswered: 'as-no' },
+    );
+    expect(tree.total.weighted_arithmetic_mean_percent).toBe(50);
+  });
+
+  it('stops on a missing section, as `None.items()` does', () => {
+    expect(() =>
+      scorePresentBenchResult({ material_independent: {} }, tenPoints, { file: 'r.yaml' }),
+    ).toThrow(/material_dependent: .*'NoneType' object has no attribute 'items'/);
+  });
+
+  it('yes-no-only (PresentBench 65068ca): only yes/no answers count, unanswered ones are skipped', () => {
+    const tree = scorePresentBenchResult(
+      oneClass({
+        '1.1': { answer: 'yes' },
+        '1.2': { answer: 'no' },
+        '1.3': { answer: 'not applicable' },
+        '1.4': { answer: null },
+      }),
+      tenPoints,
+      { rule: 'yes-no-only' },
+    );
+    expect(tree.total.material_independent.classes.class_1).toMatchObject({ yes_count: 1, valid_count: 2 });
+  });
+
+  it('skips a "total" class, gives a class without weight 0, and uses weights.total as the maximum', () => {
+    // a Map keeps the file's order ('7' before '1'), as a Python dict does
+    const classes = new Map<unknown, unknown>([
+      ['total', { x: { answer: 'yes' } }],
+      ['7', { '7.1': { answer: 'yes' } }],
+      ['1', { '1.1': { answer: 'yes' } }],
+    ]);
+    const tree = scorePresentBenchResult(
+      { material_independent: classes, material_dependent: {} },
+      { material_independent: { '1': 5, total: 5 }, total: 50 },
+    );
+    expect(Object.keys(tree.total.material_independent.classes)).toEqual(['class_7', 'class_1']);
+    expect(tree.total.weighted_arithmetic_mean_percent).toBe(10);
+    expect(tree.total.material_independent.weighted_arithmetic_mean_percent).toBe(50);
+  });
+
+  it('looks weights up with Python key types: an unquoted 1: is an int, never the string "1"', async () => {
+    const temp = await makeTempDir('xsb-pb-keys-');
+    try {
+      const intKeys = join(temp.dir, 'w.yaml');
+      await writeFile(intKeys, 'material_independent:\n  1: 10\nmaterial_dependent: {}\n');
+      const weights = await readPythonYaml(intKeys);
+      const stringKeyed = scorePresentBenchResult(oneClass({ '1.1': { answer: 'yes' } }), weights);
+      expect(stringKeyed.total.material_independent.classes.class_1?.weight_percent).toBe(0);
+      const result = join(temp.dir, 'r.yaml');
+      await writeFile(
+        result,
+        "material_independent:\n  1:\n    '1.1': {answer: 'yes'}\nmaterial_dependent: {}\n",
+      );
+      const intKeyed = scorePresentBenchResult(await readPresentBenchResult(result), weights);
+      expect(intKeyed.total.weighted_arithmetic_mean_percent).toBe(100);
+    } finally {
+      await temp.cleanup();
+    }
   });
 });
 
-describe('scorePresentBenchResult on the worked example with unequal class weights', () => {
-  it('matches the hand computation of scoring.py (all-items)', async () => {
+describe('the worked example (fixture result, unequal class weights)', () => {
+  it('cannot be scored as it stands (item 2.2 is unanswered), and matches the hand computation as-no', async () => {
     const result = await readPresentBenchResult(join(FIXTURE, 'result-example.yaml'));
-    const weights = await readPresentBenchWeights(join(FIXTURE, 'data/education/judge_weights.yaml'));
-    const tree = scorePresentBenchResult(result, weights, 'all-items');
-    // Hand computation, weights mi {1:10, 2:30}, md {1:20, 2:25, 3:15}, total 100:
-    //   mi1 = 10*2/3, mi2 = 30*1/3 ("\text{Yes" is not "yes"), md1 = 20*2/2, md2 = 25*0/2, md3 = 15*3/5.
-    const mi1 = (10 * 2) / 3;
-    const mi2 = 10;
-    const md1 = 20;
-    const md2 = 0;
-    const md3 = 9;
-    expect(tree.material_independent.weighted_arithmetic_mean_percent).toBeCloseTo(
+    const weights = await readPythonYaml(WEIGHTS);
+    expect(() => scorePresentBenchResult(result, weights)).toThrow(
+      /material_dependent → 2 → 2\.2: answer is null/,
+    );
+    const tree = scorePresentBenchResult(result, weights, { unanswered: 'as-no' });
+    // mi {1:10, 2:30}, md {1:20, 2:25, 3:15}: mi1 = 10·2/3, mi2 = 30·1/3 ("\text{Yes" is not "yes"),
+    // md1 = 20·2/2, md2 = 25·0/2, md3 = 15·3/5 ("not applicable" is not-yes, in the denominator).
+    const [mi1, mi2, md1, md2, md3] = [(10 * 2) / 3, 10, 20, 0, 9];
+    expect(Object.keys(tree)).toEqual(['total']);
+    expect(Object.keys(tree.total)).toEqual([
+      'weighted_arithmetic_mean_percent',
+      'yes_count',
+      'valid_count',
+      'leave_one_out_analysis',
+      'material_independent',
+      'material_dependent',
+    ]);
+    expect(tree.total.weighted_arithmetic_mean_percent).toBeCloseTo(mi1 + mi2 + md1 + md2 + md3, 10);
+    expect(tree.total.material_independent.weighted_arithmetic_mean_percent).toBeCloseTo(
       ((mi1 + mi2) / 40) * 100,
       10,
     );
-    expect(tree.material_dependent.weighted_arithmetic_mean_percent).toBeCloseTo(
-      ((md1 + md2 + md3) / 60) * 100,
-      10,
-    );
-    expect(tree.total.weighted_arithmetic_mean_percent).toBeCloseTo(mi1 + mi2 + md1 + md2 + md3, 10);
-    expect(tree.total.weighted_arithmetic_mean_percent).toBeCloseTo(45.6667, 3);
-    expect(tree.material_independent.classes.class_2).toEqual({
-      weight_percent: 30,
-      score_percent: (1 / 3) * 100,
-      yes_count: 1,
-      valid_count: 3,
-      not_applicable_count: 0,
-    });
-    expect(tree.material_dependent.classes.class_3).toMatchObject({
+    expect(tree.total.material_dependent.classes.class_3).toEqual({
+      weight_percent: 15,
+      score_percent: 60,
       yes_count: 3,
       valid_count: 5,
-      not_applicable_count: 1,
     });
-    expect(tree.material_independent.weight_percent).toBe(40);
-    expect(tree.total).toMatchObject({ yes_count: 8, valid_count: 15, not_applicable_count: 1 });
-    const loo = tree.total.leave_one_out_analysis;
-    expect(Object.keys(loo)).toEqual([
-      'material_independent_1',
-      'material_independent_2',
-      'material_dependent_1',
-      'material_dependent_2',
-      'material_dependent_3',
-    ]);
-    expect(loo.material_independent_1?.weighted_arithmetic_mean_percent).toBeCloseTo(
-      ((mi2 + md1 + md2 + md3) / 90) * 100,
-      10,
-    );
-    expect(loo.material_dependent_2?.weighted_arithmetic_mean_percent).toBeCloseTo(
-      ((mi1 + mi2 + md1 + md3) / 75) * 100,
-      10,
-    );
+    expect(tree.total).toMatchObject({ yes_count: 8, valid_count: 15 });
+    expect(
+      tree.total.leave_one_out_analysis.material_dependent_2?.weighted_arithmetic_mean_percent,
+    ).toBeCloseTo(((mi1 + mi2 + md1 + md3) / 75) * 100, 10);
   });
+});
 
-  it('yes-no-only drops the unreadable and unanswered items from the denominators', async () => {
-    const result = await readPresentBenchResult(join(FIXTURE, 'result-example.yaml'));
-    const weights = await readPresentBenchWeights(join(FIXTURE, 'data/education/judge_weights.yaml'));
-    const tree = scorePresentBenchResult(result, weights, 'yes-no-only');
-    // mi2 = 30*1/2, md2 = 25*0/1, md3 = 15*3/4
-    expect(tree.total.weighted_arithmetic_mean_percent).toBeCloseTo((10 * 2) / 3 + 15 + 20 + 0 + 11.25, 10);
-    expect(tree.material_dependent.classes.class_2).toMatchObject({ valid_count: 1, yes_count: 0 });
-  });
-
-  it('uses weights.total as the overall maximum and sums a section map including its own "total" entry', () => {
-    const result = { material_independent: { '1': { '1.1': { answer: 'yes' } } }, material_dependent: {} };
-    const tree = scorePresentBenchResult(result, { material_independent: { '1': 5, total: 5 }, total: 50 });
-    expect(tree.total.weighted_arithmetic_mean_percent).toBe(10);
-    expect(tree.material_independent.weighted_arithmetic_mean_percent).toBe(50);
-  });
-
-  it('reads an unquoted yes as PyYAML does: a boolean that is never "yes"', () => {
+describe('the score YAML as PyYAML dumps it', () => {
+  it('formats floats as Python repr and nests both sections in total', () => {
     const tree = scorePresentBenchResult(
-      { material_independent: { '1': { '1.1': { answer: true }, '1.2': { answer: 'Yes ' } } } },
-      { material_independent: { '1': 1 }, material_dependent: {} },
+      {
+        material_independent: {
+          '1': { '1.1': { answer: 'yes' }, '1.2': { answer: 'no' }, '1.3': { answer: 'no' } },
+        },
+        material_dependent: {},
+      },
+      { material_independent: { '1': 10 }, material_dependent: {} },
     );
-    expect(tree.material_independent.classes.class_1).toMatchObject({ yes_count: 1, valid_count: 2 });
+    expect(dumpScoreTreeYaml(tree)).toBe(
+      [
+        'total:',
+        '  weighted_arithmetic_mean_percent: 33.333333333333336',
+        '  yes_count: 1',
+        '  valid_count: 3',
+        '  leave_one_out_analysis:',
+        '    material_independent_1:',
+        '      weighted_arithmetic_mean_percent: 0.0',
+        '  material_independent:',
+        '    weighted_arithmetic_mean_percent: 33.333333333333336',
+        '    yes_count: 1',
+        '    valid_count: 3',
+        '    weight_percent: 100.0',
+        '    classes:',
+        '      class_1:',
+        '        weight_percent: 100.0',
+        '        score_percent: 33.333333333333336',
+        '        yes_count: 1',
+        '        valid_count: 3',
+        '  material_dependent:',
+        '    weighted_arithmetic_mean_percent: 0.0',
+        '    yes_count: 0',
+        '    valid_count: 0',
+        '    weight_percent: 0.0',
+        '    classes: {}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it.each([
+    [0.1, '0.1'],
+    [100, '100.0'],
+    [1e-5, '1e-05'],
+    [0.0001, '0.0001'],
+    [1.5e-7, '1.5e-07'],
+    [1e16, '1e+16'],
+    [123456789012345680, '1.2345678901234568e+17'],
+    [9999999999999998, '9999999999999998.0'],
+    [-2.5, '-2.5'],
+  ])('repr(%d) is %s', (value, text) => {
+    expect(pythonFloatRepr(value)).toBe(text);
   });
 });

@@ -1,11 +1,24 @@
 /**
- * A line-by-line port of PresentBench's `scoring.py` (`score_section`, `_compute_leave_one_out`,
- * `compute_scores`, `_build_tree_data`), so the same result YAML and `judge_weights.yaml` give the
- * same numbers in either tool.
+ * A line-by-line port of PresentBench's `scoring.py` at main (e70ff01): `score_section`,
+ * `_compute_leave_one_out`, `compute_scores` and `_build_tree_data`, over values typed as PyYAML
+ * gives them, so the same result YAML and `judge_weights.yaml` give the same numbers here — and where
+ * scoring.py stops with an exception, this stops with an `InputError` saying where and why.
  */
+import { InputError } from '@xsb/core';
+import { pythonStrip } from './boxed-verdict';
+import {
+  isPyMapping,
+  type PyValue,
+  pyFloat,
+  pyGet,
+  pyHasKey,
+  pyItems,
+  pyStr,
+  pyTypeName,
+} from './python-values';
 
-/** A PresentBench result file: `{material_independent: {"1": {"1.1": {answer, explanation}}}, ...}`. */
-export type PresentBenchResult = Record<string, unknown>;
+/** A PresentBench result: `{material_independent: {"1": {"1.1": {answer, explanation}}}, ...}`. */
+export type PresentBenchResult = PyValue;
 
 /** `judge_weights.yaml`: class weights per tier (a section map may itself hold a `total`), optional `total`. */
 export interface PresentBenchWeights {
@@ -15,20 +28,26 @@ export interface PresentBenchWeights {
 }
 
 /**
- * Which item answers count in a class's denominator. `all-items` is scoring.py at PresentBench
- * commit f228b29 (current; its test "unanswered and not-applicable items keep historical
- * denominator"): every item counts, so an unanswered or unparseable item scores as "no".
- * `yes-no-only` is commit 65068ca: only "yes"/"no" answers count; unanswered, "not applicable" and
- * any other text are left out.
+ * Which item answers count in a class's denominator. `all-items` is scoring.py at main: every item
+ * entry counts, so any answer but "yes" scores as not-yes. `yes-no-only` is the rule of PresentBench
+ * commit 65068ca: only "yes"/"no" answers count ("not applicable", unanswered and other text are left
+ * out); its numbers are laid out in main's tree.
  */
 export type PresentBenchCountingRule = 'all-items' | 'yes-no-only';
 
-export interface PresentBenchClassInfo {
-  score: number;
-  max_score: number;
-  yes_count: number;
-  valid_count: number;
-  not_applicable_count: number;
+/**
+ * An item whose answer is not a string (`null` after a failed extraction, a YAML boolean from an
+ * unquoted `yes`, a number) stops scoring.py at main (`answer.strip()` raises). `fail` reproduces
+ * that as an `InputError`; `as-no` scores such answers as not-yes, which is what scoring.py computes
+ * on the same file after `xsb rubric export --errors as-no`.
+ */
+export type UnansweredPolicy = 'fail' | 'as-no';
+
+export interface PresentBenchScoringOptions {
+  rule?: PresentBenchCountingRule;
+  unanswered?: UnansweredPolicy;
+  /** Named in errors. */
+  file?: string;
 }
 
 export interface PresentBenchClassTree {
@@ -36,148 +55,204 @@ export interface PresentBenchClassTree {
   score_percent: number;
   yes_count: number;
   valid_count: number;
-  not_applicable_count: number;
 }
 
 export interface PresentBenchSectionTree {
   weighted_arithmetic_mean_percent: number;
   yes_count: number;
   valid_count: number;
-  not_applicable_count: number;
   weight_percent: number;
   classes: Record<string, PresentBenchClassTree>;
 }
 
-/** Exactly the tree scoring.py writes to `<result>_score.yaml`. */
+/** Exactly the tree scoring.py (main) writes to `<result>_score.yaml`: both sections nested in `total`. */
 export interface PresentBenchScoreTree {
   total: {
     weighted_arithmetic_mean_percent: number;
     yes_count: number;
     valid_count: number;
-    not_applicable_count: number;
     leave_one_out_analysis: Record<string, { weighted_arithmetic_mean_percent: number }>;
+    material_independent: PresentBenchSectionTree;
+    material_dependent: PresentBenchSectionTree;
   };
-  material_independent: PresentBenchSectionTree;
-  material_dependent: PresentBenchSectionTree;
 }
 
-/** Python's `str()` of a YAML 1.1 scalar, which scoring.py lower-cases and compares. */
-export function pythonString(value: unknown): string {
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  return String(value);
+interface ClassInfo {
+  key: unknown;
+  score: number;
+  max_score: number;
+  yes_count: number;
+  valid_count: number;
 }
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+type Mapping = Map<unknown, unknown> | Record<string, unknown>;
+
+/** What scoring.py would raise at `where`, as a user-facing error. */
+function stops(where: string, pythonError: string, file: string | undefined): InputError {
+  return new InputError(`${where}: PresentBench's scoring.py stops here (${pythonError})`, {
+    ...(file ? { file } : {}),
+  });
 }
+
+function mappingAt(value: unknown, where: string, method: string, file: string | undefined): Mapping {
+  if (!isPyMapping(value)) {
+    throw stops(where, `AttributeError: '${pyTypeName(value)}' object has no attribute '${method}'`, file);
+  }
+  return value;
+}
+
+function floatAt(value: unknown, where: string, file: string | undefined): number {
+  const number = pyFloat(value);
+  if (number === undefined) {
+    throw stops(
+      where,
+      `${typeof value === 'string' ? 'ValueError' : 'TypeError'}: float() cannot read ${pyTypeName(value)} ${JSON.stringify(pyStr(value))}`,
+      file,
+    );
+  }
+  return number;
+}
+
+const sum = (values: number[]): number => values.reduce((acc, value) => acc + value, 0);
 
 /** `score_section`: class score = class weight × yes / valid (0 when nothing is valid or the weight is 0). */
-export function scorePresentBenchSection(
+function scoreSection(
+  section: string,
   answers: unknown,
-  classWeights: Record<string, number>,
-  rule: PresentBenchCountingRule = 'all-items',
-): { total: number; classInfo: Record<string, PresentBenchClassInfo> } {
-  const classInfo: Record<string, PresentBenchClassInfo> = {};
+  classWeights: Mapping,
+  options: Required<Omit<PresentBenchScoringOptions, 'file'>> & { file?: string },
+): { total: number; classInfo: ClassInfo[] } {
+  const { file } = options;
+  const classInfo: ClassInfo[] = [];
   let total = 0;
-  for (const [classId, classAnswers] of Object.entries(asRecord(answers))) {
+  for (const [classId, classAnswers] of pyItems(mappingAt(answers, section, 'items', file))) {
     if (classId === 'total') continue;
-    const classTotal = Number(classWeights[classId] ?? 0);
+    const where = `${section} → ${pyStr(classId)}`;
+    const classTotal = floatAt(pyGet(classWeights, classId) ?? 0, `weights ${where}`, file);
     let yes = 0;
     let valid = 0;
-    let notApplicable = 0;
-    for (const item of Object.values(asRecord(classAnswers))) {
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
-      const raw = (item as Record<string, unknown>).answer;
-      if (rule === 'all-items') {
-        valid += 1;
-        const answer = raw === null || raw === undefined ? '' : pythonString(raw).trim().toLowerCase();
-        if (answer === 'not applicable') notApplicable += 1;
-        else if (answer === 'yes') yes += 1;
-      } else {
+    for (const [itemId, item] of pyItems(mappingAt(classAnswers, where, 'items', file))) {
+      if (!isPyMapping(item)) continue;
+      const raw = pyHasKey(item, 'answer') ? pyGet(item, 'answer') : '';
+      if (options.rule === 'yes-no-only') {
         if (raw === null || raw === undefined) continue;
-        const answer = pythonString(raw).trim().toLowerCase();
-        if (answer === 'not applicable' || answer === 'not\\ applicable') {
-          notApplicable += 1;
-          continue;
-        }
+        const answer = pythonStrip(pyStr(raw)).toLowerCase();
         if (answer === 'yes' || answer === 'no') {
           valid += 1;
           if (answer === 'yes') yes += 1;
         }
+        continue;
       }
+      valid += 1;
+      if (typeof raw !== 'string') {
+        if (options.unanswered === 'fail') {
+          throw stops(
+            `${where} → ${pyStr(itemId)}: answer is ${raw === null ? 'null (unanswered)' : `the ${pyTypeName(raw)} ${pyStr(raw)}`}`,
+            `AttributeError: '${pyTypeName(raw)}' object has no attribute 'strip'`,
+            file,
+          );
+        }
+        continue;
+      }
+      if (pythonStrip(raw).toLowerCase() === 'yes') yes += 1;
     }
     const score = valid === 0 || classTotal === 0 ? 0 : (classTotal * yes) / valid;
-    classInfo[classId] = {
-      score,
-      max_score: classTotal,
-      yes_count: yes,
-      valid_count: valid,
-      not_applicable_count: notApplicable,
-    };
+    classInfo.push({ key: classId, score, max_score: classTotal, yes_count: yes, valid_count: valid });
     total += score;
   }
   return { total, classInfo };
 }
 
-const sum = (values: number[]): number => values.reduce((acc, value) => acc + value, 0);
-
 /** `compute_scores` + `_build_tree_data`: section and overall weighted means, leave-one-out per class. */
 export function scorePresentBenchResult(
   result: PresentBenchResult,
-  weights: PresentBenchWeights,
-  rule: PresentBenchCountingRule = 'all-items',
+  weights: PyValue,
+  options: PresentBenchScoringOptions = {},
 ): PresentBenchScoreTree {
-  const miWeights = weights.material_independent ?? {};
-  const mdWeights = weights.material_dependent ?? {};
-  const mi = scorePresentBenchSection(result.material_independent, miWeights, rule);
-  const md = scorePresentBenchSection(result.material_dependent, mdWeights, rule);
+  const { file } = options;
+  const settings = {
+    rule: options.rule ?? 'all-items',
+    unanswered: options.unanswered ?? 'fail',
+    ...(file ? { file } : {}),
+  } as const;
+  const combined = mappingAt(result, 'the result file', 'get', file);
+  const allWeights = mappingAt(weights, 'the weights file', 'get', file);
+  const miWeights = mappingAt(
+    pyHasKey(allWeights, 'material_independent') ? pyGet(allWeights, 'material_independent') : {},
+    'weights material_independent',
+    'get',
+    file,
+  );
+  const mdWeights = mappingAt(
+    pyHasKey(allWeights, 'material_dependent') ? pyGet(allWeights, 'material_dependent') : {},
+    'weights material_dependent',
+    'get',
+    file,
+  );
+  const mi = scoreSection(
+    'material_independent',
+    pyGet(combined, 'material_independent') ?? null,
+    miWeights,
+    settings,
+  );
+  const md = scoreSection(
+    'material_dependent',
+    pyGet(combined, 'material_dependent') ?? null,
+    mdWeights,
+    settings,
+  );
   // scoring.py sums every entry of a section's weight map, a `total` entry included.
-  const miMax = sum(Object.values(miWeights).map(Number));
-  const mdMax = sum(Object.values(mdWeights).map(Number));
-  const overallMax = Number(weights.total ?? miMax + mdMax);
+  const sectionMax = (section: Mapping, name: string): number =>
+    sum(pyItems(section).map(([key, value]) => floatAt(value, `weights ${name} → ${pyStr(key)}`, file)));
+  const miMax = sectionMax(miWeights, 'material_independent');
+  const mdMax = sectionMax(mdWeights, 'material_dependent');
+  const overallMax = pyHasKey(allWeights, 'total')
+    ? floatAt(pyGet(allWeights, 'total'), 'weights total', file)
+    : miMax + mdMax;
   const percent = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
+  const weightOf = (section: Mapping, key: unknown): number => pyFloat(pyGet(section, key) ?? 0) ?? 0;
 
-  const allInfo: Record<string, PresentBenchClassInfo> = {};
-  const allWeights: Record<string, number> = {};
-  for (const [id, info] of Object.entries(mi.classInfo)) {
-    allInfo[`material_independent_${id}`] = info;
-    allWeights[`material_independent_${id}`] = Number(miWeights[id] ?? 0);
-  }
-  for (const [id, info] of Object.entries(md.classInfo)) {
-    allInfo[`material_dependent_${id}`] = info;
-    allWeights[`material_dependent_${id}`] = Number(mdWeights[id] ?? 0);
-  }
+  const all = [
+    ...mi.classInfo.map((info) => ({
+      name: `material_independent_${pyStr(info.key)}`,
+      info,
+      weight: weightOf(miWeights, info.key),
+    })),
+    ...md.classInfo.map((info) => ({
+      name: `material_dependent_${pyStr(info.key)}`,
+      info,
+      weight: weightOf(mdWeights, info.key),
+    })),
+  ];
   const leaveOneOut: Record<string, { weighted_arithmetic_mean_percent: number }> = {};
-  for (const removed of Object.keys(allInfo)) {
-    const kept = Object.keys(allInfo).filter((key) => key !== removed);
-    const keptScore = sum(kept.map((key) => (allInfo[key] as PresentBenchClassInfo).score));
-    const keptMax = sum(kept.map((key) => allWeights[key] ?? 0));
-    leaveOneOut[removed] = { weighted_arithmetic_mean_percent: percent(keptScore, keptMax) };
+  for (const removed of all) {
+    const kept = all.filter((entry) => entry.name !== removed.name);
+    leaveOneOut[removed.name] = {
+      weighted_arithmetic_mean_percent: percent(
+        sum(kept.map((entry) => entry.info.score)),
+        sum(kept.map((entry) => entry.weight)),
+      ),
+    };
   }
 
   const section = (
-    info: Record<string, PresentBenchClassInfo>,
+    classInfo: ClassInfo[],
     sectionTotal: number,
-    sectionMax: number,
-    sectionWeights: Record<string, number>,
+    max: number,
+    sectionWeights: Mapping,
   ): PresentBenchSectionTree => ({
-    weighted_arithmetic_mean_percent: percent(sectionTotal, sectionMax),
-    yes_count: sum(Object.values(info).map((entry) => entry.yes_count)),
-    valid_count: sum(Object.values(info).map((entry) => entry.valid_count)),
-    not_applicable_count: sum(Object.values(info).map((entry) => entry.not_applicable_count)),
-    weight_percent: percent(sectionMax, overallMax),
+    weighted_arithmetic_mean_percent: percent(sectionTotal, max),
+    yes_count: sum(classInfo.map((entry) => entry.yes_count)),
+    valid_count: sum(classInfo.map((entry) => entry.valid_count)),
+    weight_percent: percent(max, overallMax),
     classes: Object.fromEntries(
-      Object.entries(info).map(([id, entry]) => [
-        `class_${id}`,
+      classInfo.map((entry) => [
+        `class_${pyStr(entry.key)}`,
         {
-          weight_percent: percent(Number(sectionWeights[id] ?? 0), overallMax),
+          weight_percent: percent(weightOf(sectionWeights, entry.key), overallMax),
           score_percent: percent(entry.score, entry.max_score),
           yes_count: entry.yes_count,
           valid_count: entry.valid_count,
-          not_applicable_count: entry.not_applicable_count,
         },
       ]),
     ),
@@ -189,10 +264,9 @@ export function scorePresentBenchResult(
       weighted_arithmetic_mean_percent: percent(mi.total + md.total, overallMax),
       yes_count: miTree.yes_count + mdTree.yes_count,
       valid_count: miTree.valid_count + mdTree.valid_count,
-      not_applicable_count: miTree.not_applicable_count + mdTree.not_applicable_count,
       leave_one_out_analysis: leaveOneOut,
+      material_independent: miTree,
+      material_dependent: mdTree,
     },
-    material_independent: miTree,
-    material_dependent: mdTree,
   };
 }

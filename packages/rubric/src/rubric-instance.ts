@@ -22,6 +22,12 @@ export interface RubricInstance {
   materials: string[];
   instruction: string;
   slideRange: { min: number; max: number };
+  /**
+   * Decks longer than this are cut before judging; null = never cut. xsb instances: `slide_range.max`;
+   * PresentBench cases: the `max_count` of the first item's slide-count partial (judge.py truncates only
+   * then), else null.
+   */
+  truncateTo: number | null;
   prefixes: { materialIndependent: string; materialDependent: string };
   checklists: Record<Exclude<RubricDimension, 'fidelity'>, RubricChecklistItem[]> & { fidelity: string[] };
   weights: RubricClassWeights;
@@ -92,6 +98,7 @@ export async function loadRubricInstance(file: string): Promise<RubricInstance> 
     materials: record.materials.map((material) => resolve(base, material)),
     instruction,
     slideRange: record.slide_range,
+    truncateTo: record.slide_range.max,
     prefixes: {
       materialIndependent: record.prefixes.material_independent,
       materialDependent: record.prefixes.material_dependent,

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { createLlmClient } from '@xsb/llm';
@@ -42,18 +42,87 @@ describe('runRubric over a PresentBench layout', () => {
         paper_mean_percent: 100,
         presentbench_mean_percent: 100,
       });
+      // PresentBench's own names in the case's results folder, found by its resume and scoring_all
       const files = evaluationFilesFor(join(resultDir, 'slides.pptx'), 'openai:gpt-run');
-      expect(await readFile(files.presentbenchResult, 'utf8')).toContain('material_dependent:');
+      expect(files.presentbench).toEqual({ kind: 'results-dir', dir: resultDir, model: 'gpt-run' });
+      const resultFile = first.summary.rows[0]?.presentbench_result ?? '';
+      expect(resultFile).toMatch(/\/gpt-run_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.yaml$/);
+      expect(first.summary.rows[0]?.presentbench_score).toBe(resultFile.replace(/\.yaml$/, '_score.yaml'));
+      expect(await readFile(resultFile, 'utf8')).toContain('material_dependent:');
+      expect(first.summary.parser).toBe('strict');
       const calls = server.requests.length;
 
       const again = await runRubric(options);
       expect(again.summary.rows[0]?.status).toBe('skipped');
       expect(server.requests.length).toBe(calls);
       expect(await readFile(again.summaryFile, 'utf8')).toBe(await readFile(first.summaryFile, 'utf8'));
+      // an unchanged result is not written again under a new time
+      expect((await readdir(resultDir)).filter((name) => name.startsWith('gpt-run_'))).toHaveLength(2);
 
       const forced = await runRubric({ ...options, force: true });
       expect(forced.summary.rows[0]?.status).toBe('evaluated');
       expect(server.requests.length).toBeGreaterThan(calls);
+    } finally {
+      await server.close();
+      await cleanup();
+    }
+  });
+
+  it('reports progress over checklist items, not cases, and re-judges only unanswered items', async () => {
+    const { dir, cleanup } = await makeTempDir('xsb-rubric-run-progress-');
+    let failFonts = true;
+    const server = await startFakeLlmServer({
+      handler: (request) =>
+        failFonts && request.text.includes('**Font Size and Legibility**')
+          ? { text: 'Readable, I think.' }
+          : { text: '\\boxed{yes}' },
+    });
+    try {
+      const decks = await writeLayoutFixtureDecks(dir);
+      const resultDir = join(
+        dir,
+        'results/education/Computer_science_lectures/ch1_bits/generation_task/results',
+      );
+      await mkdir(resultDir, { recursive: true });
+      await copyFile(decks.clean, join(resultDir, 'slides.pptx'));
+      const ticks: Array<[number, string | undefined]> = [];
+      let total = 0;
+      const progress = {
+        start: (_label: string, count: number) => {
+          total = count;
+        },
+        tick: (count = 1, note?: string) => {
+          ticks.push([count, note]);
+        },
+        finish: () => {},
+      };
+      const client = createLlmClient('openai:gpt-resume', { env: fakeProviderEnv(server), noCache: true });
+      const options = {
+        instancesDir: DATA,
+        resultsDir: join(dir, 'results'),
+        client,
+        judgeId: 'openai:gpt-resume',
+        progress,
+      };
+      const first = await runRubric(options);
+      // 14 checklist items for the 4-slide deck; the failing second case has none
+      expect(total).toBe(14);
+      expect(ticks.reduce((sum, [count]) => sum + count, 0)).toBe(14);
+      expect(first.summary.rows[0]).toMatchObject({
+        error_count: 1,
+        presentbench_score: null,
+        presentbench_total_percent: null,
+      });
+      const calls = server.requests.length;
+      failFonts = false;
+      const second = await runRubric(options);
+      expect(server.requests.length - calls).toBe(1);
+      expect(second.summary.rows[0]).toMatchObject({
+        status: 'evaluated',
+        error_count: 0,
+        presentbench_total_percent: 100,
+      });
+      expect(second.summary.rows[0]?.presentbench_score).toMatch(/_score\.yaml$/);
     } finally {
       await server.close();
       await cleanup();

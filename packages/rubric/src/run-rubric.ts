@@ -14,14 +14,25 @@ import {
   rubricEvaluationSchema,
   rubricRunSummarySchema,
   silentProgress,
-  writeFileAtomic,
   writeJson,
 } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import type { LlmClient } from '@xsb/llm';
-import { type EvaluateDeckOptions, evaluateDeck, evaluationInputHash } from './evaluate-deck';
+import { DEFAULT_PARSER } from './boxed-verdict';
+import {
+  countPlannedItems,
+  type EvaluateDeckOptions,
+  evaluateDeck,
+  evaluationInputHash,
+} from './evaluate-deck';
 import { findPresentBenchCases, findPresentBenchDeck, loadPresentBenchCase } from './load-presentbench-case';
-import { stringifyPresentBenchResult, toPresentBenchResult } from './presentbench-result';
+import {
+  isPresentBenchResultsDeck,
+  type PresentBenchFiles,
+  type PresentBenchTarget,
+  presentBenchModelName,
+  writePresentBenchFiles,
+} from './presentbench-files';
 import { readMaterials } from './read-materials';
 import { loadRubricInstance, type RubricInstance } from './rubric-instance';
 import { type ErrorPolicy, meansByCategory } from './score-evaluation';
@@ -76,51 +87,79 @@ export function judgeSlug(judgeId: string): string {
 
 export interface EvaluationFiles {
   evaluation: string;
-  presentbenchResult: string;
+  /** Where the PresentBench result (and score) YAML go. */
+  presentbench: PresentBenchTarget;
 }
 
 /**
- * Outputs beside the deck, named after it (two decks in one folder never share files) and after the
- * judge (verdicts of different judges never mix): `<deck file>.xsb_rubric_<judge>.json` and
- * `<deck file>.xsb_rubric_<judge>_presentbench.yaml`.
+ * Outputs of one deck's evaluation. The xsb evaluation sits beside the deck, named after it (two decks
+ * in one folder never share files) and after the judge (verdicts of different judges never mix):
+ * `<deck file>.xsb_rubric_<judge>.json`. The PresentBench result goes where PresentBench's own tools
+ * look for it when the deck is `slides.pdf|pptx` in a case's `generation_task/results/`
+ * (`<model>_<YYYY-MM-DD_HH-MM-SS>.yaml` + `…_score.yaml`, see `writePresentBenchFiles`), else beside
+ * the deck as `<deck file>.xsb_rubric_<judge>_presentbench.yaml`.
  */
 export function evaluationFilesFor(deckPath: string, judgeId: string): EvaluationFiles {
   const stem = join(dirname(deckPath), `${basename(deckPath)}.xsb_rubric_${judgeSlug(judgeId)}`);
-  return { evaluation: `${stem}.json`, presentbenchResult: `${stem}_presentbench.yaml` };
+  return {
+    evaluation: `${stem}.json`,
+    presentbench: isPresentBenchResultsDeck(deckPath)
+      ? { kind: 'results-dir', dir: dirname(deckPath), model: presentBenchModelName(judgeId) }
+      : { kind: 'file', file: `${stem}_presentbench.yaml` },
+  };
 }
 
-/** Writes the evaluation and its PresentBench-layout result YAML (both atomically). */
-async function writeEvaluation(evaluation: RubricEvaluation, files: EvaluationFiles): Promise<void> {
+/** Writes the evaluation and its PresentBench files (all atomically). */
+async function writeEvaluation(
+  evaluation: RubricEvaluation,
+  files: EvaluationFiles,
+): Promise<PresentBenchFiles> {
   await writeJson(files.evaluation, rubricEvaluationSchema, evaluation);
-  await writeFileAtomic(
-    files.presentbenchResult,
-    stringifyPresentBenchResult(toPresentBenchResult(evaluation)),
-  );
+  return writePresentBenchFiles(evaluation, files.presentbench, {
+    ...(evaluation.weights ? { weights: evaluation.weights } : {}),
+  });
+}
+
+export interface EvaluateOrReuseResult {
+  evaluation: RubricEvaluation;
+  /** `reused`: nothing judged; `resumed`: only unanswered items judged again; `evaluated`: all. */
+  outcome: 'reused' | 'resumed' | 'evaluated';
+  presentbench: PresentBenchFiles;
 }
 
 /**
  * The evaluation `files` already hold when its input hash matches (same instance, deck, materials,
- * judge and options), unless `force`; else a fresh evaluation, written to `files`. An unreadable
- * previous file is simply evaluated again.
+ * judge and options), unless `force`. Like PresentBench's resume, a matching evaluation with
+ * unanswered (`error`) items keeps its answered items and judges only those again. Otherwise a fresh
+ * evaluation. An unreadable previous file is simply evaluated again.
  */
 export async function evaluateOrReuse(
   options: EvaluateDeckOptions,
   files: EvaluationFiles,
   force = false,
-): Promise<{ evaluation: RubricEvaluation; reused: boolean }> {
+): Promise<EvaluateOrReuseResult> {
+  let previous: RubricEvaluation | undefined;
   if (!force && existsSync(files.evaluation)) {
-    const previous = await readJson(files.evaluation, rubricEvaluationSchema).catch(() => undefined);
-    if (previous?.input_hash === evaluationInputHash(options)) return { evaluation: previous, reused: true };
+    const stored = await readJson(files.evaluation, rubricEvaluationSchema).catch(() => undefined);
+    if (stored?.input_hash === evaluationInputHash(options)) previous = stored;
   }
-  const evaluation = await evaluateDeck(options);
-  await writeEvaluation(evaluation, files);
-  return { evaluation, reused: false };
+  const unanswered = previous?.items.some((item) => item.verdict === 'error') ?? false;
+  if (previous && (!unanswered || !options.client)) {
+    for (const item of previous.items) options.onItemDone?.(item);
+    const presentbench = await writePresentBenchFiles(previous, files.presentbench, {
+      ...(previous.weights ? { weights: previous.weights } : {}),
+    });
+    return { evaluation: previous, outcome: 'reused', presentbench };
+  }
+  const evaluation = await evaluateDeck(previous ? { ...options, resumeFrom: previous } : options);
+  const presentbench = await writeEvaluation(evaluation, files);
+  return { evaluation, outcome: previous ? 'resumed' : 'evaluated', presentbench };
 }
 
 export interface RunRubricOptions
   extends Pick<
     EvaluateDeckOptions,
-    'maxAttempts' | 'concurrency' | 'standIn' | 'layoutOptions' | 'slideCountOn'
+    'maxAttempts' | 'concurrency' | 'standIn' | 'layoutOptions' | 'slideCountOn' | 'parser'
   > {
   instancesDir: string;
   resultsDir: string;
@@ -144,16 +183,28 @@ export async function runRubric(
   const entries = await findInstances(options.instancesDir);
   const rows: RubricRunRow[] = [];
   const progress = options.progress ?? silentProgress;
-  progress.start('rubric run', entries.length);
-  for (const entry of entries) {
-    rows.push(await runOne(entry, options));
-    progress.tick();
+  const planned = await plannedItemCounts(entries, options.resultsDir);
+  progress.start(
+    `rubric run (checklist items of ${entries.length} case${entries.length === 1 ? '' : 's'})`,
+    planned.reduce((sum, count) => sum + count, 0),
+  );
+  for (const [index, entry] of entries.entries()) {
+    let done = 0;
+    const row = await runOne(entry, options, () => {
+      done += 1;
+      progress.tick(1, entry.relativePath);
+    });
+    // A case that failed part-way (or differs from the plan) accounts for the rest of its items here.
+    const left = (planned[index] ?? 0) - done;
+    if (left > 0) progress.tick(left, `${entry.relativePath} (${row.status})`);
+    rows.push(row);
   }
   progress.finish();
   const paper = meansByCategory(rows, (row) => row.paper_total_percent);
   const weighted = meansByCategory(rows, (row) => row.presentbench_total_percent);
   const summary: RubricRunSummary = {
     judge: options.judgeId,
+    parser: options.parser ?? DEFAULT_PARSER,
     rows,
     overall: {
       count: rows.length,
@@ -176,7 +227,31 @@ export async function runRubric(
   return { summary, summaryFile };
 }
 
-async function runOne(entry: InstanceEntry, options: RunRubricOptions): Promise<RubricRunRow> {
+/**
+ * Checklist items each case will have (0 for a case that cannot load or has no deck), for a progress
+ * line over items rather than cases. Reads each deck once more; judging dominates the run time.
+ */
+async function plannedItemCounts(entries: InstanceEntry[], resultsDir: string): Promise<number[]> {
+  const counts: number[] = [];
+  for (const entry of entries) {
+    try {
+      const instance = await entry.load();
+      const deckPath = findPresentBenchDeck(resultsDir, entry.relativePath);
+      const slides = deckPath ? (await readDeck(deckPath)).slides.length : 0;
+      counts.push(deckPath ? countPlannedItems(instance, slides) : 0);
+    } catch (error) {
+      if (!isXsbError(error) || error.kind !== 'input') throw error;
+      counts.push(0);
+    }
+  }
+  return counts;
+}
+
+async function runOne(
+  entry: InstanceEntry,
+  options: RunRubricOptions,
+  onItemDone: () => void,
+): Promise<RubricRunRow> {
   let instance: RubricInstance;
   const failed = (message: string, category: RubricInstance['category'] | null): RubricRunRow => ({
     instance_id: entry.relativePath,
@@ -188,6 +263,8 @@ async function runOne(entry: InstanceEntry, options: RunRubricOptions): Promise<
     presentbench_total_percent: null,
     error_count: 0,
     not_judged_count: 0,
+    presentbench_result: null,
+    presentbench_score: null,
   });
   try {
     instance = await entry.load();
@@ -219,14 +296,20 @@ async function runOne(entry: InstanceEntry, options: RunRubricOptions): Promise<
         : {}),
       client: options.client,
       judgeId: options.judgeId,
+      ...(options.parser ? { parser: options.parser } : {}),
       maxAttempts: options.maxAttempts,
       concurrency: options.concurrency,
       standIn: options.standIn,
       slideCountOn: options.slideCountOn,
       layoutOptions: options.layoutOptions,
+      onItemDone,
     };
-    const { evaluation, reused } = await evaluateOrReuse(evaluateOptions, files, options.force);
-    const status: RubricRunRow['status'] = reused ? 'skipped' : 'evaluated';
+    const { evaluation, outcome, presentbench } = await evaluateOrReuse(
+      evaluateOptions,
+      files,
+      options.force,
+    );
+    const status: RubricRunRow['status'] = outcome === 'reused' ? 'skipped' : 'evaluated';
     const scores = scoreEvaluation(evaluation, {
       weights: instance.weights,
       errorPolicy: options.errorPolicy,
@@ -241,6 +324,8 @@ async function runOne(entry: InstanceEntry, options: RunRubricOptions): Promise<
       presentbench_total_percent: scores.presentbench.total_percent,
       error_count: scores.paper.error_count,
       not_judged_count: scores.paper.not_judged_count,
+      presentbench_result: presentbench.result,
+      presentbench_score: presentbench.score,
     };
   } catch (error) {
     if (isXsbError(error) && error.kind === 'input') {

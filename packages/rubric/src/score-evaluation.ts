@@ -15,10 +15,12 @@ export interface DimensionScore {
   items: number;
   yes: number;
   no: number;
+  /** Answers that read neither yes nor no (`maybe`, `not applicable` under the strict parser): not satisfied. */
+  other: number;
   not_applicable: number;
   error: number;
   not_judged: number;
-  /** Share of "yes" among scored items (yes, no, not applicable; errors by policy), 0..1; null when none. */
+  /** Share of "yes" among scored items (yes, no, other, not applicable; errors by policy), 0..1; null when none. */
   score: number | null;
 }
 
@@ -34,27 +36,37 @@ export interface PaperScore {
 }
 
 function countVerdicts(items: RubricItemResult[]): Record<RubricVerdict, number> {
-  const counts: Record<RubricVerdict, number> = { yes: 0, no: 0, not_applicable: 0, error: 0, not_judged: 0 };
+  const counts: Record<RubricVerdict, number> = {
+    yes: 0,
+    no: 0,
+    other: 0,
+    not_applicable: 0,
+    error: 0,
+    not_judged: 0,
+  };
   for (const item of items) counts[item.verdict] += 1;
   return counts;
 }
 
 /**
  * The paper's score (spec 001, §3.3.3): s_i = satisfied items / N_i in dimension i, total = mean of
- * the five × 100. A "not applicable" answer is an item that is not satisfied, so it stays in N_i (as
- * in PresentBench's scoring.py, which keeps it in the denominator); unjudged items are outside it,
- * errors follow `policy`.
+ * the five × 100. Any answer but yes ("no", "not applicable", `maybe` …) is an item that is not
+ * satisfied, so it stays in N_i (as in PresentBench's scoring.py, which keeps every item in the
+ * denominator); unjudged items are outside it, errors follow `policy`. A dimension without a scored
+ * item has score null (printed n/a), never 0.
  */
 export function scorePaper(items: RubricItemResult[], policy: ErrorPolicy = 'report'): PaperScore {
   const dimensions = {} as Record<RubricDimension, DimensionScore>;
   for (const dimension of RUBRIC_DIMENSIONS) {
     const mine = items.filter((item) => item.dimension === dimension);
     const counts = countVerdicts(mine);
-    const scored = counts.yes + counts.no + counts.not_applicable + (policy === 'as-no' ? counts.error : 0);
+    const scored =
+      counts.yes + counts.no + counts.other + counts.not_applicable + (policy === 'as-no' ? counts.error : 0);
     dimensions[dimension] = {
       items: mine.length,
       yes: counts.yes,
       no: counts.no,
+      other: counts.other,
       not_applicable: counts.not_applicable,
       error: counts.error,
       not_judged: counts.not_judged,

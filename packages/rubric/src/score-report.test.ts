@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scorePresentBenchResult } from './presentbench-scoring';
 import { summarisePresentBench } from './score-report';
 
-describe('summarisePresentBench with not-judged items', () => {
+describe('summarisePresentBench', () => {
   const weights = {
     material_independent: { '1': 10, '2': 30 },
     material_dependent: { '1': 20, '2': 25, '3': 15 },
@@ -11,36 +11,36 @@ describe('summarisePresentBench with not-judged items', () => {
   const tree = scorePresentBenchResult(
     {
       material_independent: { '1': { '1.1': yes }, '2': { '2.1': yes } },
-      material_dependent: { '1': { '1.1': yes }, '2': { '2.1': yes }, '3': { '3.1': yes } },
+      material_dependent: { '1': { '1.1': yes }, '2': { '2.1': yes }, '3': {} },
     },
     weights,
   );
+  const counts = { notJudged: 0, unanswered: 0, unscoreableReason: null };
 
-  it('keeps every number when all items are judged', () => {
-    const summary = summarisePresentBench(tree, 'all-items');
-    expect(summary).toMatchObject({
-      total_percent: 100,
-      not_judged_count: 0,
-      material_dependent_percent: 100,
-    });
+  it('keeps scoring.py numbers; a class without any item reads n/a (null), never 0', () => {
+    const summary = summarisePresentBench(tree, 'all-items', new Set(), counts);
+    expect(tree.total.material_dependent.classes.class_3?.score_percent).toBe(0);
+    expect(summary.classes.material_dependent['3']?.score_percent).toBeNull();
+    // scoring.py's total counts the empty class's weight as lost: 85 of 100
+    expect(summary).toMatchObject({ total_percent: 85, not_judged_count: 0 });
   });
 
   it('nulls what depends on an incomplete class, keeps the rest and the leave-one-out without it', () => {
-    const summary = summarisePresentBench(tree, 'all-items', new Set(['material_independent_2']), 3);
+    const summary = summarisePresentBench(tree, 'all-items', new Set(['material_independent_2']), {
+      ...counts,
+      notJudged: 3,
+    });
     expect(summary).toMatchObject({
       not_judged_count: 3,
       total_percent: null,
       material_independent_percent: null,
-      material_dependent_percent: 100,
     });
+    expect(summary.material_dependent_percent).toBeCloseTo((45 / 60) * 100, 10);
     expect(summary.classes.material_independent['2']?.score_percent).toBeNull();
     expect(summary.classes.material_independent['1']?.score_percent).toBe(100);
-    expect(summary.leave_one_out_percent).toEqual({
-      material_independent_1: null,
-      material_independent_2: 100,
-      material_dependent_1: null,
-      material_dependent_2: null,
-      material_dependent_3: null,
-    });
+    expect(summary.leave_one_out_percent.material_independent_1).toBeNull();
+    expect(summary.leave_one_out_percent.material_dependent_1).toBeNull();
+    // without class 2: (10 + 20 + 25 + 0) / (10 + 20 + 25 + 15)
+    expect(summary.leave_one_out_percent.material_independent_2).toBeCloseTo((55 / 70) * 100, 10);
   });
 });

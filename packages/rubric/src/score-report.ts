@@ -1,4 +1,10 @@
-import type { RubricClassWeights, RubricEvaluation, RubricItemResult, RubricSection } from '@xsb/core';
+import {
+  isXsbError,
+  type RubricClassWeights,
+  type RubricEvaluation,
+  type RubricItemResult,
+  type RubricSection,
+} from '@xsb/core';
 import { itemsFromPresentBenchResult, toPresentBenchResult } from './presentbench-result';
 import {
   type PresentBenchCountingRule,
@@ -6,64 +12,84 @@ import {
   type PresentBenchScoreTree,
   scorePresentBenchResult,
 } from './presentbench-scoring';
+import type { PyValue } from './python-values';
 import { type ErrorPolicy, type PaperScore, scorePaper } from './score-evaluation';
 
+export interface PresentBenchClassSummary {
+  /** Null when the class has no judged item, or holds an unjudged / (under `report`) unanswered one. */
+  score_percent: number | null;
+  yes_count: number;
+  valid_count: number;
+  weight_percent: number;
+}
+
 /**
- * The numbers PresentBench's scoring.py writes, flattened for reports and `--json`. While items are
- * `not_judged` (offline judge) a percentage that depends on them is null: scoring.py would score
- * their classes as if the missing items did not exist and the missing classes as 0.
+ * The numbers PresentBench's scoring.py writes, flattened for reports and `--json`. A percentage that
+ * depends on a `not_judged` item (offline judge) — or, under the `report` error policy, on an
+ * unanswered item — is null: scoring.py would score such a file differently or not at all.
  */
 export interface PresentBenchSummary {
   method: 'presentbench-weighted';
   counting_rule: PresentBenchCountingRule;
   not_judged_count: number;
+  /** Items without an answer (`answer: null` in the result file). */
+  unanswered_count: number;
+  /** Why scoring.py (main) cannot score the result file as it stands, or null when it can. */
+  unscoreable_reason: string | null;
   total_percent: number | null;
   material_independent_percent: number | null;
   material_dependent_percent: number | null;
-  classes: Record<
-    RubricSection,
-    Record<
-      string,
-      {
-        score_percent: number | null;
-        yes_count: number;
-        valid_count: number;
-        not_applicable_count: number;
-        weight_percent: number;
-      }
-    >
-  >;
+  classes: Record<RubricSection, Record<string, PresentBenchClassSummary>>;
   leave_one_out_percent: Record<string, number | null>;
 }
 
 export interface ScoreReport {
   paper: PaperScore;
   presentbench: PresentBenchSummary;
-  /** The tree scoring.py writes for the exported result YAML (not-judged items are absent from it). */
-  presentbench_score_tree: PresentBenchScoreTree;
+  /**
+   * The tree scoring.py writes for the result file (`--errors as-no`: for the file with unanswered
+   * items exported as "no"); null when scoring.py cannot score it (see `unscoreable_reason`).
+   */
+  presentbench_score_tree: PresentBenchScoreTree | null;
 }
 
-/** `incomplete` holds `<section>_<class id>` of every class with a not-judged item. */
+export interface ScoreOptions {
+  /** Class weights: the instance's, or a `judge_weights.yaml` as read by `readPythonYaml`. */
+  weights: RubricClassWeights | PyValue;
+  errorPolicy?: ErrorPolicy;
+  countingRule?: PresentBenchCountingRule;
+  /** Named in errors about the result file. */
+  file?: string;
+}
+
+/** `incomplete` holds `<section>_<class id>` of every class whose percentage cannot be given. */
 export function summarisePresentBench(
   tree: PresentBenchScoreTree,
   rule: PresentBenchCountingRule,
-  incomplete: ReadonlySet<string> = new Set(),
-  notJudgedCount = 0,
+  incomplete: ReadonlySet<string>,
+  counts: { notJudged: number; unanswered: number; unscoreableReason: string | null },
 ): PresentBenchSummary {
-  const sectionComplete = (section: RubricSection): boolean =>
-    ![...incomplete].some((key) => key.startsWith(`${section}_`));
-  const unlessIncomplete = (value: number, complete: boolean): number | null => (complete ? value : null);
+  const unknown = new Set(incomplete);
+  for (const section of ['material_independent', 'material_dependent'] as const) {
+    for (const [name, info] of Object.entries(tree.total[section].classes)) {
+      if (info.valid_count === 0) unknown.add(`${section}_${name.replace(/^class_/, '')}`);
+    }
+  }
+  // A class without items adds nothing but its weight: only classes that hold items make totals unknown.
+  const blocking = new Set(incomplete);
+  const sectionKnown = (section: RubricSection): boolean =>
+    ![...blocking].some((key) => key.startsWith(`${section}_`));
+  const unless = (value: number, known: boolean): number | null => (known ? value : null);
   const classes = (section: RubricSection) =>
     Object.fromEntries(
-      Object.entries(tree[section].classes).map(([name, info]) => {
+      Object.entries(tree.total[section].classes).map(([name, info]) => {
         const classId = name.replace(/^class_/, '');
         return [
           classId,
           {
-            score_percent: unlessIncomplete(info.score_percent, !incomplete.has(`${section}_${classId}`)),
+            score_percent: unless(info.score_percent, !unknown.has(`${section}_${classId}`)),
             yes_count: info.yes_count,
             valid_count: info.valid_count,
-            not_applicable_count: info.not_applicable_count,
             weight_percent: info.weight_percent,
           },
         ];
@@ -72,15 +98,17 @@ export function summarisePresentBench(
   return {
     method: 'presentbench-weighted',
     counting_rule: rule,
-    not_judged_count: notJudgedCount,
-    total_percent: unlessIncomplete(tree.total.weighted_arithmetic_mean_percent, incomplete.size === 0),
-    material_independent_percent: unlessIncomplete(
-      tree.material_independent.weighted_arithmetic_mean_percent,
-      sectionComplete('material_independent'),
+    not_judged_count: counts.notJudged,
+    unanswered_count: counts.unanswered,
+    unscoreable_reason: counts.unscoreableReason,
+    total_percent: unless(tree.total.weighted_arithmetic_mean_percent, blocking.size === 0),
+    material_independent_percent: unless(
+      tree.total.material_independent.weighted_arithmetic_mean_percent,
+      sectionKnown('material_independent'),
     ),
-    material_dependent_percent: unlessIncomplete(
-      tree.material_dependent.weighted_arithmetic_mean_percent,
-      sectionComplete('material_dependent'),
+    material_dependent_percent: unless(
+      tree.total.material_dependent.weighted_arithmetic_mean_percent,
+      sectionKnown('material_dependent'),
     ),
     classes: {
       material_independent: classes('material_independent'),
@@ -89,36 +117,53 @@ export function summarisePresentBench(
     leave_one_out_percent: Object.fromEntries(
       Object.entries(tree.total.leave_one_out_analysis).map(([removed, value]) => [
         removed,
-        unlessIncomplete(
+        unless(
           value.weighted_arithmetic_mean_percent,
-          [...incomplete].every((key) => key === removed),
+          [...blocking].every((key) => key === removed),
         ),
       ]),
     ),
   };
 }
 
-export interface ScoreOptions {
-  weights: RubricClassWeights;
-  errorPolicy?: ErrorPolicy;
-  countingRule?: PresentBenchCountingRule;
-}
-
 function report(items: RubricItemResult[], pbResult: PresentBenchResult, options: ScoreOptions): ScoreReport {
   const rule = options.countingRule ?? 'all-items';
-  const tree = scorePresentBenchResult(pbResult, options.weights, rule);
+  const policy = options.errorPolicy ?? 'report';
+  const file = options.file;
+  const scoring = { rule, ...(file ? { file } : {}) };
+  // Every number of the summary, unanswered items as not-yes; the classes they sit in are withheld below.
+  const tree = scorePresentBenchResult(pbResult, options.weights, { ...scoring, unanswered: 'as-no' });
+  let exact: PresentBenchScoreTree | null = null;
+  let unscoreableReason: string | null = null;
+  try {
+    exact = scorePresentBenchResult(pbResult, options.weights, { ...scoring, unanswered: 'fail' });
+  } catch (error) {
+    if (!isXsbError(error) || error.kind !== 'input') throw error;
+    unscoreableReason = error.message;
+  }
   const notJudged = items.filter((item) => item.verdict === 'not_judged');
-  const incomplete = new Set(notJudged.map((item) => `${item.section}_${item.class_id}`));
+  const unanswered = items.filter((item) => item.verdict === 'error');
+  const withheld = [...notJudged, ...(policy === 'report' ? unanswered : [])];
+  const incomplete = new Set(withheld.map((item) => `${item.section}_${item.class_id}`));
   return {
-    paper: scorePaper(items, options.errorPolicy ?? 'report'),
-    presentbench: summarisePresentBench(tree, rule, incomplete, notJudged.length),
-    presentbench_score_tree: tree,
+    paper: scorePaper(items, policy),
+    presentbench: summarisePresentBench(tree, rule, incomplete, {
+      notJudged: notJudged.length,
+      unanswered: unanswered.length,
+      unscoreableReason,
+    }),
+    presentbench_score_tree: exact ?? (policy === 'as-no' && notJudged.length === 0 ? tree : null),
   };
 }
 
 /** Both scores of one evaluation: the paper's mean of dimensions and PresentBench's weighted mode. */
 export function scoreEvaluation(evaluation: RubricEvaluation, options: ScoreOptions): ScoreReport {
-  const pbResult = toPresentBenchResult(evaluation, { errorsAsNo: options.errorPolicy === 'as-no' });
+  const pbResult = toPresentBenchResult(evaluation, {
+    errors:
+      options.errorPolicy === 'as-no' && !evaluation.items.some((item) => item.verdict === 'not_judged')
+        ? 'as-no'
+        : 'as-null',
+  });
   return report(evaluation.items, pbResult, options);
 }
 

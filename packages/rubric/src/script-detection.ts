@@ -59,6 +59,9 @@ const LANGUAGE_SCRIPTS: Record<string, Script> = {
   hi: 'Devanagari',
 };
 
+/** Language codes the `language` check knows the script of. */
+export const KNOWN_LANGUAGES: readonly string[] = Object.keys(LANGUAGE_SCRIPTS);
+
 /** The script a language is written in (`en`, `zh-CN`, ...), or undefined when not known. */
 export function scriptOfLanguage(language: string): Script | undefined {
   return LANGUAGE_SCRIPTS[language.toLowerCase().split(/[-_]/)[0] ?? ''];

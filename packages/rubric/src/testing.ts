@@ -44,6 +44,10 @@ export function deckOf(slides: Slide[], path = 'test-deck.pptx'): Deck {
 export {
   buildCleanDeck,
   buildDefectDeck,
+  buildTextBoxDeck,
+  NINE_PLAIN_LINES,
+  WRAPPED_PARAGRAPH,
   writeLayoutFixtureDecks,
   writeLectureDeck,
+  writeTextBoxDeck,
 } from './write-layout-fixture-decks';

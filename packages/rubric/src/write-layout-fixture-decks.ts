@@ -146,3 +146,56 @@ export async function writeLectureDeck(dir: string, count: number): Promise<stri
   await pptx.writeFile({ fileName: file });
   return file;
 }
+
+/** Nine short lines: a plain text box (no bullet markup) that overcrowds its slide. */
+export const NINE_PLAIN_LINES = Array.from({ length: 9 }, (_, k) => `Plain line number ${k + 1}`);
+
+/** One long paragraph that wraps over several lines in a 4.5 in wide box (continuations start lower-case). */
+export const WRAPPED_PARAGRAPH =
+  'Main memory consists of cells of eight bits each, and every cell is identified by a unique address that the processor uses whenever it reads or writes data in the cell';
+
+/**
+ * A deck made the way many generators make decks: text boxes only, no placeholders, no bullet markup.
+ * 1 a title and a text box of nine plain lines; 2 only a title; 3 only a picture; 4 only a drawn
+ * rectangle; 5 a title and six plain lines; 6 a title and one paragraph wrapping over several lines.
+ */
+export function buildTextBoxDeck(): Pptx {
+  const pptx = newDeck();
+  const titled = (title: string): Slide => {
+    const slide = pptx.addSlide();
+    slide.addText(title, TITLE);
+    return slide;
+  };
+  titled('Nine Plain Lines').addText(NINE_PLAIN_LINES.join('\n'), {
+    x: 0.5,
+    y: 1.3,
+    w: 9,
+    h: 3.6,
+    fontSize: 16,
+  });
+  titled('Agenda');
+  pptx.addSlide().addImage({ data: ONE_PIXEL_PNG, x: 1, y: 1, w: 4, h: 3 });
+  pptx.addSlide().addShape('rect', { x: 1, y: 1, w: 3, h: 2, fill: { color: '336699' } });
+  titled('Six Plain Lines').addText(NINE_PLAIN_LINES.slice(0, 6).join('\n'), {
+    x: 0.5,
+    y: 1.3,
+    w: 9,
+    h: 3.4,
+    fontSize: 16,
+  });
+  titled('One Wrapped Paragraph').addText(WRAPPED_PARAGRAPH, {
+    x: 0.5,
+    y: 1.3,
+    w: 4.5,
+    h: 3,
+    fontSize: 18,
+    valign: 'top',
+  });
+  return pptx;
+}
+
+export async function writeTextBoxDeck(dir: string): Promise<string> {
+  const file = join(dir, 'text-boxes.pptx');
+  await buildTextBoxDeck().writeFile({ fileName: file });
+  return file;
+}

@@ -100,6 +100,13 @@ describe('extractSourceText', () => {
     await expect(extractSourceText(big, { maxSourceBytes: 1000 })).rejects.toThrow(
       /too large \(2000 bytes; the limit is 1000 bytes\)/,
     );
+    const page = await caseWith('a.html', `<main><p>${'x'.repeat(2000)}</p></main>`, 'page');
+    await expect(extractSourceText(page, { maxHtmlBytes: 1000 })).rejects.toThrow(
+      new RegExp(
+        `^${page.sourceFile}: the HTML page is too large to read \\(2020 bytes; the limit for HTML is 1000 bytes\\)`,
+      ),
+    );
+    expect((await extractSourceText(page)).text).toBe('x'.repeat(2000));
     const bad = await caseWith('a.txt', new Uint8Array([0x68, 0x69, 0xff]), 'bad');
     const error = await extractSourceText(bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);

@@ -1,10 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
-import { hashBytes, InputError, type SourcePageSpan, UsageError } from '@xsb/core';
+import { hashBytes, InputError, type SourcePageFurniture, type SourcePageSpan, UsageError } from '@xsb/core';
 import { extractPlainText } from './decode-utf8-text';
+import { detectPageFurniture } from './detect-page-furniture';
 import { extractHtmlText } from './extract-html-text';
 import { extractPdfPages, joinPages } from './extract-pdf-text';
 import { parsePdfWithMineru, resolveMineruCacheDir } from './mineru-client';
 import {
+  DEFAULT_MAX_HTML_BYTES,
   DEFAULT_MAX_SOURCE_BYTES,
   DEFAULT_SOURCE_CHARS,
   type ExtractedSource,
@@ -71,6 +73,7 @@ export async function extractSourceText(
   const sourceSha256 = hashBytes(bytes);
   let full: string;
   let spans: SourcePageSpan[] = [];
+  let furniture: SourcePageFurniture[] = [];
   let pageCount = 0;
   let parser: ExtractedSource['parser'];
   switch (sourceCase.sourceType) {
@@ -95,12 +98,17 @@ export async function extractSourceText(
         const joined = joinPages(pages);
         full = joined.text;
         spans = joined.spans;
+        furniture = detectPageFurniture(pages).map((line) => {
+          const at = joined.spans[line.page - 1]!.start;
+          return { ...line, start: at + line.start, end: at + line.end };
+        });
         pageCount = pages.length;
         parser = 'unpdf';
       }
       break;
     }
     case 'html':
+      assertHtmlSize(bytes, file, options.maxHtmlBytes ?? DEFAULT_MAX_HTML_BYTES);
       full = extractHtmlText(bytes, file);
       parser = 'html';
       break;
@@ -117,7 +125,27 @@ export async function extractSourceText(
   const pages = spans
     .filter((span) => span.start < text.length || (span.start === 0 && text.length === 0))
     .map((span) => ({ ...span, end: Math.min(span.end, text.length) }));
-  return { text, parser, pages, pageCount, sourceSha256, originalChars: full.length, truncated };
+  // A furniture line cut by `maxChars` is no longer a whole line: only whole ones stay marked.
+  const kept = furniture.filter((line) => line.end <= text.length);
+  return {
+    text,
+    parser,
+    pages,
+    pageCount,
+    furniture: kept,
+    sourceSha256,
+    originalChars: full.length,
+    truncated,
+  };
+}
+
+function assertHtmlSize(bytes: Uint8Array, file: string, maxBytes: number): void {
+  if (bytes.byteLength > maxBytes) {
+    throw new InputError(
+      `the HTML page is too large to read (${bytes.byteLength} bytes; the limit for HTML is ${maxBytes} bytes): save the article alone, or convert it to text or markdown`,
+      { file, code: 'file_too_large' },
+    );
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 export { extractPlainText } from './decode-utf8-text';
+export { detectPageFurniture, PAGE_FURNITURE_RULES, type PdfPageFurniture } from './detect-page-furniture';
 export {
   type DiscoveredSources,
   discoverSourceCases,
@@ -6,7 +7,7 @@ export {
   SOURCE_METADATA_FILE,
   sourceTypeForFile,
 } from './discover-source-cases';
-export { decodeHtmlEntities, extractHtmlText, htmlToText } from './extract-html-text';
+export { extractHtmlText, htmlToText } from './extract-html-text';
 export { extractPdfPages, joinPages, PAGE_SEPARATOR, type PdfPages } from './extract-pdf-text';
 export {
   cutToMaxChars,
@@ -15,6 +16,7 @@ export {
   resolveMaxChars,
   resolvePdfParser,
 } from './extract-source-text';
+export { DROPPED_ARIA_ROLES, DROPPED_HTML_ELEMENTS } from './html-page-chrome';
 export {
   type MineruParseOptions,
   type MineruParseResult,
@@ -27,6 +29,7 @@ export {
   sourceContextMetaFile,
 } from './prepare-source-context';
 export {
+  DEFAULT_MAX_HTML_BYTES,
   DEFAULT_MAX_SOURCE_BYTES,
   DEFAULT_SOURCE_CHARS,
   type ExtractedSource,
@@ -35,6 +38,7 @@ export {
   type PdfParserName,
   type PreparedSourceContext,
   type PrepareSourceContextOptions,
+  SOURCE_EXTRACTOR_VERSION,
   type SourceCase,
   type SourceContextText,
   type SourceParserName,

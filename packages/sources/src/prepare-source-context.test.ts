@@ -1,6 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputError, RunLayout, readJson, sourceContextSchema } from '@xsb/core';
+import { hashBytes, InputError, RunLayout, readJson, sourceContextSchema, writeJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTextPdf } from './build-text-pdf';
@@ -101,6 +101,48 @@ describe('prepareSourceContext', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('redoes a context written by older extraction rules, then skips it again', async () => {
+    const page = '<body><nav>Menu</nav><div role="search">Quick search</div><main><p>Body.</p></main></body>';
+    await writeSourceCase(data, 'page', 'page.html', page);
+    const sourceCase = await loadSourceCase(data, 'page');
+    const first = await prepareSourceContext(layout, sourceCase);
+    expect(first.extracted.text).toBe('Body.');
+    // What an earlier version wrote: the search box in the text, and no extractor_version.
+    const metaFile = sourceContextMetaFile(layout, 'page');
+    const { extractor_version: _, ...older } = await readJson(metaFile, sourceContextSchema);
+    const oldText = 'Quick search\n\nBody.';
+    await writeFile(first.contextFile, oldText);
+    await writeJson(metaFile, sourceContextSchema, { ...older, text_sha256: hashBytes(oldText) });
+    const redone = await prepareSourceContext(layout, sourceCase);
+    expect(redone.skipped).toBe(false);
+    expect(await readFile(first.contextFile, 'utf8')).toBe('Body.');
+    expect((await readJson(metaFile, sourceContextSchema)).extractor_version).toBe(2);
+    expect((await prepareSourceContext(layout, sourceCase)).skipped).toBe(true);
+  });
+
+  it('records page furniture and hands it back unchanged when skipped', async () => {
+    const pages = [1, 2, 3].map((n) => [
+      'Quarterly Report',
+      `Paragraph ${'abcdefghij'[n]} of the report body.`,
+      `${n}`,
+    ]);
+    await writeSourceCase(data, 'report', 'report.pdf', buildTextPdf(pages));
+    const sourceCase = await loadSourceCase(data, 'report');
+    const first = await prepareSourceContext(layout, sourceCase);
+    const meta = await readJson(sourceContextMetaFile(layout, 'report'), sourceContextSchema);
+    expect(meta.page_furniture.map((line) => [line.page, line.kind])).toEqual([
+      [1, 'running_header'],
+      [1, 'page_number'],
+      [2, 'running_header'],
+      [2, 'page_number'],
+      [3, 'running_header'],
+      [3, 'page_number'],
+    ]);
+    const again = await prepareSourceContext(layout, sourceCase);
+    expect(again).toMatchObject({ skipped: true, extracted: { furniture: first.extracted.furniture } });
+    expect((await readSourceContext(layout, 'report')).furniture).toEqual(meta.page_furniture);
   });
 
   it('writes nothing for a failing source', async () => {

@@ -14,12 +14,13 @@ import {
   writeJson,
 } from '@xsb/core';
 import { extractSourceText, resolveMaxChars, resolvePdfParser } from './extract-source-text';
-import type {
-  ExtractedSource,
-  PreparedSourceContext,
-  PrepareSourceContextOptions,
-  SourceCase,
-  SourceContextText,
+import {
+  type ExtractedSource,
+  type PreparedSourceContext,
+  type PrepareSourceContextOptions,
+  SOURCE_EXTRACTOR_VERSION,
+  type SourceCase,
+  type SourceContextText,
 } from './source-types';
 
 const SOURCE_CONTEXT_META_FILE = 'source_context.json';
@@ -32,9 +33,10 @@ export function sourceContextMetaFile(layout: RunLayout, caseLabel: string): str
 /**
  * Writes `source_context.txt` and `source_context.json` for one case, each atomically (the .json last,
  * so a crash between the two leaves a record that no longer matches the text and forces a redo).
- * Skips all work when the existing record has the same source hash and settings (max chars, and for
- * PDFs the parser unless `keepPdfParser`) and the text file still hashes to what the record says,
- * unless `force`.
+ * Skips all work when the existing record has the same source hash, settings (max chars, and for
+ * PDFs the parser unless `keepPdfParser`) and extraction rules (`extractor_version`), and the text
+ * file still hashes to what the record says, unless `force`. A record from older rules is redone, so
+ * a changed rule reaches the text (and, through its hashes, every later stage).
  */
 export async function prepareSourceContext(
   layout: RunLayout,
@@ -55,7 +57,8 @@ export async function prepareSourceContext(
         current.meta.source_sha256 === sourceSha256 &&
         current.meta.max_chars === maxChars &&
         current.meta.parser === wantedParser &&
-        current.meta.source_type === sourceCase.sourceType
+        current.meta.source_type === sourceCase.sourceType &&
+        current.meta.extractor_version === SOURCE_EXTRACTOR_VERSION
       ) {
         return {
           extracted: toExtracted(current.meta, current.text),
@@ -80,6 +83,8 @@ export async function prepareSourceContext(
     text_sha256: hashBytes(extracted.text),
     page_count: extracted.pageCount,
     pages: extracted.pages,
+    extractor_version: SOURCE_EXTRACTOR_VERSION,
+    page_furniture: extracted.furniture,
   };
   await writeFileAtomic(contextFile, extracted.text);
   await writeJson(contextMetaFile, sourceContextSchema, meta);
@@ -104,6 +109,7 @@ export async function readSourceContext(layout: RunLayout, caseLabel: string): P
   return {
     text,
     pages: meta.pages,
+    furniture: meta.page_furniture,
     parser: meta.parser,
     sourceSha256: meta.source_sha256,
     pageCount: meta.page_count,
@@ -145,6 +151,7 @@ function toExtracted(meta: SourceContext, text: string): ExtractedSource {
     parser: meta.parser,
     pages: meta.pages,
     pageCount: meta.page_count,
+    furniture: meta.page_furniture,
     sourceSha256: meta.source_sha256,
     originalChars: meta.original_chars,
     truncated: meta.truncated,

@@ -1,4 +1,4 @@
-import type { SourceMetadata, SourcePageSpan, SourceType } from '@xsb/core';
+import type { SourceMetadata, SourcePageFurniture, SourcePageSpan, SourceType } from '@xsb/core';
 
 /** The PDF parsers stage 1 can use; `unpdf` is local and the default, `mineru` calls a MinerU service. */
 export type PdfParserName = 'unpdf' | 'mineru';
@@ -25,6 +25,11 @@ export interface ExtractedSource {
   pages: SourcePageSpan[];
   /** Pages in the source document (0 for non-PDF sources). */
   pageCount: number;
+  /**
+   * Running headers/footers and page numbers in `text` (whole lines, offsets in `text`), left in
+   * the text and marked so that probe generation skips them; `[]` for non-PDF sources and MinerU.
+   */
+  furniture: SourcePageFurniture[];
   sourceSha256: string;
   /** Length of the text before the `maxChars` cut. */
   originalChars: number;
@@ -42,6 +47,8 @@ export interface ExtractSourceOptions {
   mineruCacheDir?: string;
   /** Largest source file accepted, in bytes; default {@link DEFAULT_MAX_SOURCE_BYTES}. */
   maxSourceBytes?: number;
+  /** Largest HTML page accepted, in bytes (it is parsed into a tree); default {@link DEFAULT_MAX_HTML_BYTES}. */
+  maxHtmlBytes?: number;
   /** HTTP client for MinerU (tests and proxies); default global `fetch`. */
   fetch?: typeof fetch;
   /** Polling interval for the hosted MinerU API in ms; default 3000. */
@@ -73,6 +80,7 @@ export interface PreparedSourceContext {
 export interface SourceContextText {
   text: string;
   pages: SourcePageSpan[];
+  furniture: SourcePageFurniture[];
   parser: SourceParserName;
   sourceSha256: string;
   pageCount: number;
@@ -83,3 +91,13 @@ export interface SourceContextText {
 export const DEFAULT_SOURCE_CHARS = 1_000_000;
 /** Sources larger than this are refused before they are read: 100 MiB. */
 export const DEFAULT_MAX_SOURCE_BYTES = 100 * 1024 * 1024;
+/**
+ * HTML pages larger than this are refused: the parsed tree takes about 35 times the page's size in
+ * memory (a 50 MB page needed 1.8 GB), and a page that size is an export or a dump, not one document.
+ */
+export const DEFAULT_MAX_HTML_BYTES = 32 * 1024 * 1024;
+/**
+ * The version of the extraction rules (HTML reading region and chrome, PDF page furniture), recorded
+ * in `source_context.json` as `extractor_version`: a context made by other rules is redone.
+ */
+export const SOURCE_EXTRACTOR_VERSION = 2;

@@ -19,6 +19,7 @@ import { loadAudienceProfiles } from './audience-profiles';
 import {
   ensureAudienceWeights,
   findWeightsBankMismatch,
+  plannedWeightCalls,
   weightFailuresFile,
   weightsFileForK,
 } from './ensure-audience-weights';
@@ -53,6 +54,33 @@ async function writeBank(count: number): Promise<Probe[]> {
   await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, bank);
   return bank;
 }
+
+describe('weights progress, counted in judge calls', () => {
+  it('plans exactly the calls it makes, ticks once per call, and plans none for finished weights', async () => {
+    await writeBank(26);
+    const judge = new ScriptedUtilityJudge(() => 0.6);
+    const options = { judge, k: 2, batchSize: 10 };
+    // 3 batches × k = 2
+    expect(await plannedWeightCalls(layout, 'case_a', 'learners', options)).toBe(6);
+    const ticks: Array<string | undefined> = [];
+    await ensureAudienceWeights(layout, 'case_a', 'learners', {
+      ...options,
+      progress: {
+        start() {},
+        finish() {},
+        tick: (count = 1, note) => {
+          for (let i = 0; i < count; i++) ticks.push(note);
+        },
+      },
+      progressNote: 'case_a/learners',
+    });
+    expect(ticks).toEqual(Array(6).fill('case_a/learners'));
+    expect(judge.calls).toHaveLength(6);
+    expect(await plannedWeightCalls(layout, 'case_a', 'learners', options)).toBe(0);
+    expect(await plannedWeightCalls(layout, 'case_a', 'learners', { ...options, force: true })).toBe(6);
+    expect(await plannedWeightCalls(layout, 'case_b', 'learners', options)).toBe(0);
+  });
+});
 
 describe('ensureAudienceWeights', () => {
   it('batches, samples k times, snaps, averages and flags variance as computed by hand', async () => {

@@ -12,6 +12,7 @@ import {
   InputError,
   mapWithConcurrency,
   type Probe,
+  type ProgressReporter,
   probeSchema,
   type RunLayout,
   readJsonlAll,
@@ -44,6 +45,12 @@ export interface AudienceWeightsOptions {
    * another k); the failures file sits beside it.
    */
   file?: string;
+  /**
+   * Ticks once per judge call (a batch for one of the k samples). The caller owns the total:
+   * {@link plannedWeightCalls} says how many calls a pair will make.
+   */
+  progress?: ProgressReporter;
+  progressNote?: string;
 }
 
 export interface AudienceWeightsResult {
@@ -96,53 +103,14 @@ export async function ensureAudienceWeights(
   audience: string,
   options: AudienceWeightsOptions,
 ): Promise<AudienceWeightsResult> {
-  const profiles = options.profiles ?? new Map(BUILT_IN_AUDIENCES.map((profile) => [profile.id, profile]));
-  const profile = profiles.get(audience);
-  if (!profile) {
-    throw new ConfigError(
-      `unknown audience "${audience}": known are ${[...profiles.keys()].join(', ')} (add profiles with a file)`,
-    );
-  }
-  const k = options.k ?? WEIGHT_DEFAULTS.k;
-  const batchSize = options.batchSize ?? WEIGHT_DEFAULTS.batchSize;
-  if (!Number.isInteger(k) || k < 1) throw new ConfigError(`k must be a positive integer, got ${k}`);
-  if (!Number.isInteger(batchSize) || batchSize < 1)
-    throw new ConfigError(`batch size must be a positive integer, got ${batchSize}`);
-  const weightsFile = options.file ?? layout.weightsFile(caseLabel, audience);
-  const failuresFile = weightFailuresFile(layout, caseLabel, audience, weightsFile);
-  const result: AudienceWeightsResult = {
-    caseLabel,
-    audience,
-    status: 'complete',
-    weightsFile,
-    failuresFile,
-    rows: 0,
-    failures: 0,
-    highVariance: 0,
-  };
+  const prepared = await prepareAudienceWeights(layout, caseLabel, audience, options);
+  const { result, profile, k, batchSize, identity } = prepared;
+  if (prepared.bank instanceof Error)
+    return { ...result, status: 'failed', error: describeError(prepared.bank) };
+  const bank = prepared.bank;
+  const { weightsFile, failuresFile } = result;
 
-  let bank: Probe[];
-  try {
-    const probesFile = layout.probesFile(caseLabel);
-    if (!existsSync(probesFile)) {
-      throw new InputError('no probe bank (run `xsb probes` for this case first)', { file: probesFile });
-    }
-    bank = await readJsonlAll(probesFile, probeSchema);
-  } catch (error) {
-    return { ...result, status: 'failed', error: describeError(error) };
-  }
-
-  const audienceSha = hashCanonicalJson(profile);
-  const identity = (probe: Probe) => ({
-    weights_format: WEIGHTS_FORMAT,
-    judge: options.judge.id,
-    judge_fingerprint: options.judge.fingerprint,
-    k,
-    probe_sha256: hashCanonicalJson(probe),
-    audience_sha256: audienceSha,
-  });
-
-  if (!options.force && (await isFinished(weightsFile, failuresFile, bank, identity))) {
+  if (prepared.finished) {
     const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
     return {
       ...result,
@@ -164,7 +132,9 @@ export async function ensureAudienceWeights(
   }
   await mapWithConcurrency(jobs, options.concurrency ?? 4, async ({ probes, sampleIndex }) => {
     try {
-      const output = await options.judge.judgeBatch({ audience: profile, probes, sampleIndex, k });
+      const output = await options.judge
+        .judgeBatch({ audience: profile, probes, sampleIndex, k })
+        .finally(() => options.progress?.tick(1, options.progressNote));
       for (const probe of probes) {
         const judgment = output.judgments.get(probe.probe_id);
         samples.get(probe.probe_id)![sampleIndex] = judgment;
@@ -239,6 +209,90 @@ export async function ensureAudienceWeights(
   await writeJsonlAtomic(weightsFile, audienceWeightSchema, rows);
   await rm(failuresFile, { force: true });
   return { ...result, status: 'complete', rows: rows.length, failures: 0, highVariance };
+}
+
+interface PreparedWeights {
+  result: AudienceWeightsResult;
+  profile: AudienceProfile;
+  k: number;
+  batchSize: number;
+  /** The probe bank, or why it cannot be read (the pair fails). */
+  bank: Probe[] | Error;
+  identity: (probe: Probe) => Record<string, unknown>;
+  /** A weights file matching the bank, profile, judge and k exists (and `force` is off). */
+  finished: boolean;
+}
+
+async function prepareAudienceWeights(
+  layout: RunLayout,
+  caseLabel: string,
+  audience: string,
+  options: AudienceWeightsOptions,
+): Promise<PreparedWeights> {
+  const profiles = options.profiles ?? new Map(BUILT_IN_AUDIENCES.map((profile) => [profile.id, profile]));
+  const profile = profiles.get(audience);
+  if (!profile) {
+    throw new ConfigError(
+      `unknown audience "${audience}": known are ${[...profiles.keys()].join(', ')} (add profiles with a file)`,
+    );
+  }
+  const k = options.k ?? WEIGHT_DEFAULTS.k;
+  const batchSize = options.batchSize ?? WEIGHT_DEFAULTS.batchSize;
+  if (!Number.isInteger(k) || k < 1) throw new ConfigError(`k must be a positive integer, got ${k}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new ConfigError(`batch size must be a positive integer, got ${batchSize}`);
+  const weightsFile = options.file ?? layout.weightsFile(caseLabel, audience);
+  const failuresFile = weightFailuresFile(layout, caseLabel, audience, weightsFile);
+  const result: AudienceWeightsResult = {
+    caseLabel,
+    audience,
+    status: 'complete',
+    weightsFile,
+    failuresFile,
+    rows: 0,
+    failures: 0,
+    highVariance: 0,
+  };
+  const audienceSha = hashCanonicalJson(profile);
+  const identity = (probe: Probe) => ({
+    weights_format: WEIGHTS_FORMAT,
+    judge: options.judge.id,
+    judge_fingerprint: options.judge.fingerprint,
+    k,
+    probe_sha256: hashCanonicalJson(probe),
+    audience_sha256: audienceSha,
+  });
+  let bank: Probe[] | Error;
+  try {
+    const probesFile = layout.probesFile(caseLabel);
+    if (!existsSync(probesFile)) {
+      throw new InputError('no probe bank (run `xsb probes` for this case first)', { file: probesFile });
+    }
+    bank = await readJsonlAll(probesFile, probeSchema);
+  } catch (error) {
+    bank = error instanceof Error ? error : new Error(String(error));
+  }
+  const finished =
+    !(bank instanceof Error) &&
+    !options.force &&
+    (await isFinished(weightsFile, failuresFile, bank, identity));
+  return { result, profile, k, batchSize, bank, identity, finished };
+}
+
+/**
+ * The judge calls {@link ensureAudienceWeights} will make for a pair with these options: one per
+ * batch and sample (`ceil(bank / batchSize) × k`), 0 when the weights are finished or the bank
+ * cannot be read. Progress totals are set from it before any call.
+ */
+export async function plannedWeightCalls(
+  layout: RunLayout,
+  caseLabel: string,
+  audience: string,
+  options: AudienceWeightsOptions,
+): Promise<number> {
+  const { bank, finished, k, batchSize } = await prepareAudienceWeights(layout, caseLabel, audience, options);
+  if (bank instanceof Error || finished) return 0;
+  return Math.ceil(bank.length / batchSize) * k;
 }
 
 /**

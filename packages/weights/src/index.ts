@@ -9,6 +9,7 @@ export {
   type AudienceWeightsResult,
   ensureAudienceWeights,
   findWeightsBankMismatch,
+  plannedWeightCalls,
   WEIGHT_DEFAULTS,
   weightFailuresFile,
   weightsFileForK,

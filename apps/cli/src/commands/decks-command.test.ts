@@ -1,8 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deckBatchSummarySchema, deckSchema } from '@xsb/core';
+import { type DeckBatchSummary, deckBatchSummarySchema, deckSchema } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { presentableDeckViolations } from '@xsb/decks/testing';
+import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runXsb, type XsbArgs } from '../testing-cli';
 import { copyRepoFixtures } from '../testing-fixtures';
 
@@ -167,6 +170,190 @@ describe('xsb decks import and prepare-slidetailor', () => {
     );
     expect(sheet.split('\n')[0]).toBe(
       'system,condition,audience,case_label,source_document,prompt_path,output_deck_path,config_path,template_mode',
+    );
+  });
+});
+
+describe('missing inputs are usage errors (exit 2) on every decks command', () => {
+  it.each([
+    ['decks inspect nothing.pptx', 'deck'],
+    ['decks render nothing.pptx --out png', 'deck'],
+    ['decks generate --source nothing.md --case c --out deck.pptx', 'source'],
+    ['decks generate --source nothing.md --case c', 'source'],
+    ['decks import --system notebooklm --from nothing', 'folder'],
+  ])('%s', async (args, what) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^ERROR: ${what} ${root}/nothing(\\.\\w+)? does not exist`));
+    expect(existsSync(join(root, 'data'))).toBe(false);
+  });
+
+  it('an audience file that does not exist', async () => {
+    const result = await run(
+      'decks generate --source fixtures/sources/cs_raft_consensus/source.md --case c --out d.pptx --audiences none.yaml',
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`ERROR: audience profiles file ${join(root, 'none.yaml')} does not exist\n`);
+  });
+});
+
+describe('xsb decks generate --out', () => {
+  it('writes only the deck, prints its path, and titles it from source_metadata.json', async () => {
+    const result = await run(
+      'decks generate --source fixtures/sources/energy_heat_pump_pilot/source.pdf --case heat --out out/heat.pptx',
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${join(root, 'out', 'heat.pptx')}\n`);
+    expect(await readdir(join(root, 'out'))).toEqual(['heat.pptx']);
+    expect(existsSync(join(root, 'data'))).toBe(false);
+    const deck = JSON.parse((await run('decks inspect out/heat.pptx --json')).stdout);
+    expect(deck.slides[0].visible_text).toBe('Riverton Heat Pump Pilot: Final Report 2024\nPolicy briefing');
+  });
+
+  it('refuses --out with --run-sheet', async () => {
+    const result = await run('decks generate --run-sheet fixtures/run-sheets/baseline.csv --out x.pptx');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^ERROR: --out names the file of one deck/);
+  });
+});
+
+/** Every deck of a batch passes `xsb rubric check` (today's checks) and the stricter layout rules. */
+async function expectEveryDeckPresentable(summary: DeckBatchSummary): Promise<void> {
+  const done = summary.rows.filter((row) => row.status === 'done');
+  expect(done.length).toBe(summary.rows.length);
+  for (const row of done) {
+    const deckPath = join(root, 'data', row.output_deck_path);
+    const check = await run(['rubric', 'check', deckPath, '--json']);
+    const failed = JSON.parse(check.stdout).checks.filter(
+      (item: { passed: boolean | null }) => item.passed === false,
+    );
+    expect(failed, `${row.output_deck_path}`).toEqual([]);
+    expect(check.code).toBe(0);
+    const deck = JSON.parse((await run(['decks', 'inspect', deckPath, '--json'])).stdout);
+    expect(presentableDeckViolations(deck), row.output_deck_path).toEqual([]);
+  }
+}
+
+const BOTH_CONDITIONS = [
+  'system,condition,audience,case_label,source_document,prompt_path,output_deck_path',
+  ...[
+    'cs_raft_consensus/source.md',
+    'energy_heat_pump_pilot/source.pdf',
+    'ocean_coral_bleaching/source.html',
+  ].flatMap((source) => {
+    const label = source.split('/')[0];
+    return [
+      `xsb-baseline,audience_agnostic,all,${label},../sources/${source},,`,
+      `xsb-baseline,audience_conditioned,learners,${label},../sources/${source},,`,
+      `xsb-baseline,audience_conditioned,decision_makers,${label},../sources/${source},,`,
+    ];
+  }),
+].join('\n');
+
+describe('every deck the baseline writes passes our own layout checks', () => {
+  it('lexical planner, both conditions, every fixture source', async () => {
+    await writeFile(join(root, 'fixtures', 'run-sheets', 'both.csv'), BOTH_CONDITIONS);
+    const result = await run('decks generate --run-sheet fixtures/run-sheets/both.csv --run lexical --json');
+    expect(result.code).toBe(0);
+    await expectEveryDeckPresentable(deckBatchSummarySchema.parse(JSON.parse(result.stdout)));
+  }, 120_000);
+
+  describe('model planner through the fake server', () => {
+    let server: FakeLlmServer;
+    beforeAll(async () => {
+      server = await startFakeLlmServer();
+    });
+    afterAll(() => server.close());
+
+    it('both conditions: repeated and surplus bullets from the model never reach a slide', async () => {
+      // A careless model: no subtitle, a repeated bullet, eight bullets on one slide, a slide of repeats only.
+      const bullets = Array.from(
+        { length: 7 },
+        (_, index) => `Finding number ${index + 1} of the source is stated here.`,
+      );
+      server.setHandler(() => ({
+        text: JSON.stringify({
+          title: 'Planned by a model',
+          subtitle: '',
+          slides: [
+            { title: 'Findings', bullets: [...bullets, 'finding number 1 of the source is stated here'] },
+            { title: 'Repeats', bullets: [bullets[0], bullets[1]] },
+            {
+              title: 'Figures',
+              bullets: ['Two figures from the source.'],
+              table: { columns: ['a', 'b'], rows: [['1', '2']] },
+            },
+          ],
+        }),
+      }));
+      await writeFile(join(root, 'fixtures', 'run-sheets', 'both.csv'), BOTH_CONDITIONS);
+      const result = await runXsb(
+        'decks generate --run-sheet fixtures/run-sheets/both.csv --run model --judge openai:gpt-test --json',
+        {
+          cwd: root,
+          env: { PATH: process.env.PATH ?? '', ...fakeProviderEnv(server), XSB_NO_CACHE: '1' },
+        },
+      );
+      expect(result.stderr).not.toMatch(/ERROR/);
+      expect(result.code).toBe(0);
+      const summary = deckBatchSummarySchema.parse(JSON.parse(result.stdout));
+      await expectEveryDeckPresentable(summary);
+      const deck = JSON.parse(
+        (await run(['decks', 'inspect', join(root, 'data', summary.rows[0]!.output_deck_path), '--json']))
+          .stdout,
+      );
+      // "Repeats" held only repeats and is gone; the model gave no subtitle, so the cover names the scene.
+      expect(deck.slides[0].visible_text).toBe('Planned by a model\nAcademic research talk');
+      expect(deck.slides.map((slide: { title: string }) => slide.title)).toEqual([
+        'Planned by a model',
+        'Findings',
+        'Figures',
+      ]);
+      expect(deck.slides[1].visible_text.split('\n')).toHaveLength(7);
+    }, 120_000);
+  });
+});
+
+describe('command generators from the config', () => {
+  it('runs a configured generator for its run-sheet rows, and an unknown placeholder is a config error', async () => {
+    await writeFile(
+      join(root, 'gen.mjs'),
+      "import { copyFileSync } from 'node:fs';\ncopyFileSync(process.argv[2], process.argv[3]);\n",
+    );
+    const config = (command: string[]) =>
+      writeFile(
+        join(root, 'xsb.config.json'),
+        JSON.stringify({ generators: { mine: { command, timeout_s: 30 } } }),
+      );
+    await config([
+      process.execPath,
+      join(root, 'gen.mjs'),
+      join(root, 'fixtures', 'decks', 'cs_raft_consensus.baseline.pptx'),
+      '{out}',
+    ]);
+    await writeFile(
+      join(root, 'sheet.csv'),
+      'system,condition,audience,case_label,source_document,prompt_path,output_deck_path\nmine,audience_agnostic,all,raft,fixtures/sources/cs_raft_consensus/source.md,,\n',
+    );
+    const result = await run('decks generate --run-sheet sheet.csv --run ext --json');
+    expect(result.stderr).not.toMatch(/ERROR/);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.rows[0]).toMatchObject({
+      system: 'mine',
+      status: 'done',
+      output_deck_path: 'runs/ext/decks/mine/audience_agnostic/all/raft/raft.pptx',
+    });
+    expect(existsSync(join(root, 'data', 'runs/ext/decks/mine/audience_agnostic/all/raft/stdout.log'))).toBe(
+      true,
+    );
+
+    await config(['gen', '{output}']);
+    const bad = await run('decks generate --run-sheet sheet.csv --run ext');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^ERROR: invalid configuration: "generators\.mine\.command\[1\]" unknown placeholder \{output\}/,
     );
   });
 });

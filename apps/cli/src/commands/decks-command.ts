@@ -12,6 +12,7 @@ import {
   type DeckRowFilters,
   defaultSlideTailorRunSheet,
   formatDeckText,
+  generateBaselineDeckFromSource,
   generateDecksFromRunSheet,
   importExternalDecks,
   parseShard,
@@ -87,7 +88,9 @@ function runContext(context: CliContext, flags: { data?: string; run?: string; j
 }
 
 async function profilesFor(context: CliContext, file: string | undefined) {
-  const profiles = await loadAudienceProfiles(file ? resolve(context.io.cwd, file) : undefined);
+  const profiles = await loadAudienceProfiles(
+    file ? requireExistingPath('audience profiles file', resolve(context.io.cwd, file)) : undefined,
+  );
   return [...profiles.values()];
 }
 
@@ -109,14 +112,21 @@ function printBatch(context: CliContext, summary: DeckBatchSummary, json: boolea
   if (summary.failed > 0) reportExitCode(1);
 }
 
-/** A one-row run sheet from flags, for `xsb decks generate --source … --case …`. */
-function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
+function singleDeckFlags(context: CliContext, flags: GenerateFlags) {
   if (!flags.source || !flags.case?.[0]) {
     throw new UsageError('give --run-sheet <csv>, or --source <file> with --case <label> for a single deck');
   }
-  const condition = parseCondition(flags.condition?.[0] ?? 'audience_agnostic');
-  const audience = flags.audience?.[0] ?? 'all';
-  const sourceDocument = resolve(context.io.cwd, flags.source);
+  return {
+    sourceDocument: requireExistingPath('source', resolve(context.io.cwd, flags.source)),
+    caseLabel: flags.case[0],
+    condition: parseCondition(flags.condition?.[0] ?? 'audience_agnostic'),
+    audience: flags.audience?.[0] ?? 'all',
+  };
+}
+
+/** A one-row run sheet from flags, for `xsb decks generate --source … --case …` into the deck tree. */
+function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
+  const single = singleDeckFlags(context, flags);
   return {
     file: '(flags)',
     invalid: [],
@@ -125,16 +135,16 @@ function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
         line: 1,
         row: {
           system: BASELINE_SYSTEM,
-          condition,
-          audience,
-          case_label: flags.case[0],
-          source_document: sourceDocument,
+          condition: single.condition,
+          audience: single.audience,
+          case_label: single.caseLabel,
+          source_document: single.sourceDocument,
           prompt_path: '',
           output_deck_path: '',
         },
-        sourceDocument,
+        sourceDocument: single.sourceDocument,
         promptPath: '',
-        outputDeckPath: flags.out ? resolve(context.io.cwd, flags.out) : '',
+        outputDeckPath: '',
       },
     ],
   };
@@ -171,7 +181,7 @@ export const decksCommand: CommandModule = {
       .option('--max-slides <n>', 'cut the deck to its first n slides')
       .option('--stats-dir <dir>', 'also write deck_stats.json and deck_text.txt into this folder')
       .action(async (deckArg: string, flags: { json?: boolean; maxSlides?: string; statsDir?: string }) => {
-        const path = resolve(context.io.cwd, deckArg);
+        const path = requireExistingPath('deck', resolve(context.io.cwd, deckArg));
         let deck = await readDeck(path);
         if (flags.maxSlides !== undefined)
           deck = truncateDeck(deck, integerFlag('--max-slides', flags.maxSlides, 0, 0));
@@ -197,14 +207,17 @@ export const decksCommand: CommandModule = {
       decks
         .command('generate')
         .description(
-          `generate ${BASELINE_SYSTEM} decks from a run sheet (or one deck from --source and --case)`,
+          `generate decks from a run sheet (${BASELINE_SYSTEM} rows, and rows of generators configured under "generators"), or one ${BASELINE_SYSTEM} deck from --source and --case`,
         )
         .option(
           '--run-sheet <csv>',
           'run sheet CSV (system,condition,audience,case_label,source_document,prompt_path,output_deck_path)',
         )
         .option('--source <file>', 'single deck: the source document')
-        .option('--out <file>', 'single deck: where the PPTX goes (default: the normalized deck tree)')
+        .option(
+          '--out <file>',
+          'single deck: write only this PPTX (nothing under the data folder) and print its path; default: the normalized deck tree',
+        )
         .option('--data <dir>', 'data folder (default: config dataDir)')
         .option('--run <name>', 'run name (default: config run)')
         .option(
@@ -218,6 +231,22 @@ export const decksCommand: CommandModule = {
     ).action(async (flags: GenerateFlags) => {
       const { config, env, layout } = runContext(context, flags);
       const maxSlides = integerFlag('--max-slides', flags.maxSlides, 8, 2);
+      if (flags.out) {
+        if (flags.runSheet)
+          throw new UsageError('--out names the file of one deck: use it with --source, not --run-sheet');
+        // One deck to one file: nothing is written under the data folder (no deck tree, status or outline).
+        const single = singleDeckFlags(context, flags);
+        const outputDeckPath = resolve(context.io.cwd, flags.out);
+        await generateBaselineDeckFromSource({
+          ...single,
+          outputDeckPath,
+          planner: plannerFor(context, config, env),
+          audienceProfiles: await profilesFor(context, flags.audiences),
+          maxSlides,
+        });
+        context.print(outputDeckPath);
+        return;
+      }
       const sheet = flags.runSheet
         ? await readRunSheet(requireExistingPath('run sheet', resolve(context.io.cwd, flags.runSheet)))
         : sheetFromFlags(context, flags);
@@ -227,6 +256,9 @@ export const decksCommand: CommandModule = {
         run: config.run,
         planner: plannerFor(context, config, env),
         audienceProfiles: await profilesFor(context, flags.audiences),
+        generators: config.generators,
+        environment: env,
+        baseDir: context.io.cwd,
         filters: flags.runSheet ? rowFilters(flags) : {},
         force: Boolean(flags.force),
         maxSlides,
@@ -265,7 +297,7 @@ export const decksCommand: CommandModule = {
           const { config, layout } = runContext(context, flags);
           const result = await importExternalDecks({
             system: flags.system,
-            fromDir: resolve(context.io.cwd, flags.from),
+            fromDir: requireExistingPath('folder', resolve(context.io.cwd, flags.from)),
             layout,
             run: config.run,
             condition: parseCondition(flags.condition ?? 'audience_agnostic'),
@@ -295,7 +327,7 @@ export const decksCommand: CommandModule = {
         if (!Number.isFinite(scale) || scale <= 0 || scale > 8) {
           throw new UsageError(`--scale must be a number in (0, 8], got ${JSON.stringify(flags.scale)}`);
         }
-        const files = await renderDeck(resolve(context.io.cwd, deckArg), {
+        const files = await renderDeck(requireExistingPath('deck', resolve(context.io.cwd, deckArg)), {
           outDir: resolve(context.io.cwd, flags.out),
           scale,
           ...(flags.maxSlides !== undefined
@@ -326,7 +358,9 @@ export const decksCommand: CommandModule = {
         layout,
         run: config.run,
         ...(flags.out ? { outDir: resolve(context.io.cwd, flags.out) } : {}),
-        ...(flags.template ? { templatePath: resolve(context.io.cwd, flags.template) } : {}),
+        ...(flags.template
+          ? { templatePath: requireExistingPath('template', resolve(context.io.cwd, flags.template)) }
+          : {}),
         audienceProfiles: await profilesFor(context, flags.audiences),
         filters: rowFilters(flags),
       });

@@ -69,7 +69,20 @@ describe('xsb demo', () => {
     expect(first.stderr).not.toContain('failed:');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('## Audience: learners');
-    expect(first.stdout).toMatch(/\| xsb-baseline__audience_conditioned \| 3 \| \d\.\d{3} \[/);
+    expect(first.stdout).toMatch(
+      /\| xsb-baseline__audience_conditioned \| 3 \| [\d.]+(?: \(\d+–\d+\))? \| \d\.\d{3} \[/,
+    );
+    // what the numbers rest on, before the tables: judges, tau_a, bootstrap, and that offline judges rank nothing
+    const lines = first.stdout.split('\n');
+    expect(lines[2]).toBe(
+      '- judges: `lexical` (offline, no model) for probes, weights, answerability, correctness',
+    );
+    expect(lines[3]).toBe('- tau_a: 0.7; bootstrap: 2000 resamples, seed 20240607, 95% percentile interval');
+    expect(lines[4]).toMatch(/^- WARNING: Offline judges \(lexical\) are a smoke test of the pipeline/);
+    expect(first.stdout).toContain('- missing jobs: none');
+    expect(first.stdout).toMatch(
+      /n differs: cases \w+, \w+ missing for system notebooklm__audience_agnostic/,
+    );
     // a newcomer is told how to read the table and where every stage's files went
     expect(first.stdout).toContain('higher is better in every metric column');
     expect(first.stdout).toContain(`Files (spec 000 layout) under ${join(root, 'a', 'data')}/:`);
@@ -83,6 +96,13 @@ describe('xsb demo', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('judge lexical (offline: no model, no tokens): 0 judge call(s) this run');
   }, 120_000);
+
+  it('stops before any work when the replay store is missing (exit 2)', async () => {
+    const result = await run(['demo', '--out', 'r', '--judge', 'replay:missing-store.jsonl']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^ERROR: missing-store\.jsonl: replay store not found/);
+    expect(existsSync(join(root, 'r'))).toBe(false);
+  });
 
   it('continues after SIGKILL during evaluation to the artifacts of an uninterrupted run, without duplicated rows', async () => {
     // The kill must land while evaluation is under way. On a loaded machine the poll can miss that

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { runDemo } from '@xsb/eval';
@@ -79,5 +79,101 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
     expect(noRunAggregate.code).toBe(2);
     expect(existsSync(join(root, 'agg-empty'))).toBe(false);
     expect(existsSync(join(root, 'demo', 'data', 'runs', 'no-such-run'))).toBe(false);
+  });
+
+  it('refuses filter values that match nothing with exit 2, listing the known values', async () => {
+    const evalCase = await run('eval --data demo/data --run demo --case no_such_case');
+    expect(evalCase.code).toBe(2);
+    expect(evalCase.stderr).toMatch(
+      /^ERROR: unknown case "no_such_case" in run "demo" \(known: cs_raft_consensus, energy_heat_pump_pilot, .*\)\n$/,
+    );
+    const refusals: Array<[string, string]> = [
+      [
+        'eval --data demo/data --run demo --system notebookml',
+        'unknown system "notebookml" in run "demo" (known: notebooklm, xsb-baseline)',
+      ],
+      [
+        'eval --data demo/data --run demo --system notebooklm --condition audience_conditioned',
+        'matches all the filters at once',
+      ],
+      [
+        'metrics --data demo/data --run demo --audience learner',
+        'unknown audience "learner" among the evaluations of run "demo" (known: decision_makers, learners, specialists)',
+      ],
+      [
+        'aggregate --data demo/data --run demo --out agg-f --condition agnostic',
+        'unknown condition "agnostic" among the metric rows of',
+      ],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await run(args);
+      expect(refused.code, args).toBe(2);
+      expect(refused.stderr, args).toContain(message);
+    }
+    expect(existsSync(join(root, 'agg-f'))).toBe(false);
+    const selected = await run(
+      'aggregate --data demo/data --run demo --out agg-f --system notebooklm --audience learners --json',
+    );
+    expect(selected.code).toBe(0);
+    const summary = JSON.parse(selected.stdout);
+    expect(summary.groups.map((g: { system_id: string }) => g.system_id)).toEqual([
+      'notebooklm__audience_agnostic',
+    ]);
+  });
+
+  it('xsb metrics refuses a run without evaluations with exit 2, and labels offline judges', async () => {
+    const noRun = await run('metrics --data demo/data --run no-such-run');
+    expect(noRun.code).toBe(2);
+    expect(noRun.stderr).toMatch(
+      /^ERROR: run "no-such-run": evaluation folder .* does not exist; evaluate the run first/,
+    );
+    const table = await run('metrics --data demo/data --run demo --case energy_heat_pump_pilot');
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(
+      /^judges: `lexical` \(offline, no model\) for probes, weights, answerability, correctness\nWARNING: Offline judges/,
+    );
+  });
+
+  it('xsb aggregate lists every job of the run without metrics, prints it and exits 1', async () => {
+    await cp(join(root, 'demo'), join(root, 'gaps'), { recursive: true });
+    const evaluations = join(root, 'gaps', 'data', 'runs', 'demo', 'evaluations');
+    const job = join(evaluations, 'notebooklm', 'audience_agnostic', 'learners', 'energy_heat_pump_pilot');
+    // never evaluated: neither the job folder nor its compact metrics copy
+    await rm(job, { recursive: true });
+    await rm(
+      join(
+        root,
+        'gaps',
+        'data',
+        'runs',
+        'demo',
+        'metrics',
+        'notebooklm__audience_agnostic',
+        'learners',
+        'energy_heat_pump_pilot.json',
+      ),
+    );
+    const result = await run('aggregate --data gaps/data --run demo');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `missing: notebooklm/audience_agnostic/learners/energy_heat_pump_pilot (not run): not evaluated yet; run \`xsb eval\` [${job}]`,
+    );
+    expect(result.stdout).toContain('- missing jobs: 1 evaluation job of the run has no metrics.json');
+    const summary = JSON.parse(
+      await readFile(join(root, 'gaps', 'data', 'runs', 'demo', 'summary', 'summary.json'), 'utf8'),
+    );
+    expect(summary.missing_jobs).toEqual([
+      expect.objectContaining({ system: 'notebooklm', audience: 'learners', status: 'not_run' }),
+    ]);
+    expect(summary.row_count).toBe(20);
+    // over folders that are not a run, nobody can know which jobs are missing: it says so
+    const folders = await run([
+      'aggregate',
+      join(root, 'gaps', 'data', 'runs', 'demo'),
+      '--out',
+      'agg-roots',
+    ]);
+    expect(folders.code).toBe(0);
+    expect(folders.stdout).toContain('- missing jobs: unknown (aggregated from folders, not from a run');
   });
 });

@@ -1,4 +1,5 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
@@ -44,6 +45,8 @@ describe('xsb llm complete', () => {
       'ping',
       '--system',
       'be brief',
+      '--ledger',
+      'calls.jsonl',
       '--json',
     ];
     const first = await run(ping);
@@ -68,12 +71,14 @@ describe('xsb llm complete', () => {
     expect(JSON.parse(second.stdout).fromCache).toBe(true);
     expect(server.requestCount).toBe(before);
 
-    const plain = await run('llm complete --judge anthropic:claude-test --prompt pong --no-cache');
+    const plain = await run(
+      'llm complete --judge anthropic:claude-test --prompt pong --no-cache --ledger calls.jsonl',
+    );
     expect(plain.stdout).toBe('hello from claude-test: pong\n');
     const stats = await run(['llm', 'cache', 'stats', '--json']);
     expect(JSON.parse(stats.stdout).entries).toBe(1);
 
-    const usage = await run(['llm', 'usage', '--json']);
+    const usage = await run(['llm', 'usage', '--ledger', 'calls.jsonl', '--json']);
     const summary = JSON.parse(usage.stdout);
     expect(summary.totals.calls).toBe(3);
     expect(summary.totals.cacheHits).toBe(1);
@@ -81,6 +86,21 @@ describe('xsb llm complete', () => {
     const cleared = await run(['llm', 'cache', 'clear']);
     expect(cleared.stdout).toContain('removed 1 answers');
     expect(JSON.parse((await run(['llm', 'cache', 'stats', '--json'])).stdout).entries).toBe(0);
+  });
+
+  it('writes a usage ledger only where --ledger says', async () => {
+    const result = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'no ledger']);
+    expect(result.code).toBe(0);
+    // no run ledger, no data/ folder in the working folder
+    expect(existsSync(join(root, 'data'))).toBe(false);
+    const missing = await run(['llm', 'usage']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^ERROR: run "default": usage ledger .*usage_ledger\.jsonl does not exist/,
+    );
+    const named = await run(['llm', 'usage', '--ledger', 'nope.jsonl']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(`usage ledger ${join(root, 'nope.jsonl')} does not exist`);
   });
 
   it('--refresh calls again and rewrites the cached answer', async () => {
@@ -108,11 +128,19 @@ describe('xsb llm complete', () => {
 
   it('a rejected key is exit 2 naming provider and variable, and the key is printed nowhere', async () => {
     server.setHandler(() => ({ fault: { kind: 'status', status: 401, message: `bad key ${KEY}` } }));
-    const result = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'x']);
+    const result = await run([
+      'llm',
+      'complete',
+      '--judge',
+      'openai:gpt-test',
+      '--prompt',
+      'x',
+      '--ledger',
+      'calls.jsonl',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/ERROR: openai rejected the API key .*OPENAI_API_KEY/);
-    const ledgerDir = join(root, 'data', 'runs', 'default');
-    const ledger = await readFile(join(ledgerDir, (await readdir(ledgerDir))[0]!), 'utf8');
+    const ledger = await readFile(join(root, 'calls.jsonl'), 'utf8');
     expect(ledger).toContain('"error":"auth"');
     expect(`${result.stdout}${result.stderr}${ledger}`).not.toContain(KEY);
   });
@@ -149,7 +177,16 @@ describe('xsb llm complete', () => {
       join(root, 'xsb.config.json'),
       JSON.stringify({ prices: { 'openai:gpt-test': { input: 1_000_000, output: 0 } } }),
     );
-    const answered = await run(['llm', 'complete', '--judge', 'openai:gpt-test', '--prompt', 'price me']);
+    const answered = await run([
+      'llm',
+      'complete',
+      '--judge',
+      'openai:gpt-test',
+      '--prompt',
+      'price me',
+      '--ledger',
+      'data/runs/default/usage_ledger.jsonl',
+    ]);
     expect(answered.code).toBe(0);
     const usage = await run(['llm', 'usage']);
     expect(usage.code).toBe(0);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { RunLayout, UsageError } from '@xsb/core';
 import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
-import { configFlags, integerFlag, llmClientOptions } from '../cli-options';
+import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 
 interface CompleteFlags {
@@ -13,6 +13,7 @@ interface CompleteFlags {
   json?: boolean;
   cache?: boolean;
   refresh?: boolean;
+  ledger?: string;
 }
 
 function parseTemperature(value: string | undefined): number | undefined {
@@ -46,6 +47,7 @@ export const llmCommand: CommandModule = {
       .option('--temperature <t>', 'sampling temperature')
       .option('--no-cache', 'neither read nor write the answer cache')
       .option('--refresh', 'ignore cached answers and overwrite them')
+      .option('--ledger <file>', 'append the call to this usage ledger (default: no ledger is written)')
       .option('--json', 'print {text, usage, retries, fromCache, latencyMs, model} as JSON')
       .action(async (flags: CompleteFlags) => {
         const { config, env } = context.loadConfig({
@@ -61,8 +63,10 @@ export const llmCommand: CommandModule = {
         const maxTokens =
           flags.maxTokens === undefined ? undefined : integerFlag('--max-tokens', flags.maxTokens, 1, 1);
         const temperature = parseTemperature(flags.temperature);
+        // A one-off check is no run: it writes a ledger only where --ledger says.
         const client = createLlmClient(config.judge, {
-          ...llmClientOptions(context, config, env),
+          ...modelClientOptions(context, config, env),
+          ...(flags.ledger ? { ledgerFile: resolve(context.io.cwd, flags.ledger) } : {}),
           stage: 'llm.complete',
         });
         const result = await client.complete({
@@ -116,9 +120,13 @@ export const llmCommand: CommandModule = {
       .option('--json', 'print as JSON')
       .action(async (flags: { ledger?: string; json?: boolean }) => {
         const { config } = context.loadConfig();
-        const file = flags.ledger
-          ? resolve(context.io.cwd, flags.ledger)
-          : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run);
+        const file = requireExistingPath(
+          flags.ledger ? 'usage ledger' : `run "${config.run}": usage ledger`,
+          flags.ledger
+            ? resolve(context.io.cwd, flags.ledger)
+            : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
+          flags.ledger ? '' : 'a run gets one with its first judge call (or pass --ledger FILE)',
+        );
         const summary = await summarizeUsageLedger(file, config.prices);
         if (flags.json) {
           context.printJson({ ledger: file, ...summary });

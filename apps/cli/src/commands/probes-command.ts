@@ -11,7 +11,6 @@ import {
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { forEachCaseWithProgress } from '../for-each-case-with-progress';
 import { printTable } from '../print-table';
 
 interface ProbesFlags {
@@ -75,7 +74,10 @@ export const probesCommand: CommandModule = {
           error: failure.error.message,
         }));
         const mineruCacheDir = mineruCacheDirFor(config, env);
-        await forEachCaseWithProgress(context.progress(), 'probes', cases, async (sourceCase) => {
+        // Counted in generation calls (chunks × k per case), known case by case once its chunks are.
+        const progress = context.progress();
+        progress.start('probes', 0, { unit: 'generation calls' });
+        for (const [index, sourceCase] of cases.entries()) {
           results.push(
             await generateCaseProbes(layout, sourceCase, {
               generator,
@@ -85,9 +87,12 @@ export const probesCommand: CommandModule = {
               sourceChars,
               force: Boolean(flags.force),
               sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir },
+              progress,
+              progressNote: `case ${index + 1}/${cases.length} ${sourceCase.caseId}`,
             }),
           );
-        });
+        }
+        progress.finish(`${cases.length} case(s)`);
         results.sort((a, b) => compareCodePoints(a.caseId, b.caseId));
         const rows = results.map((result) => ({
           case_id: result.caseId,

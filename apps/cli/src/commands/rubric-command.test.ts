@@ -1,8 +1,9 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
+import { buildTestPptx } from '@xsb/decks/testing';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
-import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';
+import { writeLayoutFixtureDecks, writeTextBoxDeck } from '@xsb/rubric/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runXsb, type XsbArgs } from '../testing-cli';
 import { repoFixture } from '../testing-fixtures';
@@ -73,16 +74,49 @@ describe('xsb rubric check', () => {
     expect(result.stdout).not.toMatch(/FAIL/);
   });
 
-  it('refuses a bad range as a usage error', async () => {
+  it('refuses a bad range and an unknown language as usage errors', async () => {
     const result = await run(['rubric', 'check', decks.clean, '--slides', '9-3']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/ERROR: --slides must look like 21-35/);
+    const language = await run(['rubric', 'check', decks.clean, '--language', 'english']);
+    expect(language.code).toBe(2);
+    expect(language.stderr).toMatch(/ERROR: --language must be one of en, de, .*got "english"/);
+    expect((await run(['rubric', 'check', decks.clean, '--language', 'zh-CN'])).code).toBe(1);
+  });
+
+  it('fails a plain text-box deck on content items and a title-only slide', async () => {
+    const deck = await writeTextBoxDeck(root);
+    const result = await run(['rubric', 'check', deck, '--json']);
+    expect(result.code).toBe(1);
+    const checks = Object.fromEntries(
+      (JSON.parse(result.stdout).checks as Array<{ id: string; status: string; slides: number[] }>).map(
+        (check) => [check.id, [check.status, check.slides]],
+      ),
+    );
+    expect(checks.bullets_per_slide).toEqual(['fail', [1]]);
+    expect(checks.empty_slide).toEqual(['fail', [2]]);
+    const text = await run(['rubric', 'check', deck]);
+    expect(text.stdout).toMatch(/^ +slide 1: 9 content items \(0 with bullet markup; max 6\)$/m);
+  });
+
+  it('fails a deck with no slides and prints what it cannot decide as not applicable', async () => {
+    const empty = join(root, 'empty.pptx');
+    await writeFile(empty, buildTestPptx({ slides: [] }));
+    const result = await run(['rubric', 'check', empty]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL slide_count +the deck has no slides$/m);
+    expect(result.stdout).toMatch(/^n\/a +text_overlap +not applicable: the deck has no slides$/m);
+    const json = JSON.parse((await run(['rubric', 'check', empty, '--json'])).stdout);
+    expect(json.checks.find((check: { id: string }) => check.id === 'off_slide')).toMatchObject({
+      status: 'not applicable',
+      passed: null,
+    });
   });
 });
 
 describe('xsb rubric score', () => {
-  it('prints the numbers scoring.py writes for a PresentBench result and weights', async () => {
-    const result = await run([
+  it("refuses to invent a number where scoring.py stops, and gives scoring.py's numbers with --errors as-no", async () => {
+    const args = [
       'rubric',
       'score',
       '--presentbench-result',
@@ -90,19 +124,48 @@ describe('xsb rubric score', () => {
       '--weights',
       join(layoutData, 'education/judge_weights.yaml'),
       '--json',
-    ]);
+    ];
+    const strict = await run(args);
+    expect(strict.code).toBe(1); // the fixture holds an unanswered item (answer: null)
+    const report = JSON.parse(strict.stdout);
+    expect(report.presentbench_score_tree).toBeNull();
+    expect(report.presentbench.unscoreable_reason).toMatch(/material_dependent → 2 → 2\.2: answer is null/);
+    expect(report.presentbench.total_percent).toBeNull();
+    expect(report.presentbench.classes.material_independent['1'].score_percent).toBeCloseTo(
+      (2 / 3) * 100,
+      10,
+    );
+
+    const result = await run([...args, '--errors', 'as-no']);
     expect(result.code).toBe(0);
     const { presentbench } = JSON.parse(result.stdout);
     expect(presentbench.total_percent).toBeCloseTo((10 * 2) / 3 + 10 + 20 + 0 + 9, 10);
     expect(presentbench.material_independent_percent).toBeCloseTo((((10 * 2) / 3 + 10) / 40) * 100, 10);
     expect(presentbench.material_dependent_percent).toBeCloseTo((29 / 60) * 100, 10);
     expect(presentbench.classes.material_independent['1']).toMatchObject({ yes_count: 2, valid_count: 3 });
-    expect(presentbench.classes.material_independent['1'].score_percent).toBeCloseTo((2 / 3) * 100, 10);
     expect(presentbench.classes.material_dependent['3']).toMatchObject({
       score_percent: 60,
       yes_count: 3,
       valid_count: 5,
     });
+  });
+
+  it('prints a class without any judged item as n/a, never 0.0%', async () => {
+    await writeFile(
+      join(root, 'partial.yaml'),
+      "material_independent:\n  '1': {'1.1': {answer: 'yes'}}\n  '2': {}\nmaterial_dependent: {}\n",
+    );
+    const result = await run([
+      'rubric',
+      'score',
+      '--presentbench-result',
+      'partial.yaml',
+      '--weights',
+      join(layoutData, 'education/judge_weights.yaml'),
+    ]);
+    expect(result.stdout).toMatch(/material_independent class 2: n\/a \(0 \/ 0 yes\)/);
+    expect(result.stdout).toMatch(/ {2}design +n\/a/);
+    expect(result.stdout).not.toMatch(/(^|[^0-9])0\.0%/m);
   });
 
   it('needs weights with a PresentBench result', async () => {
@@ -124,7 +187,13 @@ describe('xsb rubric eval and run', () => {
     // the weighted total of a partial evaluation would count the unjudged classes as zeros
     expect(output.presentbench).toMatchObject({ not_judged_count: 13, total_percent: null });
     expect(output.reused).toBe(false);
+    expect(output.parser).toBe('strict');
     expect(output.evaluation_file).toBe(join(root, 'clean.pptx.xsb_rubric_lexical.json'));
+    // not in a PresentBench results folder: the result YAML sits beside the deck, unscoreable while items are unjudged
+    expect(output.presentbench_result_file).toBe(
+      join(root, 'clean.pptx.xsb_rubric_lexical_presentbench.yaml'),
+    );
+    expect(output.presentbench_score_file).toBeNull();
     const evaluation = JSON.parse(await readFile(output.evaluation_file, 'utf8'));
     expect(evaluation.items).toHaveLength(14);
   });
@@ -149,6 +218,9 @@ describe('xsb rubric eval and run', () => {
       expect(server.requests.length).toBe(calls);
       // forced: evaluated and written again (the answers themselves may come from the response cache)
       expect((await evalDeck(decks.clean, '--force')).stdout).toMatch(/^wrote .*clean\.pptx\.xsb_rubric/m);
+      // another parser is another evaluation: nothing stored is reused
+      const lenient = await evalDeck(decks.clean, '--parse', 'lenient', '--json');
+      expect(JSON.parse(lenient.stdout)).toMatchObject({ reused: false, parser: 'lenient' });
       const other = await evalDeck(decks.defects, '--json');
       expect(JSON.parse(other.stdout)).toMatchObject({
         reused: false,
@@ -184,7 +256,13 @@ describe('xsb rubric eval and run', () => {
         env,
       );
       expect(ran.code).toBe(1); // the bad-callable case is a failed row
+      // progress counts checklist items (14 for the 4-slide deck), not cases
+      expect(ran.stderr).toMatch(/rubric run \(checklist items of 2 cases\): 0\/14/);
+      expect(ran.stderr).toMatch(/14\/14 \(100%\)/);
       const summary = JSON.parse(ran.stdout);
+      expect(summary.rows[0].presentbench_result).toMatch(
+        /ch1_bits\/generation_task\/results\/gpt-cli_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.yaml$/,
+      );
       expect(summary.rows.map((row: { status: string }) => row.status)).toEqual(['evaluated', 'failed']);
       expect(summary.categories.education.paper_mean_percent).toBe(100);
 

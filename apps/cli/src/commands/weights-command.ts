@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, RunLayout, UsageError } from '@xsb/core';
+import { compareCodePoints, countingProgress, RunLayout, UsageError } from '@xsb/core';
 import {
   type AudienceWeightsResult,
   createUtilityJudge,
   ensureAudienceWeights,
   loadAudienceProfiles,
+  plannedWeightCalls,
   WEIGHT_DEFAULTS,
 } from '@xsb/weights';
 import {
@@ -16,7 +17,6 @@ import {
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { forEachCaseWithProgress } from '../for-each-case-with-progress';
 import { printTable } from '../print-table';
 
 interface WeightsFlags {
@@ -81,15 +81,16 @@ export const weightsCommand: CommandModule = {
         const rows = failures.map((failure) =>
           emptyRow(failure.caseId, '-', 'failed', failure.error.message),
         );
-        await forEachCaseWithProgress(context.progress(), 'weights', cases, async (sourceCase) => {
+        // Every pair to weight, then its planned judge calls (batches × k; 0 when finished), so the
+        // progress total is exact before the first call.
+        const pairs: Array<{ caseLabel: string; audience: string }> = [];
+        for (const sourceCase of cases) {
           const valid = sourceCase.metadata.valid_audiences;
           const audiences = flags.audience && flags.audience.length > 0 ? flags.audience : valid;
           for (const audience of audiences) {
-            if (!valid.includes(audience)) {
+            if (!valid.includes(audience))
               rows.push(emptyRow(sourceCase.caseId, audience, 'not_applicable', null));
-              continue;
-            }
-            if (!profiles.has(audience)) {
+            else if (!profiles.has(audience))
               rows.push(
                 emptyRow(
                   sourceCase.caseId,
@@ -98,22 +99,36 @@ export const weightsCommand: CommandModule = {
                   `no profile for audience "${audience}" (add it with --audiences <file>)`,
                 ),
               );
-              continue;
-            }
-            const {
-              weightsFile: _w,
-              failuresFile: _f,
-              ...result
-            } = await ensureAudienceWeights(layout, sourceCase.caseId, audience, {
-              judge,
-              profiles,
-              k,
-              batchSize,
-              force: Boolean(flags.force),
-            });
-            rows.push(result);
+            else pairs.push({ caseLabel: sourceCase.caseId, audience });
           }
-        });
+        }
+        const options = { judge, profiles, k, batchSize, force: Boolean(flags.force) };
+        const planned = await Promise.all(
+          pairs.map((pair) => plannedWeightCalls(layout, pair.caseLabel, pair.audience, options)),
+        );
+        const progress = context.progress();
+        progress.start(
+          'weights',
+          planned.reduce((a, b) => a + b, 0),
+          { unit: 'judge calls' },
+        );
+        for (const [index, { caseLabel, audience }] of pairs.entries()) {
+          const note = `pair ${index + 1}/${pairs.length} ${caseLabel}/${audience}`;
+          const counted = countingProgress(progress);
+          const {
+            weightsFile: _w,
+            failuresFile: _f,
+            ...result
+          } = await ensureAudienceWeights(layout, caseLabel, audience, {
+            ...options,
+            progress: counted.reporter,
+            progressNote: note,
+          });
+          // A pair that failed early made fewer calls than planned: the rest is counted, not waited for.
+          progress.skip?.(Math.max(0, planned[index]! - counted.counted.done), note);
+          rows.push(result);
+        }
+        progress.finish(`${pairs.length} pair(s)`);
         rows.sort((a, b) => compareCodePoints(a.caseLabel, b.caseLabel));
         if (flags.json) context.printJson(rows);
         else {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { judgeDescriptorsSchema } from './metrics';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
@@ -21,23 +22,62 @@ export const metricsGroupSummarySchema = z.looseObject({
   audience: z.string().min(1),
   row_count: z.number().int().min(0),
   cases: z.array(z.string()),
+  /** Cases other systems of the same audience were scored on and this one was not (sorted). */
+  missing_cases: z.array(z.string()),
+  /** The tau_a values of the group's rows (one, unless rows were scored at different thresholds). */
+  tau_a: z.array(finite),
+  /** How many probes reached tau_a per deck: what each deck's coverage rests on. */
+  included_probe_count: z.looseObject({ min: finite, median: finite, max: finite }).nullable(),
+  /** The median deck rests on fewer than `thin_below` probes: too few to read much into. */
+  thin: z.boolean(),
+  judges: judgeDescriptorsSchema,
+  offline_judges: z.boolean(),
   metrics: z.array(metricSummarySchema),
 });
 export type MetricsGroupSummary = z.infer<typeof metricsGroupSummarySchema>;
 
 /**
+ * An evaluation job of the run that has no `metrics.json`, so no row in the summary: failed (the
+ * reason from its status.json), not run yet, interrupted while being written, deleted, or a deck
+ * folder that yields no job at all. Identity fields are null where the folder does not say.
+ */
+const missingJobSchema = z.looseObject({
+  system: z.string().nullable(),
+  condition: z.string().nullable(),
+  audience: z.string().nullable(),
+  case_label: z.string().nullable(),
+  status: z.enum(['failed', 'not_run', 'incomplete', 'deleted', 'undiscoverable']),
+  reason: z.string().min(1),
+  /** The evaluation (or deck) folder, relative to the summary folder. */
+  where: z.string().min(1),
+});
+export type MissingJob = z.infer<typeof missingJobSchema>;
+
+/**
  * `summary.json` (stage 7): every (system_id, audience) group with per-metric mean, bootstrap 95%
- * interval and n, plus the bootstrap settings that make the numbers reproducible.
+ * interval and n, plus what the numbers rest on: the judges, tau_a, the bootstrap settings, the
+ * probes per deck, and the jobs of the run that have no row.
  */
 export const metricsSummarySchema = z.looseObject({
   stage: z.literal('aggregate'),
   xsb_version: z.string().min(1),
+  /** Every judge behind any row, deduplicated by (stage, id). */
+  judges: judgeDescriptorsSchema,
+  /** Rows that record no judge (compact files written by other tools or older versions). */
+  rows_without_judges: z.number().int().min(0),
+  /** True when an offline (`lexical`) judge stands behind some row; `offline_warning` then says what that means. */
+  offline_judges: z.boolean(),
+  offline_warning: z.string().min(1).nullable(),
+  /** The tau_a values of all rows, sorted (one unless rows were scored at different thresholds). */
+  tau_a: z.array(finite),
   bootstrap: z.looseObject({
     seed: z.number().int(),
     resamples: z.number().int().min(1),
     confidence: finite,
     method: z.string().min(1),
   }),
+  /** A group whose median included-probe count is below this is `thin`. */
+  thin_below: z.number().int().min(1),
   row_count: z.number().int().min(0),
   groups: z.array(metricsGroupSummarySchema),
   rows: z.array(
@@ -50,5 +90,9 @@ export const metricsSummarySchema = z.looseObject({
     }),
   ),
   skipped: z.array(z.looseObject({ file: z.string(), reason: z.string() })),
+  /** Jobs of the run without metrics; null when the summary was made from folders, not a run. */
+  missing_jobs: z.array(missingJobSchema).nullable(),
+  /** Why `missing_jobs` is null. */
+  missing_jobs_note: z.string().min(1).optional(),
 });
 export type MetricsSummary = z.infer<typeof metricsSummarySchema>;

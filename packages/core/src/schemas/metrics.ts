@@ -3,6 +3,28 @@ import { z } from 'zod';
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
 /**
+ * A judge that stands behind a number: the step it judged (`probes`, `weights`, `answerability`,
+ * `correctness`), its id as recorded (the judge spec), and what kind of judge it is. `offline` is the
+ * deterministic `lexical` judge; `model` a provider model (`model` names it); `replay`/`record` a
+ * replay store (`replay_store`) answering as one fixed model (`model_label`, when known).
+ */
+/** What kind of judge stands behind a number (see {@link JudgeDescriptor}). */
+export const JUDGE_KINDS = ['offline', 'model', 'replay', 'record'] as const;
+
+const judgeDescriptorSchema = z.looseObject({
+  stage: z.string().min(1),
+  id: z.string().min(1),
+  kind: z.enum(JUDGE_KINDS),
+  model: z.string().min(1).optional(),
+  replay_store: z.string().min(1).optional(),
+  model_label: z.string().min(1).optional(),
+});
+export type JudgeDescriptor = z.infer<typeof judgeDescriptorSchema>;
+export type JudgeKind = JudgeDescriptor['kind'];
+/** A list of {@link JudgeDescriptor}s, deduplicated, for every format that records its judges. */
+export const judgeDescriptorsSchema = z.array(judgeDescriptorSchema);
+
+/**
  * `metrics.json` (stage 6), also the compact aggregate input `metrics/<system>/<audience>/<case>.json`.
  * `coverage` is null (never 0 or NaN) when no probe reaches tau_a; `coverage_null_reason` says why.
  * `correctness` and `safe_efficiency_time` are null when correctness was not scored.
@@ -20,5 +42,7 @@ export const metricsSchema = z.looseObject({
   efficiency_word: finite.nullable().optional(),
   correctness: finite.nullable().optional(),
   safe_efficiency_time: finite.nullable().optional(),
+  /** The judges behind this row (stage 6 records them from the evaluation's manifest and inputs). */
+  judges: judgeDescriptorsSchema.optional(),
 });
 export type Metrics = z.infer<typeof metricsSchema>;

@@ -9,6 +9,20 @@ export const sourcePageSpanSchema = z.object({
 export type SourcePageSpan = z.infer<typeof sourcePageSpanSchema>;
 
 /**
+ * A line of page furniture in `source_context.txt`: a running header or footer, or a page number,
+ * repeated across the pages of a PDF. It stays in the text (the page spans are unchanged) and is
+ * marked here so that probe generation skips it: `text.slice(start, end)` is the whole line, on page
+ * `page`.
+ */
+export const sourcePageFurnitureSchema = z.object({
+  page: z.number().int().positive(),
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  kind: z.enum(['running_header', 'running_footer', 'page_number']),
+});
+export type SourcePageFurniture = z.infer<typeof sourcePageFurnitureSchema>;
+
+/**
  * `source_context.json`, written beside `source_context.txt` by stage 1: how the text was made, so a
  * re-run can tell whether it is still current and later stages can cite pages.
  */
@@ -25,5 +39,12 @@ export const sourceContextSchema = z.object({
   text_sha256: z.string().regex(/^[0-9a-f]{64}$/),
   page_count: z.number().int().min(0),
   pages: z.array(sourcePageSpanSchema),
+  /**
+   * Version of stage 1's extraction rules that made the text; a context from older rules (or none
+   * recorded) is re-extracted on the next run.
+   */
+  extractor_version: z.number().int().positive().optional(),
+  /** Page furniture in the text (PDFs read with unpdf; empty for other sources and older records). */
+  page_furniture: z.array(sourcePageFurnitureSchema).default([]),
 });
 export type SourceContext = z.infer<typeof sourceContextSchema>;

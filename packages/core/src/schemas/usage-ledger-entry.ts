@@ -26,5 +26,16 @@ export const usageLedgerEntrySchema = z.looseObject({
   ok: z.boolean(),
   /** The error code of a failed call (`rate_limited`, `auth`, `timeout`, ...). */
   error: z.string().optional(),
+  /** True when the call went through the provider's batch API (billed at the batch price). */
+  batch: z.boolean().optional(),
+  /** The provider's batch id (`msgbatch_…`, `batch_…`) of a batch call. */
+  batchId: z.string().min(1).optional(),
+  /**
+   * Estimated USD of this line by the price table in force when it was written (batch price for a
+   * batch call, 0 for a cache hit); absent when the model has no price.
+   */
+  costUsd: z.number().min(0).optional(),
+  /** The request's input tokens as estimated before the call, to check estimates against `inputTokens`. */
+  estimatedInputTokens: tokens.optional(),
 });
 export type UsageLedgerEntry = z.infer<typeof usageLedgerEntrySchema>;

@@ -41,6 +41,7 @@ export const RUBRIC_OFFLINE_WARNING =
 const VERDICT_TONE: Record<RubricVerdict, 'good' | 'bad' | 'mid' | 'warn'> = {
   yes: 'good',
   no: 'bad',
+  other: 'warn',
   not_applicable: 'mid',
   error: 'warn',
   not_judged: 'mid',

@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '@xsb/core';
+import { readDeck } from '@xsb/decks';
+import {
+  cachedInputShare,
+  evaluateOrReuse,
+  evaluationFilesFor,
+  loadInstanceAt,
+  readMaterials,
+  scoreEvaluation,
+} from '@xsb/rubric';
+import type { Command } from 'commander';
+import type { CliContext } from '../../cli-context';
+import { requireExistingPath } from '../../cli-options';
+import { reportExitCode } from '../../exit-code';
+import { addJudgingFlags, type JudgingFlags, judgeFrom, judgingOptions, printScores } from './rubric-flags';
+
+interface EvalFlags extends JudgingFlags {
+  instance: string;
+  deck: string;
+  dataRoot?: string;
+}
+
+const OUTCOME_LINE = {
+  reused: (file: string) => `reused ${file} (inputs unchanged; --force judges again)`,
+  resumed: (file: string) => `resumed ${file}: judged its unanswered items again`,
+  evaluated: (file: string) => `wrote ${file}`,
+} as const;
+
+export function registerEval(rubric: Command, context: CliContext): void {
+  const command = rubric
+    .command('eval')
+    .description(
+      'judge one deck against one instance, item by item (writes <deck>.xsb_rubric_<judge>.json beside the deck)',
+    )
+    .requiredOption('--instance <path>', 'instance.yaml|json, or a PresentBench case folder')
+    .requiredOption('--deck <file>', 'the generated deck (.pptx or .pdf)')
+    .option('--data-root <dir>', 'PresentBench data root (default: the folder above the case’s domain)');
+  addJudgingFlags(command)
+    .option('--json', 'print evaluation file, scores and token use as JSON')
+    .action(async (flags: EvalFlags) => {
+      const { errorPolicy, judging } = judgingOptions(flags);
+      const instancePath = requireExistingPath('--instance', resolve(context.io.cwd, flags.instance));
+      const deckPath = requireExistingPath('--deck', resolve(context.io.cwd, flags.deck));
+      const { client, judgeId } = judgeFrom(context, flags.judge);
+      const instance = await loadInstanceAt(
+        instancePath,
+        flags.dataRoot ? resolve(context.io.cwd, flags.dataRoot) : undefined,
+      );
+      const deck = await readDeck(deckPath);
+      if (flags.attachPdf && deck.format !== 'pdf') {
+        throw new UsageError('--attach-pdf needs a PDF deck; convert the PPTX to PDF first');
+      }
+      const files = evaluationFilesFor(deckPath, judgeId);
+      const { evaluation, outcome, presentbench } = await evaluateOrReuse(
+        {
+          instance,
+          deck,
+          ...(flags.attachPdf ? { deckPdf: new Uint8Array(await readFile(deckPath)) } : {}),
+          materials: await readMaterials(instance.materials),
+          client,
+          judgeId,
+          ...judging,
+          progress: context.progress(),
+        },
+        files,
+        flags.force ?? false,
+      );
+      const scores = scoreEvaluation(evaluation, { weights: instance.weights, errorPolicy });
+      if (scores.paper.error_count > 0) reportExitCode(1);
+      if (flags.json) {
+        context.printJson({
+          evaluation_file: files.evaluation,
+          presentbench_result_file: presentbench.result,
+          presentbench_score_file: presentbench.score,
+          judge: judgeId,
+          parser: evaluation.parser,
+          reused: outcome === 'reused',
+          outcome,
+          truncated: evaluation.truncated,
+          usage: { ...evaluation.usage, cached_input_share: cachedInputShare(evaluation.usage) },
+          ...scores,
+        });
+        return;
+      }
+      context.print(
+        `${instance.id}: ${evaluation.items.length} items, judge ${judgeId}, ${evaluation.parser} parser${evaluation.truncated ? `, deck truncated to ${evaluation.judged_slide_count} slides` : ''}`,
+      );
+      printScores(context, scores);
+      const share = cachedInputShare(evaluation.usage);
+      if (share !== null)
+        context.print(`input tokens served from the cached prefix: ${(share * 100).toFixed(1)}%`);
+      context.print(OUTCOME_LINE[outcome](files.evaluation));
+      context.print(
+        `PresentBench result: ${presentbench.result}${presentbench.score ? `, score: ${presentbench.score}` : ' (no score file while items are unanswered or not judged)'}`,
+      );
+    });
+}

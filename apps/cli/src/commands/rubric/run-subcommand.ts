@@ -1,0 +1,65 @@
+import { resolve } from 'node:path';
+import { runRubric } from '@xsb/rubric';
+import type { Command } from 'commander';
+import type { CliContext } from '../../cli-context';
+import { requireExistingPath } from '../../cli-options';
+import { reportExitCode } from '../../exit-code';
+import { addJudgingFlags, type JudgingFlags, judgeFrom, judgingOptions, percent } from './rubric-flags';
+
+interface RunFlags extends JudgingFlags {
+  instances: string;
+  results: string;
+}
+
+export function registerRun(rubric: Command, context: CliContext): void {
+  const command = rubric
+    .command('run')
+    .description('evaluate every instance’s deck at <results>/<case>/generation_task/results/slides.pdf|pptx')
+    .requiredOption('--instances <dir>', 'PresentBench data root, or a folder of instance.yaml files')
+    .requiredOption('--results <dir>', 'the generator’s results root (same sub-paths as the instances)');
+  addJudgingFlags(command)
+    .option('--json', 'print the run summary as JSON')
+    .action(async (flags: RunFlags) => {
+      const { errorPolicy, judging } = judgingOptions(flags);
+      const instancesDir = requireExistingPath('--instances', resolve(context.io.cwd, flags.instances));
+      const resultsDir = requireExistingPath('--results', resolve(context.io.cwd, flags.results));
+      const { client, judgeId } = judgeFrom(context, flags.judge);
+      const { summary, summaryFile } = await runRubric({
+        instancesDir,
+        resultsDir,
+        client,
+        judgeId,
+        force: flags.force ?? false,
+        attachPdf: flags.attachPdf ?? false,
+        errorPolicy,
+        ...judging,
+        progress: context.progress(),
+      });
+      if (
+        summary.rows.some(
+          (row) => row.status === 'failed' || row.status === 'missing_deck' || row.error_count > 0,
+        )
+      ) {
+        reportExitCode(1);
+      }
+      if (flags.json) {
+        context.printJson({ summary_file: summaryFile, ...summary });
+        return;
+      }
+      for (const row of summary.rows) {
+        const notes = [
+          ...(row.not_judged_count > 0 ? [`${row.not_judged_count} items not judged`] : []),
+          ...(row.error_count > 0 ? [`${row.error_count} unanswered`] : []),
+        ];
+        context.print(
+          `${row.status.padEnd(12)} ${row.instance_id}${row.error ? `: ${row.error}` : `  paper ${percent(row.paper_total_percent)}, PresentBench ${percent(row.presentbench_total_percent)}${notes.length ? ` (${notes.join(', ')})` : ''}`}`,
+        );
+      }
+      for (const [category, means] of Object.entries(summary.categories)) {
+        context.print(
+          `${category}: paper ${percent(means.paper_mean_percent)}, PresentBench ${percent(means.presentbench_mean_percent)} (${means.count} instances)`,
+        );
+      }
+      context.print(`wrote ${summaryFile}`);
+    });
+}

@@ -1,0 +1,29 @@
+import { type MetricsSummary, RunLayout } from '@xsb/core';
+import { type AggregateOptions, type RowFilters, runAggregation } from '@xsb/metrics';
+import { findMissingEvaluationJobs } from './find-missing-evaluation-jobs';
+
+export interface AggregateRunOptions extends Omit<AggregateOptions, 'missingJobs'> {
+  dataDir: string;
+  run: string;
+  /** Default `runs/<run>/summary`. */
+  outDir?: string;
+  filters?: RowFilters;
+}
+
+/**
+ * Stage 7 for a run: aggregates every metric row under the run folder into `summary.json`,
+ * `summary.csv` and `report.md`, and lists as `missing_jobs` each evaluation job of the run (its deck
+ * tree expanded over audiences) that has no metrics.json, with the reason: nothing drops out
+ * silently. Filters narrow rows and missing jobs alike.
+ */
+export async function aggregateRun(
+  options: AggregateRunOptions,
+): Promise<{ summary: MetricsSummary; files: { json: string; csv: string; report: string } }> {
+  const { dataDir, run, outDir, ...aggregate } = options;
+  const layout = new RunLayout(dataDir);
+  const missingJobs = await findMissingEvaluationJobs(layout, run);
+  return runAggregation([layout.runDir(run)], outDir ?? layout.summaryDir(run), {
+    ...aggregate,
+    missingJobs,
+  });
+}

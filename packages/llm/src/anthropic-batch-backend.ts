@@ -1,0 +1,111 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { answerFromAnthropicMessage, toAnthropicBody } from './anthropic-wire';
+import {
+  answeredOutcome,
+  type BatchBackend,
+  type BatchEntry,
+  type BatchProgress,
+  type EntryOutcome,
+  type OrphanHints,
+} from './batch-backend';
+import { failureFromStatus } from './classify-failure';
+import type { CompletionRequest } from './completion-types';
+
+/** Message Batches limits: 100,000 requests or 256 MB per batch, whichever comes first. */
+export const ANTHROPIC_BATCH_LIMITS = { maxRequests: 100_000, maxBytes: 256_000_000 } as const;
+
+/** The HTTP status an Anthropic error type stands for, so batch errors follow the online retry rule. */
+const STATUS_OF_ERROR_TYPE: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  conflict_error: 409,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+/** How far back a lost batch's `created_at` may lie before xsb's clock said it called create. */
+const CLOCK_SKEW_MS = 120_000;
+
+/** Anthropic Message Batches (`/v1/messages/batches`) through `client.messages.batches`. */
+export class AnthropicBatchBackend implements BatchBackend {
+  readonly provider = 'anthropic' as const;
+  readonly maxRequests = ANTHROPIC_BATCH_LIMITS.maxRequests;
+  readonly maxBytes = ANTHROPIC_BATCH_LIMITS.maxBytes;
+
+  constructor(private readonly client: Anthropic) {}
+
+  entryFor(customId: string, request: CompletionRequest, model: string): BatchEntry {
+    const body = { custom_id: customId, params: toAnthropicBody(request, model) };
+    // The create body is `{"requests":[…]}`: each entry costs its JSON and a comma.
+    return { customId, body, bytes: Buffer.byteLength(JSON.stringify(body)) + 1 };
+  }
+
+  async create(entries: readonly BatchEntry[]): Promise<string> {
+    const batch = await this.client.messages.batches.create(
+      {
+        requests: entries.map(
+          (entry) => entry.body,
+        ) as unknown as Anthropic.Messages.BatchCreateParams['requests'],
+      },
+      { maxRetries: 0 },
+    );
+    return batch.id;
+  }
+
+  /**
+   * A batch carries no metadata at Anthropic, so a lost one is recognised by what it holds: created
+   * after the create call started (less clock skew), with exactly as many requests, and not named by
+   * any state file. Batches are listed newest first; the search stops at the first older one.
+   */
+  async findOrphan(hints: OrphanHints): Promise<string | undefined> {
+    for await (const batch of this.client.messages.batches.list({ limit: 100 }, { maxRetries: 0 })) {
+      const created = Date.parse(batch.created_at);
+      if (created < hints.since - CLOCK_SKEW_MS) return undefined;
+      if (hints.known.has(batch.id)) continue;
+      const counts = batch.request_counts;
+      const total = counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired;
+      if (total === hints.requestCount) return batch.id;
+    }
+    return undefined;
+  }
+
+  async progress(batchId: string): Promise<BatchProgress> {
+    const batch = await this.client.messages.batches.retrieve(batchId, {}, { maxRetries: 0 });
+    return batch.processing_status === 'ended'
+      ? { state: 'ended', providerStatus: 'ended' }
+      : { state: 'running', providerStatus: batch.processing_status };
+  }
+
+  async results(batchId: string, model: string): Promise<Map<string, EntryOutcome>> {
+    const out = new Map<string, EntryOutcome>();
+    const stream = await this.client.messages.batches.results(batchId, {}, { maxRetries: 0 });
+    for await (const line of stream) out.set(line.custom_id, outcomeOf(line.result, model));
+    return out;
+  }
+
+  async cancel(batchId: string): Promise<void> {
+    await this.client.messages.batches.cancel(batchId, {}, { maxRetries: 0 });
+  }
+}
+
+function outcomeOf(result: Anthropic.Messages.MessageBatchResult, model: string): EntryOutcome {
+  switch (result.type) {
+    case 'succeeded':
+      return answeredOutcome(() => answerFromAnthropicMessage(result.message, model));
+    case 'errored': {
+      const type = result.error?.error?.type ?? 'api_error';
+      const message = result.error?.error?.message ?? type;
+      return { kind: 'errored', failure: failureFromStatus(STATUS_OF_ERROR_TYPE[type] ?? 500, message) };
+    }
+    case 'expired':
+      return { kind: 'expired' };
+    case 'canceled':
+      return { kind: 'canceled' };
+  }
+}

@@ -1,0 +1,223 @@
+import type { PerturbationChange } from '@xsb/core';
+import { excerpt, type KindOutcome, type PptxVariant, unchangedSlides } from './kind-outcome';
+import type { SlideShape } from './slide-model';
+import { sampleIndices, unitsFor } from './text-patterns';
+import { applySplices, type Splice, tagAttribute } from './xml-scan';
+
+const EMU_PER_POINT = 12_700;
+/** Sizes `shrink_fonts` sets, in points: all below the 12 pt legibility floor of the layout check. */
+export const SHRUNK_FONT_SIZES_PT = [6, 7, 8, 9, 10] as const;
+
+function prefixOf(raw: string): string {
+  const match = /^<([\w.-]+):/.exec(raw);
+  return match ? `${match[1]}:` : '';
+}
+
+/** `shrink_fonts`: sets a share of the text runs on content slides to 6–10 pt. */
+export function shrinkFonts(variant: PptxVariant): KindOutcome {
+  const units: Array<{ position: number; run: number }> = [];
+  for (const position of variant.content) {
+    variant.texts.get(position).model.runs.forEach((run, index) => {
+      if (run.text.trim() !== '') units.push({ position, run: index });
+    });
+  }
+  if (units.length === 0)
+    return { changes: [], eligible: 0, changed: 0, skipped: 'the content slides hold no text run' };
+  const chosen = sampleIndices(units.length, unitsFor(variant.severity, units.length), variant.random).map(
+    (index) => units[index]!,
+  );
+  const changes: PerturbationChange[] = [];
+  const fontChecks = new Map<number, { maxPt: number; count: number }>();
+  const positions = [...new Set(chosen.map((unit) => unit.position))];
+  for (const position of positions) {
+    const { xml, model } = variant.texts.get(position);
+    const splices: Splice[] = [];
+    for (const unit of chosen.filter((item) => item.position === position)) {
+      const run = model.runs[unit.run]!;
+      const size = SHRUNK_FONT_SIZES_PT[Math.floor(variant.random() * SHRUNK_FONT_SIZES_PT.length)]!;
+      const sz = String(size * 100);
+      let old = 'inherited';
+      if (run.rPrTag) {
+        const raw = xml.slice(run.rPrTag.start, run.rPrTag.end);
+        const explicit = tagAttribute(raw, 'sz');
+        if (explicit !== undefined) old = String(Number(explicit) / 100);
+        const rewritten =
+          explicit !== undefined
+            ? raw.replace(/(\ssz\s*=\s*)("[^"]*"|'[^']*')/, `$1"${sz}"`)
+            : raw.replace(/^(<[\w.:-]+)/, `$1 sz="${sz}"`);
+        splices.push({ start: run.rPrTag.start, end: run.rPrTag.end, text: rewritten });
+      } else {
+        const prefix = prefixOf(xml.slice(run.runTag.start, run.runTag.end));
+        splices.push({ start: run.runTag.end, end: run.runTag.end, text: `<${prefix}rPr sz="${sz}"/>` });
+      }
+      changes.push({
+        slide: position + 1,
+        field: 'font_size',
+        old,
+        new: String(size),
+        detail: excerpt(run.text),
+      });
+      const check = fontChecks.get(position) ?? { maxPt: 0, count: 0 };
+      fontChecks.set(position, { maxPt: Math.max(check.maxPt, size), count: check.count + 1 });
+    }
+    variant.editor.setText(variant.list.entries[position]!.part, applySplices(xml, splices));
+  }
+  return {
+    eligible: units.length,
+    changed: chosen.length,
+    changes,
+    expectedSlides: unchangedSlides(variant.deck),
+    fontChecks: [...fontChecks].map(([position, check]) => ({ position, ...check })),
+  };
+}
+
+interface Box {
+  x: number;
+  y: number;
+  cx: number;
+  cy: number;
+}
+
+function boxOf(shape: SlideShape): Box | undefined {
+  if (!shape.off || !shape.ext) return undefined;
+  const box = { x: shape.off.x, y: shape.off.y, cx: shape.ext.cx, cy: shape.ext.cy };
+  return Object.values(box).every(Number.isFinite) && box.cx > 0 && box.cy > 0 ? box : undefined;
+}
+
+const describe = (box: Box) => `x=${box.x} y=${box.y} cx=${box.cx} cy=${box.cy}`;
+
+function offSlide(box: Box, size: { cx: number; cy: number }): boolean {
+  const tolerance = 2 * EMU_PER_POINT;
+  return (
+    box.x < -tolerance ||
+    box.y < -tolerance ||
+    box.x + box.cx > size.cx + tolerance ||
+    box.y + box.cy > size.cy + tolerance
+  );
+}
+
+/**
+ * `overflow_text`: moves a share of the text boxes on content slides either half off the right edge,
+ * or onto another text box or picture of the same slide (taking its size, offset by a tenth), and
+ * records which of the two geometry checks each move breaks.
+ */
+export function overflowText(variant: PptxVariant): KindOutcome {
+  const units: Array<{ position: number; shape: number; box: Box }> = [];
+  for (const position of variant.content) {
+    const { model } = variant.texts.get(position);
+    model.shapes.forEach((shape, index) => {
+      const box = boxOf(shape);
+      if (!box || shape.parent !== -1 || shape.name !== 'sp' || shape.hidden) return;
+      const hasText = shape.paragraphs.some((paragraph) =>
+        model.paragraphs[paragraph]!.runs.some((run) => model.runs[run]!.text.trim() !== ''),
+      );
+      if (hasText) units.push({ position, shape: index, box });
+    });
+  }
+  if (units.length === 0) {
+    return {
+      changes: [],
+      eligible: 0,
+      changed: 0,
+      skipped: 'the content slides hold no text box with its own position and size',
+    };
+  }
+  const chosen = sampleIndices(units.length, unitsFor(variant.severity, units.length), variant.random).map(
+    (index) => units[index]!,
+  );
+  const slideArea = variant.slideSize
+    ? variant.slideSize.cx * variant.slideSize.cy
+    : Number.POSITIVE_INFINITY;
+  // The overlap check pairs text with text, or text with a picture that is not a slide background.
+  const isOverlapPartner = (shape: SlideShape, box: Box): boolean => {
+    if (shape.name === 'pic') return box.cx * box.cy < 0.8 * slideArea;
+    if (shape.name !== 'sp') return false;
+    const { model } = variant.texts.get(currentPosition);
+    return shape.paragraphs.some((paragraph) =>
+      model.paragraphs[paragraph]!.runs.some((run) => model.runs[run]!.text.trim() !== ''),
+    );
+  };
+  let currentPosition = -1;
+  const changes: PerturbationChange[] = [];
+  const boxChecks: KindOutcome['boxChecks'] = [];
+  const broken = new Set<'off_slide' | 'text_overlap'>();
+  for (const position of [...new Set(chosen.map((unit) => unit.position))]) {
+    const { xml, model } = variant.texts.get(position);
+    currentPosition = position;
+    const splices: Splice[] = [];
+    for (const unit of chosen.filter((item) => item.position === position)) {
+      const shape = model.shapes[unit.shape]!;
+      const partners = model.shapes
+        .map((other, index) => ({ other, index, box: boxOf(other) }))
+        .filter(
+          ({ other, index, box }) =>
+            index !== unit.shape &&
+            other.parent === -1 &&
+            !other.hidden &&
+            box &&
+            isOverlapPartner(other, box),
+        );
+      const overlap = partners.length > 0 && (variant.slideSize === null || variant.random() < 0.5);
+      let next: Box;
+      let detail: string;
+      if (overlap) {
+        const partner = partners[Math.floor(variant.random() * partners.length)]!;
+        const target = partner.box!;
+        next = {
+          x: target.x + Math.round(target.cx / 10),
+          y: target.y + Math.round(target.cy / 10),
+          cx: target.cx,
+          cy: target.cy,
+        };
+        detail = `moved onto shape ${partner.index + 1} of the slide and given its size`;
+        broken.add('text_overlap');
+      } else if (variant.slideSize) {
+        next = { ...unit.box, x: variant.slideSize.cx - Math.floor(unit.box.cx / 2) };
+        detail = 'moved half off the right edge of the slide';
+      } else {
+        continue;
+      }
+      if (variant.slideSize && offSlide(next, variant.slideSize)) broken.add('off_slide');
+      const off = xml
+        .slice(shape.off!.start, shape.off!.end)
+        .replace(/(\sx\s*=\s*)"[^"]*"/, `$1"${next.x}"`)
+        .replace(/(\sy\s*=\s*)"[^"]*"/, `$1"${next.y}"`);
+      const ext = xml
+        .slice(shape.ext!.start, shape.ext!.end)
+        .replace(/(\scx\s*=\s*)"[^"]*"/, `$1"${next.cx}"`)
+        .replace(/(\scy\s*=\s*)"[^"]*"/, `$1"${next.cy}"`);
+      splices.push(
+        { start: shape.off!.start, end: shape.off!.end, text: off },
+        { start: shape.ext!.start, end: shape.ext!.end, text: ext },
+      );
+      changes.push({
+        slide: position + 1,
+        field: 'bbox',
+        old: describe(unit.box),
+        new: describe(next),
+        detail,
+      });
+      const round = (value: number) => Math.round((value / EMU_PER_POINT) * 100) / 100;
+      boxChecks.push({
+        position,
+        bbox: { x: round(next.x), y: round(next.y), width: round(next.cx), height: round(next.cy) },
+      });
+    }
+    variant.editor.setText(variant.list.entries[position]!.part, applySplices(xml, splices));
+  }
+  if (changes.length === 0)
+    return {
+      changes: [],
+      eligible: units.length,
+      changed: 0,
+      skipped: 'no slide size and no second box to overlap',
+    };
+  return {
+    eligible: units.length,
+    changed: changes.length,
+    changes,
+    expectedSlides: unchangedSlides(variant.deck),
+    boxChecks,
+    overflowChecks: (['off_slide', 'text_overlap'] as const).filter((check) => broken.has(check)),
+  };
+}

@@ -1,0 +1,258 @@
+import {
+  deriveSeed,
+  type MetaScoreRow,
+  type MetaSensitivity,
+  PERTURBATION_KINDS,
+  type PerturbationKind,
+  type PerturbationRecord,
+} from '@xsb/core';
+import { EVALUATOR_IDS, evaluatorFamily, LENGTH_CONTROL_KINDS } from '../evaluator-ids';
+import { pairedMeanChange } from '../stats/bootstrap-statistic';
+import { kendallTauB } from '../stats/kendall-tau';
+import { type ShareInterval, wilsonInterval } from '../stats/share-interval';
+import { scaleOf, toleranceFor, withinTolerance } from './tolerances';
+
+export interface SensitivityInput {
+  judge: string;
+  offline: boolean;
+  run: string;
+  derivedRun: string;
+  rows: readonly MetaScoreRow[];
+  /** The perturbation record of every variant, keyed `<deck>\u0000<variant>`. */
+  records: ReadonlyMap<string, PerturbationRecord>;
+  skipped: readonly PerturbationRecord[];
+  failures: ReadonlyArray<{ where: string; error: string }>;
+  seed: number;
+  resamples: number;
+  confidence: number;
+}
+
+type Expectation = 'lower' | 'unchanged' | 'none';
+
+interface Pair {
+  deck: string;
+  kind: PerturbationKind;
+  severity: number;
+  before: number;
+  after: number;
+  expected: Expectation;
+}
+
+function expectationOf(record: PerturbationRecord, evaluator: string): Expectation {
+  if (record.expected.lower.includes(evaluator)) return 'lower';
+  if (record.expected.unchanged.includes(evaluator)) return 'unchanged';
+  return 'none';
+}
+
+function share(k: number, n: number, confidence: number): ShareInterval {
+  return wilsonInterval(k, n, confidence);
+}
+
+const fellCount = (pairs: readonly Pair[]) => pairs.filter((pair) => pair.after < pair.before).length;
+
+/**
+ * Sensitivity, specificity, graded response and paired change for every evaluator × kind × severity
+ * (see the `metaSensitivitySchema` doc comment), from the per-deck scores of the originals and their
+ * perturbations. Pure: the same rows give the same JSON.
+ */
+export function computeSensitivity(input: SensitivityInput): MetaSensitivity {
+  const { confidence } = input;
+  const value = new Map<string, number | null>();
+  const reasons = new Map<string, string>();
+  for (const row of input.rows) {
+    value.set(`${row.deck}\u0000${row.variant}\u0000${row.evaluator}`, row.value);
+    if (row.value === null && row.reason && !reasons.has(row.evaluator))
+      reasons.set(row.evaluator, row.reason);
+  }
+  const pairsOf = new Map<string, { pairs: Pair[]; missing: number }>();
+  for (const [key, record] of input.records) {
+    const [deck, variant] = key.split('\u0000') as [string, string];
+    for (const evaluator of EVALUATOR_IDS) {
+      const cell = `${evaluator}\u0000${record.kind}\u0000${record.severity}`;
+      const entry = pairsOf.get(cell) ?? { pairs: [], missing: 0 };
+      pairsOf.set(cell, entry);
+      const before = value.get(`${deck}\u0000original\u0000${evaluator}`) ?? null;
+      const after = value.get(`${deck}\u0000${variant}\u0000${evaluator}`) ?? null;
+      if (before === null || after === null) {
+        entry.missing += 1;
+        continue;
+      }
+      entry.pairs.push({
+        deck,
+        kind: record.kind,
+        severity: record.severity,
+        before,
+        after,
+        expected: expectationOf(record, evaluator),
+      });
+    }
+  }
+  const severities = [...new Set([...input.records.values()].map((record) => record.severity))].sort(
+    (a, b) => a - b,
+  );
+  const kinds = PERTURBATION_KINDS.filter((kind) =>
+    [...input.records.values()].some((record) => record.kind === kind),
+  );
+  const cells: MetaSensitivity['cells'] = [];
+  const summary: MetaSensitivity['summary'] = [];
+  const pooled = new Map<string, Pair[]>();
+  for (const evaluator of EVALUATOR_IDS) {
+    const tolerance = toleranceFor(evaluator);
+    for (const kind of kinds) {
+      const all: Pair[] = [];
+      for (const severity of severities) {
+        const entry = pairsOf.get(`${evaluator}\u0000${kind}\u0000${severity}`);
+        if (!entry) continue;
+        all.push(...entry.pairs);
+        const lower = entry.pairs.filter((pair) => pair.expected === 'lower');
+        const unchanged = entry.pairs.filter((pair) => pair.expected === 'unchanged');
+        const expected: Expectation =
+          lower.length > 0 ? 'lower' : unchanged.length > 0 ? 'unchanged' : 'none';
+        const fellOver = expected === 'lower' ? lower : entry.pairs;
+        const stayedOver =
+          expected === 'unchanged' ? unchanged : expected === 'none' ? entry.pairs : unchanged;
+        cells.push({
+          evaluator,
+          kind,
+          severity,
+          expected,
+          n: entry.pairs.length,
+          missing: entry.missing,
+          fell: share(fellCount(fellOver), fellOver.length, confidence),
+          stayed: share(
+            stayedOver.filter((pair) => withinTolerance(pair.before, pair.after, tolerance)).length,
+            stayedOver.length,
+            confidence,
+          ),
+          mean_change: pairedMeanChange(entry.pairs, {
+            seed: deriveSeed(input.seed, `${evaluator}|${kind}|${severity}`),
+            resamples: input.resamples,
+            confidence,
+          }),
+        });
+      }
+      pooled.set(`${evaluator}\u0000${kind}`, all);
+      const lower = all.filter((pair) => pair.expected === 'lower');
+      const unchanged = all.filter((pair) => pair.expected === 'unchanged');
+      const expected: Expectation = lower.length > 0 ? 'lower' : unchanged.length > 0 ? 'unchanged' : 'none';
+      const graded = expected === 'lower' ? lower : all;
+      summary.push({
+        evaluator,
+        kind,
+        expected,
+        sensitivity: share(fellCount(lower), lower.length, confidence),
+        specificity: share(
+          unchanged.filter((pair) => withinTolerance(pair.before, pair.after, tolerance)).length,
+          unchanged.length,
+          confidence,
+        ),
+        graded_tau_b: kendallTauB(
+          graded.map((pair) => pair.severity),
+          graded.map((pair) => pair.before - pair.after),
+        ),
+        graded_n: graded.length,
+        mark: 'missed',
+      });
+    }
+  }
+  const lengthControls = markSummary(summary, pooled);
+  const applicable = (evaluator: string) =>
+    input.rows.some((row) => row.evaluator === evaluator && row.value !== null);
+  const decks = new Set(input.rows.map((row) => row.deck));
+  return {
+    judge: input.judge,
+    offline: input.offline,
+    run: input.run,
+    derived_run: input.derivedRun,
+    original_decks: decks.size,
+    perturbed_decks: input.records.size,
+    bootstrap: { seed: input.seed, resamples: input.resamples, confidence },
+    evaluators: EVALUATOR_IDS.map((id) => ({
+      id,
+      family: evaluatorFamily(id),
+      scale: scaleOf(id),
+      tolerance: toleranceFor(id),
+      applicable: applicable(id),
+      ...(applicable(id) ? {} : { reason: reasons.get(id) ?? 'no deck was scored' }),
+    })),
+    cells,
+    summary,
+    length_controls: lengthControls,
+    skipped: input.skipped.map((record) => ({
+      deck: record.deck,
+      kind: record.kind,
+      severity: record.severity,
+      reason: record.skipped ?? '',
+    })),
+    failures: [...input.failures],
+  };
+}
+
+const fallShare = (pairs: readonly Pair[]) => (pairs.length === 0 ? null : fellCount(pairs) / pairs.length);
+
+/**
+ * Marks each expected-to-fall cell: `real` when the Wilson lower bound of its sensitivity beats both a
+ * coin (0.5: a judge that ignores the damage but answers at random falls half the time) and the
+ * evaluator's fall rate on the length controls it should not react to; `length_only` when it falls
+ * often (≥ 0.5) but no more than on those controls; else `missed`; `not_applicable` without pairs.
+ */
+function markSummary(
+  summary: MetaSensitivity['summary'],
+  pooled: ReadonlyMap<string, Pair[]>,
+): MetaSensitivity['length_controls'] {
+  const out: MetaSensitivity['length_controls'] = [];
+  for (const evaluator of EVALUATOR_IDS) {
+    const rows = summary.filter((row) => row.evaluator === evaluator);
+    const controlShare = (kind: PerturbationKind) => fallShare(pooled.get(`${evaluator}\u0000${kind}`) ?? []);
+    const neutralControls = LENGTH_CONTROL_KINDS.filter((kind) => {
+      const pairs = pooled.get(`${evaluator}\u0000${kind}`) ?? [];
+      return pairs.length > 0 && !pairs.some((pair) => pair.expected === 'lower');
+    });
+    const controlRate =
+      neutralControls.length > 0 ? Math.max(...neutralControls.map((kind) => controlShare(kind) ?? 0)) : null;
+    for (const row of rows) {
+      if (row.expected !== 'lower' || row.sensitivity.n === 0) {
+        row.mark = 'not_applicable';
+        continue;
+      }
+      const low = row.sensitivity.ci_low ?? 0;
+      const observed = row.sensitivity.share ?? 0;
+      if (low > Math.max(0.5, controlRate ?? 0)) row.mark = 'real';
+      else if (observed >= 0.5 && controlRate !== null && controlRate >= 0.5) row.mark = 'length_only';
+      else row.mark = 'missed';
+    }
+    const real = rows.filter(
+      (row) =>
+        row.expected === 'lower' &&
+        row.sensitivity.n > 0 &&
+        !LENGTH_CONTROL_KINDS.includes(row.kind as PerturbationKind),
+    );
+    const realK = real.reduce((sum, row) => sum + row.sensitivity.k, 0);
+    const realN = real.reduce((sum, row) => sum + row.sensitivity.n, 0);
+    const realShare = realN > 0 ? realK / realN : null;
+    const pad = controlShare('pad_words');
+    const duplicate = controlShare('duplicate_slides');
+    const tracksLength =
+      controlRate !== null && controlRate >= 0.5 && (realShare === null || controlRate >= realShare);
+    let note: string;
+    if (neutralControls.length === 0) {
+      note =
+        pad === null && duplicate === null
+          ? 'no length control was scored'
+          : 'both length controls are expected to lower it (it measures length by design), so they cannot tell';
+    } else if (tracksLength) {
+      note = `falls on ${neutralControls.join(' / ')} (length only, no damage) at least as often as on real damage: its drops track word/slide count`;
+    } else {
+      note = `falls on ${neutralControls.join(' / ')} at ${controlRate === null ? 'n/a' : controlRate.toFixed(2)}, ${realShare === null ? 'no real damage expected to lower it' : `real damage at ${realShare.toFixed(2)}`}`;
+    }
+    out.push({
+      evaluator,
+      real_damage_sensitivity: realShare,
+      pad_words_fall_share: pad,
+      duplicate_slides_fall_share: duplicate,
+      tracks_length: tracksLength,
+      note,
+    });
+  }
+  return out;
+}

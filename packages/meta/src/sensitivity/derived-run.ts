@@ -1,0 +1,222 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import {
+  type Condition,
+  compareCodePoints,
+  hashFile,
+  type PerturbationRecord,
+  perturbationRecordSchema,
+  RunLayout,
+  readJsonlAll,
+  UsageError,
+} from '@xsb/core';
+import { discoverDeckRows } from '@xsb/eval';
+import { PERTURBATIONS_FILE } from '../perturb/perturb-deck';
+
+/** The derived run `xsb meta sensitivity` evaluates: `<run>@meta`. */
+export function derivedRunName(run: string): string {
+  return `${run}@meta`;
+}
+
+/** One deck of the derived run: an original of the run, or one of its perturbations. */
+export interface DerivedDeck {
+  /** `<system>/<condition>/<deck audience>/<case>` of the original in the source run. */
+  deck: string;
+  system: string;
+  condition: Condition;
+  deckAudience: string;
+  caseLabel: string;
+  originalSha256: string;
+  /** `original`, or `<kind>@<severity>@<seed>`. */
+  variant: string;
+  /** The system folder in the derived run: `<system>@<variant>`. */
+  variantSystem: string;
+  record: PerturbationRecord | null;
+  deckFile: string;
+}
+
+export interface DerivedRun {
+  run: string;
+  decks: DerivedDeck[];
+  /** Perturbations that could not be placed (their original is not a deck of the run, the file is gone …). */
+  failures: Array<{ where: string; error: string }>;
+  /** Skipped perturbations (kind not applicable), kept for the report. */
+  skipped: PerturbationRecord[];
+}
+
+async function findPerturbationFiles(path: string): Promise<string[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new UsageError(`--perturbations ${path} does not exist`);
+  if (info.isFile()) return [path];
+  const found: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > 8) return;
+    for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      compareCodePoints(a.name, b.name),
+    )) {
+      if (entry.isDirectory()) await walk(join(dir, entry.name), depth + 1);
+      else if (entry.name === PERTURBATIONS_FILE) found.push(join(dir, entry.name));
+    }
+  };
+  await walk(path, 0);
+  if (found.length === 0)
+    throw new UsageError(
+      `--perturbations ${path} holds no ${PERTURBATIONS_FILE} (run \`xsb meta perturb\` first)`,
+    );
+  return found;
+}
+
+async function copyIfChanged(from: string, to: string): Promise<void> {
+  if (existsSync(to) && (await hashFile(to)) === (await hashFile(from))) return;
+  await mkdir(dirname(to), { recursive: true });
+  await copyFile(from, `${to}.tmp`);
+  await rename(`${to}.tmp`, to);
+}
+
+/**
+ * Builds `runs/<run>@meta/decks/<system>@<variant>/<condition>/<audience>/<case>/` from the decks of
+ * `run` and their perturbations, so stage 5 evaluates each perturbed deck exactly as if it were the
+ * original system's deck for its case and audience (same probes, weights and source). Perturbations
+ * are matched to their original by content hash; deck folders of the derived run that no longer
+ * correspond to an original or a perturbation are removed, so the derived run holds exactly this set.
+ */
+export async function buildDerivedRun(
+  dataDir: string,
+  run: string,
+  perturbationPaths: readonly string[],
+): Promise<DerivedRun> {
+  const layout = new RunLayout(dataDir);
+  const derived = derivedRunName(run);
+  if (!existsSync(layout.decksRoot(run))) {
+    throw new UsageError(`run "${run}" has no deck folder (${layout.decksRoot(run)})`);
+  }
+  const { rows } = await discoverDeckRows(layout, run);
+  const bySha = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const sha = await hashFile(row.deckFile);
+    bySha.set(sha, [...(bySha.get(sha) ?? []), row]);
+  }
+  const decks: DerivedDeck[] = [];
+  const failures: DerivedRun['failures'] = [];
+  const skipped: PerturbationRecord[] = [];
+  const originalsUsed = new Map<string, (typeof rows)[number] & { sha: string }>();
+  const seen = new Set<string>();
+  for (const path of perturbationPaths) {
+    for (const file of await findPerturbationFiles(resolve(path))) {
+      const records = await readJsonlAll(file, perturbationRecordSchema);
+      for (const record of records) {
+        if (record.skipped) {
+          skipped.push(record);
+          continue;
+        }
+        if (record.error || !record.output) {
+          failures.push({
+            where: file,
+            error: `${record.deck} ${record.kind} ${record.severity}: ${record.error ?? 'no output'}`,
+          });
+          continue;
+        }
+        const matches = bySha.get(record.original_sha256);
+        if (!matches) {
+          failures.push({
+            where: file,
+            error: `${record.deck}: its original (${record.original}) is not a deck of run "${run}" (matched by content hash)`,
+          });
+          continue;
+        }
+        const output = resolve(dirname(file), record.output);
+        if (!existsSync(output)) {
+          failures.push({
+            where: output,
+            error: 'the perturbed deck listed in perturbations.jsonl is missing',
+          });
+          continue;
+        }
+        const variant = `${record.kind}@${record.severity}@${record.seed}`;
+        for (const row of matches) {
+          const deck = `${row.system}/${row.condition}/${row.deckAudience}/${row.caseLabel}`;
+          const key = `${deck}\u0000${variant}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          originalsUsed.set(deck, { ...row, sha: record.original_sha256 });
+          decks.push({
+            deck,
+            system: row.system,
+            condition: row.condition,
+            deckAudience: row.deckAudience,
+            caseLabel: row.caseLabel,
+            originalSha256: record.original_sha256,
+            variant,
+            variantSystem: `${row.system}@${variant}`,
+            record,
+            deckFile: output,
+          });
+        }
+      }
+    }
+  }
+  for (const [deck, row] of originalsUsed) {
+    decks.push({
+      deck,
+      system: row.system,
+      condition: row.condition,
+      deckAudience: row.deckAudience,
+      caseLabel: row.caseLabel,
+      originalSha256: row.sha,
+      variant: 'original',
+      variantSystem: `${row.system}@original`,
+      record: null,
+      deckFile: row.deckFile,
+    });
+  }
+  if (decks.length === 0) {
+    const why =
+      failures.length > 0
+        ? failures.map((failure) => failure.error).join('; ')
+        : 'every perturbation was skipped';
+    throw new UsageError(`no perturbed deck of run "${run}" to evaluate: ${why}`);
+  }
+  decks.sort((a, b) => compareCodePoints(a.deck, b.deck) || compareCodePoints(a.variant, b.variant));
+  const wanted = new Set<string>();
+  for (const deck of decks) {
+    const target = join(
+      layout.deckDir({
+        run: derived,
+        system: deck.variantSystem,
+        condition: deck.condition,
+        audience: deck.deckAudience,
+        caseLabel: deck.caseLabel,
+      }),
+      basename(deck.record ? deck.record.output! : deck.deckFile),
+    );
+    await copyIfChanged(deck.deckFile, target);
+    wanted.add(dirname(target));
+    deck.deckFile = target;
+  }
+  await pruneDeckTree(layout.decksRoot(derived), wanted);
+  return { run: derived, decks, failures, skipped };
+}
+
+/** Removes case folders of the derived deck tree that are not wanted any more (and folders left empty). */
+async function pruneDeckTree(root: string, wanted: ReadonlySet<string>): Promise<void> {
+  if (!existsSync(root)) return;
+  const walk = async (dir: string, depth: number): Promise<boolean> => {
+    if (depth === 4) {
+      if (wanted.has(dir)) return true;
+      await rm(dir, { recursive: true, force: true });
+      return false;
+    }
+    let keep = false;
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) {
+        keep = true;
+        continue;
+      }
+      if (await walk(join(dir, entry.name), depth + 1)) keep = true;
+    }
+    if (!keep && depth > 0) await rm(dir, { recursive: true, force: true });
+    return keep;
+  };
+  await walk(root, 0);
+}

@@ -1,0 +1,308 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  type Deck,
+  hashFile,
+  isXsbError,
+  type LayoutCheckResult,
+  type MetaScoreRow,
+  metricsSchema,
+  RUBRIC_DIMENSIONS,
+  RunLayout,
+  readJson,
+  writeJson,
+} from '@xsb/core';
+import { readDeck as readDeckFile } from '@xsb/decks';
+import { type RunEvaluationOptions, runEvaluation } from '@xsb/eval';
+import type { LlmClient } from '@xsb/llm';
+import { EVALUATION_FILES } from '@xsb/metrics';
+import {
+  evaluateOrReuse,
+  evaluationFilesFor,
+  findInstances,
+  judgeHolistic,
+  LAYOUT_CHECK_IDS,
+  loadInstanceAt,
+  type RubricInstance,
+  readMaterials,
+  runLayoutChecks,
+  scorePaper,
+} from '@xsb/rubric';
+import { z } from 'zod';
+import {
+  type EvaluatorFamily,
+  HOLISTIC_EVALUATORS,
+  RUBRIC_EVALUATORS,
+  XSLIDES_EVALUATORS,
+} from '../evaluator-ids';
+import type { DerivedRun } from './derived-run';
+
+/** Model client settings passed on to stage 5 (cache, limits, keys). */
+export type ModelClientSettings = Pick<
+  RunEvaluationOptions,
+  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits'
+>;
+
+export interface ScoreDecksOptions extends ModelClientSettings {
+  dataDir: string;
+  /** The source run: its correctness cache is reused. */
+  run: string;
+  judge: string;
+  /** The model client for rubric items and the holistic baseline; null for the offline judge. */
+  client: LlmClient | null;
+  /** Rubric instances by case label. */
+  instances: ReadonlyMap<string, RubricInstance>;
+  tauA?: number;
+  readDeck?: (file: string) => Promise<Deck>;
+  /** The evaluator families to score (default all); the others are reported as not requested. */
+  families?: readonly EvaluatorFamily[];
+}
+
+export interface ScoredDecks {
+  rows: MetaScoreRow[];
+  failures: Array<{ where: string; error: string }>;
+}
+
+const METRIC_FIELD: Record<(typeof XSLIDES_EVALUATORS)[number], string> = {
+  'xslides.coverage': 'coverage',
+  'xslides.correctness': 'correctness',
+  'xslides.efficiency_time': 'efficiency_time',
+  'xslides.efficiency_slide': 'efficiency_slide',
+  'xslides.efficiency_word': 'efficiency_word',
+  'xslides.safe_efficiency_time': 'safe_efficiency_time',
+};
+
+/**
+ * A layout check as a score in [0, 1]: the share of slides without a finding (so one more bad slide
+ * lowers it, where pass/fail would not move once a deck already fails), `slide_count` as 1 pass / 0
+ * fail; null when the check cannot decide.
+ */
+export function layoutCheckScore(check: LayoutCheckResult, slideCount: number): number | null {
+  if (check.passed === null) return null;
+  if (check.id === 'slide_count') return check.passed ? 1 : 0;
+  if (slideCount === 0) return null;
+  return 1 - new Set(check.slides).size / slideCount;
+}
+
+/** Rubric instances for the cases: `instance.yaml` files under `<data>/rubric/` and `--instance` files, matched by `id` = case label. */
+export async function loadCaseInstances(
+  dataDir: string,
+  files: readonly string[],
+): Promise<Map<string, RubricInstance>> {
+  const instances = new Map<string, RubricInstance>();
+  const root = join(dataDir, 'rubric');
+  if (existsSync(root)) {
+    for (const entry of await findInstances(root)) {
+      const instance = await entry.load();
+      instances.set(instance.id, instance);
+    }
+  }
+  for (const file of files) {
+    const instance = await loadInstanceAt(resolve(file));
+    instances.set(instance.id, instance);
+  }
+  return instances;
+}
+
+const holisticCacheSchema = z.looseObject({
+  deck_sha256: z.string(),
+  judge: z.string(),
+  overall: z.number(),
+  content: z.number(),
+  design: z.number(),
+  coherence: z.number(),
+});
+
+/**
+ * Scores every deck of the derived run with every evaluator that applies: stage 5–6 through
+ * `runEvaluation` (X+Slides metrics, the mean over the audiences a deck is evaluated for), the rubric
+ * when the case has an instance, the deterministic layout checks, and the holistic baseline with a
+ * model judge. A value that does not apply is null with its reason, never 0.
+ */
+export async function scoreDerivedDecks(
+  derived: DerivedRun,
+  options: ScoreDecksOptions,
+): Promise<ScoredDecks> {
+  const read = options.readDeck ?? ((file: string) => readDeckFile(file));
+  const rows: MetaScoreRow[] = [];
+  const failures: ScoredDecks['failures'] = [];
+  const layout = new RunLayout(options.dataDir);
+  const families = new Set(options.families ?? ['xslides', 'rubric', 'layout', 'holistic']);
+  const notRequested = (family: EvaluatorFamily) =>
+    `not requested (evaluators: ${[...families].join(', ')}; ${family} left out)`;
+  const evaluation = families.has('xslides')
+    ? await runEvaluation({
+        dataDir: options.dataDir,
+        run: derived.run,
+        judge: options.judge,
+        correctnessCacheDir: layout.correctnessCacheDir(options.run),
+        ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+        ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
+        ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
+        ...(options.limits ? { limits: options.limits } : {}),
+      })
+    : { judge: options.judge, results: [], discoveryFailures: [] };
+  for (const failure of evaluation.discoveryFailures)
+    failures.push({ where: failure.where, error: failure.error.message });
+  const jobsByDeck = new Map<string, typeof evaluation.results>();
+  for (const result of evaluation.results) {
+    const key = `${result.job.system}/${result.job.condition}/${result.job.deckAudience}/${result.job.caseLabel}`;
+    jobsByDeck.set(key, [...(jobsByDeck.get(key) ?? []), result]);
+    if (result.outcome === 'failed')
+      failures.push({ where: result.evaluationDir, error: result.error ?? 'failed' });
+  }
+  const materials = new Map<string, Awaited<ReturnType<typeof readMaterials>>>();
+  for (const deck of derived.decks) {
+    const base = {
+      deck: deck.deck,
+      original_sha256: deck.originalSha256,
+      variant: deck.variant,
+      kind: deck.record?.kind ?? null,
+      severity: deck.record?.severity ?? null,
+      judge: options.judge,
+    };
+    const push = (evaluator: string, value: number | null, reason?: string) =>
+      rows.push({
+        ...base,
+        evaluator,
+        value: value === null || Number.isFinite(value) ? value : null,
+        ...(value === null && reason ? { reason } : {}),
+      });
+
+    const jobs =
+      jobsByDeck.get(`${deck.variantSystem}/${deck.condition}/${deck.deckAudience}/${deck.caseLabel}`) ?? [];
+    const metrics = [];
+    let jobProblem: string | undefined = !families.has('xslides')
+      ? notRequested('xslides')
+      : jobs.length === 0
+        ? 'no evaluation job for this deck'
+        : undefined;
+    for (const job of jobs) {
+      const file = join(job.evaluationDir, EVALUATION_FILES.metrics);
+      if (job.outcome === 'failed' || !existsSync(file)) {
+        jobProblem = `evaluation failed for audience ${job.job.audience}: ${job.error ?? 'no metrics.json'}`;
+        continue;
+      }
+      metrics.push(await readJson(file, metricsSchema));
+    }
+    for (const evaluator of XSLIDES_EVALUATORS) {
+      if (jobProblem) {
+        push(evaluator, null, jobProblem);
+        continue;
+      }
+      const values = metrics
+        .map((entry) => (entry as Record<string, unknown>)[METRIC_FIELD[evaluator]])
+        .filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
+      push(
+        evaluator,
+        values.length === metrics.length && values.length > 0
+          ? values.reduce((sum, value) => sum + value, 0) / values.length
+          : null,
+        'null in metrics.json for at least one audience (no included probe, or no checkable claim)',
+      );
+    }
+
+    let parsed: Deck;
+    try {
+      parsed = await read(deck.deckFile);
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      failures.push({ where: deck.deckFile, error: error.message });
+      for (const evaluator of [
+        ...RUBRIC_EVALUATORS,
+        ...LAYOUT_CHECK_IDS.map((id) => `layout.${id}`),
+        ...HOLISTIC_EVALUATORS,
+      ]) {
+        push(evaluator, null, `the deck cannot be read: ${error.message}`);
+      }
+      continue;
+    }
+    const instance = options.instances.get(deck.caseLabel);
+    if (!families.has('rubric')) {
+      for (const evaluator of RUBRIC_EVALUATORS) push(evaluator, null, notRequested('rubric'));
+    } else if (!instance) {
+      for (const evaluator of RUBRIC_EVALUATORS)
+        push(evaluator, null, `no rubric instance with id "${deck.caseLabel}"`);
+    } else {
+      try {
+        let material = materials.get(instance.id);
+        if (!material) {
+          material = await readMaterials(instance.materials);
+          materials.set(instance.id, material);
+        }
+        const { evaluation: verdicts } = await evaluateOrReuse(
+          { instance, deck: parsed, materials: material, client: options.client, judgeId: options.judge },
+          evaluationFilesFor(deck.deckFile, options.judge),
+        );
+        const paper = scorePaper(verdicts.items);
+        const reason = options.client
+          ? 'no item of this dimension was judged'
+          : `offline judge ${options.judge}: only check items are decided`;
+        push('rubric.total', paper.total_percent === null ? null : paper.total_percent / 100, reason);
+        for (const dimension of RUBRIC_DIMENSIONS)
+          push(`rubric.${dimension}`, paper.dimensions[dimension].score, reason);
+      } catch (error) {
+        if (!isXsbError(error)) throw error;
+        failures.push({ where: deck.deckFile, error: `rubric: ${error.message}` });
+        for (const evaluator of RUBRIC_EVALUATORS) push(evaluator, null, `rubric failed: ${error.message}`);
+      }
+    }
+    const checks = runLayoutChecks(parsed, {
+      ...(instance ? { slideRange: instance.slideRange, language: instance.language } : {}),
+      requireSourceAttribution: true,
+    });
+    for (const id of LAYOUT_CHECK_IDS) {
+      const check = checks.find((item) => item.id === id);
+      if (!families.has('layout')) push(`layout.${id}`, null, notRequested('layout'));
+      else
+        push(
+          `layout.${id}`,
+          check ? layoutCheckScore(check, parsed.slide_count) : null,
+          check ? check.detail : 'not run',
+        );
+    }
+    if (!families.has('holistic')) {
+      for (const evaluator of HOLISTIC_EVALUATORS) push(evaluator, null, notRequested('holistic'));
+      continue;
+    }
+    if (!options.client) {
+      for (const evaluator of HOLISTIC_EVALUATORS)
+        push(evaluator, null, `the holistic baseline needs a model judge (offline judge ${options.judge})`);
+      continue;
+    }
+    try {
+      // Named like the rubric's evaluation file (deck file + judge), so judges never share a cache entry.
+      const cache = evaluationFilesFor(deck.deckFile, options.judge).evaluation.replace(
+        /\.xsb_rubric_([^/\\]*)\.json$/,
+        '.xsb_holistic_$1.json',
+      );
+      const sha = await hashFile(deck.deckFile);
+      let score = existsSync(cache)
+        ? await readJson(cache, holisticCacheSchema).catch(() => undefined)
+        : undefined;
+      if (!score || score.deck_sha256 !== sha || score.judge !== options.judge) {
+        const judged = await judgeHolistic(options.client, parsed);
+        score = await writeJson(cache, holisticCacheSchema, {
+          deck_sha256: sha,
+          judge: options.judge,
+          overall: judged.overall,
+          content: judged.content.score,
+          design: judged.design.score,
+          coherence: judged.coherence.score,
+        });
+      }
+      push('holistic.overall', score.overall);
+      push('holistic.content', score.content);
+      push('holistic.design', score.design);
+      push('holistic.coherence', score.coherence);
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      failures.push({ where: deck.deckFile, error: `holistic: ${error.message}` });
+      for (const evaluator of HOLISTIC_EVALUATORS)
+        push(evaluator, null, `holistic judge failed: ${error.message}`);
+    }
+  }
+  return { rows, failures };
+}

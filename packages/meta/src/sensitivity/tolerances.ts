@@ -1,0 +1,47 @@
+import { evaluatorFamily } from '../evaluator-ids';
+
+export interface Tolerance {
+  /** |after − before| at most this stays "unchanged" … */
+  absolute: number;
+  /** … or at most this share of |before|, whichever is larger. */
+  relative: number;
+}
+
+/**
+ * How far an expected-unchanged score may move and still count as unchanged, per evaluator: two
+ * points of coverage or correctness, 2 % of an efficiency (they are unbounded ratios), less than one
+ * item of a rubric dimension (0.05; the total 0.02), nothing for the deterministic layout checks, and
+ * half a point on the holistic 1–5 scale (one aspect moving by one point moves the mean by 1/3).
+ */
+export function toleranceFor(evaluator: string): Tolerance {
+  if (evaluator === 'xslides.coverage' || evaluator === 'xslides.correctness')
+    return { absolute: 0.02, relative: 0 };
+  if (evaluator.startsWith('xslides.')) return { absolute: 0, relative: 0.02 };
+  if (evaluator === 'rubric.total') return { absolute: 0.02, relative: 0 };
+  if (evaluator.startsWith('rubric.')) return { absolute: 0.05, relative: 0 };
+  if (evaluator.startsWith('layout.')) return { absolute: 1e-9, relative: 0 };
+  return { absolute: 0.5, relative: 0 };
+}
+
+export function withinTolerance(before: number, after: number, tolerance: Tolerance): boolean {
+  return (
+    Math.abs(after - before) <= Math.max(tolerance.absolute, tolerance.relative * Math.abs(before)) + 1e-12
+  );
+}
+
+export function scaleOf(evaluator: string): string {
+  switch (evaluatorFamily(evaluator)) {
+    case 'xslides':
+      return evaluator === 'xslides.coverage' || evaluator === 'xslides.correctness'
+        ? '0-1'
+        : 'recovered utility per cost unit (>= 0)';
+    case 'rubric':
+      return 'share of satisfied checklist items, 0-1 (total: mean of the five dimensions)';
+    case 'layout':
+      return evaluator === 'layout.slide_count'
+        ? '1 within the range, 0 outside'
+        : 'share of slides without a finding, 0-1';
+    case 'holistic':
+      return '1-5 (overall: mean of content, design, coherence)';
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Krippendorff's alpha for nominal data. `units[u]` holds the labels the coders gave unit u; a missing
+ * label is simply absent (`null`/`undefined` entries are skipped), and units with fewer than two labels
+ * are not pairable and drop out, as Krippendorff (2011, "Computing Krippendorff's alpha-reliability")
+ * prescribes. Coincidences: o_ck = Σ_u (ordered c–k pairs of different coders in u) / (m_u − 1);
+ * n_c = Σ_k o_ck; alpha = 1 − (n − 1) · Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k. Null when fewer than two
+ * pairable values or when every value is the same label (no expected disagreement).
+ */
+export function krippendorffAlphaNominal(units: ReadonlyArray<ReadonlyArray<string | null | undefined>>): {
+  alpha: number | null;
+  /** Pairable values (Σ m_u over units with m_u ≥ 2). */
+  pairable_values: number;
+  pairable_units: number;
+} {
+  const coincidence = new Map<string, Map<string, number>>();
+  const add = (c: string, k: string, value: number) => {
+    let row = coincidence.get(c);
+    if (!row) {
+      row = new Map();
+      coincidence.set(c, row);
+    }
+    row.set(k, (row.get(k) ?? 0) + value);
+  };
+  let pairableValues = 0;
+  let pairableUnits = 0;
+  for (const unit of units) {
+    const values = unit.filter((value): value is string => value !== null && value !== undefined);
+    const m = values.length;
+    if (m < 2) continue;
+    pairableUnits += 1;
+    pairableValues += m;
+    for (let i = 0; i < m; i += 1) {
+      for (let j = 0; j < m; j += 1) {
+        if (i !== j) add(values[i]!, values[j]!, 1 / (m - 1));
+      }
+    }
+  }
+  if (pairableValues < 2)
+    return { alpha: null, pairable_values: pairableValues, pairable_units: pairableUnits };
+  const totals = new Map<string, number>();
+  for (const [label, row] of coincidence) {
+    let sum = 0;
+    for (const value of row.values()) sum += value;
+    totals.set(label, sum);
+  }
+  let observedDisagreement = 0;
+  for (const [c, row] of coincidence) {
+    for (const [k, value] of row) if (c !== k) observedDisagreement += value;
+  }
+  let expectedDisagreement = 0;
+  for (const [c, nc] of totals) {
+    for (const [k, nk] of totals) if (c !== k) expectedDisagreement += nc * nk;
+  }
+  if (expectedDisagreement === 0) {
+    return { alpha: null, pairable_values: pairableValues, pairable_units: pairableUnits };
+  }
+  const alpha = 1 - ((pairableValues - 1) * observedDisagreement) / expectedDisagreement;
+  return { alpha, pairable_values: pairableValues, pairable_units: pairableUnits };
+}
