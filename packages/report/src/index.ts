@@ -11,7 +11,6 @@ export {
 } from './rubric/build-rubric-report';
 export { findRubricSummaries } from './rubric/read-rubric-report-data';
 export { buildRunReport, type RunReportOptions, runReportCacheDir } from './run/build-run-report';
-export { THIN_GROUP_MIN_INCLUDED_PROBES } from './run/run-groups';
 export { OFFLINE_JUDGE_WARNING } from './run/run-header';
 export {
   type DeckThumbnails,

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
@@ -94,6 +94,14 @@ describe('xsb demo', () => {
     const file = join(root, 'again', 'data', 'runs', 'demo', 'summary', 'report.html');
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(`HTML report: ${file}`);
     expect(existsSync(file)).toBe(true);
+    // the README says so below its first command and shows the report's screenshot
+    const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(readme.split('\n').find((line) => line.startsWith('npm install'))).toBe(
+      'npm install --global pnpm@10.34.9 && pnpm install && pnpm xsb demo',
+    );
+    expect(readme).toContain('`HTML report: …/xsb-demo/data/runs/demo/summary/report.html`');
+    const image = /\]\((docs\/images\/[a-z-]+\.png)\)/.exec(readme)?.[1];
+    expect(image && existsSync(join(REPO_ROOT, image))).toBe(true);
     const bad = await run(['demo', '--out', 'never', '--thumbnails', 'huge']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--thumbnails must be one of off, small, large/);

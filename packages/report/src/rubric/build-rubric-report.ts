@@ -1,4 +1,5 @@
 import { basename, join, relative, resolve } from 'node:path';
+import { readGitState } from '@xsb/bench';
 import {
   bootstrapMeanInterval,
   compareCodePoints,
@@ -21,6 +22,7 @@ import { intervalPlotSpec } from '../plots/interval-plots';
 import { paletteFor } from '../plots/palette';
 import { plotFigure } from '../plots/render-vega-lite';
 import type { ReportOptions, ReportResult } from '../report-options';
+import { describeGit, describeJudge, judgeFact } from '../run/run-header';
 import { THUMBNAIL_FORMATS } from '../thumbnails/slide-thumbnails';
 import { finishReport } from '../write-report';
 import {
@@ -248,7 +250,16 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
             ? 'none found (xsb_rubric_summary_<judge>.json)'
             : files.map((f) => relative(root, f) || f).join(', '),
         ],
-        ['judges', judges.join(', ') || 'none'],
+        [
+          'judges',
+          judges.map((judge) => describeJudge(judgeFact('rubric items', judge))).join('; ') || 'none',
+        ],
+        ['tau_a', 'not used: the rubric scores checklist items, not weighted probes'],
+        ['git', describeGit({ ...readGitState([root]), atReportTime: true })],
+        [
+          'split',
+          'none: rubric results are scored on every instance given (a bench run records its split and test-split openings)',
+        ],
         [
           'instances',
           `${instances.length} rows: ${instances.filter((i) => i.evaluation).length} with an evaluation`,

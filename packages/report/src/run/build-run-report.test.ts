@@ -1,8 +1,10 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BenchLayout, discoverBenchCases, runBench, splitCases } from '@xsb/bench';
 import { makeFastTempDir } from '@xsb/bench/testing';
 import { runDemo } from '@xsb/eval';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesDir } from '../testing';
 import { buildRunReport } from './build-run-report';
 
 let dir: string;
@@ -19,9 +21,13 @@ describe('buildRunReport', () => {
   it('says what was measured, with n and interval beside every mean', async () => {
     const { html, problems } = await buildRunReport({ dataDir, run: 'demo', thumbnails: 'off' });
     expect(problems).toEqual([]);
-    expect(html).toContain('Offline judge: &#96;lexical&#96; numbers are a smoke test');
+    // the summary's own sentence, above everything else
+    expect(html).toMatch(
+      /<h2>What was measured<\/h2>\n<div class="warning" role="note">Offline judges \(lexical\) are a smoke test/,
+    );
+    expect(html).toContain('the median deck of the group has fewer than 10 included probes');
     expect(html).toContain(
-      '<dt>judges</dt><dd>answerability: lexical (offline); correctness: lexical (offline)</dd>',
+      `<dt>judges</dt><dd>${['answerability', 'correctness', 'probes', 'weights'].map((stage) => `${stage}: lexical (offline, no model: deterministic)`).join('; ')}</dd>`,
     );
     expect(html).toContain('<dt>tau_a</dt><dd>0.7</dd>');
     expect(html).toContain('seed 20240607, 2000 resamples');
@@ -37,6 +43,30 @@ describe('buildRunReport', () => {
     expect((html.match(/<details class="deck"/g) ?? []).length).toBe(13);
     expect(html).not.toContain(dir); // relocatable: no absolute path of the data folder
   });
+
+  it('names a replay judge with its model and store, the stored split and every test-split opening', async () => {
+    const store = join(fixturesDir(), 'replay', 'demo.jsonl');
+    const replay = await runDemo({ outDir: join(dir, 'replay'), judge: `replay:${store}` });
+    const { cases } = await discoverBenchCases(replay.dataDir);
+    await splitCases(new BenchLayout(replay.dataDir), cases, { testShare: 0.34 });
+    await runBench({ dataDir: replay.dataDir, pipelineRun: 'demo', split: 'test', unsealTest: true });
+    const { html, problems } = await buildRunReport({
+      dataDir: replay.dataDir,
+      run: 'demo',
+      thumbnails: 'off',
+    });
+    expect(problems).toEqual([]);
+    const judge = `replay:${store} (replay, model xsb-demo-handwritten-judge, replay store ${store})`;
+    expect(html).toContain(
+      `<dt>judges</dt><dd>${['answerability', 'correctness', 'probes', 'weights'].map((stage) => `${stage}: ${judge}`).join('; ')}</dd>`,
+    );
+    expect(html).not.toContain('Offline judge');
+    expect(html).toMatch(/<dt>split<\/dt><dd>3 cases: dev 2, test 1, not in the stored split 0 /);
+    expect(html).toContain('<dt>test-split openings</dt><dd>1 (bench/test_ledger.jsonl)</dd>');
+    expect(html).toContain(
+      '<dt>git</dt><dd>not in a git repository — read when this report was built; the results do not record it</dd>',
+    );
+  }, 300_000);
 
   it('is byte-identical on a rebuild, which reads every thumbnail from the cache', async () => {
     const out = join(dataDir, 'runs', 'demo', 'summary', 'report.html');

@@ -13,8 +13,8 @@ import { THUMBNAIL_FORMATS } from '../thumbnails/slide-thumbnails';
 import { finishReport } from '../write-report';
 import { claimTable } from './claim-table';
 import { type EvaluationView, readRunReportData } from './read-run-report-data';
-import { groupViews, THIN_GROUP_MIN_INCLUDED_PROBES } from './run-groups';
-import { type RunHeader, readRunHeader } from './run-header';
+import { groupViews } from './run-groups';
+import { describeGit, describeJudge, type RunHeader, readRunHeader } from './run-header';
 import { coveragePlotSpec, domainHeatmapSpec, efficiencyScatterSpec } from './run-plots';
 import { evaluationTable, type ProbeRow, probeTable, systemTable } from './run-tables';
 
@@ -33,17 +33,7 @@ function headerSection(
   data: { run: string; summaryFile: string; rowCount: number },
 ): string {
   // Paths are relative to the data folder: the same run reported in two places gives the same bytes.
-  const judges =
-    header.judges.length === 0
-      ? 'none recorded'
-      : header.judges
-          .map((judge) => {
-            const parts = [`${judge.stage}: ${judge.id} (${judge.kind}`];
-            if (judge.model) parts.push(`, model ${judge.model}`);
-            if (judge.replayStore) parts.push(`, replay store ${judge.replayStore}`);
-            return `${parts.join('')})`;
-          })
-          .join('; ');
+  const judges = header.judges.length === 0 ? 'none recorded' : header.judges.map(describeJudge).join('; ');
   const facts: Array<[string, string]> = [
     ['run', data.run],
     ['summary', `${data.summaryFile} (paths relative to the data folder)`],
@@ -51,15 +41,12 @@ function headerSection(
     ['tau_a', header.tauA.length === 0 ? 'unknown' : header.tauA.join(', ')],
     ['rows', `${data.rowCount} (system, audience, case) evaluations`],
     ['intervals', header.bootstrap],
-    [
-      'git',
-      `${header.git.sha ?? 'not in a git repository'}${header.git.dirty ? ' (dirty)' : ''}${header.git.atReportTime ? ' — read when this report was built; the summary does not record it' : ''}`,
-    ],
+    ['git', describeGit(header.git)],
     ['split', header.split],
     ['test-split openings', `${header.testOpenings} (bench/test_ledger.jsonl)`],
     [
       'thin groups',
-      `marked "thin": a deck with fewer than ${THIN_GROUP_MIN_INCLUDED_PROBES} included probes (weight ≥ tau_a), unless summary.json marks them`,
+      `marked "thin": the median deck of the group has fewer than ${header.thinBelow} included probes (weight ≥ tau_a), as summary.json decides`,
     ],
   ];
   if (header.missingJobs.length > 0)
@@ -76,10 +63,7 @@ async function audienceSection(
   data: Awaited<ReturnType<typeof readRunReportData>>,
   offline: boolean,
 ): Promise<string> {
-  const groups = groupViews(
-    data.summary.groups.filter((group) => group.audience === audience),
-    data.evaluations,
-  );
+  const groups = groupViews(data.summary.groups.filter((group) => group.audience === audience));
   const id = safeId('audience', audience);
   const rows = data.evaluations.flatMap((e) =>
     e.audience === audience && e.metrics?.coverage != null && e.metrics.efficiency_time != null

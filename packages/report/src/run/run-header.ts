@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { BenchLayout, benchJudgeInfo, countTestLedger, readGitState, readSplits } from '@xsb/bench';
-import { compareCodePoints } from '@xsb/core';
+import { compareCodePoints, type JudgeDescriptor, type MissingJob } from '@xsb/core';
 import { z } from 'zod';
 import type { RunReportData } from './read-run-report-data';
 
@@ -26,29 +26,13 @@ export interface RunHeader {
   bootstrap: string;
   offlineWarning: string | null;
   missingJobs: string[];
+  /** A group is thin when its median deck has fewer included probes than this (summary.json). */
+  thinBelow: number;
 }
 
-/**
- * Fields other stages may add to summary.json (judges, tau_a, git, missing jobs, an offline-judge
- * sentence). Read when present and well-formed; otherwise the header falls back to what the
- * evaluation folders record, so a summary of any age gets a header.
- */
-const summaryExtrasSchema = z.looseObject({
-  judges: z
-    .array(
-      z.looseObject({
-        stage: z.string(),
-        id: z.string(),
-        kind: z.string().optional(),
-        model: z.string().nullish(),
-        replay_store: z.string().nullish(),
-        model_label: z.string().nullish(),
-      }),
-    )
-    .optional(),
-  tau_a: z.number().optional(),
-  git: z.looseObject({ sha: z.string().nullable(), dirty: z.boolean().nullable().optional() }).optional(),
-  missing_jobs: z.array(z.unknown()).optional(),
+/** The git state, when a summary records it (stage 7 does not yet; the report then reads it itself). */
+const recordedGitSchema = z.looseObject({
+  git: z.looseObject({ sha: z.string().nullable(), dirty: z.boolean().nullable().optional() }),
 });
 
 export function judgeFact(stage: string, id: string): JudgeFact {
@@ -73,48 +57,55 @@ export function judgeFact(stage: string, id: string): JudgeFact {
   };
 }
 
-function describeMissingJob(job: unknown): string {
-  if (typeof job === 'string') return job;
-  if (job && typeof job === 'object')
-    return Object.entries(job as Record<string, unknown>)
-      .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
-      .join(', ');
-  return String(job);
+/** One judge as the report header shows it: stage, id, kind, and the model behind it (or why there is none). */
+export function describeJudge(judge: JudgeFact): string {
+  let detail: string;
+  if (judge.offline) detail = 'offline, no model: deterministic';
+  else if (judge.replayStore !== null)
+    detail = `${judge.kind}, model ${judge.model ?? 'unknown (the store is not readable here)'}, replay store ${judge.replayStore}`;
+  else detail = `model ${judge.model ?? 'unknown'}, called live`;
+  return `${judge.stage}: ${judge.id} (${detail})`;
+}
+
+/** The git state a report shows: the recorded sha, or the one read at build time (and saying so). */
+export function describeGit(git: RunHeader['git']): string {
+  return `${git.sha ?? 'not in a git repository'}${git.dirty ? ' (dirty)' : ''}${git.atReportTime ? ' — read when this report was built; the results do not record it' : ''}`;
+}
+
+function describeMissingJob(job: MissingJob): string {
+  const who = [job.system, job.condition, job.audience, job.case_label].filter((part) => part !== null);
+  return `${who.join(' / ') || job.where}: ${job.status} (${job.reason})`;
+}
+
+/** A judge as summary.json records it. */
+function factOfDescriptor(judge: JudgeDescriptor): JudgeFact {
+  return {
+    stage: judge.stage,
+    id: judge.id,
+    kind: judge.kind,
+    model: judge.model ?? judge.model_label ?? null,
+    replayStore: judge.replay_store ?? null,
+    offline: judge.kind === 'offline',
+  };
 }
 
 /** What the run measured, from the summary's own fields where it has them, else from the evaluations. */
 export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
-  const parsed = summaryExtrasSchema.safeParse(data.summary);
-  const extras = parsed.success ? parsed.data : {};
+  const { summary } = data;
   const judges = new Map<string, JudgeFact>();
-  if (extras.judges && extras.judges.length > 0) {
-    for (const judge of extras.judges) {
-      const fact = judgeFact(judge.stage, judge.id);
-      judges.set(`${judge.stage} ${judge.id}`, {
-        ...fact,
-        kind: judge.kind ?? fact.kind,
-        model: judge.model ?? judge.model_label ?? fact.model,
-        replayStore: judge.replay_store ?? fact.replayStore,
-      });
-    }
-  } else {
+  for (const judge of summary.judges) judges.set(`${judge.stage} ${judge.id}`, factOfDescriptor(judge));
+  // Rows that record no judge (compact files): their evaluation folders may still name one.
+  if (summary.rows_without_judges > 0)
     for (const evaluation of data.evaluations)
       for (const [stage, id] of Object.entries(evaluation.manifest?.judges ?? {}))
         if (!judges.has(`${stage} ${id}`)) judges.set(`${stage} ${id}`, judgeFact(stage, id));
-  }
-  const tauA =
-    extras.tau_a !== undefined
-      ? [extras.tau_a]
-      : [...new Set(data.evaluations.flatMap((e) => (e.metrics ? [e.metrics.tau_a] : [])))].sort(
-          (a, b) => a - b,
-        );
-  const recordedGit = extras.git;
-  const git = recordedGit
-    ? { sha: recordedGit.sha, dirty: recordedGit.dirty ?? null, atReportTime: false }
+  const recorded = recordedGitSchema.safeParse(summary);
+  const git = recorded.success
+    ? { sha: recorded.data.git.sha, dirty: recorded.data.git.dirty ?? null, atReportTime: false }
     : { ...readGitState([data.dataDir, dirname(data.dataDir)]), atReportTime: true };
   const benchLayout = new BenchLayout(data.dataDir);
   const splits = await readSplits(benchLayout).catch(() => []);
-  const cases = [...new Set(data.summary.rows.map((row) => row.case_label))];
+  const cases = [...new Set(summary.rows.map((row) => row.case_label))];
   let split = `no stored split (${cases.length} cases, all used)`;
   if (splits.length > 0) {
     const of = new Map(splits.map((row) => [row.case, row.split]));
@@ -125,20 +116,17 @@ export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
   const sortedJudges = [...judges.values()].sort(
     (a, b) => compareCodePoints(a.stage, b.stage) || compareCodePoints(a.id, b.id),
   );
-  const offlineSentence = Object.entries(data.summary).find(
-    ([key, value]) => /offline/i.test(key) && typeof value === 'string',
-  )?.[1] as string | undefined;
-  const bootstrap = data.summary.bootstrap;
+  const { bootstrap } = summary;
+  const offline = summary.offline_judges || sortedJudges.some((judge) => judge.offline);
   return {
     judges: sortedJudges,
-    tauA,
+    tauA: summary.tau_a,
     git,
     split,
     testOpenings: await countTestLedger(benchLayout.testLedgerFile()),
     bootstrap: `${Math.round(bootstrap.confidence * 100)}% ${bootstrap.method}, seed ${bootstrap.seed}, ${bootstrap.resamples} resamples`,
-    offlineWarning: sortedJudges.some((judge) => judge.offline)
-      ? (offlineSentence ?? OFFLINE_JUDGE_WARNING)
-      : null,
-    missingJobs: (extras.missing_jobs ?? []).map(describeMissingJob),
+    offlineWarning: offline ? (summary.offline_warning ?? OFFLINE_JUDGE_WARNING) : null,
+    missingJobs: (summary.missing_jobs ?? []).map(describeMissingJob),
+    thinBelow: summary.thin_below,
   };
 }
