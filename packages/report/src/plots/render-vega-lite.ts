@@ -61,7 +61,6 @@ export async function renderVegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-/** A plot in a `<figure>` with its caption (what it shows and what it rests on). */
 /**
  * vega numbers gradient and clip ids with a process-wide counter (`gradient_3`), so the same plot got
  * other ids on a rebuild; they are renamed after the plot's own id, in order of appearance.
@@ -79,6 +78,7 @@ function stableIds(svg: string, prefix: string): string {
   return result;
 }
 
+/** A plot in a `<figure>` with its caption (what it shows and what it rests on). */
 export async function plotFigure(id: string, spec: TopLevelSpec, caption: string): Promise<string> {
   const svg = stableIds(await renderVegaLiteSvg(spec), `${id}-def`);
   return `<figure class="plot" id="${escapeHtml(id)}" data-plot>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
