@@ -249,7 +249,7 @@ export class FakeBatchApi {
     if (fault === true) return;
     let form: FormData;
     try {
-      form = await new Response(raw, {
+      form = await new Response(new Uint8Array(raw), {
         headers: { 'content-type': String(req.headers['content-type'] ?? '') },
       }).formData();
     } catch (error) {

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { BASELINE_SYSTEM } from '@xsb/decks';
 import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, runDemo } from '@xsb/eval';
 import { isOfflineJudge } from '@xsb/llm';
@@ -14,6 +14,7 @@ interface DemoFlags {
   tauA?: string;
   force?: boolean;
   json?: boolean;
+  thumbnails?: string;
 }
 
 function printWhereFilesWent(context: CliContext, dataDir: string, reportFile: string): void {
@@ -52,8 +53,11 @@ export const demoCommand: CommandModule = {
       .option('--tau-a <x>', 'audience weight threshold for included probes (default 0.7)')
       .option('--force', 'redo every stage instead of reusing finished work')
       .option('--json', 'print summary.json instead of the tables')
+      .option('--thumbnails <size>', 'slide thumbnails in the HTML report: off, small (default) or large')
       .action(async (flags: DemoFlags) => {
         const tauA = flags.tauA === undefined ? undefined : parseTauA(flags.tauA);
+        const { buildRunReport, parseThumbnailSize } = await import('@xsb/report');
+        const thumbnails = parseThumbnailSize(flags.thumbnails);
         const { config, env } = context.loadConfig(configFlags(flags));
         const started = performance.now();
         const result = await runDemo({
@@ -68,6 +72,15 @@ export const demoCommand: CommandModule = {
           progress: context.progress(),
           log: (line) => context.warn(line),
         });
+        // The HTML report ends the demo; its thumbnails are cached, so a second demo renders nothing.
+        const html = await buildRunReport({
+          thumbnails,
+          dataDir: result.dataDir,
+          run: DEMO_RUN,
+          out: join(dirname(result.summaryFiles.report), 'report.html'),
+          env: context.io.env,
+        });
+        for (const problem of html.problems) context.warn(`problem: ${problem}`);
         const seconds = (performance.now() - started) / 1000;
         if (flags.json) context.printJson(result.summary);
         else {
@@ -88,7 +101,10 @@ export const demoCommand: CommandModule = {
           );
         }
         for (const failure of result.failures) context.warn(`failed: ${failure}`);
-        if (result.failures.length > 0) reportExitCode(1);
+        if (result.failures.length > 0 || html.problems.length > 0) reportExitCode(1);
+        const reportLine = `HTML report: ${html.file}`;
+        if (flags.json) context.warn(reportLine);
+        else context.print(reportLine);
       });
   },
 };

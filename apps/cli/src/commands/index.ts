@@ -130,6 +130,28 @@ export const commandModules: LazyCommandModule[] = [
     load: async () => (await import('./usage-command')).usageCommand,
   },
   {
+    name: 'report',
+    commands: [
+      {
+        name: 'report',
+        description:
+          'write one self-contained HTML report (plots, tables, slide drill-down) of a run, bench run or rubric results',
+      },
+    ],
+    load: async () => (await import('./report-command')).reportCommand,
+  },
+  {
+    name: 'view',
+    commands: [
+      {
+        name: 'view',
+        description:
+          'serve an index of every run, bench run and rubric result under the data folder, with their HTML reports (127.0.0.1 only)',
+      },
+    ],
+    load: async () => (await import('./view-command')).viewCommand,
+  },
+  {
     name: 'serve',
     commands: [
       {

@@ -1,0 +1,69 @@
+import { type Deck, describeError, hashFile } from '@xsb/core';
+import { readDeck } from '@xsb/decks';
+import {
+  type DeckThumbnails,
+  prepareThumbnails,
+  type ThumbnailOptions,
+} from '../thumbnails/slide-thumbnails';
+
+export interface LoadedDeck {
+  path: string;
+  sha256: string | null;
+  deck: Deck | null;
+  problem: string | null;
+  thumbnails: DeckThumbnails;
+}
+
+export interface ThumbnailCounts {
+  decks: number;
+  rendered: number;
+  cached: number;
+  without: number;
+}
+
+/**
+ * Reads every deck once (slide titles and text through `@xsb/decks`' `readDeck`), hashes it, and gets
+ * its thumbnails (cached by that hash). A deck that cannot be read keeps its place with the reason.
+ */
+export async function loadDecks(
+  paths: readonly string[],
+  options: ThumbnailOptions,
+): Promise<{ decks: Map<string, LoadedDeck>; counts: ThumbnailCounts }> {
+  const loaded = new Map<string, Omit<LoadedDeck, 'thumbnails'>>();
+  for (const path of [...new Set(paths)]) {
+    try {
+      const [sha256, deck] = await Promise.all([hashFile(path), readDeck(path)]);
+      loaded.set(path, { path, sha256, deck, problem: null });
+    } catch (error) {
+      loaded.set(path, {
+        path,
+        sha256: null,
+        deck: null,
+        problem: `cannot read the deck: ${describeError(error)}`,
+      });
+    }
+  }
+  const requests = [...loaded.values()].flatMap((entry) =>
+    entry.sha256
+      ? [{ sha256: entry.sha256, path: entry.path, slideWidth: entry.deck?.slide_width ?? null }]
+      : [],
+  );
+  const thumbnails = await prepareThumbnails(requests, options);
+  const decks = new Map<string, LoadedDeck>();
+  const counts: ThumbnailCounts = { decks: loaded.size, rendered: 0, cached: 0, without: 0 };
+  const seen = new Set<string>();
+  for (const entry of loaded.values()) {
+    const thumbs = (entry.sha256 && thumbnails.get(entry.sha256)) || {
+      slides: [],
+      note: entry.problem ?? 'no thumbnails',
+      rendered: false,
+    };
+    decks.set(entry.path, { ...entry, thumbnails: thumbs });
+    if (entry.sha256 && seen.has(entry.sha256)) continue;
+    if (entry.sha256) seen.add(entry.sha256);
+    if (thumbs.slides.length === 0) counts.without += 1;
+    else if (thumbs.rendered) counts.rendered += 1;
+    else counts.cached += 1;
+  }
+  return { decks, counts };
+}

@@ -1,0 +1,290 @@
+import { join, relative } from 'node:path';
+import { compareCodePoints, RunLayout } from '@xsb/core';
+import { type DeckDrillDown, renderDeckDrillDown } from '../deck/deck-drill-down';
+import { type LoadedDeck, loadDecks } from '../deck/load-decks';
+import { escapeHtml, safeId } from '../html/escape-html';
+import { formatValue } from '../html/format-number';
+import { renderHtmlDocument } from '../html/html-document';
+import { badge } from '../html/html-table';
+import { renderFacts, renderProblems, renderWarning, section } from '../html/sections';
+import { plotFigure } from '../plots/render-vega-lite';
+import type { ReportOptions, ReportResult } from '../report-options';
+import { THUMBNAIL_FORMATS } from '../thumbnails/slide-thumbnails';
+import { finishReport } from '../write-report';
+import { claimTable } from './claim-table';
+import { type EvaluationView, readRunReportData } from './read-run-report-data';
+import { groupViews } from './run-groups';
+import { describeGit, describeJudge, type RunHeader, readRunHeader } from './run-header';
+import { coveragePlotSpec, domainHeatmapSpec, efficiencyScatterSpec } from './run-plots';
+import { evaluationTable, type ProbeRow, probeTable, systemTable } from './run-tables';
+
+export interface RunReportOptions extends ReportOptions {
+  dataDir: string;
+  run: string;
+}
+
+/** `runs/<run>/report_cache/`: thumbnails by deck sha256 and size, converted PDFs. */
+export function runReportCacheDir(dataDir: string, run: string): string {
+  return join(new RunLayout(dataDir).runDir(run), 'report_cache');
+}
+
+function headerSection(
+  header: RunHeader,
+  data: { run: string; summaryFile: string; rowCount: number },
+): string {
+  // Paths are relative to the data folder: the same run reported in two places gives the same bytes.
+  const judges = header.judges.length === 0 ? 'none recorded' : header.judges.map(describeJudge).join('; ');
+  const facts: Array<[string, string]> = [
+    ['run', data.run],
+    ['summary', `${data.summaryFile} (paths relative to the data folder)`],
+    ['judges', judges],
+    ['tau_a', header.tauA.length === 0 ? 'unknown' : header.tauA.join(', ')],
+    ['rows', `${data.rowCount} (system, audience, case) evaluations`],
+    ['intervals', header.bootstrap],
+    ['git', describeGit(header.git)],
+    ['split', header.split],
+    ['test-split openings', `${header.testOpenings} (bench/test_ledger.jsonl)`],
+    [
+      'thin groups',
+      `marked "thin": the median deck of the group has fewer than ${header.thinBelow} included probes (weight ≥ tau_a), as summary.json decides`,
+    ],
+  ];
+  if (header.missingJobs.length > 0)
+    facts.push(['missing jobs', `${header.missingJobs.length}: ${header.missingJobs.join('; ')}`]);
+  return section(
+    'measured',
+    'What was measured',
+    `${header.offlineWarning ? renderWarning(header.offlineWarning) : ''}${renderFacts(facts)}`,
+  );
+}
+
+async function audienceSection(
+  audience: string,
+  data: Awaited<ReturnType<typeof readRunReportData>>,
+  offline: boolean,
+): Promise<string> {
+  const groups = groupViews(data.summary.groups.filter((group) => group.audience === audience));
+  const id = safeId('audience', audience);
+  const rows = data.evaluations.flatMap((e) =>
+    e.audience === audience && e.metrics?.coverage != null && e.metrics.efficiency_time != null
+      ? [
+          {
+            systemId: e.systemId,
+            caseLabel: e.caseLabel,
+            coverage: e.metrics.coverage,
+            efficiency: e.metrics.efficiency_time,
+          },
+        ]
+      : [],
+  );
+  const judgeNote = offline ? ' Offline judge (lexical): a smoke test, not a ranking.' : '';
+  const plots: string[] = [];
+  const coverage = coveragePlotSpec(groups);
+  if (coverage)
+    plots.push(
+      await plotFigure(
+        `${id}-coverage`,
+        coverage,
+        `Audience coverage per system: dot = mean over decks, line = 95% bootstrap interval; n = decks with a value; thin = few included probes.${judgeNote}`,
+      ),
+    );
+  const scatter = efficiencyScatterSpec(groups, rows);
+  if (scatter)
+    plots.push(
+      await plotFigure(
+        `${id}-scatter`,
+        scatter,
+        `efficiency_time against coverage: small dots are decks, large dots system means with their 95% intervals on both axes.`,
+      ),
+    );
+  const heatmap = domainHeatmapSpec(groups);
+  if (heatmap)
+    plots.push(
+      await plotFigure(
+        `${id}-domains`,
+        heatmap,
+        'Domain-wise coverage: mean over decks with included probes in the domain (n decks); grey = no included probe in that domain.',
+      ),
+    );
+  const thin = groups.filter((group) => group.thin);
+  const thinNote =
+    thin.length > 0
+      ? `<p class="note">${badge('thin', 'warn')} ${escapeHtml(thin.map((group) => group.systemId).join(', '))}: few included probes, so coverage moves a lot with each probe.</p>`
+      : '';
+  return section(
+    id,
+    `Audience: ${audience}`,
+    `${systemTable(`${id}-systems`, groups)}${thinNote}<div class="plots">${plots.join('')}</div>`,
+  );
+}
+
+function deckTitle(evaluations: readonly EvaluationView[]): string {
+  const first = evaluations[0]!;
+  const deckAudience = (first.manifest?.settings.job as Record<string, unknown> | undefined)?.deck_audience;
+  const forWhom =
+    typeof deckAudience === 'string' && deckAudience !== 'all'
+      ? `deck for ${deckAudience}`
+      : 'one deck for every audience';
+  return `${first.systemId} · ${first.caseLabel} · ${forWhom}`;
+}
+
+function deckDrillDown(
+  id: string,
+  deckPath: string,
+  loaded: LoadedDeck | undefined,
+  evaluations: readonly EvaluationView[],
+  dataDir: string,
+  thumbnailWidth: number,
+): string {
+  const ordered = [...evaluations].sort((a, b) => compareCodePoints(a.audience, b.audience));
+  const correctness = ordered.find((e) => e.correctness)?.correctness ?? null;
+  const badges = ordered
+    .map((e) =>
+      badge(
+        `${e.audience}: coverage ${formatValue(e.metrics?.coverage ?? null)} (${e.metrics?.included_probe_count ?? 0} probes)`,
+        'mid',
+      ),
+    )
+    .join(' ');
+  const probeRows: ProbeRow[] = ordered.flatMap((evaluation) =>
+    evaluation.probes.map((view) => ({ evaluation, view, deckId: id })),
+  );
+  const stats = ordered[0]?.deckStats;
+  const facts: Array<[string, string]> = [
+    ['deck', relative(dataDir, deckPath)],
+    ['sha256', loaded?.sha256 ?? ordered[0]?.deckSha256 ?? 'unknown'],
+    [
+      'slides / visible words',
+      stats ? `${stats.slide_count} / ${stats.visible_word_count} (parser ${stats.parser})` : 'unknown',
+    ],
+    [
+      'correctness',
+      correctness
+        ? `${formatValue(correctness.correctness)} — ${correctness.claim_count} claims: ${correctness.supported_count} supported, ${correctness.contradicted_count} contradicted, ${correctness.unsupported_count} unsupported (judge ${correctness.judge}; ${correctness.formula})`
+        : 'not scored',
+    ],
+  ];
+  const problems = ordered.flatMap((e) => e.problems);
+  const drill: DeckDrillDown = {
+    id,
+    title: deckTitle(ordered),
+    badges,
+    facts,
+    deck: loaded?.deck ?? null,
+    ...(loaded?.problem ? { deckProblem: loaded.problem } : {}),
+    thumbnails: loaded?.thumbnails ?? { slides: [], note: 'deck not found', rendered: false },
+    thumbnailWidth,
+    sections: [
+      ...problems.map((problem) => `<div class="problem">${escapeHtml(problem)}</div>`),
+      `<h4>Probes (${probeRows.length} over ${ordered.length} audience(s))</h4>`,
+      probeTable(`${id}-probes`, probeRows, false),
+      `<h4>Claims${correctness ? ` (${correctness.claims.length})` : ''}</h4>`,
+      correctness
+        ? claimTable(`${id}-claims`, correctness.claims)
+        : '<p class="note">Correctness was not scored for this deck.</p>',
+    ],
+  };
+  return renderDeckDrillDown(drill);
+}
+
+/**
+ * The HTML report of one pipeline run (`xsb report --html --data D --run R`): what was measured, per
+ * audience the systems with intervals and three plots, every evaluation and probe in filterable tables,
+ * and a drill-down per deck with its slides. Reads only the artifacts on disk.
+ */
+export async function buildRunReport(options: RunReportOptions): Promise<ReportResult> {
+  const data = await readRunReportData(options.dataDir, options.run);
+  const header = await readRunHeader(data);
+  const size = options.thumbnails ?? 'small';
+  const byDeck = new Map<string, EvaluationView[]>();
+  for (const evaluation of data.evaluations)
+    if (evaluation.deckPath)
+      byDeck.set(evaluation.deckPath, [...(byDeck.get(evaluation.deckPath) ?? []), evaluation]);
+  const deckPaths = [...byDeck.keys()].sort(compareCodePoints);
+  const { decks, counts } = await loadDecks(deckPaths, {
+    size,
+    cacheDir: options.cacheDir ?? runReportCacheDir(options.dataDir, options.run),
+    ...(options.soffice ? { soffice: options.soffice } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const deckIds = new Map(deckPaths.map((path, index) => [path, `deck-${index + 1}`]));
+  const deckIdOf = (evaluation: EvaluationView) =>
+    evaluation.deckPath ? (deckIds.get(evaluation.deckPath) ?? null) : null;
+  const audiences = [...new Set(data.summary.groups.map((group) => group.audience))].sort(compareCodePoints);
+  const offline = header.offlineWarning !== null;
+  const problems = [
+    ...data.summary.skipped.map((skipped) => `${skipped.file}: skipped by stage 7 (${skipped.reason})`),
+    ...data.evaluations.flatMap((e) => e.problems),
+    ...[...decks.values()].flatMap((deck) => (deck.problem ? [`${deck.path}: ${deck.problem}`] : [])),
+  ];
+  const thumbnailWidth = size === 'off' ? THUMBNAIL_FORMATS.small.width : THUMBNAIL_FORMATS[size].width;
+  const body: string[] = [
+    headerSection(header, {
+      run: data.run,
+      summaryFile: relative(options.dataDir, data.summaryFile),
+      rowCount: data.summary.row_count,
+    }),
+  ];
+  body.push(renderProblems('problems', problems));
+  for (const audience of audiences) body.push(await audienceSection(audience, data, offline));
+  const evaluationRows = data.evaluations.map((evaluation) => ({ evaluation, deckId: deckIdOf(evaluation) }));
+  body.push(
+    section(
+      'evaluations',
+      `Evaluations (${evaluationRows.length})`,
+      evaluationTable('evaluations-table', evaluationRows),
+    ),
+  );
+  const probeRows = data.evaluations.flatMap((evaluation) =>
+    evaluation.probes.map((view) => ({ evaluation, view, deckId: deckIdOf(evaluation) })),
+  );
+  body.push(
+    section(
+      'probes',
+      `Probes (${probeRows.length})`,
+      `<p class="note">Every probe of every evaluation. Click a row to open its deck and highlight the slide the judge cited.${offline ? ' Answers by the offline lexical judge.' : ''}</p>${probeTable('probes-table', probeRows, true)}`,
+    ),
+  );
+  const thumbNote =
+    size === 'off'
+      ? 'Thumbnails are off (--thumbnails off): slides show their text.'
+      : `Thumbnails ${size} (${THUMBNAIL_FORMATS[size].width} px WebP)${counts.without > 0 ? `; ${counts.without} deck(s) without them (each says why)` : ''}.`;
+  const drills = deckPaths.map((path) =>
+    deckDrillDown(
+      deckIds.get(path)!,
+      path,
+      decks.get(path),
+      byDeck.get(path)!,
+      options.dataDir,
+      thumbnailWidth,
+    ),
+  );
+  body.push(
+    section(
+      'decks',
+      `Decks (${deckPaths.length})`,
+      `<p class="note">${escapeHtml(thumbNote)}</p>${drills.join('\n')}`,
+    ),
+  );
+  const html = renderHtmlDocument({
+    title: `xsb run report: ${data.run}`,
+    subtitle: `${data.summary.row_count} evaluations · ${audiences.length} audience(s) · ${new Set(data.summary.groups.map((g) => g.system_id)).size} system(s) · judges ${
+      header.judges
+        .map((j) => j.id)
+        .filter((v, i, a) => a.indexOf(v) === i)
+        .join(', ') || 'unknown'
+    }`,
+    toc: [
+      ['measured', 'What was measured'],
+      ...(problems.length > 0
+        ? ([['problems', `Problems (${problems.length})`]] as Array<[string, string]>)
+        : []),
+      ...audiences.map((audience): [string, string] => [safeId('audience', audience), audience]),
+      ['evaluations', 'Evaluations'],
+      ['probes', 'Probes'],
+      ['decks', 'Decks'],
+    ],
+    body: body.join('\n'),
+  });
+  return finishReport(html, options.out, problems, counts);
+}

@@ -1,0 +1,235 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import {
+  type AudienceWeight,
+  audienceWeightSchema,
+  type Correctness,
+  correctnessSchema,
+  type DeckStats,
+  deckStatsSchema,
+  describeError,
+  type Metrics,
+  type MetricsSummary,
+  metricsSchema,
+  metricsSummarySchema,
+  type Probe,
+  type ProbeScore,
+  probeSchema,
+  probeScoreSchema,
+  RunLayout,
+  type RunManifest,
+  readJson,
+  readJsonlAll,
+  runManifestSchema,
+} from '@xsb/core';
+import {
+  classifyProbeDomain,
+  EVALUATION_FILES,
+  joinIncludedProbes,
+  MANIFEST_INPUT_ROLES,
+  resolveManifestInput,
+  SUMMARY_FILES,
+  splitSystemId,
+} from '@xsb/metrics';
+import { parseCitedSlides } from '../deck/cited-slides';
+
+/** One probe of one evaluation, as the drill-down shows it. */
+export interface ProbeView {
+  probe: Probe;
+  domain: string;
+  /** Utility weight for the evaluation's audience; null when the probe has no weight row. */
+  weight: number | null;
+  /** Weight ≥ tau_a: the probe counts in coverage (stage 6's own join). */
+  included: boolean;
+  score: ProbeScore | null;
+  citedSlides: number[];
+}
+
+/** One row of the summary with everything its evaluation folder holds. */
+export interface EvaluationView {
+  systemId: string;
+  system: string;
+  condition: string | null;
+  audience: string;
+  caseLabel: string;
+  evaluationDir: string | null;
+  metrics: Metrics | null;
+  deckStats: DeckStats | null;
+  manifest: RunManifest | null;
+  correctness: Correctness | null;
+  probes: ProbeView[];
+  /** Absolute deck path and its recorded sha256 (from run_manifest.json). */
+  deckPath: string | null;
+  deckSha256: string | null;
+  /** What could not be read; the report shows it and goes on. */
+  problems: string[];
+}
+
+export interface RunReportData {
+  dataDir: string;
+  run: string;
+  summaryFile: string;
+  summary: MetricsSummary;
+  evaluations: EvaluationView[];
+}
+
+const summaryFileOf = (dataDir: string, run: string) =>
+  join(new RunLayout(dataDir).summaryDir(run), SUMMARY_FILES.json);
+
+async function readOptional<T>(
+  file: string,
+  read: () => Promise<T>,
+  problems: string[],
+  required = true,
+): Promise<T | null> {
+  if (!existsSync(file)) {
+    if (required) problems.push(`${file}: missing`);
+    return null;
+  }
+  try {
+    return await read();
+  } catch (error) {
+    problems.push(describeError(error));
+    return null;
+  }
+}
+
+async function readManifestInput<T>(
+  evaluationDir: string,
+  manifest: RunManifest,
+  role: string,
+  read: (file: string) => Promise<T>,
+  problems: string[],
+): Promise<T | null> {
+  try {
+    return await read(resolveManifestInput(evaluationDir, manifest, role));
+  } catch (error) {
+    problems.push(describeError(error));
+    return null;
+  }
+}
+
+function probeViews(
+  audience: string,
+  tauA: number,
+  probes: Probe[],
+  weights: AudienceWeight[],
+  scores: ProbeScore[],
+  slideCount: number,
+): ProbeView[] {
+  const { included } = joinIncludedProbes({ audience, probes, weights, scores, tauA });
+  const includedIds = new Set(included.map((entry) => entry.probe.probe_id));
+  const weightOf = new Map(
+    weights.filter((row) => row.audience === audience).map((row) => [row.probe_id, row.utility_weight]),
+  );
+  const scoreOf = new Map<string, ProbeScore>();
+  for (const score of scores) if (!scoreOf.has(score.probe_id)) scoreOf.set(score.probe_id, score);
+  return probes.map((probe) => {
+    const score = scoreOf.get(probe.probe_id) ?? null;
+    return {
+      probe,
+      domain: classifyProbeDomain(probe),
+      weight: weightOf.get(probe.probe_id) ?? null,
+      included: includedIds.has(probe.probe_id),
+      score,
+      citedSlides: score ? parseCitedSlides(score.cited_evidence, slideCount) : [],
+    };
+  });
+}
+
+async function readEvaluation(
+  row: MetricsSummary['rows'][number],
+  summaryDir: string,
+): Promise<EvaluationView> {
+  const { system, condition } = splitSystemId(row.system_id);
+  const view: EvaluationView = {
+    systemId: row.system_id,
+    system,
+    condition,
+    audience: row.audience,
+    caseLabel: row.case_label,
+    evaluationDir: null,
+    metrics: null,
+    deckStats: null,
+    manifest: null,
+    correctness: null,
+    probes: [],
+    deckPath: null,
+    deckSha256: null,
+    problems: [],
+  };
+  const metricsFile = resolve(summaryDir, row.file);
+  view.metrics = await readOptional(metricsFile, () => readJson(metricsFile, metricsSchema), view.problems);
+  if (row.origin !== 'evaluation') {
+    view.problems.push(`${metricsFile}: a compact metrics file (no evaluation folder to drill into)`);
+    return view;
+  }
+  const dir = dirname(metricsFile);
+  view.evaluationDir = dir;
+  const problems = view.problems;
+  const file = (name: string) => join(dir, name);
+  view.manifest = await readOptional(
+    file(EVALUATION_FILES.manifest),
+    () => readJson(file(EVALUATION_FILES.manifest), runManifestSchema),
+    problems,
+  );
+  view.deckStats = await readOptional(
+    file(EVALUATION_FILES.deckStats),
+    () => readJson(file(EVALUATION_FILES.deckStats), deckStatsSchema),
+    problems,
+  );
+  view.correctness = await readOptional(
+    file(EVALUATION_FILES.correctness),
+    () => readJson(file(EVALUATION_FILES.correctness), correctnessSchema),
+    problems,
+    false,
+  );
+  const scores =
+    (await readOptional(
+      file(EVALUATION_FILES.probeScores),
+      () => readJsonlAll(file(EVALUATION_FILES.probeScores), probeScoreSchema),
+      problems,
+    )) ?? [];
+  const manifest = view.manifest;
+  if (!manifest) return view;
+  const deckInput = manifest.inputs.find((input) => input.role === MANIFEST_INPUT_ROLES.deck);
+  view.deckSha256 = deckInput?.sha256 ?? null;
+  view.deckPath = await readManifestInput(dir, manifest, MANIFEST_INPUT_ROLES.deck, async (f) => f, problems);
+  const probes = await readManifestInput(
+    dir,
+    manifest,
+    MANIFEST_INPUT_ROLES.probes,
+    (f) => readJsonlAll(f, probeSchema),
+    problems,
+  );
+  const weights = await readManifestInput(
+    dir,
+    manifest,
+    MANIFEST_INPUT_ROLES.weights,
+    (f) => readJsonlAll(f, audienceWeightSchema),
+    problems,
+  );
+  if (probes) {
+    const tauA = view.metrics?.tau_a ?? 0.7;
+    const slideCount = view.deckStats?.slide_count ?? Number.POSITIVE_INFINITY;
+    view.probes = probeViews(row.audience, tauA, probes, weights ?? [], scores, slideCount);
+  }
+  return view;
+}
+
+/**
+ * Everything a run report shows, read from the artifacts on disk through the `@xsb/core` schemas: the
+ * stage 7 `summary.json` (which must exist: it is the report's spine) and, per summary row, its
+ * evaluation folder (metrics, probe scores, correctness, deck stats, run manifest) and the probes and
+ * weights that manifest names. A file that is missing or invalid becomes a problem of its row.
+ */
+export async function readRunReportData(dataDir: string, run: string): Promise<RunReportData> {
+  const summaryFile = summaryFileOf(dataDir, run);
+  const summary = await readJson(summaryFile, metricsSummarySchema);
+  const summaryDir = dirname(summaryFile);
+  const evaluations: EvaluationView[] = [];
+  for (const row of summary.rows) evaluations.push(await readEvaluation(row, summaryDir));
+  return { dataDir, run, summaryFile, summary, evaluations };
+}
+
+export { summaryFileOf };

@@ -1,0 +1,132 @@
+import { dirname } from 'node:path';
+import { BenchLayout, benchJudgeInfo, countTestLedger, readGitState, readSplits } from '@xsb/bench';
+import { compareCodePoints, type JudgeDescriptor, type MissingJob } from '@xsb/core';
+import { z } from 'zod';
+import type { RunReportData } from './read-run-report-data';
+
+/** The sentence every report shows where an offline judge's numbers appear. */
+export const OFFLINE_JUDGE_WARNING =
+  'Offline judge: `lexical` numbers are a smoke test of the pipeline; they do not rank real systems.';
+
+export interface JudgeFact {
+  stage: string;
+  id: string;
+  kind: string;
+  model: string | null;
+  replayStore: string | null;
+  offline: boolean;
+}
+
+export interface RunHeader {
+  judges: JudgeFact[];
+  tauA: number[];
+  git: { sha: string | null; dirty: boolean | null; atReportTime: boolean };
+  split: string;
+  testOpenings: number;
+  bootstrap: string;
+  offlineWarning: string | null;
+  missingJobs: string[];
+  /** A group is thin when its median deck has fewer included probes than this (summary.json). */
+  thinBelow: number;
+}
+
+/** The git state, when a summary records it (stage 7 does not yet; the report then reads it itself). */
+const recordedGitSchema = z.looseObject({
+  git: z.looseObject({ sha: z.string().nullable(), dirty: z.boolean().nullable().optional() }),
+});
+
+export function judgeFact(stage: string, id: string): JudgeFact {
+  const offline = id === 'lexical';
+  const [provider, ...rest] = id.split(':');
+  const replay = provider === 'replay' || provider === 'record';
+  let model: string | null = offline ? null : replay ? null : rest.join(':') || null;
+  if (replay) {
+    try {
+      model = benchJudgeInfo(id).model_label;
+    } catch {
+      model = null; // the store is not reachable from here; its path is still shown
+    }
+  }
+  return {
+    stage,
+    id,
+    kind: offline ? 'offline' : replay ? (provider as string) : 'model',
+    model,
+    replayStore: replay ? rest.join(':') : null,
+    offline,
+  };
+}
+
+/** One judge as the report header shows it: stage, id, kind, and the model behind it (or why there is none). */
+export function describeJudge(judge: JudgeFact): string {
+  let detail: string;
+  if (judge.offline) detail = 'offline, no model: deterministic';
+  else if (judge.replayStore !== null)
+    detail = `${judge.kind}, model ${judge.model ?? 'unknown (the store is not readable here)'}, replay store ${judge.replayStore}`;
+  else detail = `model ${judge.model ?? 'unknown'}, called live`;
+  return `${judge.stage}: ${judge.id} (${detail})`;
+}
+
+/** The git state a report shows: the recorded sha, or the one read at build time (and saying so). */
+export function describeGit(git: RunHeader['git']): string {
+  return `${git.sha ?? 'not in a git repository'}${git.dirty ? ' (dirty)' : ''}${git.atReportTime ? ' — read when this report was built; the results do not record it' : ''}`;
+}
+
+function describeMissingJob(job: MissingJob): string {
+  const who = [job.system, job.condition, job.audience, job.case_label].filter((part) => part !== null);
+  return `${who.join(' / ') || job.where}: ${job.status} (${job.reason})`;
+}
+
+/** A judge as summary.json records it. */
+function factOfDescriptor(judge: JudgeDescriptor): JudgeFact {
+  return {
+    stage: judge.stage,
+    id: judge.id,
+    kind: judge.kind,
+    model: judge.model ?? judge.model_label ?? null,
+    replayStore: judge.replay_store ?? null,
+    offline: judge.kind === 'offline',
+  };
+}
+
+/** What the run measured, from the summary's own fields where it has them, else from the evaluations. */
+export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
+  const { summary } = data;
+  const judges = new Map<string, JudgeFact>();
+  for (const judge of summary.judges) judges.set(`${judge.stage} ${judge.id}`, factOfDescriptor(judge));
+  // Rows that record no judge (compact files): their evaluation folders may still name one.
+  if (summary.rows_without_judges > 0)
+    for (const evaluation of data.evaluations)
+      for (const [stage, id] of Object.entries(evaluation.manifest?.judges ?? {}))
+        if (!judges.has(`${stage} ${id}`)) judges.set(`${stage} ${id}`, judgeFact(stage, id));
+  const recorded = recordedGitSchema.safeParse(summary);
+  const git = recorded.success
+    ? { sha: recorded.data.git.sha, dirty: recorded.data.git.dirty ?? null, atReportTime: false }
+    : { ...readGitState([data.dataDir, dirname(data.dataDir)]), atReportTime: true };
+  const benchLayout = new BenchLayout(data.dataDir);
+  const splits = await readSplits(benchLayout).catch(() => []);
+  const cases = [...new Set(summary.rows.map((row) => row.case_label))];
+  let split = `no stored split (${cases.length} cases, all used)`;
+  if (splits.length > 0) {
+    const of = new Map(splits.map((row) => [row.case, row.split]));
+    const dev = cases.filter((c) => of.get(c) === 'dev').length;
+    const test = cases.filter((c) => of.get(c) === 'test').length;
+    split = `${cases.length} cases: dev ${dev}, test ${test}, not in the stored split ${cases.length - dev - test} (a pipeline run uses every case; the bench keeps test sealed)`;
+  }
+  const sortedJudges = [...judges.values()].sort(
+    (a, b) => compareCodePoints(a.stage, b.stage) || compareCodePoints(a.id, b.id),
+  );
+  const { bootstrap } = summary;
+  const offline = summary.offline_judges || sortedJudges.some((judge) => judge.offline);
+  return {
+    judges: sortedJudges,
+    tauA: summary.tau_a,
+    git,
+    split,
+    testOpenings: await countTestLedger(benchLayout.testLedgerFile()),
+    bootstrap: `${Math.round(bootstrap.confidence * 100)}% ${bootstrap.method}, seed ${bootstrap.seed}, ${bootstrap.resamples} resamples`,
+    offlineWarning: offline ? (summary.offline_warning ?? OFFLINE_JUDGE_WARNING) : null,
+    missingJobs: (summary.missing_jobs ?? []).map(describeMissingJob),
+    thinBelow: summary.thin_below,
+  };
+}

@@ -1,0 +1,176 @@
+import { SUMMARY_METRICS } from '@xsb/metrics';
+import { escapeHtml } from '../html/escape-html';
+import { formatValue, meanIntervalCell } from '../html/format-number';
+import { badge, type Column, numeric, renderTable, text } from '../html/html-table';
+import type { EvaluationView, ProbeView } from './read-run-report-data';
+import type { GroupView } from './run-groups';
+
+/** The system table of one audience: every metric as mean [95% CI] (n), thin groups marked. */
+export function systemTable(id: string, groups: readonly GroupView[]): string {
+  const columns: Array<Column<GroupView>> = [
+    {
+      label: 'system',
+      cell: (group) => ({
+        html: `<span class="nowrap">${escapeHtml(group.systemId)}</span>${group.thin ? ` ${badge('thin', 'warn')}` : ''}`,
+        sort: group.systemId,
+      }),
+    },
+    { label: 'decks', cell: (group) => numeric(String(group.rowCount), group.rowCount) },
+    {
+      label: 'included probes (min/med/max)',
+      cell: (group) =>
+        group.includedProbes
+          ? numeric(
+              `${group.includedProbes.min} / ${group.includedProbes.median} / ${group.includedProbes.max}`,
+              group.includedProbes.min,
+            )
+          : text('–'),
+    },
+    ...SUMMARY_METRICS.map(
+      (metric): Column<GroupView> => ({
+        label: metric,
+        cell: (group) => {
+          const stat = group.metric(metric);
+          return { html: meanIntervalCell(stat), sort: stat?.mean ?? null, className: 'num' };
+        },
+      }),
+    ),
+  ];
+  return renderTable({ id, columns, rows: groups });
+}
+
+export interface ProbeRow {
+  evaluation: EvaluationView;
+  view: ProbeView;
+  deckId: string | null;
+}
+
+const coveredLabel = (view: ProbeView) =>
+  view.score === null ? 'no score' : view.score.covered ? 'covered' : 'not covered';
+
+function coveredBadge(view: ProbeView): string {
+  if (view.score === null) return badge('no score', 'mid');
+  return view.score.covered ? badge('covered', 'good') : badge('not covered', 'bad');
+}
+
+/**
+ * Probe rows (`withIdentity`: the run-wide table, with system and case and without the long columns the
+ * deck's own table shows). Probe rows: the question and expected answer (from the probe bank), the audience weight and whether
+ * it reaches tau_a, the judge's verdict, answer and cited slide. A click highlights that slide in the
+ * deck's drill-down.
+ */
+export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: boolean): string {
+  const identity: Array<Column<ProbeRow>> = withIdentity
+    ? [
+        { label: 'system', cell: (row) => text(row.evaluation.systemId) },
+        { label: 'case', cell: (row) => text(row.evaluation.caseLabel) },
+      ]
+    : [];
+  const detail: Array<Column<ProbeRow>> = withIdentity
+    ? []
+    : [
+        { label: 'expected answer', cell: (row) => text(row.view.probe.answer) },
+        { label: 'domain', cell: (row) => text(row.view.domain) },
+        { label: 'weight', cell: (row) => numeric(formatValue(row.view.weight, 2), row.view.weight) },
+      ];
+  const columns: Array<Column<ProbeRow>> = [
+    ...identity,
+    { label: 'audience', cell: (row) => text(row.evaluation.audience) },
+    { label: 'probe', cell: (row) => text(row.view.probe.probe_id) },
+    { label: 'question', cell: (row) => text(row.view.probe.question) },
+    ...detail,
+    {
+      label: 'included',
+      cell: (row) => ({
+        html: row.view.included ? badge('included', 'mid') : '<span class="muted">below tau_a</span>',
+        sort: row.view.included ? 1 : 0,
+      }),
+    },
+    { label: 'covered', cell: (row) => ({ html: coveredBadge(row.view), sort: coveredLabel(row.view) }) },
+    ...(withIdentity
+      ? []
+      : [{ label: "judge's answer", cell: (row: ProbeRow) => text(row.view.score?.answer ?? '') }]),
+    {
+      label: 'cited slide',
+      cell: (row) => text(row.view.score?.cited_evidence || '–', row.view.citedSlides[0] ?? null),
+    },
+  ];
+  return renderTable({
+    id,
+    columns,
+    rows,
+    search: true,
+    filters: [
+      ...(withIdentity
+        ? [
+            { key: 'system', label: 'system', value: (row: ProbeRow) => row.evaluation.systemId },
+            { key: 'case', label: 'case', value: (row: ProbeRow) => row.evaluation.caseLabel },
+          ]
+        : []),
+      { key: 'audience', label: 'audience', value: (row) => row.evaluation.audience },
+      { key: 'covered', label: 'covered', value: (row) => coveredLabel(row.view) },
+      {
+        key: 'included',
+        label: 'included',
+        value: (row) => (row.view.included ? 'included' : 'not included'),
+      },
+    ],
+    rowData: (row) => ({
+      slides: row.view.citedSlides.join(' '),
+      label: `${row.view.probe.probe_id} (${row.evaluation.audience}, ${coveredLabel(row.view)})`,
+      ...(row.deckId ? { deck: row.deckId } : {}),
+    }),
+    empty: 'No probes.',
+  });
+}
+
+/** Every evaluation of the run with its metrics, linked to its deck's drill-down. */
+export function evaluationTable(
+  id: string,
+  rows: ReadonlyArray<{ evaluation: EvaluationView; deckId: string | null }>,
+): string {
+  const metric = (name: 'coverage' | 'efficiency_time' | 'correctness' | 'safe_efficiency_time') =>
+    ({
+      label: name,
+      cell: ({ evaluation }: { evaluation: EvaluationView }) => {
+        const value = evaluation.metrics?.[name] ?? null;
+        return numeric(formatValue(value), value);
+      },
+    }) as Column<{ evaluation: EvaluationView; deckId: string | null }>;
+  return renderTable({
+    id,
+    rows,
+    search: true,
+    filters: [
+      { key: 'system', label: 'system', value: (row) => row.evaluation.systemId },
+      { key: 'audience', label: 'audience', value: (row) => row.evaluation.audience },
+      { key: 'case', label: 'case', value: (row) => row.evaluation.caseLabel },
+    ],
+    columns: [
+      { label: 'system', cell: (row) => text(row.evaluation.systemId) },
+      { label: 'audience', cell: (row) => text(row.evaluation.audience) },
+      { label: 'case', cell: (row) => text(row.evaluation.caseLabel) },
+      {
+        label: 'included probes (covered)',
+        cell: ({ evaluation }) => {
+          const included = evaluation.probes.filter((probe) => probe.included);
+          const covered = included.filter((probe) => probe.score?.covered).length;
+          const count = evaluation.metrics?.included_probe_count ?? included.length;
+          return numeric(`${count} (${covered})`, count);
+        },
+      },
+      metric('coverage'),
+      metric('efficiency_time'),
+      metric('correctness'),
+      metric('safe_efficiency_time'),
+      {
+        label: 'deck',
+        cell: (row) => ({
+          html: row.deckId
+            ? `<a href="#${escapeHtml(row.deckId)}">slides</a>`
+            : '<span class="muted">–</span>',
+        }),
+      },
+    ],
+  });
+}

@@ -1,0 +1,184 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describeError, isXsbError, UsageError, writeFileAtomic } from '@xsb/core';
+import { detectDeckFormat, renderDeck } from '@xsb/decks';
+import sharp from 'sharp';
+import { type BatchConvertOptions, convertPptxBatch } from './convert-pptx-batch';
+import { scratchDir } from './scratch-dir';
+
+export const THUMBNAIL_SIZES = ['off', 'small', 'large'] as const;
+export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
+
+/** `--thumbnails` as given (default `small`); anything else is a UsageError naming the choices. */
+export function parseThumbnailSize(value: string | undefined, flag = '--thumbnails'): ThumbnailSize {
+  const size = value ?? 'small';
+  if (!(THUMBNAIL_SIZES as readonly string[]).includes(size))
+    throw new UsageError(`${flag} must be one of ${THUMBNAIL_SIZES.join(', ')}, got ${JSON.stringify(size)}`);
+  return size as ThumbnailSize;
+}
+
+/** Width in pixels and WebP quality of each size; `small` keeps 20 decks × 15 slides well under 15 MB. */
+export const THUMBNAIL_FORMATS: Record<Exclude<ThumbnailSize, 'off'>, { width: number; quality: number }> = {
+  small: { width: 320, quality: 70 },
+  large: { width: 800, quality: 75 },
+};
+
+/**
+ * Render at this multiple of the thumbnail width, then downscale with sharp (crisper text). pdf-to-img's
+ * time grows with the pixels: 1.5× took 68 ms a page, 1× 31 ms (78 demo pages, shared 2-core machine).
+ */
+const OVERSAMPLE = 1.25;
+/** PPTX slides are 960 pt wide (16:9, 13.33 in) unless the deck says otherwise. */
+const DEFAULT_SLIDE_WIDTH_PT = 960;
+
+export interface ThumbnailRequest {
+  /** sha256 of the deck's bytes: the cache key (equal decks share thumbnails). */
+  sha256: string;
+  path: string;
+  /** Slide width in points from the parsed deck, when known. */
+  slideWidth?: number | null;
+}
+
+export interface DeckThumbnails {
+  /** `data:image/webp;base64,…` per slide, in slide order; empty when there are none. */
+  slides: string[];
+  /** Why there are no thumbnails (off, LibreOffice missing, render failure); null when there are. */
+  note: string | null;
+  /** Rendered in this build (false: read from the cache). */
+  rendered: boolean;
+}
+
+export interface ThumbnailOptions extends BatchConvertOptions {
+  size: ThumbnailSize;
+  /** Cache folder (e.g. `runs/<run>/report_cache`); thumbnails live under `thumbnails/<sha256>/<size>/`. */
+  cacheDir: string;
+}
+
+/** One cache file per deck and size: a single atomic write (one fsync) instead of one per slide. */
+interface CacheEntry {
+  width: number;
+  quality: number;
+  /** WebP bytes of each slide, base64. */
+  slides: string[];
+}
+
+const toDataUri = (base64: string) => `data:image/webp;base64,${base64}`;
+
+async function readCached(
+  file: string,
+  format: { width: number; quality: number },
+): Promise<string[] | null> {
+  if (!existsSync(file)) return null;
+  try {
+    const entry = JSON.parse(await readFile(file, 'utf8')) as CacheEntry;
+    if (entry.width !== format.width || entry.quality !== format.quality || !Array.isArray(entry.slides))
+      return null;
+    return entry.slides.map(toDataUri);
+  } catch {
+    return null; // a damaged cache entry is rendered again
+  }
+}
+
+async function renderThumbnails(
+  pdfPath: string,
+  file: string,
+  format: { width: number; quality: number },
+  slideWidth: number,
+): Promise<string[]> {
+  const work = await scratchDir('xsb-report-render-');
+  try {
+    const scale = Math.min(3, Math.max(0.2, (format.width * OVERSAMPLE) / slideWidth));
+    const pngs = await renderDeck(pdfPath, { outDir: work, scale });
+    const slides: string[] = [];
+    for (const png of pngs) {
+      const webp = await sharp(await readFile(png))
+        .resize({ width: format.width })
+        .webp({ quality: format.quality })
+        .toBuffer();
+      slides.push(webp.toString('base64'));
+    }
+    const entry: CacheEntry = { width: format.width, quality: format.quality, slides };
+    await writeFileAtomic(file, `${JSON.stringify(entry)}\n`);
+    return slides.map(toDataUri);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+const failureNote = (error: unknown) =>
+  `no thumbnails: ${isXsbError(error) ? error.message : describeError(error)}`;
+
+/**
+ * Slide thumbnails for every requested deck, rendered through `@xsb/decks` (`renderDeck`: PDF pages with
+ * pdf-to-img, PPTX first to PDF through LibreOffice) and resized to WebP with sharp, cached on disk by
+ * deck sha256 and size so a rebuild renders nothing. Never throws for a deck: a missing LibreOffice or
+ * a deck that cannot be rendered gives that deck a note instead of thumbnails.
+ */
+export async function prepareThumbnails(
+  requests: readonly ThumbnailRequest[],
+  options: ThumbnailOptions,
+): Promise<Map<string, DeckThumbnails>> {
+  const result = new Map<string, DeckThumbnails>();
+  const unique = [...new Map(requests.map((request) => [request.sha256, request])).values()];
+  if (options.size === 'off') {
+    for (const request of unique)
+      result.set(request.sha256, { slides: [], note: 'thumbnails off (--thumbnails off)', rendered: false });
+    return result;
+  }
+  const format = THUMBNAIL_FORMATS[options.size];
+  const fileOf = (sha: string) => join(options.cacheDir, 'thumbnails', sha, `${options.size}.json`);
+  // Converted PDFs stay in a temp folder: LibreOffice stamps each one with its creation time, so
+  // keeping them would make two identical runs differ; the thumbnails themselves are reproducible.
+  const work = await scratchDir('xsb-report-pdf-');
+  const pdfOf = (sha: string) => join(work, `${sha}.pdf`);
+  try {
+    const pending: Array<ThumbnailRequest & { pdf: string }> = [];
+    const toConvert: ThumbnailRequest[] = [];
+    for (const request of unique) {
+      const cached = await readCached(fileOf(request.sha256), format);
+      if (cached) {
+        result.set(request.sha256, { slides: cached, note: null, rendered: false });
+        continue;
+      }
+      try {
+        const deckFormat = detectDeckFormat((await readFile(request.path)).subarray(0, 1024), request.path);
+        if (deckFormat === 'pdf') pending.push({ ...request, pdf: request.path });
+        else toConvert.push(request);
+      } catch (error) {
+        result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+      }
+    }
+    // LibreOffice converts in its own process while the PDF decks render here.
+    const conversion =
+      toConvert.length === 0
+        ? Promise.resolve(new Map<string, Error | null>())
+        : convertPptxBatch(
+            toConvert.map((request) => ({ input: request.path, output: pdfOf(request.sha256) })),
+            options,
+          ).catch((error: unknown) => new Map(toConvert.map((request) => [request.path, error as Error])));
+    const render = async (request: ThumbnailRequest & { pdf: string }) => {
+      try {
+        const slides = await renderThumbnails(
+          request.pdf,
+          fileOf(request.sha256),
+          format,
+          request.slideWidth || DEFAULT_SLIDE_WIDTH_PT,
+        );
+        result.set(request.sha256, { slides, note: null, rendered: true });
+      } catch (error) {
+        result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+      }
+    };
+    for (const request of pending) await render(request);
+    const converted = await conversion;
+    for (const request of toConvert) {
+      const error = converted.get(request.path);
+      if (error) result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+      else await render({ ...request, pdf: pdfOf(request.sha256) });
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  return result;
+}
