@@ -18,6 +18,7 @@ import { buildZip, quantileSorted } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { ApiDataLayout } from '@xsb/jobs';
 import { fixtureDeck, writeJobsFixture } from '@xsb/jobs/testing';
+import { RawBurstClient } from './raw-burst-client';
 
 const EVALUATE = 'bench-evaluate-token-5d4c3b2a1f0e';
 const UPLOADER = 'bench-uploader-token-0e1f2a3b4c5d';
@@ -168,38 +169,48 @@ try {
   }
   await waitDone(url, seeded);
 
-  // 1. 200 concurrent status requests: 2 warm-up rounds (new connections, JIT), then 10 measured rounds;
-  // the same bursts against a trivial hono server show what this machine gives at this moment.
-  const burstAt = (base: string) => () =>
-    Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
-        send(`${base}/v1/jobs/${seeded[i % seeded.length]}`, { token: EVALUATE }),
-      ),
-    );
+  // 1. 200 concurrent status requests: 2 warm-up rounds (new connections, JIT), then 10 measured rounds,
+  // once through node:http (what a Node client sees from the same 2 cores) and once through raw
+  // keep-alive sockets (the server's own latency); the same bursts against a trivial hono server show
+  // what this machine gives at this moment.
+  const jobPath = (i: number) => `/v1/jobs/${seeded[i % seeded.length]}`;
+  const httpBurst = (base: string) => () =>
+    Promise.all(Array.from({ length: 200 }, (_, i) => send(`${base}${jobPath(i)}`, { token: EVALUATE })));
+  const measure = async (run: () => Promise<Array<{ status: number; ms: number }>>) => {
+    const warmUp = [...(await run()), ...(await run())];
+    const latencies: number[] = [];
+    let errors = warmUp.filter((answer) => answer.status !== 200).length;
+    for (let round = 0; round < 10; round++)
+      for (const answer of await run()) {
+        if (answer.status === 200) latencies.push(answer.ms);
+        else errors += 1;
+      }
+    return { latencies, errors };
+  };
+  const burstsOf = async (base: string) => {
+    const viaHttp = await measure(httpBurst(base));
+    const raw = await RawBurstClient.open(base, 200);
+    try {
+      return { viaHttp, viaRaw: await measure(() => raw.burst(jobPath, EVALUATE)) };
+    } finally {
+      raw.close();
+    }
+  };
   const baseline = await startBaseline();
   try {
-    const run = burstAt(baseline.url);
-    await run();
-    await run();
-    const samples: number[] = [];
-    for (let round = 0; round < 10; round++) samples.push(...(await run()).map((a) => a.ms));
-    console.log(`baseline, a trivial hono server (same bursts, same moment): ${percentiles(samples)}`);
+    const floor = await burstsOf(baseline.url);
+    console.log(
+      `baseline, a trivial hono server, 200 concurrent x 10: node:http client ${percentiles(floor.viaHttp.latencies)}; raw sockets ${percentiles(floor.viaRaw.latencies)}`,
+    );
   } finally {
     baseline.child.kill('SIGTERM');
   }
-  const burst = burstAt(url);
-  const warmUp = [...(await burst()), ...(await burst())];
-  const latencies: number[] = [];
-  let statusErrors = warmUp.filter((answer) => answer.status !== 200).length;
-  for (let round = 0; round < 10; round++) {
-    for (const answer of await burst()) {
-      if (answer.status === 200) latencies.push(answer.ms);
-      else statusErrors += 1;
-    }
-  }
-  console.log(`200 concurrent GET /v1/jobs/{id}, 2 warm-up rounds: ${percentiles(warmUp.map((a) => a.ms))}`);
+  const ours = await burstsOf(url);
   console.log(
-    `200 concurrent GET /v1/jobs/{id} x 10 rounds: ${percentiles(latencies)}; non-200: ${statusErrors}`,
+    `200 concurrent GET /v1/jobs/{id} x 10 rounds (after 2 warm-up rounds), node:http client: ${percentiles(ours.viaHttp.latencies)}; non-200: ${ours.viaHttp.errors}`,
+  );
+  console.log(
+    `200 concurrent GET /v1/jobs/{id} x 10 rounds (after 2 warm-up rounds), raw sockets: ${percentiles(ours.viaRaw.latencies)}; non-200: ${ours.viaRaw.errors}`,
   );
 
   // 2. 50 concurrent uploads of a 5 MB deck to the server limited to 40 requests a minute per token.

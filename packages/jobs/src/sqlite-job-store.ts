@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS executions (
 );
 `;
 
+/** The columns a job reads back; `result` (often kilobytes) is read only by `result()`. */
+const JOB_COLUMNS =
+  'seq, id, kind, status, request, progress, error, attempts, submitted_by, cancel_requested, created_at, started_at, finished_at';
+
 interface JobRow {
   seq: number;
   id: string;
@@ -156,7 +160,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   private row(id: string): JobRow | undefined {
-    return this.sql<[string], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
+    return this.sql<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).get(id);
   }
 
   private mustGet(id: string): StoredJob {
@@ -205,7 +209,7 @@ export class SqliteJobStore implements JobStore {
   async list(query: ListJobsQuery): Promise<JobPage> {
     const before = decodeCursor(query.cursor) ?? Number.MAX_SAFE_INTEGER;
     const rows = this.sql<[string | null, string | null, number, number], JobRow>(
-      'SELECT * FROM jobs WHERE (? IS NULL OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?',
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE (? IS NULL OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?`,
     ).all(query.status ?? null, query.status ?? null, before, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
