@@ -1,3 +1,5 @@
+// The shard rule lives in @xsb/core (every per-case stage shards by it); re-exported for decks' users.
+export { isCaseInShard, parseShard, type Shard, shardOfCase } from '@xsb/core';
 export { countVisibleWords } from './count-visible-words';
 export {
   audienceLabel,
@@ -70,6 +72,5 @@ export {
   writeCsvAtomic,
 } from './run-sheet';
 export { type RunSlideTailorOptions, runSlideTailor, splitCommand } from './run-slidetailor';
-export { isCaseInShard, parseShard, type Shard, shardOfCase } from './shard-case';
 export { truncateDeck } from './truncate-deck';
 export { writeOutlinePptx } from './write-outline-pptx';

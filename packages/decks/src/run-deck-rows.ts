@@ -6,15 +6,18 @@ import {
   deckBatchSummarySchema,
   deckRowStatusSchema,
   describeError,
+  isCaseInShard,
   isXsbError,
   type ProgressReporter,
   type RunLayout,
+  type Shard,
+  shardFileTag,
+  shardLabel,
   silentProgress,
   withDirectoryLock,
   writeJson,
 } from '@xsb/core';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
-import { isCaseInShard, type Shard } from './shard-case';
 
 export interface DeckRowFilters {
   conditions?: string[];
@@ -64,7 +67,7 @@ async function hasOutput(path: string): Promise<boolean> {
 
 /** The batch summary's file: one per shard, so parallel shards never overwrite each other. */
 function batchSummaryFile(layout: RunLayout, run: string, shard: Shard | undefined): string {
-  const name = shard ? `batch_summary.shard-${shard.index}-of-${shard.count}.json` : 'batch_summary.json';
+  const name = shard ? `batch_summary.${shardFileTag(shard)}.json` : 'batch_summary.json';
   return join(layout.decksRoot(run), name);
 }
 
@@ -151,7 +154,7 @@ export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatc
     done: count('done'),
     skipped: count('skipped'),
     failed: count('failed'),
-    shard: options.filters?.shard ? `${options.filters.shard.index}/${options.filters.shard.count}` : null,
+    shard: options.filters?.shard ? shardLabel(options.filters.shard) : null,
     rows: statuses,
   };
   progress.finish(`${summary.done} done, ${summary.skipped} skipped, ${summary.failed} failed`);
