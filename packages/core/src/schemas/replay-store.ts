@@ -26,5 +26,7 @@ export const replayPendingLineSchema = z.looseObject({
   responseSchema: z.unknown().optional(),
   temperature: z.number().optional(),
   maxTokens: z.number().optional(),
+  seed: z.number().optional(),
+  stop: z.array(z.string()).optional(),
 });
 export type ReplayPendingLine = z.infer<typeof replayPendingLineSchema>;
