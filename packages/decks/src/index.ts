@@ -31,6 +31,7 @@ export {
   importExternalDecks,
 } from './import-external-decks';
 export { loadSourceText } from './load-source-text';
+export { deckBatchSummaryCombiner } from './merge-batch-summaries';
 export { BulletRegister, jaccard, NEAR_COPY_JACCARD, normaliseText, textTokens } from './near-duplicate-text';
 export { type LexicalOutlineOptions, planLexicalOutline } from './plan-lexical-outline';
 export { type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';

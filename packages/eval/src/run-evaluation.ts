@@ -5,9 +5,12 @@ import {
   countingProgress,
   type Deck,
   InputError,
+  isCaseInShard,
   isXsbError,
+  mapWithConcurrency,
   type ProgressReporter,
   RunLayout,
+  type Shard,
   silentProgress,
   UsageError,
 } from '@xsb/core';
@@ -42,7 +45,7 @@ export const DEFAULT_EVAL_CONCURRENCY = 4;
 /** Model client settings a run passes to every judge it creates (see @xsb/llm `createLlmClient`). */
 export type ModelClientSettings = Pick<
   CreateLlmClientOptions,
-  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits'
+  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits' | 'prices' | 'batch' | 'fill'
 >;
 
 /** The client options of every judge in a run: the caller's settings, calls logged to the run's ledger. */
@@ -53,6 +56,9 @@ export function runClientOptions(settings: ModelClientSettings, ledgerFile: stri
     ...(settings.noCache !== undefined ? { noCache: settings.noCache } : {}),
     ...(settings.refresh !== undefined ? { refresh: settings.refresh } : {}),
     ...(settings.limits ? { limits: settings.limits } : {}),
+    ...(settings.prices ? { prices: settings.prices } : {}),
+    ...(settings.batch ? { batch: settings.batch } : {}),
+    ...(settings.fill ? { fill: settings.fill } : {}),
     ledgerFile,
   };
 }
@@ -66,7 +72,16 @@ export interface RunEvaluationOptions extends ModelClientSettings {
   batchSize?: number;
   claims?: Partial<ClaimSettings>;
   imageModeWordsPerSlide?: number;
+  /** Answerability batches (and verification batches) of one job in flight at once (default 4). */
   concurrency?: number;
+  /**
+   * Cases whose jobs run at once (default 1: one job after another). The jobs of one case always run
+   * in order (they share its weights and its decks' correctness cache), so the artifacts are the
+   * same at any value; `--batch` raises it so a provider batch collects many jobs' calls.
+   */
+  jobConcurrency?: number;
+  /** Only the jobs of cases in this shard (`md5(case_label) % n == i`, core's rule). */
+  shard?: Shard;
   correctnessCacheDir?: string;
   force?: boolean;
   filters?: JobFilters;
@@ -177,7 +192,9 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     ...(options.judgeInput === 'image' ? { judgeInput: 'image' as const } : {}),
     ...(options.correctness === false ? { correctness: false } : {}),
   };
+  const jobConcurrency = positiveInteger(options.jobConcurrency ?? 1, 'job concurrency');
   const weightsK = positiveInteger(options.weightsK ?? WEIGHT_DEFAULTS.k, 'weights k');
+  let utilityJudge: ReturnType<typeof createUtilityJudge> | undefined;
   const weightsFile = (l: RunLayout, caseLabel: string, audience: string) =>
     weightsFileForK(l, caseLabel, audience, weightsK);
   const evaluationsRoot = evaluationsRootFor(layout, options.run, options.variant);
@@ -194,8 +211,9 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
           { file },
         );
       }
+      utilityJudge ??= createUtilityJudge(judgeSpec, llmOptions);
       const made = await ensureAudienceWeights(l, caseLabel, audience, {
-        judge: createUtilityJudge(judgeSpec, llmOptions),
+        judge: utilityJudge,
         k: weightsK,
         file,
       });
@@ -210,7 +228,12 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const { rows, failures: rowFailures } = await discoverDeckRows(layout, options.run);
   const filters = options.filters ?? {};
   const expanded = await expandEvaluationJobs(layout, rows, filters);
-  const { jobs, failures: jobFailures } = expanded;
+  const inShard = (caseLabel: string | null) => caseLabel === null || isCaseInShard(caseLabel, options.shard);
+  const jobs = expanded.jobs.filter((job) => inShard(job.caseLabel));
+  // A failure above the case level (no deck folder, a bad system folder) belongs to every shard.
+  const jobFailures = expanded.failures.filter((failure) =>
+    inShard(deckFolderIdentity(layout, options.run, failure.where).case_label),
+  );
   if (hasFilters(filters) && rows.length > 0) {
     const failedFolders = rowFailures.map((failure) =>
       deckFolderIdentity(layout, options.run, failure.where),
@@ -225,8 +248,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const plan = await plannedCalls(layout, jobs, settings.batchSize);
   progress.start('evaluate', plan.total, { unit: 'judge calls' });
   const modelLabels = createModelLabelReader();
-  const results: JobResult[] = [];
-  for (const [index, job] of jobs.entries()) {
+  const runJob = async (job: EvaluationJob, index: number): Promise<JobResult> => {
     const jobProgress = countingProgress(progress);
     const result = await evaluateJob(job, {
       layout,
@@ -252,13 +274,63 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
       progress: jobProgress.reporter,
       modelLabels,
     });
-    results.push(result);
-    await options.onResult?.(result);
     // A reused or failed job made fewer calls than planned: count the rest as done without work.
     const { done, grown } = jobProgress.counted;
     const note = `job ${index + 1}/${jobs.length} ${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${result.outcome}`;
     progress.skip?.(Math.max(0, plan.perJob[index]! + grown - done), note);
-  }
+    return result;
+  };
+  const results = await runJobsByCase(jobs, jobConcurrency, runJob, options.onResult);
   progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);
-  return { judge: judge.id, results, discoveryFailures: [...rowFailures, ...jobFailures] };
+  const rowFailuresInShard = rowFailures.filter((failure) =>
+    inShard(deckFolderIdentity(layout, options.run, failure.where).case_label),
+  );
+  return { judge: judge.id, results, discoveryFailures: [...rowFailuresInShard, ...jobFailures] };
+}
+
+/**
+ * Runs the jobs with up to `concurrency` cases at once, the jobs of one case in their order, and
+ * reports each result to `onResult` in job order (so a caller streaming rows writes them in the same
+ * order at any concurrency). Returns the results in job order.
+ */
+async function runJobsByCase(
+  jobs: readonly EvaluationJob[],
+  concurrency: number,
+  run: (job: EvaluationJob, index: number) => Promise<JobResult>,
+  onResult: ((result: JobResult) => void | Promise<void>) | undefined,
+): Promise<JobResult[]> {
+  const results = new Array<JobResult | undefined>(jobs.length);
+  let reported = 0;
+  let reporting: Promise<void> = Promise.resolve();
+  const report = () => {
+    reporting = reporting.then(async () => {
+      while (reported < jobs.length && results[reported] !== undefined) {
+        const result = results[reported]!;
+        reported += 1;
+        await onResult?.(result);
+      }
+    });
+    return reporting;
+  };
+  if (concurrency === 1) {
+    for (const [index, job] of jobs.entries()) {
+      results[index] = await run(job, index);
+      await onResult?.(results[index]!);
+    }
+    return results as JobResult[];
+  }
+  const byCase = new Map<string, number[]>();
+  for (const [index, job] of jobs.entries()) {
+    const group = byCase.get(job.caseLabel) ?? [];
+    group.push(index);
+    byCase.set(job.caseLabel, group);
+  }
+  await mapWithConcurrency([...byCase.values()], concurrency, async (group) => {
+    for (const index of group) {
+      results[index] = await run(jobs[index]!, index);
+      await report();
+    }
+  });
+  await report();
+  return results as JobResult[];
 }

@@ -69,7 +69,15 @@ export interface EvaluateDeckOptions {
   parser?: RubricParser;
   /** Calls per item until an answer reads (default 5 for strict, PresentBench's `--retry`; 3 for lenient). */
   maxAttempts?: number;
+  /** Items judged at once (default 4). */
   concurrency?: number;
+  /**
+   * Judge the first LLM item of each tier alone before the others (default true), so its answer
+   * writes the provider's prompt cache the rest read. Pointless through a batch API (a batch is
+   * processed in any order, and the lone call would be a batch of its own): `--batch` turns it off.
+   * The verdicts are the same either way.
+   */
+  warmPrefixCache?: boolean;
   standIn?: StandInMode;
   /**
    * Which deck the slide-count item counts: `judged` (default) the truncated deck, as PresentBench
@@ -225,7 +233,9 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
   progress.start(`rubric ${instance.id} (checklist items)`, planned.length);
   // The first LLM item of each tier runs alone so its answer writes the prefix cache the rest read.
   const firstOfTier = new Set<number>();
-  for (const section of ['material_independent', 'material_dependent'] as const) {
+  for (const section of options.warmPrefixCache === false
+    ? []
+    : (['material_independent', 'material_dependent'] as const)) {
     const first = planned.findIndex(
       (entry) => typeof entry.item === 'string' && DIMENSION_CLASSES[entry.dimension].section === section,
     );

@@ -66,6 +66,7 @@ export {
   loadPresentBenchCase,
   readPresentBenchWeights,
 } from './load-presentbench-case';
+export { rubricSummaryCombiner } from './merge-rubric-summaries';
 export {
   dumpScoreTreeYaml,
   isPresentBenchResultsDeck,
@@ -119,7 +120,9 @@ export {
   findInstances,
   type InstanceEntry,
   type RunRubricOptions,
+  rubricSummaryFileFor,
   runRubric,
+  summarizeRubricRun,
 } from './run-rubric';
 export {
   type DimensionScore,

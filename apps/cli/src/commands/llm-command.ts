@@ -3,6 +3,7 @@ import { RunLayout, UsageError } from '@xsb/core';
 import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
 import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
+import { registerFill } from './llm-fill-subcommand';
 
 interface CompleteFlags {
   judge?: string;
@@ -89,6 +90,8 @@ export const llmCommand: CommandModule = {
           context.print(result.text);
         }
       });
+
+    registerFill(llm, context);
 
     const cache = llm.command('cache').description('the answer cache (XSB_CACHE_DIR / config cacheDir)');
     cache

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import {
@@ -12,11 +12,18 @@ import {
 } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
-import { requireExistingPath } from '../../cli-options';
+import { addBatchFlags, type BatchFlags, requireExistingPath } from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
-import { addJudgingFlags, type JudgingFlags, judgeFrom, judgingOptions, printScores } from './rubric-flags';
+import {
+  addJudgingFlags,
+  batchedJudgeFrom,
+  batchJudging,
+  type JudgingFlags,
+  judgingOptions,
+  printScores,
+} from './rubric-flags';
 
-interface EvalFlags extends JudgingFlags {
+interface EvalFlags extends JudgingFlags, BatchFlags {
   instance: string;
   deck: string;
   dataRoot?: string;
@@ -37,13 +44,13 @@ export function registerEval(rubric: Command, context: CliContext): void {
     .requiredOption('--instance <path>', 'instance.yaml|json, or a PresentBench case folder')
     .requiredOption('--deck <file>', 'the generated deck (.pptx or .pdf)')
     .option('--data-root <dir>', 'PresentBench data root (default: the folder above the case’s domain)');
-  addJudgingFlags(command)
+  addBatchFlags(addJudgingFlags(command), 'a batches/ folder beside the deck')
     .option('--json', 'print evaluation file, scores and token use as JSON')
     .action(async (flags: EvalFlags) => {
       const { errorPolicy, judging } = judgingOptions(flags);
       const instancePath = requireExistingPath('--instance', resolve(context.io.cwd, flags.instance));
       const deckPath = requireExistingPath('--deck', resolve(context.io.cwd, flags.deck));
-      const { client, judgeId } = judgeFrom(context, flags.judge);
+      const { client, judgeId, batchConcurrency } = batchedJudgeFrom(context, flags, dirname(deckPath));
       const instance = await loadInstanceAt(
         instancePath,
         flags.dataRoot ? resolve(context.io.cwd, flags.dataRoot) : undefined,
@@ -62,6 +69,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
           client,
           judgeId,
           ...judging,
+          ...batchJudging(batchConcurrency, flags.concurrency),
           progress: context.progress(),
         },
         files,
