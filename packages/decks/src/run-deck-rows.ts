@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import {
   type DeckBatchSummary,
   type DeckRowStatus,
@@ -54,6 +54,13 @@ export function rowMatchesFilters(entry: Pick<RunSheetEntry, 'row'>, filters: De
   if (filters.audiences?.length && !filters.audiences.includes(row.audience)) return false;
   if (filters.caseLabels?.length && !filters.caseLabels.includes(row.case_label)) return false;
   return isCaseInShard(row.case_label, filters.shard);
+}
+
+function dataRelative(dataDir: string, file: string): string {
+  const inside = relative(dataDir, file);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)
+    ? inside.split(sep).join('/')
+    : file;
 }
 
 async function hasOutput(path: string): Promise<boolean> {
@@ -146,7 +153,9 @@ export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatc
   const count = (outcome: DeckRowStatus['status']) =>
     statuses.filter((item) => item.status === outcome).length;
   const summary: DeckBatchSummary = {
-    run_sheet: sheet.file,
+    // Data-relative when the sheet is inside the data folder (as `output_deck_path` is), so the summary
+    // is the same wherever the folder lives: shards of a CI matrix merge into one (see `xsb merge`).
+    run_sheet: dataRelative(layout.dataDir, sheet.file),
     rows_total: sheet.entries.length + sheet.invalid.length,
     // Invalid rows cannot be filtered (their fields are unknown): every one is reported as failed, so
     // it counts as selected and done + skipped + failed always equals rows_selected.

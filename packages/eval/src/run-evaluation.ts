@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   countingProgress,
   type Deck,
+  hashFile,
   InputError,
   isCaseInShard,
   isXsbError,
@@ -75,9 +76,10 @@ export interface RunEvaluationOptions extends ModelClientSettings {
   /** Answerability batches (and verification batches) of one job in flight at once (default 4). */
   concurrency?: number;
   /**
-   * Cases whose jobs run at once (default 1: one job after another). The jobs of one case always run
-   * in order (they share its weights and its decks' correctness cache), so the artifacts are the
-   * same at any value; `--batch` raises it so a provider batch collects many jobs' calls.
+   * Decks whose jobs run at once (default 1: one job after another). The jobs of one deck (an
+   * agnostic deck's audiences; decks with the same bytes count as one) always run in order, as they
+   * share its correctness cache, so the artifacts are the same at any value; `--batch` raises it so
+   * a provider batch collects many jobs' calls.
    */
   jobConcurrency?: number;
   /** Only the jobs of cases in this shard (`md5(case_label) % n == i`, core's rule). */
@@ -198,7 +200,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const weightsFile = (l: RunLayout, caseLabel: string, audience: string) =>
     weightsFileForK(l, caseLabel, audience, weightsK);
   const evaluationsRoot = evaluationsRootFor(layout, options.run, options.variant);
-  const ensureWeights =
+  const makeWeights =
     options.ensureWeights ??
     (async (l: RunLayout, caseLabel: string, audience: string) => {
       const file = weightsFile(l, caseLabel, audience);
@@ -225,6 +227,18 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
           },
         );
     });
+  // Jobs running at once that need the same missing weights wait for one another's.
+  const weighing = new Map<string, Promise<void>>();
+  const ensureWeights = (l: RunLayout, caseLabel: string, audience: string): Promise<void> => {
+    const key = `${caseLabel}\u0000${audience}`;
+    let made = weighing.get(key);
+    if (!made) {
+      made = makeWeights(l, caseLabel, audience);
+      made.catch(() => weighing.delete(key));
+      weighing.set(key, made);
+    }
+    return made;
+  };
   const { rows, failures: rowFailures } = await discoverDeckRows(layout, options.run);
   const filters = options.filters ?? {};
   const expanded = await expandEvaluationJobs(layout, rows, filters);
@@ -280,7 +294,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     progress.skip?.(Math.max(0, plan.perJob[index]! + grown - done), note);
     return result;
   };
-  const results = await runJobsByCase(jobs, jobConcurrency, runJob, options.onResult);
+  const results = await runJobsByDeck(jobs, jobConcurrency, runJob, options.onResult);
   progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);
   const rowFailuresInShard = rowFailures.filter((failure) =>
     inShard(deckFolderIdentity(layout, options.run, failure.where).case_label),
@@ -289,11 +303,11 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
 }
 
 /**
- * Runs the jobs with up to `concurrency` cases at once, the jobs of one case in their order, and
- * reports each result to `onResult` in job order (so a caller streaming rows writes them in the same
- * order at any concurrency). Returns the results in job order.
+ * Runs the jobs with up to `concurrency` decks at once, the jobs of one deck (by content) in their
+ * order, and reports each result to `onResult` in job order (so a caller streaming rows writes them
+ * in the same order at any concurrency). Returns the results in job order.
  */
-async function runJobsByCase(
+async function runJobsByDeck(
   jobs: readonly EvaluationJob[],
   concurrency: number,
   run: (job: EvaluationJob, index: number) => Promise<JobResult>,
@@ -319,13 +333,21 @@ async function runJobsByCase(
     }
     return results as JobResult[];
   }
-  const byCase = new Map<string, number[]>();
+  const byDeck = new Map<string, number[]>();
+  const digests = new Map<string, Promise<string>>();
   for (const [index, job] of jobs.entries()) {
-    const group = byCase.get(job.caseLabel) ?? [];
+    let digest = digests.get(job.deckFile);
+    if (!digest) {
+      // An unreadable deck fails its own job later; here it only needs a group of its own.
+      digest = hashFile(job.deckFile).catch(() => `unreadable:${job.deckFile}`);
+      digests.set(job.deckFile, digest);
+    }
+    const key = await digest;
+    const group = byDeck.get(key) ?? [];
     group.push(index);
-    byCase.set(job.caseLabel, group);
+    byDeck.set(key, group);
   }
-  await mapWithConcurrency([...byCase.values()], concurrency, async (group) => {
+  await mapWithConcurrency([...byDeck.values()], concurrency, async (group) => {
     for (const index of group) {
       results[index] = await run(jobs[index]!, index);
       await report();
