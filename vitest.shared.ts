@@ -8,8 +8,12 @@ const root = dirname(fileURLToPath(import.meta.url));
 /** Workspace packages resolve to their sources, so `pnpm test` needs no build. */
 function workspaceAliases(): Array<{ find: string; replacement: string }> {
   const aliases: Array<{ find: string; replacement: string }> = [];
-  for (const name of readdirSync(join(root, 'packages'))) {
-    const src = join(root, 'packages', name, 'src');
+  // Apps too (`@xsb/api` is imported by the CLI's `xsb serve`), named like packages: `@xsb/<folder>`.
+  const folders = ['packages', 'apps'].flatMap((group) =>
+    readdirSync(join(root, group)).map((name) => ({ group, name })),
+  );
+  for (const { group, name } of folders) {
+    const src = join(root, group, name, 'src');
     if (!existsSync(join(src, 'index.ts'))) continue;
     if (existsSync(join(src, 'testing.ts'))) {
       aliases.push({ find: `@xsb/${name}/testing`, replacement: join(src, 'testing.ts') });

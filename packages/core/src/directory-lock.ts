@@ -27,7 +27,8 @@ export interface DirectoryLock {
   release(): Promise<void>;
 }
 
-function processIsAlive(pid: number): boolean {
+/** Whether a process of this host with that pid exists (EPERM: it does, owned by another user). */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

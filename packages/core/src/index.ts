@@ -8,6 +8,7 @@ export {
   type DirectoryLock,
   LOCK_DIR_NAME,
   type LockHolder,
+  processIsAlive,
   withDirectoryLock,
 } from './directory-lock';
 export {
@@ -25,6 +26,7 @@ export {
   type XsbErrorOptions,
 } from './errors';
 export { canonicalJson, hashBytes, hashCanonicalJson, hashFile } from './hash-content';
+export { identifyDeckContent } from './identify-deck-content';
 export { readJson, writeJson } from './json-file';
 export {
   JsonlWriter,
@@ -55,6 +57,42 @@ export {
 } from './progress-reporter';
 export { decodeUtf8Text, readUtf8Text } from './read-utf8-text';
 export { assertSafePathPart, type DeckLocation, isSafePathPart, RunLayout } from './run-layout';
+export {
+  type ApiJob,
+  type ApiJobAccepted,
+  type ApiJobList,
+  apiJobAcceptedSchema,
+  apiJobListSchema,
+  apiJobSchema,
+  JOB_KINDS,
+  JOB_STATUSES,
+  type JobExecution,
+  type JobKind,
+  type JobProgress,
+  type JobStatus,
+} from './schemas/api-job';
+export {
+  API_SCOPES,
+  type ApiDeckUpload,
+  type ApiError,
+  type ApiEvaluationParameters,
+  type ApiEvaluationRequest,
+  type ApiRubricEvaluationRequest,
+  type ApiRubricParameters,
+  type ApiScope,
+  apiErrorSchema,
+  apiEvaluationRequestSchema,
+  apiRubricEvaluationRequestSchema,
+  portableNameSchema,
+} from './schemas/api-request';
+export {
+  type ApiEvaluationResult,
+  type ApiRubricResult,
+  type ApiRunList,
+  apiEvaluationResultSchema,
+  apiRubricResultSchema,
+  apiRunListSchema,
+} from './schemas/api-result';
 export {
   type AudienceProfile,
   audienceProfileSchema,
@@ -161,7 +199,13 @@ export {
   metaSensitivitySchema,
 } from './schemas/meta-sensitivity';
 export { type Metadata, metadataSchema } from './schemas/metadata';
-export { type JudgeDescriptor, type JudgeKind, type Metrics, metricsSchema } from './schemas/metrics';
+export {
+  JUDGE_KINDS,
+  type JudgeDescriptor,
+  type JudgeKind,
+  type Metrics,
+  metricsSchema,
+} from './schemas/metrics';
 export {
   type MetricSummary,
   type MetricsGroupSummary,

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors';
 import { environmentWithDotenv } from './load-dotenv';
+import { API_SCOPES } from './schemas/api-request';
 import { formatIssuePath } from './validate-record';
 
 const positiveInt = z.coerce.number().int().positive();
@@ -159,6 +160,33 @@ const generatorConfigSchema = z.strictObject({
   format: z.enum(['pptx', 'pdf']).default('pptx'),
 });
 export type GeneratorConfig = z.infer<typeof generatorConfigSchema>;
+/**
+ * The HTTP API (`xsb serve`, `xsb worker`). Tokens appear here only as the sha256 of the token, so a
+ * config file never holds a secret; the tokens themselves come from `XSB_API_TOKENS` (see `@xsb/api`).
+ */
+const apiConfigSchema = z
+  .object({
+    tokens: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the lowercase hex sha256 of the token'),
+          scopes: z.array(z.enum(API_SCOPES)).min(1),
+        }),
+      )
+      .default([]),
+    /** Requests per minute and token. */
+    rateLimitPerMinute: positiveInt.default(600),
+    /** Largest request body, in MB (10^6 bytes). */
+    bodyLimitMb: positiveInt.default(100),
+    /** Jobs run at once by one process. */
+    workers: positiveInt.default(2),
+    /** Seconds SIGTERM waits for running jobs before checkpointing them as queued. */
+    drainTimeoutS: positiveInt.default(30),
+    /** `redis://HOST:PORT` for BullMQ; unset: the embedded SQLite store in the data folder. */
+    queue: z.string().min(1).optional(),
+  })
+  .prefault({});
 
 /** The one typed configuration of xsb. Sources in rising precedence: config file, environment, flags. */
 export const xsbConfigSchema = z.object({
@@ -189,6 +217,7 @@ export const xsbConfigSchema = z.object({
       }
     })
     .default({}),
+  api: apiConfigSchema,
 });
 export type XsbConfig = z.infer<typeof xsbConfigSchema>;
 export type XsbConfigInput = z.input<typeof xsbConfigSchema>;

@@ -119,6 +119,26 @@ export const commandModules: LazyCommandModule[] = [
     load: async () => (await import('./meta/index')).metaCommand,
   },
   {
+    name: 'serve',
+    commands: [
+      {
+        name: 'serve',
+        description: 'the HTTP API: post decks, get scores back from durable jobs (docs/api.md)',
+      },
+    ],
+    load: async () => (await import('./serve-command')).serveCommand,
+  },
+  {
+    name: 'worker',
+    commands: [
+      {
+        name: 'worker',
+        description: 'run queued API jobs without serving HTTP (several machines: --queue redis://HOST:PORT)',
+      },
+    ],
+    load: async () => (await import('./worker-command')).workerCommand,
+  },
+  {
     name: 'llm',
     commands: [{ name: 'llm', description: 'check a model judge, manage the answer cache, sum token usage' }],
     load: async () => (await import('./llm-command')).llmCommand,

@@ -8,10 +8,13 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
  * deterministic `lexical` judge; `model` a provider model (`model` names it); `replay`/`record` a
  * replay store (`replay_store`) answering as one fixed model (`model_label`, when known).
  */
+/** What kind of judge stands behind a number (see {@link JudgeDescriptor}). */
+export const JUDGE_KINDS = ['offline', 'model', 'replay', 'record'] as const;
+
 const judgeDescriptorSchema = z.looseObject({
   stage: z.string().min(1),
   id: z.string().min(1),
-  kind: z.enum(['offline', 'model', 'replay', 'record']),
+  kind: z.enum(JUDGE_KINDS),
   model: z.string().min(1).optional(),
   replay_store: z.string().min(1).optional(),
   model_label: z.string().min(1).optional(),

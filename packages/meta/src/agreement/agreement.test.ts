@@ -22,6 +22,8 @@ function evaluation(judge: string, verdicts: RubricVerdict[]): RubricEvaluation 
     category: 'talk',
     deck_path: 'slides.pptx',
     judge,
+    parser: 'strict',
+    slide_count_on: 'judged',
     input_hash: 'h',
     slide_count: 3,
     judged_slide_count: 3,

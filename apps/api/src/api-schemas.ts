@@ -1,0 +1,90 @@
+import { z } from '@hono/zod-openapi';
+import {
+  apiErrorSchema,
+  apiEvaluationResultSchema,
+  apiJobAcceptedSchema,
+  apiJobListSchema,
+  apiJobSchema,
+  apiRubricResultSchema,
+  apiRunListSchema,
+  JOB_STATUSES,
+  metricsSummarySchema,
+} from '@xsb/core';
+import type { StoredJob } from '@xsb/jobs';
+
+/**
+ * The bodies of the API as named OpenAPI components. The schemas themselves are @xsb/core's (the one
+ * source of every format); `.openapi(name)` only names them in the document.
+ */
+export const ErrorSchema = apiErrorSchema.meta({ id: 'Error' });
+export const JobSchema = apiJobSchema.meta({ id: 'Job' });
+export const JobListSchema = apiJobListSchema.meta({ id: 'JobList' });
+export const JobAcceptedSchema = apiJobAcceptedSchema.meta({ id: 'JobAccepted' });
+export const JobConflictSchema = apiErrorSchema.extend({ job: apiJobSchema }).openapi('JobConflict');
+export const EvaluationResultSchema = apiEvaluationResultSchema.meta({ id: 'EvaluationResult' });
+export const RubricResultSchema = apiRubricResultSchema.meta({ id: 'RubricResult' });
+export const RunListSchema = apiRunListSchema.meta({ id: 'RunList' });
+export const RunSummarySchema = metricsSummarySchema.meta({ id: 'RunSummary' });
+
+export const JobIdParam = z.object({
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'is not a job id')
+    .openapi({ param: { name: 'id', in: 'path' }, example: '0b0f7a0e-4a8e-4f51-9c43-6f1e2d3c4b5a' }),
+});
+export const RunParam = z.object({
+  run: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,200}$/, 'may only hold letters A-Z a-z, digits and . _ -')
+    .refine((value) => !value.includes('..'), 'may not hold ".."')
+    .openapi({ param: { name: 'run', in: 'path' }, example: 'api' }),
+});
+export const JobListQuery = z.object({
+  status: z
+    .enum(JOB_STATUSES)
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' } }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .openapi({ param: { name: 'limit', in: 'query' } }),
+  cursor: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: 'cursor', in: 'query' } }),
+});
+
+/** The links of a job resource, from its id. */
+export function withLinks<T extends StoredJob>(
+  job: T,
+): T & { links: { self: string; result: string; events: string } } {
+  const self = `/v1/jobs/${job.id}`;
+  return { ...job, links: { self, result: `${self}/result`, events: `${self}/events` } };
+}
+
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: ERROR_DESCRIPTIONS[status] ?? 'error',
+        content: { 'application/json': { schema: ErrorSchema } },
+      },
+    ]),
+  );
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'a field is invalid (the message names it)',
+  401: 'no bearer token, or not a valid one',
+  403: 'the token lacks the scope of this route',
+  404: 'no such job or run',
+  409: 'the job is not done yet',
+  413: 'the body (or the inflated deck) is larger than the limit',
+  415: 'the deck is not a PPTX or PDF (judged by content), or the body is not multipart/form-data',
+  429: 'too many requests for this token; see Retry-After',
+  503: 'the server is draining for shutdown, or not ready',
+};

@@ -1,0 +1,90 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { API_SCOPES, type ApiScope, ConfigError, portableNameSchema } from '@xsb/core';
+
+/** A bearer token the server accepts: its name (logged, recorded on jobs), its sha256, its scopes. */
+export interface ApiToken {
+  name: string;
+  sha256: Buffer;
+  scopes: ReadonlySet<ApiScope>;
+}
+
+export const TOKENS_VARIABLE = 'XSB_API_TOKENS';
+const MIN_TOKEN_LENGTH = 16;
+
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+function parseScopes(text: string, where: string): Set<ApiScope> {
+  const scopes = text.split('+').map((scope) => scope.trim());
+  const unknown = scopes.filter((scope) => !API_SCOPES.includes(scope as ApiScope));
+  if (scopes.length === 0 || unknown.length > 0)
+    throw new ConfigError(
+      `${where}: scopes must be ${API_SCOPES.join(', ')} joined by "+" (got ${JSON.stringify(text)})`,
+    );
+  return new Set(scopes as ApiScope[]);
+}
+
+function checkName(name: string, where: string): string {
+  if (!portableNameSchema.safeParse(name).success)
+    throw new ConfigError(
+      `${where}: the token name must be a portable name ([A-Za-z0-9._-]), got ${JSON.stringify(name)}`,
+    );
+  return name;
+}
+
+/**
+ * `XSB_API_TOKENS`: comma-separated `name:token:scopes` entries, scopes `evaluate` and/or `read` joined
+ * by `+`, e.g. `ci:9f2c…e1:evaluate+read,dashboard:77ab…04:read`. A token holds no `:` or `,` and has at
+ * least 16 characters. Errors name the entry by position and name, never by its token.
+ */
+export function parseTokenList(text: string | undefined): ApiToken[] {
+  if (!text || text.trim() === '') return [];
+  return text.split(',').map((entry, index) => {
+    const parts = entry.trim().split(':');
+    const where = `${TOKENS_VARIABLE} entry ${index + 1}`;
+    if (parts.length !== 3)
+      throw new ConfigError(`${where}: expected name:token:scopes (the token may not hold ":" or ",")`);
+    const [name, token, scopes] = parts as [string, string, string];
+    checkName(name, where);
+    if (token.length < MIN_TOKEN_LENGTH)
+      throw new ConfigError(`${where} (${name}): the token is shorter than ${MIN_TOKEN_LENGTH} characters`);
+    return { name, sha256: sha256(token), scopes: parseScopes(scopes, `${where} (${name})`) };
+  });
+}
+
+/** Config `api.tokens`: entries that hold the token's sha256 only, so no config file holds a secret. */
+export function tokensFromConfig(
+  entries: ReadonlyArray<{ name: string; sha256: string; scopes: readonly ApiScope[] }>,
+): ApiToken[] {
+  return entries.map((entry, index) => ({
+    name: checkName(entry.name, `config api.tokens[${index}]`),
+    sha256: Buffer.from(entry.sha256, 'hex'),
+    scopes: new Set(entry.scopes),
+  }));
+}
+
+/** Every configured token, environment first; a name used twice is a configuration error. */
+export function mergeTokens(...lists: ApiToken[][]): ApiToken[] {
+  const all = lists.flat();
+  const seen = new Set<string>();
+  for (const token of all) {
+    if (seen.has(token.name)) throw new ConfigError(`API token name "${token.name}" is configured twice`);
+    seen.add(token.name);
+  }
+  return all;
+}
+
+/**
+ * The token an `Authorization: Bearer …` header presents, or undefined. The presented value is
+ * hashed and compared with every configured hash by `timingSafeEqual` (equal lengths, no early
+ * exit), so neither the comparison time nor the number of tokens tried leaks a match.
+ */
+export function authenticate(header: string | undefined, tokens: readonly ApiToken[]): ApiToken | undefined {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) return undefined;
+  const presented = sha256(match[1]!);
+  let found: ApiToken | undefined;
+  for (const token of tokens) {
+    if (timingSafeEqual(presented, token.sha256) && !found) found = token;
+  }
+  return found;
+}

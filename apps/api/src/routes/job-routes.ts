@@ -1,0 +1,157 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { cancelJob, type StoredJob } from '@xsb/jobs';
+import { streamSSE } from 'hono/streaming';
+import { ApiHttpError } from '../api-error';
+import {
+  EvaluationResultSchema,
+  errorResponses,
+  JobIdParam,
+  JobListQuery,
+  JobListSchema,
+  JobSchema,
+  RubricResultSchema,
+  withLinks,
+} from '../api-schemas';
+import type { ApiApp, ApiAppOptions } from '../create-api-app';
+
+const TERMINAL: ReadonlyArray<StoredJob['status']> = ['done', 'failed', 'canceled'];
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** Jobs: read one, its result, its events; list; cancel. */
+export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
+  const { store } = options;
+  const mustGet = async (id: string): Promise<StoredJob> => {
+    const job = await store.get(id);
+    if (!job) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
+    return job;
+  };
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/jobs',
+      summary: 'List jobs, newest first',
+      security: [{ bearer: [] }],
+      request: { query: JobListQuery },
+      responses: { 200: json(JobListSchema, 'a page of jobs'), ...errorResponses(400, 401, 403, 429) },
+    }),
+    async (c) => {
+      const { status, limit, cursor } = c.req.valid('query');
+      if (cursor && !/^s\d{1,15}$/.test(Buffer.from(cursor, 'base64url').toString('utf8')))
+        throw new ApiHttpError(400, 'invalid_field', 'field "cursor": is not a cursor of this API');
+      const page = await store.list({ ...(status ? { status } : {}), limit, ...(cursor ? { cursor } : {}) });
+      return c.json({ jobs: page.jobs.map(withLinks), next_cursor: page.nextCursor }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/jobs/{id}',
+      summary: 'A job: status, progress, error, attempts and links',
+      security: [{ bearer: [] }],
+      request: { params: JobIdParam },
+      responses: { 200: json(JobSchema, 'the job'), ...errorResponses(400, 401, 403, 404, 429) },
+    }),
+    async (c) => c.json(withLinks(await mustGet(c.req.valid('param').id)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/jobs/{id}/result',
+      summary: "A done job's result: metrics.json per audience, or the rubric scores",
+      security: [{ bearer: [] }],
+      request: { params: JobIdParam },
+      responses: {
+        200: json(z.union([EvaluationResultSchema, RubricResultSchema]), 'the result'),
+        ...errorResponses(400, 401, 403, 404, 409, 429),
+      },
+    }),
+    async (c) => {
+      const job = await mustGet(c.req.valid('param').id);
+      if (job.status !== 'done')
+        throw new ApiHttpError(
+          409,
+          'job_not_done',
+          job.status === 'failed'
+            ? `job ${job.id} failed: ${job.error?.message ?? 'no reason recorded'}`
+            : `job ${job.id} is ${job.status}; its result exists once it is done`,
+        );
+      return c.json((await store.result(job.id)) as z.infer<typeof EvaluationResultSchema>, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/jobs/{id}/events',
+      summary: 'Server-sent events: a `job` event with the job at every change, then `end`',
+      security: [{ bearer: [] }],
+      request: { params: JobIdParam },
+      responses: {
+        200: { description: 'an event stream', content: { 'text/event-stream': { schema: z.string() } } },
+        ...errorResponses(400, 401, 403, 404, 429),
+      },
+    }),
+    async (c) => {
+      const first = await mustGet(c.req.valid('param').id);
+      const interval = options.eventsIntervalMs ?? 250;
+      return streamSSE(c, async (stream) => {
+        let aborted = false;
+        stream.onAbort(() => {
+          aborted = true;
+        });
+        let last = '';
+        let sequence = 0;
+        let job: StoredJob | undefined = first;
+        while (!aborted && job) {
+          const snapshot = JSON.stringify([job.status, job.progress, job.attempts, job.error]);
+          if (snapshot !== last) {
+            last = snapshot;
+            await stream.writeSSE({
+              event: 'job',
+              id: String(++sequence),
+              data: JSON.stringify(withLinks(job)),
+            });
+          }
+          if (TERMINAL.includes(job.status)) {
+            await stream.writeSSE({
+              event: 'end',
+              id: String(++sequence),
+              data: JSON.stringify({ status: job.status }),
+            });
+            break;
+          }
+          await stream.sleep(interval);
+          job = await store.get(first.id);
+        }
+      });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/v1/jobs/{id}',
+      summary: 'Cancel a job (at once when queued; a running job stops at its next step)',
+      security: [{ bearer: [] }],
+      request: { params: JobIdParam },
+      responses: {
+        200: json(JobSchema, 'canceled, or already finished (unchanged)'),
+        202: json(JobSchema, 'running: asked to stop; it becomes canceled when its worker stops'),
+        ...errorResponses(400, 401, 403, 404, 429),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const canceled = await cancelJob(store, options.dataDir, id);
+      if (!canceled) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
+      return c.json(withLinks(canceled.job), canceled.outcome === 'cancel_requested' ? 202 : 200);
+    },
+  );
+}

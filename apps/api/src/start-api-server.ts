@@ -1,0 +1,180 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { ConfigError, type ProviderLimits, processIsAlive } from '@xsb/core';
+import {
+  ApiDataLayout,
+  type DrainResult,
+  heartbeatForLease,
+  type JobRunner,
+  type JobStore,
+  openJobStore,
+  startJobWorker,
+} from '@xsb/jobs';
+import type { ApiToken } from './api-tokens';
+import { createApiApp } from './create-api-app';
+
+export interface StartApiServerOptions {
+  dataDir: string;
+  host?: string;
+  port?: number;
+  /** `redis://HOST:PORT`: jobs on BullMQ; unset: the SQLite store in the data folder. */
+  queue?: string;
+  /** Jobs this process runs at once; 0 serves HTTP only (workers run elsewhere). */
+  workers?: number;
+  drainTimeoutMs?: number;
+  /** See `OpenJobStoreOptions.leaseMs` (default 30 s). */
+  leaseMs?: number;
+  tokens: readonly ApiToken[];
+  /** Allows a server without tokens, only on a loopback host. */
+  insecureLocal?: boolean;
+  env: Record<string, string | undefined>;
+  cacheDir?: string;
+  noCache?: boolean;
+  providers?: Record<string, ProviderLimits>;
+  bodyLimitBytes?: number;
+  rateLimitPerMinute?: number;
+  eventsIntervalMs?: number;
+  /** An already opened store (tests); default `openJobStore`. */
+  store?: JobStore;
+  log?: (line: string) => void;
+}
+
+export interface ApiServer {
+  /** `http://host:port` as bound (port 0 resolved). */
+  url: string;
+  port: number;
+  store: JobStore;
+  /** Stops accepting (503), lets running jobs finish within the drain timeout, queues the rest, closes. */
+  shutdown(): Promise<DrainResult>;
+  /** Settles once the server has shut down. */
+  closed: Promise<DrainResult>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+/** The refusal to start without tokens, unless `--insecure-local` on a loopback host. */
+export function checkServerSecurity(options: {
+  tokens: readonly unknown[];
+  insecureLocal?: boolean;
+  host: string;
+}): void {
+  if (options.tokens.length > 0) return;
+  if (!options.insecureLocal)
+    throw new ConfigError(
+      'no API token is configured: set XSB_API_TOKENS=name:token:evaluate+read (or api.tokens in the config), or pass --insecure-local to serve without auth on a loopback host',
+    );
+  if (!isLoopbackHost(options.host))
+    throw new ConfigError(
+      `--insecure-local serves without auth and only on a loopback host (127.0.0.1, ::1, localhost), not on ${options.host}`,
+    );
+}
+
+/**
+ * Each process streams uploads into its own temp folder `api/tmp/<host>-<pid>`; at start, the folders
+ * of dead processes of this host (a crash mid-upload) are removed, so nothing half-received remains.
+ */
+async function prepareTmpDir(dataDir: string): Promise<string> {
+  const root = new ApiDataLayout(dataDir).tmpDir();
+  const host = hostname();
+  await mkdir(root, { recursive: true });
+  for (const name of await readdir(root)) {
+    const match = /^(.*)-(\d+)$/.exec(name);
+    if (match && match[1] === host && Number(match[2]) !== process.pid && !processIsAlive(Number(match[2])))
+      await rm(join(root, name), { recursive: true, force: true });
+  }
+  const own = join(root, `${host}-${process.pid}`);
+  if (existsSync(own)) await rm(own, { recursive: true, force: true });
+  await mkdir(own, { recursive: true });
+  return own;
+}
+
+/**
+ * `xsb serve`: the API on `host:port` with its job workers in the same process. The caller wires
+ * signals to `shutdown` (the CLI does for SIGTERM and SIGINT).
+ */
+export async function startApiServer(options: StartApiServerOptions): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  checkServerSecurity({ tokens: options.tokens, insecureLocal: options.insecureLocal, host });
+  const log = options.log ?? (() => {});
+  const tmpDir = await prepareTmpDir(options.dataDir);
+  const store =
+    options.store ??
+    openJobStore({ dataDir: options.dataDir, ...(options.queue ? { queue: options.queue } : {}) });
+  await store.check();
+  let draining = false;
+  const app = createApiApp({
+    dataDir: options.dataDir,
+    store,
+    tokens: options.tokens,
+    ...(options.insecureLocal ? { insecureLocal: true } : {}),
+    env: options.env,
+    tmpDir,
+    ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
+    ...(options.eventsIntervalMs ? { eventsIntervalMs: options.eventsIntervalMs } : {}),
+    isDraining: () => draining,
+    log,
+  });
+  const workers = options.workers ?? 2;
+  const runner: JobRunner | undefined =
+    workers > 0
+      ? startJobWorker({
+          store,
+          dataDir: options.dataDir,
+          concurrency: workers,
+          heartbeatMs: heartbeatForLease(options.leaseMs),
+          env: options.env,
+          ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+          ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
+          ...(options.providers ? { providers: options.providers } : {}),
+          log,
+        })
+      : undefined;
+  const server = await new Promise<Server>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 }, () =>
+      resolve(started as Server),
+    ) as Server;
+    started.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 8787);
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  let resolveClosed!: (result: DrainResult) => void;
+  const closed = new Promise<DrainResult>((resolve) => {
+    resolveClosed = resolve;
+  });
+  let shutting: Promise<DrainResult> | undefined;
+  const shutdown = () => {
+    shutting ??= (async () => {
+      draining = true;
+      log(
+        `draining: new work is refused; waiting up to ${options.drainTimeoutMs ?? 30_000} ms for running jobs`,
+      );
+      const result = runner
+        ? await runner.drain(options.drainTimeoutMs ?? 30_000)
+        : { finished: 0, requeued: [] };
+      if (result.requeued.length > 0) log(`checkpointed ${result.requeued.length} running job(s) as queued`);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      if (!options.store) await store.close();
+      await rm(tmpDir, { recursive: true, force: true });
+      resolveClosed(result);
+      return result;
+    })();
+    return shutting;
+  };
+  log(
+    `listening on http://${shownHost}:${port} (data ${options.dataDir}, ${store.backend} job store, ${workers} worker(s))`,
+  );
+  return { url: `http://${shownHost}:${port}`, port, store, shutdown, closed };
+}

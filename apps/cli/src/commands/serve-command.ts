@@ -1,0 +1,132 @@
+import { resolve } from 'node:path';
+import { UsageError, type XsbConfig } from '@xsb/core';
+import type { CliContext } from '../cli-context';
+import { configFlags, integerFlag, requireExistingPath } from '../cli-options';
+import type { CommandModule } from '../command-module';
+
+interface ServeFlags {
+  data?: string;
+  port?: string;
+  host?: string;
+  queue?: string;
+  workers?: string;
+  drainTimeout?: string;
+  lease?: string;
+  bodyLimit?: string;
+  rateLimit?: string;
+  insecureLocal?: boolean;
+}
+
+/** Settings `xsb serve` and `xsb worker` share: data folder, queue, workers, drain, judge settings. */
+export function jobProcessSettings(
+  context: CliContext,
+  flags: { data?: string; queue?: string; workers?: string; drainTimeout?: string; lease?: string },
+  minWorkers: number,
+) {
+  const { config, env } = context.loadConfig(configFlags({ data: flags.data }));
+  const dataDir = requireExistingPath(
+    'data folder',
+    resolve(context.io.cwd, config.dataDir),
+    'pass --data with a folder prepared by xsb sources/probes (or xsb demo)',
+  );
+  const queue = flags.queue ?? config.api.queue;
+  if (queue !== undefined && !/^rediss?:\/\//.test(queue))
+    throw new UsageError(`--queue must be redis://HOST:PORT, got ${JSON.stringify(queue)}`);
+  return {
+    config,
+    env,
+    dataDir,
+    ...(queue ? { queue } : {}),
+    workers: integerFlag('--workers', flags.workers, config.api.workers, minWorkers),
+    drainTimeoutMs: 1000 * integerFlag('--drain-timeout', flags.drainTimeout, config.api.drainTimeoutS, 0),
+    leaseMs: 1000 * integerFlag('--lease', flags.lease, 30, 1),
+    judge: judgeSettings(context, config, env),
+  };
+}
+
+function judgeSettings(context: CliContext, config: XsbConfig, env: Record<string, string>) {
+  return {
+    env,
+    cacheDir: resolve(context.io.cwd, config.cacheDir),
+    noCache: config.noCache,
+    providers: config.providers,
+  };
+}
+
+export const LEASE_HELP =
+  'seconds a job stays with a worker that stopped renewing it (killed, machine lost) before another takes it (default 30)';
+
+/** Runs until SIGTERM or SIGINT, then `shutdown` (a drain); resolves with what it returned. */
+export async function untilSignal<T>(shutdown: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolveDone, reject) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      shutdown().then(resolveDone, reject);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}
+
+/** `xsb serve`: the HTTP API with its job workers (see docs/api.md). */
+export const serveCommand: CommandModule = {
+  name: 'serve',
+  register(program, context) {
+    program
+      .command('serve')
+      .description('the HTTP API: post decks, get scores back from durable jobs (docs/api.md)')
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--port <n>', 'port (default 8787; 0 picks a free one)')
+      .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
+      .option(
+        '--queue <url>',
+        'redis://HOST:PORT: jobs on BullMQ, shared with other serve/worker processes (default: SQLite in the data folder)',
+      )
+      .option(
+        '--workers <n>',
+        'jobs this process runs at once (default config api.workers, 2; 0 serves HTTP only)',
+      )
+      .option(
+        '--drain-timeout <s>',
+        'on SIGTERM, seconds to let running jobs finish before they are queued again (default 30)',
+      )
+      .option('--lease <s>', LEASE_HELP)
+      .option('--body-limit <MB>', 'largest request body in MB (default 100)')
+      .option('--rate-limit <n>', 'requests per minute and token (default 600)')
+      .option('--insecure-local', 'serve without tokens (only on a loopback host)')
+      .action(async (flags: ServeFlags) => {
+        const settings = jobProcessSettings(context, flags, 0);
+        const { config } = settings;
+        const port = integerFlag('--port', flags.port, 8787, 0);
+        if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+        const bodyLimitMb = integerFlag('--body-limit', flags.bodyLimit, config.api.bodyLimitMb, 1);
+        const rateLimit = integerFlag('--rate-limit', flags.rateLimit, config.api.rateLimitPerMinute, 1);
+        const { mergeTokens, parseTokenList, startApiServer, TOKENS_VARIABLE, tokensFromConfig } =
+          await import('@xsb/api');
+        const server = await startApiServer({
+          dataDir: settings.dataDir,
+          host: flags.host ?? '127.0.0.1',
+          port,
+          ...(settings.queue ? { queue: settings.queue } : {}),
+          workers: settings.workers,
+          drainTimeoutMs: settings.drainTimeoutMs,
+          leaseMs: settings.leaseMs,
+          tokens: mergeTokens(
+            parseTokenList(settings.env[TOKENS_VARIABLE]),
+            tokensFromConfig(config.api.tokens),
+          ),
+          insecureLocal: flags.insecureLocal ?? false,
+          ...settings.judge,
+          bodyLimitBytes: bodyLimitMb * 1_000_000,
+          rateLimitPerMinute: rateLimit,
+          log: (line) => context.warn(`[xsb serve] ${new Date().toISOString()} ${line}`),
+        });
+        context.print(`xsb serve: listening on ${server.url} (OpenAPI at ${server.url}/openapi.json)`);
+        const result = await untilSignal(server.shutdown);
+        context.print(
+          `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
+        );
+      });
+  },
+};

@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { mapWithConcurrency } from '@xsb/core';
+import { makeTempDir } from '@xsb/core/testing';
+import type { StoredJob } from '@xsb/jobs';
+import {
+  emptyEvalAnswers,
+  fixtureDeck,
+  type RedisServer,
+  redisServerUnavailable,
+  startRedisServer,
+  writeJobsFixture,
+} from '@xsb/jobs/testing';
+import { type FakeLlmServer, startFakeLlmServer } from '@xsb/llm/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, spawnXsb, type XsbProcess } from '../testing-processes';
+
+const TOKEN = 'worker-test-token-9a8b7c6d5e4f';
+const JOBS = 50;
+const PROBES = 24;
+const missing = redisServerUnavailable();
+if (missing && process.env.CI === 'true')
+  throw new Error(`the Redis worker test is mandatory under CI=true: ${missing}`);
+
+let redis: RedisServer;
+let fake: FakeLlmServer;
+let dir: string;
+let cleanup: () => Promise<void>;
+const processes: XsbProcess[] = [];
+
+describe.skipIf(Boolean(missing))(`xsb worker --queue redis://… (${missing ?? 'redis-server found'})`, () => {
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    fake = await startFakeLlmServer({ handler: emptyEvalAnswers, latencyMs: 150 });
+    ({ dir, cleanup } = await makeTempDir('xsb-workers-'));
+  });
+  afterAll(async () => {
+    for (const child of processes) {
+      if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
+      await child.exited;
+    }
+    await fake?.close();
+    await redis?.stop();
+    await cleanup?.();
+  });
+
+  it('shares one queue between machines: two workers, 50 jobs, one worker SIGKILLed mid-job — all done, each once', async () => {
+    const dataDir = join(dir, 'data');
+    await writeJobsFixture(dataDir, PROBES);
+    const env = {
+      XSB_API_TOKENS: `ci:${TOKEN}:evaluate+read`,
+      OPENAI_API_KEY: 'sk-test-not-a-real-key',
+      OPENAI_BASE_URL: `${fake.url}/v1`,
+    };
+    const start = (args: string[]) => {
+      const child = spawnXsb([...args, '--data', dataDir, '--queue', redis.url, '--lease', '2'], {
+        home: dir,
+        env,
+      });
+      processes.push(child);
+      return child;
+    };
+    const server = start(['serve', '--port', '0', '--workers', '0']);
+    const victim = start(['worker', '--workers', '2']);
+    const survivor = start(['worker', '--workers', '2']);
+    const url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, 120_000))[1]!;
+    const victimId = (await victim.waitFor(/xsb worker (\S+): running/, 120_000))[1]!;
+    const survivorId = (await survivor.waitFor(/xsb worker (\S+): running/, 120_000))[1]!;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const get = async <T>(path: string) =>
+      (await (await fetch(`${url}${path}`, { headers: auth })).json()) as T;
+
+    const ids = await mapWithConcurrency(
+      Array.from({ length: JOBS }, (_, i) => i),
+      8,
+      async (i) => {
+        const form = new FormData();
+        form.append('case', 'pilot');
+        form.append('system', `gen-${i}`);
+        form.append('audiences', 'learners');
+        form.append('judge', 'openai:fake-judge');
+        form.append('deck', new Blob([fixtureDeck(`v${i}`)]), 'deck.pptx');
+        const response = await fetch(`${url}/v1/evaluations`, { method: 'POST', body: form, headers: auth });
+        expect(response.status).toBe(202);
+        return ((await response.json()) as { job_id: string }).job_id;
+      },
+    );
+    expect(new Set(ids).size).toBe(JOBS);
+
+    // Kill the victim while it holds a job, after both workers have finished some.
+    const held = await eventually(
+      async () => {
+        const running = (await get<{ jobs: StoredJob[] }>('/v1/jobs?status=running&limit=100')).jobs;
+        const done = (await get<{ jobs: StoredJob[] }>('/v1/jobs?status=done&limit=100')).jobs;
+        const mine = running.find((job) => job.executions.at(-1)?.worker === victimId);
+        return mine && done.length >= 3 ? mine.id : undefined;
+      },
+      'the victim worker to hold a job',
+      120_000,
+    );
+    victim.child.kill('SIGKILL');
+    expect(await victim.exited).toBeNull();
+
+    const finished = await eventually(
+      async () => {
+        const done = (await get<{ jobs: StoredJob[] }>('/v1/jobs?status=done&limit=100')).jobs;
+        return done.length === JOBS ? done : undefined;
+      },
+      'all 50 jobs to be done',
+      240_000,
+    );
+    expect(finished.map((job) => job.id).sort()).toEqual([...ids].sort());
+    for (const job of finished) {
+      const done = job.executions.filter((e) => e.outcome === 'done');
+      expect(done, `job ${job.id}`).toHaveLength(1);
+      expect([victimId, survivorId]).toContain(done[0]!.worker);
+    }
+    const taken = finished.find((job) => job.id === held)!;
+    expect(taken.executions[0]).toMatchObject({ worker: victimId, finished_at: null, outcome: null });
+    expect(taken.executions.at(-1)).toMatchObject({ worker: survivorId, outcome: 'done' });
+
+    for (let i = 0; i < JOBS; i++) {
+      const folder = join(dataDir, `runs/api/evaluations/gen-${i}/audience_agnostic/learners/pilot`);
+      const rows = (await readFile(join(folder, 'probe_scores.jsonl'), 'utf8')).trim().split('\n');
+      expect(new Set(rows.map((row) => JSON.parse(row).probe_id)).size).toBe(PROBES);
+      expect(rows).toHaveLength(PROBES);
+      expect(existsSync(join(folder, 'probe_scores.partial.jsonl'))).toBe(false);
+      expect(JSON.parse(await readFile(join(folder, 'status.json'), 'utf8')).status).toBe('done');
+      expect(await readdir(join(dataDir, `runs/api/decks/gen-${i}/audience_agnostic/all/pilot`))).toEqual([
+        'deck.pptx',
+      ]);
+    }
+    expect(await readdir(join(dataDir, 'api/uploads'))).toEqual([]);
+
+    survivor.child.kill('SIGTERM');
+    server.child.kill('SIGTERM');
+    expect(await survivor.exited).toBe(0);
+    expect(await server.exited).toBe(0);
+  }, 420_000);
+});

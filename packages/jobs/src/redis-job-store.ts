@@ -1,0 +1,431 @@
+import { ConfigError, InternalError, type JobProgress, type JobStatus } from '@xsb/core';
+import { type Job, Queue, WaitingError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  type CancelOutcome,
+  DEFAULT_PROGRESS,
+  decodeCursor,
+  type EnqueueInput,
+  type EnqueueOutcome,
+  encodeCursor,
+  type JobOutcome,
+  type JobPage,
+  type JobSource,
+  type JobStore,
+  type ListJobsQuery,
+  type StartedJob,
+  type StoredJob,
+} from './job-store';
+
+/** Lua helpers shared by the scripts: status moves keep the per-status indexes in step. */
+const LUA_HELPERS = `
+local function move(p, key, id, from, to)
+  local seq = redis.call('HGET', key, 'seq')
+  redis.call('ZREM', p .. ':status:' .. from, id)
+  redis.call('ZADD', p .. ':status:' .. to, seq, id)
+  redis.call('HSET', key, 'status', to)
+end
+local function release(p, key, id)
+  local dedupe = p .. ':dedupe:' .. redis.call('HGET', key, 'dedupe_key')
+  if redis.call('GET', dedupe) == id then redis.call('DEL', dedupe) end
+  local loc = p .. ':loc:' .. redis.call('HGET', key, 'location_key')
+  redis.call('SREM', loc .. ':jobs', id)
+  if redis.call('SCARD', loc .. ':jobs') == 0 then redis.call('DEL', loc .. ':digest') end
+end
+local function close_execution(key, attempt, now, outcome)
+  local entry = redis.call('LINDEX', key .. ':exec', attempt - 1)
+  if not entry then return end
+  local execution = cjson.decode(entry)
+  execution.finished_at = now
+  execution.outcome = outcome
+  redis.call('LSET', key .. ':exec', attempt - 1, cjson.encode(execution))
+end
+`;
+
+const ENQUEUE = `
+local p, id, dedupe, location, digest = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local existing = redis.call('GET', p .. ':dedupe:' .. dedupe)
+if existing then return {'duplicate', existing} end
+local loc = p .. ':loc:' .. location
+if redis.call('SCARD', loc .. ':jobs') > 0 and redis.call('GET', loc .. ':digest') ~= digest then
+  return {'location_busy', redis.call('SRANDMEMBER', loc .. ':jobs')}
+end
+local seq = redis.call('INCR', p .. ':seq')
+local key = p .. ':job:' .. id
+redis.call('HSET', key, 'id', id, 'seq', seq, 'kind', ARGV[6], 'status', 'queued', 'request', ARGV[7],
+  'progress', ARGV[8], 'submitted_by', ARGV[9], 'created_at', ARGV[10], 'attempts', 0,
+  'cancel_requested', 0, 'dedupe_key', dedupe, 'location_key', location)
+redis.call('ZADD', p .. ':jobs', seq, id)
+redis.call('ZADD', p .. ':status:queued', seq, id)
+redis.call('SET', p .. ':dedupe:' .. dedupe, id)
+redis.call('SET', loc .. ':digest', digest)
+redis.call('SADD', loc .. ':jobs', id)
+return {'created', id}
+`;
+
+const START = `
+local p, id, worker, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local key = p .. ':job:' .. id
+local status = redis.call('HGET', key, 'status')
+if status ~= 'queued' and status ~= 'running' then return false end
+local attempt = redis.call('HINCRBY', key, 'attempts', 1)
+if status == 'queued' then move(p, key, id, 'queued', 'running') end
+if redis.call('HEXISTS', key, 'started_at') == 0 then redis.call('HSET', key, 'started_at', now) end
+redis.call('RPUSH', key .. ':exec', cjson.encode({attempt = attempt, worker = worker, started_at = now}))
+return attempt
+`;
+
+const PROGRESS = `
+local key = ARGV[1] .. ':job:' .. ARGV[2]
+if redis.call('HGET', key, 'status') == 'running' and redis.call('HGET', key, 'attempts') == ARGV[3] then
+  redis.call('HSET', key, 'progress', ARGV[4])
+end
+return redis.call('HGET', key, 'cancel_requested')
+`;
+
+const FINISH = `
+local p, id, attempt, status, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local key = p .. ':job:' .. id
+if redis.call('HGET', key, 'status') ~= 'running' or redis.call('HGET', key, 'attempts') ~= attempt then return 0 end
+redis.call('HSET', key, 'finished_at', now)
+if status == 'done' then redis.call('HSET', key, 'result', ARGV[6]) end
+if status == 'failed' then redis.call('HSET', key, 'error', ARGV[6]) end
+move(p, key, id, 'running', status)
+release(p, key, id)
+close_execution(key, tonumber(attempt), now, status)
+return 1
+`;
+
+const REQUEUE = `
+local p, id, attempt, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local key = p .. ':job:' .. id
+if redis.call('HGET', key, 'status') ~= 'running' or redis.call('HGET', key, 'attempts') ~= attempt then return 0 end
+move(p, key, id, 'running', 'queued')
+close_execution(key, tonumber(attempt), now, 'requeued')
+return 1
+`;
+
+const CANCEL = `
+local p, id, now, progress = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local key = p .. ':job:' .. id
+local status = redis.call('HGET', key, 'status')
+if not status then return false end
+if status == 'queued' then
+  redis.call('HSET', key, 'cancel_requested', 1, 'finished_at', now, 'progress', progress)
+  move(p, key, id, 'queued', 'canceled')
+  release(p, key, id)
+  return 'canceled'
+end
+if status == 'running' then
+  redis.call('HSET', key, 'cancel_requested', 1)
+  return 'cancel_requested'
+end
+return 'already_finished'
+`;
+
+type ScriptName = 'xsbEnqueue' | 'xsbStart' | 'xsbProgress' | 'xsbFinish' | 'xsbRequeue' | 'xsbCancel';
+type ScriptedRedis = Redis & Record<ScriptName, (...args: Array<string | number>) => Promise<unknown>>;
+
+export interface RedisJobStoreOptions {
+  /** Key prefix of the job records (default `xsb`); BullMQ's keys are under `<prefix>:bull`. */
+  prefix?: string;
+  /** How long a BullMQ worker holds a job without renewing its lock (default 30 s). */
+  lockDurationMs?: number;
+  /** How often workers look for jobs whose lock ran out (default 15 s). */
+  stalledIntervalMs?: number;
+}
+
+const QUEUE_NAME = 'xsb-jobs';
+
+function parseRedisUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`--queue ${JSON.stringify(url)} is not a URL (expected redis://HOST:PORT)`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw new ConfigError(`--queue ${JSON.stringify(url)}: only redis:// and rediss:// queues are supported`);
+  return url;
+}
+
+/**
+ * The job store of several machines: job records in Redis hashes (updated by Lua scripts, so every
+ * transition is atomic and fenced by the attempt number) and delivery through BullMQ, whose worker
+ * locks hand a job whose worker died (SIGKILL, lost machine) to another worker once the lock runs out.
+ * One Redis (not a cluster: the scripts touch keys they build) and one shared data folder serve any
+ * number of `xsb serve` and `xsb worker --queue …` processes.
+ */
+export class RedisJobStore implements JobStore {
+  readonly backend = 'redis' as const;
+  private readonly redis: ScriptedRedis;
+  private readonly queue: Queue;
+  readonly prefix: string;
+
+  constructor(
+    readonly url: string,
+    private readonly options: RedisJobStoreOptions = {},
+  ) {
+    this.prefix = options.prefix ?? 'xsb';
+    this.redis = new Redis(parseRedisUrl(url), {
+      maxRetriesPerRequest: null,
+      lazyConnect: false,
+    }) as ScriptedRedis;
+    // Connection errors surface through the commands that fail (and readiness); keep them off stderr.
+    this.redis.on('error', () => {});
+    const scripts: Record<ScriptName, string> = {
+      xsbEnqueue: ENQUEUE,
+      xsbStart: START,
+      xsbProgress: PROGRESS,
+      xsbFinish: FINISH,
+      xsbRequeue: REQUEUE,
+      xsbCancel: CANCEL,
+    };
+    for (const [name, body] of Object.entries(scripts)) {
+      this.redis.defineCommand(name, { numberOfKeys: 0, lua: `${LUA_HELPERS}\n${body}` });
+    }
+    this.queue = new Queue(QUEUE_NAME, { connection: this.redis, prefix: `${this.prefix}:bull` });
+    this.queue.on('error', () => {});
+  }
+
+  private key(id: string): string {
+    return `${this.prefix}:job:${id}`;
+  }
+
+  private async load(ids: string[]): Promise<StoredJob[]> {
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) {
+      pipeline.hgetall(this.key(id));
+      pipeline.lrange(`${this.key(id)}:exec`, 0, -1);
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const jobs: StoredJob[] = [];
+    for (let index = 0; index < ids.length; index++) {
+      const hash = replies[index * 2]?.[1] as Record<string, string> | undefined;
+      const executions = (replies[index * 2 + 1]?.[1] as string[] | undefined) ?? [];
+      if (!hash?.id) continue;
+      jobs.push({
+        id: hash.id,
+        kind: hash.kind as StoredJob['kind'],
+        status: hash.status as JobStatus,
+        request: JSON.parse(hash.request ?? '{}'),
+        progress: JSON.parse(hash.progress ?? JSON.stringify(DEFAULT_PROGRESS)),
+        error: hash.error ? JSON.parse(hash.error) : null,
+        attempts: Number(hash.attempts ?? 0),
+        submitted_by: hash.submitted_by ? hash.submitted_by : null,
+        created_at: hash.created_at!,
+        started_at: hash.started_at ?? null,
+        finished_at: hash.finished_at ?? null,
+        cancel_requested: hash.cancel_requested === '1',
+        executions: executions.map((entry) => {
+          const parsed = JSON.parse(entry) as Record<string, unknown>;
+          return {
+            attempt: Number(parsed.attempt),
+            worker: String(parsed.worker),
+            started_at: String(parsed.started_at),
+            finished_at: typeof parsed.finished_at === 'string' ? parsed.finished_at : null,
+            outcome: (typeof parsed.outcome === 'string'
+              ? parsed.outcome
+              : null) as StoredJob['executions'][number]['outcome'],
+          };
+        }),
+      });
+    }
+    return jobs;
+  }
+
+  private async mustLoad(id: string): Promise<StoredJob> {
+    const [job] = await this.load([id]);
+    if (!job) throw new InternalError(`job ${id} vanished from the Redis store`);
+    return job;
+  }
+
+  async enqueue(input: EnqueueInput): Promise<EnqueueOutcome> {
+    const [outcome, id] = (await this.redis.xsbEnqueue(
+      this.prefix,
+      input.id,
+      input.dedupeKey,
+      input.location.key,
+      input.location.digest,
+      input.kind,
+      JSON.stringify(input.request),
+      JSON.stringify(DEFAULT_PROGRESS),
+      input.submittedBy ?? '',
+      new Date().toISOString(),
+    )) as [EnqueueOutcome['outcome'], string];
+    if (outcome === 'created') await this.deliver(id);
+    return { outcome, job: await this.mustLoad(id) };
+  }
+
+  /** Hands a queued record to BullMQ; adding an id BullMQ already holds is a no-op. */
+  private async deliver(id: string): Promise<void> {
+    await this.queue.add('job', { id }, { jobId: id, removeOnComplete: true, removeOnFail: true });
+  }
+
+  async get(id: string): Promise<StoredJob | undefined> {
+    return (await this.load([id]))[0];
+  }
+
+  async list(query: ListJobsQuery): Promise<JobPage> {
+    const before = decodeCursor(query.cursor);
+    const index = query.status ? `${this.prefix}:status:${query.status}` : `${this.prefix}:jobs`;
+    const max = before === undefined ? '+inf' : `(${before}`;
+    const reply = await this.redis.zrevrangebyscore(
+      index,
+      max,
+      '-inf',
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      query.limit + 1,
+    );
+    const entries: Array<{ id: string; seq: number }> = [];
+    for (let i = 0; i < reply.length; i += 2) entries.push({ id: reply[i]!, seq: Number(reply[i + 1]) });
+    const page = entries.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      jobs: await this.load(page.map((entry) => entry.id)),
+      nextCursor: entries.length > query.limit && last ? encodeCursor(last.seq) : null,
+    };
+  }
+
+  async result(id: string): Promise<unknown> {
+    const value = await this.redis.hget(this.key(id), 'result');
+    return value ? JSON.parse(value) : undefined;
+  }
+
+  async cancel(id: string): Promise<{ outcome: CancelOutcome; job: StoredJob } | undefined> {
+    const outcome = (await this.redis.xsbCancel(
+      this.prefix,
+      id,
+      new Date().toISOString(),
+      JSON.stringify({ phase: 'canceled', done: 0, total: 0, message: 'canceled while queued' }),
+    )) as CancelOutcome | null;
+    return outcome ? { outcome, job: await this.mustLoad(id) } : undefined;
+  }
+
+  /** Starts the next attempt; undefined when the job is finished or canceled (a late redelivery). */
+  async startAttempt(id: string, worker: string): Promise<StartedJob | undefined> {
+    const attempt = (await this.redis.xsbStart(this.prefix, id, worker, new Date().toISOString())) as
+      | number
+      | null;
+    return attempt === null ? undefined : { job: await this.mustLoad(id), attempt };
+  }
+
+  async progress(id: string, attempt: number, progress: JobProgress): Promise<void> {
+    await this.redis.xsbProgress(this.prefix, id, String(attempt), JSON.stringify(progress));
+  }
+
+  async heartbeat(id: string, _attempt: number): Promise<{ cancelRequested: boolean }> {
+    return { cancelRequested: (await this.redis.hget(this.key(id), 'cancel_requested')) === '1' };
+  }
+
+  async finish(id: string, attempt: number, outcome: JobOutcome): Promise<boolean> {
+    const payload =
+      outcome.status === 'done'
+        ? JSON.stringify(outcome.result)
+        : outcome.status === 'failed'
+          ? JSON.stringify(outcome.error)
+          : '';
+    const changed = await this.redis.xsbFinish(
+      this.prefix,
+      id,
+      String(attempt),
+      outcome.status,
+      new Date().toISOString(),
+      payload,
+    );
+    return changed === 1;
+  }
+
+  async requeue(id: string, attempt: number): Promise<boolean> {
+    return (await this.redis.xsbRequeue(this.prefix, id, String(attempt), new Date().toISOString())) === 1;
+  }
+
+  /**
+   * Queued records BullMQ does not hold (an enqueue interrupted between the record and the delivery)
+   * are delivered again; running records without a BullMQ job (given up after too many stalls) fail.
+   */
+  async reconcile(): Promise<void> {
+    for (const id of await this.redis.zrange(`${this.prefix}:status:queued`, '0', '-1')) {
+      if (!(await this.queue.getJob(id))) await this.deliver(id);
+    }
+    for (const id of await this.redis.zrange(`${this.prefix}:status:running`, '0', '-1')) {
+      if (await this.queue.getJob(id)) continue;
+      const attempts = await this.redis.hget(this.key(id), 'attempts');
+      await this.finish(id, Number(attempts), {
+        status: 'failed',
+        error: { code: 'worker_lost', message: 'the job was abandoned by its workers too often' },
+      });
+    }
+  }
+
+  source(options: { worker: string; concurrency: number }): JobSource {
+    return new BullmqSource(this, options, this.redis, this.options);
+  }
+
+  async check(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => {});
+    await this.redis.quit().catch(() => {});
+  }
+}
+
+/** A BullMQ worker that starts each delivered job's attempt and gives drained jobs back to the queue. */
+class BullmqSource implements JobSource {
+  private worker: Worker | undefined;
+  private connection: Redis | undefined;
+
+  constructor(
+    private readonly store: RedisJobStore,
+    private readonly options: { worker: string; concurrency: number },
+    private readonly redis: Redis,
+    private readonly timing: RedisJobStoreOptions,
+  ) {}
+
+  start(run: (started: StartedJob) => Promise<'finished' | 'requeued'>): void {
+    const lockDuration = this.timing.lockDurationMs ?? 30_000;
+    this.connection = this.redis.duplicate({ maxRetriesPerRequest: null });
+    this.connection.on('error', () => {});
+    this.worker = new Worker(
+      QUEUE_NAME,
+      async (job: Job<{ id: string }>, token?: string) => {
+        const started = await this.store.startAttempt(job.data.id, this.options.worker);
+        if (!started) return;
+        if ((await run(started)) === 'requeued') {
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
+      },
+      {
+        connection: this.connection,
+        prefix: `${this.store.prefix}:bull`,
+        concurrency: this.options.concurrency,
+        lockDuration,
+        stalledInterval: this.timing.stalledIntervalMs ?? Math.max(1000, Math.floor(lockDuration / 2)),
+        maxStalledCount: 10,
+        name: this.options.worker,
+      },
+    );
+    this.worker.on('error', () => {});
+    this.worker.on('failed', (job, error) => {
+      if (!job || error instanceof WaitingError) return;
+      // Only BullMQ itself fails a job (our processor never throws otherwise): too many stalls.
+      void this.store.reconcile().catch(() => {});
+    });
+    void this.store.reconcile().catch(() => {});
+  }
+
+  async pause(): Promise<void> {
+    await this.worker?.pause(true);
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    await this.connection?.quit().catch(() => {});
+  }
+}

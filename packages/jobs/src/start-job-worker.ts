@@ -1,0 +1,49 @@
+import type { JobKind } from '@xsb/core';
+import { type JudgeSettings, runEvaluationJob } from './evaluation-job';
+import { type JobHandler, type JobRunner, startJobRunner } from './job-runner';
+import type { JobStore } from './job-store';
+import { runRubricJob } from './rubric-job';
+import { removeStagedUpload, sweepStagedUploads } from './submit-job';
+
+export interface StartJobWorkerOptions extends JudgeSettings {
+  store: JobStore;
+  dataDir: string;
+  /** Jobs run at once (`--workers`, default 2). */
+  concurrency?: number;
+  worker?: string;
+  heartbeatMs?: number;
+  log?: (line: string) => void;
+}
+
+/** The handlers of every job kind over one data folder, with the server's judge settings. */
+export function jobHandlers(dataDir: string, settings: JudgeSettings): Record<JobKind, JobHandler> {
+  return {
+    evaluation: (job, context) => runEvaluationJob(job, context, dataDir, settings),
+    rubric_evaluation: (job, context) => runRubricJob(job, context, dataDir, settings),
+  };
+}
+
+/**
+ * Runs the store's jobs in this process (what `xsb serve` does beside the HTTP server, and all that
+ * `xsb worker` does): evaluations through @xsb/eval, rubric evaluations through @xsb/rubric, each
+ * job's staged upload removed once it ended. Judges of all jobs share @xsb/llm's per-process limits
+ * and the response cache.
+ */
+export function startJobWorker(options: StartJobWorkerOptions): JobRunner {
+  const { env, cacheDir, noCache, providers } = options;
+  void sweepStagedUploads(options.store, options.dataDir).catch(() => {});
+  return startJobRunner({
+    store: options.store,
+    handlers: jobHandlers(options.dataDir, {
+      env,
+      ...(cacheDir ? { cacheDir } : {}),
+      ...(noCache !== undefined ? { noCache } : {}),
+      ...(providers ? { providers } : {}),
+    }),
+    concurrency: options.concurrency ?? 2,
+    ...(options.worker ? { worker: options.worker } : {}),
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    onFinished: (job) => removeStagedUpload(options.dataDir, job),
+  });
+}
