@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runXsb } from '../testing-cli';
 import { repoFixture } from '../testing-fixtures';
 import { scriptedPipelineJudge } from '../testing-judges';
+import { spawnXsb } from '../testing-processes';
 import { readTree, treeDifferences, withoutCreatedAt } from '../testing-trees';
 
 let server: FakeLlmServer;
@@ -152,6 +153,117 @@ describe('xsb eval --batch', () => {
     for (const command of ['probes', 'weights', 'demo --out d'])
       expect((await runXsb(`${command} --batch`, { cwd: dir })).stderr).toMatch(/lexical judge is offline/);
   });
+});
+
+const EVAL_ARGS = (data: string) => [
+  'eval',
+  '--data',
+  data,
+  '--run',
+  'demo',
+  '--judge',
+  'openai:gpt-4.1',
+  '--system',
+  'xsb-baseline',
+  '--case',
+  'energy_heat_pump_pilot,ocean_coral_bleaching',
+  '--batch',
+];
+
+describe('xsb eval --batch when batches go wrong', () => {
+  // Each test compares with the online run of the first test of this file (same answers, same prompts).
+  const onlineTree = () => evaluationTree(join(root, 'eval-online', 'demo/data'));
+  const batchCustomIds = (from: number) => server.batches.slice(from).flatMap((batch) => batch.customIds);
+
+  it('resubmits what an expired batch (partial results) and canceled entries left, and loses nothing', async () => {
+    const dir = await workspace('eval-expired');
+    const before = server.batches.length;
+    server.setBatchPlan((batch) =>
+      batch.index === before
+        ? { outcome: 'expired', answered: 3 }
+        : batch.index === before + 1
+          ? { entryOutcomes: { [batch.customIds[0] ?? '']: 'canceled' } }
+          : {},
+    );
+    try {
+      const result = await runXsb(EVAL_ARGS('demo/data'), { cwd: dir, env: env() });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('12/12 jobs done');
+    } finally {
+      server.setBatchPlan(() => ({}));
+    }
+    const first = server.batches[before];
+    const second = server.batches[before + 1];
+    // The expired batch's unanswered entries (all but 3) went into the next batch, and its canceled
+    // entry into one after it.
+    expect(second?.customIds).toEqual(expect.arrayContaining(first?.customIds.slice(3) ?? ['?']));
+    expect(batchCustomIds(before + 2)).toContain(second?.customIds[0]);
+    expect(server.requests.slice(-1)[0]?.batchId).toBeDefined();
+    expect(
+      treeDifferences(await onlineTree(), await evaluationTree(join(dir, 'demo/data')), sameUpToTime),
+    ).toEqual([]);
+  }, 180_000);
+
+  it('with --batch-fallback online sends what the expired batch left online', async () => {
+    const dir = await workspace('eval-fallback');
+    const before = server.batches.length;
+    const requestsBefore = server.requests.length;
+    server.setBatchPlan((batch) => (batch.index === before ? { outcome: 'expired', answered: 3 } : {}));
+    try {
+      const result = await runXsb([...EVAL_ARGS('demo/data'), '--batch-fallback', 'online'], {
+        cwd: dir,
+        env: env(),
+      });
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      server.setBatchPlan(() => ({}));
+    }
+    const expiredIds = server.batches[before]?.customIds.slice(3) ?? [];
+    expect(expiredIds.length).toBeGreaterThan(0);
+    // None of them was put in a batch again; each went online once.
+    expect(batchCustomIds(before + 1)).not.toEqual(expect.arrayContaining([expiredIds[0]]));
+    const online = server.requests.slice(requestsBefore).filter((request) => request.batchId === undefined);
+    expect(online.length).toBe(expiredIds.length);
+    const ledger = await readJsonlAll(
+      join(dir, 'demo/data/runs/demo/usage_ledger.jsonl'),
+      usageLedgerEntrySchema,
+    );
+    const paid = ledger.filter((line) => line.judge === 'openai:gpt-4.1' && !line.cacheHit);
+    expect(paid.filter((line) => line.batch !== true)).toHaveLength(expiredIds.length);
+    expect(
+      treeDifferences(await onlineTree(), await evaluationTree(join(dir, 'demo/data')), sameUpToTime),
+    ).toEqual([]);
+  }, 180_000);
+
+  it('a killed xsb eval --batch run again resumes polling its batch instead of submitting it again', async () => {
+    const dir = await workspace('eval-killed');
+    const before = server.batches.length;
+    server.setBatchPlan(() => ({ pollsBeforeEnd: Number.POSITIVE_INFINITY }));
+    const args = ['--config', join(dir, 'xsb.config.json'), ...EVAL_ARGS(join(dir, 'demo/data'))];
+    try {
+      const first = spawnXsb(args, { home: dir, env: env() });
+      await first.waitFor(/batch batch_\w+: submitted \d+ request/, 120_000);
+      first.child.kill('SIGKILL');
+      expect(await first.exited).toBeNull();
+      expect(server.batches.length).toBe(before + 1);
+      server.setBatchPlan(() => ({}));
+      server.releaseBatches();
+      const second = spawnXsb(args, { home: dir, env: env() });
+      expect(await second.exited, second.output()).toBe(0);
+      expect(second.output()).toMatch(
+        /batch batch_\w+: resumed \(\d+ request\(s\) submitted by an earlier process\)/,
+      );
+    } finally {
+      server.setBatchPlan(() => ({}));
+      server.releaseBatches();
+    }
+    // No request was submitted twice: every custom_id is in one batch only.
+    const ids = batchCustomIds(before);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(
+      treeDifferences(await onlineTree(), await evaluationTree(join(dir, 'demo/data')), sameUpToTime),
+    ).toEqual([]);
+  }, 240_000);
 });
 
 describe('xsb rubric run --batch', () => {
