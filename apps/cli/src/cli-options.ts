@@ -1,7 +1,22 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RunLayout, UsageError, type XsbConfig, type XsbConfigInput } from '@xsb/core';
-import { type CreateLlmClientOptions, providerLimitsFor } from '@xsb/llm';
+import {
+  isCaseInShard,
+  parseShard,
+  RunLayout,
+  type Shard,
+  UsageError,
+  type XsbConfig,
+  type XsbConfigInput,
+} from '@xsb/core';
+import {
+  type BatchEvent,
+  type BatchOptions,
+  type CreateLlmClientOptions,
+  parseJudgeSpec,
+  preferredConcurrencyFor,
+  providerLimitsFor,
+} from '@xsb/llm';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import { type DiscoveredSources, discoverSourceCases, resolveMineruCacheDir } from '@xsb/sources';
 import type { CliContext } from './cli-context';
@@ -52,11 +67,15 @@ export function configFlags(flags: { data?: string; run?: string; judge?: string
   };
 }
 
-/** Model-client options from the configuration: cache, limits and the run's usage ledger. */
+/**
+ * Model-client options from the configuration: cache, limits, prices and the run's usage ledger, and
+ * `batch` when the command runs with `--batch` (see {@link batchOptionsFor}).
+ */
 export function llmClientOptions(
   context: CliContext,
   config: XsbConfig,
   env: Record<string, string>,
+  batch?: BatchOptions,
 ): CreateLlmClientOptions {
   const limits = providerLimitsFor(config.judge, config.providers);
   return {
@@ -66,17 +85,147 @@ export function llmClientOptions(
     refresh: config.refresh,
     ledgerFile: new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
     ...(limits ? { limits } : {}),
+    prices: config.prices,
+    ...(batch ? { batch } : {}),
   };
 }
 
 /**
  * The model-client options of the configuration for a stage that keeps its own usage ledger (the
- * run's, or the demo's) or none: cache folder resolved against the working folder, limits of the provider.
+ * run's, or the demo's) or none: cache folder resolved against the working folder, limits of the
+ * provider, prices, and `batch` with `--batch`.
  */
-export function modelClientOptions(context: CliContext, config: XsbConfig, env: Record<string, string>) {
-  const { env: clientEnv, cacheDir, noCache, refresh, limits } = llmClientOptions(context, config, env);
-  return { env: clientEnv, cacheDir, noCache, refresh, ...(limits ? { limits } : {}) };
+export function modelClientOptions(
+  context: CliContext,
+  config: XsbConfig,
+  env: Record<string, string>,
+  batch?: BatchOptions,
+) {
+  const {
+    env: clientEnv,
+    cacheDir,
+    noCache,
+    refresh,
+    limits,
+    prices,
+  } = llmClientOptions(context, config, env);
+  return {
+    env: clientEnv,
+    cacheDir,
+    noCache,
+    refresh,
+    ...(limits ? { limits } : {}),
+    ...(prices ? { prices } : {}),
+    ...(batch ? { batch } : {}),
+  };
 }
+
+/** `--batch` and `--batch-fallback` of a judged command. */
+export interface BatchFlags {
+  batch?: boolean;
+  batchFallback?: string;
+}
+
+/**
+ * Declares `--batch` and `--batch-fallback` on a judged command; `where` names the folder its batch
+ * state goes to, so `--help` says what a restart needs.
+ */
+export function addBatchFlags<T extends { option(flags: string, description: string): T }>(
+  command: T,
+  where: string,
+): T {
+  return command
+    .option(
+      '--batch',
+      `answer the judge's calls through the provider's batch API (Anthropic Message Batches, OpenAI Batch): half the online price, answers within minutes to 24 h; state in ${where}, so a killed command run again resumes its batches and pays no request twice. Model judges only`,
+    )
+    .option(
+      '--batch-fallback <how>',
+      'what becomes of a request a batch did not answer (expired, canceled, a retryable error): resubmit (default, in the next batch) or online (sent at the online price)',
+    );
+}
+
+/**
+ * `BatchOptions` for `--batch` (undefined without it): the state folder, the fallback, config `batch`
+ * settings and progress lines on stderr. `--batch` needs a provider judge: the offline `lexical` judge
+ * and replay stores make no provider call, so either is a usage error (exit 2) naming why.
+ */
+export function batchOptionsFor(
+  context: CliContext,
+  flags: BatchFlags,
+  config: XsbConfig,
+  judge: string,
+  stateDir: string,
+): BatchOptions | undefined {
+  if (!flags.batch) {
+    if (flags.batchFallback !== undefined) throw new UsageError('--batch-fallback applies only with --batch');
+    return undefined;
+  }
+  const spec = parseJudgeSpec(judge);
+  if (spec.kind === 'lexical')
+    throw new UsageError(
+      "--batch sends the judge's calls through a provider's batch API, but the lexical judge is offline and makes none: drop --batch or give --judge anthropic:<model> or openai:<model>",
+    );
+  if (spec.kind === 'replay' || spec.kind === 'record')
+    throw new UsageError(
+      `--batch sends the judge's calls through a provider's batch API, but judge "${judge}" answers from its store and calls no provider: drop --batch`,
+    );
+  const fallback = flags.batchFallback ?? 'resubmit';
+  if (fallback !== 'resubmit' && fallback !== 'online')
+    throw new UsageError(`--batch-fallback must be resubmit or online, got ${JSON.stringify(fallback)}`);
+  return {
+    ...config.batch,
+    stateDir,
+    fallback,
+    onEvent: (event) => {
+      const line = batchEventLine(event);
+      if (line) context.warn(line);
+    },
+  };
+}
+
+/** A batch's progress as one stderr line; polls are not shown (a long batch polls for hours). */
+function batchEventLine(event: BatchEvent): string | undefined {
+  switch (event.type) {
+    case 'submitted':
+      return `batch ${event.batchId}: submitted ${event.requests} request(s), ${(event.bytes / 1e6).toFixed(2)} MB (round ${event.round})`;
+    case 'resumed':
+      return `batch ${event.batchId}: resumed (${event.requests} request(s) submitted by an earlier process)`;
+    case 'collected':
+      return `batch ${event.batchId}: collected ${event.succeeded} answer(s)${event.missing > 0 ? `, ${event.missing} without an answer` : ''}`;
+    case 'submit_failed':
+      return `batch: ${event.requests} request(s) could not be submitted (${event.reason})`;
+    case 'canceled':
+      return `batch ${event.batchId}: canceled (${event.reason})`;
+    case 'online':
+      return `batch: ${event.customId} sent online (${event.reason})`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * How many calls a stage keeps in flight: with `--batch` as many as a batch holds (so the batch
+ * collects the whole stage), else `fallback` (the stage's own default).
+ */
+export function stageConcurrency(
+  judge: string,
+  options: CreateLlmClientOptions,
+  fallback: number | undefined,
+): number | undefined {
+  return options.batch ? preferredConcurrencyFor(judge, options) : fallback;
+}
+
+/** `--shard i/n` (undefined without it); a malformed value is a usage error (exit 2). */
+export function shardFlag(value: string | undefined): Shard | undefined {
+  return value === undefined ? undefined : parseShard(value);
+}
+
+/** The `--shard` option as every per-case stage declares it. */
+export const SHARD_OPTION = [
+  '--shard <i/n>',
+  'only cases with md5(case label) % n == i (as Python computes it): run n shards, then `xsb merge` them',
+] as const;
 
 /** Where MinerU answers are cached: `XSLIDESBENCH_MINERU_CACHE_DIR`, else `<config cacheDir>/mineru`. */
 export function mineruCacheDirFor(config: XsbConfig, env: Record<string, string>): string {
@@ -84,16 +233,23 @@ export function mineruCacheDirFor(config: XsbConfig, env: Record<string, string>
 }
 
 /**
- * The source cases under `<dataDir>/sources/` that `--case` picks (all without it), and the cases whose
- * folder could not be read. Asking for a case that does not exist is a usage error naming it.
+ * The source cases under `<dataDir>/sources/` that `--case` and `--shard` pick (all without them), and
+ * the cases whose folder could not be read. Asking for a case that does not exist is a usage error
+ * naming it.
  */
 export async function discoverSelectedCases(
   dataDir: string,
   wanted: string[] | undefined,
+  shard?: Shard,
 ): Promise<DiscoveredSources> {
-  const discovered = await discoverSourceCases(dataDir);
+  const all = await discoverSourceCases(dataDir);
+  const discovered = {
+    cases: all.cases.filter((c) => isCaseInShard(c.caseId, shard)),
+    failures: all.failures.filter((f) => isCaseInShard(f.caseId, shard)),
+  };
   if (!wanted || wanted.length === 0) return discovered;
-  const known = [...discovered.cases.map((c) => c.caseId), ...discovered.failures.map((f) => f.caseId)];
+  // Cases of other shards are known too: `--case x --shard 1/3` with x on shard 0 selects nothing, no error.
+  const known = [...all.cases.map((c) => c.caseId), ...all.failures.map((f) => f.caseId)];
   const selected = new Set(wanted);
   const unknown = [...selected].filter((id) => !known.includes(id));
   if (unknown.length > 0) {

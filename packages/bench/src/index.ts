@@ -44,6 +44,7 @@ export {
   settingsDigest,
 } from './configurations/evaluation-settings';
 export { type LoadedBenchConfig, loadBenchConfig } from './configurations/load-bench-config';
+export { mergeRunShards, SHARD_FILE_COMBINERS } from './merge/merge-run-shards';
 export { formatNumber, formatPValue, formatStat, renderBenchReport } from './report/render-report';
 export {
   benchLayoutOfRunDir,
@@ -56,6 +57,7 @@ export { countDistinctWork, countEvaluationCalls } from './run/judge-calls';
 export { benchJudgeInfo } from './run/judge-info';
 export {
   type BenchClientSettings,
+  type BenchFill,
   type BenchRunResult,
   type BenchSplitSelection,
   DEFAULT_DIAG_BELOW,

@@ -39,6 +39,15 @@ export {
 export { environmentWithDotenv, parseDotenv } from './load-dotenv';
 export { mapWithConcurrency } from './map-with-concurrency';
 export {
+  type AppendOnlyRule,
+  DEFAULT_APPEND_ONLY_RULES,
+  type MergePart,
+  type MergeReport,
+  type MergeShardTreesOptions,
+  mergeShardTrees,
+  type ShardFileCombiner,
+} from './merge-shard-trees';
+export {
   countingProgress,
   createProgressReporter,
   type ProgressOptions,
@@ -294,9 +303,19 @@ export {
 export { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
 export { type WeightFailure, weightFailureSchema } from './schemas/weight-failure';
 export { createSeededRandom, deriveSeed } from './seeded-random';
+export {
+  isCaseInShard,
+  parseShard,
+  type Shard,
+  shardFileTag,
+  shardLabel,
+  shardOfCase,
+} from './shard-case';
 export { formatIssuePath, validateRecord } from './validate-record';
 export { XSB_VERSION } from './version';
 export {
+  type BatchSettings,
+  batchSettingsSchema,
   CONFIG_ENVIRONMENT,
   CONFIG_FILE_NAMES,
   defaultCacheDir,

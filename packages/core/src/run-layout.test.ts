@@ -59,6 +59,9 @@ describe('RunLayout', () => {
     );
     expect(layout.correctnessCacheDir('demo')).toBe('/data/runs/demo/correctness_cache');
     expect(layout.summaryDir('demo')).toBe('/data/runs/demo/summary');
+    expect(layout.batchStateDir('demo')).toBe('/data/runs/demo');
+    expect(layout.batchStateDir()).toBe('/data');
+    expect(() => layout.batchStateDir('..')).toThrow(InputError);
   });
 
   it.each([

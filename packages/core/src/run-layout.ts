@@ -52,6 +52,8 @@ export interface DeckLocation {
  * <data>/runs/<run>/metrics/<system_id>/<audience>/<case_label>.json
  * <data>/runs/<run>/correctness_cache/
  * <data>/runs/<run>/summary/                                summary.json, summary.csv, report.md
+ * <data>/runs/<run>/batches/                                --batch state of the run's stages
+ * <data>/batches/                                           --batch state of probes and weights
  * ```
  *
  * Every name is checked with {@link assertSafePathPart} before it becomes part of a path.
@@ -161,5 +163,14 @@ export class RunLayout {
 
   usageLedgerFile(run: string): string {
     return join(this.runDir(run), 'usage_ledger.jsonl');
+  }
+
+  /**
+   * The state folder of `--batch` (`BatchOptions.stateDir` in @xsb/llm, which keeps its files in
+   * `<stateDir>/batches/`): the run's folder for a stage of a run, the data folder for the stages
+   * that have no run (probes, weights). A restarted process finds its batches there.
+   */
+  batchStateDir(run?: string): string {
+    return run === undefined ? this.dataDir : this.runDir(run);
   }
 }

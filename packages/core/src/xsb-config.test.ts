@@ -40,6 +40,17 @@ describe('loadConfig', () => {
     expect(config.noCache).toBe(true);
   });
 
+  it('reads the batch settings and refuses an unknown one by name', async () => {
+    await writeFile(join(dir, 'xsb.config.yaml'), 'batch:\n  idleMs: 50\n  maxRequestsPerBatch: 500\n');
+    const { config } = loadConfig({ cwd: dir, env: { HOME: dir } });
+    expect(config.batch).toEqual({ idleMs: 50, maxRequestsPerBatch: 500 });
+    expect(loadConfig({ cwd: join(dir, 'nowhere'), env: { HOME: dir } }).config.batch).toEqual({});
+    await writeFile(join(dir, 'xsb.config.yaml'), 'batch:\n  idle: 50\n');
+    expect(() => loadConfig({ cwd: dir, env: { HOME: dir } })).toThrow(/"batch".*idle/);
+    await writeFile(join(dir, 'xsb.config.yaml'), 'batch:\n  pollIntervalMs: 0\n');
+    expect(() => loadConfig({ cwd: dir, env: { HOME: dir } })).toThrow(/batch\.pollIntervalMs/);
+  });
+
   it('puts .env underneath the real environment', async () => {
     await writeFile(
       join(dir, '.env'),

@@ -75,6 +75,32 @@ export const modelPriceSchema = z.object({
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
+/**
+ * Config `batch`: how `--batch` collects, splits and polls (the tunable part of @xsb/llm's
+ * `BatchOptions`; unset keys keep its defaults). `--batch` itself and `--batch-fallback` are flags.
+ */
+export const batchSettingsSchema = z.strictObject({
+  /** Requests per batch (capped at the provider's limit: 100,000 Anthropic, 50,000 OpenAI). */
+  maxRequestsPerBatch: positiveInt.optional(),
+  /** Bytes per batch (capped at the provider's limit: 256 MB Anthropic, 200 MB OpenAI). */
+  maxBytesPerBatch: positiveInt.optional(),
+  /** Batches one request may go through in one process (default 3). */
+  maxRounds: positiveInt.optional(),
+  /** Submit once no new request came for this long (default 2,000 ms). */
+  idleMs: positiveInt.optional(),
+  /** Submit at the latest this long after the first request of a collection (default 60,000 ms). */
+  maxCollectMs: positiveInt.optional(),
+  /** First wait before polling a batch (default 2,000 ms), doubling … */
+  pollIntervalMs: positiveInt.optional(),
+  /** … up to this (default 60,000 ms). */
+  maxPollIntervalMs: positiveInt.optional(),
+  /** Cancel a batch not ended this long after submission (default 25 h). */
+  deadlineMs: positiveInt.optional(),
+  /** After a cancel, how long its calls wait for the batch to end (default 10 min). */
+  cancelGraceMs: positiveInt.optional(),
+});
+export type BatchSettings = z.infer<typeof batchSettingsSchema>;
+
 const booleanish = z.union([
   z.boolean(),
   z
@@ -174,6 +200,7 @@ export const xsbConfigSchema = z.object({
   debug: booleanish.default(false),
   providers: z.record(z.string(), providerLimitsSchema).default({}),
   prices: z.record(z.string(), modelPriceSchema).default({}),
+  batch: batchSettingsSchema.default({}),
   /** External generators by system name (the run sheet's `system` column). */
   generators: z
     .record(z.string(), generatorConfigSchema)

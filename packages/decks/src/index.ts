@@ -1,3 +1,5 @@
+// The shard rule lives in @xsb/core (every per-case stage shards by it); re-exported for decks' users.
+export { isCaseInShard, parseShard, type Shard, shardOfCase } from '@xsb/core';
 export { countVisibleWords } from './count-visible-words';
 export {
   audienceLabel,
@@ -29,6 +31,7 @@ export {
   importExternalDecks,
 } from './import-external-decks';
 export { loadSourceText } from './load-source-text';
+export { deckBatchSummaryCombiner } from './merge-batch-summaries';
 export { BulletRegister, jaccard, NEAR_COPY_JACCARD, normaliseText, textTokens } from './near-duplicate-text';
 export { type LexicalOutlineOptions, planLexicalOutline } from './plan-lexical-outline';
 export { buildOutlineRequest, type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
@@ -70,6 +73,5 @@ export {
   writeCsvAtomic,
 } from './run-sheet';
 export { type RunSlideTailorOptions, runSlideTailor, splitCommand } from './run-slidetailor';
-export { isCaseInShard, parseShard, type Shard, shardOfCase } from './shard-case';
 export { truncateDeck } from './truncate-deck';
 export { writeOutlinePptx } from './write-outline-pptx';

@@ -1,20 +1,23 @@
 import { stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import {
   type DeckBatchSummary,
   type DeckRowStatus,
   deckBatchSummarySchema,
   deckRowStatusSchema,
   describeError,
+  isCaseInShard,
   isXsbError,
   type ProgressReporter,
   type RunLayout,
+  type Shard,
+  shardFileTag,
+  shardLabel,
   silentProgress,
   withDirectoryLock,
   writeJson,
 } from '@xsb/core';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
-import { isCaseInShard, type Shard } from './shard-case';
 
 export interface DeckRowFilters {
   conditions?: string[];
@@ -53,6 +56,13 @@ export function rowMatchesFilters(entry: Pick<RunSheetEntry, 'row'>, filters: De
   return isCaseInShard(row.case_label, filters.shard);
 }
 
+function dataRelative(dataDir: string, file: string): string {
+  const inside = relative(dataDir, file);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)
+    ? inside.split(sep).join('/')
+    : file;
+}
+
 async function hasOutput(path: string): Promise<boolean> {
   try {
     const info = await stat(path);
@@ -64,7 +74,7 @@ async function hasOutput(path: string): Promise<boolean> {
 
 /** The batch summary's file: one per shard, so parallel shards never overwrite each other. */
 function batchSummaryFile(layout: RunLayout, run: string, shard: Shard | undefined): string {
-  const name = shard ? `batch_summary.shard-${shard.index}-of-${shard.count}.json` : 'batch_summary.json';
+  const name = shard ? `batch_summary.${shardFileTag(shard)}.json` : 'batch_summary.json';
   return join(layout.decksRoot(run), name);
 }
 
@@ -143,7 +153,9 @@ export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatc
   const count = (outcome: DeckRowStatus['status']) =>
     statuses.filter((item) => item.status === outcome).length;
   const summary: DeckBatchSummary = {
-    run_sheet: sheet.file,
+    // Data-relative when the sheet is inside the data folder (as `output_deck_path` is), so the summary
+    // is the same wherever the folder lives: shards of a CI matrix merge into one (see `xsb merge`).
+    run_sheet: dataRelative(layout.dataDir, sheet.file),
     rows_total: sheet.entries.length + sheet.invalid.length,
     // Invalid rows cannot be filtered (their fields are unknown): every one is reported as failed, so
     // it counts as selected and done + skipped + failed always equals rows_selected.
@@ -151,7 +163,7 @@ export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatc
     done: count('done'),
     skipped: count('skipped'),
     failed: count('failed'),
-    shard: options.filters?.shard ? `${options.filters.shard.index}/${options.filters.shard.count}` : null,
+    shard: options.filters?.shard ? shardLabel(options.filters.shard) : null,
     rows: statuses,
   };
   progress.finish(`${summary.done} done, ${summary.skipped} skipped, ${summary.failed} failed`);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import {
   ConfigError,
   type MetricsSummary,
+  mapWithConcurrency,
   type ProgressReporter,
   RunLayout,
   writeFileAtomic,
@@ -17,7 +18,7 @@ import {
   readRunSheet,
   writeCsvAtomic,
 } from '@xsb/decks';
-import { createLlmClient, isOfflineJudge } from '@xsb/llm';
+import { createLlmClient, isOfflineJudge, preferredConcurrencyFor } from '@xsb/llm';
 import { renderResultsTables } from '@xsb/metrics';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
@@ -101,6 +102,10 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   const layout = new RunLayout(dataDir);
   const ledgerFile = layout.usageLedgerFile(DEMO_RUN);
   const llmOptions = runClientOptions(options, ledgerFile);
+  // With `batch`, every judged stage keeps as many calls in flight as a batch holds (cases, pairs and
+  // jobs at once), so a provider batch collects a whole stage; the artifacts are the same.
+  const wide =
+    options.batch && !isOfflineJudge(judge) ? preferredConcurrencyFor(judge, llmOptions) : undefined;
   const log = options.log ?? (() => {});
   const force = options.force ?? false;
   const timings: DemoStageTiming[] = [];
@@ -109,9 +114,12 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
   // before stage 1 copies a file.
   const generator = createProbeGenerator(judge, llmOptions);
   const utilityJudge = createUtilityJudge(judge, llmOptions);
+  // Stage 4 plans one deck at a time (each outline waits for its answer before the deck is written),
+  // so a batch would hold one request and wait minutes for it: the planner stays online under `batch`.
+  const { batch: _batch, ...onlineOptions } = llmOptions;
   const planner = isOfflineJudge(judge)
     ? ('lexical' as const)
-    : createLlmClient(judge, { stage: 'decks', ...llmOptions });
+    : createLlmClient(judge, { stage: 'decks', ...onlineOptions });
   const ledgerBefore = await countLedgerLines(ledgerFile);
   const timed = async <T>(stage: string, work: () => Promise<{ value: T; note: string }>): Promise<T> => {
     const started = performance.now();
@@ -146,8 +154,11 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
 
   await timed('2 probes', async () => {
     const counts: string[] = [];
-    for (const sourceCase of cases) {
-      const result = await generateCaseProbes(layout, sourceCase, { generator, force });
+    const results = await mapWithConcurrency(cases, wide ?? 1, (sourceCase) =>
+      generateCaseProbes(layout, sourceCase, { generator, force, ...(wide ? { concurrency: wide } : {}) }),
+    );
+    for (const [index, result] of results.entries()) {
+      const sourceCase = cases[index]!;
       if (result.status === 'failed') failures.push(`probes ${sourceCase.caseId}: ${result.error}`);
       counts.push(`${sourceCase.caseId} ${result.generationStatus?.counts.final ?? 0} (${result.status})`);
     }
@@ -156,20 +167,22 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
 
   await timed('3 weights', async () => {
     let made = 0;
-    let total = 0;
-    for (const sourceCase of cases) {
-      for (const audience of sourceCase.metadata.valid_audiences) {
-        total += 1;
-        const result = await ensureAudienceWeights(layout, sourceCase.caseId, audience, {
-          judge: utilityJudge,
-          force,
-        });
-        if (result.status === 'failed')
-          failures.push(`weights ${sourceCase.caseId}/${audience}: ${result.error}`);
-        if (result.status !== 'skipped') made += 1;
-      }
+    const pairs = cases.flatMap((sourceCase) =>
+      sourceCase.metadata.valid_audiences.map((audience) => ({ caseId: sourceCase.caseId, audience })),
+    );
+    const results = await mapWithConcurrency(pairs, wide ?? 1, ({ caseId, audience }) =>
+      ensureAudienceWeights(layout, caseId, audience, {
+        judge: utilityJudge,
+        force,
+        ...(wide ? { concurrency: wide } : {}),
+      }),
+    );
+    for (const [index, result] of results.entries()) {
+      const { caseId, audience } = pairs[index]!;
+      if (result.status === 'failed') failures.push(`weights ${caseId}/${audience}: ${result.error}`);
+      if (result.status !== 'skipped') made += 1;
     }
-    return { value: undefined, note: `${total} weight files (${made} written)` };
+    return { value: undefined, note: `${pairs.length} weight files (${made} written)` };
   });
 
   await timed('4 decks', async () => {
@@ -231,6 +244,7 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
       ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
       force,
       ...llmOptions,
+      ...(wide ? { concurrency: wide, jobConcurrency: wide } : {}),
       ...(options.progress ? { progress: options.progress } : {}),
     });
     for (const job of result.results)

@@ -4,10 +4,14 @@ import { join } from 'node:path';
 import {
   countingProgress,
   type Deck,
+  hashFile,
   InputError,
+  isCaseInShard,
   isXsbError,
+  mapWithConcurrency,
   type ProgressReporter,
   RunLayout,
+  type Shard,
   silentProgress,
   UsageError,
 } from '@xsb/core';
@@ -49,7 +53,7 @@ export const DEFAULT_EVAL_CONCURRENCY = 4;
 /** Model client settings a run passes to every judge it creates (see @xsb/llm `createLlmClient`). */
 export type ModelClientSettings = Pick<
   CreateLlmClientOptions,
-  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits'
+  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits' | 'prices' | 'batch' | 'fill'
 >;
 
 /** The client options of every judge in a run: the caller's settings, calls logged to the run's ledger. */
@@ -60,6 +64,9 @@ export function runClientOptions(settings: ModelClientSettings, ledgerFile: stri
     ...(settings.noCache !== undefined ? { noCache: settings.noCache } : {}),
     ...(settings.refresh !== undefined ? { refresh: settings.refresh } : {}),
     ...(settings.limits ? { limits: settings.limits } : {}),
+    ...(settings.prices ? { prices: settings.prices } : {}),
+    ...(settings.batch ? { batch: settings.batch } : {}),
+    ...(settings.fill ? { fill: settings.fill } : {}),
     ledgerFile,
   };
 }
@@ -73,7 +80,17 @@ export interface RunEvaluationOptions extends ModelClientSettings {
   batchSize?: number;
   claims?: Partial<ClaimSettings>;
   imageModeWordsPerSlide?: number;
+  /** Answerability batches (and verification batches) of one job in flight at once (default 4). */
   concurrency?: number;
+  /**
+   * Decks whose jobs run at once (default 1: one job after another). The jobs of one deck (an
+   * agnostic deck's audiences; decks with the same bytes count as one) always run in order, as they
+   * share its correctness cache, so the artifacts are the same at any value; `--batch` raises it so
+   * a provider batch collects many jobs' calls.
+   */
+  jobConcurrency?: number;
+  /** Only the jobs of cases in this shard (`md5(case_label) % n == i`, core's rule). */
+  shard?: Shard;
   correctnessCacheDir?: string;
   force?: boolean;
   filters?: JobFilters;
@@ -191,18 +208,24 @@ export function evaluationSettingsFor(
 }
 
 /**
- * The jobs of a run that the filters select, in evaluation order, and the deck folders or jobs that
- * could not be expanded. A filter value that names nothing, or values that match no job together,
+ * The jobs of a run that the filters select (of one shard when `shard` is given), in evaluation
+ * order, and the deck folders or jobs that could not be expanded. A filter value that names nothing, or values that match no job together,
  * is a UsageError before any work (the known values listed).
  */
 export async function selectEvaluationJobs(
   layout: RunLayout,
   run: string,
   filters: JobFilters,
+  shard?: Shard,
 ): Promise<{ jobs: EvaluationJob[]; failures: DiscoveryFailure[] }> {
   const { rows, failures: rowFailures } = await discoverDeckRows(layout, run);
   const expanded = await expandEvaluationJobs(layout, rows, filters);
-  const { jobs, failures: jobFailures } = expanded;
+  const inShard = (caseLabel: string | null) => caseLabel === null || isCaseInShard(caseLabel, shard);
+  const jobs = expanded.jobs.filter((job) => inShard(job.caseLabel));
+  // A failure above the case level (no deck folder, a bad system folder) belongs to every shard.
+  const ofShard = (failure: DiscoveryFailure) =>
+    inShard(deckFolderIdentity(layout, run, failure.where).case_label);
+  const jobFailures = expanded.failures.filter(ofShard);
   if (hasFilters(filters) && rows.length > 0) {
     const failedFolders = rowFailures.map((failure) => deckFolderIdentity(layout, run, failure.where));
     assertFiltersMatch(filters, [...expanded.known, ...failedFolders], `in run "${run}"`);
@@ -211,7 +234,7 @@ export async function selectEvaluationJobs(
         `no evaluation job of run "${run}" matches all the filters at once (each value matches some job, but not together)`,
       );
   }
-  return { jobs, failures: [...rowFailures, ...jobFailures] };
+  return { jobs, failures: [...rowFailures.filter(ofShard), ...jobFailures] };
 }
 
 /**
@@ -224,16 +247,18 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const judgeSpec = typeof options.judge === 'object' ? 'lexical' : (options.judge ?? 'lexical');
   const judge = typeof options.judge === 'object' ? options.judge : createEvalJudge(judgeSpec, llmOptions);
   const settings = evaluationSettingsFor(options);
+  const jobConcurrency = positiveInteger(options.jobConcurrency ?? 1, 'job concurrency');
   const weightsK = positiveInteger(options.weightsK ?? WEIGHT_DEFAULTS.k, 'weights k');
   const repeats = positiveInteger(options.repeats ?? 1, 'repeats');
   if (repeats > 1 && !judge.withRepeat)
     throw new UsageError(
       `judge ${judge.id} cannot be asked again, so it has no test–retest (repeats ${repeats})`,
     );
+  let utilityJudge: ReturnType<typeof createUtilityJudge> | undefined;
   const weightsFile = (l: RunLayout, caseLabel: string, audience: string) =>
     weightsFileForK(l, caseLabel, audience, weightsK);
   const evaluationsRoot = evaluationsRootFor(layout, options.run, options.variant);
-  const ensureWeights =
+  const makeWeights =
     options.ensureWeights ??
     (async (l: RunLayout, caseLabel: string, audience: string) => {
       const file = weightsFile(l, caseLabel, audience);
@@ -246,8 +271,9 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
           { file },
         );
       }
+      utilityJudge ??= createUtilityJudge(judgeSpec, llmOptions);
       const made = await ensureAudienceWeights(l, caseLabel, audience, {
-        judge: createUtilityJudge(judgeSpec, llmOptions),
+        judge: utilityJudge,
         k: weightsK,
         file,
       });
@@ -259,10 +285,23 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
           },
         );
     });
+  // Jobs running at once that need the same missing weights wait for one another's.
+  const weighing = new Map<string, Promise<void>>();
+  const ensureWeights = (l: RunLayout, caseLabel: string, audience: string): Promise<void> => {
+    const key = `${caseLabel}\u0000${audience}`;
+    let made = weighing.get(key);
+    if (!made) {
+      made = makeWeights(l, caseLabel, audience);
+      made.catch(() => weighing.delete(key));
+      weighing.set(key, made);
+    }
+    return made;
+  };
   const { jobs, failures: discoveryFailures } = await selectEvaluationJobs(
     layout,
     options.run,
     options.filters ?? {},
+    options.shard,
   );
   const progress = options.progress ?? silentProgress;
   const plan = await plannedCalls(layout, jobs, settings.batchSize);
@@ -291,18 +330,72 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     ...(options.scoreDonors ? { scoreDonors: options.scoreDonors } : {}),
     modelLabels,
   };
-  const results: JobResult[] = [];
-  for (const [index, job] of jobs.entries()) {
+  const runJob = async (job: EvaluationJob, index: number): Promise<JobResult> => {
     const jobProgress = countingProgress(progress);
     const result = await evaluateJob(job, { ...jobContext, progress: jobProgress.reporter });
-    results.push(result);
-    await options.onResult?.(result);
     // A reused or failed job made fewer calls than planned: count the rest as done without work.
     const { done, grown } = jobProgress.counted;
     const note = `job ${index + 1}/${jobs.length} ${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${result.outcome}`;
     progress.skip?.(Math.max(0, plan.perJob[index]! + grown - done), note);
-  }
+    return result;
+  };
+  const results = await runJobsByDeck(jobs, jobConcurrency, runJob, options.onResult);
   progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);
   if (repeats > 1) await evaluateRepeats(results, jobContext, repeats, progress, plan.perJob);
   return { judge: judge.id, results, discoveryFailures };
+}
+
+/**
+ * Runs the jobs with up to `concurrency` decks at once, the jobs of one deck (by content) in their
+ * order, and reports each result to `onResult` in job order (so a caller streaming rows writes them
+ * in the same order at any concurrency). Returns the results in job order.
+ */
+async function runJobsByDeck(
+  jobs: readonly EvaluationJob[],
+  concurrency: number,
+  run: (job: EvaluationJob, index: number) => Promise<JobResult>,
+  onResult: ((result: JobResult) => void | Promise<void>) | undefined,
+): Promise<JobResult[]> {
+  const results = new Array<JobResult | undefined>(jobs.length);
+  let reported = 0;
+  let reporting: Promise<void> = Promise.resolve();
+  const report = () => {
+    reporting = reporting.then(async () => {
+      while (reported < jobs.length && results[reported] !== undefined) {
+        const result = results[reported]!;
+        reported += 1;
+        await onResult?.(result);
+      }
+    });
+    return reporting;
+  };
+  if (concurrency === 1) {
+    for (const [index, job] of jobs.entries()) {
+      results[index] = await run(job, index);
+      await onResult?.(results[index]!);
+    }
+    return results as JobResult[];
+  }
+  const byDeck = new Map<string, number[]>();
+  const digests = new Map<string, Promise<string>>();
+  for (const [index, job] of jobs.entries()) {
+    let digest = digests.get(job.deckFile);
+    if (!digest) {
+      // An unreadable deck fails its own job later; here it only needs a group of its own.
+      digest = hashFile(job.deckFile).catch(() => `unreadable:${job.deckFile}`);
+      digests.set(job.deckFile, digest);
+    }
+    const key = await digest;
+    const group = byDeck.get(key) ?? [];
+    group.push(index);
+    byDeck.set(key, group);
+  }
+  await mapWithConcurrency([...byDeck.values()], concurrency, async (group) => {
+    for (const index of group) {
+      results[index] = await run(jobs[index]!, index);
+      await report();
+    }
+  });
+  await report();
+  return results as JobResult[];
 }

@@ -4,6 +4,7 @@ import { ANTHROPIC_BATCH_LIMITS } from './anthropic-batch-backend';
 import { BatchingClient, type BatchOptions } from './batching-client';
 import type { LlmClient } from './completion-types';
 import { DiskCache } from './disk-cache';
+import { fillLabelFor, ReplayStoreAppender } from './fill-replay-store';
 import { createOpenAiAdapter, OPENAI_DEFAULT_BASE_URL } from './openai-adapter';
 import { OPENAI_BATCH_LIMITS } from './openai-batch-backend';
 import { parseJudgeSpec } from './parse-judge-spec';
@@ -41,6 +42,12 @@ export interface CreateLlmClientOptions {
   batch?: BatchOptions;
   /** Config `prices` (over the default table) for the ledger lines' `costUsd`. */
   prices?: Record<string, ModelPrice>;
+  /**
+   * `record:` specs only: answer the prompts the store lacks with this provider client (online or
+   * batching) and append them to the store under its judge id as the model label (a store that
+   * answers as another label is a ConfigError), instead of recording them as pending.
+   */
+  fill?: LlmClient;
 }
 
 function requireKey(env: Record<string, string | undefined>, variable: string, spec: string): string {
@@ -81,14 +88,26 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
         'judge "lexical" is the offline judge and has no model client; check isOfflineJudge first',
       );
     case 'replay':
-    case 'record':
+    case 'record': {
+      if (options.fill && spec.kind !== 'record')
+        throw new ConfigError(
+          `judge "${spec.spec}" answers only from its store; filling a store needs record:${spec.store}`,
+        );
+      const fill = options.fill
+        ? {
+            client: options.fill,
+            appender: new ReplayStoreAppender(spec.store, fillLabelFor(options.fill.judgeId)),
+          }
+        : undefined;
       return new ReplayClient({
         judgeId: spec.spec,
         store: spec.store,
         mode: spec.kind,
         stage,
         ...(ledger ? { ledger } : {}),
+        ...(fill ? { fill } : {}),
       });
+    }
     case 'anthropic':
     case 'openai': {
       const variable = spec.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';

@@ -29,6 +29,15 @@ export {
   estimateTokens,
   type TokenEstimate,
 } from './estimate-request-tokens';
+export {
+  type FillReplayStoreOptions,
+  type FillReplayStoreResult,
+  fillLabelFor,
+  fillReplayStore,
+  ReplayStoreAppender,
+  readPendingPrompts,
+  requestFromPending,
+} from './fill-replay-store';
 export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
 export {
   BATCH_PRICE_FACTOR,
@@ -38,7 +47,7 @@ export {
   priceFor,
 } from './price-table';
 export { repeatClient } from './repeat-client';
-export { replayStoreModelLabel } from './replay-client';
+export { pendingFileFor, replayStoreModelLabel } from './replay-client';
 export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
 export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
 export {

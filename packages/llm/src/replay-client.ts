@@ -11,6 +11,7 @@ import {
   validateRecord,
 } from '@xsb/core';
 import type { CompletionRequest, CompletionResult, LlmClient } from './completion-types';
+import type { ReplayStoreAppender } from './fill-replay-store';
 import { canonicalMessages, renderPromptText, replayKeyFor } from './request-key';
 import type { UsageLedger } from './usage-ledger';
 
@@ -86,6 +87,12 @@ export interface ReplayClientOptions {
   mode: 'replay' | 'record';
   ledger?: UsageLedger;
   stage: string;
+  /**
+   * Record mode only: a prompt the store lacks is asked of `client` (a provider judge, online or
+   * batching), its answer appended to the store by `appender` under the store's one label, and the
+   * call answered from the store as a hit: the run stays pinned to one store and one model label.
+   */
+  fill?: { client: LlmClient; appender: ReplayStoreAppender };
 }
 
 /**
@@ -98,6 +105,7 @@ export class ReplayClient implements LlmClient {
   private loaded: LoadedStore | undefined;
   private pendingKeys: Set<string> | undefined;
   private pendingTail: Promise<void> = Promise.resolve();
+  private readonly filling = new Map<string, Promise<string>>();
 
   constructor(private readonly options: ReplayClientOptions) {
     this.judgeId = options.judgeId;
@@ -137,6 +145,8 @@ export class ReplayClient implements LlmClient {
       return result;
     }
     const { store: storeFile } = this.options;
+    if (this.options.mode === 'record' && this.options.fill)
+      return this.fillMiss(request, key, stage, started);
     if (this.options.mode === 'replay') {
       await this.ledgerLine(stage, store.model ?? 'replay', performance.now() - started, 'replay_miss');
       throw new InputError(
@@ -154,6 +164,43 @@ export class ReplayClient implements LlmClient {
       `prompt recorded as key ${key} in ${pendingFile}; write its completion into the store and run with --judge replay:${storeFile}`,
       { file: storeFile, code: 'recorded', details: { key, pendingFile } },
     );
+  }
+
+  /** Asks the filling judge, stores its answer, and answers as the store would from now on. */
+  private async fillMiss(
+    request: CompletionRequest,
+    key: string,
+    stage: string,
+    started: number,
+  ): Promise<CompletionResult> {
+    const { client, appender } = this.options.fill!;
+    // Two calls of one prompt at once ask the judge once and store one line.
+    let filling = this.filling.get(key);
+    if (!filling) {
+      filling = (async () => {
+        const answer = await client.complete({ ...request, stage });
+        await appender.append(key, answer.text);
+        const store = this.loaded!;
+        store.completions.set(key, answer.text);
+        store.model ??= appender.label;
+        // Our own line changed the file: no need to reread it for that (a large store would be reread per call).
+        store.version = storeVersion(this.options.store);
+        return answer.text;
+      })().finally(() => this.filling.delete(key));
+      this.filling.set(key, filling);
+    }
+    const text = await filling;
+    const result: CompletionResult = {
+      text,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      model: this.loaded?.model ?? appender.label,
+      latencyMs: performance.now() - started,
+      retries: 0,
+      fromCache: false,
+      judgeId: this.judgeId,
+    };
+    await this.ledgerLine(stage, result.model, result.latencyMs);
+    return result;
   }
 
   private async appendPending(key: string, request: CompletionRequest): Promise<string> {
@@ -183,6 +230,9 @@ export class ReplayClient implements LlmClient {
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
       ...(request.repeat !== undefined && request.repeat >= 1 ? { repeat: request.repeat } : {}),
+      // What else the stage asked with, so `xsb llm fill` sends the same request.
+      ...(request.seed !== undefined ? { seed: request.seed } : {}),
+      ...(request.stop?.length ? { stop: request.stop } : {}),
     };
     const text = `${JSON.stringify(validateRecord(replayPendingLineSchema, line, { file }))}\n`;
     const next = this.pendingTail.then(async () => {

@@ -18,7 +18,7 @@ export interface RunPartOptions {
   judge: string;
   concurrency: number;
   batch?: { idleMs: number; pollIntervalMs: number; maxPollIntervalMs: number; maxBytesPerBatch?: number };
-  /** Rubric: decks evaluated at once (`runRubric`'s `deckConcurrency`, default 1). */
+  /** Rubric: decks evaluated at once (`runRubric`'s `instanceConcurrency`, default 1). */
   deckConcurrency?: number;
   /** Rubric: the results trees (one per system). */
   resultsDirs?: string[];
@@ -67,7 +67,7 @@ async function planAndRunRubric(builder: CostPlanBuilder): Promise<{ planMs: num
       client,
       judgeId: options.judge,
       concurrency: options.batch ? (client.preferredConcurrency ?? options.concurrency) : options.concurrency,
-      deckConcurrency: options.deckConcurrency ?? 1,
+      instanceConcurrency: options.deckConcurrency ?? 1,
     });
   // Online, one system after another (one `xsb rubric run` each); through the batch API all systems
   // at once, so one batch collects the items of every system's decks in flight.

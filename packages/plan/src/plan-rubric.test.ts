@@ -81,7 +81,7 @@ describe('planRubric', () => {
         client: createLlmClient(judge, clientOptions),
         judgeId: judge,
         concurrency: preferredConcurrencyFor(judge, clientOptions),
-        deckConcurrency,
+        instanceConcurrency: deckConcurrency,
       });
       expect(summary.rows.map((r) => [r.instance_id, r.status])).toEqual([
         ['appendix-a2-computer-science-overview-ch1', 'evaluated'],

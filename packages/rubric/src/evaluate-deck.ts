@@ -69,7 +69,15 @@ export interface EvaluateDeckOptions {
   parser?: RubricParser;
   /** Calls per item until an answer reads (default 5 for strict, PresentBench's `--retry`; 3 for lenient). */
   maxAttempts?: number;
+  /** Items judged at once (default 4). */
   concurrency?: number;
+  /**
+   * Judge the first LLM item of each tier alone before the others (default true), so its answer
+   * writes the provider's prompt cache the rest read. Pointless through a batch API (a batch is
+   * processed in any order, and the lone call would be a batch of its own): `--batch` turns it off.
+   * The verdicts are the same either way.
+   */
+  warmPrefixCache?: boolean;
   standIn?: StandInMode;
   /**
    * Which deck the slide-count item counts: `judged` (default) the truncated deck, as PresentBench
@@ -198,11 +206,15 @@ function decideHow(prepared: PreparedDeckEvaluation, index: number, hasClient: b
 
 /**
  * Item indexes in the order they are sent: the first LLM item of each tier alone first (so its
- * answer writes the prefix cache the rest read), then the others.
+ * answer writes the prefix cache the rest read; not under a batch, which answers in any order), then
+ * the others.
  */
-function sendingOrder(planned: readonly PlannedItem[]): { first: number[]; rest: number[] } {
+function sendingOrder(
+  planned: readonly PlannedItem[],
+  warmPrefixCache: boolean,
+): { first: number[]; rest: number[] } {
   const first: number[] = [];
-  for (const section of ['material_independent', 'material_dependent'] as const) {
+  for (const section of warmPrefixCache ? (['material_independent', 'material_dependent'] as const) : []) {
     const index = planned.findIndex(
       (entry) => typeof entry.item === 'string' && DIMENSION_CLASSES[entry.dimension].section === section,
     );
@@ -221,7 +233,7 @@ export function checklistRequests(
   options: EvaluateDeckOptions,
 ): Array<{ key: string; section: string; request: CompletionRequest }> {
   const prepared = prepareDeckEvaluation(options);
-  const { first, rest } = sendingOrder(prepared.planned);
+  const { first, rest } = sendingOrder(prepared.planned, options.warmPrefixCache !== false);
   const out: Array<{ key: string; section: string; request: CompletionRequest }> = [];
   for (const index of [...first, ...rest]) {
     const decision = decideHow(prepared, index, options.client !== null);
@@ -319,7 +331,7 @@ export async function evaluateDeck(options: EvaluateDeckOptions): Promise<Rubric
   };
   progress.start(`rubric ${instance.id} (checklist items)`, planned.length);
   // The first LLM item of each tier runs alone so its answer writes the prefix cache the rest read.
-  const { first, rest } = sendingOrder(planned);
+  const { first, rest } = sendingOrder(planned, options.warmPrefixCache !== false);
   for (const index of first) {
     await decide(index);
     tick(index);

@@ -74,6 +74,7 @@ export {
   loadPresentBenchCase,
   readPresentBenchWeights,
 } from './load-presentbench-case';
+export { rubricSummaryCombiner } from './merge-rubric-summaries';
 export {
   dumpScoreTreeYaml,
   isPresentBenchResultsDeck,
@@ -128,7 +129,9 @@ export {
   type InstanceEntry,
   matchingStoredEvaluation,
   type RunRubricOptions,
+  rubricSummaryFileFor,
   runRubric,
+  summarizeRubricRun,
 } from './run-rubric';
 export {
   type DimensionScore,

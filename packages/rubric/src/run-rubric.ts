@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import {
   assertSafePathPart,
   compareCodePoints,
+  isCaseInShard,
   isXsbError,
   mapWithConcurrency,
   type ProgressReporter,
@@ -14,6 +15,8 @@ import {
   readJson,
   rubricEvaluationSchema,
   rubricRunSummarySchema,
+  type Shard,
+  shardFileTag,
   silentProgress,
   writeJson,
 } from '@xsb/core';
@@ -170,7 +173,13 @@ export async function evaluateOrReuse(
 export interface RunRubricOptions
   extends Pick<
     EvaluateDeckOptions,
-    'maxAttempts' | 'concurrency' | 'standIn' | 'layoutOptions' | 'slideCountOn' | 'parser'
+    | 'maxAttempts'
+    | 'concurrency'
+    | 'warmPrefixCache'
+    | 'standIn'
+    | 'layoutOptions'
+    | 'slideCountOn'
+    | 'parser'
   > {
   instancesDir: string;
   resultsDir: string;
@@ -184,48 +193,30 @@ export interface RunRubricOptions
   /**
    * Decks evaluated at once (default 1: one after another, each with `concurrency` items in flight).
    * More keep the provider busy while a deck's first item of each tier runs alone, and let a batch
-   * client collect the items of many decks into one batch instead of three small batches per deck.
-   * Rows keep instance order whatever finishes first.
+   * client collect the items of many decks into one batch (`--batch` raises it). Rows and files are
+   * the same at any value: rows keep instance order whatever finishes first.
    */
-  deckConcurrency?: number;
+  instanceConcurrency?: number;
+  /**
+   * Only the instances of this shard (`md5(instance id) % n == i`, core's rule; an instance that cannot
+   * be read shards by its path). The summary is then `xsb_rubric_summary_<judge>.shard-i-of-n.json`,
+   * holding this shard's rows and every instance's id in order, so `xsb merge` rebuilds the unsharded
+   * summary from the n shard summaries ({@link rubricSummaryCombiner}).
+   */
+  shard?: Shard;
 }
 
-/**
- * Evaluates every instance's deck found at `<results>/<case>/generation_task/results/slides.pdf|pptx`.
- * A finished evaluation with the same input hash is reused unless `force`; a failing case becomes a
- * `failed` row and the run goes on. Writes `xsb_rubric_summary_<judge>.json` into the results folder.
- */
-export async function runRubric(
-  options: RunRubricOptions,
-): Promise<{ summary: RubricRunSummary; summaryFile: string }> {
-  const entries = await findInstances(options.instancesDir);
-  const progress = options.progress ?? silentProgress;
-  const planned = await plannedItemCounts(entries, options.resultsDir);
-  progress.start(
-    `rubric run (checklist items of ${entries.length} case${entries.length === 1 ? '' : 's'})`,
-    planned.reduce((sum, count) => sum + count, 0),
-  );
-  const rows: RubricRunRow[] = await mapWithConcurrency(
-    entries,
-    options.deckConcurrency ?? 1,
-    async (entry, index) => {
-      let done = 0;
-      const row = await runOne(entry, options, () => {
-        done += 1;
-        progress.tick(1, entry.relativePath);
-      });
-      // A case that failed part-way (or differs from the plan) accounts for the rest of its items here.
-      const left = (planned[index] ?? 0) - done;
-      if (left > 0) progress.tick(left, `${entry.relativePath} (${row.status})`);
-      return row;
-    },
-  );
-  progress.finish();
+/** The summary of a rubric run over rows in instance order (one rule for a run and for a merge of shards). */
+export function summarizeRubricRun(
+  rows: RubricRunRow[],
+  judgeId: string,
+  parser: RubricRunSummary['parser'],
+): RubricRunSummary {
   const paper = meansByCategory(rows, (row) => row.paper_total_percent);
   const weighted = meansByCategory(rows, (row) => row.presentbench_total_percent);
-  const summary: RubricRunSummary = {
-    judge: options.judgeId,
-    parser: options.parser ?? DEFAULT_PARSER,
+  return {
+    judge: judgeId,
+    parser,
     rows,
     overall: {
       count: rows.length,
@@ -243,7 +234,60 @@ export async function runRubric(
       ]),
     ),
   };
-  const summaryFile = join(options.resultsDir, `xsb_rubric_summary_${judgeSlug(options.judgeId)}.json`);
+}
+
+/** `xsb_rubric_summary_<judge>.json`, or `….shard-i-of-n.json` for a shard. */
+export function rubricSummaryFileFor(resultsDir: string, judgeId: string, shard?: Shard): string {
+  const tag = shard ? `.${shardFileTag(shard)}` : '';
+  return join(resultsDir, `xsb_rubric_summary_${judgeSlug(judgeId)}${tag}.json`);
+}
+
+/** The id an instance shards by: its own id, or its path when it cannot be read. */
+async function instanceIdOf(entry: InstanceEntry): Promise<string> {
+  try {
+    return (await entry.load()).id;
+  } catch (error) {
+    if (!isXsbError(error) || error.kind !== 'input') throw error;
+    return entry.relativePath;
+  }
+}
+
+/**
+ * Evaluates every instance's deck found at `<results>/<case>/generation_task/results/slides.pdf|pptx`.
+ * A finished evaluation with the same input hash is reused unless `force`; a failing case becomes a
+ * `failed` row and the run goes on. Writes `xsb_rubric_summary_<judge>.json` into the results folder.
+ */
+export async function runRubric(
+  options: RunRubricOptions,
+): Promise<{ summary: RubricRunSummary; summaryFile: string }> {
+  const all = await findInstances(options.instancesDir);
+  const ids = options.shard ? await Promise.all(all.map(instanceIdOf)) : [];
+  const entries = options.shard ? all.filter((_, index) => isCaseInShard(ids[index]!, options.shard)) : all;
+  const progress = options.progress ?? silentProgress;
+  const planned = await plannedItemCounts(entries, options.resultsDir);
+  progress.start(
+    `rubric run (checklist items of ${entries.length} case${entries.length === 1 ? '' : 's'})`,
+    planned.reduce((sum, count) => sum + count, 0),
+  );
+  const rows = await mapWithConcurrency(entries, options.instanceConcurrency ?? 1, async (entry, index) => {
+    let done = 0;
+    const row = await runOne(entry, options, () => {
+      done += 1;
+      progress.tick(1, entry.relativePath);
+    });
+    // A case that failed part-way (or differs from the plan) accounts for the rest of its items here.
+    const left = (planned[index] ?? 0) - done;
+    if (left > 0) progress.tick(left, `${entry.relativePath} (${row.status})`);
+    return row;
+  });
+  progress.finish();
+  const summary: RubricRunSummary = {
+    ...summarizeRubricRun(rows, options.judgeId, options.parser ?? DEFAULT_PARSER),
+    ...(options.shard
+      ? { shard: { index: options.shard.index, count: options.shard.count, instances: ids } }
+      : {}),
+  };
+  const summaryFile = rubricSummaryFileFor(options.resultsDir, options.judgeId, options.shard);
   await writeJson(summaryFile, rubricRunSummarySchema, summary);
   return { summary, summaryFile };
 }
@@ -320,6 +364,7 @@ async function runOne(
       ...(options.parser ? { parser: options.parser } : {}),
       maxAttempts: options.maxAttempts,
       concurrency: options.concurrency,
+      ...(options.warmPrefixCache === false ? { warmPrefixCache: false } : {}),
       standIn: options.standIn,
       slideCountOn: options.slideCountOn,
       layoutOptions: options.layoutOptions,

@@ -1,13 +1,22 @@
 import { dirname, join, resolve } from 'node:path';
+import { RunLayout } from '@xsb/core';
 import { BASELINE_SYSTEM } from '@xsb/decks';
 import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, runDemo } from '@xsb/eval';
 import { isOfflineJudge } from '@xsb/llm';
 import type { CliContext } from '../cli-context';
-import { configFlags, modelClientOptions, parseTauA, requireExistingPath } from '../cli-options';
+import {
+  addBatchFlags,
+  type BatchFlags,
+  batchOptionsFor,
+  configFlags,
+  modelClientOptions,
+  parseTauA,
+  requireExistingPath,
+} from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 
-interface DemoFlags {
+interface DemoFlags extends BatchFlags {
   out?: string;
   sources?: string;
   judge?: string;
@@ -38,7 +47,7 @@ function printWhereFilesWent(context: CliContext, dataDir: string, reportFile: s
 export const demoCommand: CommandModule = {
   name: 'demo',
   register(program, context) {
-    program
+    const command = program
       .command('demo')
       .description('run stages 1-7 on the shipped fixtures (3 cases, 3 audiences, baseline + imported decks)')
       .option('--out <dir>', 'output folder (default ./xsb-demo)')
@@ -51,7 +60,11 @@ export const demoCommand: CommandModule = {
         'lexical (offline, default) or a model judge such as replay:fixtures/replay/demo.jsonl',
       )
       .option('--tau-a <x>', 'audience weight threshold for included probes (default 0.7)')
-      .option('--force', 'redo every stage instead of reusing finished work')
+      .option('--force', 'redo every stage instead of reusing finished work');
+    addBatchFlags(
+      command,
+      "<out>/data/runs/demo/batches/ (stage 4's deck planner stays online: it plans one deck at a time)",
+    )
       .option('--json', 'print summary.json instead of the tables')
       .option('--thumbnails <size>', 'slide thumbnails in the HTML report: off, small (default) or large')
       .action(async (flags: DemoFlags) => {
@@ -59,16 +72,24 @@ export const demoCommand: CommandModule = {
         const { buildRunReport, parseThumbnailSize } = await import('@xsb/report');
         const thumbnails = parseThumbnailSize(flags.thumbnails);
         const { config, env } = context.loadConfig(configFlags(flags));
+        const outDir = resolve(context.io.cwd, flags.out ?? 'xsb-demo');
+        const batch = batchOptionsFor(
+          context,
+          flags,
+          config,
+          config.judge,
+          new RunLayout(join(outDir, 'data')).batchStateDir(DEMO_RUN),
+        );
         const started = performance.now();
         const result = await runDemo({
-          outDir: resolve(context.io.cwd, flags.out ?? 'xsb-demo'),
+          outDir,
           ...(flags.sources !== undefined
             ? { sourcesDir: requireExistingPath('sources folder', resolve(context.io.cwd, flags.sources)) }
             : {}),
           judge: config.judge,
           ...(tauA !== undefined ? { tauA } : {}),
           force: flags.force ?? false,
-          ...modelClientOptions(context, config, env),
+          ...modelClientOptions(context, config, env, batch),
           progress: context.progress(),
           log: (line) => context.warn(line),
         });

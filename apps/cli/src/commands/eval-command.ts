@@ -3,20 +3,27 @@ import { RunLayout } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, runEvaluation } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import {
+  addBatchFlags,
+  type BatchFlags,
+  batchOptionsFor,
   collectList,
   configFlags,
   integerFlag,
   modelClientOptions,
   parseTauA,
   requireExistingPath,
+  SHARD_OPTION,
+  shardFlag,
+  stageConcurrency,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 import { evaluationRetestOf } from './meta/eval-retest';
 import { printRetest, REPEATS_FLAG_HELP, repeatsFlag } from './meta/retest-output';
 
-interface EvalFlags {
+interface EvalFlags extends BatchFlags {
   data?: string;
+  shard?: string;
   run?: string;
   judge?: string;
   tauA?: string;
@@ -35,7 +42,7 @@ interface EvalFlags {
 export const evalCommand: CommandModule = {
   name: 'eval',
   register(program, context) {
-    program
+    const command = program
       .command('eval')
       .description(
         'stage 5: judge every deck of a run (answerability + correctness) and write metrics per job',
@@ -54,18 +61,27 @@ export const evalCommand: CommandModule = {
       .option('--condition <name>', 'only these conditions', collectList)
       .option('--audience <name>', 'only these audiences', collectList)
       .option('--case <label>', 'only these cases', collectList)
+      .option(...SHARD_OPTION);
+    addBatchFlags(command, '<data>/runs/<run>/batches/')
       .option('--json', 'print the job results as JSON')
       .option('--repeats <n>', REPEATS_FLAG_HELP)
       .action(async (flags: EvalFlags) => {
         const tauA = parseTauA(flags.tauA);
         const repeats = repeatsFlag(flags.repeats);
         const batchSize = integerFlag('--batch-size', flags.batchSize, DEFAULT_BATCH_SIZE, 1);
+        const shard = shardFlag(flags.shard);
         const { config, env } = context.loadConfig(configFlags(flags));
+        const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
+        const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir(config.run));
         requireExistingPath(
           `run "${config.run}": deck folder`,
-          new RunLayout(resolve(context.io.cwd, config.dataDir)).decksRoot(config.run),
+          layout.decksRoot(config.run),
           'generate or import decks for this run first (xsb decks generate|import --run …)',
         );
+        const clientOptions = modelClientOptions(context, config, env, batch);
+        // With --batch, every job's calls are asked at once (the jobs of one case still in order), so a
+        // batch collects a whole step of the run: all answerability batches, then all claim extractions, …
+        const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
         const outcome = await runEvaluation({
           dataDir: resolve(context.io.cwd, config.dataDir),
           run: config.run,
@@ -82,7 +98,9 @@ export const evalCommand: CommandModule = {
             ...(flags.audience ? { audiences: flags.audience } : {}),
             ...(flags.case ? { cases: flags.case } : {}),
           },
-          ...modelClientOptions(context, config, env),
+          ...clientOptions,
+          ...(concurrency !== undefined ? { concurrency, jobConcurrency: concurrency } : {}),
+          ...(shard ? { shard } : {}),
           progress: context.progress(),
           ...(repeats > 1 ? { repeats } : {}),
         });

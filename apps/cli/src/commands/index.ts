@@ -97,6 +97,17 @@ export const commandModules: LazyCommandModule[] = [
     load: async () => (await import('./bench/bench-command')).benchCommand,
   },
   {
+    name: 'merge',
+    commands: [
+      {
+        name: 'merge',
+        description:
+          'combine the data folders of --shard i/n runs into one, identical to the unsharded run (docs/ci-matrix.md)',
+      },
+    ],
+    load: async () => (await import('./merge-command')).mergeCommand,
+  },
+  {
     name: 'meta',
     commands: [
       {

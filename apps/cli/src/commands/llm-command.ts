@@ -4,6 +4,7 @@ import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from
 import type { CliContext } from '../cli-context';
 import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
+import { registerFill } from './llm-fill-subcommand';
 
 interface CompleteFlags {
   judge?: string;
@@ -90,6 +91,8 @@ export const llmCommand: CommandModule = {
           context.print(result.text);
         }
       });
+
+    registerFill(llm, context);
 
     const cache = llm.command('cache').description('the answer cache (XSB_CACHE_DIR / config cacheDir)');
     cache

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   audienceWeightSchema,
@@ -13,6 +13,7 @@ import { writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runXsb, type XsbArgs } from '../testing-cli';
 import { makeTempDirWithSources } from '../testing-fixtures';
+import { readTree, treeDifferences } from '../testing-trees';
 
 const CASES = ['cs_raft_consensus', 'energy_heat_pump_pilot', 'ocean_coral_bleaching'];
 const AUDIENCES = ['specialists', 'learners', 'decision_makers'];
@@ -239,4 +240,74 @@ describe('xsb probes and weights through a model judge (fake provider)', () => {
     // 3 generations + 3 utility samples; identical bodies would be transport retries of one call.
     expect(new Set(server.requests.map((request) => JSON.stringify(request.body))).size).toBe(6);
   });
+
+  it('--batch: probes and weights go through provider batches and write the online run’s bytes', async () => {
+    // A generator answer and utilities that follow from the prompt alone, so both runs get the same answers.
+    server.setHandler((request) => {
+      if (request.system.includes('You write probes')) {
+        const source = /<source>\n([\s\S]*)\n<\/source>/.exec(request.text)?.[1] ?? '';
+        const line = source.split('\n').find((text) => text.trim().length > 60) ?? '';
+        return {
+          text: JSON.stringify([
+            {
+              question: 'What does the source say first?',
+              answer: 'its opening',
+              evidence: [{ locator: 'intro', text: line.trim().slice(0, 60) }],
+              level: 1,
+              modality: 'text',
+              theme: 'result',
+            },
+          ]),
+        };
+      }
+      const ids = [...new Set(request.text.match(/pb_\d{4}/g) ?? [])];
+      return {
+        text: JSON.stringify(
+          ids.map((id, i) => ({
+            probe_id: id,
+            utility: (request.text.length + i) % 2 ? 0.8 : 0.4,
+            rationale: 'r',
+          })),
+        ),
+      };
+    });
+    const env = fakeProviderEnv(server) as Record<string, string>;
+    const config = JSON.stringify({ batch: { idleMs: 150, pollIntervalMs: 20, maxPollIntervalMs: 100 } });
+    const twin = `${root}-batch`;
+    await cp(root, twin, { recursive: true });
+    const judged = ['--judge', 'anthropic:claude-sonnet-4-5', '--k', '1'];
+    const stages = async (cwd: string, extra: string[]) => {
+      await writeFile(join(cwd, 'xsb.config.json'), config);
+      expect((await runXsb(['sources'], { cwd })).code).toBe(0);
+      const probes = await runXsb(['probes', ...judged, ...extra], { cwd, env });
+      expect(probes.code, probes.stderr).toBe(0);
+      const weights = await runXsb(['weights', ...judged, '--audience', 'specialists', ...extra], {
+        cwd,
+        env,
+      });
+      expect(weights.code, weights.stderr).toBe(0);
+      return weights;
+    };
+    await stages(root, []);
+    const onlineCalls = server.requests.length;
+    expect(server.requests.every((request) => request.batchId === undefined)).toBe(true);
+    const batchesBefore = server.batches.length;
+    const batched = await stages(twin, ['--batch']);
+    expect(batched.stderr).toMatch(/batch msgbatch_\w+: submitted \d+ request/);
+    const batchRequests = server.requests.slice(onlineCalls);
+    expect(batchRequests.length).toBeGreaterThan(3);
+    expect(batchRequests.every((request) => request.batchId !== undefined)).toBe(true);
+    // One batch per stage for all three cases' calls (probes, then weights), not one per case.
+    expect(server.batches.length - batchesBefore).toBe(2);
+    const skip = (path: string) =>
+      path.includes('batches/') || path.endsWith('usage_ledger.jsonl') || path.includes('cache/');
+    const a = await readTree(join(root, 'data'), skip);
+    const b = await readTree(join(twin, 'data'), skip);
+    const weightFiles = [...a].filter(([path]) => path.endsWith('weights/specialists.jsonl'));
+    expect(weightFiles).toHaveLength(3);
+    // Most cases keep their one scripted probe (a source's longest line can be page furniture and dropped).
+    const weighted = weightFiles.filter(([, bytes]) => bytes.toString('utf8').includes('"utility_weight"'));
+    expect(weighted.length).toBeGreaterThanOrEqual(2);
+    expect(treeDifferences(a, b)).toEqual([]);
+  }, 120_000);
 });

@@ -1,20 +1,27 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, RunLayout } from '@xsb/core';
+import { compareCodePoints, mapWithConcurrency, RunLayout } from '@xsb/core';
 import { type CaseProbesResult, createProbeGenerator, generateCaseProbes, PROBE_DEFAULTS } from '@xsb/probes';
 import {
+  addBatchFlags,
+  type BatchFlags,
+  batchOptionsFor,
   collectList,
   configFlags,
   discoverSelectedCases,
   integerFlag,
   llmClientOptions,
   mineruCacheDirFor,
+  SHARD_OPTION,
+  shardFlag,
+  stageConcurrency,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 import { printTable } from '../print-table';
 
-interface ProbesFlags {
+interface ProbesFlags extends BatchFlags {
   data?: string;
+  shard?: string;
   case?: string[];
   judge?: string;
   k?: string;
@@ -29,7 +36,7 @@ interface ProbesFlags {
 export const probesCommand: CommandModule = {
   name: 'probes',
   register(program, context) {
-    program
+    const command = program
       .command('probes')
       .description(
         'stage 2: build <data>/probes/<case>/probes_deduped.jsonl for every case under <data>/sources/',
@@ -53,7 +60,9 @@ export const probesCommand: CommandModule = {
         '--source-chars <n>',
         `source characters kept after extraction (default ${PROBE_DEFAULTS.sourceChars})`,
       )
-      .option('--force', 'rebuild banks that are already finished')
+      .option(...SHARD_OPTION)
+      .option('--force', 'rebuild banks that are already finished');
+    addBatchFlags(command, '<data>/batches/')
       .option('--json', 'print the result rows as JSON')
       .action(async (flags: ProbesFlags) => {
         const k = integerFlag('--k', flags.k, PROBE_DEFAULTS.k, 1);
@@ -62,11 +71,16 @@ export const probesCommand: CommandModule = {
         const chunkChars = integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars);
         const chunkOverlap = integerFlag('--chunk-overlap', flags.chunkOverlap, PROBE_DEFAULTS.chunkOverlap);
         const sourceChars = integerFlag('--source-chars', flags.sourceChars, PROBE_DEFAULTS.sourceChars, 1);
+        const shard = shardFlag(flags.shard);
         const { config, env } = context.loadConfig(configFlags(flags));
-        const generator = createProbeGenerator(config.judge, llmClientOptions(context, config, env));
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const layout = new RunLayout(dataDir);
-        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
+        const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
+        const clientOptions = llmClientOptions(context, config, env, batch);
+        const generator = createProbeGenerator(config.judge, clientOptions);
+        // With --batch, every case's generations are asked at once so one batch collects them all.
+        const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
+        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case, shard);
         const results: CaseProbesResult[] = failures.map((failure) => ({
           caseId: failure.caseId,
           status: 'failed',
@@ -77,21 +91,21 @@ export const probesCommand: CommandModule = {
         // Counted in generation calls (chunks × k per case), known case by case once its chunks are.
         const progress = context.progress();
         progress.start('probes', 0, { unit: 'generation calls' });
-        for (const [index, sourceCase] of cases.entries()) {
-          results.push(
-            await generateCaseProbes(layout, sourceCase, {
-              generator,
-              k,
-              chunkChars,
-              chunkOverlap,
-              sourceChars,
-              force: Boolean(flags.force),
-              sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir },
-              progress,
-              progressNote: `case ${index + 1}/${cases.length} ${sourceCase.caseId}`,
-            }),
-          );
-        }
+        const built = await mapWithConcurrency(cases, concurrency ?? 1, (sourceCase, index) =>
+          generateCaseProbes(layout, sourceCase, {
+            generator,
+            k,
+            chunkChars,
+            chunkOverlap,
+            sourceChars,
+            force: Boolean(flags.force),
+            sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir },
+            ...(concurrency !== undefined ? { concurrency } : {}),
+            progress,
+            progressNote: `case ${index + 1}/${cases.length} ${sourceCase.caseId}`,
+          }),
+        );
+        results.push(...built);
         progress.finish(`${cases.length} case(s)`);
         results.sort((a, b) => compareCodePoints(a.caseId, b.caseId));
         const rows = results.map((result) => ({

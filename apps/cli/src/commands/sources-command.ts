@@ -7,6 +7,8 @@ import {
   discoverSelectedCases,
   integerFlag,
   mineruCacheDirFor,
+  SHARD_OPTION,
+  shardFlag,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
@@ -18,6 +20,7 @@ interface SourcesFlags {
   case?: string[];
   sourceChars?: string;
   pdfParser?: string;
+  shard?: string;
   force?: boolean;
   json?: boolean;
 }
@@ -49,17 +52,19 @@ export const sourcesCommand: CommandModule = {
         '--pdf-parser <name>',
         'PDF parser: unpdf (local, default) or mineru (MINERU_API_URL or MINERU_API_KEY)',
       )
+      .option(...SHARD_OPTION)
       .option('--force', 'redo cases whose source context is already current')
       .option('--json', 'print the result rows as JSON')
       .action(async (flags: SourcesFlags) => {
         const maxChars = integerFlag('--source-chars', flags.sourceChars, DEFAULT_SOURCE_CHARS, 1);
+        const shard = shardFlag(flags.shard);
         const { config, env } = context.loadConfig({
           ...configFlags(flags),
           ...(flags.pdfParser !== undefined ? { pdfParser: flags.pdfParser as 'unpdf' | 'mineru' } : {}),
         });
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const layout = new RunLayout(dataDir);
-        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
+        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case, shard);
         const rows = failures.map((failure) => failedRow(failure.caseId, null, failure.error));
         const mineruCacheDir = mineruCacheDirFor(config, env);
         await forEachCaseWithProgress(context.progress(), 'sources', cases, async (sourceCase) => {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, countingProgress, RunLayout, UsageError } from '@xsb/core';
+import { compareCodePoints, countingProgress, mapWithConcurrency, RunLayout, UsageError } from '@xsb/core';
 import {
   type AudienceWeightsResult,
   createUtilityJudge,
@@ -9,18 +9,25 @@ import {
   WEIGHT_DEFAULTS,
 } from '@xsb/weights';
 import {
+  addBatchFlags,
+  type BatchFlags,
+  batchOptionsFor,
   collectList,
   configFlags,
   discoverSelectedCases,
   integerFlag,
   llmClientOptions,
+  SHARD_OPTION,
+  shardFlag,
+  stageConcurrency,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 import { printTable } from '../print-table';
 
-interface WeightsFlags {
+interface WeightsFlags extends BatchFlags {
   data?: string;
+  shard?: string;
   case?: string[];
   audience?: string[];
   audiences?: string;
@@ -39,7 +46,7 @@ type WeightsRow = Omit<AudienceWeightsResult, 'status' | 'weightsFile' | 'failur
 export const weightsCommand: CommandModule = {
   name: 'weights',
   register(program, context) {
-    program
+    const command = program
       .command('weights')
       .description('stage 3: write <data>/probes/<case>/weights/<audience>.jsonl for every case and audience')
       .option('--data <dir>', 'data folder (default: config dataDir)')
@@ -59,10 +66,13 @@ export const weightsCommand: CommandModule = {
       )
       .option('--k <n>', `independent judgments per probe and audience (default ${WEIGHT_DEFAULTS.k})`)
       .option('--batch-size <n>', `probes per judge call (default ${WEIGHT_DEFAULTS.batchSize})`)
-      .option('--force', 'redo weights that are already finished')
+      .option(...SHARD_OPTION)
+      .option('--force', 'redo weights that are already finished');
+    addBatchFlags(command, '<data>/batches/')
       .option('--json', 'print the result rows as JSON')
       .action(async (flags: WeightsFlags) => {
         const k = integerFlag('--k', flags.k, WEIGHT_DEFAULTS.k, 1);
+        const shard = shardFlag(flags.shard);
         const batchSize = integerFlag('--batch-size', flags.batchSize, WEIGHT_DEFAULTS.batchSize, 1);
         const { config, env } = context.loadConfig(configFlags(flags));
         const profiles = await loadAudienceProfiles(
@@ -74,10 +84,14 @@ export const weightsCommand: CommandModule = {
             `unknown audience ${unknownAudiences.map((id) => JSON.stringify(id)).join(', ')} (known: ${[...profiles.keys()].join(', ')}; add profiles with --audiences <file>)`,
           );
         }
-        const judge = createUtilityJudge(config.judge, llmClientOptions(context, config, env));
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const layout = new RunLayout(dataDir);
-        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
+        const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
+        const clientOptions = llmClientOptions(context, config, env, batch);
+        const judge = createUtilityJudge(config.judge, clientOptions);
+        // With --batch, every pair's judgments are asked at once so one batch collects them all.
+        const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
+        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case, shard);
         const rows = failures.map((failure) =>
           emptyRow(failure.caseId, '-', 'failed', failure.error.message),
         );
@@ -102,7 +116,14 @@ export const weightsCommand: CommandModule = {
             else pairs.push({ caseLabel: sourceCase.caseId, audience });
           }
         }
-        const options = { judge, profiles, k, batchSize, force: Boolean(flags.force) };
+        const options = {
+          judge,
+          profiles,
+          k,
+          batchSize,
+          force: Boolean(flags.force),
+          ...(concurrency !== undefined ? { concurrency } : {}),
+        };
         const planned = await Promise.all(
           pairs.map((pair) => plannedWeightCalls(layout, pair.caseLabel, pair.audience, options)),
         );
@@ -112,22 +133,27 @@ export const weightsCommand: CommandModule = {
           planned.reduce((a, b) => a + b, 0),
           { unit: 'judge calls' },
         );
-        for (const [index, { caseLabel, audience }] of pairs.entries()) {
-          const note = `pair ${index + 1}/${pairs.length} ${caseLabel}/${audience}`;
-          const counted = countingProgress(progress);
-          const {
-            weightsFile: _w,
-            failuresFile: _f,
-            ...result
-          } = await ensureAudienceWeights(layout, caseLabel, audience, {
-            ...options,
-            progress: counted.reporter,
-            progressNote: note,
-          });
-          // A pair that failed early made fewer calls than planned: the rest is counted, not waited for.
-          progress.skip?.(Math.max(0, planned[index]! - counted.counted.done), note);
-          rows.push(result);
-        }
+        const weighted = await mapWithConcurrency(
+          pairs,
+          concurrency ?? 1,
+          async ({ caseLabel, audience }, index) => {
+            const note = `pair ${index + 1}/${pairs.length} ${caseLabel}/${audience}`;
+            const counted = countingProgress(progress);
+            const {
+              weightsFile: _w,
+              failuresFile: _f,
+              ...result
+            } = await ensureAudienceWeights(layout, caseLabel, audience, {
+              ...options,
+              progress: counted.reporter,
+              progressNote: note,
+            });
+            // A pair that failed early made fewer calls than planned: the rest is counted, not waited for.
+            progress.skip?.(Math.max(0, planned[index]! - counted.counted.done), note);
+            return result;
+          },
+        );
+        rows.push(...weighted);
         progress.finish(`${pairs.length} pair(s)`);
         rows.sort((a, b) => compareCodePoints(a.caseLabel, b.caseLabel));
         if (flags.json) context.printJson(rows);

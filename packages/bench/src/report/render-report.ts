@@ -55,12 +55,17 @@ function header(summary: BenchSummary, run: BenchRun): string[] {
     '',
     `- git: ${git}`,
     `- pipeline run: \`${run.pipeline_run}\`; split: **${run.split}** (${run.cases.length} cases); status: ${run.status}${run.reason ? ` (${run.reason})` : ''}`,
+    ...(run.shard
+      ? [
+          `- shard ${run.shard}: only the split's cases with md5(case) % n == i; merge the shards' data folders (\`xsb merge\`) and run the bench unsharded to compare on the whole split`,
+        ]
+      : []),
     `- test split opened ${run.test_ledger_count} time(s)`,
     `- judges: ${run.judges
       .map((judge) =>
         judge.offline
           ? `\`${judge.id}\` (offline)`
-          : `\`${judge.id}\` (${judge.mode} store ${judge.replay_store}, model label ${judge.model_label ?? 'none yet'})`,
+          : `\`${judge.id}\` (${judge.mode} store ${judge.replay_store}, model label ${judge.model_label ?? 'none yet'}${judge.filled_by ? `, prompts it lacked filled by \`${judge.filled_by}\`` : ''})`,
       )
       .join('; ')}`,
   ];

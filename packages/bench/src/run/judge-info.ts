@@ -12,7 +12,14 @@ import { parseJudgeSpec } from '@xsb/llm';
 export function benchJudgeInfo(spec: string): BenchJudge {
   const parsed = parseJudgeSpec(spec);
   if (parsed.kind === 'lexical')
-    return { id: 'lexical', offline: true, replay_store: null, mode: 'offline', model_label: null };
+    return {
+      id: 'lexical',
+      offline: true,
+      replay_store: null,
+      mode: 'offline',
+      model_label: null,
+      filled_by: null,
+    };
   if (parsed.kind === 'anthropic' || parsed.kind === 'openai')
     throw new UsageError(
       `a bench run answers every LLM call from a replay store (spec 002), so --judge ${spec} is refused: run with --llm record:STORE to collect the prompts, write their completions from ${spec} into STORE, then --llm replay:STORE`,
@@ -28,6 +35,7 @@ export function benchJudgeInfo(spec: string): BenchJudge {
     replay_store: store,
     mode: parsed.kind,
     model_label: storeModelLabel(store),
+    filled_by: null,
   };
 }
 

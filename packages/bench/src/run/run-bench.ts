@@ -15,11 +15,15 @@ import {
   type Deck,
   describeError,
   hashCanonicalJson,
+  isCaseInShard,
   JsonlWriter,
   type ProgressReporter,
   RunLayout,
   readJson,
   runManifestSchema,
+  type Shard,
+  shardFileTag,
+  shardLabel,
   silentProgress,
   UsageError,
   writeFileAtomic,
@@ -33,7 +37,16 @@ import {
   type RenderSlides,
   runEvaluation,
 } from '@xsb/eval';
-import { type CreateLlmClientOptions, createLlmClient, isOfflineJudge } from '@xsb/llm';
+import {
+  type BatchOptions,
+  type CreateLlmClientOptions,
+  createLlmClient,
+  fillLabelFor,
+  isOfflineJudge,
+  type LlmClient,
+  parseJudgeSpec,
+  preferredConcurrencyFor,
+} from '@xsb/llm';
 import { DEFAULT_BOOTSTRAP_SEED, EVALUATION_FILES, evaluationsRootFor, systemIdFor } from '@xsb/metrics';
 import { BenchLayout } from '../bench-layout';
 import { BENCH_METRICS } from '../bench-metrics';
@@ -69,8 +82,16 @@ export type BenchSplitSelection = BenchSplitName | 'all';
 
 export type BenchClientSettings = Pick<
   CreateLlmClientOptions,
-  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits'
+  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits' | 'prices' | 'providers'
 >;
+
+/** `--fill JUDGE [--batch]`: who answers the prompts a `record:` store lacks, online or through batches. */
+export interface BenchFill {
+  /** `anthropic:<model>` or `openai:<model>`; the store's model label becomes this spec. */
+  judge: string;
+  /** Through the provider's batch API (state in `stateDir`, e.g. the pipeline run's folder). */
+  batch?: BatchOptions;
+}
 
 export interface RunBenchOptions extends BenchClientSettings {
   dataDir: string;
@@ -88,6 +109,13 @@ export interface RunBenchOptions extends BenchClientSettings {
   reference?: string;
   /** `lexical` (default), `replay:<store>` or `record:<store>`. */
   judge?: string;
+  /**
+   * With a `record:` judge: prompts the store lacks are answered by this model (and appended to the
+   * store under its label) instead of failing their rows, so the run stays pinned to one store.
+   */
+  fill?: BenchFill;
+  /** Only the split's cases with `md5(case) % n == i` (core's rule); the run record says which shard. */
+  shard?: Shard;
   tauA?: number;
   seed?: number;
   resamples?: number;
@@ -163,6 +191,21 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
     if (benchCase?.source) cases.set(row.case, { benchCase, split: row.split });
   }
   if (cases.size === 0) throw new UsageError(`the ${split} split holds no source case of ${options.dataDir}`);
+  if (options.shard) {
+    const all = cases.size;
+    for (const id of [...cases.keys()]) if (!isCaseInShard(id, options.shard)) cases.delete(id);
+    if (cases.size === 0)
+      throw new UsageError(
+        `shard ${shardLabel(options.shard)} holds none of the ${all} case(s) of the ${split} split; use fewer shards`,
+      );
+  }
+  if (options.fill) {
+    if (parseJudgeSpec(runJudge).kind !== 'record')
+      throw new UsageError(
+        `--fill answers the prompts a record store lacks: give --llm record:STORE with it (the judge is "${runJudge}")`,
+      );
+    fillLabelFor(options.fill.judge);
+  }
   if (!existsSync(layout.decksRoot(options.pipelineRun)))
     throw new UsageError(
       `run "${options.pipelineRun}": deck folder ${layout.decksRoot(options.pipelineRun)} does not exist; generate or import decks first`,
@@ -204,7 +247,15 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
       `--shapley-metric must be one of ${BENCH_METRICS.join(', ')}, got "${shapleyMetric}"`,
     );
   const base = baseEvaluationSettings(runJudge, options.tauA);
-  const judges = new Map<string, BenchJudge>([[runJudge, benchJudgeInfo(runJudge)]]);
+  const runJudgeInfo = benchJudgeInfo(runJudge);
+  const judges = new Map<string, BenchJudge>([
+    [
+      runJudge,
+      options.fill
+        ? { ...runJudgeInfo, model_label: fillLabelFor(options.fill.judge), filled_by: options.fill.judge }
+        : runJudgeInfo,
+    ],
+  ]);
   const configurations = plan.configurations.map((planned) => {
     const settings: BenchEvaluationSettings = applyOverrides(base, planned.overrides);
     if (!judges.has(settings.judge)) judges.set(settings.judge, benchJudgeInfo(settings.judge));
@@ -279,6 +330,7 @@ function runRecordOf(
       reference: prepared.reference,
     }),
     split: prepared.split,
+    shard: options.shard ? shardLabel(options.shard) : null,
     cases,
     test_ledger_count: identity.ledgerCount,
     systems: prepared.systems,
@@ -338,7 +390,11 @@ async function evaluateConfigurations(
     ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
     ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.prices ? { prices: options.prices } : {}),
   };
+  const { fill, concurrency } = fillClientFor(prepared, client);
+  // Only the run's own record store is filled; a configuration with another judge answers as it always does.
+  const fillFor = (judge: string) => (fill && judge === prepared.runJudge ? { fill } : {});
   const scorers = new Map<string, RubricScorer>();
   const scorerFor = (judge: string) => {
     let scorer = scorers.get(judge);
@@ -347,6 +403,7 @@ async function evaluateConfigurations(
         ? null
         : createLlmClient(judge, {
             ...client,
+            ...fillFor(judge),
             stage: 'rubric',
             ledgerFile: layout.usageLedgerFile(options.pipelineRun),
           });
@@ -415,6 +472,10 @@ async function evaluateConfigurations(
         ...(configuration.variant === undefined ? {} : { variant: configuration.variant }),
         filters: { systems: [generator], conditions: [condition], cases: [...prepared.cases.keys()] },
         ...client,
+        ...fillFor(settings.judge),
+        ...(concurrency !== undefined && fillFor(settings.judge).fill
+          ? { concurrency, jobConcurrency: concurrency }
+          : {}),
         ...(options.readDeck ? { readDeck: options.readDeck } : {}),
         ...(options.renderSlides ? { renderSlides: options.renderSlides } : {}),
         scoreDonors: donors,
@@ -438,6 +499,30 @@ async function evaluateConfigurations(
 }
 
 /**
+ * The client that fills the run's record store (`--fill`), logged to the pipeline run's ledger, and
+ * with a batch the concurrency that lets one batch collect a whole evaluation.
+ */
+function fillClientFor(
+  prepared: PreparedBench,
+  client: BenchClientSettings,
+): { fill: LlmClient | undefined; concurrency: number | undefined } {
+  const { options, layout } = prepared;
+  if (!options.fill) return { fill: undefined, concurrency: undefined };
+  // The filling judge's provider limits come from config `providers` (the run's own judge is a store).
+  const { limits: _storeLimits, ...shared } = client;
+  const fillOptions: CreateLlmClientOptions = {
+    ...shared,
+    ...(options.providers ? { providers: options.providers } : {}),
+    ledgerFile: layout.usageLedgerFile(options.pipelineRun),
+    ...(options.fill.batch ? { batch: options.fill.batch } : {}),
+  };
+  return {
+    fill: createLlmClient(options.fill.judge, fillOptions),
+    concurrency: options.fill.batch ? preferredConcurrencyFor(options.fill.judge, fillOptions) : undefined,
+  };
+}
+
+/**
  * `xsb bench run`: evaluates every selected system on the cases of a split under each configuration,
  * through @xsb/eval (configurations with equal settings share one evaluation folder; score rows of the
  * same deck, bank and batch size are shared across audiences and folders), and writes a new run folder
@@ -453,7 +538,12 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRunResult
   const now = options.now ?? (() => new Date());
   const git = readGitState(options.gitDirs ?? [options.dataDir, process.cwd()]);
   const startedAt = now();
-  const { runId, dir } = await createRunDir(bench, git.sha, startedAt);
+  const { runId, dir } = await createRunDir(
+    bench,
+    git.sha,
+    startedAt,
+    options.shard ? shardFileTag(options.shard) : undefined,
+  );
   if (prepared.split !== 'dev')
     await appendTestLedger(bench.testLedgerFile(), {
       time: startedAt.toISOString(),

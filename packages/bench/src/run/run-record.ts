@@ -13,7 +13,7 @@ export function utcStamp(date: Date): string {
 }
 
 /**
- * Creates a new, never used run folder `<UTC timestamp>-<short sha>` (`nogit` outside a repository);
+ * Creates a new, never used run folder `<UTC timestamp>-<short sha>[-<tag>]` (`nogit` outside a repository);
  * a second run in the same second gets `-2`, `-3`, …: `mkdir` without `recursive` fails on an
  * existing folder, so two processes can never share one.
  */
@@ -21,9 +21,12 @@ export async function createRunDir(
   layout: BenchLayout,
   sha: string | null,
   now: Date,
+  tag?: string,
 ): Promise<{ runId: string; dir: string }> {
   await mkdir(layout.runsDir(), { recursive: true });
-  const base = `${utcStamp(now)}-${sha ? sha.slice(0, 7) : 'nogit'}`;
+  // A shard's run carries its shard: shards started in the same second on different machines of a CI
+  // matrix would otherwise make the same id, and `xsb merge` would find two different run folders at one path.
+  const base = `${utcStamp(now)}-${sha ? sha.slice(0, 7) : 'nogit'}${tag ? `-${tag}` : ''}`;
   for (let attempt = 1; ; attempt += 1) {
     const runId = attempt === 1 ? base : `${base}-${attempt}`;
     const dir = layout.runDir(runId);

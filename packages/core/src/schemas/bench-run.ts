@@ -42,6 +42,8 @@ export const benchJudgeSchema = z.looseObject({
   replay_store: z.string().nullable(),
   mode: z.enum(['offline', 'replay', 'record']),
   model_label: z.string().nullable(),
+  /** `record` with `--fill JUDGE`: the model that answered the prompts the store lacked, during this run. */
+  filled_by: z.string().nullable().default(null),
 });
 export type BenchJudge = z.infer<typeof benchJudgeSchema>;
 
@@ -72,6 +74,8 @@ export const benchRunSchema = z.looseObject({
   /** sha256 of every configuration's effective settings, the bootstrap and the selection. */
   settings_digest: sha256,
   split: z.enum(['dev', 'test', 'all']),
+  /** `i/n` when the run took only the split's cases with `md5(case) % n == i` (`--shard`), else null. */
+  shard: z.string().nullable().default(null),
   cases: z.array(z.string()),
   test_ledger_count: z.number().int().min(0),
   systems: z.array(z.string()),

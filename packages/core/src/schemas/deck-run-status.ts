@@ -19,6 +19,7 @@ export type DeckRowStatus = z.infer<typeof deckRowStatusSchema>;
 
 /** `batch_summary.json`: counts and per-row outcomes of one run-sheet batch (deterministic order). */
 export const deckBatchSummarySchema = z.looseObject({
+  /** The run sheet: relative to the data folder when it lies inside it, else as it was given. */
   run_sheet: z.string(),
   rows_total: z.number().int().min(0),
   /** Rows this batch handled: those its filters and shard selected, plus every invalid row (reported as failed). */

@@ -29,5 +29,7 @@ export const replayPendingLineSchema = z.looseObject({
   temperature: z.number().optional(),
   maxTokens: z.number().optional(),
   repeat: z.number().int().min(1).optional(),
+  seed: z.number().optional(),
+  stop: z.array(z.string()).optional(),
 });
 export type ReplayPendingLine = z.infer<typeof replayPendingLineSchema>;

@@ -131,5 +131,16 @@ export const rubricRunSummarySchema = z.object({
   rows: z.array(rubricRunRowSchema),
   overall: categoryMeanSchema,
   categories: z.record(z.string(), categoryMeanSchema),
+  /**
+   * Only in a shard's summary (`xsb_rubric_summary_<judge>.shard-i-of-n.json`): which shard, and the
+   * id of every instance of the run in order, so the shards' rows merge back into the unsharded order.
+   */
+  shard: z
+    .object({
+      index: z.number().int().min(0),
+      count: z.number().int().min(1),
+      instances: z.array(z.string()),
+    })
+    .optional(),
 });
 export type RubricRunSummary = z.infer<typeof rubricRunSummarySchema>;

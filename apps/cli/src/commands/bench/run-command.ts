@@ -1,14 +1,26 @@
 import { resolve } from 'node:path';
 import { DEFAULT_DIAG_BELOW, runBench } from '@xsb/bench';
-import { UsageError } from '@xsb/core';
+import { RunLayout, UsageError } from '@xsb/core';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
-import { collectList, integerFlag, modelClientOptions, parseTauA } from '../../cli-options';
+import {
+  addBatchFlags,
+  type BatchFlags,
+  batchOptionsFor,
+  collectList,
+  integerFlag,
+  modelClientOptions,
+  parseTauA,
+  SHARD_OPTION,
+  shardFlag,
+} from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
 import { benchDataDir, sweepInterruptedRuns } from './bench-shared';
 
-interface RunFlags {
+interface RunFlags extends BatchFlags {
   data?: string;
+  shard?: string;
+  fill?: string;
   run?: string;
   split?: string;
   unsealTest?: boolean;
@@ -40,7 +52,7 @@ function benchJudge(context: CliContext, flags: RunFlags): string {
 }
 
 export function registerRunCommand(bench: Command, context: CliContext): void {
-  bench
+  const command = bench
     .command('run')
     .description('evaluate systems on a split under configurations; writes a new <data>/bench/runs/<id>/')
     .option('--data <dir>', 'data folder (default: config dataDir)')
@@ -73,9 +85,23 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
     .option('--diag-below <n>', `mark comparisons on fewer cases as diag (default ${DEFAULT_DIAG_BELOW})`)
     .option('--shapley-metric <name>', 'metric the factorial attributes (default coverage)')
     .option('--bench-config <file>', 'configurations and factors (default <data>/bench.yaml)')
+    .option(
+      SHARD_OPTION[0],
+      "only the split's cases with md5(case) % n == i; the run record says which shard (merge the shards' data with `xsb merge`, then run the bench unsharded to compare on the whole split)",
+    )
+    .option(
+      '--fill <judge>',
+      'with --llm record:STORE: prompts the store lacks are answered by this model (anthropic:<model> or openai:<model>), appended to STORE under its label, and the rows answered from the store',
+    );
+  addBatchFlags(command, "<data>/runs/<run>/batches/ (with --fill: the filling judge's calls)")
     .option('--json', 'print summary.json instead of the report')
     .action(async (flags: RunFlags) => {
       const judge = benchJudge(context, flags);
+      const shard = shardFlag(flags.shard);
+      if (flags.batch && flags.fill === undefined)
+        throw new UsageError(
+          '--batch on a bench run applies to the model that fills the store: give --llm record:STORE --fill anthropic:<model>|openai:<model> with it (bench judges answer from stores)',
+        );
       const tauA = flags.tauA === undefined ? undefined : parseTauA(flags.tauA);
       const seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0, 0);
       const resamples =
@@ -87,6 +113,16 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
         ...(flags.run !== undefined ? { run: flags.run } : {}),
         judge,
       });
+      const batch =
+        flags.fill === undefined
+          ? undefined
+          : batchOptionsFor(
+              context,
+              flags,
+              config,
+              flags.fill,
+              new RunLayout(dataDir).batchStateDir(config.run),
+            );
       await sweepInterruptedRuns(context, dataDir);
       const result = await runBench({
         dataDir,
@@ -98,6 +134,8 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
         ...(flags.systems ? { systems: flags.systems } : {}),
         ...(flags.reference !== undefined ? { reference: flags.reference } : {}),
         judge,
+        ...(flags.fill !== undefined ? { fill: { judge: flags.fill, ...(batch ? { batch } : {}) } } : {}),
+        ...(shard ? { shard } : {}),
         ...(tauA !== undefined ? { tauA } : {}),
         ...(seed !== undefined ? { seed } : {}),
         ...(resamples !== undefined ? { resamples } : {}),
@@ -108,6 +146,7 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
           : {}),
         gitDirs: [dataDir, context.io.cwd],
         ...modelClientOptions(context, config, env),
+        providers: config.providers,
         progress: context.progress(),
       });
       if (flags.json) context.printJson(result.summary);

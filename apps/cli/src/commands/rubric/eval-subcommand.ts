@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import {
@@ -12,13 +12,20 @@ import {
 } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
-import { requireExistingPath } from '../../cli-options';
+import { addBatchFlags, type BatchFlags, requireExistingPath } from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
 import { printRetest, REPEATS_FLAG_HELP, repeatsFlag } from '../meta/retest-output';
 import { rubricRetestOf } from '../meta/rubric-retest';
-import { addJudgingFlags, type JudgingFlags, judgeFrom, judgingOptions, printScores } from './rubric-flags';
+import {
+  addJudgingFlags,
+  batchedJudgeFrom,
+  batchJudging,
+  type JudgingFlags,
+  judgingOptions,
+  printScores,
+} from './rubric-flags';
 
-interface EvalFlags extends JudgingFlags {
+interface EvalFlags extends JudgingFlags, BatchFlags {
   instance: string;
   deck: string;
   dataRoot?: string;
@@ -40,7 +47,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
     .requiredOption('--instance <path>', 'instance.yaml|json, or a PresentBench case folder')
     .requiredOption('--deck <file>', 'the generated deck (.pptx or .pdf)')
     .option('--data-root <dir>', 'PresentBench data root (default: the folder above the case’s domain)');
-  addJudgingFlags(command)
+  addBatchFlags(addJudgingFlags(command), 'a batches/ folder beside the deck')
     .option('--json', 'print evaluation file, scores and token use as JSON')
     .option('--repeats <n>', REPEATS_FLAG_HELP)
     .action(async (flags: EvalFlags) => {
@@ -48,7 +55,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
       const repeats = repeatsFlag(flags.repeats);
       const instancePath = requireExistingPath('--instance', resolve(context.io.cwd, flags.instance));
       const deckPath = requireExistingPath('--deck', resolve(context.io.cwd, flags.deck));
-      const { client, judgeId } = judgeFrom(context, flags.judge);
+      const { client, judgeId, batchConcurrency } = batchedJudgeFrom(context, flags, dirname(deckPath));
       const instance = await loadInstanceAt(
         instancePath,
         flags.dataRoot ? resolve(context.io.cwd, flags.dataRoot) : undefined,
@@ -66,6 +73,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
         client,
         judgeId,
         ...judging,
+        ...batchJudging(batchConcurrency, flags.concurrency),
         progress: context.progress(),
       };
       const { evaluation, outcome, presentbench } = await evaluateOrReuse(

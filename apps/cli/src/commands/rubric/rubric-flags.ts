@@ -2,7 +2,14 @@ import { RUBRIC_PARSERS, type RubricParser, UsageError } from '@xsb/core';
 import { createLlmClient, isOfflineJudge, type LlmClient } from '@xsb/llm';
 import { type ErrorPolicy, KNOWN_LANGUAGES, type ScoreReport, type StandInMode } from '@xsb/rubric';
 import type { CliContext } from '../../cli-context';
-import { configFlags, integerFlag, llmClientOptions } from '../../cli-options';
+import {
+  type BatchFlags,
+  batchOptionsFor,
+  configFlags,
+  integerFlag,
+  llmClientOptions,
+  stageConcurrency,
+} from '../../cli-options';
 
 export function choice<T extends string>(
   value: string | undefined,
@@ -51,6 +58,42 @@ export function judgeFrom(
   // Calls go to the config run's usage ledger, as every judged command's do (`xsb usage`, `xsb llm usage`).
   const client = createLlmClient(config.judge, llmClientOptions(context, config, env));
   return { client, judgeId: config.judge };
+}
+
+/**
+ * {@link judgeFrom} with `--batch` (state in `stateDir`): the client answers through the provider's
+ * batch API, and `batchConcurrency` is how many items to keep in flight so one batch collects them.
+ */
+export function batchedJudgeFrom(
+  context: CliContext,
+  flags: BatchFlags & { judge?: string },
+  stateDir: string,
+): { client: LlmClient | null; judgeId: string; batchConcurrency: number | undefined } {
+  const { config, env } = context.loadConfig(configFlags({ judge: flags.judge }));
+  const batch = batchOptionsFor(context, flags, config, config.judge, stateDir);
+  if (isOfflineJudge(config.judge))
+    return { client: null, judgeId: config.judge, batchConcurrency: undefined };
+  // Batched calls go to the config run's usage ledger too, at the batch price (`xsb usage --plan`).
+  const options = llmClientOptions(context, config, env, batch);
+  const client = createLlmClient(config.judge, options);
+  return {
+    client,
+    judgeId: config.judge,
+    batchConcurrency: stageConcurrency(config.judge, options, undefined),
+  };
+}
+
+/**
+ * The judging options under `--batch`: items (and decks) at the batch's concurrency unless
+ * `--concurrency` says otherwise, and no lone first item per tier (its prompt-cache warm-up means
+ * nothing in a batch, which the provider processes in any order, and it would be a batch of its own).
+ */
+export function batchJudging(batchConcurrency: number | undefined, concurrencyFlag: string | undefined) {
+  if (batchConcurrency === undefined) return {};
+  return {
+    warmPrefixCache: false,
+    ...(concurrencyFlag === undefined ? { concurrency: batchConcurrency } : {}),
+  };
 }
 
 export const STAND_IN_MODES = ['beside', 'replace', 'off'] as const;
@@ -121,7 +164,7 @@ export function addJudgingFlags<T extends { option(flags: string, description: s
       'beside (default) | replace | off: deterministic checks for matching LLM items',
     )
     .option('--max-attempts <n>', 'calls per item until an answer reads (default 5 strict, 3 lenient)')
-    .option('--concurrency <n>', 'items judged at once (default 4)')
+    .option('--concurrency <n>', 'items judged at once (default 4; with --batch every item of the run)')
     .option('--errors <policy>', 'report (default) | as-no: how unanswered items count in the scores')
     .option(
       '--slide-count-on <deck>',

@@ -2,13 +2,27 @@ import { resolve } from 'node:path';
 import { runRubric } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
-import { requireExistingPath } from '../../cli-options';
+import {
+  addBatchFlags,
+  type BatchFlags,
+  requireExistingPath,
+  SHARD_OPTION,
+  shardFlag,
+} from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
-import { addJudgingFlags, type JudgingFlags, judgeFrom, judgingOptions, percent } from './rubric-flags';
+import {
+  addJudgingFlags,
+  batchedJudgeFrom,
+  batchJudging,
+  type JudgingFlags,
+  judgingOptions,
+  percent,
+} from './rubric-flags';
 
-interface RunFlags extends JudgingFlags {
+interface RunFlags extends JudgingFlags, BatchFlags {
   instances: string;
   results: string;
+  shard?: string;
 }
 
 export function registerRun(rubric: Command, context: CliContext): void {
@@ -17,13 +31,19 @@ export function registerRun(rubric: Command, context: CliContext): void {
     .description('evaluate every instance’s deck at <results>/<case>/generation_task/results/slides.pdf|pptx')
     .requiredOption('--instances <dir>', 'PresentBench data root, or a folder of instance.yaml files')
     .requiredOption('--results <dir>', 'the generator’s results root (same sub-paths as the instances)');
-  addJudgingFlags(command)
+  addBatchFlags(addJudgingFlags(command), '<results>/batches/')
+    .option(
+      SHARD_OPTION[0],
+      'only instances with md5(instance id) % n == i (as Python computes it); writes xsb_rubric_summary_<judge>.shard-i-of-n.json, which `xsb merge` turns into the unsharded summary',
+    )
     .option('--json', 'print the run summary as JSON')
     .action(async (flags: RunFlags) => {
       const { errorPolicy, judging } = judgingOptions(flags);
+      const shard = shardFlag(flags.shard);
       const instancesDir = requireExistingPath('--instances', resolve(context.io.cwd, flags.instances));
       const resultsDir = requireExistingPath('--results', resolve(context.io.cwd, flags.results));
-      const { client, judgeId } = judgeFrom(context, flags.judge);
+      const { client, judgeId, batchConcurrency } = batchedJudgeFrom(context, flags, resultsDir);
+      const batched = batchJudging(batchConcurrency, flags.concurrency);
       const { summary, summaryFile } = await runRubric({
         instancesDir,
         resultsDir,
@@ -33,6 +53,10 @@ export function registerRun(rubric: Command, context: CliContext): void {
         attachPdf: flags.attachPdf ?? false,
         errorPolicy,
         ...judging,
+        ...batched,
+        // Under --batch every deck is judged at once, so one batch collects the whole run's items.
+        ...(batchConcurrency !== undefined ? { instanceConcurrency: batchConcurrency } : {}),
+        ...(shard ? { shard } : {}),
         progress: context.progress(),
       });
       if (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCaseInShard, parseShard, shardOfCase } from './shard-case';
+import { isCaseInShard, parseShard, shardFileTag, shardLabel, shardOfCase } from './shard-case';
 
 // Computed with python3: int(hashlib.md5(label.encode()).hexdigest(), 16) % n for n = 8, 3, 5.
 const PYTHON_VECTORS: Array<[string, number, number, number]> = [
@@ -43,5 +43,9 @@ describe('shardOfCase', () => {
     expect(parseShard('2/8')).toEqual({ index: 2, count: 8 });
     expect(() => parseShard('8/8')).toThrow(/below the shard count/);
     expect(() => parseShard('x')).toThrow(/i\/n/);
+    expect(() => parseShard('1/0')).toThrow(/below the shard count/);
+    expect(() => parseShard('-1/3')).toThrow(/i\/n/);
+    expect(shardLabel({ index: 2, count: 8 })).toBe('2/8');
+    expect(shardFileTag({ index: 2, count: 8 })).toBe('shard-2-of-8');
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { UsageError } from '@xsb/core';
+import { UsageError } from './errors';
 
+/** One shard of `n`: `--shard i/n` with 0 <= i < n. */
 export interface Shard {
   index: number;
   count: number;
@@ -9,7 +10,8 @@ export interface Shard {
 /**
  * The shard a case label belongs to, exactly as the original computes it in Python:
  * `int(hashlib.md5(label.encode()).hexdigest(), 16) % count` — the whole 128-bit digest as one
- * integer (BigInt here; a 32-bit prefix would put labels on other shards).
+ * integer (BigInt here; a 32-bit prefix would put labels on other shards). Every per-case stage
+ * shards by this one rule, so the shards of a CI matrix hold the same cases at every stage.
  */
 export function shardOfCase(caseLabel: string, count: number): number {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`shard count must be >= 1, got ${count}`);
@@ -17,11 +19,12 @@ export function shardOfCase(caseLabel: string, count: number): number {
   return Number(BigInt(`0x${digest}`) % BigInt(count));
 }
 
+/** Whether a case belongs to the shard; every case does when there is no shard. */
 export function isCaseInShard(caseLabel: string, shard: Shard | undefined): boolean {
   return shard === undefined || shardOfCase(caseLabel, shard.count) === shard.index;
 }
 
-/** Parses `--shard i/n` (0 <= i < n). */
+/** Parses `--shard i/n` (0 <= i < n); anything else is a usage error (exit 2). */
 export function parseShard(value: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(value.trim());
   if (!match) throw new UsageError(`--shard must look like i/n (e.g. 0/4), got ${JSON.stringify(value)}`);
@@ -31,4 +34,14 @@ export function parseShard(value: string): Shard {
     throw new UsageError(`--shard ${value}: the index must be at least 0 and below the shard count`);
   }
   return { index, count };
+}
+
+/** `i/n`, as records say which shard made them. */
+export function shardLabel(shard: Shard): string {
+  return `${shard.index}/${shard.count}`;
+}
+
+/** `shard-i-of-n`: the part a per-shard file name carries, so parallel shards never write one file. */
+export function shardFileTag(shard: Shard): string {
+  return `shard-${shard.index}-of-${shard.count}`;
 }

@@ -1,0 +1,350 @@
+import { copyFile, lstat, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { writeFileAtomic } from './atomic-write';
+import { compareCodePoints } from './compare-code-points';
+import { LOCK_DIR_NAME } from './directory-lock';
+import { InputError, UsageError } from './errors';
+import { hashFile } from './hash-content';
+import { decodeUtf8Text } from './read-utf8-text';
+
+/** One copy of a file in one of the trees being merged. */
+export interface MergePart {
+  /** The tree it is in (the `into` folder or a shard folder), as given. */
+  tree: string;
+  /** Its path inside the tree, `/`-separated. */
+  path: string;
+  /** Its absolute path. */
+  file: string;
+}
+
+/**
+ * Merges files of one kind that each shard writes under its own name (e.g. a stage's per-shard
+ * summary) into the one file an unsharded run writes.
+ */
+export interface ShardFileCombiner {
+  /** What it combines, for the report. */
+  name: string;
+  /** The merged file (`/`-separated path) a path contributes to, or undefined when it is not one of its parts. */
+  targetOf(path: string): string | undefined;
+  /**
+   * The merged file's bytes from its parts (one per distinct path, in path order), or undefined
+   * when they do not make a whole (e.g. a shard is missing): the parts are then copied as they are.
+   */
+  combine(target: string, parts: readonly MergePart[]): Promise<Uint8Array | undefined>;
+}
+
+/** How an append-only JSONL file is concatenated. */
+export interface AppendOnlyRule {
+  /** Whether a path (`/`-separated) is such a file. */
+  matches(path: string): boolean;
+  /** Lines with the same value of this field are one entry (kept once); without it every line counts. */
+  uniqueBy?: string;
+}
+
+/**
+ * The append-only files xsb writes: usage ledgers (every judge call), the bench's test ledger (every
+ * opening of the sealed split) and record mode's pending prompts (one line per key).
+ */
+export const DEFAULT_APPEND_ONLY_RULES: readonly AppendOnlyRule[] = [
+  { matches: (path) => basename(path) === 'usage_ledger.jsonl' },
+  { matches: (path) => path === 'bench/test_ledger.jsonl' },
+  { matches: (path) => path.endsWith('.pending.jsonl'), uniqueBy: 'key' },
+];
+
+export interface MergeShardTreesOptions {
+  /** The merged tree; it may already hold data (its files take part in the conflict rule). */
+  into: string;
+  /** The shard trees, in any order: the result is the same. */
+  shards: readonly string[];
+  combiners?: readonly ShardFileCombiner[];
+  appendOnly?: readonly AppendOnlyRule[];
+}
+
+export interface MergeReport {
+  /** Files written into `into` (new, concatenated or combined). */
+  written: number;
+  /** Files already in `into` with the same bytes, and copies that several shards held alike. */
+  identical: number;
+  concatenated: Array<{ path: string; lines: number; added: number }>;
+  combined: Array<{ path: string; parts: string[] }>;
+  /** Lock folders and temp files left out. */
+  skipped: string[];
+}
+
+/** A lock folder (`.xsb.lock`, or one a takeover moved aside) or a temp file of an atomic write. */
+function isTransient(name: string, isDirectory: boolean): boolean {
+  if (isDirectory) return name === LOCK_DIR_NAME || name.startsWith(`${LOCK_DIR_NAME}.stale-`);
+  return name.endsWith('.tmp');
+}
+
+async function walkTree(tree: string, parts: Map<string, MergePart[]>, skipped: Set<string>): Promise<void> {
+  const visit = async (dir: string): Promise<void> => {
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      compareCodePoints(a.name, b.name),
+    );
+    for (const entry of entries) {
+      const file = join(dir, entry.name);
+      const path = relative(tree, file).split(sep).join('/');
+      if (isTransient(entry.name, entry.isDirectory())) {
+        skipped.add(path);
+        continue;
+      }
+      if (entry.isSymbolicLink())
+        throw new InputError('is a symbolic link; xsb merge copies regular files and folders only', {
+          file,
+          code: 'merge_symlink',
+        });
+      if (entry.isDirectory()) await visit(file);
+      else if (entry.isFile()) {
+        const list = parts.get(path) ?? [];
+        list.push({ tree, path, file });
+        parts.set(path, list);
+      }
+    }
+  };
+  await visit(tree);
+}
+
+function checkTrees(into: string, shards: readonly string[]): string[] {
+  if (shards.length === 0) throw new UsageError('xsb merge needs at least one shard folder');
+  const target = resolve(into);
+  const seen = new Set<string>();
+  for (const shard of shards.map((s) => resolve(s))) {
+    if (seen.has(shard)) throw new UsageError(`shard folder ${shard} is named twice`);
+    seen.add(shard);
+    const inside = (a: string, b: string) => a === b || a.startsWith(`${b}${sep}`);
+    if (inside(target, shard) || inside(shard, target))
+      throw new UsageError(`--into ${target} and shard folder ${shard} must not contain one another`);
+  }
+  return [...seen];
+}
+
+async function requireDirectory(dir: string, what: string, mayBeMissing: boolean): Promise<boolean> {
+  try {
+    const info = await lstat(dir);
+    if (!info.isDirectory()) throw new UsageError(`${what} ${dir} is not a folder`);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (mayBeMissing) return false;
+    throw new UsageError(`${what} ${dir} does not exist`);
+  }
+}
+
+interface JsonlLine {
+  text: string;
+  time: string;
+  unique: string | undefined;
+}
+
+async function readJsonlLines(file: string, uniqueBy: string | undefined): Promise<JsonlLine[]> {
+  const lines: JsonlLine[] = [];
+  decodeUtf8Text(await readFile(file), file)
+    .split('\n')
+    .forEach((text, index) => {
+      if (text.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new InputError(`line ${index + 1} is not JSON; an append-only file is merged line by line`, {
+          file,
+          code: 'merge_bad_line',
+        });
+      }
+      const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+      const time = typeof record.time === 'string' ? record.time : '';
+      const unique = uniqueBy === undefined ? undefined : JSON.stringify(record[uniqueBy] ?? null);
+      lines.push({ text, time, unique });
+    });
+  return lines;
+}
+
+const byTimeThenText = (a: JsonlLine, b: JsonlLine) =>
+  compareCodePoints(a.time, b.time) || compareCodePoints(a.text, b.text);
+
+/**
+ * The lines of an append-only file in the merged tree: what `into` held, plus each shard's lines
+ * that `into` does not hold yet (as a multiset, so a shard merged before is not counted twice and
+ * merging is idempotent), ordered by their `time` field, then by the line's text.
+ */
+async function concatenate(
+  parts: readonly MergePart[],
+  into: string,
+  rule: AppendOnlyRule,
+): Promise<{ text: string; lines: number; added: number }> {
+  const existingPart = parts.find((part) => part.tree === into);
+  const existing = existingPart ? await readJsonlLines(existingPart.file, rule.uniqueBy) : [];
+  const held = new Map<string, number>();
+  for (const line of existing) held.set(line.text, (held.get(line.text) ?? 0) + 1);
+  const merged = [...existing];
+  for (const part of parts) {
+    if (part === existingPart) continue;
+    const counts = new Map(held);
+    for (const line of await readJsonlLines(part.file, rule.uniqueBy)) {
+      const left = counts.get(line.text) ?? 0;
+      if (left > 0) counts.set(line.text, left - 1);
+      else merged.push(line);
+    }
+  }
+  merged.sort(byTimeThenText);
+  const seen = new Set<string>();
+  const kept =
+    rule.uniqueBy === undefined
+      ? merged
+      : merged.filter((line) => {
+          if (seen.has(line.unique!)) return false;
+          seen.add(line.unique!);
+          return true;
+        });
+  return {
+    text: kept.map((line) => `${line.text}\n`).join(''),
+    lines: kept.length,
+    added: kept.length - existing.length,
+  };
+}
+
+/** Copies a file atomically: a temp file beside the target, then a rename. */
+async function copyAtomic(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  const temp = join(dirname(to), `.${basename(to)}.${process.pid}.merge.tmp`);
+  try {
+    await copyFile(from, temp);
+    await rename(temp, to);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+function conflictError(conflicts: string[]): InputError {
+  const shown = conflicts.slice(0, 10).join('; ');
+  const more = conflicts.length > 10 ? ` (and ${conflicts.length - 10} more)` : '';
+  return new InputError(
+    `${conflicts.length} conflicting file(s), nothing was written: ${shown}${more}. A path must hold the same bytes in every tree; a shard that redid another's case, or an --into folder from another run, differs`,
+    { code: 'merge_conflict', details: { conflicts } },
+  );
+}
+
+/**
+ * `xsb merge`: combines shard trees (each the data folder of one `--shard i/n` run) into one tree,
+ * the same as the unsharded run would have written. Rules, checked for every file before any is
+ * written:
+ *
+ * - a path that several trees hold with the same bytes is copied once; the same path with other
+ *   bytes is a conflict (an InputError naming both files; nothing is written);
+ * - append-only files ({@link DEFAULT_APPEND_ONLY_RULES}) are concatenated (see {@link concatenate});
+ * - files a combiner knows (per-shard summaries) become the file an unsharded run writes, when they
+ *   make a whole; the parts are not copied then (and are removed from `into` if it held them);
+ * - lock folders and temp files are never copied; symbolic links are refused.
+ *
+ * Each file is written atomically (temp + rename). A merge stopped half-way leaves complete files
+ * only, and running it again finishes it (every rule is idempotent).
+ */
+export async function mergeShardTrees(options: MergeShardTreesOptions): Promise<MergeReport> {
+  const into = resolve(options.into);
+  const shards = checkTrees(into, options.shards);
+  for (const shard of shards) await requireDirectory(shard, 'shard folder', false);
+  const intoExists = await requireDirectory(into, '--into', true);
+  const rules = options.appendOnly ?? DEFAULT_APPEND_ONLY_RULES;
+  const combiners = options.combiners ?? [];
+
+  const parts = new Map<string, MergePart[]>();
+  const skipped = new Set<string>();
+  for (const tree of intoExists ? [into, ...shards] : shards) await walkTree(tree, parts, skipped);
+  const paths = [...parts.keys()].sort(compareCodePoints);
+  for (const path of paths) {
+    const segments = path.split('/');
+    for (let i = 1; i < segments.length; i += 1) {
+      const folder = segments.slice(0, i).join('/');
+      const clash = parts.get(folder);
+      if (clash)
+        throw conflictError([
+          `${clash[0]!.file} is a file but ${parts.get(path)![0]!.file} needs ${folder} to be a folder`,
+        ]);
+    }
+  }
+
+  const conflicts: string[] = [];
+  /** One part per path that is not append-only: the bytes every tree agrees on. */
+  const agreed = new Map<string, MergePart>();
+  const appendOnly = new Map<string, AppendOnlyRule>();
+  let identical = 0;
+  for (const path of paths) {
+    const copies = parts.get(path)!;
+    const rule = rules.find((candidate) => candidate.matches(path));
+    if (rule) {
+      appendOnly.set(path, rule);
+      continue;
+    }
+    const hashes = await Promise.all(copies.map((copy) => hashFile(copy.file)));
+    const differing = hashes.findIndex((hash) => hash !== hashes[0]);
+    if (differing >= 0)
+      conflicts.push(`${path} differs between ${copies[0]!.file} and ${copies[differing]!.file}`);
+    else {
+      identical += copies.length - 1;
+      agreed.set(path, copies.find((copy) => copy.tree === into) ?? copies[0]!);
+    }
+  }
+  if (conflicts.length > 0) throw conflictError(conflicts);
+
+  const byTarget = new Map<string, { combiner: ShardFileCombiner; parts: MergePart[] }>();
+  for (const [path, part] of agreed) {
+    for (const combiner of combiners) {
+      const target = combiner.targetOf(path);
+      if (target === undefined) continue;
+      const group = byTarget.get(target) ?? { combiner, parts: [] };
+      group.parts.push(part);
+      byTarget.set(target, group);
+      break;
+    }
+  }
+  const writes: Array<{ path: string; bytes?: Uint8Array; from?: string }> = [];
+  const removals: string[] = [];
+  const combined: MergeReport['combined'] = [];
+  for (const [target, group] of [...byTarget].sort(([a], [b]) => compareCodePoints(a, b))) {
+    const bytes = await group.combiner.combine(target, group.parts);
+    if (bytes === undefined) continue;
+    const existing = agreed.get(target);
+    if (existing) {
+      if (Buffer.compare(await readFile(existing.file), Buffer.from(bytes)) !== 0)
+        conflicts.push(
+          `${target}: ${existing.file} differs from what its shard parts (${group.parts.map((p) => p.file).join(', ')}) combine to`,
+        );
+    } else writes.push({ path: target, bytes });
+    for (const part of group.parts) {
+      agreed.delete(part.path);
+      if (part.tree === into) removals.push(part.file);
+    }
+    combined.push({ path: target, parts: group.parts.map((part) => part.path) });
+  }
+  if (conflicts.length > 0) throw conflictError(conflicts);
+
+  const concatenated: MergeReport['concatenated'] = [];
+  for (const [path, rule] of appendOnly) {
+    const result = await concatenate(parts.get(path)!, into, rule);
+    concatenated.push({ path, lines: result.lines, added: result.added });
+    if (result.added !== 0 || !parts.get(path)!.some((part) => part.tree === into))
+      writes.push({ path, bytes: Buffer.from(result.text) });
+    else identical += 1;
+  }
+  for (const [path, part] of agreed) {
+    if (part.tree === into) continue;
+    writes.push({ path, from: part.file });
+  }
+
+  writes.sort((a, b) => compareCodePoints(a.path, b.path));
+  for (const write of writes) {
+    const to = join(into, ...write.path.split('/'));
+    if (write.bytes) await writeFileAtomic(to, write.bytes);
+    else await copyAtomic(write.from!, to);
+  }
+  for (const file of removals) await rm(file, { force: true });
+  return {
+    written: writes.length,
+    identical,
+    concatenated,
+    combined,
+    skipped: [...skipped].sort(compareCodePoints),
+  };
+}

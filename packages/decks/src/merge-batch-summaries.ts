@@ -1,0 +1,73 @@
+import {
+  type DeckBatchSummary,
+  type DeckRowStatus,
+  deckBatchSummarySchema,
+  readJson,
+  type ShardFileCombiner,
+  validateRecord,
+} from '@xsb/core';
+
+const SHARD_SUMMARY = /^(.*\/)?batch_summary\.shard-(\d+)-of-(\d+)\.json$/;
+
+/**
+ * `xsb merge`: the n batch summaries of a run sheet run with `--shard i/n` (one per shard, all of
+ * them) become the `batch_summary.json` the unsharded run writes: the sheet's invalid rows (every
+ * shard reports them all) first, then each selected row in sheet order, counts recounted, `shard`
+ * null. Summaries of different sheets or shard counts, or a missing shard, make no whole.
+ */
+export const deckBatchSummaryCombiner: ShardFileCombiner = {
+  name: 'deck batch summaries',
+  targetOf(path) {
+    const match = SHARD_SUMMARY.exec(path);
+    return match ? `${match[1] ?? ''}batch_summary.json` : undefined;
+  },
+  async combine(target, parts) {
+    const shards = await Promise.all(
+      parts.map(async (part) => ({
+        summary: await readJson(part.file, deckBatchSummarySchema),
+        tag: SHARD_SUMMARY.exec(part.path)!,
+      })),
+    );
+    const count = Number(shards[0]?.tag[3]);
+    const indices = new Set(shards.map(({ tag }) => Number(tag[2])));
+    const [first] = shards.map(({ summary }) => summary);
+    if (
+      !first ||
+      shards.length !== count ||
+      indices.size !== count ||
+      shards.some(
+        ({ summary, tag }) =>
+          Number(tag[3]) !== count ||
+          summary.run_sheet !== first.run_sheet ||
+          summary.rows_total !== first.rows_total ||
+          summary.shard !== `${tag[2]}/${tag[3]}`,
+      )
+    )
+      return undefined;
+    // A sheet line every shard reports is an invalid row (no shard can select it); any other line
+    // belongs to exactly one shard.
+    const seen = new Map<number, number>();
+    for (const { summary } of shards)
+      for (const row of summary.rows) seen.set(row.line ?? -1, (seen.get(row.line ?? -1) ?? 0) + 1);
+    const isInvalid = (row: DeckRowStatus) => count > 1 && seen.get(row.line ?? -1) === count;
+    const invalid = first.rows.filter(isInvalid);
+    const selected = shards
+      .flatMap(({ summary }) => summary.rows.filter((row) => !isInvalid(row)))
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    const rows = [...invalid, ...selected];
+    const counted = (status: DeckRowStatus['status']) => rows.filter((row) => row.status === status).length;
+    const merged: DeckBatchSummary = {
+      run_sheet: first.run_sheet,
+      rows_total: first.rows_total,
+      rows_selected: rows.length,
+      done: counted('done'),
+      skipped: counted('skipped'),
+      failed: counted('failed'),
+      shard: null,
+      rows,
+    };
+    // The bytes `writeJson` gives the unsharded run's summary.
+    const value = validateRecord(deckBatchSummarySchema, merged, { file: target });
+    return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+  },
+};

@@ -1,0 +1,218 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import {
+  ConfigError,
+  describeError,
+  mapWithConcurrency,
+  type ProgressReporter,
+  type ReplayPendingLine,
+  replayPendingLineSchema,
+  replayStoreLineSchema,
+  silentProgress,
+  UsageError,
+  validateRecord,
+} from '@xsb/core';
+import type { ChatMessage, CompletionRequest, ContentPart, LlmClient } from './completion-types';
+import { parseJudgeSpec } from './parse-judge-spec';
+import { pendingFileFor, replayStoreModelLabel } from './replay-client';
+import { replayKeyFor } from './request-key';
+
+/**
+ * The model label a filled store answers as: the judge spec (`openai:gpt-4o-mini`), so the store
+ * names provider and model, and spec 002's "one fixed model per store" is checked against it.
+ * Only provider judges can fill a store.
+ */
+export function fillLabelFor(judgeSpec: string): string {
+  const spec = parseJudgeSpec(judgeSpec);
+  if (spec.kind !== 'anthropic' && spec.kind !== 'openai')
+    throw new UsageError(
+      `a store is filled by a model: the judge must be anthropic:<model> or openai:<model>, got "${judgeSpec}"`,
+    );
+  return spec.spec;
+}
+
+/**
+ * Appends `{key, model, completion}` lines to a replay store under one model label, one whole line
+ * per `appendFile` (O_APPEND), in the order answers arrive. A store that already answers as another
+ * label is refused at construction (ConfigError): a store stands for one fixed model.
+ */
+export class ReplayStoreAppender {
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly store: string,
+    readonly label: string,
+  ) {
+    const current = replayStoreModelLabel(store);
+    if (current !== undefined && current !== label)
+      throw new ConfigError(
+        `${store}: the store answers as "${current}"; filling it with "${label}" would mix two models in one store (spec 002 pins a store to one fixed model): use another store`,
+      );
+  }
+
+  append(key: string, completion: string): Promise<void> {
+    const line = validateRecord(
+      replayStoreLineSchema,
+      { key, model: this.label, completion },
+      { file: this.store },
+    );
+    const next = this.tail.then(async () => {
+      await mkdir(dirname(this.store), { recursive: true });
+      await appendFile(this.store, `${JSON.stringify(line)}\n`);
+    });
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** The keys a store already answers (absent store: none). */
+function storedKeys(store: string): Set<string> {
+  const keys = new Set<string>();
+  if (!existsSync(store)) return keys;
+  readFileSync(store, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      if (text.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new ConfigError(`${store}:${index + 1}: invalid JSON (${(error as Error).message})`);
+      }
+      keys.add(validateRecord(replayStoreLineSchema, value, { file: store, line: index + 1 }).key);
+    });
+  return keys;
+}
+
+/** The pending prompts of a store, one per key (the first line of a key wins, as record mode writes it once). */
+export function readPendingPrompts(store: string): ReplayPendingLine[] {
+  const file = pendingFileFor(store);
+  if (!existsSync(file))
+    throw new UsageError(
+      `${file} does not exist: collect the prompts first with --judge record:${store} (or --llm record:${store})`,
+    );
+  const seen = new Set<string>();
+  const lines: ReplayPendingLine[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      if (text.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new ConfigError(`${file}:${index + 1}: invalid JSON (${(error as Error).message})`);
+      }
+      const line = validateRecord(replayPendingLineSchema, value, { file, line: index + 1 });
+      if (seen.has(line.key)) return;
+      seen.add(line.key);
+      lines.push(line);
+    });
+  return lines;
+}
+
+/**
+ * The request a pending line was recorded from, or why it cannot be rebuilt: a pending line keeps
+ * images and documents by hash only, so such a prompt can be answered only by running its stage
+ * with the filling judge (e.g. `xsb bench run --llm record:STORE --fill JUDGE`). The rebuilt
+ * request must have the recorded key, which guards against a hand-edited line.
+ */
+export function requestFromPending(line: ReplayPendingLine): CompletionRequest | { unusable: string } {
+  const messages: ChatMessage[] = [];
+  for (const [index, raw] of line.messages.entries()) {
+    const message = raw as { role?: unknown; content?: unknown };
+    if ((message.role !== 'user' && message.role !== 'assistant') || !Array.isArray(message.content))
+      return { unusable: `message ${index + 1} is not {role, content: [...]}` };
+    const parts: ContentPart[] = [];
+    for (const part of message.content as Array<{ type?: unknown; text?: unknown }>) {
+      if (part.type !== 'text' || typeof part.text !== 'string')
+        return {
+          unusable: `message ${index + 1} holds a ${String(part.type)} part, which a pending line keeps by hash only; answer it by running its stage with the filling judge`,
+        };
+      parts.push({ type: 'text', text: part.text });
+    }
+    messages.push({ role: message.role, content: parts });
+  }
+  const request: CompletionRequest = {
+    ...(line.system !== '' ? { system: line.system } : {}),
+    messages,
+    ...(line.model !== undefined ? { model: line.model } : {}),
+    ...(line.temperature !== undefined ? { temperature: line.temperature } : {}),
+    ...(line.maxTokens !== undefined ? { maxTokens: line.maxTokens } : {}),
+    ...(line.seed !== undefined ? { seed: line.seed } : {}),
+    ...(line.stop?.length ? { stop: line.stop } : {}),
+    ...(line.responseSchema !== undefined
+      ? { responseSchema: line.responseSchema as CompletionRequest['responseSchema'] }
+      : {}),
+    ...(line.stage !== undefined ? { stage: line.stage } : {}),
+  };
+  const key = replayKeyFor(request);
+  if (key !== line.key)
+    return { unusable: `its prompt hashes to ${key}, not to its key (was the line edited?)` };
+  return request;
+}
+
+export interface FillReplayStoreOptions {
+  /** The replay store (`<store>.jsonl`); its pending file is `<store>.pending.jsonl`. */
+  store: string;
+  /** The judge that answers: a provider client, online or a `BatchingClient`. */
+  client: LlmClient;
+  /** The store's model label (default: the client's judge id, see {@link fillLabelFor}). */
+  label?: string;
+  /** Calls in flight (default 8; `client.preferredConcurrency` fills batches). */
+  concurrency?: number;
+  progress?: ProgressReporter;
+}
+
+export interface FillReplayStoreResult {
+  store: string;
+  label: string;
+  /** Distinct keys in the pending file. */
+  pending: number;
+  /** Pending keys the store already answered (nothing asked). */
+  alreadyStored: number;
+  filled: number;
+  /** Prompts that got no answer, with the reason (a failed call, an unusable line). */
+  failures: Array<{ key: string; stage: string | null; error: string }>;
+}
+
+/**
+ * `xsb llm fill`: answers every prompt of `<store>.pending.jsonl` the store lacks with one model and
+ * appends the answers to the store under that model's label, each as soon as it arrives (a killed
+ * fill keeps what it got; a rerun asks only what is still missing). A call that fails is reported
+ * and the others go on. With a batching client the prompts go through the provider's batch API.
+ */
+export async function fillReplayStore(options: FillReplayStoreOptions): Promise<FillReplayStoreResult> {
+  const label = options.label ?? fillLabelFor(options.client.judgeId);
+  const appender = new ReplayStoreAppender(options.store, label);
+  const pending = readPendingPrompts(options.store);
+  const stored = storedKeys(options.store);
+  const todo = pending.filter((line) => !stored.has(line.key));
+  const failures: FillReplayStoreResult['failures'] = [];
+  const progress = options.progress ?? silentProgress;
+  progress.start('fill', todo.length, { unit: 'prompts' });
+  let filled = 0;
+  await mapWithConcurrency(todo, options.concurrency ?? 8, async (line) => {
+    const request = requestFromPending(line);
+    try {
+      if ('unusable' in request) throw new UsageError(request.unusable);
+      const answer = await options.client.complete(request);
+      await appender.append(line.key, answer.text);
+      filled += 1;
+    } catch (error) {
+      failures.push({ key: line.key, stage: line.stage ?? null, error: describeError(error) });
+    }
+    progress.tick(1, line.stage ?? line.key);
+  });
+  progress.finish(`${filled} filled, ${failures.length} failed`);
+  failures.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return {
+    store: options.store,
+    label,
+    pending: pending.length,
+    alreadyStored: pending.length - todo.length,
+    filled,
+    failures,
+  };
+}
