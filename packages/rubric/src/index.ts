@@ -121,6 +121,7 @@ export {
   type RubricInstance,
 } from './rubric-instance';
 export {
+  BATCH_INSTANCE_CONCURRENCY,
   type EvaluateOrReuseResult,
   type EvaluationFiles,
   evaluateOrReuse,

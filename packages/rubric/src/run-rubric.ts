@@ -170,6 +170,13 @@ export async function evaluateOrReuse(
   return { evaluation, outcome: previous ? 'resumed' : 'evaluated', presentbench };
 }
 
+/**
+ * Decks a batch run judges at once by default: a batch holds every collected prompt until it is
+ * submitted, ~12 MB a deck with PresentBench-size materials (docs/scale.md), so 16 decks keep a run
+ * near 430 MB at any size, in batches of up to 16 decks' items.
+ */
+export const BATCH_INSTANCE_CONCURRENCY = 16;
+
 export interface RunRubricOptions
   extends Pick<
     EvaluateDeckOptions,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { runRubric } from '@xsb/rubric';
+import { BATCH_INSTANCE_CONCURRENCY, runRubric } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import {
@@ -54,8 +54,11 @@ export function registerRun(rubric: Command, context: CliContext): void {
         errorPolicy,
         ...judging,
         ...batched,
-        // Under --batch every deck is judged at once, so one batch collects the whole run's items.
-        ...(batchConcurrency !== undefined ? { instanceConcurrency: batchConcurrency } : {}),
+        // Under --batch many decks are judged at once so a batch collects their items; bounded, since a
+        // batch holds its prompts until it is submitted (memory grows with the decks in flight).
+        ...(batchConcurrency !== undefined
+          ? { instanceConcurrency: Math.min(batchConcurrency, BATCH_INSTANCE_CONCURRENCY) }
+          : {}),
         ...(shard ? { shard } : {}),
         progress: context.progress(),
       });
