@@ -17,7 +17,7 @@ describe('docs/artifact-formats.md', () => {
     const documented = new Set(blocks.map((b) => b.schema));
     // Sub-schemas (parts of a file format) and configuration are documented with their parent.
     const parts =
-      /^(audienceProfile|lexicalPreferences|boundingBox|claimLabel|claimSnippet|condition|costPlan(Costs|Row)|deckRowOutcome|evidence|hashedInput|layoutCheckResult|metadata|metricSummary|metricsGroupSummary|modelPrice|outline(Chart|Slide|Table)|providerLimits|rubric(Category|CheckItem|ChecklistItem|Dimension|ItemResult|RunRow|Section|Usage|Verdict)|slide|slideElement|slideElementKind|sourceMetadataInput|sourcePageSpan|sourceType|verifiedClaim|xsbConfig)Schema$/;
+      /^(audienceProfile|batchSettings|lexicalPreferences|boundingBox|claimLabel|claimSnippet|condition|costPlan(Costs|Row)|deckRowOutcome|evidence|hashedInput|layoutCheckResult|metadata|metricSummary|metricsGroupSummary|modelPrice|outline(Chart|Slide|Table)|providerLimits|rubric(Category|CheckItem|ChecklistItem|Dimension|ItemResult|RunRow|Section|Usage|Verdict)|slide|slideElement|slideElementKind|sourceMetadataInput|sourcePageSpan|sourceType|verifiedClaim|xsbConfig)Schema$/;
     const exported = Object.keys(core).filter((name) => name.endsWith('Schema') && !parts.test(name));
     for (const name of exported) expect(documented, `${name} has no example in the doc`).toContain(name);
   });
