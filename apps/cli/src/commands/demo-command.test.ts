@@ -53,9 +53,16 @@ async function artifacts(dataDir: string): Promise<Map<string, string>> {
   return files;
 }
 
+/** Files named `name` under `dir` while a run writes there: a folder (a lock) that vanishes mid-walk is walked again. */
 async function countFiles(dir: string, name: string): Promise<number> {
-  if (!existsSync(dir)) return 0;
-  return (await readdir(dir, { recursive: true })).filter((entry) => String(entry).endsWith(name)).length;
+  for (;;) {
+    if (!existsSync(dir)) return 0;
+    try {
+      return (await readdir(dir, { recursive: true })).filter((entry) => String(entry).endsWith(name)).length;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }
 
 describe('xsb demo', () => {
