@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -15,7 +15,7 @@ import {
 } from '@xsb/core';
 import type { ChatMessage, CompletionRequest, ContentPart, LlmClient } from './completion-types';
 import { parseJudgeSpec } from './parse-judge-spec';
-import { pendingFileFor, replayStoreModelLabel } from './replay-client';
+import { pendingFileFor, readLines, replayStoreModelLabel } from './replay-client';
 import { replayKeyFor } from './request-key';
 
 /**
@@ -68,21 +68,11 @@ export class ReplayStoreAppender {
 
 /** The keys a store already answers (absent store: none). */
 function storedKeys(store: string): Set<string> {
-  const keys = new Set<string>();
-  if (!existsSync(store)) return keys;
-  readFileSync(store, 'utf8')
-    .split('\n')
-    .forEach((text, index) => {
-      if (text.trim() === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        throw new ConfigError(`${store}:${index + 1}: invalid JSON (${(error as Error).message})`);
-      }
-      keys.add(validateRecord(replayStoreLineSchema, value, { file: store, line: index + 1 }).key);
-    });
-  return keys;
+  if (!existsSync(store)) return new Set();
+  const lines = readLines(store, (value, line) =>
+    validateRecord(replayStoreLineSchema, value, { file: store, line }),
+  );
+  return new Set(lines.map((line) => line.key));
 }
 
 /** The pending prompts of a store, one per key (the first line of a key wins, as record mode writes it once). */
@@ -94,21 +84,13 @@ export function readPendingPrompts(store: string): ReplayPendingLine[] {
     );
   const seen = new Set<string>();
   const lines: ReplayPendingLine[] = [];
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .forEach((text, index) => {
-      if (text.trim() === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        throw new ConfigError(`${file}:${index + 1}: invalid JSON (${(error as Error).message})`);
-      }
-      const line = validateRecord(replayPendingLineSchema, value, { file, line: index + 1 });
-      if (seen.has(line.key)) return;
-      seen.add(line.key);
-      lines.push(line);
-    });
+  for (const line of readLines(file, (value, at) =>
+    validateRecord(replayPendingLineSchema, value, { file, line: at }),
+  )) {
+    if (seen.has(line.key)) continue;
+    seen.add(line.key);
+    lines.push(line);
+  }
   return lines;
 }
 

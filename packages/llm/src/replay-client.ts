@@ -36,7 +36,8 @@ function storeVersion(store: string): string {
   }
 }
 
-function readLines<T>(file: string, parse: (value: unknown, line: number) => T): T[] {
+/** The non-blank lines of a JSONL file, each parsed by `parse`; invalid JSON is a ConfigError naming file:line. */
+export function readLines<T>(file: string, parse: (value: unknown, line: number) => T): T[] {
   const rows: T[] = [];
   readFileSync(file, 'utf8')
     .split('\n')
