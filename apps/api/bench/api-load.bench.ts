@@ -83,10 +83,11 @@ function percentiles(values: number[]): string {
 async function startServer(
   dataDir: string,
   perMinute: number,
+  processes = 1,
 ): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(here, 'bench-server.ts'), dataDir, TOKENS, String(perMinute)],
+    ['--import', 'tsx', join(here, 'bench-server.ts'), dataDir, TOKENS, String(perMinute), String(processes)],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -212,6 +213,17 @@ try {
   console.log(
     `200 concurrent GET /v1/jobs/{id} x 10 rounds (after 2 warm-up rounds), raw sockets: ${percentiles(ours.viaRaw.latencies)}; non-200: ${ours.viaRaw.errors}`,
   );
+  // The same bursts against `xsb serve --processes 2` (Node cluster, one process per core).
+  const clustered = await startServer(dataDir, 1_000_000, 2);
+  try {
+    const two = await burstsOf(clustered.url);
+    console.log(
+      `the same against 2 server processes (--processes 2): node:http client ${percentiles(two.viaHttp.latencies)}, non-200: ${two.viaHttp.errors}; raw sockets ${percentiles(two.viaRaw.latencies)}, non-200: ${two.viaRaw.errors}`,
+    );
+  } finally {
+    clustered.child.kill('SIGTERM');
+    await new Promise((resolve) => clustered.child.once('exit', resolve));
+  }
 
   // 2. 50 concurrent uploads of a 5 MB deck to the server limited to 40 requests a minute per token.
   const media = randomBytes(5 * 1024 * 1024);

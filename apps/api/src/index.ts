@@ -1,5 +1,13 @@
 export { ApiHttpError, toApiError } from './api-error';
 export {
+  API_PROCESS_INDEX_VARIABLE,
+  type ApiCluster,
+  type ApiClusterOptions,
+  apiClusterIndex,
+  reportClusterStop,
+  startApiCluster,
+} from './api-process-cluster';
+export {
   type ApiToken,
   authenticate,
   mergeTokens,

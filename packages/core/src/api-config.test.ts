@@ -12,6 +12,7 @@ describe('config api section', () => {
       rateLimitPerMinute: 600,
       bodyLimitMb: 100,
       workers: 2,
+      processes: 1,
       drainTimeoutS: 30,
     });
     const set = loadConfig({

@@ -179,8 +179,10 @@ const apiConfigSchema = z
     rateLimitPerMinute: positiveInt.default(600),
     /** Largest request body, in MB (10^6 bytes). */
     bodyLimitMb: positiveInt.default(100),
-    /** Jobs run at once by one process. */
+    /** Jobs run at once by one process (with `processes` > 1: by the first of them). */
     workers: positiveInt.default(2),
+    /** `xsb serve` HTTP processes sharing the port (Node cluster); 1 serves from the CLI's process. */
+    processes: positiveInt.default(1),
     /** Seconds SIGTERM waits for running jobs before checkpointing them as queued. */
     drainTimeoutS: positiveInt.default(30),
     /** `redis://HOST:PORT` for BullMQ; unset: the embedded SQLite store in the data folder. */

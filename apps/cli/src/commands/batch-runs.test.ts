@@ -2,8 +2,10 @@ import { copyFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/pr
 import { join } from 'node:path';
 import { readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { buildTestPptx } from '@xsb/decks/testing';
 import { runDemo } from '@xsb/eval';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { BATCH_INSTANCE_CONCURRENCY } from '@xsb/rubric';
 import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runXsb } from '../testing-cli';
@@ -312,7 +314,7 @@ describe('xsb rubric run --batch', () => {
     // No lone first item per tier: the deck's LLM items form one batch.
     expect(server.batches.length - batchesBefore).toBe(1);
     expect(server.batches.at(-1)?.customIds).toHaveLength(onlineCalls);
-    const timelessPath = (path: string) => path.replace(/_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}/, '_<time>');
+    const timelessPath = (path: string) => path.replace(/_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}/g, '_<time>');
     const rename_ = (tree: Map<string, Buffer>) =>
       new Map(
         [...tree].map(([path, bytes]) => [
@@ -327,6 +329,82 @@ describe('xsb rubric run --batch', () => {
       [...a.keys()].some((path) => path.endsWith('slides.pptx.xsb_rubric_anthropic_claude-rubric.json')),
     ).toBe(true);
     expect(treeDifferences(a, b)).toEqual([]);
+  }, 120_000);
+});
+
+describe('xsb rubric run --batch on more decks than it judges at once', () => {
+  it(`keeps at most BATCH_INSTANCE_CONCURRENCY (${BATCH_INSTANCE_CONCURRENCY}) decks in flight, so no batch holds the items of more`, async () => {
+    const DECKS = BATCH_INSTANCE_CONCURRENCY + 4;
+    const work = join(root, 'rubric-bound');
+    const instances = join(work, 'data');
+    await cp(repoFixture('rubric', 'presentbench-layout', 'data'), instances, { recursive: true });
+    const lectures = join(instances, 'education', 'Computer_science_lectures');
+    await rm(join(lectures, 'ch2_bad_callable'), { recursive: true });
+    const markers: string[] = [];
+    for (let i = 0; i < DECKS; i++) {
+      const id = `ch1_copy_${String(i).padStart(2, '0')}`;
+      await cp(join(lectures, 'ch1_bits'), join(lectures, id), { recursive: true });
+      const results = join(
+        work,
+        'results',
+        'education',
+        'Computer_science_lectures',
+        id,
+        'generation_task',
+        'results',
+      );
+      await mkdir(results, { recursive: true });
+      // A marker per deck makes its items' prompts its own (equal prompts would share one custom_id).
+      const marker = `Storage deck marker ${id}`;
+      markers.push(marker);
+      await writeFile(
+        join(results, 'slides.pptx'),
+        buildTestPptx({
+          slides: [
+            {
+              fileNumber: 1,
+              title: marker,
+              bullets: ['A bit is a binary digit', 'Memory cells have addresses'],
+            },
+            { fileNumber: 2, title: 'Compression', bullets: ['Lossless codes keep every bit'] },
+          ],
+        }),
+      );
+    }
+    await rm(join(lectures, 'ch1_bits'), { recursive: true });
+    await writeFile(join(work, 'xsb.config.json'), BATCH_CONFIG);
+    const batchesBefore = server.batches.length;
+    const result = await runXsb(
+      [
+        'rubric',
+        'run',
+        '--instances',
+        instances,
+        '--results',
+        'results',
+        '--judge',
+        'anthropic:claude-rubric',
+        '--batch',
+        '--json',
+      ],
+      { cwd: work, env: { ...env(), XDG_CACHE_HOME: join(root, 'cache-bound') } },
+    );
+    expect(result.stderr).not.toMatch(/ERROR/);
+    expect(JSON.parse(result.stdout).rows.map((row: { status: string }) => row.status)).toEqual(
+      Array(DECKS).fill('evaluated'),
+    );
+    const batchIds = new Set(server.batches.slice(batchesBefore).map((batch) => batch.id));
+    const decksPerBatch = new Map<string, Set<string>>();
+    for (const request of server.requests) {
+      if (!request.batchId || !batchIds.has(request.batchId)) continue;
+      const deck = markers.find((marker) => request.text.includes(marker));
+      expect(deck, `a batch entry names one of the decks: ${request.customId}`).toBeDefined();
+      const decks = decksPerBatch.get(request.batchId) ?? new Set<string>();
+      decksPerBatch.set(request.batchId, decks.add(deck!));
+    }
+    const sizes = [...decksPerBatch.values()].map((decks) => decks.size);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(BATCH_INSTANCE_CONCURRENCY);
+    expect(new Set([...decksPerBatch.values()].flatMap((decks) => [...decks])).size).toBe(DECKS);
   }, 120_000);
 });
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { ApiDataLayout, SqliteJobStore, type StoredJob } from '@xsb/jobs';
@@ -143,6 +144,47 @@ describe('xsb serve', () => {
     const done = await finishedJob(await urlOf(second), id);
     expect(done.executions.map((e) => e.outcome)).toEqual(['requeued', 'done']);
     await expectWholeEvaluations();
+  }, 120_000);
+
+  it('serves from two processes with --processes 2: both answer, a job finishes, a killed member is replaced, SIGTERM stops all', async () => {
+    const primary = serve(['--processes', '2']);
+    const url = (
+      await primary.waitFor(/xsb serve: listening on (http:\/\/127\.0\.0\.1:\d+) \(2 processes;/)
+    )[1]!;
+    // A fresh connection per request: the cluster hands connections to its members in turn.
+    const healthOverNewConnection = () =>
+      new Promise<number>((resolveStatus, reject) => {
+        get(`${url}/healthz`, { agent: false }, (response) => {
+          response.resume();
+          response.on('end', () => resolveStatus(response.statusCode ?? 0));
+        }).on('error', reject);
+      });
+    for (let i = 0; i < 6; i++) expect(await healthOverNewConnection()).toBe(200);
+    await primary.waitFor(/process 0 \(pid \d+\): GET \/healthz 200/);
+    const member = await primary.waitFor(/process 1 \(pid (\d+)\): GET \/healthz 200/);
+
+    const id = await postDeck(url, 'cluster');
+    expect((await finishedJob(url, id)).status).toBe('done');
+    await expectWholeEvaluations();
+    // Only process 0 runs job workers: the other serves HTTP.
+    expect(primary.output()).toMatch(/process 0 \(pid \d+\): listening on .* 2 worker\(s\)\)/);
+    expect(primary.output()).toMatch(/process 1 \(pid \d+\): listening on .* 0 worker\(s\)\)/);
+
+    const killedPid = Number(member[1]);
+    process.kill(killedPid, 'SIGKILL');
+    await primary.waitFor(
+      new RegExp(`API process 1 \\(pid ${killedPid}\\) exited \\(SIGKILL\\); starting another`),
+    );
+    const replaced = await primary.waitFor(
+      new RegExp(`process 1 \\(pid (?!${killedPid}\\))(\\d+)\\): listening on`),
+    );
+    expect(Number(replaced[1])).not.toBe(killedPid);
+    for (let i = 0; i < 4; i++) expect(await healthOverNewConnection()).toBe(200);
+
+    primary.child.kill('SIGTERM');
+    await primary.waitFor(/xsb serve: stopped \(0 job\(s\) finished while draining, 0 queued again\)/);
+    expect(await primary.exited).toBe(0);
+    expect(() => process.kill(Number(replaced[1]), 0)).toThrow();
   }, 120_000);
 
   it('stops with a usage error for a bad flag or a missing data folder', async () => {

@@ -10,6 +10,7 @@ interface ServeFlags {
   host?: string;
   queue?: string;
   workers?: string;
+  processes?: string;
   drainTimeout?: string;
   lease?: string;
   bodyLimit?: string;
@@ -56,12 +57,24 @@ function judgeSettings(context: CliContext, config: XsbConfig, env: Record<strin
 export const LEASE_HELP =
   'seconds a job stays with a worker that stopped renewing it (killed, machine lost) before another takes it (default 30)';
 
-/** Runs until SIGTERM or SIGINT, then `shutdown` (a drain); resolves with what it returned. */
-export async function untilSignal<T>(shutdown: () => Promise<T>): Promise<T> {
+/**
+ * Runs until SIGTERM or SIGINT, then `shutdown` (a drain); resolves with what it returned. A second
+ * signal ends the process at once, unless `holdRepeats`: a cluster member ignores it, because Ctrl-C
+ * reaches the whole process group and the primary then forwards a SIGTERM of its own.
+ */
+export async function untilSignal<T>(
+  shutdown: () => Promise<T>,
+  options: { holdRepeats?: boolean } = {},
+): Promise<T> {
   return new Promise<T>((resolveDone, reject) => {
+    const ignore = () => {};
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
+      if (options.holdRepeats) {
+        process.on('SIGTERM', ignore);
+        process.on('SIGINT', ignore);
+      }
       shutdown().then(resolveDone, reject);
     };
     process.once('SIGTERM', stop);
@@ -88,6 +101,10 @@ export const serveCommand: CommandModule = {
         'jobs this process runs at once (default config api.workers, 2; 0 serves HTTP only)',
       )
       .option(
+        '--processes <n>',
+        'HTTP processes sharing the port, the first running the job workers (default config api.processes, 1)',
+      )
+      .option(
         '--drain-timeout <s>',
         'on SIGTERM, seconds to let running jobs finish before they are queued again (default 30)',
       )
@@ -102,26 +119,47 @@ export const serveCommand: CommandModule = {
         if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
         const bodyLimitMb = integerFlag('--body-limit', flags.bodyLimit, config.api.bodyLimitMb, 1);
         const rateLimit = integerFlag('--rate-limit', flags.rateLimit, config.api.rateLimitPerMinute, 1);
-        const { mergeTokens, parseTokenList, startApiServer, TOKENS_VARIABLE, tokensFromConfig } =
-          await import('@xsb/api');
-        const server = await startApiServer({
+        const processes = integerFlag('--processes', flags.processes, config.api.processes, 1);
+        const api = await import('@xsb/api');
+        const log = (line: string) => context.warn(`[xsb serve] ${new Date().toISOString()} ${line}`);
+        const tokens = api.mergeTokens(
+          api.parseTokenList(settings.env[api.TOKENS_VARIABLE]),
+          api.tokensFromConfig(config.api.tokens),
+        );
+        const host = flags.host ?? '127.0.0.1';
+        const member = api.apiClusterIndex();
+        if (processes > 1 && member === undefined) {
+          api.checkServerSecurity({ tokens, insecureLocal: flags.insecureLocal ?? false, host });
+          // The primary only supervises: each member re-runs this command and builds its own server.
+          const cluster = await api.startApiCluster({ processes, log });
+          context.print(
+            `xsb serve: listening on ${cluster.url} (${processes} processes; OpenAPI at ${cluster.url}/openapi.json)`,
+          );
+          const result = await untilSignal(cluster.shutdown);
+          context.print(
+            `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
+          );
+          return;
+        }
+        const server = await api.startApiServer({
           dataDir: settings.dataDir,
-          host: flags.host ?? '127.0.0.1',
+          host,
           port,
           ...(settings.queue ? { queue: settings.queue } : {}),
-          workers: settings.workers,
+          workers: member === undefined || member === 0 ? settings.workers : 0,
           drainTimeoutMs: settings.drainTimeoutMs,
           leaseMs: settings.leaseMs,
-          tokens: mergeTokens(
-            parseTokenList(settings.env[TOKENS_VARIABLE]),
-            tokensFromConfig(config.api.tokens),
-          ),
+          tokens,
           insecureLocal: flags.insecureLocal ?? false,
           ...settings.judge,
           bodyLimitBytes: bodyLimitMb * 1_000_000,
           rateLimitPerMinute: rateLimit,
-          log: (line) => context.warn(`[xsb serve] ${new Date().toISOString()} ${line}`),
+          log: member === undefined ? log : (line) => log(`process ${member} (pid ${process.pid}): ${line}`),
         });
+        if (member !== undefined) {
+          await api.reportClusterStop(await untilSignal(server.shutdown, { holdRepeats: true }));
+          return;
+        }
         context.print(`xsb serve: listening on ${server.url} (OpenAPI at ${server.url}/openapi.json)`);
         const result = await untilSignal(server.shutdown);
         context.print(
