@@ -72,8 +72,9 @@ function urlOf(address: { address: string | null; port: number }): string {
  * each builds its server from the same flags and config), waits until all listen, and keeps them up:
  * a member that dies is replaced under the same index (its running job returns to the queue when its
  * lease runs out), unless members crash more than five times a minute. Called in the primary only.
- * Why: one Node process answers a burst of 200 status reads one after another; N processes answer it
- * N at a time on N cores (see apps/api/README.md for the measured figures).
+ * Why: one Node process answers a burst of requests one after another; N processes answer N at a time,
+ * given N cores to spare beside the clients (apps/api/README.md: on 2 cores shared with the client it
+ * does not pay).
  */
 export async function startApiCluster(options: ApiClusterOptions): Promise<ApiCluster> {
   if (!cluster.isPrimary) throw new InternalError('startApiCluster runs in the primary process only');

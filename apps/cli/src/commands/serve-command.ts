@@ -135,7 +135,8 @@ export const serveCommand: CommandModule = {
           context.print(
             `xsb serve: listening on ${cluster.url} (${processes} processes; OpenAPI at ${cluster.url}/openapi.json)`,
           );
-          const result = await untilSignal(cluster.shutdown);
+          // A crash loop ends the cluster without a signal: `closed` then rejects with the reason.
+          const result = await Promise.race([untilSignal(cluster.shutdown), cluster.closed]);
           context.print(
             `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
           );
