@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readJsonlAll, replayStoreLineSchema } from '@xsb/core';
 import { ANSWERABILITY_SYSTEM, CLAIM_EXTRACTION_SYSTEM, CLAIM_VERIFICATION_SYSTEM } from '@xsb/eval';
 import { replayKeyFor } from '@xsb/llm';
 import type { FakeLlmReply, FakeLlmRequest } from '@xsb/llm/testing';
@@ -121,16 +121,13 @@ function chatMessageOf(message: WireMessage): {
  * prompt (decks the store never saw) as `otherwise` does — so a model-judged `xsb demo` (online or
  * `--batch`) runs every stage through a provider client with valid answers.
  */
-export function replayStoreJudge(
+export async function replayStoreJudge(
   storeFile: string,
   otherwise: (request: FakeLlmRequest) => FakeLlmReply = scriptedPipelineJudge,
-): (request: FakeLlmRequest) => FakeLlmReply {
-  const completions = new Map<string, string>();
-  for (const line of readFileSync(storeFile, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const { key, completion } = JSON.parse(line) as { key: string; completion: string };
-    completions.set(key, completion);
-  }
+): Promise<(request: FakeLlmRequest) => FakeLlmReply> {
+  const completions = new Map(
+    (await readJsonlAll(storeFile, replayStoreLineSchema)).map((line) => [line.key, line.completion]),
+  );
   return (request) => {
     const body = request.body as { system?: string | WireBlock[]; messages?: WireMessage[] };
     const wire = body.messages ?? [];

@@ -22,7 +22,7 @@ beforeAll(async () => {
   // A model judge answering the demo's probe and weight prompts from its replay store, the deck planner
   // and stage 5 from the scripted judge: every stage of `xsb demo` gets valid answers from a provider.
   server = await startFakeLlmServer({
-    handler: replayStoreJudge(join(REPO_ROOT, 'fixtures/replay/demo.jsonl')),
+    handler: await replayStoreJudge(join(REPO_ROOT, 'fixtures/replay/demo.jsonl')),
   });
   await writeFile(join(root, 'xsb.config.json'), BATCH_CONFIG);
 }, 60_000);
