@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
@@ -85,13 +86,16 @@ async function startServer(
   perMinute: number,
   processes = 1,
 ): Promise<{ url: string; child: ChildProcess }> {
+  // The server's access log (a line per request, as `xsb serve` writes it) goes to a file beside the data.
+  const logFile = openSync(join(dataDir, '..', `server-${perMinute}-${processes}.log`), 'a');
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(here, 'bench-server.ts'), dataDir, TOKENS, String(perMinute), String(processes)],
     {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', logFile],
     },
   );
+  closeSync(logFile);
   const url = await new Promise<string>((resolve, reject) => {
     let text = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -189,10 +189,18 @@ describe('xsb serve: evaluations over HTTP', () => {
     const otherJudgeOrRun = await post(api, { case: 'pilot', system: 'gen', run: 'other' });
     expect(otherJudgeOrRun.status).toBe(202);
     expect((await api.call(`/v1/jobs/${first.job_id}/result`)).status).toBe(409);
+    // A status read twice is the same JSON; once the job changes, it is the new state.
+    const queued = await api.call(`/v1/jobs/${first.job_id}`);
+    expect(queued.headers.get('content-type')).toBe('application/json');
+    const queuedText = await queued.text();
+    expect(apiJobSchema.parse(JSON.parse(queuedText))).toMatchObject({ status: 'queued' });
+    expect(await (await api.call(`/v1/jobs/${first.job_id}`)).text()).toBe(queuedText);
 
     const canceled = await api.call(`/v1/jobs/${first.job_id}`, { method: 'DELETE' });
     expect(canceled.status).toBe(200);
     expect((await bodyOf(canceled)).status).toBe('canceled');
+    const afterCancel = JSON.parse(await (await api.call(`/v1/jobs/${first.job_id}`)).text());
+    expect(afterCancel).toMatchObject({ status: 'canceled', links: { self: `/v1/jobs/${first.job_id}` } });
     expect((await api.call(`/v1/jobs/${first.job_id}`, { method: 'DELETE', token: READ_TOKEN })).status).toBe(
       403,
     );

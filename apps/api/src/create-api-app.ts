@@ -55,21 +55,30 @@ function scopeFor(method: string): ApiScope {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'evaluate';
 }
 
-function authMiddleware(options: ApiAppOptions, limiter: RequestRateLimiter): MiddlewareHandler<ApiEnv> {
+/**
+ * Everything a `/v1` request passes before its route, in one layer (each hono layer costs a closure
+ * and a promise per request): the bearer token and its scope, the token's rate limit, then for a POST
+ * the drain refusal and the declared body size.
+ */
+function v1Middleware(
+  options: ApiAppOptions,
+  limiter: RequestRateLimiter,
+  bodyLimitBytes: number,
+): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
+    const method = c.req.method;
     let token: ApiToken | null = null;
     if (options.tokens.length > 0 || !options.insecureLocal) {
-      const found = authenticate(c.req.header('authorization'), options.tokens);
+      const presented = c.req.header('authorization');
+      const found = authenticate(presented, options.tokens);
       if (!found)
         throw new ApiHttpError(
           401,
           'unauthorized',
-          c.req.header('authorization')
-            ? 'the bearer token is not valid'
-            : 'send a bearer token: Authorization: Bearer <token>',
+          presented ? 'the bearer token is not valid' : 'send a bearer token: Authorization: Bearer <token>',
           { 'WWW-Authenticate': 'Bearer realm="xsb"' },
         );
-      const scope = scopeFor(c.req.method);
+      const scope = scopeFor(method);
       if (!found.scopes.has(scope))
         throw new ApiHttpError(403, 'forbidden', `the token "${found.name}" lacks the "${scope}" scope`);
       token = found;
@@ -82,9 +91,31 @@ function authMiddleware(options: ApiAppOptions, limiter: RequestRateLimiter): Mi
         `more than ${limiter.perMinute} requests per minute; retry in ${verdict.retryAfterSeconds} s`,
         { 'Retry-After': String(verdict.retryAfterSeconds) },
       );
+    if (method === 'POST') refuseEarlyPost(c, options, bodyLimitBytes);
     c.set('token', token);
     await next();
   };
+}
+
+/** A POST is refused while the server drains, and when it declares more than the body limit. */
+function refuseEarlyPost(c: Context, options: ApiAppOptions, bodyLimitBytes: number): void {
+  if (options.isDraining?.())
+    throw new ApiHttpError(
+      503,
+      'draining',
+      'the server is shutting down; retry on another instance or later',
+      {
+        'Retry-After': '5',
+      },
+    );
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (Number.isFinite(declared) && declared > bodyLimitBytes)
+    throw new ApiHttpError(
+      413,
+      'payload_too_large',
+      `Content-Length ${declared} is larger than the limit of ${bodyLimitBytes} bytes`,
+      { Connection: 'close' },
+    );
 }
 
 /**
@@ -107,15 +138,16 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
     },
   });
   const log = options.log ?? (() => {});
-
-  app.use('*', async (c, next) => {
-    const started = performance.now();
-    await next();
-    const token = c.get('token');
-    log(
-      `${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms${token ? ` token=${token.name}` : ''}`,
-    );
-  });
+  const accessLog = options.log;
+  if (accessLog)
+    app.use('*', async (c, next) => {
+      const started = performance.now();
+      await next();
+      const token = c.get('token');
+      accessLog(
+        `${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms${token ? ` token=${token.name}` : ''}`,
+      );
+    });
   app.onError((error, c) => {
     const apiError = toApiError(error);
     if (apiError.status === 500) log(`error on ${c.req.method} ${c.req.path}: ${apiError.message}`);
@@ -136,29 +168,7 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
     c.html(renderDocsPage(app.getOpenAPI31Document(API_DOCUMENT) as OpenApiDocumentView)),
   );
 
-  app.use('/v1/*', authMiddleware(options, limiter));
-  app.use('/v1/*', async (c, next) => {
-    if (c.req.method === 'POST' && options.isDraining?.())
-      throw new ApiHttpError(
-        503,
-        'draining',
-        'the server is shutting down; retry on another instance or later',
-        {
-          'Retry-After': '5',
-        },
-      );
-    if (c.req.method === 'POST') {
-      const declared = Number(c.req.header('content-length') ?? '0');
-      if (Number.isFinite(declared) && declared > bodyLimitBytes)
-        throw new ApiHttpError(
-          413,
-          'payload_too_large',
-          `Content-Length ${declared} is larger than the limit of ${bodyLimitBytes} bytes`,
-          { Connection: 'close' },
-        );
-    }
-    await next();
-  });
+  app.use('/v1/*', v1Middleware(options, limiter, bodyLimitBytes));
   registerEvaluationRoutes(app, { ...options, bodyLimitBytes });
   registerJobRoutes(app, options);
   registerRunRoutes(app, options);

@@ -1,4 +1,5 @@
 export { writeFileAtomic } from './atomic-write';
+export { type BatchedLineWriter, createBatchedLineWriter } from './batched-line-writer';
 export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
 export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';

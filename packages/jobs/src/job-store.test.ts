@@ -293,3 +293,39 @@ describe('the SQLite job store after a crash', () => {
     }
   });
 });
+
+describe('the SQLite job store read cache', () => {
+  it('answers a job read again from memory, and never an older state than the database holds', async () => {
+    const { dir, cleanup } = await makeTempDir('xsb-jobs-cache-');
+    const file = join(dir, 'jobs.sqlite');
+    const reader = new SqliteJobStore(file);
+    const writer = new SqliteJobStore(file);
+    try {
+      const job = (await reader.enqueue(input())).job;
+      const first = await reader.get(job.id);
+      expect(await reader.get(job.id)).toBe(first);
+      expect(Object.isFrozen(first?.progress)).toBe(true);
+
+      // Another connection (another process in production) claims it, reports progress, finishes it.
+      const claimed = writer.claimNext('elsewhere');
+      expect(claimed?.attempt).toBe(1);
+      expect(await reader.get(job.id)).toMatchObject({ status: 'running', attempts: 1 });
+      await writer.progress(job.id, 1, { phase: 'judging', done: 2, total: 5, message: null });
+      expect((await reader.get(job.id))?.progress).toMatchObject({ done: 2, total: 5 });
+      await writer.finish(job.id, 1, { status: 'done', result: { ok: true } });
+      const done = await reader.get(job.id);
+      expect(done).toMatchObject({ status: 'done', executions: [expect.objectContaining({ outcome: 'done' })] });
+
+      // This connection's own write is seen at once too.
+      const second = (await reader.enqueue(input())).job;
+      expect(await reader.get(second.id)).toMatchObject({ status: 'queued', cancel_requested: false });
+      await reader.cancel(second.id);
+      expect(await reader.get(second.id)).toMatchObject({ status: 'canceled' });
+      expect(await writer.get(second.id)).toMatchObject({ status: 'canceled' });
+    } finally {
+      await reader.close();
+      await writer.close();
+      await cleanup();
+    }
+  });
+});

@@ -63,9 +63,16 @@ CREATE TABLE IF NOT EXISTS executions (
 );
 `;
 
-/** The columns a job reads back; `result` (often kilobytes) is read only by `result()`. */
-const JOB_COLUMNS =
-  'seq, id, kind, status, request, progress, error, attempts, submitted_by, cancel_requested, created_at, started_at, finished_at';
+/**
+ * The columns a job reads back, its executions folded in as one JSON array so a read is one statement
+ * (one WAL read lock, the dominant cost of a status request); `result` (often kilobytes) is read only
+ * by `result()`.
+ */
+const JOB_COLUMNS = `seq, id, kind, status, request, progress, error, attempts, submitted_by, cancel_requested,
+  created_at, started_at, finished_at,
+  (SELECT json_group_array(json_object('attempt', attempt, 'worker', worker, 'started_at', started_at,
+     'finished_at', finished_at, 'outcome', outcome) ORDER BY attempt)
+   FROM executions WHERE job_id = jobs.id) AS executions`;
 
 interface JobRow {
   seq: number;
@@ -81,14 +88,8 @@ interface JobRow {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
-}
-
-interface ExecutionRow {
-  attempt: number;
-  worker: string;
-  started_at: string;
-  finished_at: string | null;
-  outcome: JobExecution['outcome'];
+  /** A JSON array of the job's executions, in attempt order. */
+  executions: string;
 }
 
 export interface SqliteJobStoreOptions {
@@ -96,6 +97,18 @@ export interface SqliteJobStoreOptions {
   leaseMs?: number;
   /** How often an idle worker looks for a queued job (default 250 ms; a local enqueue wakes it at once). */
   pollMs?: number;
+}
+
+/** How many jobs `get` keeps between changes of the database (the oldest read goes first). */
+const READ_CACHE_JOBS = 1024;
+
+/** A cached job is shared by every reader, so none may change it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /**
@@ -113,6 +126,9 @@ export class SqliteJobStore implements JobStore {
   private readonly host = hostname();
   private readonly wakers = new Set<() => void>();
   private readonly statements = new Map<string, Database.Statement>();
+  /** Jobs read since the database last changed, and the change stamp they were read at. */
+  private readonly readCache = new Map<string, StoredJob>();
+  private readStamp = '';
 
   constructor(
     readonly file: string,
@@ -139,9 +155,6 @@ export class SqliteJobStore implements JobStore {
   }
 
   private toJob(row: JobRow): StoredJob {
-    const executions = this.sql<[string], ExecutionRow>(
-      'SELECT attempt, worker, started_at, finished_at, outcome FROM executions WHERE job_id = ? ORDER BY attempt',
-    ).all(row.id);
     return {
       id: row.id,
       kind: row.kind as StoredJob['kind'],
@@ -155,7 +168,7 @@ export class SqliteJobStore implements JobStore {
       started_at: row.started_at,
       finished_at: row.finished_at,
       cancel_requested: row.cancel_requested === 1,
-      executions: executions.map((e) => ({ ...e })),
+      executions: JSON.parse(row.executions) as JobExecution[],
     };
   }
 
@@ -201,9 +214,30 @@ export class SqliteJobStore implements JobStore {
     return { outcome: outcome.outcome, job: this.mustGet(outcome.id) };
   }
 
+  /**
+   * A job as the database holds it now. A status poll reads the same jobs again and again, and a
+   * SQLite read (its WAL read lock) is most of such a request's cost, so jobs are kept in memory
+   * until the database changes: `data_version` moves when another connection (another process)
+   * commits, `total_changes()` when this one writes. Checking both is one statement without a table
+   * read; what it returns is never older than a read of the row itself would be.
+   */
   async get(id: string): Promise<StoredJob | undefined> {
+    const stamp = this.sql<[], { version: number; own: number }>(
+      'SELECT data_version AS version, total_changes() AS own FROM pragma_data_version',
+    ).get()!;
+    const key = `${stamp.version}:${stamp.own}`;
+    if (key !== this.readStamp) {
+      this.readCache.clear();
+      this.readStamp = key;
+    }
+    const cached = this.readCache.get(id);
+    if (cached) return cached;
     const row = this.row(id);
-    return row ? this.toJob(row) : undefined;
+    if (!row) return undefined;
+    const job = deepFreeze(this.toJob(row));
+    if (this.readCache.size >= READ_CACHE_JOBS) this.readCache.delete(this.readCache.keys().next().value!);
+    this.readCache.set(id, job);
+    return job;
   }
 
   async list(query: ListJobsQuery): Promise<JobPage> {

@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { cancelJob, type StoredJob } from '@xsb/jobs';
+import type { Context, TypedResponse } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { JSONParsed } from 'hono/utils/types';
 import { ApiHttpError } from '../api-error';
 import {
   EvaluationResultSchema,
@@ -15,6 +17,30 @@ import {
 import type { ApiApp, ApiAppOptions } from '../create-api-app';
 
 const TERMINAL: ReadonlyArray<StoredJob['status']> = ['done', 'failed', 'canceled'];
+
+/**
+ * The JSON of a job as `GET /v1/jobs/{id}` sends it, kept per job object: the store hands out the
+ * same frozen object until the job changes, so a status poll serializes each state once.
+ */
+const jobBodies = new WeakMap<StoredJob, string>();
+function jobBody(job: StoredJob): string {
+  let body = jobBodies.get(job);
+  if (body === undefined) {
+    body = JSON.stringify(withLinks(job));
+    if (Object.isFrozen(job)) jobBodies.set(job, body);
+  }
+  return body;
+}
+
+/** `c.json(withLinks(job), 200)`, with the text of `jobBody` (the same body, type and headers). */
+function sendJob(c: Context, job: StoredJob): TypedResponse<JSONParsed<JobWithLinks>, 200, 'json'> {
+  return c.body(jobBody(job), 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<
+    JSONParsed<JobWithLinks>,
+    200,
+    'json'
+  >;
+}
+type JobWithLinks = ReturnType<typeof withLinks<StoredJob>>;
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -57,7 +83,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       request: { params: JobIdParam },
       responses: { 200: json(JobSchema, 'the job'), ...errorResponses(400, 401, 403, 404, 429) },
     }),
-    async (c) => c.json(withLinks(await mustGet(c.req.valid('param').id)), 200),
+    async (c) => sendJob(c, await mustGet(c.req.valid('param').id)),
   );
 
   app.openapi(

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { UsageError, type XsbConfig } from '@xsb/core';
+import { createBatchedLineWriter, UsageError, type XsbConfig } from '@xsb/core';
 import type { CliContext } from '../cli-context';
 import { configFlags, integerFlag, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
@@ -121,51 +121,58 @@ export const serveCommand: CommandModule = {
         const rateLimit = integerFlag('--rate-limit', flags.rateLimit, config.api.rateLimitPerMinute, 1);
         const processes = integerFlag('--processes', flags.processes, config.api.processes, 1);
         const api = await import('@xsb/api');
-        const log = (line: string) => context.warn(`[xsb serve] ${new Date().toISOString()} ${line}`);
-        const tokens = api.mergeTokens(
-          api.parseTokenList(settings.env[api.TOKENS_VARIABLE]),
-          api.tokensFromConfig(config.api.tokens),
-        );
-        const host = flags.host ?? '127.0.0.1';
-        const member = api.apiClusterIndex();
-        if (processes > 1 && member === undefined) {
-          api.checkServerSecurity({ tokens, insecureLocal: flags.insecureLocal ?? false, host });
-          // The primary only supervises: each member re-runs this command and builds its own server.
-          const cluster = await api.startApiCluster({ processes, log });
-          context.print(
-            `xsb serve: listening on ${cluster.url} (${processes} processes; OpenAPI at ${cluster.url}/openapi.json)`,
+        // A line per request: batched, or a busy server spends more on writing its log than on answering.
+        const logWriter = createBatchedLineWriter((text) => context.io.stderr.write(text));
+        const log = (line: string) => logWriter.line(`[xsb serve] ${new Date().toISOString()} ${line}`);
+        try {
+          const tokens = api.mergeTokens(
+            api.parseTokenList(settings.env[api.TOKENS_VARIABLE]),
+            api.tokensFromConfig(config.api.tokens),
           );
-          // A crash loop ends the cluster without a signal: `closed` then rejects with the reason.
-          const result = await Promise.race([untilSignal(cluster.shutdown), cluster.closed]);
+          const host = flags.host ?? '127.0.0.1';
+          const member = api.apiClusterIndex();
+          if (processes > 1 && member === undefined) {
+            api.checkServerSecurity({ tokens, insecureLocal: flags.insecureLocal ?? false, host });
+            // The primary only supervises: each member re-runs this command and builds its own server.
+            const cluster = await api.startApiCluster({ processes, log });
+            context.print(
+              `xsb serve: listening on ${cluster.url} (${processes} processes; OpenAPI at ${cluster.url}/openapi.json)`,
+            );
+            // A crash loop ends the cluster without a signal: `closed` then rejects with the reason.
+            const result = await Promise.race([untilSignal(cluster.shutdown), cluster.closed]);
+            context.print(
+              `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
+            );
+            return;
+          }
+          const server = await api.startApiServer({
+            dataDir: settings.dataDir,
+            host,
+            port,
+            ...(settings.queue ? { queue: settings.queue } : {}),
+            workers: member === undefined || member === 0 ? settings.workers : 0,
+            drainTimeoutMs: settings.drainTimeoutMs,
+            leaseMs: settings.leaseMs,
+            tokens,
+            insecureLocal: flags.insecureLocal ?? false,
+            ...settings.judge,
+            bodyLimitBytes: bodyLimitMb * 1_000_000,
+            rateLimitPerMinute: rateLimit,
+            log:
+              member === undefined ? log : (line) => log(`process ${member} (pid ${process.pid}): ${line}`),
+          });
+          if (member !== undefined) {
+            await api.reportClusterStop(await untilSignal(server.shutdown, { holdRepeats: true }));
+            return;
+          }
+          context.print(`xsb serve: listening on ${server.url} (OpenAPI at ${server.url}/openapi.json)`);
+          const result = await untilSignal(server.shutdown);
           context.print(
             `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
           );
-          return;
+        } finally {
+          logWriter.flush();
         }
-        const server = await api.startApiServer({
-          dataDir: settings.dataDir,
-          host,
-          port,
-          ...(settings.queue ? { queue: settings.queue } : {}),
-          workers: member === undefined || member === 0 ? settings.workers : 0,
-          drainTimeoutMs: settings.drainTimeoutMs,
-          leaseMs: settings.leaseMs,
-          tokens,
-          insecureLocal: flags.insecureLocal ?? false,
-          ...settings.judge,
-          bodyLimitBytes: bodyLimitMb * 1_000_000,
-          rateLimitPerMinute: rateLimit,
-          log: member === undefined ? log : (line) => log(`process ${member} (pid ${process.pid}): ${line}`),
-        });
-        if (member !== undefined) {
-          await api.reportClusterStop(await untilSignal(server.shutdown, { holdRepeats: true }));
-          return;
-        }
-        context.print(`xsb serve: listening on ${server.url} (OpenAPI at ${server.url}/openapi.json)`);
-        const result = await untilSignal(server.shutdown);
-        context.print(
-          `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
-        );
       });
   },
 };
