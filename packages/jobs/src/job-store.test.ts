@@ -314,7 +314,10 @@ describe('the SQLite job store read cache', () => {
       expect((await reader.get(job.id))?.progress).toMatchObject({ done: 2, total: 5 });
       await writer.finish(job.id, 1, { status: 'done', result: { ok: true } });
       const done = await reader.get(job.id);
-      expect(done).toMatchObject({ status: 'done', executions: [expect.objectContaining({ outcome: 'done' })] });
+      expect(done).toMatchObject({
+        status: 'done',
+        executions: [expect.objectContaining({ outcome: 'done' })],
+      });
 
       // This connection's own write is seen at once too.
       const second = (await reader.enqueue(input())).job;
