@@ -67,7 +67,7 @@ export class ReplayStoreAppender {
 }
 
 /** The keys a store already answers (absent store: none). */
-function storedKeys(store: string): Set<string> {
+export function replayStoreKeys(store: string): Set<string> {
   if (!existsSync(store)) return new Set();
   const lines = readLines(store, (value, line) =>
     validateRecord(replayStoreLineSchema, value, { file: store, line }),
@@ -169,7 +169,7 @@ export async function fillReplayStore(options: FillReplayStoreOptions): Promise<
   const label = options.label ?? fillLabelFor(options.client.judgeId);
   const appender = new ReplayStoreAppender(options.store, label);
   const pending = readPendingPrompts(options.store);
-  const stored = storedKeys(options.store);
+  const stored = replayStoreKeys(options.store);
   const todo = pending.filter((line) => !stored.has(line.key));
   const failures: FillReplayStoreResult['failures'] = [];
   const progress = options.progress ?? silentProgress;

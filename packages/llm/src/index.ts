@@ -36,6 +36,7 @@ export {
   fillReplayStore,
   ReplayStoreAppender,
   readPendingPrompts,
+  replayStoreKeys,
   requestFromPending,
 } from './fill-replay-store';
 export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';

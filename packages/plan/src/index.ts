@@ -2,6 +2,7 @@ export { CostPlanBuilder, type PlanContext, type PlannedCall, sumRows } from './
 export { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
 export { OUTLINE_STAGE, type PlanDemoOptions, planDemo } from './plan-demo';
 export { type PlanEvalOptions, planEval } from './plan-eval';
+export { FILL_STAGE, type PlanFillResult, planFill } from './plan-fill';
 export { type PlannedCaseSource, type PlanProbesOptions, PROBES_STAGE, planProbes } from './plan-probes';
 export { type PlanRubricOptions, planRubric, planRubricDeck, RUBRIC_ITEM_STAGE } from './plan-rubric';
 export { costPlanTable, reconciliationTable, type TextTable } from './plan-tables';

@@ -92,11 +92,19 @@ export async function finishPlan(
   context: CliContext,
   command: Command,
   builder: CostPlanBuilder,
-  options: { config: XsbConfig; run: string | null; flags: PlanFlags; outFlag: 'out' | 'planOut' },
+  options: {
+    config: XsbConfig;
+    run: string | null;
+    flags: PlanFlags;
+    outFlag: 'out' | 'planOut';
+    /** The ledger the planned command writes when it is not the run's (`--ledger FILE`). */
+    ledgerFile?: string;
+  },
 ): Promise<CostPlan> {
   const { config, run, flags } = options;
   const ledgerFile =
-    run === null ? undefined : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(run);
+    options.ledgerFile ??
+    (run === null ? undefined : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(run));
   if (flags.batch)
     builder.note('--batch: the calls go through the provider batch API, so the "batch" column is the bill');
   const plan = await builder.finish({

@@ -115,6 +115,48 @@ describe('xsb plan, xsb usage', () => {
     expect(JSON.parse(again.stdout).totals).toMatchObject({ calls: 0, reused_calls: 61 });
   }, 120_000);
 
+  it('plans llm fill (the prompts a record run left, less those the store holds), then reconciles the fill', async () => {
+    await cp(join(root, 'demo'), join(root, 'fill'), { recursive: true });
+    const data = ['--data', 'fill/data', '--run', 'demo'];
+    const recorded = await run(['eval', ...data, '--judge', `record:${join(root, 'store.jsonl')}`]);
+    expect(recorded.code).toBe(1); // every recorded prompt is a failed row until its answer is in the store
+    const pending = (await readFile(join(root, 'store.pending.jsonl'), 'utf8')).trim().split('\n');
+    const first = JSON.parse(pending[0]!) as { key: string };
+    await writeFile(
+      join(root, 'store.jsonl'),
+      `${JSON.stringify({ key: first.key, model: 'anthropic:claude-sonnet-4-5', completion: '{}' })}\n`,
+    );
+    const fill = ['--store', 'store.jsonl', '--judge', 'anthropic:claude-sonnet-4-5'];
+    // `llm fill` logs to the ledger of config dataDir and run.
+    const inRun = (args: XsbArgs) =>
+      runXsb(args, { cwd: root, env: { ...env, XSB_DATA_DIR: 'fill/data', XSB_RUN: 'demo' } });
+    const requests = server.requestCount;
+    const planned = await inRun(['plan', 'llm', 'fill', ...fill, '--out', 'fill.json']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(server.requestCount).toBe(requests);
+    const plan = await readPlan('fill.json');
+    expect(plan.totals.calls).toBe(pending.length - 1);
+    expect(plan.notes).toContain(
+      `1 of ${pending.length} pending prompt(s) the store already answers: not sent`,
+    );
+    expect(plan.rows.map((row) => row.stage)).toContain('eval.answerability');
+
+    const filled = await inRun(['llm', 'fill', ...fill]);
+    expect(filled.code, filled.stderr).toBe(0);
+    expect(server.requestCount - requests).toBe(pending.length - 1);
+    const usage = await run(['usage', ...data, '--plan', 'fill.json', '--json']);
+    expect(usage.code, usage.stdout).toBe(0);
+    const reconciliation = JSON.parse(usage.stdout);
+    expect(reconciliation.ok).toBe(true);
+    for (const row of reconciliation.rows) {
+      expect(row.actual.calls).toBe(row.planned.calls);
+      expect(Math.abs(row.input_error)).toBeLessThan(0.1);
+    }
+    // Planned again: the store answers everything, nothing is left to send.
+    const again = await inRun(['plan', 'llm', 'fill', ...fill, '--json']);
+    expect(JSON.parse(again.stdout).totals.calls).toBe(0);
+  }, 120_000);
+
   it('plans rubric eval (one deck, one instance) without a call, then reconciles the run of it', async () => {
     const instance = join(root, 'rubric-eval', 'instance');
     await cp(repoFixture('rubric', 'appendix-cs-overview-ch1'), instance, { recursive: true });

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { RunLayout, UsageError } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE } from '@xsb/eval';
-import { planDemo, planEval, planProbes, planRubric, planRubricDeck, planWeights } from '@xsb/plan';
+import { fillLabelFor } from '@xsb/llm';
+import { planDemo, planEval, planFill, planProbes, planRubric, planRubricDeck, planWeights } from '@xsb/plan';
 import { PROBE_DEFAULTS } from '@xsb/probes';
 import { loadInstanceAt } from '@xsb/rubric';
 import { loadAudienceProfiles, WEIGHT_DEFAULTS } from '@xsb/weights';
@@ -18,6 +19,7 @@ import {
 import type { CommandModule } from '../command-module';
 import { demoCommand } from './demo-command';
 import { evalCommand } from './eval-command';
+import { llmCommand } from './llm-command';
 import {
   finishPlan,
   type PlanFlags,
@@ -72,6 +74,33 @@ function registerPlanEval(plan: Command, context: CliContext): void {
       include: shardFilter(flags),
     });
     await finishPlan(context, command, builder, { config, run: config.run, flags, outFlag });
+  });
+}
+
+function registerPlanLlmFill(plan: Command, context: CliContext): void {
+  const llm = plan.command('llm').description('plan `xsb llm fill`');
+  const real = registeredCommand(llmCommand, context, ['llm', 'fill']);
+  const { command, outFlag } = planSubcommand(
+    llm,
+    real,
+    `plan \`xsb llm fill\` (the prompts a record run left that the store lacks) ${PLAN_NOTE}`,
+  );
+  command.action(async (flags: PlanFlags) => {
+    fillLabelFor(flags.judge as string); // the judges `xsb llm fill` takes, refused as it refuses them
+    const { config, env } = context.loadConfig(configFlags({ judge: flags.judge as string }));
+    const store = resolve(context.io.cwd, flags.store as string);
+    const builder = planBuilder(context, config, env, flags);
+    const result = await planFill(builder, { store });
+    builder.note(
+      `${store}: ${result.pending} pending prompt(s), ${result.pending - result.alreadyStored - result.unusable} to send`,
+    );
+    await finishPlan(context, command, builder, {
+      config,
+      run: config.run,
+      flags,
+      outFlag,
+      ...(typeof flags.ledger === 'string' ? { ledgerFile: resolve(context.io.cwd, flags.ledger) } : {}),
+    });
   });
 }
 
@@ -236,5 +265,6 @@ export const planCommand: CommandModule = {
     registerPlanWeights(plan, context);
     registerPlanEval(plan, context);
     registerPlanRubric(plan, context);
+    registerPlanLlmFill(plan, context);
   },
 };

@@ -1,0 +1,70 @@
+import { readPendingPrompts, replayStoreKeys, requestFromPending } from '@xsb/llm';
+import type { CostPlanBuilder } from './cost-plan-builder';
+import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
+
+/** The stage of a pending prompt that recorded none (as `xsb llm fill` logs it). */
+export const FILL_STAGE = 'llm.fill';
+
+/**
+ * Answer tokens of one pending prompt, by its stage. A pending line does not say how many probes or
+ * claims its prompt asks about, so the stage's default batch stands in (12 probes an answerability
+ * batch, 40 claims an extraction, 12 a verification batch); a stage xsb does not know gets 500.
+ */
+const FILL_OUTPUT_ESTIMATES: Record<string, number> = {
+  'eval.answerability': OUTPUT_TOKEN_ESTIMATES.answerabilityPerProbe * 12,
+  'eval.claims': OUTPUT_TOKEN_ESTIMATES.claimPerClaim * 40,
+  'eval.verification': OUTPUT_TOKEN_ESTIMATES.verificationPerClaim * 12,
+  'rubric.item': OUTPUT_TOKEN_ESTIMATES.rubricItem,
+};
+const UNKNOWN_STAGE_OUTPUT = 500;
+
+export interface PlanFillResult {
+  /** Distinct pending prompts. */
+  pending: number;
+  /** Of them, already answered by the store (not sent). */
+  alreadyStored: number;
+  /** Of them, lines `xsb llm fill` cannot send (images or documents kept by hash only). */
+  unusable: number;
+}
+
+/**
+ * Plans `xsb llm fill --store STORE`: each pending prompt the store lacks is one call, in the order
+ * the fill sends them, from the request the fill rebuilds (so its tokens are the real prompt's).
+ * The bench's record → fill → replay loop spends its money here: plan each fill before paying it.
+ */
+export async function planFill(
+  builder: CostPlanBuilder,
+  options: { store: string },
+): Promise<PlanFillResult> {
+  const pending = readPendingPrompts(options.store);
+  const stored = replayStoreKeys(options.store);
+  let unusable = 0;
+  for (const line of pending) {
+    if (stored.has(line.key)) continue;
+    const request = requestFromPending(line);
+    if ('unusable' in request) {
+      unusable += 1;
+      continue;
+    }
+    const stage = request.stage ?? FILL_STAGE;
+    builder.stage(stage);
+    await builder.add({
+      stage,
+      request,
+      outputTokens: cappedOutput(FILL_OUTPUT_ESTIMATES[stage] ?? UNKNOWN_STAGE_OUTPUT, request.maxTokens),
+    });
+  }
+  const alreadyStored = pending.filter((line) => stored.has(line.key)).length;
+  if (alreadyStored > 0)
+    builder.note(
+      `${alreadyStored} of ${pending.length} pending prompt(s) the store already answers: not sent`,
+    );
+  if (unusable > 0)
+    builder.note(
+      `${unusable} pending prompt(s) hold images or documents by hash only: \`xsb llm fill\` cannot send them (fill them with \`xsb bench run --llm record:STORE --fill JUDGE\`); not counted`,
+    );
+  builder.note(
+    'output tokens per prompt: the stage default batch stands in (a pending line does not say how many probes or claims it asks about)',
+  );
+  return { pending: pending.length, alreadyStored, unusable };
+}
