@@ -6,44 +6,25 @@
  * (batched per turn of the event loop), so the figures include the access log.
  */
 import { createBatchedLineWriter } from '@xsb/core';
-import {
-  apiClusterIndex,
-  parseTokenList,
-  reportClusterStop,
-  startApiCluster,
-  startApiServer,
-} from '../src/index';
+import { parseTokenList, serveApiProcesses } from '../src/index';
 
 const [dataDir, tokens, perMinute, processesArgument] = process.argv.slice(2);
-const processes = Number(processesArgument ?? '1');
-const member = apiClusterIndex();
 const logWriter = createBatchedLineWriter((text) => process.stderr.write(text));
-const log = (line: string) =>
-  logWriter.line(
-    `[xsb serve] ${new Date().toISOString()} ${member === undefined ? '' : `process ${member}: `}${line}`,
-  );
-if (processes > 1 && member === undefined) {
-  const cluster = await startApiCluster({ processes, log });
-  process.stdout.write(`listening ${cluster.url}\n`);
-  process.once('SIGTERM', () => {
-    void cluster.shutdown().then(() => process.exit(0));
+const log = (line: string) => logWriter.line(`[xsb serve] ${new Date().toISOString()} ${line}`);
+const served = await serveApiProcesses({
+  processes: Number(processesArgument ?? '1'),
+  dataDir: dataDir!,
+  port: 0,
+  tokens: parseTokenList(tokens),
+  env: {},
+  workers: 2,
+  rateLimitPerMinute: Number(perMinute),
+  log,
+});
+if (served.role !== 'member') process.stdout.write(`listening ${served.url}\n`);
+process.once('SIGTERM', () => {
+  void served.shutdown().then(() => {
+    logWriter.flush();
+    process.exit(0);
   });
-} else {
-  const server = await startApiServer({
-    dataDir: dataDir!,
-    port: 0,
-    tokens: parseTokenList(tokens),
-    env: {},
-    workers: member === undefined || member === 0 ? 2 : 0,
-    rateLimitPerMinute: Number(perMinute),
-    log,
-  });
-  if (member === undefined) process.stdout.write(`listening ${server.url}\n`);
-  process.once('SIGTERM', () => {
-    void server.shutdown().then(async (result) => {
-      if (member !== undefined) await reportClusterStop(result);
-      logWriter.flush();
-      process.exit(0);
-    });
-  });
-}
+});

@@ -23,6 +23,7 @@ export {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
 } from './create-api-app';
 export { RequestRateLimiter } from './rate-limiter';
+export { type ServedApi, serveApiProcesses } from './serve-api-processes';
 export {
   type ApiServer,
   checkServerSecurity,

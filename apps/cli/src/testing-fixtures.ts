@@ -22,3 +22,11 @@ export async function makeTempDirWithSources(prefix: string): ReturnType<typeof 
   await copyRepoFixtures(['sources'], join(temp.dir, 'data'));
   return temp;
 }
+
+/**
+ * An `xsb.config.json` whose batch client submits after 150 ms without a new request and polls every
+ * 20–100 ms: batch runs against the fake provider finish in seconds (a real provider takes minutes).
+ */
+export const FAST_BATCH_CONFIG = JSON.stringify({
+  batch: { idleMs: 150, pollIntervalMs: 20, maxPollIntervalMs: 100 },
+});

@@ -9,7 +9,7 @@ import { BATCH_INSTANCE_CONCURRENCY } from '@xsb/rubric';
 import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runXsb } from '../testing-cli';
-import { repoFixture } from '../testing-fixtures';
+import { FAST_BATCH_CONFIG, repoFixture } from '../testing-fixtures';
 import { scriptedPipelineJudge } from '../testing-judges';
 import { spawnXsb } from '../testing-processes';
 import { readTree, treeDifferences, withoutCreatedAt } from '../testing-trees';
@@ -19,7 +19,6 @@ let root: string;
 let cleanup: () => Promise<void>;
 
 /** Short batch timings for tests (config `batch`): collect for 150 ms of quiet, poll every 20–100 ms. */
-const BATCH_CONFIG = JSON.stringify({ batch: { idleMs: 150, pollIntervalMs: 20, maxPollIntervalMs: 100 } });
 
 beforeAll(async () => {
   ({ dir: root, cleanup } = await makeTempDir('xsb-batch-cli-'));
@@ -36,7 +35,7 @@ afterAll(async () => {
 async function workspace(name: string): Promise<string> {
   const dir = join(root, name);
   await cp(join(root, 'demo'), join(dir, 'demo'), { recursive: true });
-  await writeFile(join(dir, 'xsb.config.json'), BATCH_CONFIG);
+  await writeFile(join(dir, 'xsb.config.json'), FAST_BATCH_CONFIG);
   return dir;
 }
 
@@ -284,7 +283,7 @@ describe('xsb rubric run --batch', () => {
       await rm(work, { recursive: true, force: true });
       await mkdir(results, { recursive: true });
       await copyFile(clean, join(results, 'slides.pptx'));
-      await writeFile(join(work, 'xsb.config.json'), BATCH_CONFIG);
+      await writeFile(join(work, 'xsb.config.json'), FAST_BATCH_CONFIG);
       return runXsb(
         [
           'rubric',
@@ -372,7 +371,7 @@ describe('xsb rubric run --batch on more decks than it judges at once', () => {
       );
     }
     await rm(join(lectures, 'ch1_bits'), { recursive: true });
-    await writeFile(join(work, 'xsb.config.json'), BATCH_CONFIG);
+    await writeFile(join(work, 'xsb.config.json'), FAST_BATCH_CONFIG);
     const batchesBefore = server.batches.length;
     const result = await runXsb(
       [
@@ -422,7 +421,7 @@ describe('xsb rubric eval --batch', () => {
     const dir = join(root, 'rubric-eval');
     await mkdir(dir, { recursive: true });
     const { clean } = await writeLayoutFixtureDecks(dir);
-    await writeFile(join(dir, 'xsb.config.json'), BATCH_CONFIG);
+    await writeFile(join(dir, 'xsb.config.json'), FAST_BATCH_CONFIG);
     const instance = repoFixture('rubric', 'appendix-cs-overview-ch1', 'instance.yaml');
     const evaluate = (extra: string[], cache: string) =>
       runXsb(

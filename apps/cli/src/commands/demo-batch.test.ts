@@ -5,7 +5,7 @@ import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runXsb } from '../testing-cli';
-import { REPO_ROOT } from '../testing-fixtures';
+import { FAST_BATCH_CONFIG, REPO_ROOT } from '../testing-fixtures';
 import { replayStoreJudge } from '../testing-judges';
 import { readTree, treeDifferences, withoutCreatedAt } from '../testing-trees';
 
@@ -14,7 +14,6 @@ let root: string;
 let cleanup: () => Promise<void>;
 
 /** Short batch timings for tests (config `batch`): collect for 150 ms of quiet, poll every 20–100 ms. */
-const BATCH_CONFIG = JSON.stringify({ batch: { idleMs: 150, pollIntervalMs: 20, maxPollIntervalMs: 100 } });
 const PLANNER_SYSTEM = 'You plan presentation slide decks';
 
 beforeAll(async () => {
@@ -24,7 +23,7 @@ beforeAll(async () => {
   server = await startFakeLlmServer({
     handler: await replayStoreJudge(join(REPO_ROOT, 'fixtures/replay/demo.jsonl')),
   });
-  await writeFile(join(root, 'xsb.config.json'), BATCH_CONFIG);
+  await writeFile(join(root, 'xsb.config.json'), FAST_BATCH_CONFIG);
 }, 60_000);
 afterAll(async () => {
   await server.close();

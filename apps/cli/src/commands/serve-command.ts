@@ -129,28 +129,13 @@ export const serveCommand: CommandModule = {
             api.parseTokenList(settings.env[api.TOKENS_VARIABLE]),
             api.tokensFromConfig(config.api.tokens),
           );
-          const host = flags.host ?? '127.0.0.1';
-          const member = api.apiClusterIndex();
-          if (processes > 1 && member === undefined) {
-            api.checkServerSecurity({ tokens, insecureLocal: flags.insecureLocal ?? false, host });
-            // The primary only supervises: each member re-runs this command and builds its own server.
-            const cluster = await api.startApiCluster({ processes, log });
-            context.print(
-              `xsb serve: listening on ${cluster.url} (${processes} processes; OpenAPI at ${cluster.url}/openapi.json)`,
-            );
-            // A crash loop ends the cluster without a signal: `closed` then rejects with the reason.
-            const result = await Promise.race([untilSignal(cluster.shutdown), cluster.closed]);
-            context.print(
-              `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
-            );
-            return;
-          }
-          const server = await api.startApiServer({
+          const served = await api.serveApiProcesses({
+            processes,
             dataDir: settings.dataDir,
-            host,
+            host: flags.host ?? '127.0.0.1',
             port,
             ...(settings.queue ? { queue: settings.queue } : {}),
-            workers: member === undefined || member === 0 ? settings.workers : 0,
+            workers: settings.workers,
             drainTimeoutMs: settings.drainTimeoutMs,
             leaseMs: settings.leaseMs,
             tokens,
@@ -158,15 +143,20 @@ export const serveCommand: CommandModule = {
             ...settings.judge,
             bodyLimitBytes: bodyLimitMb * 1_000_000,
             rateLimitPerMinute: rateLimit,
-            log:
-              member === undefined ? log : (line) => log(`process ${member} (pid ${process.pid}): ${line}`),
+            log,
           });
-          if (member !== undefined) {
-            await api.reportClusterStop(await untilSignal(server.shutdown, { holdRepeats: true }));
+          if (served.role === 'member') {
+            await untilSignal(served.shutdown, { holdRepeats: true });
             return;
           }
-          context.print(`xsb serve: listening on ${server.url} (OpenAPI at ${server.url}/openapi.json)`);
-          const result = await untilSignal(server.shutdown);
+          context.print(
+            `xsb serve: listening on ${served.url} (${served.role === 'primary' ? `${processes} processes; ` : ''}OpenAPI at ${served.url}/openapi.json)`,
+          );
+          // A crash loop ends a cluster without a signal: its `closed` then rejects with the reason.
+          const result =
+            served.role === 'primary'
+              ? await Promise.race([untilSignal(served.shutdown), served.closed])
+              : await untilSignal(served.shutdown);
           context.print(
             `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
           );

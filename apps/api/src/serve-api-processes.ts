@@ -1,0 +1,65 @@
+import type { DrainResult } from '@xsb/jobs';
+import { apiClusterIndex, reportClusterStop, startApiCluster } from './api-process-cluster';
+import { checkServerSecurity, type StartApiServerOptions, startApiServer } from './start-api-server';
+
+/** What `serveApiProcesses` started in this process. */
+export type ServedApi =
+  /** A lone server (`processes` 1). */
+  | { role: 'single'; url: string; shutdown(): Promise<DrainResult>; closed: Promise<DrainResult> }
+  /** The supervisor of a cluster; `closed` rejects when it stopped on a crash loop. */
+  | {
+      role: 'primary';
+      url: string;
+      processes: number;
+      shutdown(): Promise<DrainResult>;
+      closed: Promise<DrainResult>;
+    }
+  /** One member of a cluster; `shutdown` drains it and reports the drain to the primary. */
+  | { role: 'member'; index: number; shutdown(): Promise<DrainResult> };
+
+/**
+ * `xsb serve [--processes N]` in one call, whichever process runs it: with N > 1 the first call (the
+ * primary) checks the token settings and forks N members that run the same script again; there this
+ * call starts a member's server — job workers only in member 0, log lines prefixed with the member and
+ * its pid. With N = 1 it is `startApiServer`. The caller wires signals to `shutdown`.
+ */
+export async function serveApiProcesses(
+  options: StartApiServerOptions & { processes: number },
+): Promise<ServedApi> {
+  const { processes, ...serverOptions } = options;
+  const member = apiClusterIndex();
+  if (processes > 1 && member === undefined) {
+    checkServerSecurity({
+      tokens: options.tokens,
+      ...(options.insecureLocal ? { insecureLocal: true } : {}),
+      host: options.host ?? '127.0.0.1',
+    });
+    const cluster = await startApiCluster({ processes, ...(options.log ? { log: options.log } : {}) });
+    return {
+      role: 'primary',
+      url: cluster.url,
+      processes,
+      shutdown: cluster.shutdown,
+      closed: cluster.closed,
+    };
+  }
+  if (member === undefined) {
+    const server = await startApiServer(serverOptions);
+    return { role: 'single', url: server.url, shutdown: server.shutdown, closed: server.closed };
+  }
+  const log = options.log;
+  const server = await startApiServer({
+    ...serverOptions,
+    ...(member === 0 ? {} : { workers: 0 }),
+    ...(log ? { log: (line: string) => log(`process ${member} (pid ${process.pid}): ${line}`) } : {}),
+  });
+  return {
+    role: 'member',
+    index: member,
+    shutdown: async () => {
+      const result = await server.shutdown();
+      await reportClusterStop(result);
+      return result;
+    },
+  };
+}
