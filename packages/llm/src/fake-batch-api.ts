@@ -91,7 +91,7 @@ export class FakeBatchApi {
   readonly batches: FakeBatch[] = [];
   readonly files: FakeFile[] = [];
   private readonly stored = new Map<string, Stored>();
-  private readonly faults: Record<FakeBatchRoute, FakeBatchFault[]> = { upload: [], create: [] };
+  private faults: Record<FakeBatchRoute, FakeBatchFault[]> = { upload: [], create: [] };
 
   constructor(
     private readonly deps: {
@@ -110,6 +110,10 @@ export class FakeBatchApi {
 
   setPlanner(planner: FakeBatchPlanner): void {
     this.planner = planner;
+  }
+
+  clearFaults(): void {
+    this.faults = { upload: [], create: [] };
   }
 
   queueFault(route: FakeBatchRoute, fault: FakeBatchFault, times = 1): void {

@@ -120,6 +120,8 @@ export interface FakeLlmServer {
   setBatchPlan(planner: FakeBatchPlanner): void;
   /** The next `times` calls of a batch route fail with `fault` (`lost`: done, but answered 500). */
   queueBatchFault(route: FakeBatchRoute, fault: FakeBatchFault, times?: number): void;
+  /** Drops every queued batch fault not yet used. */
+  clearBatchFaults(): void;
   /** Ends a held batch (every one when no id is given) at its next status request. */
   releaseBatches(id?: string): void;
   close(): Promise<void>;
@@ -507,6 +509,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     },
     queueBatchFault(route, fault, times) {
       batchApi.queueFault(route, fault, times);
+    },
+    clearBatchFaults() {
+      batchApi.clearFaults();
     },
     releaseBatches(id) {
       batchApi.release(id);

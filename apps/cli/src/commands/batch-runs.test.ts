@@ -236,6 +236,43 @@ describe('xsb eval --batch when batches go wrong', () => {
     ).toEqual([]);
   }, 180_000);
 
+  it('rides out provider errors on upload and create (retried, a lost create found again): nothing paid twice', async () => {
+    const dir = await workspace('eval-upload-errors');
+    const before = server.batches.length;
+    server.queueBatchFault('upload', { status: 500, message: 'upload failed' }, 2);
+    server.queueBatchFault('create', { kind: 'lost' });
+    const result = await runXsb(EVAL_ARGS('demo/data'), { cwd: dir, env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('12/12 jobs done');
+    const ids = batchCustomIds(before);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(new Set(ids).size).toBe(ids.length); // no request went into two batches
+    expect(
+      treeDifferences(await onlineTree(), await evaluationTree(join(dir, 'demo/data')), sameUpToTime),
+    ).toEqual([]);
+  }, 180_000);
+
+  it('a batch submission the provider refuses (400) goes online with --batch-fallback online, and loses nothing', async () => {
+    const dir = await workspace('eval-refused');
+    const requestsBefore = server.requests.length;
+    server.queueBatchFault('create', { status: 400, message: 'batches are not enabled for this key' }, 1_000);
+    try {
+      const result = await runXsb([...EVAL_ARGS('demo/data'), '--batch-fallback', 'online'], {
+        cwd: dir,
+        env: env(),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('12/12 jobs done');
+    } finally {
+      server.clearBatchFaults();
+    }
+    const online = server.requests.slice(requestsBefore).filter((request) => request.batchId === undefined);
+    expect(online.length).toBeGreaterThan(0);
+    expect(
+      treeDifferences(await onlineTree(), await evaluationTree(join(dir, 'demo/data')), sameUpToTime),
+    ).toEqual([]);
+  }, 180_000);
+
   it('a killed xsb eval --batch run again resumes polling its batch instead of submitting it again', async () => {
     const dir = await workspace('eval-killed');
     const before = server.batches.length;
