@@ -26,10 +26,13 @@ export const RubricResultSchema = apiRubricResultSchema.meta({ id: 'RubricResult
 export const RunListSchema = apiRunListSchema.meta({ id: 'RunList' });
 export const RunSummarySchema = metricsSummarySchema.meta({ id: 'RunSummary' });
 
+/** What a job id looks like (UUIDs, as the API hands them out). */
+export const JOB_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
+
 export const JobIdParam = z.object({
   id: z
     .string()
-    .regex(/^[A-Za-z0-9-]{1,64}$/, 'is not a job id')
+    .regex(JOB_ID_PATTERN, 'is not a job id')
     .openapi({ param: { name: 'id', in: 'path' }, example: '0b0f7a0e-4a8e-4f51-9c43-6f1e2d3c4b5a' }),
 });
 export const RunParam = z.object({

@@ -103,6 +103,12 @@ describe('xsb serve: safe by default', () => {
         '/readyz',
       ]),
     );
+    expect(document.paths['/v1/jobs/{id}'].get).toMatchObject({
+      parameters: [{ name: 'id', in: 'path' }],
+      responses: {
+        200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
+      },
+    });
     expect(document.components.schemas.Job.properties.status.enum).toEqual([
       'queued',
       'running',
@@ -205,6 +211,12 @@ describe('xsb serve: evaluations over HTTP', () => {
       403,
     );
     expect((await api.call('/v1/jobs/no-such-job')).status).toBe(404);
+    const badId = await api.call('/v1/jobs/not_a_job_id');
+    expect(badId.status).toBe(400);
+    expect((await bodyOf(badId)).error).toEqual({
+      code: 'invalid_field',
+      message: 'field "id": is not a job id',
+    });
     expect((await api.call('/v1/jobs?status=nope')).status).toBe(400);
     expect((await api.call('/v1/jobs?cursor=zzz')).status).toBe(400);
     expect((await leftovers(api.dataDir)).uploads).toHaveLength(1);
