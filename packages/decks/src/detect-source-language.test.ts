@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { detectSourceLanguage } from './detect-source-language';
+import {
+  detectSourceLanguage,
+  isLanguageDetectorRunning,
+  LANGUAGE_DETECTOR_IDLE_MS,
+  stopLanguageDetector,
+} from './detect-source-language';
+
+const RAFT =
+  'Raft elects a leader that replicates its log to the other servers of the cluster before it commits an entry.';
 
 describe('detectSourceLanguage (eld)', () => {
   it.each([
@@ -45,5 +53,30 @@ describe('detectSourceLanguage (eld)', () => {
         400,
       );
     expect(await detectSourceLanguage(english + german)).toBe('de');
+  });
+
+  it('holds eld in a thread that ends when asked to, once the detections under way are answered', async () => {
+    await stopLanguageDetector();
+    expect(isLanguageDetectorRunning()).toBe(false);
+    const detections = [detectSourceLanguage(RAFT), detectSourceLanguage(RAFT)];
+    expect(isLanguageDetectorRunning()).toBe(true);
+    const stopped = stopLanguageDetector();
+    expect(await Promise.all(detections)).toEqual(['en', 'en']);
+    await stopped;
+    expect(isLanguageDetectorRunning()).toBe(false);
+    // A later detection starts it again.
+    expect(await detectSourceLanguage(RAFT)).toBe('en');
+    expect(isLanguageDetectorRunning()).toBe(true);
+    await stopLanguageDetector();
+  });
+
+  it('ends the thread by itself after its idle time, and keeps it while detections follow each other', async () => {
+    expect(await detectSourceLanguage(RAFT)).toBe('en');
+    await new Promise((resolve) => setTimeout(resolve, LANGUAGE_DETECTOR_IDLE_MS / 2));
+    expect(await detectSourceLanguage(RAFT)).toBe('en');
+    await new Promise((resolve) => setTimeout(resolve, LANGUAGE_DETECTOR_IDLE_MS / 4));
+    expect(isLanguageDetectorRunning()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, LANGUAGE_DETECTOR_IDLE_MS + 500));
+    expect(isLanguageDetectorRunning()).toBe(false);
   });
 });

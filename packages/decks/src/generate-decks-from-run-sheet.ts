@@ -10,6 +10,7 @@ import {
   readUtf8Text,
 } from '@xsb/core';
 import type { LlmClient } from '@xsb/llm';
+import { stopLanguageDetector } from './detect-source-language';
 import { BASELINE_SYSTEM, type BaselineDeckResult, generateBaselineDeck } from './generate-baseline-deck';
 import { loadSourceText } from './load-source-text';
 import { readCaseMetadata } from './read-case-metadata';
@@ -109,9 +110,18 @@ export async function generateBaselineDeckFromSource(
  * built-in generator, rows whose system is a configured command generator by running it (see
  * runCommandGenerator). Rows of other systems fail with the command that handles them; each failure
  * is recorded and the batch goes on. A generator's `${VAR}` that is not set is a ConfigError before
- * any row runs.
+ * any row runs. The language detector's thread (see detectSourceLanguage) ends with the batch, so a
+ * stage after it in the same process does not carry eld's database.
  */
 export async function generateDecksFromRunSheet(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
+  try {
+    return await generateSheetRows(options);
+  } finally {
+    await stopLanguageDetector();
+  }
+}
+
+function generateSheetRows(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
   const generators = options.generators ?? {};
   const environment = options.environment ?? process.env;
   const used = new Set(options.sheet.entries.map((entry) => entry.row.system));

@@ -10,7 +10,7 @@ export {
 } from './deck-scaffolding';
 export { type DeckStatsFiles, deckStatsFor, writeDeckStats } from './deck-stats';
 export { formatDeckText } from './deck-text';
-export { detectSourceLanguage } from './detect-source-language';
+export { detectSourceLanguage, stopLanguageDetector } from './detect-source-language';
 export { findDeckFile } from './find-deck-file';
 export {
   BASELINE_SYSTEM,

@@ -9,7 +9,7 @@ import { runRubric } from '@xsb/rubric';
 import { CostPlanBuilder } from '../src/cost-plan-builder';
 import { planRubric } from '../src/plan-rubric';
 import { reconcileUsage } from '../src/reconcile-usage';
-import { runPipeline } from './scale-pipeline';
+import { runPipeline, type StagePeak } from './scale-pipeline';
 
 export interface RunPartOptions {
   part: 'rubric' | 'pipeline';
@@ -84,7 +84,12 @@ const builder = new CostPlanBuilder(
     ? { judge: options.judge, env, noCache: true }
     : { judge: options.judge, env, cacheDir: join(options.dir, 'cache') },
 );
-let timing: { planMs: number; runMs: number; stages?: Record<string, number> };
+let timing: {
+  planMs: number;
+  runMs: number;
+  stages?: Record<string, number>;
+  stagePeaks?: Record<string, StagePeak>;
+};
 let layout: RunLayout | undefined;
 if (options.part === 'rubric') timing = await planAndRunRubric(builder);
 else {
@@ -137,6 +142,7 @@ process.stdout.write(
     planMs: Math.round(timing.planMs),
     runMs: Math.round(timing.runMs),
     stages: timing.stages ?? {},
+    stagePeaks: timing.stagePeaks ?? {},
     peakRssMb: Math.round(peakRss / 1024 / 1024),
     rssMb: {
       first: Math.round((samples[0] ?? peakRss) / 1048576),

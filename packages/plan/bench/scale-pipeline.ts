@@ -25,6 +25,50 @@ import { planWeights } from '../src/plan-weights';
 
 export const SCALE_RUN = 'scale';
 
+/**
+ * The highest RSS, V8 heap (total reserved and used) and off-heap memory (external, of which array
+ * buffers) sampled while one stage ran, in MB; `liveHeapMb`: the heap left after a full GC at the
+ * end (only when node runs with `--expose-gc`, else null).
+ */
+export interface StagePeak {
+  rssMb: number;
+  heapTotalMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+  liveHeapMb: number | null;
+}
+
+const toMb = (bytes: number) => Math.round(bytes / 1048576);
+
+/** Runs `work`, sampling memory every 100 ms (and at both ends). */
+async function sampledPeak(work: () => Promise<unknown>): Promise<StagePeak> {
+  const peak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+  const sample = () => {
+    const usage = process.memoryUsage();
+    for (const key of Object.keys(peak) as Array<keyof typeof peak>)
+      peak[key] = Math.max(peak[key], usage[key]);
+  };
+  sample();
+  const sampler = setInterval(sample, 100);
+  try {
+    await work();
+  } finally {
+    clearInterval(sampler);
+    sample();
+  }
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  return {
+    rssMb: toMb(peak.rss),
+    heapTotalMb: toMb(peak.heapTotal),
+    heapUsedMb: toMb(peak.heapUsed),
+    externalMb: toMb(peak.external),
+    arrayBuffersMb: toMb(peak.arrayBuffers),
+    liveHeapMb: gc ? toMb(process.memoryUsage().heapUsed) : null,
+  };
+}
+
 export async function runPipeline(
   builder: CostPlanBuilder,
   options: {
@@ -33,19 +77,26 @@ export async function runPipeline(
     clientOptions: CreateLlmClientOptions;
     withProbes: boolean;
   },
-): Promise<{ planMs: number; runMs: number; stages: Record<string, number>; layout: RunLayout }> {
+): Promise<{
+  planMs: number;
+  runMs: number;
+  stages: Record<string, number>;
+  stagePeaks: Record<string, StagePeak>;
+  layout: RunLayout;
+}> {
   const layout = new RunLayout(options.dataDir);
   const clientOptions = { ...options.clientOptions, ledgerFile: layout.usageLedgerFile(SCALE_RUN) };
   const stages: Record<string, number> = {};
+  const stagePeaks: Record<string, StagePeak> = {};
   let planMs = 0;
   const timed = async (stage: string, work: () => Promise<unknown>) => {
     const started = performance.now();
-    await work();
+    stagePeaks[stage] = await sampledPeak(work);
     stages[stage] = Math.round(performance.now() - started);
   };
-  const planned = async (work: () => Promise<unknown>) => {
+  const planned = async (stage: string, work: () => Promise<unknown>) => {
     const started = performance.now();
-    await work();
+    stagePeaks[`plan ${stage}`] = await sampledPeak(work);
     planMs += performance.now() - started;
   };
   const { cases } = await discoverSourceCases(options.dataDir);
@@ -53,7 +104,7 @@ export async function runPipeline(
     for (const sourceCase of cases) await prepareSourceContext(layout, sourceCase);
   });
   if (options.withProbes) {
-    await planned(() => planProbes(builder, { layout, cases }));
+    await planned('probes', () => planProbes(builder, { layout, cases }));
     const generator = createProbeGenerator(options.judge, clientOptions);
     // As `xsb probes` runs them: case after case, the stage's default 4 generations in flight.
     await timed('2 probes', async () => {
@@ -63,7 +114,7 @@ export async function runPipeline(
   const pairs = cases.flatMap((sourceCase) =>
     sourceCase.metadata.valid_audiences.map((audience) => ({ caseLabel: sourceCase.caseId, audience })),
   );
-  await planned(() => planWeights(builder, { layout, pairs }));
+  await planned('weights', () => planWeights(builder, { layout, pairs }));
   const utilityJudge = createUtilityJudge(options.judge, clientOptions);
   // As `xsb weights` runs them: pair after pair, the stage's default 4 calls in flight.
   await timed('3 weights', async () => {
@@ -99,7 +150,7 @@ export async function runPipeline(
       audienceProfiles: BUILT_IN_AUDIENCES,
     });
   });
-  await planned(() => planEval(builder, { dataDir: options.dataDir, run: SCALE_RUN }));
+  await planned('eval', () => planEval(builder, { dataDir: options.dataDir, run: SCALE_RUN }));
   const { env, cacheDir, noCache, limits } = clientOptions;
   await timed('5-6 evaluate', () =>
     runEvaluation({
@@ -115,5 +166,5 @@ export async function runPipeline(
   const runMs = Object.entries(stages)
     .filter(([stage]) => !stage.startsWith('1') && !stage.startsWith('4'))
     .reduce((sum, [, ms]) => sum + ms, 0);
-  return { planMs, runMs, stages, layout };
+  return { planMs, runMs, stages, stagePeaks, layout };
 }

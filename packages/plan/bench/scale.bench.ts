@@ -12,6 +12,9 @@
  * `--latency-ms 150 --jitter-ms 50` (a realistic 1.5 s ± 0.5 s judge answer, scaled by 0.1),
  * `--rubric-concurrency 16` (items in flight), `--deck-concurrency 1` (decks at once, online),
  * `--batch-deck-concurrency 2` (decks of each system at once through the batch API: 16 in flight, ~430 MB), `--dir DIR` (inputs are kept there and reused), `--judge`.
+ * The pipeline also prints each stage's peak RSS, heap (used/total) and external memory; run with
+ * `NODE_OPTIONS=--expose-gc` to add the live heap after a full GC at each stage's end (those GCs
+ * change the later stages' peaks, so the table's figures are measured without it).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,6 +22,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StagePeak } from './scale-pipeline';
 import { synthesizePresentBench, synthesizeXSlidesSources } from './synthesize';
 
 const FULL = { instances: 238, systems: 8, topics: 113, probes: 8133 };
@@ -222,6 +226,16 @@ async function rubricFullPlan(): Promise<void> {
   );
 }
 
+/** One stage per entry: peak RSS, heap used of heap total, external (array buffers), live heap after a GC. */
+function stageMemory(peaks: Record<string, StagePeak>): string {
+  return Object.entries(peaks)
+    .map(
+      ([stage, peak]) =>
+        `${stage}: RSS ${peak.rssMb}, heap ${peak.heapUsedMb}/${peak.heapTotalMb}, external ${peak.externalMb} (${peak.arrayBuffersMb})${peak.liveHeapMb === null ? '' : `, live ${peak.liveHeapMb}`}`,
+    )
+    .join('; ');
+}
+
 async function pipelinePart(): Promise<void> {
   console.log(
     `\n## X+SlidesBench-size pipeline (probes, weights, decks, eval): ${judge}, latency ${latencyMs} ± ${jitterMs} ms, the stages' default concurrency (4)`,
@@ -254,6 +268,9 @@ async function pipelinePart(): Promise<void> {
       results.push({ fraction: fraction.text, topics, probes, ...result });
       print(fraction.text, `${topics} (${probes})`, result, 4);
       console.log(`   stage wall times: ${JSON.stringify(result.stages)}`);
+      console.log(
+        `   memory by stage (peak MB): ${stageMemory(result.stagePeaks as Record<string, StagePeak>)}`,
+      );
     } finally {
       await server.stop();
     }
