@@ -16,16 +16,55 @@ let sequence = 0;
 /** Long enough for another process to store a large batch's results while this one waits. */
 const LOCK_TIMEOUT_MS = 30 * 60_000;
 
+/** Settled records read back from disk for a lookup, kept for the next lookups of the same batches. */
+const SETTLED_CACHE_SIZE = 8;
+
+/** What the store keeps of one record: all of it while open, only its header once settled. */
+interface Known {
+  id: string;
+  status: BatchState['status'];
+  batchId: string | undefined;
+  /** The whole record while it is `preparing` or `submitted`; dropped once it is settled. */
+  open: { record: BatchState; customIds: Set<string> } | undefined;
+}
+
+/** A settled record read back from its file, with its custom_ids and missing ones as sets. */
+interface Settled {
+  record: BatchState;
+  customIds: Set<string>;
+  missing: Set<string>;
+}
+
+/**
+ * A request's custom_id as a 32-bit number (its key is a sha-256, so the bits are uniform): the
+ * index maps it to the records that may name the request. Two requests can share a number, so a
+ * hit is confirmed against the record (in memory while open, its file once settled).
+ */
+function slotOf(customId: string): number {
+  return Number.parseInt(customId.slice(4, 12), 16) | 0;
+}
+
 /**
  * The batch state files of one run (`<stateDir>/batches/<id>.json`), for one provider and base URL.
  * Writes are atomic (temp + rename); changes that decide whether a request is submitted or billed
  * run under the folder's lock (`batches/.xsb.lock`), so two processes on one run never submit the
  * same request twice nor bill one answer twice.
+ *
+ * Memory stays bounded by the batches in flight, not by the size of the run: an open record
+ * (`preparing`, `submitted`) is kept whole, a settled one (`collected`, `failed`: neither changes
+ * again) only as its id, status and batch id, its request list staying in its file. A compact index
+ * (a number per request, ~30 bytes) says which records may name a request; lookups that hit a
+ * settled record read its file (the last few are kept).
  */
 export class BatchStateStore {
   readonly dir: string;
-  private readonly records = new Map<string, BatchState>();
-  private readonly byCustomId = new Map<string, string[]>();
+  /** Every record of this scope, in the order first seen (ids sort in creation order). */
+  private readonly known: Known[] = [];
+  private readonly ordinalOf = new Map<string, number>();
+  private readonly index = new Map<number, number | number[]>();
+  /** State files of another provider or base URL: read once, skipped by later scans. */
+  private readonly foreign = new Set<string>();
+  private readonly settledCache = new Map<string, Settled>();
 
   constructor(
     stateDir: string,
@@ -35,8 +74,9 @@ export class BatchStateStore {
   }
 
   /**
-   * Reads every state file of this provider and base URL. A file that does not parse or validate
-   * stops the run (InputError naming it): without it xsb cannot know whether its requests were paid.
+   * Reads the state files this store has not seen settle (new ones, and open ones another process
+   * may have moved on). A file that does not parse or validate stops the run (InputError naming
+   * it): without it xsb cannot know whether its requests were paid.
    */
   async scan(): Promise<void> {
     let names: string[];
@@ -46,10 +86,14 @@ export class BatchStateStore {
       return;
     }
     for (const name of names.sort()) {
-      if (!name.endsWith('.json') || name.startsWith('.')) continue;
+      if (!name.endsWith('.json') || name.startsWith('.') || this.foreign.has(name)) continue;
+      const ordinal = this.ordinalOf.get(name.slice(0, -'.json'.length));
+      if (ordinal !== undefined && !this.known[ordinal]?.open) continue;
       const record = await this.readFile(join(this.dir, name));
-      if (record && record.provider === this.scope.provider && record.baseUrl === this.scope.baseUrl)
+      if (!record) continue;
+      if (record.provider === this.scope.provider && record.baseUrl === this.scope.baseUrl)
         this.remember(record);
+      else this.foreign.add(name);
     }
   }
 
@@ -60,25 +104,53 @@ export class BatchStateStore {
     return record;
   }
 
+  /** An open record (`preparing` or `submitted`); settled ones are not kept whole. */
   get(id: string): BatchState | undefined {
-    return this.records.get(id);
-  }
-
-  /** Every record naming a custom_id, oldest first. */
-  recordsWith(customId: string): BatchState[] {
-    return (this.byCustomId.get(customId) ?? []).map((id) => this.records.get(id) as BatchState);
+    const ordinal = this.ordinalOf.get(id);
+    return ordinal === undefined ? undefined : this.known[ordinal]?.open?.record;
   }
 
   /** The newest record of a custom_id that is still being submitted or processed. */
   openRecordWith(customId: string): BatchState | undefined {
-    return this.recordsWith(customId)
-      .reverse()
-      .find((record) => record.status === 'preparing' || record.status === 'submitted');
+    for (const ordinal of this.candidates(customId).reverse()) {
+      const open = this.known[ordinal]?.open;
+      if (open?.customIds.has(customId)) return open.record;
+    }
+    return undefined;
+  }
+
+  /** The newest collected record that answered a custom_id (it is not among its `missing`), if any. */
+  async answeredRecordWith(customId: string): Promise<BatchState | undefined> {
+    for (const ordinal of this.candidates(customId).reverse()) {
+      const known = this.known[ordinal] as Known;
+      if (known.status !== 'collected') continue;
+      const settled = await this.settled(known.id);
+      if (settled?.customIds.has(customId) && !settled.missing.has(customId)) return settled.record;
+    }
+    return undefined;
+  }
+
+  /** How many records name a custom_id (its next submission is round this + 1). */
+  async submissionsOf(customId: string): Promise<number> {
+    let count = 0;
+    for (const ordinal of this.candidates(customId)) {
+      const known = this.known[ordinal] as Known;
+      if (known.open) count += known.open.customIds.has(customId) ? 1 : 0;
+      else if ((await this.settled(known.id))?.customIds.has(customId)) count += 1;
+    }
+    return count;
+  }
+
+  /** Request entries held in memory: those of open records only (the bound the store keeps). */
+  get heldRequests(): number {
+    let count = 0;
+    for (const known of this.known) count += known.open?.record.requests.length ?? 0;
+    return count;
   }
 
   knownBatchIds(): Set<string> {
     const ids = new Set<string>();
-    for (const record of this.records.values()) if (record.batchId) ids.add(record.batchId);
+    for (const known of this.known) if (known.batchId) ids.add(known.batchId);
     return ids;
   }
 
@@ -151,14 +223,56 @@ export class BatchStateStore {
     return validateRecord(batchStateSchema, parsed, { file });
   }
 
-  private remember(record: BatchState): void {
-    const known = this.records.has(record.id);
-    this.records.set(record.id, record);
-    if (known) return;
-    for (const { customId } of record.requests) {
-      const ids = this.byCustomId.get(customId);
-      if (ids) ids.push(record.id);
-      else this.byCustomId.set(customId, [record.id]);
+  private candidates(customId: string): number[] {
+    const slot = this.index.get(slotOf(customId));
+    return slot === undefined ? [] : typeof slot === 'number' ? [slot] : [...slot];
+  }
+
+  /** A settled record's custom_ids and missing ones, read from its file (the last few are kept). */
+  private async settled(id: string): Promise<Settled | undefined> {
+    let hit = this.settledCache.get(id);
+    if (hit) {
+      this.settledCache.delete(id);
+      this.settledCache.set(id, hit);
+      return hit;
     }
+    const record = await this.readFile(this.fileOf(id));
+    if (!record) return undefined;
+    hit = {
+      record,
+      customIds: new Set(record.requests.map((request) => request.customId)),
+      missing: new Set(record.missing ?? []),
+    };
+    this.settledCache.set(id, hit);
+    if (this.settledCache.size > SETTLED_CACHE_SIZE)
+      this.settledCache.delete(this.settledCache.keys().next().value as string);
+    return hit;
+  }
+
+  private remember(record: BatchState): void {
+    let ordinal = this.ordinalOf.get(record.id);
+    if (ordinal === undefined) {
+      ordinal = this.known.length;
+      this.ordinalOf.set(record.id, ordinal);
+      this.known.push({ id: record.id, status: record.status, batchId: undefined, open: undefined });
+      for (const { customId } of record.requests) {
+        const slot = slotOf(customId);
+        const at = this.index.get(slot);
+        if (at === undefined) this.index.set(slot, ordinal);
+        else if (typeof at === 'number') {
+          if (at !== ordinal) this.index.set(slot, [at, ordinal]);
+        } else if (at.at(-1) !== ordinal) at.push(ordinal);
+      }
+    }
+    const known = this.known[ordinal] as Known;
+    known.status = record.status;
+    known.batchId = record.batchId;
+    const open = record.status === 'preparing' || record.status === 'submitted';
+    known.open = open
+      ? {
+          record,
+          customIds: known.open?.customIds ?? new Set(record.requests.map(({ customId }) => customId)),
+        }
+      : undefined;
   }
 }

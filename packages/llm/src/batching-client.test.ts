@@ -327,6 +327,36 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     expect(server.batches.length).toBe(before + 1);
   });
 
+  it('holds no request list of a collected batch; a restarted client still answers from it, paying nothing twice', async () => {
+    const asked = questions(10, 'bounded ');
+    // At each collection, what the client holds is at most what is still out (10 less the collected).
+    const heldAtCollection: Array<[number, number]> = [];
+    let collected = 0;
+    const first = batchClient(spec, {
+      maxRequestsPerBatch: 4,
+      onEvent: (event) => {
+        if (event.type !== 'collected') return;
+        collected += event.succeeded + event.missing;
+        heldAtCollection.push([first.heldBatchRequests, 10 - collected]);
+      },
+    }) as BatchingClient;
+    const before = server.batches.length;
+    const answers = await Promise.all(asked.map((q) => first.complete(q)));
+    expect(server.batches.length).toBe(before + 3);
+    expect(heldAtCollection).toHaveLength(3);
+    for (const [held, out] of heldAtCollection) expect(held).toBeLessThanOrEqual(out);
+    expect(heldAtCollection.at(-1)).toEqual([0, 0]);
+    expect(first.heldBatchRequests).toBe(0);
+    const restarted = batchClient(spec) as BatchingClient;
+    const again = await Promise.all(asked.map((q) => restarted.complete(q)));
+    expect(again.map((r) => r.text)).toEqual(answers.map((r) => r.text));
+    expect(server.batches.length).toBe(before + 3);
+    expect(restarted.heldBatchRequests).toBe(0);
+    const ledger = await readJsonlAll(join(dir, 'usage_ledger.jsonl'), usageLedgerEntrySchema);
+    expect(ledger.filter((line) => !line.cacheHit)).toHaveLength(10);
+    expect(ledger.filter((line) => line.cacheHit && line.costUsd === 0)).toHaveLength(10);
+  });
+
   it('shares one entry between identical concurrent calls', async () => {
     const before = server.batches.length;
     const client = batchClient(spec);

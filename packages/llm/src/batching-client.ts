@@ -69,6 +69,11 @@ const DEFAULTS = {
 const ENVELOPE_BYTES = 4096;
 /** Cache writes and ledger lines of one batch's results run this many at a time. */
 const DELIVERY_CONCURRENCY = 32;
+/**
+ * Results of collected batches read again (a resumed run without the disk cache) kept in memory:
+ * enough for the decks being resumed, not every batch of the run.
+ */
+const COLLECTED_RESULTS_KEPT = 4;
 
 interface Waiter {
   resolve: (result: CompletionResult) => void;
@@ -211,6 +216,14 @@ export class BatchingClient implements LlmClient {
     });
   }
 
+  /**
+   * Request entries of batch state records held in memory: only those of batches not yet collected
+   * (a collected batch's list stays in its state file), so memory follows the batches in flight.
+   */
+  get heldBatchRequests(): number {
+    return this.store.heldRequests;
+  }
+
   /** Submits what is collected now, without waiting for the idle window. */
   flush(): void {
     this.submitPending(false);
@@ -240,10 +253,7 @@ export class BatchingClient implements LlmClient {
         return;
       }
       if (!this.online.options.refresh) {
-        const answered = this.store
-          .recordsWith(entry.customId)
-          .reverse()
-          .find((record) => record.status === 'collected' && !record.missing?.includes(entry.customId));
+        const answered = await this.store.answeredRecordWith(entry.customId);
         if (answered && (await this.answerFromCollected(entry, answered))) return;
       }
       this.enqueue(entry);
@@ -266,10 +276,12 @@ export class BatchingClient implements LlmClient {
     const batchId = record.batchId;
     if (!batchId) return false;
     let results = this.collectedResults.get(record.id);
-    if (!results) {
-      results = retryBatchCall(() => this.backend.results(batchId, record.model), this.retry);
-      this.collectedResults.set(record.id, results);
-    }
+    if (results) this.collectedResults.delete(record.id);
+    else results = retryBatchCall(() => this.backend.results(batchId, record.model), this.retry);
+    // The most recently used last; the oldest goes (a later request of it reads its results again).
+    this.collectedResults.set(record.id, results);
+    if (this.collectedResults.size > COLLECTED_RESULTS_KEPT)
+      this.collectedResults.delete(this.collectedResults.keys().next().value as string);
     const outcome = await results.then(
       (map) => map.get(entry.customId),
       () => undefined,
@@ -420,7 +432,9 @@ export class BatchingClient implements LlmClient {
           else entries.push(entry);
         }
         if (entries.length === 0) return;
-        const round = Math.max(...entries.map((entry) => this.store.recordsWith(entry.customId).length + 1));
+        let round = 1;
+        for (const entry of entries)
+          round = Math.max(round, (await this.store.submissionsOf(entry.customId)) + 1);
         record = this.store.create({
           judge: this.judgeId,
           model: entries[0]?.model as string,
