@@ -124,9 +124,10 @@ describe('xsb plan, xsb usage', () => {
     const first = JSON.parse(pending[0]!) as { key: string };
     await writeFile(
       join(root, 'store.jsonl'),
-      `${JSON.stringify({ key: first.key, model: 'anthropic:claude-sonnet-4-5', completion: '{}' })}\n`,
+      `${JSON.stringify({ key: first.key, model: 'anthropic:claude-haiku-4-5', completion: '{}' })}\n`,
     );
-    const fill = ['--store', 'store.jsonl', '--judge', 'anthropic:claude-sonnet-4-5'];
+    // A model no earlier test of this file judged with: none of these prompts is in the disk cache.
+    const fill = ['--store', 'store.jsonl', '--judge', 'anthropic:claude-haiku-4-5'];
     // `llm fill` logs to the ledger of config dataDir and run.
     const inRun = (args: XsbArgs) =>
       runXsb(args, { cwd: root, env: { ...env, XSB_DATA_DIR: 'fill/data', XSB_RUN: 'demo' } });
