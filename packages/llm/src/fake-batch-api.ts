@@ -112,6 +112,11 @@ export class FakeBatchApi {
     this.planner = planner;
   }
 
+  /** Scripted faults not yet used, both routes together. */
+  faultsLeft(): number {
+    return this.faults.upload.length + this.faults.create.length;
+  }
+
   clearFaults(): void {
     this.faults = { upload: [], create: [] };
   }

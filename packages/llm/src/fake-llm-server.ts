@@ -122,6 +122,8 @@ export interface FakeLlmServer {
   queueBatchFault(route: FakeBatchRoute, fault: FakeBatchFault, times?: number): void;
   /** Drops every queued batch fault not yet used. */
   clearBatchFaults(): void;
+  /** How many queued batch faults are not yet used (a test checks its faults were met). */
+  batchFaultsLeft(): number;
   /** Ends a held batch (every one when no id is given) at its next status request. */
   releaseBatches(id?: string): void;
   close(): Promise<void>;
@@ -512,6 +514,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     },
     clearBatchFaults() {
       batchApi.clearFaults();
+    },
+    batchFaultsLeft() {
+      return batchApi.faultsLeft();
     },
     releaseBatches(id) {
       batchApi.release(id);

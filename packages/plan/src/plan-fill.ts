@@ -1,20 +1,24 @@
+import { DEFAULT_BATCH_SIZE, DEFAULT_CLAIM_SETTINGS, EVAL_STAGES } from '@xsb/eval';
 import { readPendingPrompts, replayStoreKeys, requestFromPending } from '@xsb/llm';
 import type { CostPlanBuilder } from './cost-plan-builder';
 import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
+import { RUBRIC_ITEM_STAGE } from './plan-rubric';
 
 /** The stage of a pending prompt that recorded none (as `xsb llm fill` logs it). */
 export const FILL_STAGE = 'llm.fill';
 
 /**
  * Answer tokens of one pending prompt, by its stage. A pending line does not say how many probes or
- * claims its prompt asks about, so the stage's default batch stands in (12 probes an answerability
- * batch, 40 claims an extraction, 12 a verification batch); a stage xsb does not know gets 500.
+ * claims its prompt asks about, so the stage's default batch stands in (the default answerability
+ * batch, the default claim cap of an extraction, the default verification batch); a stage xsb does
+ * not know gets 500.
  */
 const FILL_OUTPUT_ESTIMATES: Record<string, number> = {
-  'eval.answerability': OUTPUT_TOKEN_ESTIMATES.answerabilityPerProbe * 12,
-  'eval.claims': OUTPUT_TOKEN_ESTIMATES.claimPerClaim * 40,
-  'eval.verification': OUTPUT_TOKEN_ESTIMATES.verificationPerClaim * 12,
-  'rubric.item': OUTPUT_TOKEN_ESTIMATES.rubricItem,
+  [EVAL_STAGES.answerability]: OUTPUT_TOKEN_ESTIMATES.answerabilityPerProbe * DEFAULT_BATCH_SIZE,
+  [EVAL_STAGES.claimExtraction]: OUTPUT_TOKEN_ESTIMATES.claimPerClaim * DEFAULT_CLAIM_SETTINGS.max_claims,
+  [EVAL_STAGES.claimVerification]:
+    OUTPUT_TOKEN_ESTIMATES.verificationPerClaim * DEFAULT_CLAIM_SETTINGS.verify_batch_size,
+  [RUBRIC_ITEM_STAGE]: OUTPUT_TOKEN_ESTIMATES.rubricItem,
 };
 const UNKNOWN_STAGE_OUTPUT = 500;
 
