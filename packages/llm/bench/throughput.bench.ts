@@ -8,7 +8,9 @@
 // 4) Goodput against a fake server enforcing RPM and TPM limits (client configured with them, and not).
 // 5) 64-way concurrency against 800 ms latency: achieved / ideal (80 req/s).
 // 6) A batch run: submissions, polls, wall time. 7) The token estimator's error on the fake server.
-// Peak RSS at the end. Name parts to run only those: throughput overhead limits concurrency64 batch estimator.
+// 8) What sending one ~43 MB batch body adds to memory, the SDK's way and xsb's (batch-body-memory.ts).
+// Peak RSS at the end. Name parts to run only those: throughput overhead limits concurrency64 batch
+// estimator body.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { createLlmClient } from '../src/create-llm-client';
 import { httpFetch } from '../src/http-fetch';
+import { batchBodyMemory } from './batch-body-memory';
 import { batchRun } from './batch-run';
 import { estimatorError } from './estimator-error';
 import { envFor, serveInChild } from './fake-server-process';
@@ -145,5 +148,6 @@ if (run('overhead')) for (const spec of SPECS) console.log(await overhead(spec))
 if (run('limits')) for (const line of await goodputUnderLimits()) console.log(line);
 if (run('concurrency64')) for (const spec of SPECS) console.log(await concurrency64(spec));
 if (run('batch')) for (const spec of SPECS) console.log(await batchRun(spec));
+if (run('body')) for (const line of await batchBodyMemory()) console.log(line);
 if (run('estimator')) for (const line of await estimatorError()) console.log(line);
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB`);

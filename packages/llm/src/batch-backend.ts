@@ -3,12 +3,16 @@ import type { CompletionRequest } from './completion-types';
 import type { ProviderName } from './parse-judge-spec';
 import type { ProviderAnswer } from './provider-adapter';
 
-/** One request rendered for a batch: the provider's per-request object and its size in the upload. */
+/**
+ * One request rendered for a batch: the provider's per-request object as UTF-8 JSON, and its size in
+ * the upload. Serialised once, held off the JS heap until its batch is sent, and copied into the
+ * body from there (a JS string of it would be two bytes a character for text beyond Latin-1).
+ */
 export interface BatchEntry {
   customId: string;
   /** Anthropic `{custom_id, params}`; OpenAI `{custom_id, method, url, body}`. */
-  body: Record<string, unknown>;
-  /** UTF-8 bytes of `body` as JSON, plus its separator in the upload. */
+  json: Buffer;
+  /** `json`'s length plus its separator in the upload. */
   bytes: number;
 }
 

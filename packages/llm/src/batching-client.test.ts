@@ -10,7 +10,13 @@ import {
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BatchEvent, BatchingClient, type BatchOptions, customIdFor } from './batching-client';
+import {
+  type BatchEvent,
+  BatchingClient,
+  type BatchOptions,
+  customIdFor,
+  DEFAULT_MAX_BATCH_BYTES,
+} from './batching-client';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient, preferredConcurrencyFor } from './create-llm-client';
 import { cacheKeyFor } from './request-key';
@@ -55,9 +61,9 @@ const questions = (n: number, prefix = 'q'): CompletionRequest[] =>
     maxTokens: 50,
   }));
 
-function customIdOf(spec: string, request: CompletionRequest): string {
+function customIdOf(spec: string, request: CompletionRequest, at: FakeLlmServer = server): string {
   const [provider, model] = spec.split(':') as [string, string];
-  const baseUrl = provider === 'anthropic' ? server.url : `${server.url}/v1`;
+  const baseUrl = provider === 'anthropic' ? at.url : `${at.url}/v1`;
   return customIdFor(cacheKeyFor({ provider, model, baseUrl, request }));
 }
 
@@ -122,6 +128,63 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     const { batches } = submissions(before);
     expect(batches.length).toBeGreaterThan(1);
     expect(batches.reduce((sum, b) => sum + b.customIds.length, 0)).toBe(9);
+  });
+
+  it('makes one submission at a time, so only one batch body is in memory while it is sent', async () => {
+    const slow = await startFakeLlmServer({
+      handler: (r) => ({ text: `answer to ${r.text}` }),
+      batchSubmitLatencyMs: 80,
+      batchPlan: () => ({ pollsBeforeEnd: 1 }),
+    });
+    try {
+      const client = createLlmClient(spec, {
+        env: fakeProviderEnv(slow),
+        ledgerFile: join(dir, 'usage_ledger.jsonl'),
+        batch: { stateDir: dir, ...FAST, maxRequestsPerBatch: 3 },
+      });
+      const asked = questions(12, 'one at a time ');
+      const results = await Promise.all(asked.map((q) => client.complete(q)));
+      expect(results.map((r) => r.text)).toEqual(asked.map((_, i) => `answer to one at a time ${i}`));
+      expect(slow.batches.map((b) => b.customIds.length)).toEqual([3, 3, 3, 3]);
+      expect(slow.maxConcurrentBatchSubmissions).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it(`makes batches of at most ${DEFAULT_MAX_BATCH_BYTES / 1e6} MB by default, and one of its own for a larger request`, async () => {
+    const big = await startFakeLlmServer({ handler: () => ({ text: 'ok' }), keepRequests: false });
+    try {
+      const client = createLlmClient(spec, { env: fakeProviderEnv(big), batch: { stateDir: dir, ...FAST } });
+      // Three requests of 0.4 of the default size (two fit in a batch, the third cannot), and one of
+      // 1.1: over the default size, under the provider's limit, so it is sent alone, not refused.
+      const sizes = [0.4, 0.4, 0.4, 1.1];
+      const asked = sizes.map(
+        (share, i) => questions(1, `${i}${'x'.repeat(Math.floor(DEFAULT_MAX_BATCH_BYTES * share))}`)[0]!,
+      );
+      const results = await Promise.all(asked.map((q) => client.complete(q)));
+      expect(results.map((r) => r.text)).toEqual(['ok', 'ok', 'ok', 'ok']);
+      expect(big.batches.map((b) => b.customIds.length).sort()).toEqual([1, 1, 2]);
+      const largest = customIdOf(spec, asked[3]!, big);
+      expect(big.batches.find((b) => b.customIds.includes(largest))?.customIds).toEqual([largest]);
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('refuses a request larger than an explicit maxBytesPerBatch (too_large), or sends it online with the fallback', async () => {
+    const asked = questions(1, `too large ${'y'.repeat(3_000)}`)[0]!;
+    const strict = batchClient(spec, { maxBytesPerBatch: 4096 + 1500 });
+    const before = server.batches.length;
+    const error = await strict.complete(asked).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).code).toBe('too_large');
+    expect((error as ProviderError).message).toMatch(/more than a batch may hold \(5596\)/);
+    const onlineBefore = onlineRequests();
+    const fallback = batchClient(spec, { maxBytesPerBatch: 4096 + 1500, fallback: 'online' });
+    expect((await fallback.complete(asked)).text).toMatch(/^answer to too large y+/);
+    expect(onlineRequests()).toBe(onlineBefore + 1);
+    expect(server.batches.length).toBe(before);
   });
 
   it('never submits a request the disk cache answers', async () => {

@@ -22,7 +22,12 @@ export interface BatchOptions {
   maxRounds?: number;
   /** Requests per batch (default: the provider's limit, 100,000 Anthropic / 50,000 OpenAI). */
   maxRequestsPerBatch?: number;
-  /** Bytes per batch (default: the provider's limit, 256 MB Anthropic / 200 MB OpenAI). */
+  /**
+   * Bytes per batch, at most the provider's limit (256 MB Anthropic / 200 MB OpenAI); a request
+   * larger than this fails (`too_large`). Default: batches of up to 16 MB
+   * ({@link DEFAULT_MAX_BATCH_BYTES}), and a request larger than that goes in a batch of its own
+   * under the provider's limit. A batch's body is in memory while it is sent.
+   */
   maxBytesPerBatch?: number;
   /**
    * The client's `preferredConcurrency` (default: the provider's request limit of one batch,
@@ -64,6 +69,14 @@ const DEFAULTS = {
   deadlineMs: 25 * 3_600_000,
   cancelGraceMs: 10 * 60_000,
 } as const;
+
+/**
+ * The default size of a batch, far below the providers' limits (256 / 200 MB): while a batch is
+ * sent its body is in memory (its requests' JSON and the Blob made of it, streamed to the socket),
+ * so this bounds what a submission adds to a run's footprint, and a failed upload costs little to
+ * send again. Batches cost the same whatever their size; a run only makes more of them.
+ */
+export const DEFAULT_MAX_BATCH_BYTES = 16_000_000;
 
 /** Room kept under a byte limit for the batch envelope (`{"requests":[…]}`, multipart headers). */
 const ENVELOPE_BYTES = 4096;
@@ -132,6 +145,8 @@ export class BatchingClient implements LlmClient {
   private readonly backend: BatchBackend;
   private readonly store: BatchStateStore;
   private readonly settings: Required<Omit<BatchOptions, 'onEvent' | 'stateDir'>>;
+  /** The largest request a batch may take: the explicit `maxBytesPerBatch`, else the provider's limit. */
+  private readonly maxRequestBytes: number;
   private readonly retry: BatchRetryPolicy;
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Set<Entry>();
@@ -144,6 +159,8 @@ export class BatchingClient implements LlmClient {
   private readonly polls = new Map<string, Promise<void>>();
   private readonly createdHere = new Set<string>();
   private readonly collectedResults = new Map<string, Promise<Map<string, EntryOutcome>>>();
+  /** The submission being made; the next one starts when it ends (see `queueSubmission`). */
+  private submissions: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly online: ProviderClient,
@@ -164,7 +181,7 @@ export class BatchingClient implements LlmClient {
       fallback: options.fallback ?? DEFAULTS.fallback,
       maxRounds: options.maxRounds ?? DEFAULTS.maxRounds,
       maxRequestsPerBatch: maxRequests,
-      maxBytesPerBatch: Math.min(options.maxBytesPerBatch ?? this.backend.maxBytes, this.backend.maxBytes),
+      maxBytesPerBatch: Math.min(options.maxBytesPerBatch ?? DEFAULT_MAX_BATCH_BYTES, this.backend.maxBytes),
       maxPending: options.maxPending ?? this.backend.maxRequests,
       idleMs: options.idleMs ?? DEFAULTS.idleMs,
       maxCollectMs: options.maxCollectMs ?? DEFAULTS.maxCollectMs,
@@ -173,6 +190,7 @@ export class BatchingClient implements LlmClient {
       deadlineMs: options.deadlineMs ?? DEFAULTS.deadlineMs,
       cancelGraceMs: options.cancelGraceMs ?? DEFAULTS.cancelGraceMs,
     };
+    this.maxRequestBytes = Math.min(options.maxBytesPerBatch ?? this.backend.maxBytes, this.backend.maxBytes);
     this.preferredConcurrency = this.settings.maxPending;
     this.retry = {
       limits,
@@ -312,12 +330,12 @@ export class BatchingClient implements LlmClient {
         return;
       }
     }
-    if (entry.rendered.bytes > this.settings.maxBytesPerBatch - ENVELOPE_BYTES) {
+    if (entry.rendered.bytes > this.maxRequestBytes - ENVELOPE_BYTES) {
       this.noAnswer(
         entry,
         {
           code: 'too_large',
-          detail: `is ${entry.rendered.bytes} bytes, more than a batch may hold (${this.settings.maxBytesPerBatch})`,
+          detail: `is ${entry.rendered.bytes} bytes, more than a batch may hold (${this.maxRequestBytes})`,
           resubmit: false,
           online: true,
         },
@@ -370,7 +388,7 @@ export class BatchingClient implements LlmClient {
     }
     for (const chunk of chunks) {
       for (const entry of chunk.entries) this.unqueue(entry);
-      void this.submit(chunk.entries);
+      this.queueSubmission(chunk.entries);
     }
     if (this.pending.size === 0) {
       clearTimeout(this.idleTimer);
@@ -412,6 +430,20 @@ export class BatchingClient implements LlmClient {
         });
     }
     return chunks;
+  }
+
+  /**
+   * Submissions run one at a time in a process: each holds its batch's body (up to the byte limit)
+   * while it is sent, so several at once would add up. A create takes seconds, a batch minutes to
+   * hours, so waiting for the one before costs a run nothing it would notice.
+   */
+  private queueSubmission(chunk: Entry[]): void {
+    this.submissions = this.submissions
+      .then(() => this.submit(chunk))
+      .catch((error: unknown) => {
+        for (const entry of chunk)
+          if (this.entries.get(entry.customId) === entry) this.rejectAll(entry, error);
+      });
   }
 
   /** Writes the state (before any provider call), then uploads and creates the batch. */
@@ -464,6 +496,9 @@ export class BatchingClient implements LlmClient {
       submitted,
       entries.map((entry) => entry.rendered as BatchEntry),
     );
+    // The provider holds them now; a request that needs another batch is rendered again.
+    for (const entry of entries)
+      if (entry.state === 'submitted' && entry.recordId === submitted.id) entry.rendered = undefined;
   }
 
   private async createRemote(record: BatchState, rendered: BatchEntry[]): Promise<void> {

@@ -92,6 +92,9 @@ export class FakeBatchApi {
   readonly files: FakeFile[] = [];
   private readonly stored = new Map<string, Stored>();
   private faults: Record<FakeBatchRoute, FakeBatchFault[]> = { upload: [], create: [] };
+  private submissionsInFlight = 0;
+  /** The most upload and create calls that were being answered at once. */
+  maxConcurrentSubmissions = 0;
 
   constructor(
     private readonly deps: {
@@ -104,6 +107,8 @@ export class FakeBatchApi {
       limits: { anthropic: FakeBatchLimits; openai: FakeBatchLimits };
       /** Keep the request bodies of ended batches (false: forgotten once answered, for scale runs). */
       keepBodies?: boolean;
+      /** Time an upload or create call takes to answer, in ms. */
+      submitLatencyMs?: number;
     },
     private planner: FakeBatchPlanner = () => ({}),
   ) {}
@@ -135,9 +140,22 @@ export class FakeBatchApi {
   async route(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer): Promise<boolean> {
     const method = req.method ?? 'GET';
     const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+    if (method === 'POST' && ['/v1/messages/batches', '/v1/files', '/v1/batches'].includes(path)) {
+      this.submissionsInFlight += 1;
+      this.maxConcurrentSubmissions = Math.max(this.maxConcurrentSubmissions, this.submissionsInFlight);
+      try {
+        const latency = this.deps.submitLatencyMs ?? 0;
+        if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+        if (path === '/v1/messages/batches') await this.anthropicCreate(req, res, raw);
+        else if (path === '/v1/files') await this.upload(req, res, raw);
+        else await this.openAiCreate(res, raw);
+      } finally {
+        this.submissionsInFlight -= 1;
+      }
+      return true;
+    }
     if (path === '/v1/messages/batches') {
-      if (method === 'POST') await this.anthropicCreate(res, raw);
-      else this.list(res, 'anthropic', query);
+      this.list(res, 'anthropic', query);
       return true;
     }
     const anthropicBatch = path.match(/^\/v1\/messages\/batches\/([^/]+)(\/results|\/cancel)?$/);
@@ -148,10 +166,6 @@ export class FakeBatchApi {
       else if (action === '/cancel') this.cancel(res, stored);
       else if (action === '/results') this.anthropicResults(res, stored);
       else await this.retrieve(res, stored);
-      return true;
-    }
-    if (path === '/v1/files' && method === 'POST') {
-      await this.upload(req, res, raw);
       return true;
     }
     const fileRoute = path.match(/^\/v1\/files\/([^/]+)(\/content)?$/);
@@ -169,8 +183,7 @@ export class FakeBatchApi {
       return true;
     }
     if (path === '/v1/batches') {
-      if (method === 'POST') await this.openAiCreate(res, raw);
-      else this.list(res, 'openai', query);
+      this.list(res, 'openai', query);
       return true;
     }
     const openAiBatch = path.match(/^\/v1\/batches\/([^/]+)(\/cancel)?$/);
@@ -199,9 +212,13 @@ export class FakeBatchApi {
     return true;
   }
 
-  private async anthropicCreate(res: ServerResponse, raw: Buffer): Promise<void> {
+  private async anthropicCreate(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
     const fault = this.takeFault(res, 'anthropic', 'create');
     if (fault === true) return;
+    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
+      sendError(res, 'anthropic', { status: 400, message: 'content-type: expected application/json' });
+      return;
+    }
     const limits = this.deps.limits.anthropic;
     if (raw.length > limits.maxBytes) {
       sendError(res, 'anthropic', {

@@ -89,6 +89,8 @@ export interface FakeLlmServerOptions {
   rateLimits?: FakeRateLimits;
   /** How each new batch behaves (default: it ends at the second status request, all answered). */
   batchPlan?: FakeBatchPlanner;
+  /** Time each batch upload or create call takes to answer, in ms (default 0). */
+  batchSubmitLatencyMs?: number;
   /** Per-batch limits (defaults: the providers' own, 100,000 / 256 MB and 50,000 / 200 MB). */
   batchLimits?: { anthropic?: FakeBatchLimits; openai?: FakeBatchLimits };
   /**
@@ -107,6 +109,8 @@ export interface FakeLlmServer {
   readonly requestCount: number;
   /** Every batch created, in order (both providers). */
   readonly batches: readonly FakeBatch[];
+  /** The most batch upload and create calls that were being answered at once. */
+  readonly maxConcurrentBatchSubmissions: number;
   /** Files uploaded (OpenAI batch input) and written (batch output and error files). */
   readonly files: readonly FakeFile[];
   /** What the RPM/TPM/in-flight enforcer let through and refused (zeros without `rateLimits`). */
@@ -163,6 +167,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
         openai: options.batchLimits?.openai ?? { ...OPENAI_BATCH_LIMITS },
       },
       keepBodies: options.keepRequests ?? true,
+      ...(options.batchSubmitLatencyMs !== undefined
+        ? { submitLatencyMs: options.batchSubmitLatencyMs }
+        : {}),
     },
     options.batchPlan,
   );
@@ -497,6 +504,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     },
     batches: batchApi.batches,
     files: batchApi.files,
+    get maxConcurrentBatchSubmissions() {
+      return batchApi.maxConcurrentSubmissions;
+    },
     get rateLimitStats() {
       return enforcer?.stats ?? noRateStats;
     },

@@ -1,4 +1,10 @@
-export { type BatchEvent, BatchingClient, type BatchOptions, customIdFor } from './batching-client';
+export {
+  type BatchEvent,
+  BatchingClient,
+  type BatchOptions,
+  customIdFor,
+  DEFAULT_MAX_BATCH_BYTES,
+} from './batching-client';
 export { type CompleteJsonOptions, completeJson, extractJson, StructuredAnswerError } from './complete-json';
 export type {
   ChatMessage,

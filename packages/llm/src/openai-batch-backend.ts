@@ -39,21 +39,26 @@ export class OpenAiBatchBackend implements BatchBackend {
   ) {}
 
   entryFor(customId: string, request: CompletionRequest, model: string): BatchEntry {
-    const body = {
+    const line = {
       custom_id: customId,
       method: 'POST',
       url: ENDPOINT,
       body: toOpenAiBody(request, model, this.officialApi),
     };
+    const json = Buffer.from(JSON.stringify(line));
     // One JSONL line and its newline.
-    return { customId, body, bytes: Buffer.byteLength(JSON.stringify(body)) + 1 };
+    return { customId, json, bytes: json.length + 1 };
   }
 
   async upload(entries: readonly BatchEntry[], localId: string): Promise<string> {
-    const jsonl = entries.map((entry) => `${JSON.stringify(entry.body)}\n`).join('');
+    // A Blob of the entries' JSON lines, not one JSONL string and copies of it.
+    const jsonl = new Blob(
+      entries.flatMap((entry) => [entry.json, '\n']),
+      { type: 'application/jsonl' },
+    );
     const file = await this.client.files.create(
       {
-        file: await toFile(Buffer.from(jsonl), `xsb-${localId}.jsonl`, { type: 'application/jsonl' }),
+        file: await toFile(jsonl, `xsb-${localId}.jsonl`, { type: 'application/jsonl' }),
         purpose: 'batch',
       },
       { maxRetries: 0 },

@@ -11,7 +11,7 @@
  * bench/estimator.bench.ts: bytes/4 against the count endpoints and o200k_base), `--fractions 1/8,1/4,1/2,1`,
  * `--latency-ms 150 --jitter-ms 50` (a realistic 1.5 s ± 0.5 s judge answer, scaled by 0.1),
  * `--rubric-concurrency 16` (items in flight), `--deck-concurrency 1` (decks at once, online),
- * `--batch-deck-concurrency 2` (decks of each system at once through the batch API: 16 in flight, ~430 MB), `--dir DIR` (inputs are kept there and reused), `--judge`.
+ * `--batch-deck-concurrency 2` (decks of each system at once through the batch API: 16 in flight; 348–388 MB from 1/32 to full size, docs/scale.md), `--dir DIR` (inputs are kept there and reused), `--judge`.
  * The pipeline also prints each stage's peak RSS, heap (used/total) and external memory; run with
  * `NODE_OPTIONS=--expose-gc` to add the live heap after a full GC at each stage's end (those GCs
  * change the later stages' peaks, so the table's figures are measured without it).
