@@ -54,7 +54,7 @@ export class AnthropicBatchBackend implements BatchBackend {
    * copies of it (measured by `pnpm bench body`).
    */
   async create(entries: readonly BatchEntry[]): Promise<string> {
-    const parts: Array<string | Buffer> = ['{"requests":['];
+    const parts: Array<string | Buffer<ArrayBuffer>> = ['{"requests":['];
     for (const [index, entry] of entries.entries()) parts.push(index > 0 ? ',' : '', entry.json);
     parts.push(']}');
     const batch = await this.client.post<Anthropic.Messages.MessageBatch>('/v1/messages/batches', {

@@ -11,7 +11,7 @@ import type { ProviderAnswer } from './provider-adapter';
 export interface BatchEntry {
   customId: string;
   /** Anthropic `{custom_id, params}`; OpenAI `{custom_id, method, url, body}`. */
-  json: Buffer;
+  json: Buffer<ArrayBuffer>;
   /** `json`'s length plus its separator in the upload. */
   bytes: number;
 }

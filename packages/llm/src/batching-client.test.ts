@@ -420,6 +420,57 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     expect(ledger.filter((line) => line.cacheHit && line.costUsd === 0)).toHaveLength(10);
   });
 
+  it("drops each request's rendered JSON once its batch is created, before the batch ends", async () => {
+    server.setBatchPlan(() => ({ pollsBeforeEnd: Number.POSITIVE_INFINITY }));
+    const held: Record<string, number> = {};
+    const client = batchClient(spec, {
+      onEvent: (event) => {
+        if (event.type === 'submitted') held.atCreation = client.heldRequestBytes;
+        if (event.type === 'polled') held.whilePolled ??= client.heldRequestBytes;
+      },
+    }) as BatchingClient;
+    const asked = questions(5, 'rendered once ');
+    const answers = Promise.all(asked.map((q) => client.complete(q)));
+    while (held.whilePolled === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    server.releaseBatches();
+    expect((await answers).map((r) => r.text)).toEqual(asked.map((_, i) => `answer to rendered once ${i}`));
+    expect(held.atCreation).toBeGreaterThan(5 * 100);
+    expect(held.whilePolled).toBe(0);
+  });
+
+  it('answers a request asked again after its first caller gave up while its batch waited to be submitted', async () => {
+    const slow = await startFakeLlmServer({
+      handler: (r) => ({ text: `answer to ${r.text}` }),
+      batchSubmitLatencyMs: 150,
+      batchPlan: () => ({ pollsBeforeEnd: 1 }),
+    });
+    try {
+      const client = createLlmClient(spec, {
+        env: fakeProviderEnv(slow),
+        batch: { stateDir: dir, ...FAST, maxRequestsPerBatch: 1 },
+      });
+      const [first, second] = questions(2, 'requeued ') as [CompletionRequest, CompletionRequest];
+      const firstAnswer = client.complete(first);
+      const controller = new AbortController();
+      const abandoned = client
+        .complete(second, { signal: controller.signal })
+        .catch((error: unknown) => error);
+      // The first submission is in flight (150 ms at the fake), the second's waits behind it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort(new Error('gave up'));
+      expect(((await abandoned) as Error).message).toBe('gave up');
+      const again = await Promise.race([
+        client.complete(second),
+        new Promise<string>((resolve) => setTimeout(() => resolve('no answer in 5 s'), 5_000)),
+      ]);
+      expect(typeof again === 'string' ? again : again.text).toBe('answer to requeued 1');
+      expect((await firstAnswer).text).toBe('answer to requeued 0');
+      for (const batch of slow.batches) expect(new Set(batch.customIds).size).toBe(batch.customIds.length);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('shares one entry between identical concurrent calls', async () => {
     const before = server.batches.length;
     const client = batchClient(spec);

@@ -242,6 +242,16 @@ export class BatchingClient implements LlmClient {
     return this.store.heldRequests;
   }
 
+  /**
+   * Bytes of rendered requests the client holds: those collected or waiting for their submission
+   * (a request's JSON is dropped once its batch is created).
+   */
+  get heldRequestBytes(): number {
+    let bytes = 0;
+    for (const entry of this.entries.values()) bytes += entry.rendered?.bytes ?? 0;
+    return bytes;
+  }
+
   /** Submits what is collected now, without waiting for the idle window. */
   flush(): void {
     this.submitPending(false);
@@ -255,7 +265,7 @@ export class BatchingClient implements LlmClient {
       entry.waiters = entry.waiters.filter((other) => other !== waiter);
       waiter.reject(signal.reason);
       if (entry.waiters.length === 0 && entry.state === 'pending') this.unqueue(entry);
-      if (entry.waiters.length === 0 && entry.state !== 'submitted') this.entries.delete(entry.customId);
+      if (entry.waiters.length === 0 && entry.state !== 'submitted') this.forget(entry);
     };
     signal.addEventListener('abort', waiter.onAbort, { once: true });
   }
@@ -318,7 +328,7 @@ export class BatchingClient implements LlmClient {
 
   private enqueue(entry: Entry): void {
     if (entry.waiters.length === 0) {
-      this.entries.delete(entry.customId);
+      this.forget(entry);
       return;
     }
     if (!entry.rendered) {
@@ -433,9 +443,9 @@ export class BatchingClient implements LlmClient {
   }
 
   /**
-   * Submissions run one at a time in a process: each holds its batch's body (up to the byte limit)
-   * while it is sent, so several at once would add up. A create takes seconds, a batch minutes to
-   * hours, so waiting for the one before costs a run nothing it would notice.
+   * Submissions run one at a time per client (one client per judge): each holds its batch's body (up
+   * to the byte limit) while it is sent, so several at once would add up. A create takes seconds, a
+   * batch minutes to hours, so waiting for the one before costs a run nothing it would notice.
    */
   private queueSubmission(chunk: Entry[]): void {
     this.submissions = this.submissions
@@ -456,7 +466,7 @@ export class BatchingClient implements LlmClient {
         await this.store.scan();
         for (const entry of chunk) {
           if (entry.waiters.length === 0) {
-            this.entries.delete(entry.customId);
+            this.forget(entry);
             continue;
           }
           const open = this.store.openRecordWith(entry.customId);
@@ -803,7 +813,7 @@ export class BatchingClient implements LlmClient {
   /** Resubmits, sends online or fails a request a batch did not answer, as `fallback` says. */
   private noAnswer(entry: Entry, why: NoAnswer, batchId: string | undefined): void {
     if (entry.waiters.length === 0) {
-      this.entries.delete(entry.customId);
+      this.forget(entry);
       return;
     }
     if (this.settings.fallback === 'online' && why.online) {
@@ -860,7 +870,7 @@ export class BatchingClient implements LlmClient {
   }
 
   private resolveAll(entry: Entry, result: CompletionResult): void {
-    this.entries.delete(entry.customId);
+    this.forget(entry);
     const now = performance.now();
     for (const waiter of entry.waiters.splice(0)) {
       waiter.signal?.removeEventListener('abort', waiter.onAbort as () => void);
@@ -869,12 +879,20 @@ export class BatchingClient implements LlmClient {
   }
 
   private rejectAll(entry: Entry, error: unknown): void {
-    this.entries.delete(entry.customId);
+    this.forget(entry);
     this.unqueue(entry);
     for (const waiter of entry.waiters.splice(0)) {
       waiter.signal?.removeEventListener('abort', waiter.onAbort as () => void);
       waiter.reject(error);
     }
+  }
+
+  /**
+   * Drops an entry unless a newer one for the same request has taken its place: a request whose
+   * caller gave up while its chunk waited for a submission may be asked again meanwhile.
+   */
+  private forget(entry: Entry): void {
+    if (this.entries.get(entry.customId) === entry) this.entries.delete(entry.customId);
   }
 
   private emit(event: BatchEvent): void {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpFetch } from './http-fetch';
 
@@ -106,6 +106,40 @@ describe('httpFetch', () => {
     });
     const blob = new Blob([Buffer.alloc(8_000_000, 'x')]);
     await expect(httpFetch(`${url}/upload`, { method: 'POST', body: blob })).rejects.toThrow();
+  });
+
+  it('stops sending a Blob when the answer comes first and the server stops reading', async () => {
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => {
+        // Answers at the first bytes and stops reading; reading again later shows whether the client
+        // closed the connection (fixed) or finished sending and kept it alive (the body sent on).
+        socket.pause();
+        socket.write('HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
+        setTimeout(() => socket.resume(), 500);
+      });
+      socket.on('close', () => closed());
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const { port } = raw.address() as AddressInfo;
+      const blob = new Blob(Array.from({ length: 500 }, () => Buffer.alloc(64_000, 'z')));
+      const response = await httpFetch(`http://127.0.0.1:${port}/v1/messages/batches`, {
+        method: 'POST',
+        body: blob,
+      });
+      expect(response.status).toBe(413);
+      const outcome = await Promise.race([
+        serverSawClose.then(() => 'closed'),
+        new Promise((resolve) => setTimeout(() => resolve('still open'), 3_000)),
+      ]);
+      expect(outcome).toBe('closed');
+    } finally {
+      raw.close();
+    }
   });
 
   it('sends a string body as is, and FormData as multipart that a standard parser reads back exactly', async () => {

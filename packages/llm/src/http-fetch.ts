@@ -103,6 +103,9 @@ function send(
         res.on('error', reject);
         res.on('aborted', () => reject(new Error('the connection closed before the answer was complete')));
         res.on('end', () => {
+          // An answer before the whole Blob was taken (a 413 from a proxy): stop sending it, or a
+          // server that stops reading would keep the Blob and the socket waiting forever.
+          if (body instanceof Blob && !req.writableFinished) req.destroy();
           if (!res.complete) {
             reject(new Error('the connection closed before the answer was complete'));
             return;
