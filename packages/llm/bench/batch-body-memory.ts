@@ -34,9 +34,13 @@ interface Measured {
 }
 
 async function measure(way: Way, url: string): Promise<Measured> {
-  const anthropic = new AnthropicBatchBackend(
-    new Anthropic({ apiKey: 'bench-key', baseURL: url, fetch: httpFetch, maxRetries: 0 }),
-  );
+  const anthropicClient = new Anthropic({
+    apiKey: 'bench-key',
+    baseURL: url,
+    fetch: httpFetch,
+    maxRetries: 0,
+  });
+  const anthropic = new AnthropicBatchBackend(anthropicClient);
   const openai = new OpenAiBatchBackend(
     new OpenAI({ apiKey: 'bench-key', baseURL: `${url}/v1`, fetch: httpFetch, maxRetries: 0 }),
     false,
@@ -55,12 +59,7 @@ async function measure(way: Way, url: string): Promise<Measured> {
   }, 5);
   const started = performance.now();
   if (way === 'sdk-create')
-    await new Anthropic({
-      apiKey: 'bench-key',
-      baseURL: url,
-      fetch: httpFetch,
-      maxRetries: 0,
-    }).messages.batches.create({
+    await anthropicClient.messages.batches.create({
       requests: bodies as unknown as Anthropic.Messages.BatchCreateParams['requests'],
     });
   else if (way === 'xsb-anthropic-create') await anthropic.create(entries);

@@ -17,7 +17,7 @@ import {
   customIdFor,
   DEFAULT_MAX_BATCH_BYTES,
 } from './batching-client';
-import type { CompletionRequest } from './completion-types';
+import type { CompletionRequest, LlmClient } from './completion-types';
 import { createLlmClient, preferredConcurrencyFor } from './create-llm-client';
 import { cacheKeyFor } from './request-key';
 
@@ -84,6 +84,31 @@ async function stateFiles(): Promise<BatchState[]> {
   );
 }
 
+/** A fake whose batch uploads and creates take `latencyMs`, and a batch client of it. */
+async function withSlowSubmissions(
+  spec: string,
+  latencyMs: number,
+  maxRequestsPerBatch: number,
+  run: (slow: FakeLlmServer, client: LlmClient) => Promise<void>,
+): Promise<void> {
+  const slow = await startFakeLlmServer({
+    handler: (r) => ({ text: `answer to ${r.text}` }),
+    batchSubmitLatencyMs: latencyMs,
+    batchPlan: () => ({ pollsBeforeEnd: 1 }),
+  });
+  try {
+    await run(
+      slow,
+      createLlmClient(spec, {
+        env: fakeProviderEnv(slow),
+        batch: { stateDir: dir, ...FAST, maxRequestsPerBatch },
+      }),
+    );
+  } finally {
+    await slow.close();
+  }
+}
+
 const onlineRequests = () => server.requests.filter((r) => r.batchId === undefined).length;
 
 describe.each(SPECS)('%s through the batch API', (spec) => {
@@ -131,25 +156,13 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
   });
 
   it('makes one submission at a time, so only one batch body is in memory while it is sent', async () => {
-    const slow = await startFakeLlmServer({
-      handler: (r) => ({ text: `answer to ${r.text}` }),
-      batchSubmitLatencyMs: 80,
-      batchPlan: () => ({ pollsBeforeEnd: 1 }),
-    });
-    try {
-      const client = createLlmClient(spec, {
-        env: fakeProviderEnv(slow),
-        ledgerFile: join(dir, 'usage_ledger.jsonl'),
-        batch: { stateDir: dir, ...FAST, maxRequestsPerBatch: 3 },
-      });
+    await withSlowSubmissions(spec, 80, 3, async (slow, client) => {
       const asked = questions(12, 'one at a time ');
       const results = await Promise.all(asked.map((q) => client.complete(q)));
       expect(results.map((r) => r.text)).toEqual(asked.map((_, i) => `answer to one at a time ${i}`));
       expect(slow.batches.map((b) => b.customIds.length)).toEqual([3, 3, 3, 3]);
       expect(slow.maxConcurrentBatchSubmissions).toBe(1);
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   it(`makes batches of at most ${DEFAULT_MAX_BATCH_BYTES / 1e6} MB by default, and one of its own for a larger request`, async () => {
@@ -439,16 +452,7 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
   });
 
   it('answers a request asked again after its first caller gave up while its batch waited to be submitted', async () => {
-    const slow = await startFakeLlmServer({
-      handler: (r) => ({ text: `answer to ${r.text}` }),
-      batchSubmitLatencyMs: 150,
-      batchPlan: () => ({ pollsBeforeEnd: 1 }),
-    });
-    try {
-      const client = createLlmClient(spec, {
-        env: fakeProviderEnv(slow),
-        batch: { stateDir: dir, ...FAST, maxRequestsPerBatch: 1 },
-      });
+    await withSlowSubmissions(spec, 150, 1, async (slow, client) => {
       const [first, second] = questions(2, 'requeued ') as [CompletionRequest, CompletionRequest];
       const firstAnswer = client.complete(first);
       const controller = new AbortController();
@@ -466,9 +470,7 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
       expect(typeof again === 'string' ? again : again.text).toBe('answer to requeued 1');
       expect((await firstAnswer).text).toBe('answer to requeued 0');
       for (const batch of slow.batches) expect(new Set(batch.customIds).size).toBe(batch.customIds.length);
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   it('shares one entry between identical concurrent calls', async () => {
