@@ -31,7 +31,7 @@ export interface JobRunnerOptions {
 export interface DrainResult {
   /** Jobs that finished while the drain waited. */
   finished: number;
-  /** Jobs still running at the deadline, checkpointed as queued for the next worker. */
+  /** Jobs still running at the deadline, or delivered while the drain ran, checkpointed as queued for the next worker. */
   requeued: string[];
 }
 
@@ -126,8 +126,17 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     return 'finished';
   }
 
+  // Set by drain. A delivery already in flight when the source paused (BullMQ's worker has started the
+  // attempt but not yet handed it here) arrives after drain looked at `active`; it goes straight back.
+  let draining = false;
+  const turnedAway: string[] = [];
+
   source.start(async (started) => {
     const { job, attempt } = started;
+    if (draining) {
+      if (await options.store.requeue(job.id, attempt)) turnedAway.push(job.id);
+      return 'requeued';
+    }
     let giveBack: () => void = () => {};
     const givenBack = new Promise<'requeued'>((resolve) => {
       giveBack = () => resolve('requeued');
@@ -166,6 +175,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     worker,
     running: () => active.size,
     async drain(timeoutMs) {
+      draining = true;
       await source.pause();
       const before = active.size;
       let timer: NodeJS.Timeout | undefined;
@@ -185,7 +195,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         }
       }
       await source.close();
-      return { finished: before - requeued.length, requeued };
+      return { finished: before - requeued.length, requeued: [...requeued, ...turnedAway] };
     },
   };
 }
