@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
 import { startJobRunner } from './job-runner';
 import type { JobSource, JobStore, StartedJob } from './job-store';
 import { SqliteJobStore } from './sqlite-job-store';
+import { enqueueInput } from './testing';
 
 /**
  * A source whose delivery is in flight when the runner pauses it, as BullMQ's worker can be: the attempt
@@ -41,23 +41,7 @@ describe('a draining job runner', () => {
     const { dir, cleanup } = await makeTempDir('xsb-jobs-runner-');
     const store = new SqliteJobStore(join(dir, 'jobs.sqlite'));
     try {
-      const sha = 'a'.padEnd(64, '0');
-      const { job } = await store.enqueue({
-        id: randomUUID(),
-        kind: 'evaluation',
-        request: {
-          run: 'api',
-          system: 'gen',
-          condition: 'audience_agnostic',
-          case: 'pilot',
-          audiences: ['learners'],
-          judge: 'lexical',
-          deck: { sha256: sha, format: 'pptx', bytes: 10, filename: 'deck.pptx' },
-        },
-        dedupeKey: randomUUID(),
-        location: { key: randomUUID(), digest: sha },
-        submittedBy: 'ci',
-      });
+      const { job } = await store.enqueue(enqueueInput());
       const inFlight: JobStore = Object.assign(Object.create(store) as SqliteJobStore, {
         source: () => new InFlightSource(store, 'first'),
       });

@@ -4,32 +4,10 @@ import { type ApiEvaluationRequest, InputError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type JobHandler, startJobRunner } from './job-runner';
-import type { EnqueueInput, JobStore, StoredJob } from './job-store';
+import type { JobStore, StoredJob } from './job-store';
 import { RedisJobStore } from './redis-job-store';
 import { SqliteJobStore } from './sqlite-job-store';
-import { type RedisServer, redisServerUnavailable, startRedisServer } from './testing';
-
-const request = (sha: string): ApiEvaluationRequest => ({
-  run: 'api',
-  system: 'gen',
-  condition: 'audience_agnostic',
-  case: 'pilot',
-  audiences: ['learners'],
-  judge: 'lexical',
-  deck: { sha256: sha.padEnd(64, '0'), format: 'pptx', bytes: 10, filename: 'deck.pptx' },
-});
-
-function input(options: { dedupe?: string; sha?: string; location?: string } = {}): EnqueueInput {
-  const sha = (options.sha ?? 'a').padEnd(64, '0');
-  return {
-    id: randomUUID(),
-    kind: 'evaluation',
-    request: request(sha),
-    dedupeKey: options.dedupe ?? randomUUID(),
-    location: { key: options.location ?? randomUUID(), digest: sha },
-    submittedBy: 'ci',
-  };
-}
+import { enqueueInput, type RedisServer, redisServerUnavailable, startRedisServer } from './testing';
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -119,7 +97,7 @@ describe.each(backends)('the $name job store', (backend) => {
   afterEach(() => backend.teardown());
 
   it('dedupes an active job, refuses another deck at a busy location, and frees both once it ends', async () => {
-    const first = await store.enqueue(input({ dedupe: 'k1', location: 'loc', sha: 'a' }));
+    const first = await store.enqueue(enqueueInput({ dedupe: 'k1', location: 'loc', sha: 'a' }));
     expect(first.outcome).toBe('created');
     expect(first.job).toMatchObject({
       status: 'queued',
@@ -127,24 +105,24 @@ describe.each(backends)('the $name job store', (backend) => {
       submitted_by: 'ci',
       cancel_requested: false,
     });
-    const again = await store.enqueue(input({ dedupe: 'k1', location: 'loc', sha: 'a' }));
+    const again = await store.enqueue(enqueueInput({ dedupe: 'k1', location: 'loc', sha: 'a' }));
     expect(again).toMatchObject({ outcome: 'duplicate', job: { id: first.job.id } });
-    const otherDeck = await store.enqueue(input({ dedupe: 'k2', location: 'loc', sha: 'b' }));
+    const otherDeck = await store.enqueue(enqueueInput({ dedupe: 'k2', location: 'loc', sha: 'b' }));
     expect(otherDeck).toMatchObject({ outcome: 'location_busy', job: { id: first.job.id } });
-    const sameDeckOtherAudiences = await store.enqueue(input({ dedupe: 'k3', location: 'loc', sha: 'a' }));
+    const sameDeckOtherAudiences = await store.enqueue(enqueueInput({ dedupe: 'k3', location: 'loc', sha: 'a' }));
     expect(sameDeckOtherAudiences.outcome).toBe('created');
 
     expect((await store.cancel(first.job.id))?.outcome).toBe('canceled');
     expect((await store.cancel(sameDeckOtherAudiences.job.id))?.outcome).toBe('canceled');
     expect((await store.cancel(first.job.id))?.outcome).toBe('already_finished');
     expect(await store.cancel('no-such-job')).toBeUndefined();
-    const afterwards = await store.enqueue(input({ dedupe: 'k1', location: 'loc', sha: 'b' }));
+    const afterwards = await store.enqueue(enqueueInput({ dedupe: 'k1', location: 'loc', sha: 'b' }));
     expect(afterwards.outcome).toBe('created');
   });
 
   it('lists newest first, by status, a page at a time', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await store.enqueue(input())).job.id);
+    for (let i = 0; i < 5; i++) ids.push((await store.enqueue(enqueueInput())).job.id);
     await store.cancel(ids[1]!);
     const first = await store.list({ limit: 2 });
     expect(first.jobs.map((j) => j.id)).toEqual([ids[4], ids[3]]);
@@ -173,8 +151,8 @@ describe.each(backends)('the $name job store', (backend) => {
       },
     });
     try {
-      const good = (await store.enqueue(input())).job;
-      const bad = (await store.enqueue(input({ sha: 'bad' }))).job;
+      const good = (await store.enqueue(enqueueInput())).job;
+      const bad = (await store.enqueue(enqueueInput({ sha: 'bad' }))).job;
       const done = await statusIs(store, good.id, 'done');
       expect(await store.result(good.id)).toEqual({ ok: good.id });
       expect(done.progress).toMatchObject({ phase: 'evaluating', done: 1, total: 1 });
@@ -213,7 +191,7 @@ describe.each(backends)('the $name job store', (backend) => {
       },
     });
     try {
-      const job = (await store.enqueue(input())).job;
+      const job = (await store.enqueue(enqueueInput())).job;
       await running;
       expect((await store.cancel(job.id))?.outcome).toBe('cancel_requested');
       const canceled = await statusIs(store, job.id, 'canceled');
@@ -244,7 +222,7 @@ describe.each(backends)('the $name job store', (backend) => {
         rubric_evaluation: noHandler,
       },
     });
-    const job = (await store.enqueue(input())).job;
+    const job = (await store.enqueue(enqueueInput())).job;
     await statusIs(store, job.id, 'running');
     const drained = await first.drain(100);
     expect(drained.requeued).toEqual([job.id]);
@@ -275,7 +253,7 @@ describe('the SQLite job store after a crash', () => {
     const { dir, cleanup } = await makeTempDir('xsb-jobs-lease-');
     const store = new SqliteJobStore(join(dir, 'jobs.sqlite'), { leaseMs: 50 });
     try {
-      const job = (await store.enqueue(input())).job;
+      const job = (await store.enqueue(enqueueInput())).job;
       const claimed = store.claimNext('gone');
       expect(claimed).toMatchObject({ attempt: 1, job: { id: job.id, status: 'running' } });
       expect(store.recoverAbandoned()).toBe(0);
@@ -301,7 +279,7 @@ describe('the SQLite job store read cache', () => {
     const reader = new SqliteJobStore(file);
     const writer = new SqliteJobStore(file);
     try {
-      const job = (await reader.enqueue(input())).job;
+      const job = (await reader.enqueue(enqueueInput())).job;
       const first = await reader.get(job.id);
       expect(await reader.get(job.id)).toBe(first);
       expect(Object.isFrozen(first?.progress)).toBe(true);
@@ -320,7 +298,7 @@ describe('the SQLite job store read cache', () => {
       });
 
       // This connection's own write is seen at once too.
-      const second = (await reader.enqueue(input())).job;
+      const second = (await reader.enqueue(enqueueInput())).job;
       expect(await reader.get(second.id)).toMatchObject({ status: 'queued', cancel_requested: false });
       await reader.cancel(second.id);
       expect(await reader.get(second.id)).toMatchObject({ status: 'canceled' });

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import type { Probe } from '@xsb/core';
 import { buildTestPptx } from '@xsb/decks/testing';
 import { writeEvalFixture } from '@xsb/eval/testing';
 import type { FakeLlmHandler } from '@xsb/llm/testing';
+import type { EnqueueInput } from './job-store';
 
 export const FIXTURE_CASE = 'pilot';
 export const FIXTURE_AUDIENCES = ['learners', 'decision_makers'] as const;
@@ -145,5 +147,28 @@ export async function startRedisServer(): Promise<RedisServer> {
       child.kill('SIGKILL');
       await exited;
     },
+  };
+}
+
+/** An evaluation job to enqueue straight into a store (no upload): ids and keys random unless given. */
+export function enqueueInput(
+  options: { dedupe?: string; sha?: string; location?: string } = {},
+): EnqueueInput {
+  const sha = (options.sha ?? 'a').padEnd(64, '0');
+  return {
+    id: randomUUID(),
+    kind: 'evaluation',
+    request: {
+      run: 'api',
+      system: 'gen',
+      condition: 'audience_agnostic',
+      case: 'pilot',
+      audiences: ['learners'],
+      judge: 'lexical',
+      deck: { sha256: sha, format: 'pptx', bytes: 10, filename: 'deck.pptx' },
+    },
+    dedupeKey: options.dedupe ?? randomUUID(),
+    location: { key: options.location ?? randomUUID(), digest: sha },
+    submittedBy: 'ci',
   };
 }
