@@ -109,7 +109,9 @@ describe.each(backends)('the $name job store', (backend) => {
     expect(again).toMatchObject({ outcome: 'duplicate', job: { id: first.job.id } });
     const otherDeck = await store.enqueue(enqueueInput({ dedupe: 'k2', location: 'loc', sha: 'b' }));
     expect(otherDeck).toMatchObject({ outcome: 'location_busy', job: { id: first.job.id } });
-    const sameDeckOtherAudiences = await store.enqueue(enqueueInput({ dedupe: 'k3', location: 'loc', sha: 'a' }));
+    const sameDeckOtherAudiences = await store.enqueue(
+      enqueueInput({ dedupe: 'k3', location: 'loc', sha: 'a' }),
+    );
     expect(sameDeckOtherAudiences.outcome).toBe('created');
 
     expect((await store.cancel(first.job.id))?.outcome).toBe('canceled');
