@@ -16,7 +16,7 @@ import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toAnthropicBody } from './anthropic-wire';
-import { customIdFor } from './batching-client';
+import { BatchingClient, customIdFor } from './batching-client';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
 import { cacheKeyFor } from './request-key';
@@ -219,5 +219,25 @@ describe('a submission interrupted before the batch id was stored', () => {
     );
     const ids = server.batches.slice(before).flatMap((batch) => batch.customIds);
     expect(ids.sort()).toEqual(asked.map((q) => customIdOf(spec, q)).sort());
+  });
+
+  it('answers requests from a batch another client collected while they waited to be submitted', async () => {
+    const before = server.batches.length;
+    const asked = [request(400), request(401)];
+    const late = createLlmClient(spec, {
+      env: fakeProviderEnv(server),
+      batch: { stateDir: dir, idleMs: 60_000, pollIntervalMs: 10, maxPollIntervalMs: 20 },
+    });
+    expect(late).toBeInstanceOf(BatchingClient);
+    const waiting = asked.map((q) => late.complete(q));
+    await until(() => (late as BatchingClient).pendingCount === asked.length, 'the requests to be queued');
+    const first = client();
+    const early = await Promise.all(asked.map((q) => first.complete(q)));
+    expect((await states()).map((s) => s.status)).toEqual(['collected']);
+
+    (late as BatchingClient).flush();
+    expect((await Promise.all(waiting)).map((r) => r.text)).toEqual(early.map((r) => r.text));
+    expect(server.batches.length - before).toBe(1);
+    expect((await states()).map((s) => s.status)).toEqual(['collected']);
   });
 });

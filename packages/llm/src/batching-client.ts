@@ -110,6 +110,8 @@ interface Entry {
   state: 'routing' | 'pending' | 'submitted' | 'online';
   recordId?: string;
   rendered?: BatchEntry;
+  /** A collected batch whose stored answer for this request could not be read: not tried again. */
+  unreadableFrom?: string;
 }
 
 /** Why a batch gave a request no answer, and what may be tried next. */
@@ -280,10 +282,8 @@ export class BatchingClient implements LlmClient {
         this.attach(entry, open);
         return;
       }
-      if (!this.online.options.refresh) {
-        const answered = await this.store.answeredRecordWith(entry.customId);
-        if (answered && (await this.answerFromCollected(entry, answered))) return;
-      }
+      const answered = await this.answeredRecordFor(entry);
+      if (answered && (await this.answerFromCollected(entry, answered))) return;
       this.enqueue(entry);
     } catch (error) {
       this.rejectAll(entry, error);
@@ -294,6 +294,13 @@ export class BatchingClient implements LlmClient {
     entry.state = 'submitted';
     entry.recordId = record.id;
     this.ensurePolling(record);
+  }
+
+  /** A collected batch of this run that answered the request and has not failed to give its answer. */
+  private async answeredRecordFor(entry: Entry): Promise<BatchState | undefined> {
+    if (this.online.options.refresh) return undefined;
+    const record = await this.store.answeredRecordWith(entry.customId);
+    return record && record.id !== entry.unreadableFrom ? record : undefined;
   }
 
   /**
@@ -314,7 +321,10 @@ export class BatchingClient implements LlmClient {
       (map) => map.get(entry.customId),
       () => undefined,
     );
-    if (outcome?.kind !== 'succeeded') return false;
+    if (outcome?.kind !== 'succeeded') {
+      entry.unreadableFrom = record.id;
+      return false;
+    }
     const result = await this.online.deliver(entry.key, outcome.answer, {
       stage: entry.stage,
       started: entry.waiters[0]?.started ?? performance.now(),
@@ -324,6 +334,14 @@ export class BatchingClient implements LlmClient {
     });
     this.resolveAll(entry, result);
     return true;
+  }
+
+  private async answerOrEnqueue(entry: Entry, record: BatchState): Promise<void> {
+    try {
+      if (!(await this.answerFromCollected(entry, record))) this.enqueue(entry);
+    } catch (error) {
+      this.rejectAll(entry, error);
+    }
   }
 
   private enqueue(entry: Entry): void {
@@ -460,9 +478,11 @@ export class BatchingClient implements LlmClient {
   private async submit(chunk: Entry[]): Promise<void> {
     let record: BatchState | undefined;
     let entries: Entry[] = [];
+    const answeredElsewhere: Array<[Entry, BatchState]> = [];
     try {
       await this.store.withLock(async () => {
-        // Another process on this run may have submitted some of these meanwhile.
+        // Another process on this run may have submitted some of these meanwhile, or even had
+        // their batch collected since they were routed: those are answered, not paid for again.
         await this.store.scan();
         for (const entry of chunk) {
           if (entry.waiters.length === 0) {
@@ -470,7 +490,9 @@ export class BatchingClient implements LlmClient {
             continue;
           }
           const open = this.store.openRecordWith(entry.customId);
+          const answered = open ? undefined : await this.answeredRecordFor(entry);
           if (open) this.attach(entry, open);
+          else if (answered) answeredElsewhere.push([entry, answered]);
           else entries.push(entry);
         }
         if (entries.length === 0) return;
@@ -493,6 +515,7 @@ export class BatchingClient implements LlmClient {
       for (const entry of [...chunk]) this.rejectAll(entry, error);
       return;
     }
+    for (const [entry, answered] of answeredElsewhere) void this.answerOrEnqueue(entry, answered);
     if (!record) return;
     const submitted = record;
     this.createdHere.add(submitted.id);
