@@ -337,6 +337,7 @@ export class BatchingClient implements LlmClient {
   }
 
   private async answerOrEnqueue(entry: Entry, record: BatchState): Promise<void> {
+    entry.state = 'routing';
     try {
       if (!(await this.answerFromCollected(entry, record))) this.enqueue(entry);
     } catch (error) {
