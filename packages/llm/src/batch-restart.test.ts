@@ -164,13 +164,28 @@ async function writePreparing(spec: string, asked: CompletionRequest[]): Promise
   return record;
 }
 
+/** A batch client on the test's run directory that submits 20 ms after its last request. */
+function batchClient(spec: string, options: { idleMs?: number; ledgerFile?: string } = {}) {
+  return createLlmClient(spec, {
+    env: fakeProviderEnv(server),
+    ...(options.ledgerFile ? { ledgerFile: options.ledgerFile } : {}),
+    batch: { stateDir: dir, idleMs: options.idleMs ?? 20, pollIntervalMs: 10, maxPollIntervalMs: 20 },
+  });
+}
+
+/** A client that queues its requests until flushed, and what it wrote to its ledger. */
+async function queuedClient(spec: string, asked: CompletionRequest[]) {
+  const ledgerFile = join(dir, 'late_ledger.jsonl');
+  const late = batchClient(spec, { idleMs: 60_000, ledgerFile });
+  if (!(late instanceof BatchingClient)) throw new Error('a batch client was expected');
+  const answers = Promise.all(asked.map((q) => late.complete(q)));
+  await until(() => late.pendingCount === asked.length, 'the requests to be queued');
+  return { late, answers, ledger: () => readJsonlAll(ledgerFile, usageLedgerEntrySchema) };
+}
+
 describe('a submission interrupted before the batch id was stored', () => {
   const spec = 'anthropic:claude-test';
-  const client = () =>
-    createLlmClient(spec, {
-      env: fakeProviderEnv(server),
-      batch: { stateDir: dir, idleMs: 20, pollIntervalMs: 10, maxPollIntervalMs: 20 },
-    });
+  const client = () => batchClient(spec);
 
   it('adopts the batch the provider made (found by its requests) instead of submitting again', async () => {
     const asked = [request(100), request(101), request(102)];
@@ -220,24 +235,52 @@ describe('a submission interrupted before the batch id was stored', () => {
     const ids = server.batches.slice(before).flatMap((batch) => batch.customIds);
     expect(ids.sort()).toEqual(asked.map((q) => customIdOf(spec, q)).sort());
   });
-
-  it('answers requests from a batch another client collected while they waited to be submitted', async () => {
-    const before = server.batches.length;
-    const asked = [request(400), request(401)];
-    const late = createLlmClient(spec, {
-      env: fakeProviderEnv(server),
-      batch: { stateDir: dir, idleMs: 60_000, pollIntervalMs: 10, maxPollIntervalMs: 20 },
-    });
-    expect(late).toBeInstanceOf(BatchingClient);
-    const waiting = asked.map((q) => late.complete(q));
-    await until(() => (late as BatchingClient).pendingCount === asked.length, 'the requests to be queued');
-    const first = client();
-    const early = await Promise.all(asked.map((q) => first.complete(q)));
-    expect((await states()).map((s) => s.status)).toEqual(['collected']);
-
-    (late as BatchingClient).flush();
-    expect((await Promise.all(waiting)).map((r) => r.text)).toEqual(early.map((r) => r.text));
-    expect(server.batches.length - before).toBe(1);
-    expect((await states()).map((s) => s.status)).toEqual(['collected']);
-  });
 });
+
+describe.each(['anthropic:claude-test', 'openai:gpt-test'])(
+  '%s: requests queued while another client of the run collected their batch',
+  (spec) => {
+    const client = () => batchClient(spec);
+
+    it('answers requests from a batch another client collected while they waited to be submitted', async () => {
+      const before = server.batches.length;
+      const asked = [request(400), request(401)];
+      const { late, answers, ledger } = await queuedClient(spec, asked);
+      const first = client();
+      const early = await Promise.all(asked.map((q) => first.complete(q)));
+      expect((await states()).map((s) => s.status)).toEqual(['collected']);
+
+      late.flush();
+      expect((await answers).map((r) => r.text)).toEqual(early.map((r) => r.text));
+      expect(server.batches.length - before).toBe(1);
+      expect((await states()).map((s) => s.status)).toEqual(['collected']);
+      // Answered from the stored results: nothing billed a second time.
+      const lines = await ledger();
+      expect(lines).toHaveLength(2);
+      expect(lines.every((line) => line.cacheHit && line.batchId === server.batches[before]?.id)).toBe(true);
+    });
+
+    it('submits a request again when the results of that batch cannot be read, once; the next request reads them again', async () => {
+      const before = server.batches.length;
+      const [refused, later] = [request(500), request(501)];
+      const { late, answers, ledger } = await queuedClient(spec, [refused]);
+      const first = client();
+      await Promise.all([refused, later].map((q) => first.complete(q)));
+      server.queueBatchFault('results', { status: 403, message: 'results withheld' });
+
+      late.flush();
+      // The refused read sends the request back to the queue, not to the same batch again.
+      await until(() => late.pendingCount === 1, 'the request to be queued again');
+      expect(server.batchFaultsLeft()).toBe(0);
+      // Another request of that batch reads its results again (the failed read was not kept).
+      expect((await late.complete(later)).text).toBe('answer to question 501');
+      expect(server.batches.length - before).toBe(1);
+      late.flush();
+      expect((await answers).map((r) => r.text)).toEqual(['answer to question 500']);
+      expect(server.batches.length - before).toBe(2);
+      expect(server.batches[before + 1]?.customIds).toEqual([customIdOf(spec, refused)]);
+      const lines = await ledger();
+      expect(lines.map((line) => Boolean(line.cacheHit))).toEqual([true, false]);
+    });
+  },
+);

@@ -312,7 +312,14 @@ export class BatchingClient implements LlmClient {
     if (!batchId) return false;
     let results = this.collectedResults.get(record.id);
     if (results) this.collectedResults.delete(record.id);
-    else results = retryBatchCall(() => this.backend.results(batchId, record.model), this.retry);
+    else {
+      const reading = retryBatchCall(() => this.backend.results(batchId, record.model), this.retry);
+      // A read that failed is not kept: the next request of this batch tries it again.
+      reading.catch(() => {
+        if (this.collectedResults.get(record.id) === reading) this.collectedResults.delete(record.id);
+      });
+      results = reading;
+    }
     // The most recently used last; the oldest goes (a later request of it reads its results again).
     this.collectedResults.set(record.id, results);
     if (this.collectedResults.size > COLLECTED_RESULTS_KEPT)

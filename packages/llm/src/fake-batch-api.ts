@@ -32,10 +32,16 @@ export interface FakeBatchInfo {
 
 export type FakeBatchPlanner = (batch: FakeBatchInfo) => FakeBatchPlan;
 
-/** A call of the batch APIs that can be made to fail: the file upload (OpenAI) or the batch create. */
-export type FakeBatchRoute = 'upload' | 'create';
+/**
+ * A call of the batch APIs that can be made to fail: the file upload (OpenAI), the batch create, or
+ * the reading of an ended batch's results (Anthropic's `/results`, OpenAI's output file content).
+ */
+export type FakeBatchRoute = 'upload' | 'create' | 'results';
 
-/** An error answer, or `lost`: the batch is created but the answer is a 500 (the client cannot know). */
+/**
+ * An error answer, or `lost`: the batch is created but the answer is a 500 (the client cannot know);
+ * `lost` means nothing for `results` (they are answered).
+ */
 export type FakeBatchFault = (ErrorReply & { kind?: 'status' }) | { kind: 'lost' };
 
 /** What one entry's request got from the scripted handler. */
@@ -91,7 +97,7 @@ export class FakeBatchApi {
   readonly batches: FakeBatch[] = [];
   readonly files: FakeFile[] = [];
   private readonly stored = new Map<string, Stored>();
-  private faults: Record<FakeBatchRoute, FakeBatchFault[]> = { upload: [], create: [] };
+  private faults: Record<FakeBatchRoute, FakeBatchFault[]> = { upload: [], create: [], results: [] };
   private submissionsInFlight = 0;
   /** The most upload and create calls that were being answered at once. */
   maxConcurrentSubmissions = 0;
@@ -117,13 +123,13 @@ export class FakeBatchApi {
     this.planner = planner;
   }
 
-  /** Scripted faults not yet used, both routes together. */
+  /** Scripted faults not yet used, every route together. */
   faultsLeft(): number {
-    return this.faults.upload.length + this.faults.create.length;
+    return this.faults.upload.length + this.faults.create.length + this.faults.results.length;
   }
 
   clearFaults(): void {
-    this.faults = { upload: [], create: [] };
+    this.faults = { upload: [], create: [], results: [] };
   }
 
   queueFault(route: FakeBatchRoute, fault: FakeBatchFault, times = 1): void {
@@ -174,6 +180,7 @@ export class FakeBatchApi {
       const file = this.files.find((candidate) => candidate.id === id);
       if (!file) sendError(res, 'openai', { status: 404, message: `No such File object: ${id}` });
       else if (content) {
+        if (file.purpose === 'batch_output' && this.takeFault(res, 'openai', 'results') === true) return true;
         res.writeHead(200, {
           'content-type': 'application/octet-stream',
           'content-length': file.bytes.length,
@@ -536,6 +543,7 @@ export class FakeBatchApi {
   }
 
   private anthropicResults(res: ServerResponse, stored: Stored): void {
+    if (this.takeFault(res, 'anthropic', 'results') === true) return;
     if (!stored.results) {
       sendError(res, 'anthropic', { status: 404, message: 'results are not available until the batch ends' });
       return;
