@@ -14,12 +14,14 @@ const MIN_TOKEN_LENGTH = 16;
 // The one-shot hash: a request's token is hashed on every request, and a Hash object costs more.
 const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
+// Errors about an entry name its position and the rule it breaks, never any part of it: an entry whose
+// fields were swapped holds the secret where the name or the scopes should be.
 function parseScopes(text: string, where: string): Set<ApiScope> {
   const scopes = text.split('+').map((scope) => scope.trim());
   const unknown = scopes.filter((scope) => !API_SCOPES.includes(scope as ApiScope));
   if (scopes.length === 0 || unknown.length > 0)
     throw new ConfigError(
-      `${where}: scopes must be ${API_SCOPES.join(', ')} joined by "+" (got ${JSON.stringify(text)})`,
+      `${where}: the third field (scopes) must be ${API_SCOPES.join(', ')} joined by "+"`,
     );
   return new Set(scopes as ApiScope[]);
 }
@@ -27,7 +29,7 @@ function parseScopes(text: string, where: string): Set<ApiScope> {
 function checkName(name: string, where: string): string {
   if (!portableNameSchema.safeParse(name).success)
     throw new ConfigError(
-      `${where}: the token name must be a portable name ([A-Za-z0-9._-]), got ${JSON.stringify(name)}`,
+      `${where}: the first field (name) must be a portable name ([A-Za-z0-9._-], no "..", at most 200 characters)`,
     );
   return name;
 }
@@ -35,7 +37,7 @@ function checkName(name: string, where: string): string {
 /**
  * `XSB_API_TOKENS`: comma-separated `name:token:scopes` entries, scopes `evaluate` and/or `read` joined
  * by `+`, e.g. `ci:9f2c…e1:evaluate+read,dashboard:77ab…04:read`. A token holds no `:` or `,` and has at
- * least 16 characters. Errors name the entry by position and name, never by its token.
+ * least 16 characters. Errors name the entry by its position and the rule, never by any of its fields.
  */
 export function parseTokenList(text: string | undefined): ApiToken[] {
   if (!text || text.trim() === '') return [];
@@ -47,8 +49,10 @@ export function parseTokenList(text: string | undefined): ApiToken[] {
     const [name, token, scopes] = parts as [string, string, string];
     checkName(name, where);
     if (token.length < MIN_TOKEN_LENGTH)
-      throw new ConfigError(`${where} (${name}): the token is shorter than ${MIN_TOKEN_LENGTH} characters`);
-    return { name, sha256: sha256(token), scopes: parseScopes(scopes, `${where} (${name})`) };
+      throw new ConfigError(
+        `${where}: the second field (token) is shorter than ${MIN_TOKEN_LENGTH} characters`,
+      );
+    return { name, sha256: sha256(token), scopes: parseScopes(scopes, where) };
   });
 }
 

@@ -67,6 +67,28 @@ describe('xsb serve: safe by default', () => {
     }
   });
 
+  it('names the entry and the rule, never a field, when XSB_API_TOKENS has its fields swapped', () => {
+    const secret = 'Zq8v-secret-Yh3k_77aa';
+    const swapped = [
+      `ci:${EVALUATE_TOKEN}:read,${secret}:ci:evaluate`, // token where the name goes (portable), short "token"
+      `ci:${EVALUATE_TOKEN}:read,evaluate:${secret}/x:ci`, // scopes where the token goes
+      `ci:${EVALUATE_TOKEN}:read,ci2:read:${secret}`, // token where the scopes go
+      `ci:${EVALUATE_TOKEN}:read,${secret}/:read:x`, // a non-portable "name"
+    ];
+    for (const text of swapped) {
+      let message = '';
+      try {
+        parseTokenList(text);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^XSB_API_TOKENS entry 2: the (first|second|third) field/);
+      expect(message).not.toContain(secret);
+      expect(message).not.toContain(secret.slice(0, 6));
+      expect(message).not.toContain(EVALUATE_TOKEN.slice(0, 8));
+    }
+  });
+
   it('answers 401 without or with a wrong token, 403 without the scope, and lets health and docs through', async () => {
     api = await startTestApi({ workers: 0 });
     const none = await api.call('/v1/jobs', { token: null });

@@ -107,7 +107,11 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   const tmpDir = await prepareTmpDir(options.dataDir);
   const store =
     options.store ??
-    openJobStore({ dataDir: options.dataDir, ...(options.queue ? { queue: options.queue } : {}) });
+    openJobStore({
+      dataDir: options.dataDir,
+      ...(options.queue ? { queue: options.queue } : {}),
+      ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+    });
   await store.check();
   let draining = false;
   const app = createApiApp({

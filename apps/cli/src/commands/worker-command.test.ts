@@ -143,4 +143,68 @@ describe.skipIf(Boolean(missing))(`xsb worker --queue redis://… (${missing ?? 
     expect(await survivor.exited).toBe(0);
     expect(await server.exited).toBe(0);
   }, 420_000);
+
+  it('--lease reaches the queue from xsb serve and xsb worker: a job whose server is SIGKILLed is taken again within lease + 1 s', async () => {
+    const slow = await startFakeLlmServer({ handler: emptyEvalAnswers, latencyMs: 4000 });
+    try {
+      const dataDir = join(dir, 'lease-data');
+      await writeJobsFixture(dataDir, PROBES);
+      const env = {
+        XSB_API_TOKENS: `ci:${TOKEN}:evaluate+read`,
+        OPENAI_API_KEY: 'sk-test-not-a-real-key',
+        OPENAI_BASE_URL: `${slow.url}/v1`,
+      };
+      const start = (args: string[]) => {
+        const child = spawnXsb([...args, '--data', dataDir, '--queue', redis.url, '--lease', '2'], {
+          home: dir,
+          env,
+        });
+        processes.push(child);
+        return child;
+      };
+      const front = start(['serve', '--port', '0', '--workers', '0']);
+      // The victim is a server with a worker of its own: its lease must reach the queue too.
+      const victim = start(['serve', '--port', '0', '--workers', '1']);
+      const url = (await front.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, 120_000))[1]!;
+      await victim.waitFor(/listening on/, 120_000);
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      const form = new FormData();
+      form.append('case', 'pilot');
+      form.append('system', 'leased');
+      form.append('audiences', 'learners');
+      form.append('judge', 'openai:fake-judge');
+      form.append('deck', new Blob([fixtureDeck('lease')]), 'deck.pptx');
+      const posted = await fetch(`${url}/v1/evaluations`, { method: 'POST', body: form, headers: auth });
+      expect(posted.status).toBe(202);
+      const id = ((await posted.json()) as { job_id: string }).job_id;
+      const read = async () =>
+        (await (await fetch(`${url}/v1/jobs/${id}`, { headers: auth })).json()) as StoredJob;
+      const victimWorker = await eventually(
+        async () => {
+          const job = await read();
+          return job.status === 'running' ? job.executions.at(-1)?.worker : undefined;
+        },
+        'the victim to hold the job',
+        120_000,
+      );
+      // The survivor starts only now, so the job cannot have gone to it first; it is idle when the lock lapses.
+      const survivor = start(['worker', '--workers', '1']);
+      const survivorWorker = (await survivor.waitFor(/xsb worker (\S+): running/, 120_000))[1]!;
+      expect(survivorWorker).not.toBe(victimWorker);
+      victim.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      await eventually(
+        async () => ((await read()).executions.at(-1)?.worker === survivorWorker ? true : undefined),
+        'the survivor to take the job',
+        60_000,
+      );
+      expect(Date.now() - killedAt).toBeLessThan(2000 + 1000);
+      survivor.child.kill('SIGTERM');
+      front.child.kill('SIGTERM');
+      await survivor.exited;
+      await front.exited;
+    } finally {
+      await slow.close();
+    }
+  }, 300_000);
 });

@@ -33,6 +33,7 @@ export const workerCommand: CommandModule = {
         const store = openJobStore({
           dataDir: settings.dataDir,
           ...(settings.queue ? { queue: settings.queue } : {}),
+          leaseMs: settings.leaseMs,
         });
         await store.check();
         const runner = startJobWorker({
