@@ -4,6 +4,12 @@ export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './boot
 export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';
 export {
+  detectSourceLanguage,
+  isLanguageDetectorRunning,
+  LANGUAGE_DETECTOR_IDLE_MS,
+  stopLanguageDetector,
+} from './detect-source-language';
+export {
   type AcquireLockOptions,
   acquireDirectoryLock,
   type DirectoryLock,
