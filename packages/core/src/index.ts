@@ -54,6 +54,7 @@ export {
   mergeShardTrees,
   type ShardFileCombiner,
 } from './merge-shard-trees';
+export { didYouMean, editDistance, nearestName } from './nearest-name';
 export {
   countingProgress,
   createProgressReporter,

@@ -46,7 +46,7 @@ describe('loadConfig', () => {
     expect(config.batch).toEqual({ idleMs: 50, maxRequestsPerBatch: 500 });
     expect(loadConfig({ cwd: join(dir, 'nowhere'), env: { HOME: dir } }).config.batch).toEqual({});
     await writeFile(join(dir, 'xsb.config.yaml'), 'batch:\n  idle: 50\n');
-    expect(() => loadConfig({ cwd: dir, env: { HOME: dir } })).toThrow(/"batch".*idle/);
+    expect(() => loadConfig({ cwd: dir, env: { HOME: dir } })).toThrow(/unknown key "batch\.idle"/);
     await writeFile(join(dir, 'xsb.config.yaml'), 'batch:\n  pollIntervalMs: 0\n');
     expect(() => loadConfig({ cwd: dir, env: { HOME: dir } })).toThrow(/batch\.pollIntervalMs/);
   });
@@ -151,6 +151,52 @@ describe('loadConfig: generators', () => {
     expect((await failure({ mine: { command: ['gen'], timeout_s: 0 } })).message).toContain('timeout_s');
     expect((await failure({ 'xsb-baseline': { command: ['gen'] } })).message).toContain('built-in');
     expect((await failure({ '../x': { command: ['gen'] } })).message).toContain('system name');
+  });
+});
+
+describe('loadConfig: unknown keys', () => {
+  const message = async (file: string, text: string) => {
+    await writeFile(join(dir, file), text);
+    try {
+      loadConfig({ cwd: dir, env: { HOME: dir } });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('the config loaded');
+  };
+
+  it('names a misspelled top-level key and the nearest known one', async () => {
+    const text = await message('xsb.config.yaml', 'generator:\n  mine:\n    command: [gen]\n');
+    expect(text).toContain('unknown key "generator" (did you mean "generators"?)');
+    expect(text).toContain(join(dir, 'xsb.config.yaml'));
+  });
+
+  it('names unknown keys at every level, with their path', async () => {
+    expect(await message('xsb.config.yaml', 'providers:\n  openai:\n    rpmm: 5\n')).toContain(
+      'unknown key "providers.openai.rpmm" (did you mean "rpm"?)',
+    );
+    expect(await message('xsb.config.yaml', 'prices:\n  m: {input: 1, ouput: 2}\n')).toContain(
+      'unknown key "prices.m.ouput" (did you mean "output"?)',
+    );
+    expect(
+      await message('xsb.config.yaml', 'prices:\n  m: {input: 1, output: 2, batch: {inptu: 1}}\n'),
+    ).toContain('unknown key "prices.m.batch.inptu" (did you mean "input"?)');
+    expect(await message('xsb.config.yaml', 'api:\n  worker: 3\n')).toContain(
+      'unknown key "api.worker" (did you mean "workers"?)',
+    );
+    expect(await message('xsb.config.yaml', 'generators:\n  mine: {command: [gen], timeout: 5}\n')).toContain(
+      'unknown key "generators.mine.timeout"',
+    );
+    expect(await message('xsb.config.yaml', 'batch:\n  idleM: 5\n')).toContain(
+      'unknown key "batch.idleM" (did you mean "idleMs"?)',
+    );
+  });
+
+  it('lists every unknown key, and suggests nothing for a word far from any key', async () => {
+    const text = await message('xsb.config.json', JSON.stringify({ judges: 'lexical', colour: 'red' }));
+    expect(text).toContain('unknown key "judges" (did you mean "judge"?)');
+    expect(text).toMatch(/unknown key "colour" \(known: dataDir, run, judge/);
   });
 });
 

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors';
 import { environmentWithDotenv } from './load-dotenv';
+import { didYouMean } from './nearest-name';
 import { API_SCOPES } from './schemas/api-request';
 import { formatIssuePath } from './validate-record';
 
@@ -33,7 +34,7 @@ function expandLimitAliases(value: unknown, context: z.RefinementCtx): unknown {
   return out;
 }
 
-const providerLimitsObject = z.object({
+const providerLimitsObject = z.strictObject({
   /** The ceiling of calls in flight; adaptive concurrency moves below it on 429/529 and back. */
   maxConcurrency: positiveInt.optional(),
   requestsPerMinute: positiveInt.optional(),
@@ -53,7 +54,7 @@ export type ProviderLimits = z.infer<typeof providerLimitsObject>;
 const price = z.number().min(0);
 
 /** USD per million tokens, by kind. */
-export const modelPriceSchema = z.object({
+export const modelPriceSchema = z.strictObject({
   input: price,
   output: price,
   /** Input served from the provider's prompt cache; the input price when unset. */
@@ -65,7 +66,7 @@ export const modelPriceSchema = z.object({
    * out costs half its online price: both providers bill batch usage at 50 % of the online price.
    */
   batch: z
-    .object({
+    .strictObject({
       input: price.optional(),
       output: price.optional(),
       cacheRead: price.optional(),
@@ -165,10 +166,10 @@ export type GeneratorConfig = z.infer<typeof generatorConfigSchema>;
  * config file never holds a secret; the tokens themselves come from `XSB_API_TOKENS` (see `@xsb/api`).
  */
 const apiConfigSchema = z
-  .object({
+  .strictObject({
     tokens: z
       .array(
-        z.object({
+        z.strictObject({
           name: z.string().min(1),
           sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the lowercase hex sha256 of the token'),
           scopes: z.array(z.enum(API_SCOPES)).min(1),
@@ -191,7 +192,7 @@ const apiConfigSchema = z
   .prefault({});
 
 /** The one typed configuration of xsb. Sources in rising precedence: config file, environment, flags. */
-export const xsbConfigSchema = z.object({
+export const xsbConfigSchema = z.strictObject({
   dataDir: z.string().min(1).default('data'),
   run: z.string().min(1).default('default'),
   judge: z.string().min(1).default('lexical'),
@@ -295,11 +296,50 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const merged = { cacheDir: defaultCacheDir(env), ...fromFile, ...fromEnv, ...fromFlags };
   const result = xsbConfigSchema.safeParse(merged);
   if (!result.success) {
-    const issue = result.error.issues[0]!;
     const where = configFile
       ? ` (config file ${configFile}, environment or flags)`
       : ' (environment or flags)';
+    const unknown = result.error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys' ? unknownKeyMessages(issue.path, issue.keys) : [],
+    );
+    if (unknown.length > 0) throw new ConfigError(`invalid configuration: ${unknown.join('; ')}${where}`);
+    const issue = result.error.issues[0]!;
     throw new ConfigError(`invalid configuration: "${formatIssuePath(issue.path)}" ${issue.message}${where}`);
   }
   return { config: result.data, env, configFile };
+}
+
+/** The keys a config object at `path` accepts, found by walking the schema (aliases included). */
+function knownKeysAt(path: ReadonlyArray<PropertyKey>): string[] {
+  let schema: unknown = xsbConfigSchema;
+  const remaining = [...path];
+  for (;;) {
+    const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+    if (!def) return [];
+    if (def.type === 'object') {
+      const shape = def.shape as Record<string, unknown>;
+      if (remaining.length === 0) {
+        const aliases = schema === providerLimitsObject ? Object.keys(PROVIDER_LIMIT_ALIASES) : [];
+        return [...Object.keys(shape), ...aliases];
+      }
+      schema = shape[String(remaining.shift())];
+    } else if (def.type === 'record') {
+      remaining.shift();
+      schema = def.valueType;
+    } else if (def.type === 'array') {
+      remaining.shift();
+      schema = def.element;
+    } else if (def.type === 'pipe') schema = def.out;
+    else if ('innerType' in def) schema = def.innerType;
+    else return [];
+  }
+}
+
+/** `unknown key "generators.mine.timeout" (did you mean "timeout_s"?)`, one per key. */
+function unknownKeyMessages(path: ReadonlyArray<PropertyKey>, keys: readonly string[]): string[] {
+  const known = knownKeysAt(path);
+  return keys.map(
+    (key) =>
+      `unknown key "${formatIssuePath([...path, key])}"${didYouMean(key, known)}${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}`,
+  );
 }
