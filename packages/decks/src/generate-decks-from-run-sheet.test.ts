@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -6,6 +7,7 @@ import {
   deckRowStatusSchema,
   RunLayout,
   readJson,
+  UsageError,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -193,7 +195,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
     }
   });
 
-  it('records bad rows with their line and keeps going; filters and shards select rows', async () => {
+  it('refuses a sheet with any bad row before writing anything, listing every problem by line and column', async () => {
     const sheetFile = await writeSheet([
       'xsb-baseline,audience_conditioned,learners,heat_pumps,source.md,,',
       'xsb-baseline,sideways,learners,heat_pumps,source.md,,',
@@ -206,28 +208,44 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
     const sheet = await readRunSheet(sheetFile);
     expect(sheet.invalid.map((row) => row.line)).toEqual([3, 4, 8]);
     expect(sheet.invalid[0]?.error.message).toMatch(/run_sheet\.csv:3: field "condition"/);
-    expect(sheet.invalid[1]?.error.message).toMatch(/run_sheet\.csv:4: case label "\.\.\/escape"/);
+    expect(sheet.invalid[1]?.error.message).toMatch(
+      /run_sheet\.csv:4: field "case_label": case label "\.\.\/escape"/,
+    );
     expect(sheet.invalid[2]?.error.message).toBe(`${sheetFile}:8: the row has 5 cells but the header has 7`);
     const layout = new RunLayout(join(dir, 'data'));
-    const summary = await generateDecksFromRunSheet({
+    const error = await generateDecksFromRunSheet({
       sheet,
       layout,
       run: 'demo',
       planner: 'lexical',
       audienceProfiles: PROFILES,
-    });
-    expect(summary).toMatchObject({ rows_total: 7, rows_selected: 7, done: 1, failed: 6 });
-    const messages = summary.rows.filter((row) => row.status === 'failed').map((row) => row.message);
-    expect(messages.some((message) => /missing\.md: cannot read \(ENOENT/.test(message))).toBe(true);
-    expect(
-      messages.some((message) =>
-        /system "slidetailor" is neither the built-in xsb-baseline nor a generator of the config/.test(
-          message,
-        ),
-      ),
-    ).toBe(true);
-    expect(messages.some((message) => /no audience profile for "nobody"/.test(message))).toBe(true);
+      // Filters select rows to make; the check still covers every row.
+      filters: { caseLabels: ['heat_pumps'] },
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    const lines = (error as Error).message.split('\n');
+    expect(lines[0]).toBe(`${sheetFile}: 6 problems; no deck was made:`);
+    expect(lines.slice(1).map((line) => line.replace(/:.*/, ''))).toEqual([
+      '  line 3, condition',
+      '  line 4, case_label',
+      '  line 5, source_document',
+      '  line 6, system',
+      '  line 7, audience',
+      '  line 8, row',
+    ]);
+    expect(lines[3]).toMatch(/missing\.md does not exist/);
+    expect(lines[4]).toMatch(/unknown system "slidetailor".*xsb decks run-slidetailor/);
+    expect(lines[5]).toMatch(/no audience profile "nobody".*known: decision_makers, learners/);
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+  });
 
+  it('filters and shards select rows', async () => {
+    const sheetFile = await writeSheet([
+      'xsb-baseline,audience_conditioned,learners,heat_pumps,source.md,,',
+      'xsb-baseline,audience_agnostic,all,heat_pumps,source.md,,',
+    ]);
+    const sheet = await readRunSheet(sheetFile);
+    const layout = new RunLayout(join(dir, 'data'));
     const filtered = await generateDecksFromRunSheet({
       sheet,
       layout,
@@ -236,8 +254,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
       audienceProfiles: PROFILES,
       filters: { conditions: ['audience_agnostic'] },
     });
-    // 1 agnostic row plus the 3 invalid rows, which every batch reports as failed.
-    expect(filtered).toMatchObject({ rows_selected: 4, done: 0, failed: 4 });
+    expect(filtered).toMatchObject({ rows_total: 2, rows_selected: 1, done: 1, failed: 0 });
     // md5("heat_pumps") % 2 decides: exactly one of the two shards takes the case.
     const shardRows = await Promise.all(
       [0, 1].map(async (index) =>
@@ -251,7 +268,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
         }),
       ),
     );
-    expect(shardRows.map((item) => item.rows_selected - 3).sort()).toEqual([0, 3]);
+    expect(shardRows.map((item) => item.rows_selected).sort()).toEqual([0, 2]);
   });
 
   it('refuses a run sheet that is not UTF-8, and keeps line numbers on a CRLF sheet', async () => {

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import {
   type Condition,
   type DeckBatchSummary,
@@ -10,13 +10,14 @@ import {
   readUtf8Text,
 } from '@xsb/core';
 import type { LlmClient } from '@xsb/llm';
+import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
 import { stopLanguageDetector } from './detect-source-language';
 import { BASELINE_SYSTEM, type BaselineDeckResult, generateBaselineDeck } from './generate-baseline-deck';
 import { loadSourceText } from './load-source-text';
 import { readCaseMetadata } from './read-case-metadata';
 import { resolveGeneratorEnv, runCommandGenerator } from './run-command-generator';
 import { type DeckRowFilters, runDeckRows } from './run-deck-rows';
-import type { RunSheet } from './run-sheet';
+import type { RunSheet, RunSheetEntry } from './run-sheet';
 
 export interface AudienceDescription {
   id: string;
@@ -108,9 +109,11 @@ export async function generateBaselineDeckFromSource(
  * Generates the rows of a run sheet into the normalized deck tree (`<case_label>.pptx`, or `.pdf` for
  * a PDF command generator, unless the row names an output path): `xsb-baseline` rows with the
  * built-in generator, rows whose system is a configured command generator by running it (see
- * runCommandGenerator). Rows of other systems fail with the command that handles them; each failure
- * is recorded and the batch goes on. A generator's `${VAR}` that is not set is a ConfigError before
- * any row runs. The language detector's thread (see detectSourceLanguage) ends with the batch, so a
+ * runCommandGenerator); rows of a system imported into the run (`xsb decks import`) are skipped.
+ * Every row of the sheet (not only the selected ones) is checked first (see checkRunSheet): any
+ * problem is a UsageError listing them all by line and column, and nothing is written. A row that
+ * fails while its deck is made is recorded and the batch goes on. A generator's `${VAR}` that is not
+ * set is a ConfigError before any row runs. The language detector's thread (see detectSourceLanguage) ends with the batch, so a
  * stage after it in the same process does not carry eld's database.
  */
 export async function generateDecksFromRunSheet(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
@@ -121,7 +124,7 @@ export async function generateDecksFromRunSheet(options: GenerateDecksOptions): 
   }
 }
 
-function generateSheetRows(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
+async function generateSheetRows(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
   const generators = options.generators ?? {};
   const environment = options.environment ?? process.env;
   const used = new Set(options.sheet.entries.map((entry) => entry.row.system));
@@ -130,6 +133,26 @@ function generateSheetRows(options: GenerateDecksOptions): Promise<DeckBatchSumm
   }
   const generatorOf = (system: string): GeneratorConfig | undefined =>
     Object.hasOwn(generators, system) ? generators[system] : undefined;
+  const { problems, imported } = await checkRunSheet({
+    sheet: options.sheet,
+    layout: options.layout,
+    run: options.run,
+    generators: Object.keys(generators),
+    audiences: options.audienceProfiles.map((profile) => profile.id),
+  });
+  if (problems.length > 0) throw runSheetProblemsError(options.sheet.file, problems);
+  const importedDeck = (entry: RunSheetEntry) => {
+    if (entry.row.system === BASELINE_SYSTEM || generatorOf(entry.row.system)) return undefined;
+    const { row } = entry;
+    return imported
+      .get(row.system)
+      ?.decks.find(
+        (deck) =>
+          deck.case_label === row.case_label &&
+          deck.condition === row.condition &&
+          deck.audience === row.audience,
+      );
+  };
   return runDeckRows({
     sheet: options.sheet,
     layout: options.layout,
@@ -137,7 +160,12 @@ function generateSheetRows(options: GenerateDecksOptions): Promise<DeckBatchSumm
     ...(options.filters ? { filters: options.filters } : {}),
     ...(options.force ? { force: true } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
-    deckFileName: (entry) => `${entry.row.case_label}.${generatorOf(entry.row.system)?.format ?? 'pptx'}`,
+    deckFileName: (entry) => {
+      const deck = importedDeck(entry);
+      if (deck) return basename(deck.deck_path);
+      return `${entry.row.case_label}.${generatorOf(entry.row.system)?.format ?? 'pptx'}`;
+    },
+    skipReason: (entry) => (importedDeck(entry) ? 'imported with `xsb decks import`' : undefined),
     produce: async ({ entry, deckDir, outputDeckPath }) => {
       const { row } = entry;
       const where = `${options.sheet.file}:${entry.line}`;

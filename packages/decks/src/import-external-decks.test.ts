@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deckImportManifestSchema, RunLayout, readJson } from '@xsb/core';
+import { deckImportManifestSchema, RunLayout, readJson, UsageError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findDeckFile } from './find-deck-file';
 import { importExternalDecks } from './import-external-decks';
 import { readDeck } from './read-deck';
+import { buildTestPptx } from './testing';
 
 const fixturePdf = resolve(
   dirname(fileURLToPath(import.meta.url)),
@@ -85,5 +86,41 @@ describe('importExternalDecks', () => {
     await copyFile(fixturePdf, join(exports, ' .pdf'));
     const result = await importExternalDecks({ system: 'notebooklm', fromDir: exports, layout, run: 'r' });
     expect(result.skipped[0]?.reason).toMatch(/cannot be used as a path part/);
+  });
+
+  it('checks every deck before importing any: case, audience, and (with strict) empty decks', async () => {
+    const layout = new RunLayout(join(dir, 'data'));
+    for (const caseId of ['cs_raft_consensus', 'heat_pumps']) {
+      await mkdir(layout.sourceDir(caseId), { recursive: true });
+      await writeFile(join(layout.sourceDir(caseId), 'source.md'), `# ${caseId}\n\nText.\n`);
+    }
+    const exports = join(dir, 'exports');
+    await mkdir(join(exports, 'audience_conditioned', 'learner'), { recursive: true });
+    await copyFile(fixturePdf, join(exports, 'cs_raft_consensus.pdf'));
+    await copyFile(fixturePdf, join(exports, 'cs_raft_consensus (1).pdf'));
+    await copyFile(fixturePdf, join(exports, 'audience_conditioned', 'learner', 'heat_pumps.pdf'));
+    await writeFile(join(exports, 'heat_pumps.pptx'), buildTestPptx({ slides: [{ fileNumber: 1 }] }));
+    const options = { system: 'notebooklm', fromDir: exports, layout, run: 'r', audiences: ['learners'] };
+    const error = await importExternalDecks(options).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message.split('\n')).toEqual([
+      `${exports}: 2 problems; no deck was imported:`,
+      '  audience_conditioned/learner/heat_pumps.pdf: unknown audience "learner" (did you mean "learners"?) (known: learners; add your own with --audiences FILE)',
+      '  cs_raft_consensus (1).pdf: the file name "cs_raft_consensus (1).pdf" names no case of the data folder (did you mean "cs_raft_consensus"?); name each deck <case_label>.pdf (cases: cs_raft_consensus, heat_pumps)',
+    ]);
+    expect(existsSync(layout.decksRoot('r'))).toBe(false);
+
+    await rm(join(exports, 'cs_raft_consensus (1).pdf'));
+    await rm(join(exports, 'audience_conditioned'), { recursive: true });
+    const strict = await importExternalDecks({ ...options, strict: true }).catch((caught: unknown) => caught);
+    expect((strict as Error).message).toContain(
+      'heat_pumps.pptx: the deck has no visible words (refused by --strict)',
+    );
+    expect(existsSync(layout.decksRoot('r'))).toBe(false);
+    const lenient = await importExternalDecks(options);
+    expect(lenient.warnings).toEqual([
+      'heat_pumps.pptx: the deck has no visible words; imported anyway (--strict refuses it)',
+    ]);
+    expect(lenient.imported).toHaveLength(2);
   });
 });

@@ -8,14 +8,17 @@ import {
   type DeckImportManifest,
   deckImportManifestSchema,
   describeError,
+  didYouMean,
   hashBytes,
   InputError,
   isXsbError,
   type RunLayout,
   readJson,
+  UsageError,
   writeFileAtomic,
   writeJson,
 } from '@xsb/core';
+import { type DataCase, readDataCases } from './data-cases';
 import { readDeck } from './read-deck';
 
 export interface ImportDecksOptions {
@@ -29,6 +32,10 @@ export interface ImportDecksOptions {
   audience?: string;
   /** Replace a deck already imported with different content. */
   force?: boolean;
+  /** Audience ids a conditioned deck may be filed under (built-in and user profiles); unchecked when absent. */
+  audiences?: readonly string[];
+  /** Refuse decks with no slides or no visible words instead of importing them with a warning. */
+  strict?: boolean;
 }
 
 export interface ImportDecksResult {
@@ -37,6 +44,8 @@ export interface ImportDecksResult {
   imported: string[];
   unchanged: string[];
   skipped: Array<{ file: string; reason: string }>;
+  /** Decks imported although they have no slides or no visible words (refused with `strict`). */
+  warnings: string[];
 }
 
 interface Candidate {
@@ -116,7 +125,21 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
   for (const deck of previous?.decks ?? [])
     entries.set(`${deck.condition}/${deck.audience}/${deck.case_label}`, deck);
 
-  for (const candidate of await findCandidates(options, skipped)) {
+  const candidates = await findCandidates(options, skipped);
+  const { ready, warnings, problems } = await checkCandidates(
+    candidates,
+    await readDataCases(layout),
+    options,
+    skipped,
+  );
+  if (problems.length > 0) {
+    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+    throw new UsageError(
+      `${options.fromDir}: ${count}; no deck was imported:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
+      { code: 'invalid_import', details: { problems } },
+    );
+  }
+  for (const candidate of ready) {
     const extension = extname(candidate.file).toLowerCase();
     const caseLabel = basename(candidate.file, extname(candidate.file));
     try {
@@ -127,7 +150,6 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
         audience: candidate.audience,
         caseLabel,
       });
-      await readDeck(candidate.file);
       const bytes = await readFile(candidate.file);
       const sha256 = hashBytes(bytes);
       const target = join(deckDir, `${caseLabel}${extension}`);
@@ -176,5 +198,64 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
   const text = JSON.stringify(deckImportManifestSchema.parse(manifest), null, 2);
   const current = existsSync(manifestFile) ? await readFile(manifestFile, 'utf8') : '';
   if (current !== `${text}\n`) await writeJson(manifestFile, deckImportManifestSchema, manifest);
-  return { manifest, manifestFile, imported, unchanged, skipped };
+  return { manifest, manifestFile, imported, unchanged, skipped, warnings };
+}
+
+/**
+ * Checks every deck before any is imported: its file name must be a case of the data folder (when
+ * the folder has cases; see readDataCases), a conditioned deck's audience a known profile, and the
+ * deck must read (else it is skipped with the reason, as before). A deck with no slides or no
+ * visible words is a warning, a problem with `strict`.
+ */
+async function checkCandidates(
+  candidates: Candidate[],
+  cases: Map<string, DataCase>,
+  options: ImportDecksOptions,
+  skipped: ImportDecksResult['skipped'],
+): Promise<{ ready: Candidate[]; warnings: string[]; problems: string[] }> {
+  const ready: Candidate[] = [];
+  const warnings: string[] = [];
+  const problems: string[] = [];
+  for (const candidate of candidates) {
+    const name = basename(candidate.file);
+    const caseLabel = basename(candidate.file, extname(candidate.file));
+    const where = relative(options.fromDir, candidate.file);
+    let fine = true;
+    if (cases.size > 0 && !cases.has(caseLabel)) {
+      fine = false;
+      problems.push(
+        `${where}: the file name "${name}" names no case of the data folder${didYouMean(caseLabel, cases.keys())}; name each deck <case_label>${extname(name)} (cases: ${[...cases.keys()].sort().join(', ')})`,
+      );
+    }
+    const { audiences } = options;
+    if (
+      audiences &&
+      candidate.condition === 'audience_conditioned' &&
+      !audiences.includes(candidate.audience)
+    ) {
+      fine = false;
+      problems.push(
+        `${where}: unknown audience "${candidate.audience}"${didYouMean(candidate.audience, audiences)} (known: ${audiences.join(', ')}; add your own with --audiences FILE)`,
+      );
+    }
+    let deck: Awaited<ReturnType<typeof readDeck>>;
+    try {
+      deck = await readDeck(candidate.file);
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      skipped.push({ file: candidate.file, reason: describeError(error) });
+      continue;
+    }
+    const empty =
+      deck.slide_count === 0 ? 'no slides' : deck.visible_word_count === 0 ? 'no visible words' : undefined;
+    if (empty) {
+      const message = `${where}: the deck has ${empty}`;
+      if (options.strict) {
+        fine = false;
+        problems.push(`${message} (refused by --strict)`);
+      } else warnings.push(`${message}; imported anyway (--strict refuses it)`);
+    }
+    if (fine) ready.push(candidate);
+  }
+  return { ready, warnings, problems };
 }

@@ -1,6 +1,14 @@
 // The shard rule lives in @xsb/core (every per-case stage shards by it); re-exported for decks' users.
 export { isCaseInShard, parseShard, type Shard, shardOfCase } from '@xsb/core';
+export {
+  type CheckedRunSheet,
+  type CheckRunSheetOptions,
+  checkRunSheet,
+  type RunSheetProblem,
+  runSheetProblemsError,
+} from './check-run-sheet';
 export { countVisibleWords } from './count-visible-words';
+export { type DataCase, readDataCases, readImportedSystems } from './data-cases';
 export {
   audienceLabel,
   type DeckScaffolding,
@@ -45,6 +53,12 @@ export {
 } from './prepare-slidetailor';
 export { readCaseMetadata } from './read-case-metadata';
 export { type DeckFormat, detectDeckFormat, type ReadDeckOptions, readDeck } from './read-deck';
+export {
+  listRunSystems,
+  type RemoveSystemOptions,
+  type RemoveSystemResult,
+  removeSystemFromRun,
+} from './remove-system';
 export {
   convertPptxToPdf,
   findSoffice,

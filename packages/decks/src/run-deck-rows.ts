@@ -42,6 +42,8 @@ export interface RunDeckRowsOptions {
   force?: boolean;
   /** The file name used when a row names no output path, e.g. `deck.pptx`. */
   deckFileName: (entry: RunSheetEntry) => string;
+  /** Why a row is not produced at all (e.g. its deck was imported), even with `force`. */
+  skipReason?: (entry: RunSheetEntry) => string | undefined;
   /** Produces one deck; throws an XsbError (InputError …) to fail the row. */
   produce: (task: DeckRowTask) => Promise<void>;
   progress?: ProgressReporter;
@@ -119,6 +121,12 @@ export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatc
       output_deck_path: relative(layout.dataDir, outputDeckPath),
       line: entry.line,
     };
+    const skipReason = options.skipReason?.(entry);
+    if (skipReason) {
+      statuses.push({ ...base, status: 'skipped', message: skipReason });
+      progress.tick(1, `${row.case_label}: skipped`);
+      continue;
+    }
     if (!options.force && (await hasOutput(outputDeckPath))) {
       statuses.push({ ...base, status: 'skipped', message: 'output deck exists (use --force to redo it)' });
       progress.tick(1, `${row.case_label}: skipped`);

@@ -7,6 +7,7 @@ import {
   isXsbError,
   type RunSheetRow,
   runSheetRowSchema,
+  UsageError,
   ValidationError,
   validateRecord,
   writeFileAtomic,
@@ -40,6 +41,10 @@ export interface InvalidRunSheetRow {
   /** The raw cells, for reporting which deck the row meant. */
   raw: Record<string, string>;
   error: InputError;
+  /** The column at fault, when one is (`condition`, `case_label` …). */
+  field?: string;
+  /** The reason without the file and line. */
+  reason: string;
 }
 
 export interface RunSheet {
@@ -78,14 +83,17 @@ export async function readRunSheet(file: string): Promise<RunSheet> {
       relax_column_count: true,
     }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
   } catch (error) {
-    throw new ValidationError(`not a valid CSV run sheet (${(error as Error).message})`, { file });
+    // Nothing in a sheet that is not CSV can run: a usage error (exit 2), like a missing column.
+    throw new UsageError(`${file}: not a valid CSV run sheet (${(error as Error).message})`, {
+      code: 'invalid_run_sheet',
+    });
   }
   const header = records[0]?.record ?? [];
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
   if (missing.length > 0) {
-    throw new ValidationError(
-      `the run sheet lacks column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`,
-      { file, line: 1 },
+    throw new UsageError(
+      `${file}:1: the run sheet lacks column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (a run sheet has the columns ${RUN_SHEET_COLUMNS.join(',')})`,
+      { code: 'invalid_run_sheet' },
     );
   }
   const base = dirname(resolve(file));
@@ -102,9 +110,14 @@ export async function readRunSheet(file: string): Promise<RunSheet> {
         });
       }
       const row = validateRecord(runSheetRowSchema, record, { file, line });
-      assertSafePathPart(row.system, 'system');
-      assertSafePathPart(row.audience, 'audience');
-      assertSafePathPart(row.case_label, 'case label');
+      for (const field of ['system', 'audience', 'case_label'] as const) {
+        try {
+          assertSafePathPart(row[field], field.replace('_', ' '));
+        } catch (error) {
+          if (!isXsbError(error)) throw error;
+          throw new ValidationError(error.message, { file, line, field });
+        }
+      }
       entries.push({
         line,
         row,
@@ -118,7 +131,9 @@ export async function readRunSheet(file: string): Promise<RunSheet> {
         error instanceof InputError && error.message.startsWith(file)
           ? error
           : new InputError(error.message, { file: `${file}:${line}`, code: error.code });
-      invalid.push({ line, raw: record, error: located });
+      const field = error instanceof ValidationError ? error.field : undefined;
+      const reason = located.message.replace(`${file}:${line}: `, '').replace(/^field "[^"]+": /, '');
+      invalid.push({ line, raw: record, error: located, ...(field ? { field } : {}), reason });
     }
   }
   return { file, entries, invalid };
