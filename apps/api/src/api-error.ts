@@ -1,4 +1,4 @@
-import { describeError, isXsbError } from '@xsb/core';
+import { describeError, isDiskFull, isXsbError } from '@xsb/core';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -32,16 +32,67 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
   zip_too_large: 413,
 };
 
-/** The API error for anything a handler threw: known input errors by code, the rest a 500 without internals. */
+/** What a client sees of a server-side fault: the code and a fixed sentence, never the OS error or a path. */
+const INTERNAL_MESSAGE =
+  'the server failed to answer this request; its log has the detail under the request id';
+
+/**
+ * A fault of the server met while answering (a corrupt file of its own, a full disk): whatever its
+ * kind, the client gets 500 `internal` (or the given status, e.g. 503/507) and the server log the detail.
+ */
+export class ServerFault extends Error {
+  constructor(
+    readonly fault: unknown,
+    readonly status: 500 | 503 | 507 = 500,
+    readonly code = 'internal',
+    readonly publicMessage = INTERNAL_MESSAGE,
+  ) {
+    super(describeError(fault));
+  }
+}
+
+/**
+ * The API error for anything a handler threw: client faults (ApiHttpError, input errors about the
+ * request) by code; everything else a 500 `internal` whose message reveals nothing of the server (no
+ * path, host, process or OS error) — the detail goes to the server log under the request id.
+ */
 export function toApiError(error: unknown): ApiHttpError {
   if (error instanceof ApiHttpError) return error;
+  if (error instanceof ServerFault)
+    return new ApiHttpError(
+      error.status,
+      error.code,
+      error.publicMessage,
+      error.status === 503 ? { 'Retry-After': '5' } : {},
+    );
+  if (isDiskFull(error)) return diskFullError();
   if (isXsbError(error) && error.kind === 'input' && STATUS_BY_CODE[error.code])
     return new ApiHttpError(STATUS_BY_CODE[error.code]!, error.code, error.message);
   if (isXsbError(error) && error.kind === 'input') return new ApiHttpError(400, error.code, error.message);
-  return new ApiHttpError(500, 'internal', `the server failed: ${describeError(error)}`);
+  return new ApiHttpError(500, 'internal', INTERNAL_MESSAGE);
 }
 
+/** 507: the server's disk (or quota) is full; the client may retry once space returns. */
+export function diskFullError(): ApiHttpError {
+  return new ApiHttpError(507, 'insufficient_storage', "the server's disk is full; retry later", {
+    'Retry-After': '30',
+    Connection: 'close',
+  });
+}
+
+/** The one error shape `{error: {code, message, request_id}}`, with the error's headers. */
 export function errorResponse(c: Context, error: ApiHttpError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.json({ error: { code: error.code, message: error.message, ...error.extra } }, error.status);
+  const requestId = c.get('requestId') as string | undefined;
+  return c.json(
+    {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...error.extra,
+        ...(requestId ? { request_id: requestId } : {}),
+      },
+    },
+    error.status,
+  );
 }

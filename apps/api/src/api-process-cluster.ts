@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { ConfigError, InternalError } from '@xsb/core';
-import type { DrainResult } from '@xsb/jobs';
+import { createJsonLogger, type DrainResult, discardLines } from '@xsb/jobs';
 
 /** The environment variable that tells a forked process its index in the cluster (0 runs the job workers). */
 export const API_PROCESS_INDEX_VARIABLE = 'XSB_API_PROCESS_INDEX';
@@ -80,7 +80,8 @@ export async function startApiCluster(options: ApiClusterOptions): Promise<ApiCl
   if (!cluster.isPrimary) throw new InternalError('startApiCluster runs in the primary process only');
   if (!Number.isInteger(options.processes) || options.processes < 2)
     throw new ConfigError(`an API cluster has at least 2 processes, got ${options.processes}`);
-  const log = options.log ?? (() => {});
+  const logger = createJsonLogger(options.log ?? discardLines, { process: 'primary' });
+  const log = (line: string) => logger.warn(line);
   const members = new Map<number, Worker>();
   const drains: StoppedMessage[] = [];
   const restarts: number[] = [];

@@ -69,12 +69,39 @@ export function withLinks<T extends StoredJob>(
   return { ...job, links: { self, result: `${self}/result`, events: `${self}/events` } };
 }
 
+/** Response headers the server sends, declared once for the document. */
+export const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer' as const } },
+};
+export const REQUEST_ID_HEADER = {
+  'X-Request-Id': {
+    description: "this request's id, also in error bodies and the server log",
+    schema: { type: 'string' as const },
+  },
+};
+const HEADERS_BY_STATUS: Record<
+  number,
+  Record<string, { description: string; schema: { type: 'string' | 'integer' } }>
+> = {
+  401: {
+    'WWW-Authenticate': { description: 'Bearer realm="xsb"', schema: { type: 'string' } },
+  },
+  429: RETRY_AFTER_HEADER,
+  503: RETRY_AFTER_HEADER,
+  507: RETRY_AFTER_HEADER,
+};
+
+/**
+ * The error responses of a route: the statuses it names, plus those any request may meet (408 a body
+ * too slow, 500 a server fault), each with the error shape and the headers it carries.
+ */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(
-    statuses.map((status) => [
+    [...new Set([...statuses, 500])].map((status) => [
       status,
       {
         description: ERROR_DESCRIPTIONS[status] ?? 'error',
+        headers: { ...REQUEST_ID_HEADER, ...(HEADERS_BY_STATUS[status] ?? {}) },
         content: { 'application/json': { schema: ErrorSchema } },
       },
     ]),
@@ -84,10 +111,13 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'a field is invalid (the message names it)',
   401: 'no bearer token, or not a valid one',
   403: 'the token lacks the scope of this route',
-  404: 'no such job or run',
+  404: "no such job (or not this token's) or run",
+  408: 'the request body did not arrive in time',
   409: 'the job is not done yet',
   413: 'the body (or the inflated deck) is larger than the limit',
   415: 'the deck is not a PPTX or PDF (judged by content), or the body is not multipart/form-data',
-  429: 'too many requests for this token; see Retry-After',
-  503: 'the server is draining for shutdown, or not ready',
+  429: 'too many requests for this token, or too many failed authentications from this address; see Retry-After',
+  500: 'the server failed (the detail is in its log under the request id)',
+  503: 'the server is draining for shutdown, or its job queue does not answer; see Retry-After',
+  507: "the server's disk is full; see Retry-After",
 };

@@ -95,7 +95,11 @@ describe('xsb serve: safe by default', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(await bodyOf(none)).toEqual({
-      error: { code: 'unauthorized', message: 'send a bearer token: Authorization: Bearer <token>' },
+      error: {
+        code: 'unauthorized',
+        message: 'send a bearer token: Authorization: Bearer <token>',
+        request_id: none.headers.get('x-request-id'),
+      },
     });
     expect((await api.call('/v1/jobs', { token: `${EVALUATE_TOKEN}x` })).status).toBe(401);
     expect((await api.call('/v1/jobs', { token: READ_TOKEN })).status).toBe(200);
@@ -238,6 +242,7 @@ describe('xsb serve: evaluations over HTTP', () => {
     expect((await bodyOf(badId)).error).toEqual({
       code: 'invalid_field',
       message: 'field "id": is not a job id',
+      request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect((await api.call('/v1/jobs?status=nope')).status).toBe(400);
     expect((await api.call('/v1/jobs?cursor=zzz')).status).toBe(400);
@@ -251,6 +256,7 @@ describe('xsb serve: evaluations over HTTP', () => {
     expect((await bodyOf(unknownCase)).error).toEqual({
       code: 'unknown_case',
       message: 'field "case": unknown case "nope" (known: pilot)',
+      request_id: unknownCase.headers.get('x-request-id'),
     });
     const audience = await post(api, { case: 'pilot', system: 'gen', audiences: 'pilots' });
     expect((await bodyOf(audience)).error).toMatchObject({

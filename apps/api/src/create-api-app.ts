@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { ApiScope } from '@xsb/core';
-import type { JobStore } from '@xsb/jobs';
+import { type ApiScope, describeError } from '@xsb/core';
+import type { JobStore, JsonLogger } from '@xsb/jobs';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiHttpError, errorResponse, toApiError } from './api-error';
 import { type ApiToken, authenticate } from './api-tokens';
@@ -13,6 +15,8 @@ import { registerRunRoutes } from './routes/run-routes';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 100_000_000;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+/** Failed authentications a client address may make per minute before it is answered 429. */
+export const DEFAULT_AUTH_FAILURES_PER_MINUTE = 30;
 
 /** The head of the OpenAPI document. */
 export const API_DOCUMENT = {
@@ -22,7 +26,9 @@ export const API_DOCUMENT = {
     version: '1',
     description:
       'The xsb evaluations over HTTP: post a deck, get stage 5–6 metrics (or rubric scores) back from a durable job.',
+    license: { name: 'MIT', identifier: 'MIT' },
   },
+  servers: [{ url: 'http://127.0.0.1:8787', description: 'xsb serve on its default address' }],
 };
 
 export interface ApiAppOptions {
@@ -37,50 +43,94 @@ export interface ApiAppOptions {
   tmpDir: string;
   bodyLimitBytes?: number;
   rateLimitPerMinute?: number;
+  /** Failed authentications per client address and minute (default 30); past it, 429. */
+  authFailuresPerMinute?: number;
   /** Polling interval of the job event stream (default 250 ms). */
   eventsIntervalMs?: number;
   /** True while SIGTERM drains: new work is refused with 503. */
   isDraining?: () => boolean;
-  log?: (line: string) => void;
+  /** The server log (JSON lines); default: none. */
+  logger?: JsonLogger;
+  /** The clock of the rate limiters (tests). */
+  now?: () => number;
+}
+
+/** Who is asking: the token's name, or null on an insecure local server (which sees everything). */
+export interface ApiPrincipal {
+  name: string | null;
+  admin: boolean;
 }
 
 export interface ApiEnv {
-  Variables: { token: ApiToken | null };
+  Variables: { token: ApiToken | null; principal: ApiPrincipal; requestId: string };
 }
 
 export type ApiApp = OpenAPIHono<ApiEnv>;
 
-/** The route's scope: reads need `read`, everything that makes or cancels work needs `evaluate`. */
-function scopeFor(method: string): ApiScope {
-  return method === 'GET' || method === 'HEAD' ? 'read' : 'evaluate';
+/** The route's scope: reads need `read`, posting needs `evaluate`, cancelling `evaluate` (own) or `admin`. */
+function scopeAllows(scopes: ReadonlySet<ApiScope>, method: string): boolean {
+  if (scopes.has('admin') && method !== 'POST') return true;
+  return scopes.has(method === 'GET' || method === 'HEAD' ? 'read' : 'evaluate');
+}
+
+function neededScope(method: string): string {
+  if (method === 'GET' || method === 'HEAD') return '"read" (or "admin")';
+  return method === 'POST' ? '"evaluate"' : '"evaluate" (or "admin")';
+}
+
+/** The client's address as the socket reports it (no proxy header is trusted). */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /**
  * Everything a `/v1` request passes before its route, in one layer (each hono layer costs a closure
- * and a promise per request): the bearer token and its scope, the token's rate limit, then for a POST
- * the drain refusal and the declared body size.
+ * and a promise per request): the bearer token and its scope (failed attempts limited per client
+ * address), the token's rate limit, then for a POST the drain refusal and the declared body size.
+ * A preflight (OPTIONS) needs no token: it is answered 204 with the methods, and no CORS grant.
  */
 function v1Middleware(
   options: ApiAppOptions,
   limiter: RequestRateLimiter,
+  authFailures: RequestRateLimiter,
   bodyLimitBytes: number,
 ): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const method = c.req.method;
+    if (method === 'OPTIONS') {
+      c.header('Allow', 'GET, HEAD, POST, DELETE, OPTIONS');
+      return c.body(null, 204);
+    }
     let token: ApiToken | null = null;
     if (options.tokens.length > 0 || !options.insecureLocal) {
       const presented = c.req.header('authorization');
       const found = authenticate(presented, options.tokens);
-      if (!found)
+      if (!found) {
+        const verdict = authFailures.take(clientAddress(c));
+        if (!verdict.allowed)
+          throw new ApiHttpError(
+            429,
+            'rate_limited',
+            `too many failed authentications from this address; retry in ${verdict.retryAfterSeconds} s`,
+            { 'Retry-After': String(verdict.retryAfterSeconds) },
+          );
         throw new ApiHttpError(
           401,
           'unauthorized',
           presented ? 'the bearer token is not valid' : 'send a bearer token: Authorization: Bearer <token>',
           { 'WWW-Authenticate': 'Bearer realm="xsb"' },
         );
-      const scope = scopeFor(method);
-      if (!found.scopes.has(scope))
-        throw new ApiHttpError(403, 'forbidden', `the token "${found.name}" lacks the "${scope}" scope`);
+      }
+      if (!scopeAllows(found.scopes, method))
+        throw new ApiHttpError(
+          403,
+          'forbidden',
+          `the token "${found.name}" lacks the ${neededScope(method)} scope`,
+        );
       token = found;
     }
     const verdict = limiter.take(token?.name ?? 'anonymous');
@@ -93,6 +143,10 @@ function v1Middleware(
       );
     if (method === 'POST') refuseEarlyPost(c, options, bodyLimitBytes);
     c.set('token', token);
+    c.set(
+      'principal',
+      token ? { name: token.name, admin: token.scopes.has('admin') } : { name: null, admin: true },
+    );
     await next();
   };
 }
@@ -119,13 +173,47 @@ function refuseEarlyPost(c: Context, options: ApiAppOptions, bodyLimitBytes: num
 }
 
 /**
+ * Every request gets an id (`X-Request-Id`, and `request_id` in every error body) and, when the server
+ * logs, one JSON access-log line with it: method, path, status, time, token name and client address —
+ * each a JSON string, so nothing in a URL can forge a line.
+ */
+function requestIdMiddleware(logger: JsonLogger | undefined): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    c.header('X-Request-Id', requestId);
+    const started = performance.now();
+    await next();
+    if (!logger) return;
+    const token = c.get('token');
+    logger.info(
+      {
+        req_id: requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Number((performance.now() - started).toFixed(1)),
+        ...(token ? { token: token.name } : {}),
+        client: clientAddress(c),
+      },
+      'request',
+    );
+  };
+}
+
+/**
  * The xsb HTTP API as a hono app (OpenAPI 3.1 at `/openapi.json`, a reference page at `/docs`): jobs,
  * evaluations, rubric evaluations and runs over one data folder and one job store. Routing, auth,
  * limits and the document live here; accepting, running and storing jobs is `@xsb/jobs`.
  */
 export function createApiApp(options: ApiAppOptions): ApiApp {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const limiter = new RequestRateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE);
+  const now = options.now ?? Date.now;
+  const limiter = new RequestRateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, now);
+  const authFailures = new RequestRateLimiter(
+    options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
+    now,
+  );
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
@@ -137,30 +225,26 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
       );
     },
   });
-  const log = options.log ?? (() => {});
-  const accessLog = options.log;
-  if (accessLog)
-    app.use('*', async (c, next) => {
-      const started = performance.now();
-      await next();
-      const token = c.get('token');
-      accessLog(
-        `${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms${token ? ` token=${token.name}` : ''}`,
-      );
-    });
+  const { logger } = options;
+  app.use('*', requestIdMiddleware(logger));
   app.onError((error, c) => {
     const apiError = toApiError(error);
-    if (apiError.status === 500) log(`error on ${c.req.method} ${c.req.path}: ${apiError.message}`);
+    if (apiError.status >= 500)
+      logger?.error(
+        { req_id: c.get('requestId'), method: c.req.method, path: c.req.path, err: describeError(error) },
+        'request failed on the server',
+      );
     return errorResponse(c, apiError);
   });
   app.notFound((c) =>
-    errorResponse(c, new ApiHttpError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`)),
+    errorResponse(c, new ApiHttpError(404, 'not_found', `no route ${c.req.method} for this path`)),
   );
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'A token of XSB_API_TOKENS; `evaluate` scope to post and cancel, `read` to read.',
+    description:
+      'A token of XSB_API_TOKENS: `evaluate` to post jobs and cancel its own, `read` to read its own jobs and the runs, `admin` to read and cancel every job.',
   });
   registerHealthRoutes(app, options);
   app.doc31('/openapi.json', API_DOCUMENT);
@@ -168,7 +252,7 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
     c.html(renderDocsPage(app.getOpenAPI31Document(API_DOCUMENT) as OpenApiDocumentView)),
   );
 
-  app.use('/v1/*', v1Middleware(options, limiter, bodyLimitBytes));
+  app.use('/v1/*', v1Middleware(options, limiter, authFailures, bodyLimitBytes));
   registerEvaluationRoutes(app, { ...options, bodyLimitBytes });
   registerJobRoutes(app, options);
   registerRunRoutes(app, options);

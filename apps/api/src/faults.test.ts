@@ -6,10 +6,12 @@ import { buildZip } from '@xsb/core';
 import { fixtureDeck } from '@xsb/jobs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  ADMIN_TOKEN,
   bodyOf,
   deckForm,
   EVALUATE_TOKEN,
   leftovers,
+  logRecords,
   READ_TOKEN,
   startTestApi,
   type TestApi,
@@ -205,7 +207,7 @@ describe('xsb serve under concurrent uploads', () => {
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(3);
     const accepted: string[] = [];
     for (const answer of answers) if (answer.status === 202) accepted.push((await bodyOf(answer)).job_id);
-    const stored = (await bodyOf(await target.call('/v1/jobs?limit=100', { token: READ_TOKEN })))
+    const stored = (await bodyOf(await target.call('/v1/jobs?limit=100', { token: ADMIN_TOKEN })))
       .jobs as Array<{
       id: string;
       request: { deck: { sha256: string } };
@@ -233,14 +235,14 @@ describe('API tokens never leak', () => {
     const answers = [JSON.stringify(accepted)];
     expect((await waitForJob(api, accepted.job_id)).status).toBe('done');
     for (const path of ['/v1/jobs', `/v1/jobs/${accepted.job_id}`, `/v1/jobs/${accepted.job_id}/result`])
-      answers.push(await (await api.call(path, { token: READ_TOKEN })).text());
+      answers.push(await (await api.call(path, { token: ADMIN_TOKEN })).text());
     answers.push(await (await api.call('/v1/jobs', { token: `${EVALUATE_TOKEN}-wrong` })).text());
     await api.server.shutdown();
     const files = await filesUnder(api.dataDir);
     expect(files.some((file) => file.endsWith('jobs.sqlite'))).toBe(true);
     expect(files.some((file) => file.endsWith('metrics.json'))).toBe(true);
-    expect(api.logs.some((line) => line.includes('token=ci'))).toBe(true);
-    for (const token of [EVALUATE_TOKEN, READ_TOKEN]) {
+    expect(logRecords(api).some((record) => record.token === 'ci' && record.msg === 'request')).toBe(true);
+    for (const token of [EVALUATE_TOKEN, READ_TOKEN, ADMIN_TOKEN]) {
       for (const file of files) expect((await readFile(file)).includes(token), file).toBe(false);
       for (const line of [...api.logs, ...answers]) expect(line).not.toContain(token);
     }

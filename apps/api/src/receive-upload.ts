@@ -6,7 +6,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import Busboy from '@fastify/busboy';
-import { ApiHttpError } from './api-error';
+import { isDiskFull } from '@xsb/core';
+import { ApiHttpError, diskFullError, ServerFault, toApiError } from './api-error';
 
 export interface ReceivedUpload {
   fields: Map<string, string[]>;
@@ -45,11 +46,16 @@ export async function receiveUpload(
       `send multipart/form-data with the deck in the "${options.fileField}" field (got ${JSON.stringify(contentType.split(';')[0] || 'no Content-Type')})`,
     );
   if (!request.body) throw new ApiHttpError(400, 'malformed_multipart', 'the request has no body');
-  await mkdir(options.tmpDir, { recursive: true });
+  try {
+    await mkdir(options.tmpDir, { recursive: true });
+  } catch (error) {
+    throw isDiskFull(error) ? diskFullError() : new ServerFault(error);
+  }
   const fields = new Map<string, string[]>();
   let file: ReceivedUpload['file'] | undefined;
   let written: Promise<void> | undefined;
   let failure: ApiHttpError | undefined;
+  let serverFault: ServerFault | undefined;
   const fail = (error: ApiHttpError) => {
     failure ??= error;
   };
@@ -81,7 +87,18 @@ export async function receiveUpload(
       target.bytes += chunk.length;
     });
     stream.on('limit', () => fail(tooLarge(options.limitBytes)));
-    written = pipeline(stream, createWriteStream(path, { flags: 'wx' }));
+    const sink = createWriteStream(path, { flags: 'wx' });
+    // A write that fails (a full disk) ends the request at once: the body is not read to its end first.
+    sink.on('error', (error: unknown) => {
+      // Only the file system's own errors (they name a syscall): a body that breaks off reaches the
+      // sink too, as the reason pipeline destroyed it, and is the client's fault, answered below.
+      if (typeof (error as { syscall?: unknown }).syscall !== 'string') return;
+      const refusal = isDiskFull(error) ? diskFullError() : new ServerFault(error);
+      fail(refusal instanceof ApiHttpError ? refusal : toApiError(refusal));
+      serverFault ??= refusal instanceof ServerFault ? refusal : undefined;
+      body.destroy(refusal);
+    });
+    written = pipeline(stream, sink);
     written.catch(() => {});
   });
   parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
@@ -131,7 +148,8 @@ export async function receiveUpload(
   if (failure) {
     body.destroy();
     if (file) await rm(file.path, { force: true });
-    throw failure;
+    // A server-side fault is thrown as such, so the server logs its detail under the request id.
+    throw serverFault ?? failure;
   }
   return { fields, file: file! };
 }

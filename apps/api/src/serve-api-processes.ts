@@ -20,8 +20,8 @@ export type ServedApi =
 /**
  * `xsb serve [--processes N]` in one call, whichever process runs it: with N > 1 the first call (the
  * primary) checks the token settings and forks N members that run the same script again; there this
- * call starts a member's server — job workers only in member 0, log lines prefixed with the member and
- * its pid. With N = 1 it is `startApiServer`. The caller wires signals to `shutdown`.
+ * call starts a member's server — job workers only in member 0, every log line with the member's
+ * `process` index (and pino's `pid`). With N = 1 it is `startApiServer`. The caller wires signals to `shutdown`.
  */
 export async function serveApiProcesses(
   options: StartApiServerOptions & { processes: number },
@@ -47,11 +47,10 @@ export async function serveApiProcesses(
     const server = await startApiServer(serverOptions);
     return { role: 'single', url: server.url, shutdown: server.shutdown, closed: server.closed };
   }
-  const log = options.log;
   const server = await startApiServer({
     ...serverOptions,
     ...(member === 0 ? {} : { workers: 0 }),
-    ...(log ? { log: (line: string) => log(`process ${member} (pid ${process.pid}): ${line}`) } : {}),
+    logFields: { ...serverOptions.logFields, process: member },
   });
   return {
     role: 'member',

@@ -7,7 +7,9 @@ import { serve } from '@hono/node-server';
 import { ConfigError, type ProviderLimits, processIsAlive } from '@xsb/core';
 import {
   ApiDataLayout,
+  createJsonLogger,
   type DrainResult,
+  discardLines,
   heartbeatForLease,
   type JobRunner,
   type JobStore,
@@ -37,10 +39,17 @@ export interface StartApiServerOptions {
   providers?: Record<string, ProviderLimits>;
   bodyLimitBytes?: number;
   rateLimitPerMinute?: number;
+  /** Failed authentications per client address and minute (default 30). */
+  authFailuresPerMinute?: number;
   eventsIntervalMs?: number;
   /** An already opened store (tests); default `openJobStore`. */
   store?: JobStore;
+  /** Receives the server log, one JSON object per line (pino); default: no log. */
   log?: (line: string) => void;
+  /** Fields on every log line (a cluster member's `process`). */
+  logFields?: Record<string, unknown>;
+  /** See `JobRunnerOptions.diskRetry`. */
+  diskRetry?: { attempts: number; delayMs: number };
 }
 
 export interface ApiServer {
@@ -103,7 +112,8 @@ async function prepareTmpDir(dataDir: string): Promise<string> {
 export async function startApiServer(options: StartApiServerOptions): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   checkServerSecurity({ tokens: options.tokens, insecureLocal: options.insecureLocal, host });
-  const log = options.log ?? (() => {});
+  const logger = createJsonLogger(options.log ?? discardLines, options.logFields);
+  const log = (line: string) => logger.info(line);
   const tmpDir = await prepareTmpDir(options.dataDir);
   const store =
     options.store ??
@@ -124,8 +134,9 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
     ...(options.eventsIntervalMs ? { eventsIntervalMs: options.eventsIntervalMs } : {}),
+    ...(options.authFailuresPerMinute ? { authFailuresPerMinute: options.authFailuresPerMinute } : {}),
     isDraining: () => draining,
-    log,
+    logger,
   });
   const workers = options.workers ?? 2;
   const runner: JobRunner | undefined =
@@ -139,6 +150,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
           ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
           ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
           ...(options.providers ? { providers: options.providers } : {}),
+          ...(options.diskRetry ? { diskRetry: options.diskRetry } : {}),
           log,
         })
       : undefined;

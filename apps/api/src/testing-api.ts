@@ -8,7 +8,15 @@ import { type ApiServer, type StartApiServerOptions, startApiServer } from './st
 
 export const EVALUATE_TOKEN = 'tok-evaluate-7f3a9c2e5b1d8f40';
 export const READ_TOKEN = 'tok-read-only-2c9e4a7b1f6d3e58';
-export const TEST_TOKENS = `ci:${EVALUATE_TOKEN}:evaluate+read,dash:${READ_TOKEN}:read`;
+export const ADMIN_TOKEN = 'tok-admin-all-jobs-5d1c8e3a9b7f';
+export const POSTER_TOKEN = 'tok-poster-other-3a7e9c1d5b2f';
+export const TEST_TOKENS = `ci:${EVALUATE_TOKEN}:evaluate+read,dash:${READ_TOKEN}:read,root:${ADMIN_TOKEN}:admin,poster:${POSTER_TOKEN}:evaluate+read`;
+
+/** The server's log lines, parsed (each is one JSON object). */
+// biome-ignore lint/suspicious/noExplicitAny: tests read log lines as plain JSON values
+export function logRecords(api: { logs: string[] }): any[] {
+  return api.logs.map((line) => JSON.parse(line));
+}
 
 export interface TestApi {
   server: ApiServer;

@@ -32,7 +32,7 @@ describe('config api section', () => {
       loadConfig({
         cwd: '/',
         env: {},
-        flags: { api: { tokens: [{ name: 'x', sha256: SHA, scopes: ['admin' as 'read'] }] } },
+        flags: { api: { tokens: [{ name: 'x', sha256: SHA, scopes: ['superuser' as 'read'] }] } },
       }),
     ).toThrow(/"api\.tokens\[0\]\.scopes\[0\]" Invalid option/);
   });

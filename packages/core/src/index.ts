@@ -3,12 +3,14 @@ export { type BatchedLineWriter, createBatchedLineWriter } from './batched-line-
 export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
 export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';
+export { isDiskFull } from './disk-full';
 export {
   detectSourceLanguage,
   isLanguageDetectorRunning,
   LANGUAGE_DETECTOR_IDLE_MS,
   stopLanguageDetector,
 } from './detect-source-language';
+export { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';
 export {
   type AcquireLockOptions,
   acquireDirectoryLock,

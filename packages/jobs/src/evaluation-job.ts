@@ -131,6 +131,8 @@ export function evaluationJobInput(
     dedupeKey: hashCanonicalJson({
       kind: 'evaluation',
       deck: deck.sha256,
+      // Per token: another token's identical request is its own job, not a view into this one.
+      submitted_by: submittedBy,
       case: parameters.case,
       audiences: [...parameters.audiences].sort(),
       judge: parameters.judge,

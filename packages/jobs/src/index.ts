@@ -34,6 +34,7 @@ export {
   type StartedJob,
   type StoredJob,
 } from './job-store';
+export { createJsonLogger, discardLines, type JsonLogger } from './json-logger';
 export { type OpenJobStoreOptions, openJobStore } from './open-job-store';
 export { placeDeck } from './place-deck';
 export { RedisJobStore, type RedisJobStoreOptions } from './redis-job-store';

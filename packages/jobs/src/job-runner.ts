@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { describeError, isXsbError, type JobKind, type JobProgress } from '@xsb/core';
+import { describeError, isDiskFull, isXsbError, type JobKind, type JobProgress } from '@xsb/core';
 import type { JobOutcome, JobSource, JobStore, StartedJob, StoredJob } from './job-store';
 
 export interface JobHandlerContext {
@@ -19,13 +18,18 @@ export interface JobRunnerOptions {
   handlers: Record<JobKind, JobHandler>;
   /** Jobs run at once (`--workers`). */
   concurrency: number;
-  /** Default `<host>:<pid>:<random>`. */
+  /** Default `worker-<random>`: job records show it to clients, so it names no host or process. */
   worker?: string;
   /** How often a running job extends its lease and looks for a cancel request (default 1 s). */
   heartbeatMs?: number;
   /** Called once a job reached its final status in the store (e.g. to remove its staged upload). */
   onFinished?: (job: StoredJob, outcome: JobOutcome) => Promise<void>;
   log?: (line: string) => void;
+  /**
+   * A job that met a full disk (ENOSPC, EDQUOT) waits `delayMs` and goes back to the queue instead of
+   * failing, up to `attempts` attempts in all (then it fails `insufficient_storage`). Default 6 × 10 s.
+   */
+  diskRetry?: { attempts: number; delayMs: number };
 }
 
 export interface DrainResult {
@@ -67,11 +71,34 @@ export function heartbeatForLease(leaseMs = 30_000): number {
 }
 
 export function defaultWorkerId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  return `worker-${randomUUID().slice(0, 8)}`;
 }
 
-function errorBody(error: unknown): { code: string; message: string } {
-  return { code: isXsbError(error) ? error.code : 'internal', message: describeError(error) || 'failed' };
+/** What a job record may say of a fault the server met: no path, host, process or OS error. */
+const INTERNAL_JOB_ERROR = 'the job failed on the server; the worker log has the detail under the job id';
+
+/** An absolute POSIX path where a message quotes one (after a space, a quote, `(` or `=`, or at its start). */
+const ABSOLUTE_PATH = /(^|[\s'"`(=])\/(?:[^\s'"`(),;]+\/)*([^\s'"`(),;/]*)/g;
+
+/** A message with every absolute path cut down to its last part (`…/probes.jsonl`). */
+export function withoutAbsolutePaths(message: string): string {
+  return message.replace(ABSOLUTE_PATH, (_match, before: string, last: string) => `${before}…/${last}`);
+}
+
+/**
+ * The error a failed job records, which its submitter reads: an xsb error about the request, the deck
+ * or the judge keeps its code and message (paths cut to their last part); anything else — a raw OS
+ * error, a bug — is `internal` with a fixed sentence, and the detail goes to the worker's log.
+ */
+function errorBody(
+  error: unknown,
+  jobId: string,
+  log: (line: string) => void,
+): { code: string; message: string } {
+  if (isXsbError(error) && error.kind !== 'internal')
+    return { code: error.code, message: withoutAbsolutePaths(describeError(error)) || 'failed' };
+  log(`job ${jobId} failed on the server: ${describeError(error)}`);
+  return { code: 'internal', message: INTERNAL_JOB_ERROR };
 }
 
 /**
@@ -83,6 +110,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const worker = options.worker ?? defaultWorkerId();
   const heartbeatMs = options.heartbeatMs ?? 1000;
   const log = options.log ?? (() => {});
+  const diskRetry = options.diskRetry ?? { attempts: 6, delayMs: 10_000 };
   const active = new Map<string, ActiveJob>();
   const source: JobSource = options.store.source({ worker, concurrency: options.concurrency });
 
@@ -104,10 +132,20 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       const result = await handler(job, context);
       outcome = { status: 'done', result };
     } catch (error) {
-      outcome =
-        entry.controller.signal.reason instanceof CancelRequested
-          ? { status: 'canceled' }
-          : { status: 'failed', error: errorBody(error) };
+      if (entry.controller.signal.reason instanceof CancelRequested) outcome = { status: 'canceled' };
+      else if (isDiskFull(error) && attempt < diskRetry.attempts) {
+        await progressChain;
+        return retryAfterDiskFull(job, attempt, entry, error);
+      } else if (isDiskFull(error)) {
+        log(`job ${job.id}: the disk stayed full for ${attempt} attempts (${describeError(error)})`);
+        outcome = {
+          status: 'failed',
+          error: {
+            code: 'insufficient_storage',
+            message: `the server's disk stayed full for ${attempt} attempts`,
+          },
+        };
+      } else outcome = { status: 'failed', error: errorBody(error, job.id, log) };
     }
     await progressChain;
     if (entry.givenBack) return 'requeued';
@@ -124,6 +162,25 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       log(`job ${job.id}: could not record its outcome (${describeError(error)}); it will run again`);
     }
     return 'finished';
+  }
+
+  /** Waits (a drain cuts the wait short), then gives the job back to the queue for a later attempt. */
+  async function retryAfterDiskFull(
+    job: StoredJob,
+    attempt: number,
+    entry: ActiveJob,
+    error: unknown,
+  ): Promise<'finished' | 'requeued'> {
+    log(`job ${job.id}: the disk is full (${describeError(error)}); queued again in ${diskRetry.delayMs} ms`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, diskRetry.delayMs);
+      entry.controller.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    if (entry.givenBack) return 'requeued';
+    return (await options.store.requeue(job.id, attempt).catch(() => false)) ? 'requeued' : 'finished';
   }
 
   // Set by drain. A delivery already in flight when the source paused (BullMQ's worker has started the

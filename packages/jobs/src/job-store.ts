@@ -36,6 +36,8 @@ export type EnqueueOutcome =
 
 export interface ListJobsQuery {
   status?: JobStatus;
+  /** Only the jobs this token name submitted (what a non-admin token may list). */
+  submittedBy?: string;
   limit: number;
   /** Opaque, from the previous page's `nextCursor`. */
   cursor?: string;

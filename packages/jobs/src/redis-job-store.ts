@@ -56,6 +56,7 @@ redis.call('HSET', key, 'id', id, 'seq', seq, 'kind', ARGV[6], 'status', 'queued
   'progress', ARGV[8], 'submitted_by', ARGV[9], 'created_at', ARGV[10], 'attempts', 0,
   'cancel_requested', 0, 'dedupe_key', dedupe, 'location_key', location)
 redis.call('ZADD', p .. ':jobs', seq, id)
+if ARGV[9] ~= '' then redis.call('ZADD', p .. ':owner:' .. ARGV[9], seq, id) end
 redis.call('ZADD', p .. ':status:queued', seq, id)
 redis.call('SET', p .. ':dedupe:' .. dedupe, id)
 redis.call('SET', loc .. ':digest', digest)
@@ -268,25 +269,50 @@ export class RedisJobStore implements JobStore {
   }
 
   async list(query: ListJobsQuery): Promise<JobPage> {
+    if (query.submittedBy !== undefined) return this.listOwned(query, query.submittedBy);
     const before = decodeCursor(query.cursor);
     const index = query.status ? `${this.prefix}:status:${query.status}` : `${this.prefix}:jobs`;
-    const max = before === undefined ? '+inf' : `(${before}`;
-    const reply = await this.redis.zrevrangebyscore(
-      index,
-      max,
-      '-inf',
-      'WITHSCORES',
-      'LIMIT',
-      0,
-      query.limit + 1,
-    );
-    const entries: Array<{ id: string; seq: number }> = [];
-    for (let i = 0; i < reply.length; i += 2) entries.push({ id: reply[i]!, seq: Number(reply[i + 1]) });
+    const entries = await this.newestFirst(index, before, 0, query.limit + 1);
     const page = entries.slice(0, query.limit);
     const last = page.at(-1);
     return {
       jobs: await this.load(page.map((entry) => entry.id)),
       nextCursor: entries.length > query.limit && last ? encodeCursor(last.seq) : null,
+    };
+  }
+
+  /** Entries of a sorted index below `before`, newest first. */
+  private async newestFirst(
+    index: string,
+    before: number | undefined,
+    offset: number,
+    count: number,
+  ): Promise<Array<{ id: string; seq: number }>> {
+    const max = before === undefined ? '+inf' : `(${before}`;
+    const reply = await this.redis.zrevrangebyscore(index, max, '-inf', 'WITHSCORES', 'LIMIT', offset, count);
+    const entries: Array<{ id: string; seq: number }> = [];
+    for (let i = 0; i < reply.length; i += 2) entries.push({ id: reply[i]!, seq: Number(reply[i + 1]) });
+    return entries;
+  }
+
+  /** One owner's jobs (its own index), filtered by status as they are read. */
+  private async listOwned(query: ListJobsQuery, owner: string): Promise<JobPage> {
+    const before = decodeCursor(query.cursor);
+    const index = `${this.prefix}:owner:${owner}`;
+    const found: StoredJob[] = [];
+    const chunk = Math.max(50, (query.limit + 1) * 4);
+    for (let offset = 0; found.length <= query.limit; offset += chunk) {
+      const entries = await this.newestFirst(index, before, offset, chunk);
+      const jobs = await this.load(entries.map((entry) => entry.id));
+      found.push(...jobs.filter((job) => !query.status || job.status === query.status));
+      if (entries.length < chunk) break;
+    }
+    const page = found.slice(0, query.limit);
+    const last = page.at(-1);
+    const seqOf = async (id: string) => Number(await this.redis.hget(this.key(id), 'seq'));
+    return {
+      jobs: page,
+      nextCursor: found.length > query.limit && last ? encodeCursor(await seqOf(last.id)) : null,
     };
   }
 

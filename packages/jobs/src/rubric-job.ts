@@ -82,6 +82,8 @@ export function rubricJobInput(
     dedupeKey: hashCanonicalJson({
       kind: 'rubric_evaluation',
       deck: deck.sha256,
+      // Per token: another token's identical request is its own job, not a view into this one.
+      submitted_by: submittedBy,
       instance: parameters.instance,
       judge: parameters.judge,
       system: parameters.system,

@@ -1,29 +1,40 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { ConfigError, type JudgeKind } from '@xsb/core';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, type JudgeKind, portableNameSchema } from '@xsb/core';
 import { createLlmClient, parseJudgeSpec } from '@xsb/llm';
 import { fieldError } from './field-error';
 
 export interface ServerJudge {
-  /** The spec as the job records it (a replay store relative to the data folder). */
+  /** The spec as the job records it (a replay store by its name in `<data>/replay/`). */
   spec: string;
   /** The spec the judge is built from on this machine (a replay store as an absolute path). */
   runtimeSpec: string;
   kind: JudgeKind;
 }
 
-function insideDataDir(dataDir: string, file: string): string | undefined {
-  const root = resolve(dataDir);
-  const path = resolve(root, file);
-  const rel = relative(root, path);
-  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) return undefined;
-  return rel.split(sep).join('/');
+/** The folder of the data folder from which the API serves replay stores: `<data>/replay/`. */
+export const API_REPLAY_FOLDER = 'replay';
+
+/**
+ * The replay store a request names, by its file name in `<data>/replay/` (`replay/<name>` is taken too),
+ * or undefined. Anything else — another folder, a path, a missing file, a folder — gets one answer, so
+ * a caller learns nothing about the server's files from it.
+ */
+function replayStoreFile(dataDir: string, named: string): { name: string; file: string } | undefined {
+  const name = named.startsWith(`${API_REPLAY_FOLDER}/`) ? named.slice(API_REPLAY_FOLDER.length + 1) : named;
+  if (!portableNameSchema.safeParse(name).success) return undefined;
+  const file = join(resolve(dataDir), API_REPLAY_FOLDER, name);
+  try {
+    return statSync(file).isFile() ? { name, file } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * A judge requested over the network, checked against what the server has: `lexical`; a model judge
  * (`anthropic:` / `openai:`) using the server's own keys, never keys from the request; a `replay:`
- * store inside the data folder. `record:` writes stores and is refused. Anything else is a 400 naming
+ * store of the data folder's `replay/` folder, named by its file name. `record:` writes stores and is refused. Anything else is a 400 naming
  * the `judge` field. Call again on the worker: a replay path is resolved against its data folder.
  */
 export function resolveServerJudge(
@@ -47,16 +58,13 @@ export function resolveServerJudge(
         'record: stores are written by local runs (xsb … --judge record:…), not over the API',
       );
     case 'replay': {
-      const rel = insideDataDir(dataDir, parsed.store);
-      if (rel === undefined)
+      const store = replayStoreFile(dataDir, parsed.store);
+      if (!store)
         throw fieldError(
           'judge',
-          `the replay store ${JSON.stringify(parsed.store)} is not inside the server's data folder`,
+          `replay stores are named by a file of the server's ${API_REPLAY_FOLDER}/ folder (replay:<name>.jsonl); this one is not available`,
         );
-      const file = resolve(dataDir, rel);
-      if (!existsSync(file))
-        throw fieldError('judge', `no replay store ${JSON.stringify(rel)} in the server's data folder`);
-      return { spec: `replay:${rel}`, runtimeSpec: `replay:${file}`, kind: 'replay' };
+      return { spec: `replay:${store.name}`, runtimeSpec: `replay:${store.file}`, kind: 'replay' };
     }
     default:
       try {

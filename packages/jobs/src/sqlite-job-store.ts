@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE UNIQUE INDEX IF NOT EXISTS jobs_active_dedupe ON jobs(dedupe_key) WHERE status IN ('queued', 'running');
 CREATE INDEX IF NOT EXISTS jobs_active_location ON jobs(location_key) WHERE status IN ('queued', 'running');
 CREATE INDEX IF NOT EXISTS jobs_status_seq ON jobs(status, seq);
+CREATE INDEX IF NOT EXISTS jobs_owner_seq ON jobs(submitted_by, seq);
 CREATE TABLE IF NOT EXISTS executions (
   job_id TEXT NOT NULL,
   attempt INTEGER NOT NULL,
@@ -242,9 +243,15 @@ export class SqliteJobStore implements JobStore {
 
   async list(query: ListJobsQuery): Promise<JobPage> {
     const before = decodeCursor(query.cursor) ?? Number.MAX_SAFE_INTEGER;
-    const rows = this.sql<[string | null, string | null, number, number], JobRow>(
-      `SELECT ${JOB_COLUMNS} FROM jobs WHERE (? IS NULL OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?`,
-    ).all(query.status ?? null, query.status ?? null, before, query.limit + 1);
+    const status = query.status ?? null;
+    const owner = query.submittedBy ?? null;
+    const rows = this.sql<
+      [string | null, string | null, string | null, string | null, number, number],
+      JobRow
+    >(
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE (? IS NULL OR status = ?) AND (? IS NULL OR submitted_by = ?)
+         AND seq < ? ORDER BY seq DESC LIMIT ?`,
+    ).all(status, status, owner, owner, before, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {

@@ -13,6 +13,8 @@ export interface StartJobWorkerOptions extends JudgeSettings {
   worker?: string;
   heartbeatMs?: number;
   log?: (line: string) => void;
+  /** See `JobRunnerOptions.diskRetry`. */
+  diskRetry?: { attempts: number; delayMs: number };
 }
 
 /** The handlers of every job kind over one data folder, with the server's judge settings. */
@@ -43,6 +45,7 @@ export function startJobWorker(options: StartJobWorkerOptions): JobRunner {
     concurrency: options.concurrency ?? 2,
     ...(options.worker ? { worker: options.worker } : {}),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.diskRetry ? { diskRetry: options.diskRetry } : {}),
     ...(options.log ? { log: options.log } : {}),
     onFinished: (job) => removeStagedUpload(options.dataDir, job),
   });

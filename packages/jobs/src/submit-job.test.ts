@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -184,10 +184,26 @@ describe('submitJob and the evaluation handler', () => {
     expect(await failure(() => submit(evaluation({ condition: 'both' })))).toMatchObject({
       field: 'condition',
     });
-    expect(await failure(() => submit(evaluation({ judge: 'replay:../outside.jsonl' })))).toMatchObject({
-      field: 'judge',
-      message: expect.stringContaining('not inside the server'),
-    });
+    // Outside the replay folder, a server file, a folder, a missing store: one answer, naming no path.
+    await mkdir(join(dataDir, 'replay/folder.jsonl'), { recursive: true });
+    await writeFile(join(dataDir, 'secret.jsonl'), 'top secret line\n');
+    const answers = new Set<string>();
+    for (const judge of [
+      'replay:../outside.jsonl',
+      'replay:secret.jsonl',
+      'replay:api/jobs.sqlite',
+      'replay:folder.jsonl',
+      'replay:missing.jsonl',
+      'replay:.hidden.jsonl',
+      `replay:${dataDir}/secret.jsonl`,
+    ]) {
+      const error = await failure(() => submit(evaluation({ judge })));
+      expect(error, judge).toMatchObject({ field: 'judge', code: 'invalid_field' });
+      answers.add(error.message);
+      expect(error.message).not.toContain(dataDir);
+      expect(error.message).not.toContain('top secret');
+    }
+    expect(answers.size).toBe(1);
     expect(await failure(() => submit(evaluation({ judge: 'record:store.jsonl' })))).toMatchObject({
       field: 'judge',
     });
@@ -213,10 +229,13 @@ describe('submitJob and the evaluation handler', () => {
     expect((await store.list({ limit: 10 })).jobs).toHaveLength(1);
   });
 
-  it('accepts a replay store inside the data folder, recorded relative to it', async () => {
-    await writeFile(join(dataDir, 'store.jsonl'), '');
+  it("accepts a replay store of the data folder's replay/ folder, recorded by its name", async () => {
+    await mkdir(join(dataDir, 'replay'), { recursive: true });
+    await writeFile(join(dataDir, 'replay/store.jsonl'), '');
     const submitted = await submit(evaluation({ judge: 'replay:store.jsonl' }));
     expect(submitted.job.request.judge).toBe('replay:store.jsonl');
+    const prefixed = await submit(evaluation({ judge: 'replay:replay/store.jsonl', system: 'other' }));
+    expect(prefixed.job.request.judge).toBe('replay:store.jsonl');
   });
 });
 

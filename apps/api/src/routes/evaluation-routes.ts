@@ -2,9 +2,17 @@ import { rm } from 'node:fs/promises';
 import { z } from '@hono/zod-openapi';
 import { type SubmitJobRequest, submitJob } from '@xsb/jobs';
 import type { Context } from 'hono';
-import { errorResponses, JobAcceptedSchema, JobConflictSchema, withLinks } from '../api-schemas';
+import { ApiHttpError, errorResponse } from '../api-error';
+import {
+  errorResponses,
+  JobAcceptedSchema,
+  JobConflictSchema,
+  REQUEST_ID_HEADER,
+  withLinks,
+} from '../api-schemas';
 import type { ApiApp, ApiAppOptions, ApiEnv } from '../create-api-app';
 import { receiveUpload } from '../receive-upload';
+import { ownsJob } from './job-routes';
 
 const EVALUATION_FIELDS = ['run', 'system', 'condition', 'case', 'audiences', 'judge'] as const;
 const RUBRIC_FIELDS = ['instance', 'system', 'judge'] as const;
@@ -50,16 +58,27 @@ const RubricForm = z
   })
   .meta({ id: 'RubricEvaluationForm' });
 
-function documentUploadRoute(app: ApiApp, path: string, summary: string, form: z.ZodType): void {
+function documentUploadRoute(
+  app: ApiApp,
+  path: string,
+  operationId: string,
+  summary: string,
+  form: z.ZodType,
+): void {
   app.openAPIRegistry.registerPath({
     method: 'post',
     path,
+    operationId,
     summary,
     security: [{ bearer: [] }],
     request: { body: { required: true, content: { 'multipart/form-data': { schema: form } } } },
     responses: {
       202: {
         description: 'accepted: the job is queued',
+        headers: {
+          ...REQUEST_ID_HEADER,
+          Location: { description: 'the job: /v1/jobs/{id}', schema: { type: 'string' } },
+        },
         content: { 'application/json': { schema: JobAcceptedSchema } },
       },
       409: {
@@ -67,14 +86,28 @@ function documentUploadRoute(app: ApiApp, path: string, summary: string, form: z
           'a job for the same deck, case, audiences, judge, run, system and condition is queued or running (returned), or another deck is being evaluated at the same place',
         content: { 'application/json': { schema: JobConflictSchema } },
       },
-      ...errorResponses(400, 401, 403, 413, 415, 429, 503),
+      ...errorResponses(400, 401, 403, 408, 413, 415, 429, 503, 507),
     },
   });
 }
 
+/** A field sent once; sent twice, it is refused rather than silently taking one of the values. */
+function singleField(fields: Map<string, string[]>) {
+  return (name: string): string | undefined => {
+    const values = fields.get(name);
+    if (values && values.length > 1)
+      throw new ApiHttpError(
+        400,
+        'invalid_field',
+        `field "${name}": sent ${values.length} times; send it once`,
+      );
+    return values?.[0];
+  };
+}
+
 /** The form's text fields; `audiences` repeated or comma-separated. */
 function evaluationFields(fields: Map<string, string[]>): SubmitJobRequest {
-  const one = (name: string) => fields.get(name)?.at(-1);
+  const one = singleField(fields);
   const audiences = (fields.get('audiences') ?? []).flatMap((value) => value.split(',')).map((a) => a.trim());
   return {
     kind: 'evaluation',
@@ -90,7 +123,7 @@ function evaluationFields(fields: Map<string, string[]>): SubmitJobRequest {
 }
 
 function rubricFields(fields: Map<string, string[]>): SubmitJobRequest {
-  const one = (name: string) => fields.get(name)?.at(-1);
+  const one = singleField(fields);
   return {
     kind: 'rubric_evaluation',
     fields: {
@@ -150,6 +183,15 @@ export function registerEvaluationRoutes(
           }),
         );
         const job = withLinks(outcome.job);
+        if (outcome.outcome !== 'created' && !ownsJob(c.get('principal'), outcome.job))
+          return errorResponse(
+            c,
+            new ApiHttpError(
+              409,
+              'deck_location_busy',
+              "another token's job is evaluating another deck at the same place; use another system or run, or retry later",
+            ),
+          );
         if (outcome.outcome === 'created') {
           c.header('Location', job.links.self);
           return c.json({ job_id: job.id, job }, 202);
@@ -173,11 +215,18 @@ export function registerEvaluationRoutes(
         await rm(upload.file.path, { force: true });
       }
     };
-  documentUploadRoute(app, '/v1/evaluations', 'Evaluate a deck (stage 5–6, as xsb eval)', EvaluationForm);
+  documentUploadRoute(
+    app,
+    '/v1/evaluations',
+    'createEvaluation',
+    'Evaluate a deck (stage 5–6, as xsb eval)',
+    EvaluationForm,
+  );
   app.post('/v1/evaluations', handler(EVALUATION_FIELDS, evaluationFields));
   documentUploadRoute(
     app,
     '/v1/rubric/evaluations',
+    'createRubricEvaluation',
     'Judge a deck against a PresentBench instance',
     RubricForm,
   );

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import { describeError } from '@xsb/core';
-import { ErrorSchema } from '../api-schemas';
+import { ErrorSchema, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../api-schemas';
 import type { ApiApp, ApiAppOptions } from '../create-api-app';
 
 const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
@@ -21,7 +21,15 @@ export function registerHealthRoutes(app: ApiApp, options: ApiAppOptions): void 
       method: 'get',
       path: '/healthz',
       summary: 'The process is up',
-      responses: { 200: { description: 'up', content: { 'application/json': { schema: HealthSchema } } } },
+      operationId: 'getHealth',
+      security: [],
+      responses: {
+        200: {
+          description: 'up',
+          headers: REQUEST_ID_HEADER,
+          content: { 'application/json': { schema: HealthSchema } },
+        },
+      },
     }),
     (c) => c.json({ status: 'ok' as const }, 200),
   );
@@ -30,31 +38,72 @@ export function registerHealthRoutes(app: ApiApp, options: ApiAppOptions): void 
       method: 'get',
       path: '/readyz',
       summary: 'The database and the data folder are usable',
+      operationId: 'getReadiness',
+      security: [],
       responses: {
-        200: { description: 'ready', content: { 'application/json': { schema: ReadySchema } } },
+        200: {
+          description: 'ready',
+          headers: REQUEST_ID_HEADER,
+          content: { 'application/json': { schema: ReadySchema } },
+        },
         503: {
           description: 'not ready (draining, store or data folder unusable)',
+          headers: { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER },
           content: { 'application/json': { schema: ErrorSchema } },
         },
       },
     }),
     async (c) => {
-      const notReady = (message: string) => c.json({ error: { code: 'not_ready', message } }, 503);
+      const notReady = (message: string, fault?: unknown) => {
+        if (fault !== undefined)
+          options.logger?.warn({ req_id: c.get('requestId'), err: describeError(fault) }, message);
+        c.header('Retry-After', '5');
+        return c.json({ error: { code: 'not_ready', message, request_id: c.get('requestId') } }, 503);
+      };
       if (options.isDraining?.()) return notReady('the server is draining for shutdown');
       try {
-        await options.store.check();
+        await withDeadline(options.store.check(), READY_DEADLINE_MS, 'the job store did not answer in time');
       } catch (error) {
-        return notReady(`the job store does not answer: ${describeError(error)}`);
+        return notReady('the job store does not answer', error);
       }
       try {
-        await mkdir(options.tmpDir, { recursive: true });
-        const probe = join(options.tmpDir, `.ready-${randomUUID()}`);
-        await writeFile(probe, 'ok');
-        await rm(probe, { force: true });
+        await probeWritable(options.tmpDir);
       } catch (error) {
-        return notReady(`the data folder is not writable: ${describeError(error)}`);
+        return notReady('the data folder cannot be written', error);
       }
       return c.json({ status: 'ready' as const, store: options.store.backend }, 200);
     },
   );
+}
+
+/** How long readiness waits for the job store (a lost Redis must not hang the probe). */
+const READY_DEADLINE_MS = 1500;
+
+/** Rejects with `message` when `work` has not settled within `ms`. */
+export async function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Writes and removes a small file in the upload folder: the folder takes a write now. The file is
+ * removed whatever happened (a full disk creates it empty, then fails the write), so probes leave nothing.
+ */
+async function probeWritable(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const probe = join(dir, `.ready-${randomUUID()}`);
+  try {
+    await writeFile(probe, 'ready\n');
+  } finally {
+    await rm(probe, { force: true });
+  }
 }

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { cancelJob, type StoredJob } from '@xsb/jobs';
+import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { ApiHttpError } from '../api-error';
 import {
@@ -10,10 +11,16 @@ import {
   JobListQuery,
   JobListSchema,
   JobSchema,
+  REQUEST_ID_HEADER,
   RubricResultSchema,
   withLinks,
 } from '../api-schemas';
-import type { ApiApp, ApiAppOptions } from '../create-api-app';
+import type { ApiApp, ApiAppOptions, ApiEnv, ApiPrincipal } from '../create-api-app';
+
+/** A token sees and cancels the jobs it submitted; an `admin` token (or an insecure local server) all. */
+export function ownsJob(principal: ApiPrincipal, job: StoredJob): boolean {
+  return principal.admin || job.submitted_by === principal.name;
+}
 
 const TERMINAL: ReadonlyArray<StoredJob['status']> = ['done', 'failed', 'canceled'];
 
@@ -33,15 +40,17 @@ function jobBody(job: StoredJob): string {
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
+  headers: REQUEST_ID_HEADER,
   content: { 'application/json': { schema } },
 });
 
 /** Jobs: read one, its result, its events; list; cancel. */
 export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
   const { store } = options;
-  const mustGet = async (id: string): Promise<StoredJob> => {
+  // A job another token submitted is answered as missing: its existence is not the caller's to learn.
+  const mustGet = async (c: Context<ApiEnv>, id: string): Promise<StoredJob> => {
     const job = await store.get(id);
-    if (!job) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
+    if (!job || !ownsJob(c.get('principal'), job)) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
     return job;
   };
 
@@ -50,6 +59,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       method: 'get',
       path: '/v1/jobs',
       summary: 'List jobs, newest first',
+      operationId: 'listJobs',
       security: [{ bearer: [] }],
       request: { query: JobListQuery },
       responses: { 200: json(JobListSchema, 'a page of jobs'), ...errorResponses(400, 401, 403, 429) },
@@ -58,7 +68,13 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       const { status, limit, cursor } = c.req.valid('query');
       if (cursor && !/^s\d{1,15}$/.test(Buffer.from(cursor, 'base64url').toString('utf8')))
         throw new ApiHttpError(400, 'invalid_field', 'field "cursor": is not a cursor of this API');
-      const page = await store.list({ ...(status ? { status } : {}), limit, ...(cursor ? { cursor } : {}) });
+      const principal = c.get('principal');
+      const page = await store.list({
+        ...(status ? { status } : {}),
+        limit,
+        ...(cursor ? { cursor } : {}),
+        ...(principal.admin ? {} : { submittedBy: principal.name ?? '' }),
+      });
       return c.json({ jobs: page.jobs.map(withLinks), next_cursor: page.nextCursor }, 200);
     },
   );
@@ -70,6 +86,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       method: 'get',
       path: '/v1/jobs/{id}',
       summary: 'A job: status, progress, error, attempts and links',
+      operationId: 'getJob',
       security: [{ bearer: [] }],
       request: { params: JobIdParam },
       responses: { 200: json(JobSchema, 'the job'), ...errorResponses(400, 401, 403, 404, 429) },
@@ -78,7 +95,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
   app.get('/v1/jobs/:id', async (c) => {
     const id = c.req.param('id');
     if (!JOB_ID_PATTERN.test(id)) throw new ApiHttpError(400, 'invalid_field', 'field "id": is not a job id');
-    return c.body(jobBody(await mustGet(id)), 200, { 'Content-Type': 'application/json' });
+    return c.body(jobBody(await mustGet(c, id)), 200, { 'Content-Type': 'application/json' });
   });
 
   app.openapi(
@@ -86,6 +103,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       method: 'get',
       path: '/v1/jobs/{id}/result',
       summary: "A done job's result: metrics.json per audience, or the rubric scores",
+      operationId: 'getJobResult',
       security: [{ bearer: [] }],
       request: { params: JobIdParam },
       responses: {
@@ -94,7 +112,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       },
     }),
     async (c) => {
-      const job = await mustGet(c.req.valid('param').id);
+      const job = await mustGet(c, c.req.valid('param').id);
       if (job.status !== 'done')
         throw new ApiHttpError(
           409,
@@ -112,15 +130,20 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       method: 'get',
       path: '/v1/jobs/{id}/events',
       summary: 'Server-sent events: a `job` event with the job at every change, then `end`',
+      operationId: 'streamJobEvents',
       security: [{ bearer: [] }],
       request: { params: JobIdParam },
       responses: {
-        200: { description: 'an event stream', content: { 'text/event-stream': { schema: z.string() } } },
+        200: {
+          description: 'an event stream',
+          headers: REQUEST_ID_HEADER,
+          content: { 'text/event-stream': { schema: z.string() } },
+        },
         ...errorResponses(400, 401, 403, 404, 429),
       },
     }),
     async (c) => {
-      const first = await mustGet(c.req.valid('param').id);
+      const first = await mustGet(c, c.req.valid('param').id);
       const interval = options.eventsIntervalMs ?? 250;
       return streamSSE(c, async (stream) => {
         let aborted = false;
@@ -160,6 +183,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       method: 'delete',
       path: '/v1/jobs/{id}',
       summary: 'Cancel a job (at once when queued; a running job stops at its next step)',
+      operationId: 'cancelJob',
       security: [{ bearer: [] }],
       request: { params: JobIdParam },
       responses: {
@@ -170,6 +194,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
     }),
     async (c) => {
       const { id } = c.req.valid('param');
+      await mustGet(c, id);
       const canceled = await cancelJob(store, options.dataDir, id);
       if (!canceled) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
       return c.json(withLinks(canceled.job), canceled.outcome === 'cancel_requested' ? 202 : 200);

@@ -3,8 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import { compareCodePoints, metricsSummarySchema, portableNameSchema, RunLayout, readJson } from '@xsb/core';
-import { ApiHttpError } from '../api-error';
-import { errorResponses, RunListSchema, RunParam, RunSummarySchema } from '../api-schemas';
+import { ApiHttpError, ServerFault } from '../api-error';
+import { errorResponses, REQUEST_ID_HEADER, RunListSchema, RunParam, RunSummarySchema } from '../api-schemas';
 import type { ApiApp, ApiAppOptions } from '../create-api-app';
 
 /** Where an HTML report of a run is looked for: the summary folder of stage 7. */
@@ -24,9 +24,14 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
       method: 'get',
       path: '/v1/runs',
       summary: 'The runs of the data folder',
+      operationId: 'listRuns',
       security: [{ bearer: [] }],
       responses: {
-        200: { description: 'the runs', content: { 'application/json': { schema: RunListSchema } } },
+        200: {
+          description: 'the runs',
+          headers: REQUEST_ID_HEADER,
+          content: { 'application/json': { schema: RunListSchema } },
+        },
         ...errorResponses(401, 403, 429),
       },
     }),
@@ -57,10 +62,15 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
       method: 'get',
       path: '/v1/runs/{run}/summary',
       summary: "A run's stage-7 summary (summary.json of xsb aggregate)",
+      operationId: 'getRunSummary',
       security: [{ bearer: [] }],
       request: { params: RunParam },
       responses: {
-        200: { description: 'the summary', content: { 'application/json': { schema: RunSummarySchema } } },
+        200: {
+          description: 'the summary',
+          headers: REQUEST_ID_HEADER,
+          content: { 'application/json': { schema: RunSummarySchema } },
+        },
         ...errorResponses(400, 401, 403, 404, 429),
       },
     }),
@@ -74,7 +84,11 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
           'not_found',
           `run "${run}" has no summary yet (run xsb aggregate --run ${run})`,
         );
-      return c.json(await readJson(file, metricsSummarySchema), 200);
+      // The summary is the server's own file: a corrupt one is the server's fault, not the client's.
+      const summary = await readJson(file, metricsSummarySchema).catch((error: unknown) => {
+        throw new ServerFault(error);
+      });
+      return c.json(summary, 200);
     },
   );
 
@@ -83,10 +97,15 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
       method: 'get',
       path: '/v1/runs/{run}/report',
       summary: "A run's HTML report, where one was built (runs/<run>/summary/report.html)",
+      operationId: 'getRunReport',
       security: [{ bearer: [] }],
       request: { params: RunParam },
       responses: {
-        200: { description: 'the report', content: { 'text/html': { schema: z.string() } } },
+        200: {
+          description: 'the report',
+          headers: REQUEST_ID_HEADER,
+          content: { 'text/html': { schema: z.string() } },
+        },
         ...errorResponses(400, 401, 403, 404, 429),
       },
     }),
@@ -96,7 +115,10 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
       const file = reportFile(run);
       if (!existsSync(file)) throw new ApiHttpError(404, 'not_found', `run "${run}" has no HTML report`);
       c.header('X-Content-Type-Options', 'nosniff');
-      return c.html(await readFile(file, 'utf8'), 200);
+      const html = await readFile(file, 'utf8').catch((error: unknown) => {
+        throw new ServerFault(error);
+      });
+      return c.html(html, 200);
     },
   );
 }

@@ -160,15 +160,18 @@ describe('xsb serve', () => {
         }).on('error', reject);
       });
     for (let i = 0; i < 6; i++) expect(await healthOverNewConnection()).toBe(200);
-    await primary.waitFor(/process 0 \(pid \d+\): GET \/healthz 200/);
-    const member = await primary.waitFor(/process 1 \(pid (\d+)\): GET \/healthz 200/);
+    // The log is one JSON object per line: each member's lines carry its index and pid.
+    await primary.waitFor(/\{[^\n]*"process":0,[^\n]*"path":"\/healthz","status":200[^\n]*\}/);
+    const member = await primary.waitFor(
+      /\{"level":\d+,"time":"[^"]+","pid":(\d+),[^\n]*"process":1,[^\n]*"path":"\/healthz","status":200[^\n]*\}/,
+    );
 
     const id = await postDeck(url, 'cluster');
     expect((await finishedJob(url, id)).status).toBe('done');
     await expectWholeEvaluations();
     // Only process 0 runs job workers: the other serves HTTP.
-    expect(primary.output()).toMatch(/process 0 \(pid \d+\): listening on .* 2 worker\(s\)\)/);
-    expect(primary.output()).toMatch(/process 1 \(pid \d+\): listening on .* 0 worker\(s\)\)/);
+    expect(primary.output()).toMatch(/"process":0,"msg":"listening on [^\n]* 2 worker\(s\)\)"/);
+    expect(primary.output()).toMatch(/"process":1,"msg":"listening on [^\n]* 0 worker\(s\)\)"/);
 
     const killedPid = Number(member[1]);
     process.kill(killedPid, 'SIGKILL');
@@ -176,7 +179,7 @@ describe('xsb serve', () => {
       new RegExp(`API process 1 \\(pid ${killedPid}\\) exited \\(SIGKILL\\); starting another`),
     );
     const replaced = await primary.waitFor(
-      new RegExp(`process 1 \\(pid (?!${killedPid}\\))(\\d+)\\): listening on`),
+      new RegExp(`"pid":(?!${killedPid},)(\\d+),[^\\n]*"process":1,"msg":"listening on`),
     );
     expect(Number(replaced[1])).not.toBe(killedPid);
     for (let i = 0; i < 4; i++) expect(await healthOverNewConnection()).toBe(200);

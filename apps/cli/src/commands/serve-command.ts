@@ -15,6 +15,7 @@ interface ServeFlags {
   lease?: string;
   bodyLimit?: string;
   rateLimit?: string;
+  authRateLimit?: string;
   insecureLocal?: boolean;
 }
 
@@ -111,6 +112,10 @@ export const serveCommand: CommandModule = {
       .option('--lease <s>', LEASE_HELP)
       .option('--body-limit <MB>', 'largest request body in MB (default 100)')
       .option('--rate-limit <n>', 'requests per minute and token (default 600)')
+      .option(
+        '--auth-rate-limit <n>',
+        'failed authentications per minute and client address before 429 (default 30)',
+      )
       .option('--insecure-local', 'serve without tokens (only on a loopback host)')
       .action(async (flags: ServeFlags) => {
         const settings = jobProcessSettings(context, flags, 0);
@@ -120,10 +125,12 @@ export const serveCommand: CommandModule = {
         const bodyLimitMb = integerFlag('--body-limit', flags.bodyLimit, config.api.bodyLimitMb, 1);
         const rateLimit = integerFlag('--rate-limit', flags.rateLimit, config.api.rateLimitPerMinute, 1);
         const processes = integerFlag('--processes', flags.processes, config.api.processes, 1);
+        const authRateLimit = integerFlag('--auth-rate-limit', flags.authRateLimit, 30, 1);
         const api = await import('@xsb/api');
         // A line per request: batched, or a busy server spends more on writing its log than on answering.
         const logWriter = createBatchedLineWriter((text) => context.io.stderr.write(text));
-        const log = (line: string) => logWriter.line(`[xsb serve] ${new Date().toISOString()} ${line}`);
+        // Each line is one JSON object (pino), written as it comes.
+        const log = (line: string) => logWriter.line(line);
         try {
           const tokens = api.mergeTokens(
             api.parseTokenList(settings.env[api.TOKENS_VARIABLE]),
@@ -143,6 +150,7 @@ export const serveCommand: CommandModule = {
             ...settings.judge,
             bodyLimitBytes: bodyLimitMb * 1_000_000,
             rateLimitPerMinute: rateLimit,
+            authFailuresPerMinute: authRateLimit,
             log,
           });
           if (served.role === 'member') {

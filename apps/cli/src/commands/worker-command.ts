@@ -29,7 +29,11 @@ export const workerCommand: CommandModule = {
       .option('--lease <s>', LEASE_HELP)
       .action(async (flags: WorkerFlags) => {
         const settings = jobProcessSettings(context, flags, 1);
-        const { heartbeatForLease, openJobStore, startJobWorker } = await import('@xsb/jobs');
+        const { createJsonLogger, heartbeatForLease, openJobStore, startJobWorker } = await import(
+          '@xsb/jobs'
+        );
+        // One JSON object per line on stderr, like xsb serve's log.
+        const logger = createJsonLogger((line) => context.warn(line), { role: 'worker' });
         const store = openJobStore({
           dataDir: settings.dataDir,
           ...(settings.queue ? { queue: settings.queue } : {}),
@@ -42,7 +46,7 @@ export const workerCommand: CommandModule = {
           concurrency: settings.workers,
           heartbeatMs: heartbeatForLease(settings.leaseMs),
           ...settings.judge,
-          log: (line) => context.warn(`[xsb worker] ${new Date().toISOString()} ${line}`),
+          log: (line) => logger.info(line),
         });
         context.print(
           `xsb worker ${runner.worker}: running ${settings.workers} job(s) at once from the ${store.backend} store`,
