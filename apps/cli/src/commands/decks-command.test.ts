@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DeckBatchSummary, deckBatchSummarySchema, deckSchema } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { presentableDeckViolations } from '@xsb/decks/testing';
+import { buildTestPptx, presentableDeckViolations } from '@xsb/decks/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runXsb, type XsbArgs } from '../testing-cli';
@@ -116,9 +116,164 @@ describe('xsb decks generate', () => {
     const missing = await run(['decks', 'generate', '--run-sheet', 'no-such-sheet.csv']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(`ERROR: run sheet ${join(root, 'no-such-sheet.csv')} does not exist\n`);
+    const refused = await run(['decks', 'generate', '--run-sheet', 'sheet.csv']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/line 2, source_document: missing\.md does not exist/);
+    // A row that fails while its deck is made (a source without sentences) is exit 1, the batch goes on.
+    await writeFile(join(root, 'blank.md'), '#\n');
+    await writeFile(
+      join(root, 'sheet.csv'),
+      'system,condition,audience,case_label,source_document,prompt_path,output_deck_path\nxsb-baseline,audience_agnostic,all,blank,blank.md,,\n',
+    );
     const failed = await run(['decks', 'generate', '--run-sheet', 'sheet.csv']);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/ERROR: .*missing\.md: cannot read \(ENOENT/);
+    expect(failed.stderr).toMatch(/ERROR: .*blank\.md/);
+  });
+});
+
+const HEADER = 'system,condition,audience,case_label,source_document,prompt_path,output_deck_path';
+
+describe('a run sheet is checked before any deck is made', () => {
+  // `--data data` with the shipped cases in data/sources/, as `xsb sources` expects them.
+  beforeEach(() => copyRepoFixtures(['sources'], join(root, 'data')));
+  const sheet = (rows: string[]) => writeFile(join(root, 'data', 'sheet.csv'), [HEADER, ...rows].join('\n'));
+  const generate = () => run('decks generate --run-sheet data/sheet.csv --run r');
+
+  it('lists every bad row by line and field, exits 2 and writes nothing', async () => {
+    await sheet([
+      'xsb-baseline,audience_agnostic,all,cs_raft_consensus,sources/cs_raft_consensus/source.md,,',
+      'xsb-baseline,audience_agnostic,all,cs_raft_consensuss,sources/cs_raft_consensus/source.md,,',
+      'xsb-baseline,audience_agnostic,all,ocean_coral_bleaching,sources/ocean_coral_bleaching/gone.html,,',
+      'xsb-baseline,audience_conditioned,learners,ocean_coral_bleaching,sources/energy_heat_pump_pilot/source.pdf,,',
+      'xsb-baselin,audience_agnostic,all,energy_heat_pump_pilot,sources/energy_heat_pump_pilot/source.pdf,,',
+      'xsb-baseline,audience_conditioned,teachers,energy_heat_pump_pilot,sources/energy_heat_pump_pilot/source.pdf,,',
+      'xsb-baseline,agnostic,all,energy_heat_pump_pilot,sources/energy_heat_pump_pilot/source.pdf,,',
+    ]);
+    const result = await generate();
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`ERROR: ${join(root, 'data', 'sheet.csv')}: 6 problems; no deck was made:`);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(
+        /^ {2}line 3, case_label: case "cs_raft_consensuss" has no sources: .*\(did you mean "cs_raft_consensus"\?\)/,
+      ),
+      expect.stringMatching(
+        /^ {2}line 4, source_document: sources\/ocean_coral_bleaching\/gone\.html does not exist/,
+      ),
+      expect.stringMatching(
+        /^ {2}line 5, source_document: sources\/energy_heat_pump_pilot\/source\.pdf is the source of case "energy_heat_pump_pilot", not of case "ocean_coral_bleaching"/,
+      ),
+      expect.stringMatching(
+        /^ {2}line 6, system: unknown system "xsb-baselin" \(did you mean "xsb-baseline"\?\)/,
+      ),
+      expect.stringMatching(/^ {2}line 7, audience: no audience profile "teachers"/),
+      expect.stringMatching(/^ {2}line 8, condition: /),
+    ]);
+    expect(existsSync(join(root, 'data', 'runs'))).toBe(false);
+  });
+
+  it('a sheet without a case_label column, or with only an unknown system, exits 2 and leaves no folder', async () => {
+    await writeFile(
+      join(root, 'data', 'sheet.csv'),
+      'system,condition,audience,source_document\nxsb-baseline,audience_agnostic,all,x.md\n',
+    );
+    const missing = await generate();
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^ERROR: .*sheet\.csv:1: the run sheet lacks column case_label/);
+    await sheet([
+      'xsb-basline,audience_agnostic,all,cs_raft_consensus,sources/cs_raft_consensus/source.md,,',
+    ]);
+    const misspelled = await generate();
+    expect(misspelled.code).toBe(2);
+    expect(existsSync(join(root, 'data', 'runs', 'r', 'decks', 'xsb-basline'))).toBe(false);
+    expect(existsSync(join(root, 'data', 'runs'))).toBe(false);
+  });
+
+  it('a misspelled key of xsb.config.* exits 2 naming the nearest known key', async () => {
+    await writeFile(join(root, 'xsb.config.yaml'), 'generator:\n  mine:\n    command: [gen, "{out}"]\n');
+    await sheet([
+      'xsb-baseline,audience_agnostic,all,cs_raft_consensus,sources/cs_raft_consensus/source.md,,',
+    ]);
+    const result = await generate();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^ERROR: invalid configuration: unknown key "generator" \(did you mean "generators"\?\)/,
+    );
+    expect(existsSync(join(root, 'data', 'runs'))).toBe(false);
+  });
+});
+
+describe('xsb decks import checks, and xsb decks remove', () => {
+  beforeEach(() => copyRepoFixtures(['sources'], join(root, 'data')));
+
+  it('refuses an unknown case or audience before importing anything (exit 2); --strict refuses an empty deck', async () => {
+    await mkdir(join(root, 'exports', 'audience_conditioned', 'learner'), { recursive: true });
+    await copyFile(
+      join(root, 'fixtures/decks/notebooklm/cs_raft_consensus.pdf'),
+      join(root, 'exports', 'Raft notes.pdf'),
+    );
+    await copyFile(
+      join(root, 'fixtures/decks/notebooklm/cs_raft_consensus.pdf'),
+      join(root, 'exports', 'audience_conditioned', 'learner', 'cs_raft_consensus.pdf'),
+    );
+    const bad = await run('decks import --system notebooklm --from exports --run r');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/ERROR: .*exports: 2 problems; no deck was imported:/);
+    expect(bad.stderr).toMatch(/unknown audience "learner" \(did you mean "learners"\?\)/);
+    expect(bad.stderr).toMatch(/the file name "Raft notes\.pdf" names no case of the data folder/);
+    expect(existsSync(join(root, 'data', 'runs'))).toBe(false);
+
+    await rm(join(root, 'exports'), { recursive: true });
+    await mkdir(join(root, 'exports'));
+    await writeFile(
+      join(root, 'exports', 'cs_raft_consensus.pptx'),
+      buildTestPptx({ slides: [{ fileNumber: 1 }] }),
+    );
+    const strict = await run('decks import --system notebooklm --from exports --run r --strict');
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(
+      /cs_raft_consensus\.pptx: the deck has no visible words \(refused by --strict\)/,
+    );
+    const lenient = await run('decks import --system notebooklm --from exports --run r');
+    expect(lenient.code).toBe(0);
+    expect(lenient.stderr).toBe(
+      'WARNING: cs_raft_consensus.pptx: the deck has no visible words; imported anyway (--strict refuses it)\n',
+    );
+  });
+
+  it('removes a system from a run and says what it removed; an unknown system exits 2 naming the known ones', async () => {
+    await writeFile(
+      join(root, 'data', 'sheet.csv'),
+      [
+        HEADER,
+        'xsb-baseline,audience_agnostic,all,cs_raft_consensus,sources/cs_raft_consensus/source.md,,',
+      ].join('\n'),
+    );
+    expect((await run('decks generate --run-sheet data/sheet.csv --run r')).code).toBe(0);
+    expect(
+      (await run('decks import --system notebooklm --from fixtures/decks/notebooklm --run r')).code,
+    ).toBe(0);
+    const unknown = await run('decks remove --system notebooklmm --run r');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'ERROR: unknown system "notebooklmm" in run r (did you mean "notebooklm"?) (known: notebooklm, xsb-baseline)\n',
+    );
+    const removed = await run('decks remove --system notebooklm --run r');
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toBe(
+      'removed runs/r/decks/notebooklm\nnotebooklm: 1 folder(s) or file(s) removed from run r; run `xsb aggregate` to update the summary\n',
+    );
+    expect(await readdir(join(root, 'data', 'runs', 'r', 'decks'))).toEqual([
+      'batch_summary.json',
+      'xsb-baseline',
+    ]);
+    const oneCase = await run('decks remove --system xsb-baseline --case cs_raft_consensus --run r --json');
+    expect(JSON.parse(oneCase.stdout)).toEqual({
+      system: 'xsb-baseline',
+      caseLabel: 'cs_raft_consensus',
+      removed: ['runs/r/decks/xsb-baseline/audience_agnostic/all/cs_raft_consensus'],
+    });
   });
 });
 

@@ -20,6 +20,7 @@ import {
   type RunSheet,
   readDeck,
   readRunSheet,
+  removeSystemFromRun,
   renderDeck,
   runSlideTailor,
   truncateDeck,
@@ -281,6 +282,11 @@ export const decksCommand: CommandModule = {
       .option('--audience <id>', 'audience for files directly in --from (default all)')
       .option('--data <dir>', 'data folder (default: config dataDir)')
       .option('--run <name>', 'run name (default: config run)')
+      .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
+      .option(
+        '--strict',
+        'refuse decks with no slides or no visible words (default: import them with a warning)',
+      )
       .option('--force', 'replace imported decks whose content changed')
       .option('--json', 'print the manifest as JSON')
       .action(
@@ -291,19 +297,26 @@ export const decksCommand: CommandModule = {
           audience?: string;
           data?: string;
           run?: string;
+          audiences?: string;
+          strict?: boolean;
           force?: boolean;
           json?: boolean;
         }) => {
           const { config, layout } = runContext(context, flags);
+          const fromDir = requireExistingPath('folder', resolve(context.io.cwd, flags.from));
+          const profiles = await profilesFor(context, flags.audiences);
           const result = await importExternalDecks({
             system: flags.system,
-            fromDir: requireExistingPath('folder', resolve(context.io.cwd, flags.from)),
+            fromDir,
             layout,
             run: config.run,
             condition: parseCondition(flags.condition ?? 'audience_agnostic'),
             ...(flags.audience ? { audience: flags.audience } : {}),
+            audiences: profiles.map((profile) => profile.id),
+            strict: Boolean(flags.strict),
             force: Boolean(flags.force),
           });
+          for (const warning of result.warnings) context.warn(`WARNING: ${warning}`);
           if (flags.json) context.printJson(result.manifest);
           else {
             context.print(
@@ -312,6 +325,38 @@ export const decksCommand: CommandModule = {
           }
           for (const skipped of result.skipped) context.warn(`SKIPPED: ${skipped.file}: ${skipped.reason}`);
           if (result.skipped.length > 0) reportExitCode(1);
+        },
+      );
+
+    decks
+      .command('remove')
+      .description(
+        "remove a system from a run: its decks, its evaluation job folders and metric copies (only one case's with --case)",
+      )
+      .requiredOption('--system <name>', 'the system to remove, e.g. a misspelled one')
+      .option('--case <label>', 'only this case of the system')
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--run <name>', 'run name (default: config run)')
+      .option('--json', 'print what was removed as JSON')
+      .action(
+        async (flags: { system: string; case?: string; data?: string; run?: string; json?: boolean }) => {
+          const { config, layout } = runContext(context, flags);
+          const result = await removeSystemFromRun({
+            layout,
+            run: config.run,
+            system: flags.system,
+            ...(flags.case !== undefined ? { caseLabel: flags.case } : {}),
+          });
+          if (flags.json) {
+            context.printJson(result);
+            return;
+          }
+          for (const path of result.removed) context.print(`removed ${path}`);
+          const what =
+            result.caseLabel === null ? result.system : `${result.system}, case ${result.caseLabel}`;
+          context.print(
+            `${what}: ${result.removed.length} folder(s) or file(s) removed from run ${config.run}; run \`xsb aggregate\` to update the summary`,
+          );
         },
       );
 
