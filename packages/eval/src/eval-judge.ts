@@ -51,6 +51,12 @@ export interface ClaimVerdict {
   rationale: string;
 }
 
+/** What a judge can do, known before it is built (so a caller can refuse or leave out work up front). */
+export interface EvalJudgeCapabilities {
+  /** Whether it can read rendered slides (image mode). */
+  readonly readsImages: boolean;
+}
+
 /** The three judged steps of stage 5, behind one interface for the offline and the model judges. */
 export interface EvalJudge {
   readonly id: string;
@@ -75,8 +81,9 @@ export interface EvalJudge {
  * zero-token line to the usage ledger, so "a re-run made no judge call" is checkable for it too.
  */
 export class LexicalEvalJudge implements EvalJudge {
+  static readonly capabilities: EvalJudgeCapabilities = { readsImages: false };
   readonly id = 'lexical';
-  readonly readsImages = false;
+  readonly readsImages = LexicalEvalJudge.capabilities.readsImages;
   readonly deterministic = true;
 
   constructor(private readonly ledgerFile?: string) {}
@@ -135,7 +142,8 @@ export class LexicalEvalJudge implements EvalJudge {
 
 /** A model judge (anthropic:, openai:, replay:, record:) through @xsb/llm; prompts live beside their parsers. */
 export class LlmEvalJudge implements EvalJudge {
-  readonly readsImages = true;
+  static readonly capabilities: EvalJudgeCapabilities = { readsImages: true };
+  readonly readsImages = LlmEvalJudge.capabilities.readsImages;
 
   constructor(private readonly client: LlmClient) {}
 
@@ -186,6 +194,14 @@ export class LlmEvalJudge implements EvalJudge {
       items.map((item) => item.claim.claim_id),
     );
   }
+}
+
+/**
+ * The capabilities of the judge `createEvalJudge(spec)` would build, without building it (no client,
+ * no key, no store read): the same dispatch, then the class's declared capabilities.
+ */
+export function evalJudgeCapabilities(spec: string): EvalJudgeCapabilities {
+  return isOfflineJudge(spec) ? LexicalEvalJudge.capabilities : LlmEvalJudge.capabilities;
 }
 
 /** `lexical` → the offline judge; any other spec → a model client (ConfigError for a missing key). */

@@ -41,6 +41,8 @@ export {
   createEvalJudge,
   EVAL_STAGES,
   type EvalJudge,
+  type EvalJudgeCapabilities,
+  evalJudgeCapabilities,
   LexicalEvalJudge,
   LlmEvalJudge,
 } from './eval-judge';
