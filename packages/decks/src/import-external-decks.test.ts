@@ -98,19 +98,22 @@ describe('importExternalDecks', () => {
     await mkdir(join(exports, 'audience_conditioned', 'learner'), { recursive: true });
     await copyFile(fixturePdf, join(exports, 'cs_raft_consensus.pdf'));
     await copyFile(fixturePdf, join(exports, 'cs_raft_consensus (1).pdf'));
+    await copyFile(fixturePdf, join(exports, 'Heat pumps export.pdf'));
     await copyFile(fixturePdf, join(exports, 'audience_conditioned', 'learner', 'heat_pumps.pdf'));
     await writeFile(join(exports, 'heat_pumps.pptx'), buildTestPptx({ slides: [{ fileNumber: 1 }] }));
     const options = { system: 'notebooklm', fromDir: exports, layout, run: 'r', audiences: ['learners'] };
     const error = await importExternalDecks(options).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message.split('\n')).toEqual([
-      `${exports}: 2 problems; no deck was imported:`,
+      `${exports}: 3 problems; no deck was imported:`,
       '  audience_conditioned/learner/heat_pumps.pdf: unknown audience "learner" (did you mean "learners"?) (known: learners; add your own with --audiences FILE)',
       '  cs_raft_consensus (1).pdf: the file name "cs_raft_consensus (1).pdf" names no case of the data folder (did you mean "cs_raft_consensus"?); name each deck <case_label>.pdf (cases: cs_raft_consensus, heat_pumps)',
+      '  Heat pumps export.pdf: the file name "Heat pumps export.pdf" names no case of the data folder (did you mean "heat_pumps"?); name each deck <case_label>.pdf (cases: cs_raft_consensus, heat_pumps)',
     ]);
     expect(existsSync(layout.decksRoot('r'))).toBe(false);
 
     await rm(join(exports, 'cs_raft_consensus (1).pdf'));
+    await rm(join(exports, 'Heat pumps export.pdf'));
     await rm(join(exports, 'audience_conditioned'), { recursive: true });
     const strict = await importExternalDecks({ ...options, strict: true }).catch((caught: unknown) => caught);
     expect((strict as Error).message).toContain(

@@ -224,7 +224,7 @@ async function checkCandidates(
     if (cases.size > 0 && !cases.has(caseLabel)) {
       fine = false;
       problems.push(
-        `${where}: the file name "${name}" names no case of the data folder${didYouMean(caseLabel, cases.keys())}; name each deck <case_label>${extname(name)} (cases: ${[...cases.keys()].sort().join(', ')})`,
+        `${where}: the file name "${name}" names no case of the data folder${suggestCase(caseLabel, [...cases.keys()])}; name each deck <case_label>${extname(name)} (cases: ${[...cases.keys()].sort().join(', ')})`,
       );
     }
     const { audiences } = options;
@@ -258,4 +258,18 @@ async function checkCandidates(
     if (fine) ready.push(candidate);
   }
   return { ready, warnings, problems };
+}
+
+/**
+ * The case a misnamed export most likely holds: the nearest case label by edit distance, else the
+ * longest one the file name contains (exports get titles such as "Topo export.pdf").
+ */
+function suggestCase(name: string, cases: readonly string[]): string {
+  const near = didYouMean(name, cases);
+  if (near) return near;
+  const normal = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_');
+  const contained = cases
+    .filter((label) => normal.includes(label.toLowerCase()))
+    .sort((a, b) => b.length - a.length)[0];
+  return contained ? ` (did you mean "${contained}"?)` : '';
 }
