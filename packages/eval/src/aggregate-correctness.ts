@@ -2,7 +2,7 @@
 export const CONTRADICTION_PENALTY = 2;
 
 export const CORRECTNESS_FORMULA =
-  'correctness = (supported + 1) / (supported + unsupported + 2 * contradicted + 1); null without claims';
+  'correctness = (supported + 1) / (supported + unsupported + 2 * contradicted + 1); null without claims or when no claim touches the source';
 
 /**
  * The public correctness scalar in [0, 1]: a smoothed share of supported claims, with one

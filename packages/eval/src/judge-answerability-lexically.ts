@@ -1,5 +1,5 @@
 import type { Deck, Probe } from '@xsb/core';
-import { contentTokens, extractNumbers, splitSentences } from './lexical-tokens';
+import { contentTokens, extractNumbers, splitSentences, topicTerms } from './lexical-tokens';
 import { type ProbeJudgment, uncoveredJudgment } from './probe-judgment';
 import { slideVisibleText } from './slide-visible-text';
 
@@ -8,29 +8,62 @@ export const LEXICAL_ANSWER_RECALL_THRESHOLD = 0.6;
 /** The lower share that suffices when the answer has numbers and the deck states every one of them. */
 export const LEXICAL_NUMERIC_ANSWER_RECALL_THRESHOLD = 0.3;
 
+/** One sentence unit of a slide (a bullet line, or a sentence within a line): its numbers and terms. */
+interface SentenceUnit {
+  numbers: Set<string>;
+  terms: Set<string>;
+}
+
 interface SlideIndex {
   index: number;
   tokens: Set<string>;
   numbers: Set<string>;
   sentences: string[];
+  units: SentenceUnit[];
+  /** Topic terms of the slide's title, the context of every line under it. */
+  titleTerms: Set<string>;
 }
 
 function indexSlides(deck: Deck): SlideIndex[] {
   return deck.slides.map((slide) => {
     const text = slideVisibleText(slide);
+    const sentences = splitSentences(text);
     return {
       index: slide.index,
       tokens: new Set(contentTokens(text)),
       numbers: new Set(extractNumbers(text)),
-      sentences: splitSentences(text),
+      sentences,
+      units: sentences.map((sentence) => ({
+        numbers: new Set(extractNumbers(sentence)),
+        terms: new Set(topicTerms(sentence)),
+      })),
+      titleTerms: new Set(topicTerms(slide.title)),
     };
   });
+}
+
+const sharesAny = (terms: ReadonlySet<string>, wanted: readonly string[]) =>
+  wanted.some((term) => terms.has(term));
+
+/**
+ * Whether the slide states `number` near one of the probe's terms: in a sentence unit (bullet line or
+ * sentence) that also holds one of them, or anywhere on a slide whose title holds one. A bare "0"
+ * elsewhere on a slide is another fact, not this probe's answer.
+ */
+function statesNumberNearTerm(slide: SlideIndex, number: string, probeTerms: readonly string[]): boolean {
+  if (!slide.numbers.has(number) || probeTerms.length === 0) return false;
+  const titled = sharesAny(slide.titleTerms, probeTerms);
+  return slide.units.some(
+    (unit) => unit.numbers.has(number) && (titled || sharesAny(unit.terms, probeTerms)),
+  );
 }
 
 /**
  * The offline answerability judge `lexical`. For each probe, the expected answer's key tokens
  * (content words, stemmed) and numbers are looked up in the deck's visible text:
- * - every number of the answer must occur in the deck (normalised, e.g. "1,200" = "1200");
+ * - every number of the answer must occur in the deck (normalised, e.g. "1,200" = "1200") near one of
+ *   the probe's own terms (topic words of its question and answer): in the same sentence unit, or on a
+ *   slide whose title holds one (see statesNumberNearTerm); a probe without terms cannot anchor a number;
  * - at least 60% of its distinct key tokens must occur in the deck (all slides together), or 30%
  *   when the answer has numbers (the numbers carry the fact; the words around them vary);
  * - an answer with neither key tokens nor numbers cannot be checked and is uncovered.
@@ -40,12 +73,14 @@ function indexSlides(deck: Deck): SlideIndex[] {
 export function judgeAnswerabilityLexically(deck: Deck, probes: readonly Probe[]): ProbeJudgment[] {
   const slides = indexSlides(deck);
   const deckTokens = new Set(slides.flatMap((slide) => [...slide.tokens]));
-  const deckNumbers = new Set(slides.flatMap((slide) => [...slide.numbers]));
   return probes.map((probe) => {
     const keyTokens = [...new Set(contentTokens(probe.answer))];
     const numbers = [...new Set(extractNumbers(probe.answer))];
     if (keyTokens.length === 0 && numbers.length === 0) return uncoveredJudgment(probe.probe_id);
-    const numbersFound = numbers.every((n) => deckNumbers.has(n));
+    const probeTerms = [...new Set([...topicTerms(probe.question), ...topicTerms(probe.answer)])];
+    const numbersFound = numbers.every((n) =>
+      slides.some((slide) => statesNumberNearTerm(slide, n, probeTerms)),
+    );
     const recall =
       keyTokens.length === 0
         ? 1

@@ -7,11 +7,11 @@ import { chunkSourceForRetrieval, SourceRetriever } from './source-retriever';
 import { makeDeck } from './testing';
 import { verifyClaimLexically } from './verify-claims-lexically';
 
-const probe = (id: string, answer: string) => ({
+const probe = (id: string, answer: string, question = 'q?') => ({
   probe_id: id,
   source_case_id: 'c',
   scene: 's',
-  question: 'q?',
+  question,
   answer,
   evidence: [],
   level: 2,
@@ -58,6 +58,30 @@ describe('lexical answerability', () => {
     expect(b).toMatchObject({ covered: false, confidence: 0 });
     expect(c).toMatchObject({ covered: true, cited_evidence: 'Slide 2' });
     expect(d).toMatchObject({ covered: false, cited_evidence: '' });
+  });
+
+  it('counts a number-only answer only where one of the probe terms stands near it', () => {
+    const question = 'How many connected components does the complement of the circle have?';
+    const unrelated = makeDeck(['Agenda\nPart 0: warm-up', 'Exercises\nSolve 2 of the 3 problems']);
+    const stated = makeDeck([
+      'Agenda\nPart 0: warm-up',
+      'Jordan curve\nThe complement of a circle has 2 components',
+    ]);
+    const titled = makeDeck(['Circle complement\nInside region\nOutside region\nCount: 2']);
+    const judge = (deck: typeof stated, answer: string, q = question) =>
+      judgeAnswerabilityLexically(deck, [probe('p', answer, q)])[0]!;
+    // "0" and "2" occur on the slides, but beside other things
+    expect(judge(unrelated, '0')).toMatchObject({ covered: false, confidence: 0 });
+    expect(judge(unrelated, '2')).toMatchObject({ covered: false, confidence: 0 });
+    // the same number in the sentence that names the question's terms, or under a title that does
+    expect(judge(stated, '2')).toMatchObject({ covered: true, cited_evidence: 'Slide 2' });
+    expect(judge(titled, '2')).toMatchObject({ covered: true, cited_evidence: 'Slide 1' });
+    // the probe's terms are topic words: German function and template words anchor nothing
+    const german = makeDeck(['Übung\nDie Lösung ist 2 und die Aufgabe 3']);
+    expect(
+      judge(german, '2', 'Ergänzen Sie die Lücke: „Die Anzahl der Komponenten ist ____ und die“'),
+    ).toMatchObject({ covered: false });
+    expect(judge(stated, '2', 'q?')).toMatchObject({ covered: false });
   });
 
   it('never covers an answer with nothing to check', () => {

@@ -35,15 +35,50 @@ export function wordTokens(text: string): string[] {
 }
 
 /** Content tokens: not stopwords, not numbers, at least 3 characters, stemmed. */
-export function contentTokens(text: string): string[] {
+export function contentTokens(text: string, stopwords: ReadonlySet<string> = STOPWORDS): string[] {
   const result: string[] = [];
   for (const token of wordTokens(text)) {
     if (/\d/.test(token)) continue;
     const bare = token.replace(/[.,'’]/g, '');
-    if (bare.length < 3 || STOPWORDS.has(bare)) continue;
+    if (bare.length < 3 || stopwords.has(bare)) continue;
     result.push(stemToken(bare));
   }
   return result;
+}
+
+/**
+ * Words that say nothing about a topic in the languages the probes are phrased in (en, de, fr, es):
+ * the English stopwords, German, French and Spanish function words, and the words of question
+ * templates ("Fill in the blank", "Ergänzen Sie die Lücke", "how many"). Without them a German
+ * question's "die" or "und" would count as a term that any German slide shares.
+ */
+export const TOPIC_STOPWORDS: ReadonlySet<string> = new Set([
+  ...STOPWORDS,
+  ...// English question and template words
+  (
+    'many number value amount fill blank called named name given state stated ' +
+    // German
+    'der die das den dem des ein eine einer eines einem einen und oder aber sind ist war waren wird ' +
+    'werden wurde wurden sein seine seiner ihr ihre ihrer mit von vom zum zur auf aus bei für über ' +
+    'unter nach vor durch gegen ohne als wie was wer wen wem wann warum welche welcher welches ' +
+    'welchen viele wieviel nicht kein keine auch noch nur schon sehr dann denn doch dass daß sich sie ' +
+    'wir ihm ihn man mir mich dies diese dieser dieses diesem diesen jede jeder jedes alle allen hat ' +
+    'haben hatte kann können muss müssen soll sollen gibt gilt sei seien zwischen sowie bzw hier dort ' +
+    'also dabei damit ihnen ergänzen lücke anzahl wert heißt ' +
+    // French
+    'les des une est sont était ont avec pour par dans sur sous entre mais que qui quoi quel quelle ' +
+    'quels quelles combien comment pourquoi cet cette ces son ses leur leurs nous vous ils elles aux ' +
+    'pas plus très aussi être avoir fait comme donc ainsi selon complétez blanc ' +
+    // Spanish
+    'los las una unos unas del con por para sin sobre pero qué quien quién cual cuál cuales cuáles ' +
+    'cuántos cuántas cuánto cuanto como cómo donde dónde cuando este esta estos estas ese esa sus son ' +
+    'está están ser fue más muy también hay tiene tienen complete espacio blanco'
+  ).split(' '),
+]);
+
+/** Topic terms: content tokens without the function and template words of {@link TOPIC_STOPWORDS}. */
+export function topicTerms(text: string): string[] {
+  return contentTokens(text, TOPIC_STOPWORDS);
 }
 
 /**

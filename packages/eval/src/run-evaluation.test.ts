@@ -16,7 +16,7 @@ import {
   runManifestSchema,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { computeMetrics, rescoreRun, scanMetricFiles } from '@xsb/metrics';
+import { aggregateMetrics, computeMetrics, rescoreRun, scanMetricFiles } from '@xsb/metrics';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvalJudge } from './eval-judge';
 import { LexicalEvalJudge } from './eval-judge';
@@ -341,6 +341,31 @@ describe('runEvaluation (lexical judge)', () => {
     expect(correctness.correctness).toBeNull();
     const metrics = await readJson(join(results[0]!.evaluationDir, 'metrics.json'), metricsSchema);
     expect(metrics.safe_efficiency_time).toBeNull();
+  });
+
+  it('gives an off-topic deck null correctness with the reason, in correctness.json, metrics.json and the aggregate', async () => {
+    const { results } = await runEvaluation({
+      ...options(),
+      readDeck: async () => makeDeck(['Box 1\nTest text', 'Box 2\nTest text', 'Box 3\nTest text']),
+    });
+    expect(results.every((r) => r.outcome === 'evaluated')).toBe(true);
+    for (const result of results) {
+      const correctness = await readJson(join(result.evaluationDir, 'correctness.json'), correctnessSchema);
+      expect(correctness.claim_count).toBe(3);
+      expect(correctness.correctness).toBeNull();
+      expect(correctness.null_reason).toMatch(/^no claim of the deck touches the source/);
+      const metrics = await readJson(join(result.evaluationDir, 'metrics.json'), metricsSchema);
+      expect(metrics.correctness).toBeNull();
+      expect(metrics.correctness_null_reason).toBe(correctness.null_reason);
+      expect(metrics.safe_efficiency_time).toBeNull();
+      expect(metrics.coverage).toBe(0);
+    }
+    const { rows, skipped } = await scanMetricFiles([join(dataDir, 'runs', 'r1', 'metrics')]);
+    const summary = await aggregateMetrics(rows, skipped, { resamples: 50 });
+    for (const group of summary.groups) {
+      const correctness = group.metrics.find((m) => m.metric === 'correctness')!;
+      expect(correctness).toMatchObject({ n: 0, null_count: group.row_count });
+    }
   });
 
   it('fails (and records) each image-only job whose slides cannot be rendered, naming the deck', async () => {

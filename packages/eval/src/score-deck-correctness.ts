@@ -15,6 +15,7 @@ import { aggregateCorrectness, CORRECTNESS_FORMULA } from './aggregate-correctne
 import { CLAIM_EXTRACTION_SYSTEM } from './claim-extraction-prompt';
 import { CLAIM_VERIFICATION_SYSTEM } from './claim-verification-prompt';
 import type { EvalJudge } from './eval-judge';
+import { applySourceContact } from './source-contact';
 import { SourceRetriever } from './source-retriever';
 
 /** The claim settings that, with deck, source and judge, decide a correctness result. */
@@ -82,7 +83,8 @@ export interface ScoreCorrectnessInput {
 
 /**
  * Claim-level correctness (spec 000 stage 5): extract claims (slide kept), retrieve BM25 source
- * snippets per claim, verify in batches, aggregate. Served from `<cacheDir>/<key>.json` when present.
+ * snippets per claim, verify in batches, aggregate; null when no claim touches the source
+ * (applySourceContact). Served from `<cacheDir>/<key>.json` when present.
  */
 export async function scoreDeckCorrectness(
   input: ScoreCorrectnessInput,
@@ -95,9 +97,12 @@ export async function scoreDeckCorrectness(
     ...(input.repeat !== undefined ? { repeat: input.repeat } : {}),
   });
   const cacheFile = join(input.cacheDir, `${key}.json`);
+  // A judge whose answers come from term overlap alone (lexical) adds no evidence of contact with the
+  // source through its labels; a model's supported/contradicted verdict does (see sourceContactMiss).
+  const trustLabels = input.judge.deterministic !== true;
   if (!input.force && existsSync(cacheFile)) {
     try {
-      const record = await readJson(cacheFile, correctnessSchema);
+      const record = applySourceContact(await readJson(cacheFile, correctnessSchema), trustLabels);
       input.progress?.skip?.(1, input.progressNote);
       return { record, fromCache: true };
     } catch (error) {
@@ -150,21 +155,24 @@ export async function scoreDeckCorrectness(
     contradicted: count('contradicted'),
   };
   const correctness = aggregateCorrectness(counts);
-  const record: Correctness = {
-    correctness,
-    ...(correctness === null ? { null_reason: 'the deck has no checkable claim' } : {}),
-    formula: CORRECTNESS_FORMULA,
-    judge: input.judge.id,
-    deck_sha256: input.deckSha256,
-    source_sha256: input.sourceSha256,
-    cache_key: key,
-    settings: { ...input.settings },
-    claim_count: verified.length,
-    supported_count: counts.supported,
-    contradicted_count: counts.contradicted,
-    unsupported_count: counts.unsupported,
-    claims: verified,
-  };
+  const record: Correctness = applySourceContact(
+    {
+      correctness,
+      ...(correctness === null ? { null_reason: 'the deck has no checkable claim' } : {}),
+      formula: CORRECTNESS_FORMULA,
+      judge: input.judge.id,
+      deck_sha256: input.deckSha256,
+      source_sha256: input.sourceSha256,
+      cache_key: key,
+      settings: { ...input.settings },
+      claim_count: verified.length,
+      supported_count: counts.supported,
+      contradicted_count: counts.contradicted,
+      unsupported_count: counts.unsupported,
+      claims: verified,
+    },
+    trustLabels,
+  );
   await writeJson(cacheFile, correctnessSchema, record);
   return { record, fromCache: false };
 }

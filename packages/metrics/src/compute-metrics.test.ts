@@ -30,6 +30,23 @@ describe('computeMetrics', () => {
     expect(metrics.safe_efficiency_time).toBeCloseTo((2 / 4) * 0.5, 12);
   });
 
+  it('records why correctness is null beside it, and only while it is null', () => {
+    const input = {
+      audience: 'a',
+      probes: [makeProbe('p1')],
+      weights: [makeWeight('p1', 'a', 1)],
+      scores: [makeScore('p1', true)],
+      slideCount: 2,
+      visibleWordCount: 20,
+      correctnessNullReason: 'no claim of the deck touches the source',
+    };
+    const unscored = computeMetrics({ ...input, correctness: null });
+    expect(unscored.correctness).toBeNull();
+    expect(unscored.safe_efficiency_time).toBeNull();
+    expect(unscored.correctness_null_reason).toBe('no claim of the deck touches the source');
+    expect(computeMetrics({ ...input, correctness: 0.5 })).not.toHaveProperty('correctness_null_reason');
+  });
+
   it('counts a weight a hair below tau_a from floating-point averaging as reaching it', () => {
     const weight = (1.0 + 0.6 + 0.6 + 0.6) / 4;
     const metrics = computeMetrics({

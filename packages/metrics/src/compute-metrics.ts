@@ -21,6 +21,8 @@ export interface ComputeMetricsInput {
   visibleWordCount: number;
   /** The deck's correctness in [0, 1], or null/undefined when it was not scored. */
   correctness?: number | null;
+  /** Why correctness is null (`null_reason` of correctness.json); kept only while it is null. */
+  correctnessNullReason?: string;
   tauA?: number;
 }
 
@@ -176,6 +178,9 @@ export function computeMetrics(input: ComputeMetricsInput): ComputedMetrics {
     efficiency_slide: efficiencySlide,
     efficiency_word: efficiencyWord,
     correctness,
+    ...(correctness === null && input.correctnessNullReason
+      ? { correctness_null_reason: input.correctnessNullReason }
+      : {}),
     safe_efficiency_time:
       efficiencyTime !== null && correctness !== null ? efficiencyTime * correctness : null,
     slide_count: slideCount,

@@ -29,6 +29,8 @@ export interface EvaluationInputs {
   slideCount: number;
   visibleWordCount: number;
   correctness: number | null;
+  /** Why correctness.json scored no correctness (its `null_reason`), when it says. */
+  correctnessNullReason?: string;
   /** Identity fields the evaluation recorded (system, condition, case_label, judge …). */
   identity: Record<string, unknown>;
   /** The judges behind the row: probe generator, utility judge, answerability and correctness judges. */
@@ -95,9 +97,10 @@ export async function readEvaluationInputs(evaluationDir: string): Promise<Evalu
     throw new InputError('run manifest has no settings.job.audience', { file: manifestFile });
   const deckStats = await readJson(join(evaluationDir, EVALUATION_FILES.deckStats), deckStatsSchema);
   const correctnessFile = join(evaluationDir, EVALUATION_FILES.correctness);
-  const correctness = existsSync(correctnessFile)
-    ? (await readJson(correctnessFile, correctnessSchema)).correctness
-    : null;
+  const correctnessRecord = existsSync(correctnessFile)
+    ? await readJson(correctnessFile, correctnessSchema)
+    : undefined;
+  const correctness = correctnessRecord?.correctness ?? null;
   const probes = await readJsonlAll(
     await manifestInput(evaluationDir, manifest, MANIFEST_INPUT_ROLES.probes),
     probeSchema,
@@ -119,6 +122,7 @@ export async function readEvaluationInputs(evaluationDir: string): Promise<Evalu
     slideCount: deckStats.slide_count,
     visibleWordCount: deckStats.visible_word_count,
     correctness,
+    ...(correctnessRecord?.null_reason ? { correctnessNullReason: correctnessRecord.null_reason } : {}),
     identity,
   };
 }

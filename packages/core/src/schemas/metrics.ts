@@ -27,7 +27,9 @@ export const judgeDescriptorsSchema = z.array(judgeDescriptorSchema);
 /**
  * `metrics.json` (stage 6), also the compact aggregate input `metrics/<system>/<audience>/<case>.json`.
  * `coverage` is null (never 0 or NaN) when no probe reaches tau_a; `coverage_null_reason` says why.
- * `correctness` and `safe_efficiency_time` are null when correctness was not scored.
+ * `correctness` and `safe_efficiency_time` are null when correctness was not scored, or when
+ * `correctness.json` scored none (no claim, or none touching the source): `correctness_null_reason`
+ * then carries its `null_reason`.
  */
 export const metricsSchema = z.looseObject({
   audience: z.string().min(1),
@@ -41,6 +43,7 @@ export const metricsSchema = z.looseObject({
   efficiency_slide: finite.nullable(),
   efficiency_word: finite.nullable().optional(),
   correctness: finite.nullable().optional(),
+  correctness_null_reason: z.string().optional(),
   safe_efficiency_time: finite.nullable().optional(),
   /** The judges behind this row (stage 6 records them from the evaluation's manifest and inputs). */
   judges: judgeDescriptorsSchema.optional(),
