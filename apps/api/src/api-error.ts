@@ -66,6 +66,10 @@ export function toApiError(error: unknown): ApiHttpError {
       error.status === 503 ? { 'Retry-After': '5' } : {},
     );
   if (isDiskFull(error)) return diskFullError();
+  if (isXsbError(error) && error.code === 'queue_unavailable')
+    return new ApiHttpError(503, 'queue_unavailable', 'the job queue does not answer; retry later', {
+      'Retry-After': '5',
+    });
   if (isXsbError(error) && error.kind === 'input' && STATUS_BY_CODE[error.code])
     return new ApiHttpError(STATUS_BY_CODE[error.code]!, error.code, error.message);
   if (isXsbError(error) && error.kind === 'input') return new ApiHttpError(400, error.code, error.message);

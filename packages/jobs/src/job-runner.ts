@@ -77,8 +77,11 @@ export function defaultWorkerId(): string {
 /** What a job record may say of a fault the server met: no path, host, process or OS error. */
 const INTERNAL_JOB_ERROR = 'the job failed on the server; the worker log has the detail under the job id';
 
-/** An absolute POSIX path where a message quotes one (after a space, a quote, `(` or `=`, or at its start). */
-const ABSOLUTE_PATH = /(^|[\s'"`(=])\/(?:[^\s'"`(),;]+\/)*([^\s'"`(),;/]*)/g;
+/**
+ * An absolute POSIX path where a message quotes one: at its start, or after a space, a quote, `(`, `=`
+ * or `:` (`record:/data/…`), but not a URL's `//host`.
+ */
+const ABSOLUTE_PATH = /(^|[\s'"`(=:])\/(?!\/)(?:[^\s'"`(),;]+\/)*([^\s'"`(),;/]*)/g;
 
 /** A message with every absolute path cut down to its last part (`…/probes.jsonl`). */
 export function withoutAbsolutePaths(message: string): string {

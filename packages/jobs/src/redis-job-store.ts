@@ -1,4 +1,11 @@
-import { ConfigError, InternalError, type JobProgress, type JobStatus } from '@xsb/core';
+import {
+  ConfigError,
+  InternalError,
+  isXsbError,
+  type JobProgress,
+  type JobStatus,
+  XsbError,
+} from '@xsb/core';
 import { type Job, Queue, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
@@ -44,6 +51,8 @@ end
 
 const ENQUEUE = `
 local p, id, dedupe, location, digest = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local clock = redis.call('TIME')
+if clock[1] * 1000 + math.floor(clock[2] / 1000) > tonumber(ARGV[11]) then return {'expired', ''} end
 local existing = redis.call('GET', p .. ':dedupe:' .. dedupe)
 if existing then return {'duplicate', existing} end
 local loc = p .. ':loc:' .. location
@@ -54,7 +63,7 @@ local seq = redis.call('INCR', p .. ':seq')
 local key = p .. ':job:' .. id
 redis.call('HSET', key, 'id', id, 'seq', seq, 'kind', ARGV[6], 'status', 'queued', 'request', ARGV[7],
   'progress', ARGV[8], 'submitted_by', ARGV[9], 'created_at', ARGV[10], 'attempts', 0,
-  'cancel_requested', 0, 'dedupe_key', dedupe, 'location_key', location)
+  'cancel_requested', 0, 'dedupe_key', dedupe, 'location_key', location, 'accept_by', ARGV[11])
 redis.call('ZADD', p .. ':jobs', seq, id)
 if ARGV[9] ~= '' then redis.call('ZADD', p .. ':owner:' .. ARGV[9], seq, id) end
 redis.call('ZADD', p .. ':status:queued', seq, id)
@@ -138,6 +147,14 @@ export interface RedisJobStoreOptions {
 
 const QUEUE_NAME = 'xsb-jobs';
 
+/** The progress of a record withdrawn because its request failed before the job was delivered. */
+const WITHDRAWN = JSON.stringify({
+  phase: 'canceled',
+  done: 0,
+  total: 0,
+  message: 'withdrawn: the queue failed while the job was being submitted',
+});
+
 function parseRedisUrl(url: string): string {
   let parsed: URL;
   try {
@@ -157,9 +174,45 @@ function parseRedisUrl(url: string): string {
  * One Redis (not a cluster: the scripts touch keys they build) and one shared data folder serve any
  * number of `xsb serve` and `xsb worker --queue …` processes.
  */
+/** How long a request's enqueue may take: past it the record is refused by Redis itself, never made late. */
+const ENQUEUE_DEADLINE_MS = 4000;
+/** A request-side command not answered within this is a queue outage (503), not a hung request. */
+const REQUEST_COMMAND_TIMEOUT_MS = 2500;
+
+/** The queue does not answer: requests get 503 with Retry-After, and nothing is accepted late. */
+export function queueUnavailable(cause: unknown): XsbError {
+  return new XsbError('internal', 'queue_unavailable', 'the job queue (Redis) does not answer', {
+    cause,
+    retryable: true,
+  });
+}
+
+function withScripts(redis: Redis): ScriptedRedis {
+  const scripts: Record<ScriptName, string> = {
+    xsbEnqueue: ENQUEUE,
+    xsbStart: START,
+    xsbProgress: PROGRESS,
+    xsbFinish: FINISH,
+    xsbRequeue: REQUEUE,
+    xsbCancel: CANCEL,
+  };
+  for (const [name, body] of Object.entries(scripts)) {
+    redis.defineCommand(name, { numberOfKeys: 0, lua: `${LUA_HELPERS}\n${body}` });
+  }
+  // Connection errors surface through the commands that fail (and readiness); keep them off stderr.
+  redis.on('error', () => {});
+  return redis as ScriptedRedis;
+}
+
 export class RedisJobStore implements JobStore {
   readonly backend = 'redis' as const;
+  /** The workers' connection: commands wait through a Redis restart (a job's outcome is not dropped). */
   private readonly redis: ScriptedRedis;
+  /**
+   * The requests' connection: no offline queue, no resend, a command timeout — while Redis is away a
+   * request fails at once (503) instead of hanging, and no command of it runs when Redis returns.
+   */
+  private readonly requests: ScriptedRedis;
   private readonly queue: Queue;
   readonly prefix: string;
 
@@ -168,39 +221,46 @@ export class RedisJobStore implements JobStore {
     private readonly options: RedisJobStoreOptions = {},
   ) {
     this.prefix = options.prefix ?? 'xsb';
-    this.redis = new Redis(parseRedisUrl(url), {
-      maxRetriesPerRequest: null,
-      lazyConnect: false,
-    }) as ScriptedRedis;
-    // Connection errors surface through the commands that fail (and readiness); keep them off stderr.
-    this.redis.on('error', () => {});
-    const scripts: Record<ScriptName, string> = {
-      xsbEnqueue: ENQUEUE,
-      xsbStart: START,
-      xsbProgress: PROGRESS,
-      xsbFinish: FINISH,
-      xsbRequeue: REQUEUE,
-      xsbCancel: CANCEL,
-    };
-    for (const [name, body] of Object.entries(scripts)) {
-      this.redis.defineCommand(name, { numberOfKeys: 0, lua: `${LUA_HELPERS}\n${body}` });
-    }
-    this.queue = new Queue(QUEUE_NAME, { connection: this.redis, prefix: `${this.prefix}:bull` });
+    this.redis = withScripts(
+      new Redis(parseRedisUrl(url), { maxRetriesPerRequest: null, lazyConnect: false }),
+    );
+    this.requests = withScripts(
+      new Redis(parseRedisUrl(url), {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: REQUEST_COMMAND_TIMEOUT_MS,
+        lazyConnect: false,
+      }),
+    );
+    this.queue = new Queue(QUEUE_NAME, { connection: this.requests, prefix: `${this.prefix}:bull` });
     this.queue.on('error', () => {});
+  }
+
+  /** A request-side operation: any failure to reach Redis is `queue_unavailable`. */
+  private async request<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw isXsbError(error) ? error : queueUnavailable(error);
+    }
   }
 
   private key(id: string): string {
     return `${this.prefix}:job:${id}`;
   }
 
-  private async load(ids: string[]): Promise<StoredJob[]> {
+  private async load(ids: string[], redis: Redis = this.redis): Promise<StoredJob[]> {
     if (ids.length === 0) return [];
-    const pipeline = this.redis.pipeline();
+    const pipeline = redis.pipeline();
     for (const id of ids) {
       pipeline.hgetall(this.key(id));
       pipeline.lrange(`${this.key(id)}:exec`, 0, -1);
     }
     const replies = (await pipeline.exec()) ?? [];
+    // A pipeline reports a failed command in its reply rather than rejecting: a lost connection is an
+    // error, never a job that seems not to exist.
+    const failed = replies.find(([error]) => error);
+    if (failed) throw failed[0];
     const jobs: StoredJob[] = [];
     for (let index = 0; index < ids.length; index++) {
       const hash = replies[index * 2]?.[1] as Record<string, string> | undefined;
@@ -236,14 +296,19 @@ export class RedisJobStore implements JobStore {
     return jobs;
   }
 
-  private async mustLoad(id: string): Promise<StoredJob> {
-    const [job] = await this.load([id]);
+  private async mustLoad(id: string, redis: Redis = this.redis): Promise<StoredJob> {
+    const [job] = await this.load([id], redis);
     if (!job) throw new InternalError(`job ${id} vanished from the Redis store`);
     return job;
   }
 
   async enqueue(input: EnqueueInput): Promise<EnqueueOutcome> {
-    const [outcome, id] = (await this.redis.xsbEnqueue(
+    return this.request(() => this.enqueueNow(input));
+  }
+
+  private async enqueueNow(input: EnqueueInput): Promise<EnqueueOutcome> {
+    const acceptBy = Date.now() + ENQUEUE_DEADLINE_MS;
+    const [outcome, id] = (await this.requests.xsbEnqueue(
       this.prefix,
       input.id,
       input.dedupeKey,
@@ -254,9 +319,22 @@ export class RedisJobStore implements JobStore {
       JSON.stringify(DEFAULT_PROGRESS),
       input.submittedBy ?? '',
       new Date().toISOString(),
-    )) as [EnqueueOutcome['outcome'], string];
-    if (outcome === 'created') await this.deliver(id);
-    return { outcome, job: await this.mustLoad(id) };
+      acceptBy,
+    )) as [EnqueueOutcome['outcome'] | 'expired', string];
+    if (outcome === 'expired')
+      throw queueUnavailable(new Error('the enqueue reached Redis past its deadline'));
+    if (outcome === 'created') {
+      try {
+        await this.deliver(id);
+      } catch (error) {
+        // Not delivered: the record is withdrawn where possible, and `reconcile` never delivers a
+        // record that missed its deadline, so a request answered 503 does not run later.
+        await this.requests.xsbCancel(this.prefix, id, new Date().toISOString(), WITHDRAWN).catch(() => {});
+        throw error;
+      }
+      await this.requests.hset(this.key(id), 'delivered', '1').catch(() => {});
+    }
+    return { outcome, job: await this.mustLoad(id, this.requests) };
   }
 
   /** Hands a queued record to BullMQ; adding an id BullMQ already holds is a no-op. */
@@ -265,10 +343,14 @@ export class RedisJobStore implements JobStore {
   }
 
   async get(id: string): Promise<StoredJob | undefined> {
-    return (await this.load([id]))[0];
+    return this.request(async () => (await this.load([id], this.requests))[0]);
   }
 
   async list(query: ListJobsQuery): Promise<JobPage> {
+    return this.request(() => this.listNow(query));
+  }
+
+  private async listNow(query: ListJobsQuery): Promise<JobPage> {
     if (query.submittedBy !== undefined) return this.listOwned(query, query.submittedBy);
     const before = decodeCursor(query.cursor);
     const index = query.status ? `${this.prefix}:status:${query.status}` : `${this.prefix}:jobs`;
@@ -276,7 +358,10 @@ export class RedisJobStore implements JobStore {
     const page = entries.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      jobs: await this.load(page.map((entry) => entry.id)),
+      jobs: await this.load(
+        page.map((entry) => entry.id),
+        this.requests,
+      ),
       nextCursor: entries.length > query.limit && last ? encodeCursor(last.seq) : null,
     };
   }
@@ -289,7 +374,15 @@ export class RedisJobStore implements JobStore {
     count: number,
   ): Promise<Array<{ id: string; seq: number }>> {
     const max = before === undefined ? '+inf' : `(${before}`;
-    const reply = await this.redis.zrevrangebyscore(index, max, '-inf', 'WITHSCORES', 'LIMIT', offset, count);
+    const reply = await this.requests.zrevrangebyscore(
+      index,
+      max,
+      '-inf',
+      'WITHSCORES',
+      'LIMIT',
+      offset,
+      count,
+    );
     const entries: Array<{ id: string; seq: number }> = [];
     for (let i = 0; i < reply.length; i += 2) entries.push({ id: reply[i]!, seq: Number(reply[i + 1]) });
     return entries;
@@ -303,13 +396,16 @@ export class RedisJobStore implements JobStore {
     const chunk = Math.max(50, (query.limit + 1) * 4);
     for (let offset = 0; found.length <= query.limit; offset += chunk) {
       const entries = await this.newestFirst(index, before, offset, chunk);
-      const jobs = await this.load(entries.map((entry) => entry.id));
+      const jobs = await this.load(
+        entries.map((entry) => entry.id),
+        this.requests,
+      );
       found.push(...jobs.filter((job) => !query.status || job.status === query.status));
       if (entries.length < chunk) break;
     }
     const page = found.slice(0, query.limit);
     const last = page.at(-1);
-    const seqOf = async (id: string) => Number(await this.redis.hget(this.key(id), 'seq'));
+    const seqOf = async (id: string) => Number(await this.requests.hget(this.key(id), 'seq'));
     return {
       jobs: page,
       nextCursor: found.length > query.limit && last ? encodeCursor(await seqOf(last.id)) : null,
@@ -317,18 +413,22 @@ export class RedisJobStore implements JobStore {
   }
 
   async result(id: string): Promise<unknown> {
-    const value = await this.redis.hget(this.key(id), 'result');
+    const value = await this.request(() => this.requests.hget(this.key(id), 'result'));
     return value ? JSON.parse(value) : undefined;
   }
 
   async cancel(id: string): Promise<{ outcome: CancelOutcome; job: StoredJob } | undefined> {
-    const outcome = (await this.redis.xsbCancel(
+    return this.request(() => this.cancelNow(id));
+  }
+
+  private async cancelNow(id: string): Promise<{ outcome: CancelOutcome; job: StoredJob } | undefined> {
+    const outcome = (await this.requests.xsbCancel(
       this.prefix,
       id,
       new Date().toISOString(),
       JSON.stringify({ phase: 'canceled', done: 0, total: 0, message: 'canceled while queued' }),
     )) as CancelOutcome | null;
-    return outcome ? { outcome, job: await this.mustLoad(id) } : undefined;
+    return outcome ? { outcome, job: await this.mustLoad(id, this.requests) } : undefined;
   }
 
   /** Starts the next attempt; undefined when the job is finished or canceled (a late redelivery). */
@@ -375,7 +475,11 @@ export class RedisJobStore implements JobStore {
    */
   async reconcile(): Promise<void> {
     for (const id of await this.redis.zrange(`${this.prefix}:status:queued`, '0', '-1')) {
-      if (!(await this.queue.getJob(id))) await this.deliver(id);
+      if (await this.queue.getJob(id)) continue;
+      const [delivered, acceptBy] = await this.redis.hmget(this.key(id), 'delivered', 'accept_by');
+      if (delivered === '1' || Number(acceptBy ?? Number.POSITIVE_INFINITY) > Date.now())
+        await this.deliver(id);
+      else await this.redis.xsbCancel(this.prefix, id, new Date().toISOString(), WITHDRAWN);
     }
     for (const id of await this.redis.zrange(`${this.prefix}:status:running`, '0', '-1')) {
       if (await this.queue.getJob(id)) continue;
@@ -391,12 +495,31 @@ export class RedisJobStore implements JobStore {
     return new BullmqSource(this, options, this.redis, this.options);
   }
 
+  /** Readiness: the request connection is up and Redis answers (a connection still opening gets 2 s). */
   async check(): Promise<void> {
-    await this.redis.ping();
+    await this.request(async () => {
+      if (this.requests.status !== 'ready') await this.connected(2000);
+      await this.requests.ping();
+    });
+  }
+
+  private connected(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.requests.off('ready', ready);
+        reject(new Error(`not connected to Redis (${this.requests.status})`));
+      }, ms);
+      const ready = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.requests.once('ready', ready);
+    });
   }
 
   async close(): Promise<void> {
     await this.queue.close().catch(() => {});
+    await this.requests.quit().catch(() => this.requests.disconnect());
     await this.redis.quit().catch(() => {});
   }
 }

@@ -116,8 +116,9 @@ export function redisServerUnavailable(): string | undefined {
  * Starts a throwaway `redis-server` on a free loopback port with nothing persisted
  * (`--save '' --appendonly no`); `stop` ends it by its pid.
  */
-export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
+/** A redis-server on a free loopback port (or `port`: a restart on the same address after `stop`). */
+export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
+  const port = options.port ?? (await freePort());
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],

@@ -62,7 +62,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       operationId: 'listJobs',
       security: [{ bearer: [] }],
       request: { query: JobListQuery },
-      responses: { 200: json(JobListSchema, 'a page of jobs'), ...errorResponses(400, 401, 403, 429) },
+      responses: { 200: json(JobListSchema, 'a page of jobs'), ...errorResponses(400, 401, 403, 429, 503) },
     }),
     async (c) => {
       const { status, limit, cursor } = c.req.valid('query');
@@ -89,7 +89,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       operationId: 'getJob',
       security: [{ bearer: [] }],
       request: { params: JobIdParam },
-      responses: { 200: json(JobSchema, 'the job'), ...errorResponses(400, 401, 403, 404, 429) },
+      responses: { 200: json(JobSchema, 'the job'), ...errorResponses(400, 401, 403, 404, 429, 503) },
     }),
   );
   app.get('/v1/jobs/:id', async (c) => {
@@ -108,7 +108,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       request: { params: JobIdParam },
       responses: {
         200: json(z.union([EvaluationResultSchema, RubricResultSchema]), 'the result'),
-        ...errorResponses(400, 401, 403, 404, 409, 429),
+        ...errorResponses(400, 401, 403, 404, 409, 429, 503),
       },
     }),
     async (c) => {
@@ -139,7 +139,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
           headers: REQUEST_ID_HEADER,
           content: { 'text/event-stream': { schema: z.string() } },
         },
-        ...errorResponses(400, 401, 403, 404, 429),
+        ...errorResponses(400, 401, 403, 404, 429, 503),
       },
     }),
     async (c) => {
@@ -189,7 +189,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       responses: {
         200: json(JobSchema, 'canceled, or already finished (unchanged)'),
         202: json(JobSchema, 'running: asked to stop; it becomes canceled when its worker stops'),
-        ...errorResponses(400, 401, 403, 404, 429),
+        ...errorResponses(400, 401, 403, 404, 429, 503),
       },
     }),
     async (c) => {
