@@ -43,6 +43,13 @@ export {
   evaluationVariant,
   settingsDigest,
 } from './configurations/evaluation-settings';
+export {
+  assertServableConfigurations,
+  factorUnservableReason,
+  type LeftOutFactor,
+  selectServableFactors,
+  unservableReason,
+} from './configurations/judge-capable-factors';
 export { type LoadedBenchConfig, loadBenchConfig } from './configurations/load-bench-config';
 export { mergeRunShards, SHARD_FILE_COMBINERS } from './merge/merge-run-shards';
 export { formatNumber, formatPValue, formatStat, renderBenchReport } from './report/render-report';
@@ -55,6 +62,12 @@ export {
 export { readGitState } from './run/git-state';
 export { countDistinctWork, countEvaluationCalls } from './run/judge-calls';
 export { benchJudgeInfo } from './run/judge-info';
+export {
+  chooseReference,
+  type ReferenceFrom,
+  referenceReason,
+  runSheetSystemOrder,
+} from './run/reference-system';
 export {
   type BenchClientSettings,
   type BenchFill,

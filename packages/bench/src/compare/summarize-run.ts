@@ -77,6 +77,7 @@ export function summarizeBenchRun(
     leave_one_out: plan.leaveOneOut,
     shapley:
       plan.subsets.length > 0 ? shapleyOf(rows, plan.subsets, plan.factors, run.shapley_metric, stats) : null,
+    left_out_factors: run.left_out_factors,
     rows: { total: rows.length, failed: failed.length },
     errors: failed.map((row) => ({
       configuration: row.configuration,

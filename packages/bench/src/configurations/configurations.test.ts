@@ -11,6 +11,7 @@ import {
   evaluationVariant,
   settingsDigest,
 } from './evaluation-settings';
+import { assertServableConfigurations, selectServableFactors } from './judge-capable-factors';
 import { loadBenchConfig } from './load-bench-config';
 
 const factors = (names: string[]) => selectFactors(BUILT_IN_FACTORS, names);
@@ -86,6 +87,73 @@ describe('configuration sets', () => {
     expect(evaluationVariant(applyOverrides(base, { judge: 'replay:/s.jsonl' }), 'lexical')).toMatch(
       /^[0-9a-f]{12}$/,
     );
+  });
+});
+
+describe('factors the judge can serve', () => {
+  const imageFactor = {
+    name: 'slides',
+    description: '',
+    off: {},
+    on: { judge_input: 'image' as const },
+    builtIn: false,
+  };
+  const refusal = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return { code: exitCodeFor(error), message: String(error) };
+    }
+    return null;
+  };
+
+  it('leaves judge_input out of the default set of a judge that cannot read images, with the reason', () => {
+    const { factors: chosen, leftOut } = selectServableFactors(BUILT_IN_FACTORS, 'lexical');
+    expect(chosen.map((factor) => factor.name)).toEqual(['batch_size', 'weight_k', 'claims']);
+    expect(leftOut).toEqual([
+      {
+        factor: 'judge_input',
+        reason:
+          'its "on" side sets judge_input=image (rendered slides) and the lexical judge cannot read images',
+      },
+    ]);
+    // Every configuration of the default factorial is one the judge can run: no half-failed Shapley.
+    const factorial = planConfigurations('factorial', chosen, {});
+    expect(factorial.configurations).toHaveLength(8);
+    expect(factorial.configurations.some((c) => c.overrides.judge_input === 'image')).toBe(false);
+  });
+
+  it('keeps every factor for a judge that reads images (asked of the judge, not its name)', () => {
+    const { factors: chosen, leftOut } = selectServableFactors(BUILT_IN_FACTORS, 'replay:/stores/s.jsonl');
+    expect(chosen.map((factor) => factor.name)).toEqual(['batch_size', 'judge_input', 'weight_k', 'claims']);
+    expect(leftOut).toEqual([]);
+    // A factor whose own side brings a judge that reads images is served under the lexical run judge.
+    const withJudge = { ...imageFactor, on: { judge_input: 'image' as const, judge: 'replay:/s.jsonl' } };
+    expect(selectServableFactors([withJudge], 'lexical').factors.map((f) => f.name)).toEqual(['slides']);
+  });
+
+  it('refuses a factor named explicitly that the judge cannot serve (exit 2), in --factors or bench.yaml', () => {
+    const named = refusal(() =>
+      selectServableFactors(BUILT_IN_FACTORS, 'lexical', ['claims', 'judge_input']),
+    );
+    expect(named?.code).toBe(2);
+    expect(named?.message).toMatch(/factor "judge_input": .*lexical judge cannot read images.*--factors/);
+    const declared = refusal(() => selectServableFactors([...BUILT_IN_FACTORS, imageFactor], 'lexical'));
+    expect(declared?.code).toBe(2);
+    expect(declared?.message).toMatch(/factor "slides": its "on" side sets judge_input=image/);
+    expect(declared?.message).not.toMatch(/factor "judge_input"/);
+    // Not named, not declared: nothing to refuse.
+    expect(selectServableFactors([...BUILT_IN_FACTORS, imageFactor], 'lexical', ['claims']).leftOut).toEqual(
+      [],
+    );
+  });
+
+  it('refuses a named configuration that the judge cannot serve (exit 2)', () => {
+    const plan = planConfigurations('default,slides', [], { slides: { judge_input: 'image' } });
+    const refused = refusal(() => assertServableConfigurations(plan.configurations, 'lexical'));
+    expect(refused?.code).toBe(2);
+    expect(refused?.message).toMatch(/configuration "slides" sets judge_input=image/);
+    expect(refusal(() => assertServableConfigurations(plan.configurations, 'replay:/s.jsonl'))).toBeNull();
   });
 });
 

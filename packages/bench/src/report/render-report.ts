@@ -1,4 +1,5 @@
 import type { BenchComparison, BenchRun, BenchStat, BenchSummary } from '@xsb/core';
+import { referenceReason } from '../run/reference-system';
 
 /** Fixed decimals; a value that rounds to zero prints without a minus sign. */
 export const formatNumber = (value: number | null | undefined, digits = 3) =>
@@ -75,7 +76,11 @@ function header(summary: BenchSummary, run: BenchRun): string[] {
     );
   lines.push(
     `- tau_a: ${run.tau_a}; intervals: 95% cluster bootstrap over cases (the audiences of a case move together), seed ${run.bootstrap.seed}, ${run.bootstrap.resamples} resamples`,
-    `- configurations: \`${run.config_spec}\`${run.factors.length > 0 ? ` over factors ${run.factors.map((f) => `\`${f}\``).join(', ')}` : ''}; systems: ${run.systems.map((s) => `\`${s}\``).join(', ')}; reference: ${run.reference ? `\`${run.reference}\`` : '–'}`,
+    `- configurations: \`${run.config_spec}\`${run.factors.length > 0 ? ` over factors ${run.factors.map((f) => `\`${f}\``).join(', ')}` : ''}; systems: ${run.systems.map((s) => `\`${s}\``).join(', ')}; reference: ${run.reference ? `\`${run.reference}\`${run.reference_from ? ` (${referenceReason(run.reference_from)})` : ''}` : '–'}`,
+    ...summary.left_out_factors.map(
+      (left) =>
+        `- left out factor \`${left.factor}\`: ${left.reason} (not run: no rung, leave-one-out or Shapley value)`,
+    ),
     `- rows: ${summary.rows.total} (${summary.rows.failed} failed); comparisons on fewer than ${run.diag_below} cases are marked diag (a diagnostic, not a result)`,
   );
   if (run.judge_calls)

@@ -163,26 +163,91 @@ describe('runBench', () => {
     expect(result.report).toContain('test split opened 1 time(s)');
   }, 120_000);
 
-  it('fails every row whose evaluation asks a judge for images it cannot read, with the reason', async () => {
+  it('leaves out of the default factors those the judge cannot serve, and names them with the reason', async () => {
     const data = await copyOf(lexicalData);
+    const notices: string[] = [];
     const result = await runBench({
       dataDir: data,
       pipelineRun: 'demo',
-      configs: 'ladder',
-      factors: ['judge_input'],
+      configs: 'loo',
       systems: ['notebooklm__audience_agnostic'],
       resamples: 200,
+      onNotice: (line) => notices.push(line),
     });
-    const failed = result.rows.filter((row) => row.error !== null);
-    expect(failed.map((row) => row.configuration)).toEqual([
-      'L1:+judge_input',
-      'L1:+judge_input',
-      'L1:+judge_input',
+    const leftOut = [
+      {
+        factor: 'judge_input',
+        reason:
+          'its "on" side sets judge_input=image (rendered slides) and the lexical judge cannot read images',
+      },
+    ];
+    expect(result.run.factors).toEqual(['batch_size', 'weight_k', 'claims']);
+    expect(result.run.left_out_factors).toEqual(leftOut);
+    expect(result.summary.left_out_factors).toEqual(leftOut);
+    expect(result.summary.configurations.map((c) => c.name)).toEqual([
+      'full',
+      '-batch_size',
+      '-weight_k',
+      '-claims',
     ]);
-    expect(failed[0]!.error).toMatch(/judge input "image"\), but the lexical judge cannot read images/);
-    expect(failed[0]!.metrics).toBeNull();
-    expect(result.summary.rows).toEqual({ total: 6, failed: 3 });
-    expect(result.report).toContain('## Failed rows');
+    expect(result.summary.rows).toEqual({ total: 12, failed: 0 });
+    expect(notices).toEqual([
+      'reference: notebooklm__audience_agnostic (the first of --systems)',
+      `left out factor judge_input: ${leftOut[0]!.reason}`,
+    ]);
+    expect(result.report).toContain(
+      `- left out factor \`judge_input\`: ${leftOut[0]!.reason} (not run: no rung, leave-one-out or Shapley value)`,
+    );
+    const stored = JSON.parse(await readFile(join(result.dir, 'summary.json'), 'utf8')) as {
+      left_out_factors: unknown;
+    };
+    expect(stored.left_out_factors).toEqual(leftOut);
+  }, 120_000);
+
+  it('refuses a factor named explicitly that the judge cannot serve before any work (exit 2, nothing written)', async () => {
+    const data = await copyOf(lexicalData);
+    const yaml = join(root, 'image-factor.yaml');
+    await writeFile(
+      yaml,
+      'factors:\n  slides:\n    on: {judge_input: image}\nconfigurations:\n  pictures: {judge_input: image}\n',
+    );
+    const attempts = [
+      { configs: 'ladder', factors: ['judge_input'] },
+      { configs: 'factorial', benchConfigFile: yaml },
+      { configs: 'pictures', benchConfigFile: yaml },
+    ];
+    for (const attempt of attempts) {
+      const error = await runBench({ dataDir: data, pipelineRun: 'demo', ...attempt }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(exitCodeFor(error), JSON.stringify(attempt)).toBe(2);
+      expect(String(error)).toMatch(
+        /judge_input=image \(rendered slides\) and the lexical judge cannot read images/,
+      );
+    }
+    expect(existsSync(new BenchLayout(data).runsDir())).toBe(false);
+  });
+
+  it("pairs against the run sheet's first system by default, not the alphabetically first", async () => {
+    const data = await copyOf(lexicalData);
+    const notices: string[] = [];
+    const result = await runBench({
+      dataDir: data,
+      pipelineRun: 'demo',
+      resamples: 200,
+      onNotice: (line) => notices.push(line),
+    });
+    // notebooklm (imported) sorts first; the demo's run sheet lists the baseline's agnostic decks first.
+    expect(result.run.systems[0]).toBe('notebooklm__audience_agnostic');
+    expect(result.run.reference).toBe('xsb-baseline__audience_agnostic');
+    expect(result.run.reference_from).toBe('run_sheet');
+    expect(notices).toEqual(["reference: xsb-baseline__audience_agnostic (the run sheet's first system)"]);
+    expect(result.report).toContain(
+      "reference: `xsb-baseline__audience_agnostic` (the run sheet's first system)",
+    );
+    const references = result.summary.comparisons.filter((c) => c.kind === 'reference');
+    expect(references.length).toBeGreaterThan(0);
+    expect(references.every((c) => c.a.system_id === 'xsb-baseline__audience_agnostic')).toBe(true);
   }, 120_000);
 
   it('record:STORE fails the rows and collects the prompts the pipeline really renders', async () => {

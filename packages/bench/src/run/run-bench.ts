@@ -51,17 +51,18 @@ import { DEFAULT_BOOTSTRAP_SEED, EVALUATION_FILES, evaluationsRootFor, systemIdF
 import { BenchLayout } from '../bench-layout';
 import { BENCH_METRICS } from '../bench-metrics';
 import { summarizeBenchRun } from '../compare/summarize-run';
-import {
-  type ConfigurationPlan,
-  planConfigurations,
-  selectFactors,
-} from '../configurations/configuration-sets';
+import { type ConfigurationPlan, planConfigurations } from '../configurations/configuration-sets';
 import {
   applyOverrides,
   baseEvaluationSettings,
   evaluationVariant,
   settingsDigest,
 } from '../configurations/evaluation-settings';
+import {
+  assertServableConfigurations,
+  type LeftOutFactor,
+  selectServableFactors,
+} from '../configurations/judge-capable-factors';
 import { loadBenchConfig } from '../configurations/load-bench-config';
 import { renderBenchReport } from '../report/render-report';
 import { type BenchCase, discoverBenchCases } from '../splits/bench-cases';
@@ -71,6 +72,12 @@ import { benchRowFor, discoveryErrorRow, type RowContext } from './bench-row';
 import { readGitState } from './git-state';
 import { countDistinctWork, countEvaluationCalls } from './judge-calls';
 import { benchJudgeInfo } from './judge-info';
+import {
+  chooseReference,
+  type ReferenceFrom,
+  referenceReason,
+  runSheetSystemOrder,
+} from './reference-system';
 import { RubricScorer } from './rubric-for-deck';
 import { createRunDir, markInterruptedRuns, writeRunRecord } from './run-record';
 import { appendTestLedger, countTestLedger } from './test-ledger';
@@ -127,6 +134,11 @@ export interface RunBenchOptions extends BenchClientSettings {
   /** Where the git state is read (default: the data folder, then the working folder). */
   gitDirs?: string[];
   progress?: ProgressReporter;
+  /**
+   * What the run chose where the user did not say, once every check passed and before any work: the
+   * reference and how it was chosen, each factor left out of the default set and why (one line each).
+   */
+  onNotice?: (line: string) => void;
   readDeck?: (file: string) => Promise<Deck>;
   renderSlides?: RenderSlides;
   now?: () => Date;
@@ -151,7 +163,9 @@ interface PreparedBench {
   cases: Map<string, { benchCase: BenchCase; split: BenchSplitName }>;
   systems: string[];
   reference: string | null;
+  referenceFrom: ReferenceFrom | null;
   plan: ConfigurationPlan;
+  leftOut: LeftOutFactor[];
   configurations: Array<BenchConfiguration & { variant: string | undefined }>;
   judges: BenchJudge[];
   runJudge: string;
@@ -224,11 +238,12 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
     );
   if (systems.length === 0)
     throw new UsageError(`run "${options.pipelineRun}" has no deck of a ${split} case`);
-  const reference = options.reference ?? systems[0] ?? null;
-  if (reference !== null && !systems.includes(reference))
-    throw new UsageError(
-      `--reference ${reference} is not one of the compared systems (${systems.join(', ')})`,
-    );
+  const { reference, from: referenceFrom } = chooseReference({
+    reference: options.reference,
+    systemsFlag: options.systems,
+    systems,
+    sheetOrder: await runSheetSystemOrder(layout, options.pipelineRun),
+  });
   const selected = inSplit.filter((row) => systems.includes(systemIdFor(row.system, row.condition)));
   const { jobs, failures: jobFailures } = await expandEvaluationJobs(layout, selected, { cases: caseIds });
 
@@ -239,8 +254,11 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
   const generated = ['ladder', 'loo', 'factorial'].includes(spec);
   if (options.factors && options.factors.length > 0 && !generated)
     throw new UsageError('--factors applies to --configs ladder, loo or factorial');
-  const factors = generated ? selectFactors(config.factors, options.factors) : [];
+  const { factors, leftOut } = generated
+    ? selectServableFactors(config.factors, runJudge, options.factors)
+    : { factors: [], leftOut: [] };
   const plan = planConfigurations(spec, factors, config.configurations);
+  if (!generated) assertServableConfigurations(plan.configurations, runJudge);
   const shapleyMetric = options.shapleyMetric ?? 'coverage';
   if (!BENCH_METRICS.includes(shapleyMetric))
     throw new UsageError(
@@ -284,7 +302,9 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
     cases,
     systems,
     reference,
+    referenceFrom,
     plan: { ...plan, factors: plan.factors },
+    leftOut,
     configurations,
     judges: [...judges.values()],
     runJudge,
@@ -295,6 +315,16 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
     })),
     jobCount: jobs.length * configurations.length,
   };
+}
+
+/** The choices `onNotice` reports, in the words the report uses. */
+function benchNotices(prepared: PreparedBench): string[] {
+  return [
+    ...(prepared.reference === null
+      ? []
+      : [`reference: ${prepared.reference} (${referenceReason(prepared.referenceFrom)})`]),
+    ...prepared.leftOut.map((left) => `left out factor ${left.factor}: ${left.reason}`),
+  ];
 }
 
 function runRecordOf(
@@ -335,8 +365,10 @@ function runRecordOf(
     test_ledger_count: identity.ledgerCount,
     systems: prepared.systems,
     reference: prepared.reference,
+    reference_from: prepared.referenceFrom,
     config_spec: prepared.plan.spec,
     factors: prepared.plan.factors,
+    left_out_factors: prepared.leftOut,
     shapley_metric: options.shapleyMetric ?? 'coverage',
     configurations,
     judges: prepared.judges,
@@ -535,6 +567,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchRunResult
   const bench = new BenchLayout(options.dataDir);
   await markInterruptedRuns(bench);
   const prepared = await prepareBench(options);
+  for (const line of benchNotices(prepared)) options.onNotice?.(line);
   const now = options.now ?? (() => new Date());
   const git = readGitState(options.gitDirs ?? [options.dataDir, process.cwd()]);
   const startedAt = now();

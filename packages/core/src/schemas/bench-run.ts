@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { benchEvaluationOverridesSchema } from './bench-config';
+import { benchLeftOutFactorSchema } from './bench-summary';
 import { benchGitStateSchema } from './bench-test-ledger';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -80,8 +81,16 @@ export const benchRunSchema = z.looseObject({
   test_ledger_count: z.number().int().min(0),
   systems: z.array(z.string()),
   reference: z.string().nullable(),
+  /**
+   * How the reference was chosen: `flag` (--reference), `systems` (the first of --systems),
+   * `run_sheet` (the run sheet's first compared system), `sorted` (no sheet names one); null in
+   * records written before it was kept.
+   */
+  reference_from: z.enum(['flag', 'systems', 'run_sheet', 'sorted']).nullable().default(null),
   config_spec: z.string().min(1),
   factors: z.array(z.string()),
+  /** Factors the default set of a generated configuration set left out: the run's judge cannot serve them. */
+  left_out_factors: z.array(benchLeftOutFactorSchema).default([]),
   shapley_metric: z.string().min(1),
   configurations: z.array(benchConfigurationSchema),
   judges: z.array(benchJudgeSchema),

@@ -67,6 +67,13 @@ export const benchShapleySchema = z.looseObject({
 });
 export type BenchShapley = z.infer<typeof benchShapleySchema>;
 
+/** A factor left out of a default factor set, and why (e.g. the run's judge cannot read images). */
+export const benchLeftOutFactorSchema = z.looseObject({
+  factor: z.string().min(1),
+  reason: z.string().min(1),
+});
+export type BenchLeftOutFactor = z.infer<typeof benchLeftOutFactorSchema>;
+
 /**
  * `summary.json` of a bench run: per configuration its factors, pooled and per-system statistics
  * (overall, by audience, by scene), every paired comparison, ladder steps, leave-one-out deltas and,
@@ -88,6 +95,8 @@ export const benchSummarySchema = z.looseObject({
   ladder: z.array(z.looseObject({ from: z.string(), to: z.string(), factor: z.string() })),
   leave_one_out: z.array(z.looseObject({ factor: z.string(), full: z.string(), without: z.string() })),
   shapley: benchShapleySchema.nullable(),
+  /** Factors the default set left out (not run, so not in the ladder, leave-one-out or Shapley values). */
+  left_out_factors: z.array(benchLeftOutFactorSchema).default([]),
   rows: z.looseObject({ total: z.number().int().min(0), failed: z.number().int().min(0) }),
   errors: z.array(
     z.looseObject({

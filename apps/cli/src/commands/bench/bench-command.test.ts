@@ -76,10 +76,64 @@ describe('xsb bench', () => {
     expect(existsSync(join(data, 'bench', 'test_ledger.jsonl'))).toBe(false);
   });
 
+  it('refuses a factor the offline judge cannot serve when it is named, exit 2 and nothing written', async () => {
+    const data = await dataCopy();
+    const yaml = join(root, 'slides-factor.yaml');
+    await writeFile(yaml, 'factors:\n  slides:\n    on: {judge_input: image}\n');
+    const base = ['bench', 'run', '--data', data, '--run', 'demo'];
+    const attempts: Array<[string[], RegExp]> = [
+      [[...base, '--configs', 'ladder', '--factors', 'judge_input'], /factor "judge_input": /],
+      [[...base, '--configs', 'loo', '--factors', 'claims,judge_input', '--json'], /factor "judge_input": /],
+      [[...base, '--configs', 'factorial', '--bench-config', yaml], /factor "slides": /],
+    ];
+    for (const [args, names] of attempts) {
+      const result = await run(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^ERROR: /);
+      expect(result.stderr).toMatch(names);
+      expect(result.stderr).toContain(
+        'judge_input=image (rendered slides) and the lexical judge cannot read images',
+      );
+    }
+    expect(existsSync(join(data, 'bench'))).toBe(true); // the stored split, and no run folder in it
+    expect(await runsOf(data)).toEqual([]);
+  });
+
+  it('names a factor the default set left out, in the output and in summary.json', async () => {
+    const data = await dataCopy();
+    const args = ['bench', 'run', '--data', data, '--run', 'demo', '--configs', 'ladder'];
+    const result = await run([
+      ...args,
+      '--systems',
+      'notebooklm__audience_agnostic',
+      '--resamples',
+      '200',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const reason =
+      'its "on" side sets judge_input=image (rendered slides) and the lexical judge cannot read images';
+    expect(result.stderr).toContain(`left out factor judge_input: ${reason}`);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.left_out_factors).toEqual([{ factor: 'judge_input', reason }]);
+    expect(summary.rows.failed).toBe(0);
+    expect(summary.configurations.map((c: { name: string }) => c.name)).toEqual([
+      'L0:base',
+      'L1:+batch_size',
+      'L2:+weight_k',
+      'L3:+claims',
+    ]);
+  }, 180_000);
+
   it('runs, prints the report, re-renders it and compares against another reference', async () => {
     const data = await dataCopy();
     const result = await run(['bench', 'run', '--data', data, '--run', 'demo', '--resamples', '300']);
     expect(result.code).toBe(0);
+    // The imported notebooklm system sorts first; the default reference is the run sheet's first system.
+    expect(result.stderr).toContain(
+      "reference: xsb-baseline__audience_agnostic (the run sheet's first system)",
+    );
     expect(result.stdout).toContain('test split opened 0 time(s)');
     expect(result.stdout).toContain('**Offline judge**');
     const [runId] = await runsOf(data);

@@ -65,7 +65,7 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
     )
     .option(
       '--factors <names>',
-      'factors of ladder/loo/factorial (default: all, built-in first)',
+      'factors of ladder/loo/factorial (default: all the judge can serve, built-in first; the others are named with the reason)',
       collectList,
     )
     .option(
@@ -73,7 +73,10 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
       'systems <generator>__<condition> to compare (default: all of the run)',
       collectList,
     )
-    .option('--reference <id>', 'the system every other is paired against (default: the first)')
+    .option(
+      '--reference <id>',
+      "the system every other is paired against (default: the first of --systems, else the run sheet's first system)",
+    )
     .option('--judge <spec>', 'lexical (offline, default)')
     .option(
       '--llm <spec>',
@@ -148,6 +151,7 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
         ...modelClientOptions(context, config, env),
         providers: config.providers,
         progress: context.progress(),
+        onNotice: (line) => context.warn(line),
       });
       if (flags.json) context.printJson(result.summary);
       else {
