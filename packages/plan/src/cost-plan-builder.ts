@@ -61,6 +61,7 @@ interface RowTotals {
   cacheWriteTokens: number;
   outputTokens: number;
   assumptions: Set<string>;
+  inputAssumptions: Set<string>;
   counted: number;
   estimated: number;
 }
@@ -138,6 +139,7 @@ export class CostPlanBuilder {
         cacheWriteTokens: 0,
         outputTokens: 0,
         assumptions: new Set(),
+        inputAssumptions: new Set(),
         counted: 0,
         estimated: 0,
       };
@@ -154,6 +156,14 @@ export class CostPlanBuilder {
   stage(stage: string, assumption?: string): void {
     const row = this.row(stage);
     if (assumption) row.assumptions.add(assumption);
+  }
+
+  /**
+   * An assumption about inputs on disk that the run the plan stands for would make anew (a probe bank
+   * another judge made): the row stays `exact` for the command as typed, and is shown as estimated.
+   */
+  assumeInput(stage: string, assumption: string): void {
+    this.row(stage).inputAssumptions.add(assumption);
   }
 
   /** Work a finished artifact already holds: no call and no ledger line. */
@@ -351,6 +361,7 @@ export class CostPlanBuilder {
       cost_usd: cost,
       exact: row.assumptions.size === 0,
       assumptions: [...row.assumptions],
+      input_assumptions: [...row.inputAssumptions],
       token_source:
         row.counted > 0 && row.estimated > 0 ? 'mixed' : row.counted > 0 ? 'count_endpoint' : 'estimator',
     };

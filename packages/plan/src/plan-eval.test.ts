@@ -4,8 +4,10 @@ import { makeTempDir } from '@xsb/core/testing';
 import { DEMO_RUN, runDemo, runEvaluation } from '@xsb/eval';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEXICAL_BANK_ASSUMPTION } from './bank-judge';
 import { CostPlanBuilder } from './cost-plan-builder';
 import { planEval } from './plan-eval';
+import { planRowBasis } from './plan-tables';
 import { reconcileUsage } from './reconcile-usage';
 import { stageAnswerHandler } from './stage-answer-handler';
 
@@ -49,6 +51,13 @@ describe('planEval', () => {
       expect(rows.get('eval.answerability')?.exact).toBe(true);
       expect(rows.get('eval.claims')?.exact).toBe(true);
       expect(rows.get('eval.verification')?.exact).toBe(false);
+      // The demo's banks are the lexical judge's: exact for this command, an estimate for a model run.
+      expect(rows.get('eval.answerability')?.input_assumptions).toEqual([LEXICAL_BANK_ASSUMPTION]);
+      expect(rows.get('eval.claims')?.input_assumptions).toEqual([]);
+      expect(planRowBasis(rows.get('eval.answerability')!)).toBe('estimated');
+      expect(
+        plan.notes.some((note) => note.startsWith('probe banks on disk made by the lexical judge')),
+      ).toBe(true);
       // An agnostic deck is judged once and asked again for its other audiences: the disk cache answers.
       expect(rows.get('eval.answerability')!.cached_calls).toBeGreaterThan(0);
       // One claim extraction per deck (the correctness cache is keyed by deck, not audience).
@@ -83,6 +92,8 @@ describe('planEval', () => {
     expect(plan.totals.input_tokens).toBe(0);
     expect(plan.totals.cost_usd).toEqual({ online: 0, online_cached: 0, batch: 0 });
     expect(plan.rows.every((row) => row.exact)).toBe(true);
+    // The offline judge runs on the offline bank: nothing to assume.
+    expect(plan.rows.every((row) => planRowBasis(row) === 'exact')).toBe(true);
     const before = (await ledgerAfter(0)).length;
     await runEvaluation({ dataDir, run: DEMO_RUN, judge: 'lexical', force: true });
     const reconciliation = reconcileUsage(plan, await ledgerAfter(before));

@@ -36,6 +36,7 @@ import {
 import { isOfflineJudge } from '@xsb/llm';
 import { EVALUATION_FILES, evaluationsRootFor } from '@xsb/metrics';
 import { findWeightsBankMismatch, WEIGHT_DEFAULTS, weightsFileForK } from '@xsb/weights';
+import { lexicalBankCheck } from './bank-judge';
 import type { CostPlanBuilder } from './cost-plan-builder';
 import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
 import { planWeights } from './plan-weights';
@@ -120,6 +121,7 @@ export async function planEval(
   }
   for (const stage of [EVAL_STAGES.answerability, EVAL_STAGES.claimExtraction, EVAL_STAGES.claimVerification])
     builder.stage(stage);
+  const checkBank = lexicalBankCheck(builder, layout);
   const weighted = new Set<string>();
   const unweightable = new Set<string>();
   const correctnessKeys = new Set<string>();
@@ -128,6 +130,8 @@ export async function planEval(
     const weightsFile = weightsFileForK(layout, job.caseLabel, job.audience, weightsK);
     const pair = `${job.caseLabel}\u0000${job.audience}`;
     const assumedBank = options.assumedBank?.(job.caseLabel);
+    // Only answerability counts the bank's probes; claims come from the deck and the source.
+    if (!assumedBank) await checkBank(EVAL_STAGES.answerability, job.caseLabel);
     // A bank made anew by this run makes any weights on disk stale: they are made again too.
     const weightsReady = !assumedBank && existsSync(weightsFile);
     if (!weightsReady && !weighted.has(pair) && !options.weightsPlanned) {

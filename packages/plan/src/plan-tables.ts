@@ -12,6 +12,14 @@ const integer = (value: number) => value.toLocaleString('en-US');
 const usd = (value: number | null) =>
   value === null ? 'n/a' : `$${value < 10 ? value.toFixed(4) : value.toFixed(2)}`;
 
+/**
+ * A row's basis: `exact` when its calls follow from the inputs on disk and nothing it counts would be
+ * made anew by the run it stands for (`input_assumptions`, e.g. a lexical probe bank); else `estimated`.
+ */
+export function planRowBasis(row: CostPlan['rows'][number]): 'exact' | 'estimated' {
+  return row.exact && row.input_assumptions.length === 0 ? 'exact' : 'estimated';
+}
+
 /** A plan as a table: one line per stage, then the totals. */
 export function costPlanTable(plan: CostPlan): TextTable {
   const line = (label: string, row: CostPlan['totals'], basis: string) => [
@@ -42,8 +50,12 @@ export function costPlanTable(plan: CostPlan): TextTable {
       'basis',
     ],
     rows: [
-      ...plan.rows.map((row) => line(row.stage, row, row.exact ? 'exact' : 'estimated')),
-      line('total', plan.totals, plan.rows.every((row) => row.exact) ? 'exact' : 'estimated'),
+      ...plan.rows.map((row) => line(row.stage, row, planRowBasis(row))),
+      line(
+        'total',
+        plan.totals,
+        plan.rows.every((row) => planRowBasis(row) === 'exact') ? 'exact' : 'estimated',
+      ),
     ],
     numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9],
   };

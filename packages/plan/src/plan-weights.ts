@@ -16,6 +16,7 @@ import {
   plannedWeightCalls,
   WEIGHT_DEFAULTS,
 } from '@xsb/weights';
+import { lexicalBankCheck } from './bank-judge';
 import type { CostPlanBuilder } from './cost-plan-builder';
 import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
 
@@ -64,6 +65,7 @@ export async function planWeights(
   const k = options.k ?? WEIGHT_DEFAULTS.k;
   const batchSize = options.batchSize ?? WEIGHT_DEFAULTS.batchSize;
   const judge = new LlmUtilityJudge(planningClient(judgeId));
+  const checkBank = lexicalBankCheck(builder, options.layout);
   builder.stage(WEIGHTS_STAGE);
   for (const { caseLabel, audience } of options.pairs) {
     const profile = profiles.get(audience);
@@ -88,6 +90,7 @@ export async function planWeights(
         failed.push({ caseLabel, audience });
         continue;
       }
+      await checkBank(WEIGHTS_STAGE, caseLabel);
       const file = options.weightsFile?.(caseLabel, audience);
       const planned = await plannedWeightCalls(options.layout, caseLabel, audience, {
         judge,

@@ -138,6 +138,7 @@ function printCostPlan(context: CliContext, plan: CostPlan): void {
     'calls: provider calls; cached: answered by the xsb disk cache; reused: held by finished artifacts (both free)',
   );
   for (const row of plan.rows)
-    for (const assumption of row.assumptions) context.print(`estimated ${row.stage}: ${assumption}`);
+    for (const assumption of [...row.assumptions, ...row.input_assumptions])
+      context.print(`estimated ${row.stage}: ${assumption}`);
   for (const note of plan.notes) context.print(`note: ${note}`);
 }

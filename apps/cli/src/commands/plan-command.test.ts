@@ -50,11 +50,19 @@ describe('xsb plan, xsb usage', () => {
       ]);
       expect(planned.code, planned.stderr).toBe(0);
       expect(server.requests.length).toBe(requests); // a plan calls no model
-      expect(planned.stdout).toMatch(/^eval\.answerability\s+40\s+26\s+0\s/m);
-      expect(planned.stdout).toMatch(/^total\s+77\s/m);
+      // The demo's probe banks are the lexical judge's: exact for this command, estimated for a model run.
+      expect(planned.stdout).toMatch(/^eval\.answerability\s+40\s+26\s+0\s.*estimated$/m);
+      expect(planned.stdout).toMatch(/^total\s+77\s.*estimated$/m);
+      expect(planned.stdout).toContain(
+        'estimated eval.answerability: assumes the probe bank on disk; a model judge would build its own bank',
+      );
       expect(planned.stdout).toContain('as of 2026-12-01');
       const plan = await readPlan(file);
       expect(plan).toMatchObject({ run: 'demo', judge, estimator: { name: 'bytes/4' } });
+      expect(plan.rows.find((row) => row.stage === 'eval.answerability')).toMatchObject({
+        exact: true,
+        input_assumptions: ['assumes the probe bank on disk; a model judge would build its own bank'],
+      });
 
       const evaluated = await run(['eval', '--data', 'demo/data', '--run', 'demo', '--judge', judge]);
       expect(evaluated.code, evaluated.stderr).toBe(0);
@@ -225,6 +233,37 @@ describe('xsb plan, xsb usage', () => {
     } finally {
       await writeFile(join(root, 'xsb.config.json'), '{}');
     }
+  });
+
+  it('plan weights on a lexical probe bank says what the estimate assumes', async () => {
+    const assumption = 'assumes the probe bank on disk; a model judge would build its own bank';
+    const model = await run([
+      'plan',
+      'weights',
+      '--data',
+      'demo/data',
+      '--judge',
+      'anthropic:claude-sonnet-4-5',
+    ]);
+    expect(model.code, model.stderr).toBe(0);
+    expect(model.stdout).toMatch(/^weights\s+\d+\s.*estimated$/m);
+    expect(model.stdout).toContain(`estimated weights: ${assumption}`);
+    expect(model.stdout).toContain(
+      'note: probe banks on disk made by the lexical judge are counted as they are',
+    );
+    const json = await run([
+      'plan',
+      'weights',
+      '--data',
+      'demo/data',
+      '--judge',
+      'anthropic:claude-sonnet-4-5',
+      '--json',
+    ]);
+    const plan = JSON.parse(json.stdout) as CostPlan;
+    expect(plan.rows.map((row) => [row.stage, row.exact, row.input_assumptions])).toEqual([
+      ['weights', true, [assumption]],
+    ]);
   });
 
   it('usage errors stop before any work (exit 2)', async () => {

@@ -47,6 +47,13 @@ export const costPlanRowSchema = z.object({
    */
   exact: z.boolean(),
   assumptions: z.array(z.string()),
+  /**
+   * What the row takes as given about inputs on disk that the run it stands for would make anew, e.g.
+   * "assumes the probe bank on disk; a model judge would build its own bank" for a bank the lexical
+   * judge made. `exact` still says whether the calls follow from those inputs (the command as typed,
+   * which `xsb usage --plan` checks); with an entry here the table shows the row as estimated.
+   */
+  input_assumptions: z.array(z.string()).default([]),
   /** Where the input-token figures come from: `estimator` or the provider's `count_endpoint`. */
   token_source: z.enum(['estimator', 'count_endpoint', 'mixed']),
 });
