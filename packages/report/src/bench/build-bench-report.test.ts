@@ -45,4 +45,20 @@ describe('buildBenchReport', () => {
     expect(marksOf(looReport.html, 'loo-bars')).toBeGreaterThan(0);
     expect(looReport.html).not.toContain('<section id="ladder">');
   }, 300_000);
+
+  it('names the reference with how it was chosen, and each factor the default set left out', async () => {
+    const run = await runBench({
+      dataDir,
+      pipelineRun: 'demo',
+      configs: 'loo',
+      systems: ['notebooklm__audience_agnostic'],
+      resamples: 200,
+    });
+    const { html, problems } = await buildBenchReport({ dir: run.dir });
+    expect(problems).toEqual([]);
+    expect(html).toContain('reference notebooklm__audience_agnostic (the first of --systems)');
+    expect(html).toContain(
+      '<dt>left out factor judge_input</dt><dd>its &quot;on&quot; side sets judge_input=image (rendered slides) and the lexical judge cannot read images (not run)</dd>',
+    );
+  }, 300_000);
 });

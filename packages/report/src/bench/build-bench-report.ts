@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { BENCH_RUN_FILES } from '@xsb/bench';
+import { BENCH_RUN_FILES, referenceReason } from '@xsb/bench';
 import {
   type BenchComparison,
   type BenchRow,
@@ -257,7 +257,14 @@ export async function buildBenchReport(options: BenchReportOptions): Promise<Rep
       'configurations',
       `${run.config_spec}${run.factors.length > 0 ? ` over factors ${run.factors.join(', ')}` : ''}: ${run.configurations.map((c) => c.name).join(', ')}`,
     ],
-    ['systems', `${run.systems.join(', ')}; reference ${run.reference ?? '–'}`],
+    [
+      'systems',
+      `${run.systems.join(', ')}; reference ${run.reference ?? '–'}${run.reference && run.reference_from ? ` (${referenceReason(run.reference_from)})` : ''}`,
+    ],
+    ...summary.left_out_factors.map((left): [string, string] => [
+      `left out factor ${left.factor}`,
+      `${left.reason} (not run)`,
+    ]),
     ['rows', `${run.rows.total} (${run.rows.failed} failed)`],
     [
       'judge calls',
