@@ -96,26 +96,38 @@ const HEADERS_BY_STATUS: Record<
  * too slow, 500 a server fault), each with the error shape and the headers it carries.
  */
 export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(
-    [...new Set([...statuses, 500])].map((status) => [
-      status,
-      {
-        description: ERROR_DESCRIPTIONS[status] ?? 'error',
-        headers: { ...REQUEST_ID_HEADER, ...(HEADERS_BY_STATUS[status] ?? {}) },
-        content: { 'application/json': { schema: ErrorSchema } },
-      },
-    ]),
-  );
+  Object.fromEntries([
+    ...[...new Set([...statuses, 500])]
+      .filter((status) => !NODE_STATUSES.has(status))
+      .map((status) => [
+        status,
+        {
+          description: ERROR_DESCRIPTIONS[status] ?? 'error',
+          headers: { ...REQUEST_ID_HEADER, ...(HEADERS_BY_STATUS[status] ?? {}) },
+          content: { 'application/json': { schema: ErrorSchema } },
+        },
+      ]),
+    ...[...new Set([...statuses, 431])]
+      .filter((status) => NODE_STATUSES.has(status))
+      .map((status) => [status, { description: ERROR_DESCRIPTIONS[status]! }]),
+  ]);
+
+/** Statuses Node's HTTP server answers itself, before the app sees the request: no body, no headers of ours. */
+const NODE_STATUSES = new Set([408, 431]);
+
+/** The responses of the health routes: what any request may meet before the app (431). */
+export const nodeResponses = () => ({ 431: { description: ERROR_DESCRIPTIONS[431]! } });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'a field is invalid (the message names it)',
   401: 'no bearer token, or not a valid one',
   403: 'the token lacks the scope of this route',
   404: "no such job (or not this token's) or run",
-  408: 'the request body did not arrive in time',
+  408: "the request did not arrive in time (Node's HTTP server; no body)",
   409: 'the job is not done yet',
   413: 'the body (or the inflated deck) is larger than the limit',
   415: 'the deck is not a PPTX or PDF (judged by content), or the body is not multipart/form-data',
+  431: "the request's headers are too large (Node's HTTP server; no body)",
   429: 'too many requests for this token, or too many failed authentications from this address; see Retry-After',
   500: 'the server failed (the detail is in its log under the request id)',
   503: 'the server is draining for shutdown, or its job queue does not answer; see Retry-After',

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import { describeError } from '@xsb/core';
-import { ErrorSchema, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../api-schemas';
+import { ErrorSchema, nodeResponses, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../api-schemas';
 import type { ApiApp, ApiAppOptions } from '../create-api-app';
 
 const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
@@ -29,6 +29,7 @@ export function registerHealthRoutes(app: ApiApp, options: ApiAppOptions): void 
           headers: REQUEST_ID_HEADER,
           content: { 'application/json': { schema: HealthSchema } },
         },
+        ...nodeResponses(),
       },
     }),
     (c) => c.json({ status: 'ok' as const }, 200),
@@ -51,6 +52,7 @@ export function registerHealthRoutes(app: ApiApp, options: ApiAppOptions): void 
           headers: { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER },
           content: { 'application/json': { schema: ErrorSchema } },
         },
+        ...nodeResponses(),
       },
     }),
     async (c) => {
