@@ -41,6 +41,11 @@ export {
 export { loadSourceText } from './load-source-text';
 export { deckBatchSummaryCombiner } from './merge-batch-summaries';
 export { BulletRegister, jaccard, NEAR_COPY_JACCARD, normaliseText, textTokens } from './near-duplicate-text';
+export {
+  type InheritedXfrm,
+  type PlaceholderRef,
+  placeholderGeometryResolver,
+} from './placeholder-geometry';
 export { type LexicalOutlineOptions, planLexicalOutline } from './plan-lexical-outline';
 export { buildOutlineRequest, type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
 export {

@@ -1,0 +1,95 @@
+import { child, parseXml, path, type XmlNode } from './xml-tree';
+
+/** A slide shape's `p:ph`: its type (`obj` when absent, as the schema says) and its index. */
+export interface PlaceholderRef {
+  type: string;
+  idx: string | undefined;
+}
+
+/** An `a:xfrm` a placeholder inherits (EMU), with the rotation and flips written beside it. */
+export interface InheritedXfrm {
+  x: number;
+  y: number;
+  cx: number;
+  cy: number;
+  /** `rot`, `flipH`, `flipV` of the inherited `a:xfrm` as written, when it sets them. */
+  attributes: Record<string, string>;
+  /** Where the geometry came from. */
+  from: 'layout' | 'master';
+}
+
+/** Master placeholders are keyed by family: a layout's `subTitle`/`obj` inherits from the master's `body`. */
+function masterType(type: string): string {
+  if (type === 'ctrTitle') return 'title';
+  if (type === 'subTitle' || type === 'obj' || type === 'body') return 'body';
+  return type;
+}
+
+function placeholderOf(shape: XmlNode): PlaceholderRef | undefined {
+  const nonVisual = shape.children.find((item) => item.name.startsWith('nv'));
+  const ph = path(nonVisual, 'nvPr', 'ph');
+  if (!ph) return undefined;
+  return { type: ph.attrs.type ?? 'obj', idx: ph.attrs.idx };
+}
+
+function placeholdersOf(tree: XmlNode | undefined): Array<{ shape: XmlNode; ph: PlaceholderRef }> {
+  const found: Array<{ shape: XmlNode; ph: PlaceholderRef }> = [];
+  for (const shape of tree?.children ?? []) {
+    const ph = placeholderOf(shape);
+    if (ph) found.push({ shape, ph });
+  }
+  return found;
+}
+
+/** The layout placeholder a slide placeholder inherits from: same `idx` first, else the same type. */
+function layoutPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNode | undefined {
+  const candidates = placeholdersOf(tree);
+  if (ph.idx !== undefined) {
+    const byIdx = candidates.find((item) => item.ph.idx === ph.idx);
+    if (byIdx) return byIdx.shape;
+  }
+  return candidates.find((item) => item.ph.type === ph.type)?.shape;
+}
+
+function masterPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNode | undefined {
+  const wanted = masterType(ph.type);
+  return placeholdersOf(tree).find((item) => masterType(item.ph.type) === wanted)?.shape;
+}
+
+function xfrmOf(shape: XmlNode | undefined, from: InheritedXfrm['from']): InheritedXfrm | undefined {
+  const xfrm = path(shape, 'spPr', 'xfrm') ?? path(shape, 'grpSpPr', 'xfrm') ?? child(shape, 'xfrm');
+  const off = child(xfrm, 'off');
+  const ext = child(xfrm, 'ext');
+  if (!xfrm || !off || !ext) return undefined;
+  const [x, y, cx, cy] = [off.attrs.x, off.attrs.y, ext.attrs.cx, ext.attrs.cy].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (![x, y, cx, cy].every(Number.isFinite)) return undefined;
+  const attributes: Record<string, string> = {};
+  for (const name of ['rot', 'flipH', 'flipV']) {
+    const value = xfrm.attrs[name];
+    if (value !== undefined) attributes[name] = value;
+  }
+  return { x, y, cx, cy, attributes, from };
+}
+
+/**
+ * Resolves the position and size a slide placeholder without its own `a:xfrm` inherits, the way
+ * PowerPoint and `readDeck` do: the layout placeholder with the same `idx` (else the same type), then
+ * the master placeholder of the same family (title / body / other types by name). Give it the layout
+ * and master parts' XML of one slide; the returned function answers per placeholder (undefined when
+ * neither part positions it). Parsed once, so a caller asks for every placeholder of the slide cheaply.
+ */
+export function placeholderGeometryResolver(parts: {
+  layoutXml: string | undefined;
+  masterXml: string | undefined;
+}): (placeholder: PlaceholderRef) => InheritedXfrm | undefined {
+  const layoutTree = path(parts.layoutXml ? parseXml(parts.layoutXml) : undefined, 'cSld', 'spTree');
+  const masterTree = path(parts.masterXml ? parseXml(parts.masterXml) : undefined, 'cSld', 'spTree');
+  return (placeholder) =>
+    xfrmOf(layoutPlaceholder(layoutTree, placeholder), 'layout') ??
+    xfrmOf(masterPlaceholder(masterTree, placeholder), 'master');
+}
