@@ -1,4 +1,4 @@
-import { type MetricsSummary, RunLayout } from '@xsb/core';
+import { listEmptyProbeBanks, type MetricsSummary, RunLayout } from '@xsb/core';
 import { type AggregateOptions, type RowFilters, runAggregation } from '@xsb/metrics';
 import { findMissingEvaluationJobs } from './find-missing-evaluation-jobs';
 
@@ -14,7 +14,8 @@ export interface AggregateRunOptions extends Omit<AggregateOptions, 'missingJobs
  * Stage 7 for a run: aggregates every metric row under the run folder into `summary.json`,
  * `summary.csv` and `report.md`, and lists as `missing_jobs` each evaluation job of the run (its deck
  * tree expanded over audiences) that has no metrics.json, with the reason: nothing drops out
- * silently. Filters narrow rows and missing jobs alike.
+ * silently. Filters narrow rows and missing jobs alike. Cases whose finished probe bank is empty are
+ * listed as `empty_probe_banks` (each a line of report.md: "case X: 0 probes, contributes no coverage").
  */
 export async function aggregateRun(
   options: AggregateRunOptions,
@@ -22,8 +23,11 @@ export async function aggregateRun(
   const { dataDir, run, outDir, ...aggregate } = options;
   const layout = new RunLayout(dataDir);
   const missingJobs = await findMissingEvaluationJobs(layout, run);
+  // A case whose bank is empty has rows with null coverage: the summary names it.
+  const emptyProbeBanks = await listEmptyProbeBanks(layout, aggregate.filters?.cases);
   return runAggregation([layout.runDir(run)], outDir ?? layout.summaryDir(run), {
     ...aggregate,
     missingJobs,
+    emptyProbeBanks,
   });
 }

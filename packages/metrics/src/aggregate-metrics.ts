@@ -51,6 +51,8 @@ export interface AggregateOptions {
    * missing jobs cannot be known.
    */
   missingJobs?: readonly MissingJob[];
+  /** Cases whose finished probe bank is empty (`listEmptyProbeBanks`); recorded as `empty_probe_banks`. */
+  emptyProbeBanks?: readonly string[];
 }
 
 function median(sorted: readonly number[]): number {
@@ -192,5 +194,6 @@ export async function aggregateMetrics(
     ...(options.missingJobs
       ? { missing_jobs: [...options.missingJobs] }
       : { missing_jobs: null, missing_jobs_note: MISSING_JOBS_UNKNOWN_NOTE }),
+    ...(options.emptyProbeBanks ? { empty_probe_banks: [...options.emptyProbeBanks] } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import {
   compareCodePoints,
+  emptyProbeBankNote,
   type JudgeDescriptor,
   type MetricSummary,
   type MetricsGroupSummary,
@@ -167,6 +168,7 @@ export function renderSummaryHeader(summary: MetricsSummary): string[] {
         'and no row here (listed in summary.json and at the end of report.md)',
     );
   else lines.push('- missing jobs: none (every evaluation job of the run has metrics)');
+  for (const caseLabel of summary.empty_probe_banks ?? []) lines.push(`- ${emptyProbeBankNote(caseLabel)}`);
   return lines;
 }
 

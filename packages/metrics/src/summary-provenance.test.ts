@@ -197,6 +197,19 @@ describe('what stands behind each number in the summary', () => {
     expect(none.summary.missing_jobs).toEqual([]);
     expect(await readFile(join(out, 'report.md'), 'utf8')).toContain('- missing jobs: none');
   });
+
+  it('names each case whose probe bank is empty in summary.json and report.md', async () => {
+    const root = join(dir, 'run', 'metrics');
+    await writeRow(root, 'gen__audience_agnostic', 'learners', 'c1', {});
+    const out = join(dir, 'run', 'summary');
+    const { summary } = await runAggregation([root], out, { emptyProbeBanks: ['paper4'] });
+    expect(summary.empty_probe_banks).toEqual(['paper4']);
+    const report = await readFile(join(out, 'report.md'), 'utf8');
+    expect(report).toContain('- case paper4: 0 probes, contributes no coverage');
+    const unknown = await runAggregation([root], out, {});
+    expect(unknown.summary.empty_probe_banks).toBeUndefined();
+    expect(await readFile(join(out, 'report.md'), 'utf8')).not.toContain('0 probes');
+  });
 });
 
 describe('judge descriptors', () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { filterReasonFor, isCitationListProbe, isReferenceOnlyProbe } from './filter-probes';
+import {
+  filterReasonFor,
+  isBibliographyEntryProbe,
+  isCitationListProbe,
+  isCreditLineProbe,
+  isDoiProbe,
+  isIsbnProbe,
+  isReferenceOnlyProbe,
+  isUrlProbe,
+} from './filter-probes';
 
 const probe = (
   question: string,
@@ -67,5 +76,67 @@ describe('filterReasonFor', () => {
     expect(filterReasonFor(probe('Which papers are cited?', 'Figure 2'))).toBe('citation_list');
     expect(filterReasonFor(probe('Where is it?', 'Figure 2'))).toBe('reference_only');
     expect(filterReasonFor(probe('What rate was reached?', '42 percent'))).toBeNull();
+  });
+});
+
+describe('URL, DOI, ISBN, credit-line and bibliography-entry filters', () => {
+  // Sentences of the German textbook's picture credits and footnotes (GeoTopo-komprimiert.pdf).
+  const credit = '3.3b 3 Pfade auf Torus: Charles Staats, tex.stackexchange.com/a/149991/5645 Abb.';
+  const cloze = (sentence: string, answer: string) =>
+    probe(`Fill in the blank: "${sentence.replace(answer, '____')}"`, answer, [sentence]);
+
+  it('filters a cloze whose sentence holds a URL, even when the blank is elsewhere', () => {
+    expect(isUrlProbe(cloze(credit, '5645'))).toBe(true);
+    expect(isUrlProbe(cloze(credit, 'Charles Staats'))).toBe(true);
+    expect(isUrlProbe(probe('Where is the code?', 'https://github.com/org/repo'))).toBe(true);
+    expect(isUrlProbe(probe('Where is it?', 'www.example.org'))).toBe(true);
+    expect(filterReasonFor(cloze(credit, '5645'))).toBe('url');
+    // A dotted version or a decimal is no web address.
+    expect(isUrlProbe(probe('Which version?', 'version 2.4.1 of the model'))).toBe(false);
+  });
+
+  it('filters DOIs and ISBNs, named or bare', () => {
+    expect(isDoiProbe(probe('What is the identifier?', '10.1145/3331184.3331190'))).toBe(true);
+    expect(filterReasonFor(probe('What is the identifier?', '10.1145/3331184.3331190'))).toBe('doi');
+    const isbn =
+      'Eine Einführung“ von R. Stöcker und H. Zieschang auf S. 301f (ISBN 978-3519122265) nachgelesen werden.';
+    expect(isIsbnProbe(cloze(isbn, '3519122265'))).toBe(true);
+    expect(isIsbnProbe(probe('Which number?', '978-3-11-022458-0'))).toBe(true);
+    expect(filterReasonFor(cloze(isbn, '3519122265'))).toBe('isbn');
+    expect(isIsbnProbe(probe('How many homes?', '412 homes'))).toBe(false);
+  });
+
+  it('filters image credits and licence lines in English and German', () => {
+    for (const line of [
+      'Image credit: NASA/JPL-Caltech, used with permission of the mission team.',
+      'Bildquelle: Wikimedia Commons, Nutzer Jim.belk, Datei Tricoloring.',
+      'Quelle: Statistisches Bundesamt, Tabelle der Wärmepumpen im Bestand.',
+      '© 2021 Riverton Energy Office, all rights reserved for the figures.',
+      'The diagram is licensed under CC BY-SA 4.0 by its original author.',
+    ])
+      expect(filterReasonFor(probe(`Fill in the blank: "${line}"`, 'x', [line])), line).toBe('credit_line');
+    expect(isCreditLineProbe(probe('What rate was reached in 2020?', '42 percent'))).toBe(false);
+  });
+
+  it('filters bibliography entries with their own reason, apart from questions about citations', () => {
+    const entry =
+      'Er kann in „Elementare Differentialgeometrie“ von Christian Bär (2. Auflage) nachgelesen werden.';
+    expect(isBibliographyEntryProbe(cloze(entry, 'Christian Bär'))).toBe(true);
+    expect(filterReasonFor(cloze(entry, 'Christian Bär'))).toBe('bibliography_entry');
+    const references = ['[12] A. Smith and B. Jones. Learning to rank. In Proceedings of SIGIR, pp. 33-40.'];
+    expect(filterReasonFor(probe('What is learning to rank about?', 'ranking', references))).toBe(
+      'bibliography_entry',
+    );
+    expect(filterReasonFor(probe('Which papers are cited?', 'Smith and Jones'))).toBe('citation_list');
+  });
+
+  it('treats the blanked number of a remark, figure or section as a reference', () => {
+    expect(
+      filterReasonFor(probe('Ergänzen Sie die Lücke: „Nach Bemerkung ____ ist K abgeschlossen.“', '21')),
+    ).toBe('reference_only');
+    expect(filterReasonFor(probe('Fill in the blank: "As Figure ____ shows, loss drops."', '3'))).toBe(
+      'reference_only',
+    );
+    expect(filterReasonFor(probe('Fill in the blank: "The loss fell by ____ percent."', '12'))).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import {
   writeJson,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { loadSourceCase, sourceContextMetaFile } from '@xsb/sources';
+import { loadSourceCase, SOURCE_EXTRACTOR_VERSION, sourceContextMetaFile } from '@xsb/sources';
 import { buildTextPdf, writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCaseProbes } from './generate-case-probes';
@@ -285,7 +285,7 @@ describe('generateCaseProbes', () => {
     expect(older.text_sha256).toBe(hashBytes(await readFile(layout.sourceContextFile('case_a'), 'utf8')));
     expect((await generateCaseProbes(layout, sourceCase, { generator })).status).toBe('complete');
     expect(await readJson(metaFile, sourceContextSchema)).toMatchObject({
-      extractor_version: 2,
+      extractor_version: SOURCE_EXTRACTOR_VERSION,
       page_furniture: current.page_furniture,
     });
     expect((await generateCaseProbes(layout, sourceCase, { generator })).status).toBe('skipped');
@@ -356,6 +356,35 @@ describe('generateCaseProbes', () => {
       ['pb_0003', c.question],
     ]);
     expect(await bankOf({ '0:0': [c], '0:2': [b, a] })).toEqual(first);
+  });
+});
+
+describe('generateCaseProbes on a German source', () => {
+  const GERMAN = `# Topologie
+
+Dieses Skript wurde im Wintersemester 2013 von Martin Thoma an der Universität Karlsruhe geschrieben.
+Für eine Triangulierung des Torus werden mindestens 14 Dreiecke benötigt, wie man leicht nachzählt.
+Die Kugeloberfläche lässt sich durch Strecken und Stauchen in 6 Schritten zur Würfeloberfläche umformen.
+Die Abbildung stammt von Charles Staats, tex.stackexchange.com/a/149991/5645 im Netz.
+Er kann in „Elementare Differentialgeometrie“ von Christian Bär, ISBN 978-3-11-022458-0, nachgelesen werden.
+`;
+
+  it('asks in German, marks the template language and counts URL and ISBN filters', async () => {
+    const dataDir = await dataDirWith('skript.md', GERMAN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    await generateCaseProbes(layout, sourceCase, { generator: new LexicalProbeGenerator() });
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    const bank = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+    expect(bank.length).toBeGreaterThan(0);
+    expect(bank.every((p) => p.question.startsWith('Ergänzen Sie die Lücke: „'))).toBe(true);
+    expect(bank.every((p) => p.metadata.template_language === 'de')).toBe(true);
+    expect(status).toMatchObject({ source_language: 'de', template_languages: ['de'] });
+    const byReason = status.counts.filtered_by_reason as Record<string, number>;
+    expect(byReason.url).toBeGreaterThan(0);
+    expect(byReason.isbn).toBeGreaterThan(0);
+    expect(Object.values(byReason).reduce((sum, n) => sum + n, 0)).toBe(status.counts.filtered);
+    expect(bank.some((p) => /stackexchange|978/.test(p.question))).toBe(false);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   canonicalJson,
   compareCodePoints,
   describeError,
+  detectSourceLanguage,
   exitCodeFor,
   hashBytes,
   hashCanonicalJson,
@@ -29,7 +30,7 @@ import {
 } from '@xsb/sources';
 import { chunkSourceText } from './chunk-source-text';
 import { deduplicateProbes } from './deduplicate-probes';
-import { type FilterReason, filterReasonFor } from './filter-probes';
+import { FILTER_REASONS, type FilterReason, filterReasonFor } from './filter-probes';
 import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 import { GroundingIndex } from './ground-evidence';
 import { isPageFurnitureProbe } from './page-furniture-filter';
@@ -39,9 +40,10 @@ export const PROBE_DEFAULTS = { k: 3, sourceChars: 1_000_000, chunkChars: 0, chu
 
 /**
  * Bumped when a change to filters, grounding, dedup or ids would change a bank made from the same
- * answers. 3: probes whose evidence lies only in page furniture are filtered (`page_furniture`).
+ * answers. 3: probes whose evidence lies only in page furniture are filtered (`page_furniture`). 4:
+ * URL, DOI, ISBN, credit-line and bibliography-entry filters, and element-number blanks as reference-only.
  */
-const PROBE_BANK_FORMAT = 3;
+const PROBE_BANK_FORMAT = 4;
 
 export interface GenerateCaseProbesOptions {
   generator: ProbeGenerator;
@@ -159,6 +161,8 @@ async function buildCaseProbes(
   const rawRoot = join(layout.probesDir(caseId), 'raw');
   await rm(rawRoot, { recursive: true, force: true });
 
+  // Template-phrased questions (the lexical generator) follow the source's language.
+  const sourceLanguage = await detectSourceLanguage(text);
   const jobs: Array<{ chunk: (typeof chunks)[number]; generationIndex: number }> = [];
   for (const chunk of chunks) for (let g = 0; g < k; g += 1) jobs.push({ chunk, generationIndex: g });
   options.progress?.grow?.(jobs.length);
@@ -181,6 +185,7 @@ async function buildCaseProbes(
       };
       const rawFile = join(
         layout.rawChunkDir(caseId, chunk.index),
+        sourceLanguage,
         `generation_${String(generationIndex).padStart(2, '0')}.json`,
       );
       const rawHeader = {
@@ -216,11 +221,9 @@ async function buildCaseProbes(
   }
 
   const grounding = new GroundingIndex(text, pages);
-  const filteredByReason: Record<FilterReason | 'page_furniture', number> = {
-    citation_list: 0,
-    reference_only: 0,
-    page_furniture: 0,
-  };
+  const filteredByReason = Object.fromEntries(
+    [...FILTER_REASONS, 'page_furniture'].map((reason) => [reason, 0]),
+  ) as Record<FilterReason | 'page_furniture', number>;
   let generated = 0;
   let malformed = 0;
   let ungrounded = 0;
@@ -301,10 +304,10 @@ async function buildCaseProbes(
       },
     };
   });
+        ...(candidate.probe.templateLanguage ? { template_language: candidate.probe.templateLanguage } : {}),
 
   await writeJsonlAtomic(probesFile, probeSchema, bank);
-  const filtered =
-    filteredByReason.citation_list + filteredByReason.reference_only + filteredByReason.page_furniture;
+  const filtered = Object.values(filteredByReason).reduce((sum, count) => sum + count, 0);
   const generationStatus = await writeJson(statusFile, probeGenerationStatusSchema, {
     case_id: caseId,
     status: 'complete',
@@ -328,6 +331,12 @@ async function buildCaseProbes(
     settings,
   });
   return { caseId, status: 'complete', generationStatus };
+    source_language: sourceLanguage ?? null,
+    template_languages: [
+      ...new Set(
+        bank.map((probe) => probe.metadata.template_language).filter((value) => value !== undefined),
+      ),
+    ].sort(),
 }
 
 /**

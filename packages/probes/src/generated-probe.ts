@@ -9,6 +9,11 @@ export interface GeneratedProbe {
   level: number;
   modality: string;
   theme: string;
+  /**
+   * The language of the question's wording when a generator phrases it from templates (the lexical
+   * generator): the source's language when it has templates, else `en`. Kept in probe metadata.
+   */
+  templateLanguage?: string;
 }
 
 /** One chunk as a generator sees it. */
@@ -33,6 +38,8 @@ export interface GenerationInput {
    * material. The lexical generator reads around them; a model's probes quoting only them are filtered.
    */
   furniture: readonly SourcePageFurniture[];
+  /** The source's language (ISO 639-1) as stage 2 detected it, or undefined when unknown. */
+  sourceLanguage?: string | undefined;
 }
 
 /** What one generation produced, plus the exchange(s) to store under `raw/chunk_XX/`. */

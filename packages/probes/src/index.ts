@@ -11,11 +11,17 @@ export {
   probeTokens,
 } from './deduplicate-probes';
 export {
+  FILTER_REASONS,
   type FilterInput,
   type FilterReason,
   filterReasonFor,
+  isBibliographyEntryProbe,
   isCitationListProbe,
+  isCreditLineProbe,
+  isDoiProbe,
+  isIsbnProbe,
   isReferenceOnlyProbe,
+  isUrlProbe,
 } from './filter-probes';
 export {
   type CaseProbesResult,
@@ -36,6 +42,15 @@ export {
 } from './lexical-cues';
 export { type DefinitionSubject, definitionSubject, FUNCTION_WORDS } from './lexical-definition-subject';
 export { LexicalProbeGenerator } from './lexical-probe-generator';
+export {
+  type QuestionTemplates,
+  questionTemplates,
+  TEMPLATE_LANGUAGES,
+  type TemplateLanguage,
+  templateLanguageFor,
+  templateLanguageNote,
+} from './lexical-question-templates';
+export { isMathDebrisNumber, isMathSentence, isPointerNumber, isUnusableTerm } from './lexical-target-guards';
 export { LlmProbeGenerator } from './llm-probe-generator';
 export { isPageFurnitureProbe } from './page-furniture-filter';
 export {

@@ -81,6 +81,19 @@ const LEADING_ADVERBIALS: readonly string[] = [
   'then',
 ];
 
+/**
+ * Words that make a subject a clause rather than a noun phrase wherever they stand in it: finite
+ * verbs of being, having and doing, modals, subordinators and relative pronouns. "Three zones are
+ * distinguished: the …" would ask "What is three zones are distinguished?".
+ */
+const CLAUSE_WORDS: ReadonlySet<string> = new Set(
+  (
+    'am is are was were be been being isn aren wasn weren do does did has have had can could may might ' +
+    'must shall should will would cannot because since although though while whereas if unless until ' +
+    'when whenever where that which who whom whose whether'
+  ).split(' '),
+);
+
 /** The subject of a definition term, and whether a leading adverbial was taken off to get it. */
 export interface DefinitionSubject {
   subject: string;
@@ -91,7 +104,9 @@ export interface DefinitionSubject {
  * The term a "What is X?" question may ask about, or undefined when there is none: leading
  * sentence adverbials ({@link LEADING_ADVERBIALS}) are taken off (`rephrased`), then a term whose
  * first word is a function word ({@link FUNCTION_WORDS}) is refused; after an article (a, an, the)
- * the next word is tested instead, and an article alone is refused.
+ * the next word is tested instead, and an article alone is refused. A subject holding a finite verb,
+ * a modal or a clause opener anywhere ({@link CLAUSE_WORDS}: "three zones are distinguished", "the
+ * data that was kept") is a clause and is refused too (the grammar guard of "What is X?").
  */
 export function definitionSubject(term: string): DefinitionSubject | undefined {
   let subject = term.trim();
@@ -107,5 +122,8 @@ export function definitionSubject(term: string): DefinitionSubject | undefined {
   // After an article, the word that follows must not be a function word either ("a few", "the other").
   const head = /^(a|an|the)$/.test(words[0] ?? '') ? words[1] : words[0];
   if (head === undefined || head === '' || FUNCTION_WORDS.has(head)) return undefined;
+  // A finite verb or a clause opener anywhere in it: a clause, not a term.
+  if (words.some((word) => CLAUSE_WORDS.has(word.replace(/[^\p{L}']/gu, '').replace(/'.*$/, ''))))
+    return undefined;
   return { subject, rephrased };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { filterReasonFor } from './filter-probes';
 import type { GenerationInput } from './generated-probe';
 import { GroundingIndex } from './ground-evidence';
 import { LexicalProbeGenerator } from './lexical-probe-generator';
@@ -225,5 +226,129 @@ describe('LexicalProbeGenerator and page furniture', () => {
     expect(probes[0]!.evidence[0]!.locator).toBe(
       `chars ${header.length + 1}-${header.length + 1 + sentence.length}`,
     );
+  });
+});
+
+describe('LexicalProbeGenerator in the source language', () => {
+  const generate = async (text: string, sourceLanguage: string | undefined, generationIndex = 0) =>
+    (await new LexicalProbeGenerator().generate({ ...input(generationIndex, text), sourceLanguage })).probes;
+
+  it('phrases German, French and Spanish sources with their own templates', async () => {
+    const german =
+      'Dieses Skript wurde im Wintersemester 2013 von Martin Thoma an der Universität geschrieben.';
+    const [de] = await generate(german, 'de');
+    expect(de!.question).toBe(
+      'Ergänzen Sie die Lücke: „Dieses Skript wurde im Wintersemester ____ von Martin Thoma an der Universität geschrieben.“',
+    );
+    expect(de!.templateLanguage).toBe('de');
+    const [fr] = await generate('La ville a installé 412 pompes à chaleur dans les logements sociaux.', 'fr');
+    expect(fr!.question).toBe(
+      'Complétez le blanc : « La ville a installé ____ pompes à chaleur dans les logements sociaux. »',
+    );
+    const [es] = await generate('La ciudad instaló 412 bombas de calor en las viviendas sociales.', 'es');
+    expect(es!.question).toBe(
+      'Complete el espacio en blanco: «La ciudad instaló ____ bombas de calor en las viviendas sociales.»',
+    );
+  });
+
+  it('falls back to English templates for other or unknown languages and says so', async () => {
+    const dutch = 'De gemeente plaatste 412 warmtepompen in de sociale huurwoningen van de stad.';
+    for (const language of ['nl', undefined]) {
+      const [probe] = await generate(dutch, language);
+      expect(probe!.question.startsWith('Fill in the blank: "')).toBe(true);
+      expect(probe!.templateLanguage).toBe('en');
+    }
+  });
+
+  it('takes no German article, preposition or possessive as part of a name', async () => {
+    const text =
+      'Nach Definition ist die Quotiententopologie die feinste Topologie, für die Frau Lenz 2014 einen Beweis fand.';
+    const answers = new Set<string>();
+    for (const g of [0, 1, 2]) for (const p of await generate(text, 'de', g)) answers.add(p.answer);
+    expect([...answers].some((answer) => /^(Nach|Die|Ihre)\b/.test(answer))).toBe(false);
+    expect(answers.has('Frau Lenz')).toBe(true);
+  });
+});
+
+describe('LexicalProbeGenerator and math-font debris', () => {
+  const answersOf = async (text: string) => {
+    const answers = new Set<string>();
+    for (const g of [0, 1, 2, 3])
+      for (const probe of (await new LexicalProbeGenerator().generate(input(g, text))).probes)
+        answers.add(probe.answer);
+    return answers;
+  };
+
+  it('builds no probe on a digit that is ≠ or ↦ read as "6 =" or "7 →"', async () => {
+    // The German textbook's PDF gives "6 =" for ≠ and "7 →" for ↦ (a math font's glyphs read as text).
+    const answers = await answersOf(
+      [
+        'Ist GLn(R) mit det(A) 6 = 0 eine kompakte Teilmenge des Raumes aller Matrizen?',
+        'Die Abbildung f mit t 7 → cos t ist surjektiv auf dem Einheitskreis der Ebene.',
+        'Die Folge hat einen Häufungspunkt x im Intervall [0, 1] der reellen Zahlen.',
+      ].join(' '),
+    );
+    for (const debris of ['6', '7', '0', '1']) expect(answers.has(debris), debris).toBe(false);
+  });
+
+  it('keeps numbers of prose and labels no remark number as a fact', async () => {
+    const answers = await answersOf(
+      'Für eine Triangulierung des Torus werden mindestens 14 Dreiecke benötigt, nach Bemerkung 36 der Vorlesung.',
+    );
+    expect(answers.has('14')).toBe(true);
+    expect(answers.has('36')).toBe(false);
+  });
+
+  it('reads "for example 150" as prose, not as a pointer to Example 150', async () => {
+    const answers = await answersOf(
+      'Election timeouts are chosen at random from a fixed interval, for example 150 to 300 milliseconds.',
+    );
+    expect(answers.has('150')).toBe(true);
+    expect(answers.has('300')).toBe(true);
+  });
+
+  it('keeps a number beside an ordinary hyphen or a percent sign', async () => {
+    const answers = await answersOf(
+      'The trial ran 12-week sessions and cut relapses by 8% in the second year.',
+    );
+    expect(answers.has('12')).toBe(true);
+    expect(answers.has('8%')).toBe(true);
+  });
+});
+
+describe('LexicalProbeGenerator grammar guard', () => {
+  it('emits no "What is" question whose subject is a clause', async () => {
+    const text = [
+      'Three zones are distinguished: the core, the buffer and the transition area of the reserve.',
+      'The data that was kept is the only record of the first heating season in the pilot.',
+      'Leaders can fail is the wrong reading of the rule that the paper gives for elections.',
+    ].join('\n');
+    const questions = (await new LexicalProbeGenerator().generate(input(0, text))).probes.map(
+      (p) => p.question,
+    );
+    expect(questions.filter((q) => q.startsWith('What is'))).toEqual([]);
+    expect(questions.join('\n')).not.toMatch(/What is three zones are distinguished\?/);
+  });
+
+  it('still asks about a plain noun phrase', async () => {
+    const text = 'Key terms\nBuffer zone: the area around the core where only light use is allowed.\n';
+    const questions = (await new LexicalProbeGenerator().generate(input(0, text))).probes.map(
+      (p) => p.question,
+    );
+    expect(questions).toContain('What is buffer zone?');
+  });
+});
+
+describe('LexicalProbeGenerator and filtered sentences', () => {
+  it('writes credit-line probes for the filters to count, without giving them a place among the best', async () => {
+    const credits = Array.from(
+      { length: 5 },
+      (_, n) => `Abb. ${n + 1}.2 Torus: Jake Miller, tex.stackexchange.com/a/1185${n}/5645 aus dem Netz.`,
+    );
+    const fact = 'The median SPF across all 412 homes was 3.1 in the first winter.';
+    const { probes } = await new LexicalProbeGenerator(1).generate(input(0, [...credits, fact].join('\n')));
+    const kept = probes.filter((p) => filterReasonFor(p) === null);
+    expect(kept.map((p) => p.evidence[0]!.text)).toEqual([fact]);
+    expect(probes.filter((p) => filterReasonFor(p) === 'url')).toHaveLength(5);
   });
 });

@@ -1,4 +1,5 @@
 import type { SourcePageFurniture } from '@xsb/core';
+import { filterReasonFor } from './filter-probes';
 import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 import {
   LEXICAL_DEFINITION,
@@ -8,6 +9,13 @@ import {
   LEXICAL_THEME_CUES,
 } from './lexical-cues';
 import { definitionSubject } from './lexical-definition-subject';
+import {
+  type QuestionTemplates,
+  questionTemplates,
+  type TemplateLanguage,
+  templateLanguageFor,
+} from './lexical-question-templates';
+import { isMathDebrisNumber, isPointerNumber, isUnusableTerm } from './lexical-target-guards';
 import { normalizeText } from './text-tokens';
 
 /** Most probes one lexical generation writes for one chunk (the most informative sentences win). */
@@ -52,7 +60,9 @@ const MARKDOWN_MARKS = /\*\*|__|`/g;
  * subject opening with a sentence adverbial such as "Thus" or "In practice" loses it, and one opening
  * with any other function word — "Because ownership is …" — asks nothing, see `definitionSubject`),
  * numbers and named terms (capitalised multi-word names or acronyms not opening the sentence), each
- * blanked in a "Fill in the blank" question. A number or term that occurs a second time in the
+ * blanked in a "Fill in the blank" question (phrased in the source's language where it has templates —
+ * en, de, fr, es — else in English, see `lexical-question-templates.ts`; formula debris, element numbers
+ * and non-names are no targets, see `lexical-target-guards.ts`). A number or term that occurs a second time in the
  * sentence is not a target (the question would show its own answer). Definitions whose definiens points
  * back ("this", "these", "such", "above") are skipped, and so are layout debris (table-of-contents dot
  * leaders, lines under 40% letters). Cloze probes take the sentence's theme from
@@ -72,21 +82,35 @@ export class LexicalProbeGenerator implements ProbeGenerator {
   readonly fingerprint: string;
 
   constructor(private readonly maxProbes = LEXICAL_MAX_PROBES_PER_GENERATION) {
-    this.fingerprint = `lexical-v4:max${maxProbes}`;
+    this.fingerprint = `lexical-v5:max${maxProbes}`;
   }
 
   async generate(input: GenerationInput): Promise<GenerationOutput> {
     const body = withoutFurniture(input.chunkBody, input.chunkStart, input.furniture);
-    const sentences = splitSentences(body, input.chunkStart)
-      .map(withTargets)
-      .filter((sentence) => sentence.targets.length > 0);
-    const chosen = [...sentences]
-      .sort((a, b) => b.score - a.score || a.start - b.start)
-      .slice(0, this.maxProbes)
-      .sort((a, b) => a.start - b.start);
-    const probes = chosen.map((sentence) =>
-      probeFor(sentence, sentence.targets[input.generationIndex % sentence.targets.length]!, input),
+    const language = templateLanguageFor(input.sourceLanguage);
+    const built = splitSentences(body, input.chunkStart)
+      .map((sentence) => withTargets(sentence, input.sourceLanguage))
+      .filter((sentence) => sentence.targets.length > 0)
+      .map((sentence) => ({
+        sentence,
+        probe: probeFor(
+          sentence,
+          sentence.targets[input.generationIndex % sentence.targets.length]!,
+          input,
+          language,
+        ),
+      }));
+    // A probe the stage's filters will remove (a URL, an ISBN, a credit line …) is still written, so
+    // `filtered_by_reason` counts it, but it takes no place among the most informative sentences.
+    const kept = built.filter(({ probe }) => filterReasonFor(probe) === null);
+    const chosen = new Set(
+      [...kept]
+        .sort((a, b) => b.sentence.score - a.sentence.score || a.sentence.start - b.sentence.start)
+        .slice(0, this.maxProbes),
     );
+    const probes = built
+      .filter((entry) => chosen.has(entry) || filterReasonFor(entry.probe) !== null)
+      .map((entry) => entry.probe);
     return {
       probes,
       malformed: 0,
@@ -145,11 +169,11 @@ function splitSentences(body: string, offset: number): Array<{ text: string; sta
   return sentences;
 }
 
-function withTargets(sentence: { text: string; start: number }): Sentence {
+function withTargets(sentence: { text: string; start: number }, sourceLanguage?: string): Sentence {
   const targets: Target[] = [];
   const theme = LEXICAL_THEME_CUES.find(([, cue]) => cue.test(sentence.text))?.[0];
   const level = LEXICAL_RELATION.test(sentence.text) ? 2 : 1;
-  if (BIBLIOGRAPHIC.test(sentence.text) || isLayoutNoise(sentence.text))
+  if (BIBLIOGRAPHIC.test(sentence.text) || isLayoutNoise(sentence.text) || !bracketsBalance(sentence.text))
     return { ...sentence, targets, score: 0, theme, level };
   const bare = sentence.text.replace(/[.!?]+$/, '');
   const definition = LEXICAL_DEFINITION.exec(bare) ?? LEXICAL_GLOSSARY.exec(bare);
@@ -163,13 +187,21 @@ function withTargets(sentence: { text: string; start: number }): Sentence {
   }
   const numbers = [...sentence.text.matchAll(NUMBER)]
     .map((m) => ({ value: m[0], at: m.index }))
-    .filter((target) => !givesItselfAway(sentence.text, target));
+    .filter(
+      (target) =>
+        !givesItselfAway(sentence.text, target) &&
+        !isMathDebrisNumber(sentence.text, target) &&
+        !isPointerNumber(sentence.text, target),
+    );
   for (const { value, at } of numbers) targets.push({ kind: 'number', value, at });
   const terms = [...sentence.text.matchAll(LEXICAL_NAMED_TERM)]
     .map((m) => ({ value: m[0], at: m.index }))
     .filter(
       (target) =>
-        target.at > 0 && !LEADING_FUNCTION_WORD.test(target.value) && !givesItselfAway(sentence.text, target),
+        target.at > 0 &&
+        !LEADING_FUNCTION_WORD.test(target.value) &&
+        !isUnusableTerm(sentence.text, target, sourceLanguage) &&
+        !givesItselfAway(sentence.text, target),
     );
   for (const { value, at } of terms) targets.push({ kind: 'term', value, at });
   const score = (defined ? 3 : 0) + 2 * numbers.length + terms.length;
@@ -214,6 +246,20 @@ function isLayoutNoise(text: string): boolean {
 }
 
 /**
+ * False for a sentence with an unclosed or unopened round bracket: a split in the wrong place ("… von
+ * Christian Bär (2." of "(2. Auflage)") or a list item's "2)" glued to the sentence before.
+ */
+function bracketsBalance(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if (char === '(') depth += 1;
+    else if (char === ')') depth -= 1;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
  * True when the blanked value still appears elsewhere in the sentence as a whole token run ("A COP of
  * 3.5 means that 1 kWh yields ____ kWh" would show the answer 3.5 in the question itself).
  */
@@ -230,38 +276,46 @@ function withoutMarkdown(text: string): string {
  * "What is X?" with a common-noun term in lower case ("Seasonal performance factor" → "seasonal
  * performance factor"); a single word ("Raft") or a term with other capitals or an acronym keeps its case.
  */
-function definitionQuestion(term: string): string {
+function definitionQuestion(term: string, templates: QuestionTemplates): string {
   const words = withoutMarkdown(term).split(/\s+/);
   const [first, ...rest] = words;
   const commonNoun =
     rest.length > 0 && /^[A-Z][a-z-]*$/.test(first!) && rest.every((word) => !/[A-Z]/.test(word));
   const shown = commonNoun ? [first!.toLowerCase(), ...rest].join(' ') : words.join(' ');
-  return `What is ${shown.replace(/^(A|An|The)\b/, (article) => article.toLowerCase())}?`;
+  return templates.definition(shown.replace(/^(A|An|The)\b/, (article) => article.toLowerCase()));
 }
 
-function probeFor(sentence: Sentence, target: Target, input: GenerationInput): GeneratedProbe {
+function probeFor(
+  sentence: Sentence,
+  target: Target,
+  input: GenerationInput,
+  language: TemplateLanguage,
+): GeneratedProbe {
+  const templates = questionTemplates(language);
   const evidence = [
     { locator: locatorFor(sentence.start, sentence.text.length, input), text: sentence.text },
   ];
   if (target.kind === 'definition') {
     return {
-      question: definitionQuestion(target.term),
+      question: definitionQuestion(target.term, templates),
       answer: withoutMarkdown(target.definition),
       evidence,
       level: 2,
       modality: 'text',
       theme: 'definition',
+      templateLanguage: language,
     };
   }
   const before = withoutMarkdown(sentence.text.slice(0, target.at));
   const after = withoutMarkdown(sentence.text.slice(target.at + target.value.length));
   return {
-    question: `Fill in the blank: "${before}${BLANK}${after}"`,
+    question: templates.cloze(`${before}${BLANK}${after}`),
     answer: target.value,
     evidence,
     level: sentence.level,
     modality: 'text',
     theme: sentence.theme ?? (target.kind === 'number' ? 'quantitative' : 'entity'),
+    templateLanguage: language,
   };
 }
 

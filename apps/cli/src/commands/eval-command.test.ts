@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, readFile, rm } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { runDemo } from '@xsb/eval';
@@ -176,4 +176,27 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
     expect(folders.code).toBe(0);
     expect(folders.stdout).toContain('- missing jobs: unknown (aggregated from folders, not from a run');
   });
+
+  it('every stage after probes warns about a case with an empty probe bank, and the report says so', async () => {
+    await cp(join(root, 'demo', 'data'), join(root, 'empty'), { recursive: true });
+    const bank = join(root, 'empty', 'probes', 'energy_heat_pump_pilot');
+    const statusFile = join(bank, 'probe_generation_status.json');
+    const status = JSON.parse(await readFile(statusFile, 'utf8'));
+    status.counts = { ...status.counts, duplicates: 0, final: 0, generated: status.counts.filtered };
+    await writeFile(statusFile, JSON.stringify(status));
+    await writeFile(join(bank, 'probes_deduped.jsonl'), '');
+    const warning = 'warning: case energy_heat_pump_pilot: 0 probes, contributes no coverage';
+    const stages: XsbArgs[] = [
+      'weights --data empty --case energy_heat_pump_pilot',
+      'eval --data empty --run demo --case energy_heat_pump_pilot',
+      'metrics --data empty --run demo',
+      'aggregate --data empty --run demo',
+    ];
+    for (const args of stages) expect((await run(args)).stderr, String(args)).toContain(warning);
+    expect(await readFile(join(root, 'empty', 'runs', 'demo', 'summary', 'report.md'), 'utf8')).toContain(
+      '- case energy_heat_pump_pilot: 0 probes, contributes no coverage',
+    );
+    const others = await run('metrics --data demo/data --run demo');
+    expect(others.stderr).not.toContain('0 probes');
+  }, 60_000);
 });

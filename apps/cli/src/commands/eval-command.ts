@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RunLayout } from '@xsb/core';
+import { emptyProbeBankWarnings, RunLayout } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, runEvaluation } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import {
@@ -138,6 +138,11 @@ export const evalCommand: CommandModule = {
           context.print(`${done}/${rows.length} jobs done with judge ${outcome.judge}`);
           if (retest) printRetest(context, retest.retest, retest.file);
         }
+        for (const line of await emptyProbeBankWarnings(
+          layout,
+          rows.map((row) => row.case),
+        ))
+          context.warn(line);
         if (rows.some((r) => r.outcome === 'failed') || failures.length > 0) reportExitCode(1);
         if (retest && retest.retest.failures.length > 0) reportExitCode(1);
       });

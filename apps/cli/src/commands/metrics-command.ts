@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RunLayout } from '@xsb/core';
+import { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks, RunLayout } from '@xsb/core';
 import { aggregateRun } from '@xsb/eval';
 import {
   DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -111,6 +111,11 @@ export const metricsCommand: CommandModule = {
         for (const failure of failures) context.warn(`failed: ${failure.message}`);
         context.print(`${rows.length} evaluation(s) rescored at tau_a ${tauA}`);
       }
+      for (const line of await emptyProbeBankWarnings(
+        layout,
+        rows.map((row) => row.case_label),
+      ))
+        context.warn(line);
       if (failures.length > 0) reportExitCode(1);
     });
 
@@ -157,6 +162,13 @@ export const metricsCommand: CommandModule = {
         context.warn(`skipped ${resolve(outDir, entry.file)}: ${entry.reason}`);
       for (const job of summary.missing_jobs ?? [])
         context.warn(`missing: ${formatMissingJob({ ...job, where: resolve(outDir, job.where) })}`);
+      const emptyBanks =
+        summary.empty_probe_banks ??
+        (await listEmptyProbeBanks(
+          layout,
+          summary.rows.map((row) => row.case_label),
+        ));
+      for (const caseLabel of emptyBanks) context.warn(`warning: ${emptyProbeBankNote(caseLabel)}`);
       if (summary.skipped.length > 0 || (summary.missing_jobs?.length ?? 0) > 0) reportExitCode(1);
     });
   },

@@ -128,6 +128,23 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
     expect(weights.code).toBe(1);
     expect(weights.stderr).toMatch(/ERROR: broken_case\/specialists: .*no probe bank/);
   });
+
+  it('warns, exit 0, about a source that yields no probes (a blind text), naming the case', async () => {
+    // The 4-page LaTeX sample of the corpus is such a text: ten sentences repeated, no number, name
+    // or definition the lexical generator could ask about.
+    const blind = Array.from(
+      { length: 12 },
+      () =>
+        'Hello, here is some text without a meaning. This text should show what a printed text will look like at this place. If you read this text, you will get no information.',
+    ).join('\n\n');
+    await writeSourceCase(join(root, 'data'), 'blind_text', 'blind.md', blind);
+    const result = await run(['probes', '--case', 'blind_text']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('1 case(s): 1 built, 0 skipped, 0 failed');
+    expect(result.stderr).toContain('warning: case blind_text: 0 probes, contributes no coverage');
+    const weights = await run(['weights', '--case', 'blind_text']);
+    expect(weights.stderr).toContain('warning: case blind_text: 0 probes, contributes no coverage');
+  });
 });
 
 describe('xsb probes and weights through a model judge (fake provider)', () => {

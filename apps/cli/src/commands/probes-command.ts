@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, mapWithConcurrency, RunLayout } from '@xsb/core';
-import { type CaseProbesResult, createProbeGenerator, generateCaseProbes, PROBE_DEFAULTS } from '@xsb/probes';
+import { compareCodePoints, emptyProbeBankWarnings, mapWithConcurrency, RunLayout } from '@xsb/core';
+import {
+  type CaseProbesResult,
+  createProbeGenerator,
+  generateCaseProbes,
+  PROBE_DEFAULTS,
+  templateLanguageNote,
+} from '@xsb/probes';
 import {
   addBatchFlags,
   type BatchFlags,
@@ -142,14 +148,20 @@ export const probesCommand: CommandModule = {
           context.print(
             `${rows.length} case(s): ${count('complete')} built, ${count('skipped')} skipped, ${count('failed')} failed (judge ${generator.id})`,
           );
-          for (const row of rows) {
-            if (row.error) context.warn(`ERROR: ${row.case_id}: ${row.error}`);
-            // An empty bank is a valid result (e.g. a source without facts the generator can use), but
-            // every later number for that case would be empty too.
-            else if (row.final === 0) context.warn(`WARNING: ${row.case_id}: the probe bank is empty`);
+          for (const row of rows) if (row.error) context.warn(`ERROR: ${row.case_id}: ${row.error}`);
+          for (const result of results) {
+            const note = result.generationStatus && templateLanguageNote(result.generationStatus);
+            if (note) context.print(`note: ${note}`);
           }
         }
         if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
       });
   },
 };
+        // An empty bank is a valid result (e.g. a source without facts the generator can use), but
+        // every later number for that case is empty too; each later stage repeats this line.
+        for (const line of await emptyProbeBankWarnings(
+          layout,
+          results.map((result) => result.caseId),
+        ))
+          context.warn(line);

@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, countingProgress, mapWithConcurrency, RunLayout, UsageError } from '@xsb/core';
+import {
+  compareCodePoints,
+  countingProgress,
+  emptyProbeBankWarnings,
+  mapWithConcurrency,
+  RunLayout,
+  UsageError,
+} from '@xsb/core';
 import {
   type AudienceWeightsResult,
   createUtilityJudge,
@@ -177,6 +184,11 @@ export const weightsCommand: CommandModule = {
           for (const row of rows)
             if (row.error) context.warn(`ERROR: ${row.caseLabel}/${row.audience}: ${row.error}`);
         }
+        for (const line of await emptyProbeBankWarnings(
+          layout,
+          cases.map((sourceCase) => sourceCase.caseId),
+        ))
+          context.warn(line);
         if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
       });
   },

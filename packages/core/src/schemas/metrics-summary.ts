@@ -94,5 +94,10 @@ export const metricsSummarySchema = z.looseObject({
   missing_jobs: z.array(missingJobSchema).nullable(),
   /** Why `missing_jobs` is null. */
   missing_jobs_note: z.string().min(1).optional(),
+  /**
+   * Cases of the data folder whose finished probe bank holds 0 probes: they contribute no coverage.
+   * Absent when the summary was made from folders without a data folder to look in.
+   */
+  empty_probe_banks: z.array(z.string().min(1)).optional(),
 });
 export type MetricsSummary = z.infer<typeof metricsSummarySchema>;

@@ -51,6 +51,7 @@ function headerSection(
   ];
   if (header.missingJobs.length > 0)
     facts.push(['missing jobs', `${header.missingJobs.length}: ${header.missingJobs.join('; ')}`]);
+  if (header.emptyProbeBanks.length > 0) facts.push(['empty probe banks', header.emptyProbeBanks.join('; ')]);
   return section(
     'measured',
     'What was measured',

@@ -1,6 +1,13 @@
 import { dirname } from 'node:path';
 import { BenchLayout, benchJudgeInfo, countTestLedger, readGitState, readSplits } from '@xsb/bench';
-import { compareCodePoints, type JudgeDescriptor, type MissingJob } from '@xsb/core';
+import {
+  compareCodePoints,
+  emptyProbeBankNote,
+  type JudgeDescriptor,
+  listEmptyProbeBanks,
+  type MissingJob,
+  RunLayout,
+} from '@xsb/core';
 import { z } from 'zod';
 import type { RunReportData } from './read-run-report-data';
 
@@ -26,6 +33,8 @@ export interface RunHeader {
   bootstrap: string;
   offlineWarning: string | null;
   missingJobs: string[];
+  /** "case X: 0 probes, contributes no coverage" for each case whose finished probe bank is empty. */
+  emptyProbeBanks: string[];
   /** A group is thin when its median deck has fewer included probes than this (summary.json). */
   thinBelow: number;
 }
@@ -127,6 +136,10 @@ export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
     bootstrap: `${Math.round(bootstrap.confidence * 100)}% ${bootstrap.method}, seed ${bootstrap.seed}, ${bootstrap.resamples} resamples`,
     offlineWarning: offline ? (summary.offline_warning ?? OFFLINE_JUDGE_WARNING) : null,
     missingJobs: (summary.missing_jobs ?? []).map(describeMissingJob),
+    // A summary of an older version does not list them: the data folder is asked instead.
+    emptyProbeBanks: (
+      summary.empty_probe_banks ?? (await listEmptyProbeBanks(new RunLayout(data.dataDir), cases))
+    ).map(emptyProbeBankNote),
     thinBelow: summary.thin_below,
   };
 }
