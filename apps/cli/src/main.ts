@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { installInterruptHandler } from './interrupt-handler';
 import { runCli } from './run-cli';
 
 // `xsb … | head` closes stdout early: that is the reader's choice, not an error worth a stack trace.
@@ -9,5 +10,6 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+installInterruptHandler();
 const code = await runCli(process.argv.slice(2));
 process.exitCode = code;

@@ -3,14 +3,12 @@ export { type BatchedLineWriter, createBatchedLineWriter } from './batched-line-
 export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
 export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';
-export { isDiskFull } from './disk-full';
 export {
   detectSourceLanguage,
   isLanguageDetectorRunning,
   LANGUAGE_DETECTOR_IDLE_MS,
   stopLanguageDetector,
 } from './detect-source-language';
-export { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';
 export {
   type AcquireLockOptions,
   acquireDirectoryLock,
@@ -20,6 +18,8 @@ export {
   processIsAlive,
   withDirectoryLock,
 } from './directory-lock';
+export { isDiskFull } from './disk-full';
+export { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';
 export {
   ConfigError,
   describeError,
@@ -57,6 +57,17 @@ export {
   type ShardFileCombiner,
 } from './merge-shard-trees';
 export { didYouMean, editDistance, nearestName } from './nearest-name';
+export { plural } from './plural';
+export {
+  type CleanupReport,
+  cleanUpNow,
+  createScratchDir,
+  removeScratchDir,
+  runTrackedProcess,
+  type TrackedRunOptions,
+  type TrackedRunResult,
+  trackProcessGroup,
+} from './process-cleanup';
 export {
   countingProgress,
   createProgressReporter,

@@ -1,10 +1,15 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { basename, delimiter, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, InputError, writeFileAtomic } from '@xsb/core';
+import {
+  ConfigError,
+  createScratchDir,
+  InputError,
+  removeScratchDir,
+  runTrackedProcess,
+  writeFileAtomic,
+} from '@xsb/core';
 import { detectDeckFormat } from './read-deck';
 
 /** The Debian package that provides a headless `soffice` for PPTX → PDF. */
@@ -59,42 +64,47 @@ export async function convertPptxToPdf(
   options: Pick<RenderDeckOptions, 'soffice' | 'env' | 'convertTimeoutMs'> = {},
 ): Promise<void> {
   const soffice = findSoffice(options);
-  const work = await mkdtemp(join(tmpdir(), 'xsb-soffice-'));
+  const work = await createScratchDir('xsb-soffice-');
   try {
     const profile = join(work, 'profile');
     const out = join(work, 'out');
     await mkdir(out);
     const input = join(work, `deck${extname(pptxPath) || '.pptx'}`);
     await copyFile(pptxPath, input);
-    await new Promise<void>((resolve, reject) => {
-      execFile(
-        soffice,
-        [
-          `-env:UserInstallation=${pathToFileURL(profile).href}`,
-          '--headless',
-          '--norestore',
-          '--convert-to',
-          'pdf',
-          '--outdir',
-          out,
-          input,
-        ],
-        { timeout: options.convertTimeoutMs ?? 180_000, env: { ...process.env, ...options.env, HOME: work } },
-        (error, _stdout, stderr) => {
-          if (error) {
-            reject(
-              new InputError(
-                `LibreOffice could not convert the deck to PDF: ${error.killed ? 'timed out' : stderr.trim() || error.message}`,
-                {
-                  file: pptxPath,
-                  code: 'convert_failed',
-                },
-              ),
-            );
-          } else resolve();
-        },
-      );
+    // In its own process group, registered for cleanup: an interrupted command kills LibreOffice's
+    // forked soffice.bin too instead of leaving it converting for another ~20 s.
+    const result = await runTrackedProcess(
+      soffice,
+      [
+        `-env:UserInstallation=${pathToFileURL(profile).href}`,
+        '--headless',
+        '--norestore',
+        '--convert-to',
+        'pdf',
+        '--outdir',
+        out,
+        input,
+      ],
+      {
+        label: 'soffice',
+        timeoutMs: options.convertTimeoutMs ?? 180_000,
+        env: { ...process.env, ...options.env, HOME: work },
+      },
+    ).catch((error: Error) => {
+      throw new InputError(`LibreOffice could not start: ${error.message}`, {
+        file: pptxPath,
+        code: 'convert_failed',
+      });
     });
+    if (result.timedOut || result.code !== 0) {
+      const reason = result.timedOut
+        ? 'timed out'
+        : result.stderr.trim() || `soffice exited with ${result.signal ?? `code ${result.code}`}`;
+      throw new InputError(`LibreOffice could not convert the deck to PDF: ${reason}`, {
+        file: pptxPath,
+        code: 'convert_failed',
+      });
+    }
     const produced = (await readdir(out)).find((name) => name.toLowerCase().endsWith('.pdf'));
     if (!produced) {
       throw new InputError('LibreOffice produced no PDF (a corrupt or unsupported deck?)', {
@@ -105,7 +115,7 @@ export async function convertPptxToPdf(
     await mkdir(join(pdfPath, '..'), { recursive: true });
     await copyFile(join(out, produced), pdfPath);
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await removeScratchDir(work);
   }
 }
 
@@ -121,13 +131,13 @@ export async function renderDeck(deckPath: string, options: RenderDeckOptions): 
   const format = detectDeckFormat(bytes.subarray(0, 1024), deckPath);
   let pdfBytes: Buffer = bytes;
   if (format === 'pptx') {
-    const work = await mkdtemp(join(tmpdir(), 'xsb-render-'));
+    const work = await createScratchDir('xsb-render-');
     try {
       const pdfPath = join(work, `${basename(deckPath)}.pdf`);
       await convertPptxToPdf(deckPath, pdfPath, options);
       pdfBytes = await readFile(pdfPath);
     } finally {
-      await rm(work, { recursive: true, force: true });
+      await removeScratchDir(work);
     }
   }
   const { pdf } = await import('pdf-to-img');

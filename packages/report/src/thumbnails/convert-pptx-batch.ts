@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { writeFileAtomic } from '@xsb/core';
+import { runTrackedProcess, writeFileAtomic } from '@xsb/core';
 import { convertPptxToPdf, findSoffice } from '@xsb/decks';
-import { scratchDir } from './scratch-dir';
+import { removeScratchDir, scratchDir } from './scratch-dir';
 
 export interface PptxConversion {
   input: string;
@@ -41,27 +40,26 @@ export async function convertPptxBatch(
     const names = conversions.map((_, index) => `deck-${String(index + 1).padStart(4, '0')}`);
     for (const [index, conversion] of conversions.entries())
       await copyFile(conversion.input, join(inputs, `${names[index]}.pptx`));
-    await new Promise<void>((resolve) => {
-      execFile(
-        soffice,
-        [
-          `-env:UserInstallation=${pathToFileURL(join(work, 'profile')).href}`,
-          '--headless',
-          '--norestore',
-          '--convert-to',
-          'pdf',
-          '--outdir',
-          out,
-          ...names.map((name) => join(inputs, `${name}.pptx`)),
-        ],
-        {
-          timeout: 60_000 + 30_000 * conversions.length,
-          env: { ...process.env, ...options.env, HOME: work },
-        },
-        // A failed batch is not an error yet: every deck it missed is retried alone below.
-        () => resolve(),
-      );
-    });
+    // A failed batch is not an error yet: every deck it missed is retried alone below. A failure to
+    // start is one too (the retry's error names it). Registered for cleanup like every soffice.
+    await runTrackedProcess(
+      soffice,
+      [
+        `-env:UserInstallation=${pathToFileURL(join(work, 'profile')).href}`,
+        '--headless',
+        '--norestore',
+        '--convert-to',
+        'pdf',
+        '--outdir',
+        out,
+        ...names.map((name) => join(inputs, `${name}.pptx`)),
+      ],
+      {
+        label: 'soffice',
+        timeoutMs: 60_000 + 30_000 * conversions.length,
+        env: { ...process.env, ...options.env, HOME: work },
+      },
+    ).catch(() => undefined);
     for (const [index, conversion] of conversions.entries()) {
       const produced = join(out, `${names[index]}.pdf`);
       try {
@@ -73,7 +71,7 @@ export async function convertPptxBatch(
       }
     }
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await removeScratchDir(work);
   }
   return outcome;
 }

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeError, isXsbError, UsageError, writeFileAtomic } from '@xsb/core';
 import { detectDeckFormat, renderDeck } from '@xsb/decks';
 import sharp from 'sharp';
 import { type BatchConvertOptions, convertPptxBatch } from './convert-pptx-batch';
-import { scratchDir } from './scratch-dir';
+import { removeScratchDir, scratchDir } from './scratch-dir';
 
 export const THUMBNAIL_SIZES = ['off', 'small', 'large'] as const;
 export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
@@ -102,7 +102,7 @@ async function renderThumbnails(
     await writeFileAtomic(file, `${JSON.stringify(entry)}\n`);
     return slides.map(toDataUri);
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await removeScratchDir(work);
   }
 }
 
@@ -178,7 +178,7 @@ export async function prepareThumbnails(
       else await render({ ...request, pdf: pdfOf(request.sha256) });
     }
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await removeScratchDir(work);
   }
   return result;
 }
