@@ -18,7 +18,12 @@ import {
   providerLimitsFor,
 } from '@xsb/llm';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
-import { type DiscoveredSources, discoverSourceCases, resolveMineruCacheDir } from '@xsb/sources';
+import {
+  type DiscoveredSources,
+  discoverSourceCases,
+  parsePageRange,
+  resolveMineruCacheDir,
+} from '@xsb/sources';
 import type { CliContext } from './cli-context';
 
 /** Commander argument parser for repeatable, comma-separated list flags (`--case a,b --case c`). */
@@ -48,6 +53,23 @@ export function integerFlag(
     throw new UsageError(`${name} must be ${wanted}, got ${JSON.stringify(value)}`);
   }
   return Number(value);
+}
+
+/** An integer flag with no default: undefined when not given (the caller keeps a recorded value). */
+export function optionalIntegerFlag(
+  name: string,
+  value: string | undefined,
+  min?: number,
+): number | undefined {
+  return value === undefined ? undefined : integerFlag(name, value, 0, min);
+}
+
+export const PAGES_OPTION_HELP =
+  'PDF pages kept, e.g. 1-40 or 1-5,9 (default: what `xsb sources` kept, else all); other sources are read whole';
+
+/** `--pages`: checked now (0, 5-2 and the like are usage errors before any work), canonical spelling. */
+export function pagesFlag(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : parsePageRange(value).spec;
 }
 
 export function parseTauA(value: string | undefined): number {

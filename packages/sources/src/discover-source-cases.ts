@@ -12,6 +12,7 @@ import {
   type SourceType,
   sourceMetadataInputSchema,
   sourceMetadataSchema,
+  sourceTypeSchema,
   validateRecord,
   type XsbError,
 } from '@xsb/core';
@@ -33,6 +34,17 @@ const SOURCE_TYPE_BY_EXTENSION: Readonly<Record<string, SourceType>> = {
   '.markdown': 'markdown',
   '.txt': 'text',
   '.text': 'text',
+  '.docx': 'docx',
+  '.odt': 'odt',
+  '.pptx': 'pptx',
+};
+
+/** Binary office formats that are not read, with the format to save them as. */
+const LEGACY_OFFICE_EXTENSIONS: Readonly<Record<string, string>> = {
+  '.doc': '.docx',
+  '.rtf': '.docx',
+  '.ppt': '.pptx',
+  '.odp': '.pptx',
 };
 
 /** The source type a file name implies, or undefined for an unknown extension. */
@@ -138,8 +150,11 @@ export async function loadSourceCase(dataDir: string, caseId: string): Promise<S
   }
   const sourceType = detected ?? input.source_type;
   if (!sourceType) {
+    const legacy = LEGACY_OFFICE_EXTENSIONS[extname(name).toLowerCase()];
     throw new InputError(
-      'unknown source type: use a .pdf, .html, .md or .txt file, or set source_type in source_metadata.json',
+      legacy
+        ? `cannot read the binary ${extname(name)} format: save it as ${legacy} (or PDF) and replace the file`
+        : `unknown source type: use a ${Object.keys(SOURCE_TYPE_BY_EXTENSION).join(', ')} file, or set source_type (${sourceTypeSchema.options.join(', ')}) in source_metadata.json when the file has another extension`,
       { file: sourceFile, code: 'unknown_source_type' },
     );
   }

@@ -69,6 +69,54 @@ describe('extractPdfPages', () => {
   });
 });
 
+/**
+ * A one-page PDF as TeX writes math: text in CMR10, the negation slash (code 0x36) and the maps-to
+ * stem (0x37) in CMSY10, blackboard R in MSBM10. The fonts are not embedded and have no ToUnicode,
+ * so pdf.js gives these glyphs as the characters of their codes, as it does for TeX's embedded fonts.
+ */
+function buildMathFontPdf(): Uint8Array {
+  const stream = [
+    'BT /R 11 Tf 56 770 Td (Sei x ) Tj /S 11 Tf (6) Tj /R 11 Tf ( = 0 und f : ) Tj',
+    '/B 11 Tf (R) Tj /S 11 Tf ( ) Tj (!) Tj ( ) Tj /R 11 Tf (R, x ) Tj /S 11 Tf (7) Tj (!) Tj',
+    '/R 11 Tf ( 2x; es gilt 3 + 6 = 9.) Tj ET',
+  ]
+    .join('\n')
+    // CMSY code 0x21 is the arrow →.
+    .replace(/\(!\)/g, '(\\041)');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [6 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /CMR10 >>',
+    // The embedded CMSY names code 0x21 `arrowright`; its codes 0x36 and 0x37 carry no usable name.
+    '<< /Type /Font /Subtype /Type1 /BaseFont /CMSY10 /Encoding << /Differences [33 /arrowright] >> >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /MSBM10 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /R 3 0 R /S 4 0 R /B 5 0 R >> >> /Contents 7 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = objects.map((body, index) => {
+    const at = out.length;
+    out += `${index + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xrefAt = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return new TextEncoder().encode(out);
+}
+
+describe('extractPdfPages on TeX math fonts', () => {
+  it('maps ≠, ↦ and ℝ back by their font and leaves the same digits in text fonts', async () => {
+    const { pages } = await extractPdfPages(buildMathFontPdf(), 'math.pdf');
+    expect(pages[0]).toContain('Sei x ≠ 0');
+    expect(pages[0]).toContain('x ↦ 2x');
+    expect(pages[0]).toContain('ℝ');
+    expect(pages[0]).not.toMatch(/x 6 ?=|x 7 ?→/);
+    expect(pages[0]).toContain('3 + 6 = 9.');
+  });
+});
+
 describe('joinPages', () => {
   it('records spans that slice back to each page exactly', () => {
     const pages = ['alpha', '', 'gamma delta'];
@@ -115,4 +163,19 @@ describe.skipIf(!existsSync(corpusPdfDir))('extractPdfPages on the shared PDF co
     expect(pages[0]).toMatch(/^Hello, here is some text without a meaning/);
     for (const page of pages) expect(page.length).toBeGreaterThan(2000);
   });
+
+  it('maps the math-font debris of the German topology textbook back (≠, ↦)', async () => {
+    const { pages } = await extractPdfPages(
+      new Uint8Array(await readFile(join(corpusPdfDir, 'GeoTopo-komprimiert.pdf'))),
+      'x',
+    );
+    const text = pages.join(PAGE_SEPARATOR);
+    // Before the mapping: 79 `6 =` (one of them a real sum, `8 − 12 + 6 = 2`) and 44 `7→`/`7 →`.
+    expect(text.split('6 =').length - 1).toBe(1);
+    expect(text).toContain('8 − 12 + 6 = 2');
+    expect(text).not.toMatch(/7 ?→|6=/);
+    expect(text.split('≠').length - 1).toBeGreaterThanOrEqual(79);
+    expect(text.split('↦').length - 1).toBeGreaterThanOrEqual(43);
+    expect(text).toContain('Ui ≠ ∅');
+  }, 120_000);
 });

@@ -1,5 +1,9 @@
 import { InputError, type SourcePageSpan } from '@xsb/core';
-import { extractText, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
+import { mapMathFontGlyphs, mayBeMathGlyph, resolveCombiningMarks } from './map-math-font-glyphs';
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 
 /** Text of each page of a PDF, in page order (page 1 first). */
 export interface PdfPages {
@@ -12,21 +16,24 @@ export const PAGE_SEPARATOR = '\n\n';
 /**
  * Extracts the text layer of a PDF page by page with unpdf (pdf.js). Errors name the file and the
  * reason: password-protected, corrupt or not a PDF, or no text layer (every page empty, as in a
- * scanned PDF). Page texts are normalised: CR/CRLF → LF, trailing spaces trimmed.
+ * scanned PDF). Page texts are normalised: CR/CRLF → LF, trailing spaces trimmed. Glyphs of TeX's
+ * math fonts that pdf.js cannot name (`6=` for ≠, `7→` for ↦) are mapped back by their font.
  */
 export async function extractPdfPages(bytes: Uint8Array, file: string): Promise<PdfPages> {
   if (bytes.byteLength === 0)
     throw new InputError('the PDF file is empty (0 bytes)', { file, code: 'empty_file' });
   // pdf.js may transfer (detach) the buffer it is given: hand it a copy so callers keep theirs.
   const data = new Uint8Array(bytes);
-  let document: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let document: PdfDocument;
   try {
     document = await getDocumentProxy(data, { verbosity: 0, isEvalSupported: false, stopAtErrors: false });
   } catch (error) {
     throw pdfOpenError(error, file);
   }
   try {
-    const { text } = await extractText(document, { mergePages: false });
+    const text: string[] = [];
+    for (let number = 1; number <= document.numPages; number += 1)
+      text.push(await readPageText(document, number));
     const pages = text.map((page) =>
       page
         .replace(/\r\n?/g, '\n')
@@ -79,4 +86,67 @@ export function joinPages(pages: readonly string[]): {
     text += page;
   });
   return { text, spans };
+}
+
+/**
+ * One page's text as unpdf's `extractText` builds it (each item's string, a line break after an item
+ * that ends a line), with math-font glyphs mapped by {@link mapMathFontGlyphs}.
+ */
+async function readPageText(document: PdfDocument, number: number): Promise<string> {
+  const page = await document.getPage(number);
+  const content = await page.getTextContent();
+  const items = content.items.filter((item) => 'str' in item);
+  const fontNames = await resolveFontNames(
+    page,
+    items.filter((item) => mayBeMathGlyph(item.str)).map((item) => item.fontName),
+  );
+  return resolveCombiningMarks(
+    items
+      .map((item) => mapMathFontGlyphs(item.str, fontNames.get(item.fontName)) + (item.hasEOL ? '\n' : ''))
+      .join(''),
+  );
+}
+
+/**
+ * The PDF names (`BIKXFS+CMSY10`) of the given pdf.js fonts. pdf.js sends a font's name to this side
+ * only while building a page's operator list, so that is built for a page that uses a font not seen
+ * before (fonts are shared by the document's pages: most pages need none). A page whose operators
+ * cannot be read leaves its fonts unnamed, and their text unmapped.
+ */
+async function resolveFontNames(page: PdfPage, wanted: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (wanted.length === 0) return names;
+  if (wanted.some((id) => !page.commonObjs.has(id))) {
+    installTransferPolyfill();
+    try {
+      await page.getOperatorList();
+    } catch {
+      // Unnamed fonts only mean unmapped glyphs.
+    }
+  }
+  for (const id of wanted) {
+    if (!page.commonObjs.has(id)) continue;
+    const font = page.commonObjs.get(id) as { name?: unknown } | undefined;
+    if (typeof font?.name === 'string') names.set(id, font.name);
+  }
+  return names;
+}
+
+/**
+ * pdf.js 5 builds operator lists with `ArrayBuffer.prototype.transferToFixedLength` (ES2024, Node ≥ 21);
+ * on Node 20 it fails and the page's fonts stay unnamed. This adds the method where it is missing:
+ * a copy instead of a transfer, which is all pdf.js needs (it drops the old buffer).
+ */
+function installTransferPolyfill(): void {
+  const proto = ArrayBuffer.prototype as ArrayBuffer & { transferToFixedLength?: unknown };
+  if (typeof proto.transferToFixedLength === 'function') return;
+  Object.defineProperty(ArrayBuffer.prototype, 'transferToFixedLength', {
+    configurable: true,
+    writable: true,
+    value(this: ArrayBuffer, length = this.byteLength): ArrayBuffer {
+      const copy = new ArrayBuffer(length);
+      new Uint8Array(copy).set(new Uint8Array(this, 0, Math.min(length, this.byteLength)));
+      return copy;
+    },
+  });
 }

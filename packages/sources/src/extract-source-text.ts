@@ -3,8 +3,10 @@ import { hashBytes, InputError, type SourcePageFurniture, type SourcePageSpan, U
 import { extractPlainText } from './decode-utf8-text';
 import { detectPageFurniture } from './detect-page-furniture';
 import { extractHtmlText } from './extract-html-text';
+import { extractOfficeText } from './extract-office-text';
 import { extractPdfPages, joinPages } from './extract-pdf-text';
 import { parsePdfWithMineru, resolveMineruCacheDir } from './mineru-client';
+import { assertPagesExist, type PageRange, parsePageRange } from './page-range';
 import {
   DEFAULT_MAX_HTML_BYTES,
   DEFAULT_MAX_SOURCE_BYTES,
@@ -69,6 +71,11 @@ export async function extractSourceText(
 ): Promise<ExtractedSource> {
   const maxChars = resolveMaxChars(options.maxChars);
   const file = sourceCase.sourceFile;
+  // Pages select from a PDF only; other cases of a run given `--pages` are read whole.
+  const pageRange =
+    options.pages !== undefined && sourceCase.sourceType === 'pdf'
+      ? parsePageRange(options.pages)
+      : undefined;
   const bytes = await readSourceBytes(file, options.maxSourceBytes);
   const sourceSha256 = hashBytes(bytes);
   let full: string;
@@ -80,6 +87,11 @@ export async function extractSourceText(
     case 'pdf': {
       const pdfParser = resolvePdfParser(options.pdfParser);
       if (pdfParser === 'mineru') {
+        if (pageRange) {
+          throw new UsageError(
+            `--pages ${pageRange.spec} needs the unpdf parser: MinerU's output has no page boundaries`,
+          );
+        }
         const env = options.env ?? process.env;
         const parsed = await parsePdfWithMineru(bytes, file, {
           env,
@@ -95,13 +107,10 @@ export async function extractSourceText(
         parser = 'mineru';
       } else {
         const { pages } = await extractPdfPages(bytes, file);
-        const joined = joinPages(pages);
-        full = joined.text;
-        spans = joined.spans;
-        furniture = detectPageFurniture(pages).map((line) => {
-          const at = joined.spans[line.page - 1]!.start;
-          return { ...line, start: at + line.start, end: at + line.end };
-        });
+        const selected = selectPages(pages, pageRange, file);
+        full = selected.text;
+        spans = selected.spans;
+        furniture = selected.furniture;
         pageCount = pages.length;
         parser = 'unpdf';
       }
@@ -120,6 +129,17 @@ export async function extractSourceText(
       full = extractPlainText(bytes, file);
       parser = 'text';
       break;
+    case 'docx':
+    case 'odt':
+    case 'pptx': {
+      const office = extractOfficeText(bytes, file, sourceCase.sourceType);
+      full = office.text;
+      spans = office.pages;
+      pageCount = office.pageCount;
+      parser = sourceCase.sourceType;
+      if (full === '') throw new InputError('the document holds no text', { file, code: 'no_text' });
+      break;
+    }
   }
   const { text, truncated } = cutToMaxChars(full, maxChars);
   const pages = spans
@@ -136,7 +156,31 @@ export async function extractSourceText(
     sourceSha256,
     originalChars: full.length,
     truncated,
+    maxChars,
+    ...(pageRange ? { pageRange: pageRange.spec } : {}),
   };
+}
+
+/**
+ * The text of the selected pages (all without a range), joined as {@link joinPages} does; spans keep
+ * the document's page numbers. Furniture is found on the whole document (the rules count pages) and
+ * kept for the selected pages.
+ */
+function selectPages(
+  pages: string[],
+  range: PageRange | undefined,
+  file: string,
+): { text: string; spans: SourcePageSpan[]; furniture: SourcePageFurniture[] } {
+  if (range) assertPagesExist(range, pages.length, file);
+  const numbers = range ? range.pages : pages.map((_, index) => index + 1);
+  const joined = joinPages(numbers.map((page) => pages[page - 1]!));
+  const spans = joined.spans.map((span, index) => ({ ...span, page: numbers[index]! }));
+  const startOf = new Map(spans.map((span) => [span.page, span.start]));
+  const furniture = detectPageFurniture(pages).flatMap((line) => {
+    const at = startOf.get(line.page);
+    return at === undefined ? [] : [{ ...line, start: at + line.start, end: at + line.end }];
+  });
+  return { text: joined.text, spans, furniture };
 }
 
 function assertHtmlSize(bytes: Uint8Array, file: string, maxBytes: number): void {

@@ -8,6 +8,7 @@ export {
   sourceTypeForFile,
 } from './discover-source-cases';
 export { extractHtmlText, htmlToText } from './extract-html-text';
+export { extractOfficeText, type OfficeSourceType, type OfficeText } from './extract-office-text';
 export { extractPdfPages, joinPages, PAGE_SEPARATOR, type PdfPages } from './extract-pdf-text';
 export {
   cutToMaxChars,
@@ -17,12 +18,14 @@ export {
   resolvePdfParser,
 } from './extract-source-text';
 export { DROPPED_ARIA_ROLES, DROPPED_HTML_ELEMENTS } from './html-page-chrome';
+export { mapMathFontGlyphs, mathFontFamily, resolveCombiningMarks } from './map-math-font-glyphs';
 export {
   type MineruParseOptions,
   type MineruParseResult,
   parsePdfWithMineru,
   resolveMineruCacheDir,
 } from './mineru-client';
+export { assertPagesExist, type PageRange, parsePageRange } from './page-range';
 export {
   prepareSourceContext,
   readSourceContext,

@@ -7,6 +7,7 @@ import { buildTextPdf } from './build-text-pdf';
 import { loadSourceCase } from './discover-source-cases';
 import { startFakeMineruServer } from './fake-mineru-server';
 import { prepareSourceContext, readSourceContext, sourceContextMetaFile } from './prepare-source-context';
+import { SOURCE_EXTRACTOR_VERSION } from './source-types';
 import { writeSourceCase } from './write-source-case';
 
 let data: string;
@@ -118,7 +119,7 @@ describe('prepareSourceContext', () => {
     const redone = await prepareSourceContext(layout, sourceCase);
     expect(redone.skipped).toBe(false);
     expect(await readFile(first.contextFile, 'utf8')).toBe('Body.');
-    expect((await readJson(metaFile, sourceContextSchema)).extractor_version).toBe(2);
+    expect((await readJson(metaFile, sourceContextSchema)).extractor_version).toBe(SOURCE_EXTRACTOR_VERSION);
     expect((await prepareSourceContext(layout, sourceCase)).skipped).toBe(true);
   });
 
@@ -170,5 +171,54 @@ describe('readSourceContext', () => {
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toMatch(/source_context\.txt: does not match .*source_context\.json/);
     await expect(readSourceContext(layout, 'never')).rejects.toThrow(/source_context\.json: file not found/);
+  });
+
+  it('keeps the retained source stage 1 decided when a later stage does not say (keepSourceSelection)', async () => {
+    const pages = Array.from({ length: 6 }, (_, i) => [`Page ${i + 1} body text about topic ${i + 1}.`]);
+    await writeSourceCase(data, 'book', 'book.pdf', buildTextPdf(pages));
+    const sourceCase = await loadSourceCase(data, 'book');
+    const first = await prepareSourceContext(layout, sourceCase, { maxChars: 60, pages: '2-3,5, 3' });
+    expect(first.extracted.text.startsWith('Page 2 body')).toBe(true);
+    expect(first.extracted.text.length).toBe(60);
+    expect(first.extracted.pages.map((span) => span.page)).toEqual([2, 3]);
+    const meta = await readJson(sourceContextMetaFile(layout, 'book'), sourceContextSchema);
+    expect(meta).toMatchObject({ max_chars: 60, page_range: '2-3,5', page_count: 6, truncated: true });
+
+    // A later stage that passes nothing keeps it (without keepSourceSelection the defaults come back).
+    const later = await prepareSourceContext(layout, sourceCase, { keepSourceSelection: true });
+    expect(later.skipped).toBe(true);
+    expect(later.extracted.text).toBe(first.extracted.text);
+    // …also when the context must be redone (here: forced), the recorded selection is used again.
+    const redone = await prepareSourceContext(layout, sourceCase, { keepSourceSelection: true, force: true });
+    expect(redone.skipped).toBe(false);
+    expect(redone.extracted.text).toBe(first.extracted.text);
+    // A given value re-decides, and is kept in turn.
+    const wider = await prepareSourceContext(layout, sourceCase, {
+      keepSourceSelection: true,
+      maxChars: 500,
+    });
+    expect(wider.extracted.text).toContain('Page 5 body');
+    expect(wider.extracted.text).not.toContain('Page 4 body');
+    expect((await readJson(sourceContextMetaFile(layout, 'book'), sourceContextSchema)).page_range).toBe(
+      '2-3,5',
+    );
+    const whole = await prepareSourceContext(layout, sourceCase);
+    expect(whole.extracted.text).toContain('Page 6 body');
+    expect((await readJson(sourceContextMetaFile(layout, 'book'), sourceContextSchema)).page_range).toBe(
+      undefined,
+    );
+  });
+
+  it('refuses a page range the PDF does not have, as a usage error, writing nothing', async () => {
+    await writeSourceCase(data, 'short', 'short.pdf', buildTextPdf([['one'], ['two']]));
+    const sourceCase = await loadSourceCase(data, 'short');
+    const error = await prepareSourceContext(layout, sourceCase, { pages: '1-5' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'usage' });
+    expect((error as Error).message).toMatch(/has 2 pages, so page 3 does not exist/);
+    await expect(stat(layout.sourceContextFile('short'))).rejects.toThrow();
+    for (const bad of ['0', '5-2', '1-', 'a'])
+      await expect(prepareSourceContext(layout, sourceCase, { pages: bad })).rejects.toMatchObject({
+        kind: 'usage',
+      });
   });
 });

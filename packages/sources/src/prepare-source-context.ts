@@ -14,6 +14,7 @@ import {
   writeJson,
 } from '@xsb/core';
 import { extractSourceText, resolveMaxChars, resolvePdfParser } from './extract-source-text';
+import { parsePageRange } from './page-range';
 import {
   type ExtractedSource,
   type PreparedSourceContext,
@@ -43,40 +44,44 @@ export async function prepareSourceContext(
   sourceCase: SourceCase,
   options: PrepareSourceContextOptions = {},
 ): Promise<PreparedSourceContext> {
-  const maxChars = resolveMaxChars(options.maxChars);
   const pdfParser = resolvePdfParser(options.pdfParser);
   const contextFile = layout.sourceContextFile(sourceCase.caseId);
   const contextMetaFile = sourceContextMetaFile(layout, sourceCase.caseId);
-  if (!options.force) {
-    const current = await readCurrentContext(contextFile, contextMetaFile);
-    if (current) {
-      const wantedParser =
-        sourceCase.sourceType === 'pdf' && !options.keepPdfParser ? pdfParser : current.meta.parser;
-      const sourceSha256 = await hashSourceOrNull(sourceCase.sourceFile);
-      if (
-        current.meta.source_sha256 === sourceSha256 &&
-        current.meta.max_chars === maxChars &&
-        current.meta.parser === wantedParser &&
-        current.meta.source_type === sourceCase.sourceType &&
-        current.meta.extractor_version === SOURCE_EXTRACTOR_VERSION
-      ) {
-        return {
-          extracted: toExtracted(current.meta, current.text),
-          skipped: true,
-          contextFile,
-          contextMetaFile,
-        };
-      }
+  const current = await readCurrentContext(contextFile, contextMetaFile);
+  const selection = resolveSelection(sourceCase, options, current?.meta);
+  if (current && !options.force) {
+    const wantedParser =
+      sourceCase.sourceType === 'pdf' && !options.keepPdfParser ? pdfParser : current.meta.parser;
+    const sourceSha256 = await hashSourceOrNull(sourceCase.sourceFile);
+    if (
+      current.meta.source_sha256 === sourceSha256 &&
+      current.meta.max_chars === selection.maxChars &&
+      current.meta.page_range === selection.pageRange &&
+      current.meta.parser === wantedParser &&
+      current.meta.source_type === sourceCase.sourceType &&
+      current.meta.extractor_version === SOURCE_EXTRACTOR_VERSION
+    ) {
+      return {
+        extracted: toExtracted(current.meta, current.text),
+        skipped: true,
+        contextFile,
+        contextMetaFile,
+      };
     }
   }
-  const extracted = await extractSourceText(sourceCase, { ...options, maxChars, pdfParser });
+  const extracted = await extractSourceText(sourceCase, {
+    ...options,
+    maxChars: selection.maxChars,
+    pdfParser,
+    pages: selection.pageRange,
+  });
   const meta: SourceContext = {
     case_id: sourceCase.caseId,
     source_file: sourceCase.metadata.source_path,
     source_type: sourceCase.sourceType,
     source_sha256: extracted.sourceSha256,
     parser: extracted.parser,
-    max_chars: maxChars,
+    max_chars: extracted.maxChars,
     original_chars: extracted.originalChars,
     chars: extracted.text.length,
     truncated: extracted.truncated,
@@ -85,6 +90,7 @@ export async function prepareSourceContext(
     pages: extracted.pages,
     extractor_version: SOURCE_EXTRACTOR_VERSION,
     page_furniture: extracted.furniture,
+    ...(extracted.pageRange !== undefined ? { page_range: extracted.pageRange } : {}),
   };
   if (options.persist !== false) {
     await writeFileAtomic(contextFile, extracted.text);
@@ -116,7 +122,27 @@ export async function readSourceContext(layout: RunLayout, caseLabel: string): P
     sourceSha256: meta.source_sha256,
     pageCount: meta.page_count,
     truncated: meta.truncated,
+    maxChars: meta.max_chars,
+    ...(meta.page_range !== undefined ? { pageRange: meta.page_range } : {}),
   };
+}
+
+/**
+ * The retained source: `maxChars` and (for PDFs) the page range given, else — with
+ * `keepSourceSelection` — what the current context records, else the defaults (every page, 1M chars).
+ * The range is returned in its canonical spelling, as recorded.
+ */
+function resolveSelection(
+  sourceCase: SourceCase,
+  options: PrepareSourceContextOptions,
+  recorded: SourceContext | undefined,
+): { maxChars: number; pageRange: string | undefined } {
+  const kept = options.keepSourceSelection ? recorded : undefined;
+  const maxChars = resolveMaxChars(options.maxChars ?? kept?.max_chars);
+  const pages = options.pages ?? kept?.page_range;
+  const pageRange =
+    pages !== undefined && sourceCase.sourceType === 'pdf' ? parsePageRange(pages).spec : undefined;
+  return { maxChars, pageRange };
 }
 
 async function readContextText(file: string): Promise<string> {
@@ -157,5 +183,7 @@ function toExtracted(meta: SourceContext, text: string): ExtractedSource {
     sourceSha256: meta.source_sha256,
     originalChars: meta.original_chars,
     truncated: meta.truncated,
+    maxChars: meta.max_chars,
+    ...(meta.page_range !== undefined ? { pageRange: meta.page_range } : {}),
   };
 }

@@ -5,7 +5,7 @@ export type PdfParserName = 'unpdf' | 'mineru';
 export const PDF_PARSERS: readonly PdfParserName[] = ['unpdf', 'mineru'];
 
 /** Which extractor produced a text: a PDF parser, or the reader for the other source types. */
-export type SourceParserName = PdfParserName | 'html' | 'markdown' | 'text';
+export type SourceParserName = PdfParserName | 'html' | 'markdown' | 'text' | 'docx' | 'odt' | 'pptx';
 
 /** One case folder `<data>/sources/<case_id>/`: its single source file and its completed metadata. */
 export interface SourceCase {
@@ -31,14 +31,23 @@ export interface ExtractedSource {
    */
   furniture: SourcePageFurniture[];
   sourceSha256: string;
-  /** Length of the text before the `maxChars` cut. */
+  /** Length of the text before the `maxChars` cut (after the page selection). */
   originalChars: number;
   truncated: boolean;
+  /** The `maxChars` the text was cut to (recorded as `max_chars`). */
+  maxChars: number;
+  /** The PDF pages kept (`--pages`, canonical spelling such as `1-5,9`); undefined when all were. */
+  pageRange?: string;
 }
 
 export interface ExtractSourceOptions {
   /** Characters kept after extraction (spec 000 `source_chars`); default {@link DEFAULT_SOURCE_CHARS}. */
   maxChars?: number;
+  /**
+   * PDF pages kept (`1-40`, `1-5,9`), before the `maxChars` cut; default all. Other source types
+   * ignore it. A page beyond the document's last is a UsageError; needs the unpdf parser.
+   */
+  pages?: string;
   /** Default `unpdf`. */
   pdfParser?: PdfParserName;
   /** Where MINERU_* variables are read; default `process.env`. */
@@ -68,6 +77,12 @@ export interface PrepareSourceContextOptions extends ExtractSourceOptions {
    */
   keepPdfParser?: boolean;
   /**
+   * Keep the retained source stage 1 decided: when `maxChars` or `pages` is not given, the current
+   * context's `max_chars` and `page_range` are used (also to redo a stale context), not the defaults.
+   * Later stages set it, so `xsb sources --source-chars 8000` is not undone by a plain `xsb probes`.
+   */
+  keepSourceSelection?: boolean;
+  /**
    * Write `source_context.txt` and its record (default true). False extracts and returns the text
    * without writing anything (a cost plan reads what stage 1 would make).
    */
@@ -90,6 +105,8 @@ export interface SourceContextText {
   sourceSha256: string;
   pageCount: number;
   truncated: boolean;
+  maxChars: number;
+  pageRange?: string;
 }
 
 /** Spec 000's preferred `source_chars` for large-context models. */
@@ -102,7 +119,8 @@ export const DEFAULT_MAX_SOURCE_BYTES = 100 * 1024 * 1024;
  */
 export const DEFAULT_MAX_HTML_BYTES = 32 * 1024 * 1024;
 /**
- * The version of the extraction rules (HTML reading region and chrome, PDF page furniture), recorded
+ * The version of the extraction rules (HTML reading region and chrome, PDF page furniture, TeX
+ * math-font glyphs; 3 added the glyphs and the office formats), recorded
  * in `source_context.json` as `extractor_version`: a context made by other rules is redone.
  */
-export const SOURCE_EXTRACTOR_VERSION = 2;
+export const SOURCE_EXTRACTOR_VERSION = 3;

@@ -1,6 +1,6 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeGenerationStatusSchema, readJson, sourceContextSchema } from '@xsb/core';
+import { buildZip, probeGenerationStatusSchema, readJson, sourceContextSchema } from '@xsb/core';
 import { buildTextPdf, startFakeMineruServer, writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runXsb, type XsbArgs } from '../testing-cli';
@@ -164,5 +164,101 @@ describe('xsb sources', () => {
         error: null,
       },
     ]);
+  });
+
+  it('keeps the retained source of `xsb sources` (chars, pages) in a later `xsb probes` without the flags', async () => {
+    const data = join(root, 'data');
+    const pages = Array.from({ length: 5 }, (_, i) => [
+      `Chapter ${i + 1}. The pilot heat pump number ${i + 1} reached a seasonal performance factor of 3.${i}.`,
+    ]);
+    await writeSourceCase(data, 'book', 'book.pdf', buildTextPdf(pages));
+    const contextOf = () =>
+      readJson(join(data, 'probes', 'book', 'source_context.json'), sourceContextSchema);
+    const prepared = await run('sources --case book --pages 2-3,5 --source-chars 150 --json');
+    expect(prepared.code).toBe(0);
+    expect(await contextOf()).toMatchObject({
+      page_range: '2-3,5',
+      max_chars: 150,
+      chars: 150,
+      page_count: 5,
+    });
+    const text = await readFile(join(data, 'probes', 'book', 'source_context.txt'), 'utf8');
+    expect(text.startsWith('Chapter 2.')).toBe(true);
+
+    const probes = await run('probes --case book --json');
+    expect(probes.code).toBe(0);
+    expect(await contextOf()).toMatchObject({ page_range: '2-3,5', max_chars: 150, chars: 150 });
+    expect(await readFile(join(data, 'probes', 'book', 'source_context.txt'), 'utf8')).toBe(text);
+    const status = await readJson(
+      join(data, 'probes', 'book', 'probe_generation_status.json'),
+      probeGenerationStatusSchema,
+    );
+    expect(status.chunking.source_chars).toBe(150);
+
+    // Given to `xsb probes`, the flags re-decide (and are kept in turn).
+    expect((await run('probes --case book --pages 1 --source-chars 5000 --json')).code).toBe(0);
+    expect(await contextOf()).toMatchObject({ page_range: '1', max_chars: 5000 });
+    expect(await readFile(join(data, 'probes', 'book', 'source_context.txt'), 'utf8')).toMatch(
+      /^Chapter 1\./,
+    );
+  });
+
+  it('exits 2 for a page range that is malformed or beyond the PDF, writing nothing', async () => {
+    const data = join(root, 'data');
+    await writeSourceCase(data, 'short', 'short.pdf', buildTextPdf([['one'], ['two'], ['three']]));
+    for (const [range, message] of [
+      ['0', /--pages "0": pages are numbered from 1/],
+      ['5-2', /--pages "5-2": the range 5-2 runs backwards/],
+      ['1-9', /--pages 1-9: .*short\.pdf has 3 pages, so page 4 does not exist/],
+    ] as const) {
+      const result = await run(['sources', '--case', 'short', '--pages', range]);
+      expect(result.code, range).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect((await run(['probes', '--case', 'short', '--pages', '3-1'])).code).toBe(2);
+    await expect(readFile(join(data, 'probes', 'short', 'source_context.txt'))).rejects.toThrow();
+  });
+
+  it('reads .docx, .odt and .pptx sources (no "set source_type" detour)', async () => {
+    const data = join(root, 'data');
+    const docx = buildZip([
+      {
+        name: 'word/document.xml',
+        data: '<w:document xmlns:w="w"><w:body><w:p><w:r><w:t>Heat pumps cut emissions by 40 percent.</w:t></w:r></w:p></w:body></w:document>',
+      },
+    ]);
+    const odt = buildZip([
+      { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text', store: true },
+      {
+        name: 'content.xml',
+        data: '<office:document-content xmlns:office="o" xmlns:text="t"><office:body><office:text><text:p>Coral bleaching follows heat stress.</text:p></office:text></office:body></office:document-content>',
+      },
+    ]);
+    const pptx = buildZip([
+      {
+        name: 'ppt/slides/slide1.xml',
+        data: '<p:sld xmlns:p="p" xmlns:a="a"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>Raft elects one leader per term.</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>',
+      },
+    ]);
+    await writeSourceCase(data, 'word_doc', 'report.docx', docx);
+    await writeSourceCase(data, 'writer_doc', 'notes.odt', odt);
+    await writeSourceCase(data, 'slides', 'talk.pptx', pptx);
+    const result = await run('sources --case word_doc,writer_doc,slides --json');
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as Array<{
+      case_id: string;
+      source_type: string;
+      parser: string;
+      status: string;
+    }>;
+    expect(rows.map((row) => [row.case_id, row.source_type, row.parser, row.status])).toEqual([
+      ['slides', 'pptx', 'pptx', 'prepared'],
+      ['word_doc', 'docx', 'docx', 'prepared'],
+      ['writer_doc', 'odt', 'odt', 'prepared'],
+    ]);
+    expect(await readFile(join(data, 'probes', 'word_doc', 'source_context.txt'), 'utf8')).toBe(
+      'Heat pumps cut emissions by 40 percent.',
+    );
   });
 });

@@ -7,6 +7,8 @@ import {
   discoverSelectedCases,
   integerFlag,
   mineruCacheDirFor,
+  PAGES_OPTION_HELP,
+  pagesFlag,
   SHARD_OPTION,
   shardFlag,
 } from '../cli-options';
@@ -19,6 +21,7 @@ interface SourcesFlags {
   data?: string;
   case?: string[];
   sourceChars?: string;
+  pages?: string;
   pdfParser?: string;
   shard?: string;
   force?: boolean;
@@ -48,6 +51,7 @@ export const sourcesCommand: CommandModule = {
       .option('--data <dir>', 'data folder (default: config dataDir)')
       .option('--case <id>', 'only these cases (repeatable or comma-separated)', collectList)
       .option('--source-chars <n>', `characters kept after extraction (default ${DEFAULT_SOURCE_CHARS})`)
+      .option('--pages <range>', PAGES_OPTION_HELP)
       .option(
         '--pdf-parser <name>',
         'PDF parser: unpdf (local, default) or mineru (MINERU_API_URL or MINERU_API_KEY)',
@@ -57,6 +61,7 @@ export const sourcesCommand: CommandModule = {
       .option('--json', 'print the result rows as JSON')
       .action(async (flags: SourcesFlags) => {
         const maxChars = integerFlag('--source-chars', flags.sourceChars, DEFAULT_SOURCE_CHARS, 1);
+        const pages = pagesFlag(flags.pages);
         const shard = shardFlag(flags.shard);
         const { config, env } = context.loadConfig({
           ...configFlags(flags),
@@ -71,6 +76,7 @@ export const sourcesCommand: CommandModule = {
           rows.push(
             await prepareRow(layout, sourceCase, {
               maxChars,
+              pages,
               pdfParser: config.pdfParser,
               env,
               mineruCacheDir,
@@ -133,7 +139,7 @@ function printSourcesTable(print: (line: string) => void, rows: SourcesRow[]): v
       row.case_id,
       row.source_type ?? '-',
       row.parser ?? '-',
-      row.parser === 'unpdf' ? String(row.pages) : '-',
+      row.parser === 'unpdf' || row.parser === 'pptx' ? String(row.pages) : '-',
       String(row.chars),
       row.truncated ? `${row.status} (truncated)` : row.status,
     ]),

@@ -29,9 +29,9 @@ export type SourcePageFurniture = z.infer<typeof sourcePageFurnitureSchema>;
 export const sourceContextSchema = z.object({
   case_id: z.string().min(1),
   source_file: z.string().min(1),
-  source_type: z.enum(['pdf', 'html', 'markdown', 'text']),
+  source_type: z.enum(['pdf', 'html', 'markdown', 'text', 'docx', 'odt', 'pptx']),
   source_sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  parser: z.enum(['unpdf', 'mineru', 'html', 'markdown', 'text']),
+  parser: z.enum(['unpdf', 'mineru', 'html', 'markdown', 'text', 'docx', 'odt', 'pptx']),
   max_chars: z.number().int().positive(),
   original_chars: z.number().int().min(0),
   chars: z.number().int().min(0),
@@ -46,5 +46,13 @@ export const sourceContextSchema = z.object({
   extractor_version: z.number().int().positive().optional(),
   /** Page furniture in the text (PDFs read with unpdf; empty for other sources and older records). */
   page_furniture: z.array(sourcePageFurnitureSchema).default([]),
+  /**
+   * The PDF pages kept (`xsb sources --pages`, canonical spelling such as `1-5,9`); absent when all
+   * pages were. Later stages keep it (and `max_chars`) unless told otherwise.
+   */
+  page_range: z
+    .string()
+    .regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/)
+    .optional(),
 });
 export type SourceContext = z.infer<typeof sourceContextSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { metadataSchema } from './metadata';
 
-export const sourceTypeSchema = z.enum(['pdf', 'html', 'markdown', 'text']);
+export const sourceTypeSchema = z.enum(['pdf', 'html', 'markdown', 'text', 'docx', 'odt', 'pptx']);
 export type SourceType = z.infer<typeof sourceTypeSchema>;
 
 /** `source_metadata.json`, the source manifest of spec 000 (stored beside the source file). */
