@@ -1,4 +1,7 @@
-import { z } from '@hono/zod-openapi';
+import { type RouteConfig, z } from '@hono/zod-openapi';
+
+type DocumentedResponse = RouteConfig['responses'][string];
+
 import {
   apiErrorSchema,
   apiEvaluationResultSchema,
@@ -95,7 +98,7 @@ const HEADERS_BY_STATUS: Record<
  * The error responses of a route: the statuses it names, plus those any request may meet (408 a body
  * too slow, 500 a server fault), each with the error shape and the headers it carries.
  */
-export const errorResponses = (...statuses: number[]) =>
+export const errorResponses = (...statuses: number[]): Record<string, DocumentedResponse> =>
   Object.fromEntries([
     ...[...new Set([...statuses, 500])]
       .filter((status) => !NODE_STATUSES.has(status))
