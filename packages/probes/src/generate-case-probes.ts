@@ -137,12 +137,15 @@ async function buildCaseProbes(
 
   let context: Awaited<ReturnType<typeof prepareSourceContext>>;
   try {
-    // Stage 1 chose the PDF parser: a current context is used as it is, whichever parser made it.
+    // Stage 1 chose the PDF parser and the retained source (max chars, pages): a current context is
+    // used as it is, and only a --source-chars / --pages given to this stage re-decides them.
     context = await prepareSourceContext(layout, sourceCase, {
       keepPdfParser: true,
+      keepSourceSelection: true,
       ...options.sourceOptions,
-      maxChars: chunking.source_chars,
+      maxChars: options.sourceChars,
     });
+    chunking.source_chars = context.extracted.maxChars;
   } catch (error) {
     const failed = await fail(error);
     // e.g. MinerU chosen without an endpoint: every case would fail the same way, so stop (exit 2).

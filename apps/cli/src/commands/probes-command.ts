@@ -17,6 +17,9 @@ import {
   integerFlag,
   llmClientOptions,
   mineruCacheDirFor,
+  optionalIntegerFlag,
+  PAGES_OPTION_HELP,
+  pagesFlag,
   SHARD_OPTION,
   shardFlag,
   stageConcurrency,
@@ -34,6 +37,7 @@ interface ProbesFlags extends BatchFlags {
   chunkChars?: string;
   chunkOverlap?: string;
   sourceChars?: string;
+  pages?: string;
   force?: boolean;
   json?: boolean;
 }
@@ -64,8 +68,9 @@ export const probesCommand: CommandModule = {
       )
       .option(
         '--source-chars <n>',
-        `source characters kept after extraction (default ${PROBE_DEFAULTS.sourceChars})`,
+        `source characters kept after extraction (default: what \`xsb sources\` kept, else ${PROBE_DEFAULTS.sourceChars})`,
       )
+      .option('--pages <range>', PAGES_OPTION_HELP)
       .option(...SHARD_OPTION)
       .option('--force', 'rebuild banks that are already finished');
     addBatchFlags(command, '<data>/batches/')
@@ -76,7 +81,9 @@ export const probesCommand: CommandModule = {
         // they are accepted as written rather than refused.
         const chunkChars = integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars);
         const chunkOverlap = integerFlag('--chunk-overlap', flags.chunkOverlap, PROBE_DEFAULTS.chunkOverlap);
-        const sourceChars = integerFlag('--source-chars', flags.sourceChars, PROBE_DEFAULTS.sourceChars, 1);
+        // Unset: the retained source `xsb sources` decided (max chars, pages) is kept.
+        const sourceChars = optionalIntegerFlag('--source-chars', flags.sourceChars, 1);
+        const pages = pagesFlag(flags.pages);
         const shard = shardFlag(flags.shard);
         const { config, env } = context.loadConfig(configFlags(flags));
         const dataDir = resolve(context.io.cwd, config.dataDir);
@@ -105,7 +112,7 @@ export const probesCommand: CommandModule = {
             chunkOverlap,
             sourceChars,
             force: Boolean(flags.force),
-            sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir },
+            sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir, pages },
             ...(concurrency !== undefined ? { concurrency } : {}),
             progress,
             progressNote: `case ${index + 1}/${cases.length} ${sourceCase.caseId}`,
