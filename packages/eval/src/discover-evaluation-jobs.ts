@@ -5,14 +5,27 @@ import {
   type Condition,
   compareCodePoints,
   conditionSchema,
+  deckRowStatusSchema,
   InputError,
   isXsbError,
   type RunLayout,
+  readJson,
   type XsbError,
 } from '@xsb/core';
 import { findDeckFile } from '@xsb/decks';
 import { type FilterableIdentity, filterAllows, matchesFilters, type RowFilters } from '@xsb/metrics';
 import { loadSourceCase } from '@xsb/sources';
+
+/**
+ * Why a deck folder holds no deck: the failure its `deck_status.json` records (a generator's exit code
+ * and stderr, a missing source) when the row failed, else that there is none.
+ */
+async function whyNoDeck(dir: string): Promise<string> {
+  const status = await readJson(join(dir, 'deck_status.json'), deckRowStatusSchema).catch(() => undefined);
+  if (status?.status === 'failed' && status.message !== '')
+    return `deck generation failed: ${status.message}`;
+  return 'no .pptx or .pdf deck in this folder';
+}
 
 /** A deck in the run's deck tree `decks/<system>/<condition>/<audience>/<case>/<deck>.pptx|pdf`. */
 export interface DeckRow {
@@ -135,10 +148,7 @@ export async function discoverDeckRows(
             continue;
           }
           if (deckFile === undefined) {
-            failures.push({
-              where: dir,
-              error: new InputError('no .pptx or .pdf deck in this folder', { file: dir }),
-            });
+            failures.push({ where: dir, error: new InputError(await whyNoDeck(dir), { file: dir }) });
             continue;
           }
           rows.push({
