@@ -240,10 +240,32 @@ describe('the baseline cover', () => {
     expect(result.outline.subtitle).toBe('Science outreach talk');
   });
 
+  it.each([
+    ['en', 'Classroom lecture'],
+    ['de', 'Vorlesung'],
+    ['fr', 'Cours magistral'],
+    ['es', 'Clase magistral'],
+    ['zh', '课堂讲授'],
+    ['ja', 'みんなで学ぶ講義'],
+  ])('%s: names a known scene in the source language on the agnostic cover', async (language, expected) => {
+    const { deck, result } = await lexicalDeck(language, 'audience_agnostic', { scene: 'classroom_lecture' });
+    expect(result.outline.subtitle).toBe(expected);
+    expect(deck.slides[0]!.visible_text.split('\n')).toEqual([deck.slides[0]!.title, expected]);
+    expect(presentableDeckViolations(deck)).toEqual([]);
+  });
+
+  it('puts no English scene id on a German cover when the language has no name for it', async () => {
+    const { deck, result } = await lexicalDeck('de', 'audience_agnostic', { scene: 'museum_night_tour' });
+    expect(result.outline.subtitle).toBe('');
+    expect(deck.slides[0]!.visible_text).not.toMatch(/museum|night|tour/i);
+    // the cover lists the slide titles instead
+    expect(deck.slides[0]!.visible_text.split('\n')).toContain('Das Wichtigste in Kürze');
+  });
+
   it('lists the slide titles when the only subtitle would be in another script (an English scene on a Chinese deck)', async () => {
-    const { deck } = await lexicalDeck('zh', 'audience_agnostic', { scene: 'science_outreach_talk' });
+    const { deck } = await lexicalDeck('zh', 'audience_agnostic', { scene: 'museum_night_tour' });
     const cover = deck.slides[0]!;
-    expect(cover.visible_text).not.toContain('Science');
+    expect(cover.visible_text).not.toMatch(/museum/i);
     expect(cover.visible_text.split('\n').slice(1)).toEqual([
       '珊瑚为什么会白化',
       '如何测量热压力',

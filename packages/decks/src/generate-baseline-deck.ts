@@ -10,6 +10,7 @@ import {
 import type { LlmClient } from '@xsb/llm';
 import { audienceLabel, type DeckScaffolding, scaffoldingFor } from './deck-scaffolding';
 import { detectSourceLanguage } from './detect-source-language';
+import { hasGlyphDebris } from './glyph-debris';
 import { mainScript } from './main-script';
 import { BulletRegister } from './near-duplicate-text';
 import { planLexicalOutline } from './plan-lexical-outline';
@@ -65,14 +66,38 @@ function sceneLabel(scene: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A scene given as an id (`classroom_lecture`): English words joined by `_` or `-`, not a phrase. */
+const SCENE_ID = /^[a-z0-9]+(?:[_-][a-z0-9]+)+$/;
+
+/**
+ * The scene as the cover names it, in the deck's language. A scene id has its name in the language's
+ * scaffolding (`classroom_lecture` → "Vorlesung"), else — for English, or a source whose language is
+ * not known — the id read as words; an id with no name in the deck's known, non-English language gets
+ * none (an English "Classroom lecture" on a German deck is what the cover must not say). A scene
+ * written as a phrase ("Vortrag an der Volkshochschule") is the user's own words, shown as written.
+ */
+function sceneInLanguage(
+  scene: string,
+  language: string | undefined,
+  words: DeckScaffolding | undefined,
+): string {
+  const id = scene.trim();
+  if (!SCENE_ID.test(id)) return sceneLabel(id);
+  const named = words?.scenes[id];
+  if (named) return named;
+  return language === undefined || words?.language === 'en' ? sceneLabel(id) : '';
+}
+
 /**
  * The cover's subtitle: what a model planner proposed, else "For <audience>" in the deck's language
  * when conditioned (the audience's name alone when the language has no scaffolding words), the
- * case's scene when agnostic. A subtitle in another script than the slides (an English scene on a Chinese
- * deck) is not used: the cover then lists the deck's slide titles instead (see writeOutlinePptx).
+ * case's scene in the deck's language when agnostic (sceneInLanguage). A subtitle in another script
+ * than the slides (an English scene on a Chinese deck) is not used: the cover then lists the deck's
+ * slide titles instead (see writeOutlinePptx).
  */
 function coverSubtitle(
   request: BaselineDeckRequest,
+  language: string | undefined,
   words: DeckScaffolding | undefined,
   outline: DeckOutline,
 ): string {
@@ -83,7 +108,7 @@ function coverSubtitle(
         ? words.forAudience(audience)
         : audience
       : request.scene?.trim()
-        ? sceneLabel(request.scene)
+        ? sceneInLanguage(request.scene, language, words)
         : '';
   const body = outline.slides.flatMap((slide) => [slide.title, ...slide.bullets]).join('\n');
   const deckScript = mainScript(body);
@@ -102,10 +127,11 @@ function coverSubtitle(
  */
 function withCover(
   request: BaselineDeckRequest,
+  language: string | undefined,
   words: DeckScaffolding | undefined,
   outline: DeckOutline,
 ): DeckOutline {
-  const subtitle = coverSubtitle(request, words, outline);
+  const subtitle = coverSubtitle(request, language, words, outline);
   if (subtitle || agendaOf(outline).length > 0) return { ...outline, subtitle };
   const donor = outline.slides.findIndex((slide) => slide.bullets.length >= 2);
   if (donor < 0) return { ...outline, subtitle: request.caseLabel.replace(/[_-]+/g, ' ') };
@@ -117,8 +143,9 @@ function withCover(
 
 /**
  * What every baseline deck keeps, whichever planner made the outline: a title, no bullet
- * that repeats or nearly copies an earlier one (see near-duplicate-text.ts), at most six bullets a
- * slide, and no slide left without content.
+ * that repeats or nearly copies an earlier one (see near-duplicate-text.ts), no bullet with PDF glyph
+ * debris ("f 6 = id", see glyph-debris.ts), at most six bullets a slide, and no slide left without
+ * content.
  */
 function finishOutline(outline: DeckOutline, title: string | undefined): DeckOutline {
   const kept = new BulletRegister();
@@ -127,7 +154,7 @@ function finishOutline(outline: DeckOutline, title: string | undefined): DeckOut
       ...slide,
       bullets: slide.bullets
         .map((bullet) => bullet.trim())
-        .filter((bullet) => kept.add(bullet))
+        .filter((bullet) => !hasGlyphDebris(bullet) && kept.add(bullet))
         .slice(0, MAX_ITEMS_PER_SLIDE),
     }))
     .filter((slide) => slide.bullets.length > 0 || slide.table || slide.chart);
@@ -184,7 +211,7 @@ export async function generateBaselineDeck(
             ...(request.extraInstructions ? { extraInstructions: request.extraInstructions } : {}),
           })
         ).outline;
-  const outline = withCover(request, words, finishOutline(planned, request.title));
+  const outline = withCover(request, language, words, finishOutline(planned, request.title));
   const outlineFile = request.deckDir ? join(request.deckDir, 'deck_outline.json') : undefined;
   if (outlineFile) await writeJson(outlineFile, deckOutlineSchema, outline);
   const slideCount = await writeOutlinePptx(outline, request.outputDeckPath);

@@ -38,7 +38,7 @@ export {
   type ImportDecksResult,
   importExternalDecks,
 } from './import-external-decks';
-export { loadSourceText } from './load-source-text';
+export { loadSourceText, withoutPageFurniture } from './load-source-text';
 export { deckBatchSummaryCombiner } from './merge-batch-summaries';
 export { BulletRegister, jaccard, NEAR_COPY_JACCARD, normaliseText, textTokens } from './near-duplicate-text';
 export {

@@ -181,3 +181,79 @@ Raft is a consensus algorithm for managing a replicated log and keeping servers 
     );
   });
 });
+
+// A textbook as unpdf reads it: sections in order, a formula's set-builder bar read as a table cell
+// separator, TeX's ≠ as "6 =", a formula line and a figure label on lines of their own.
+const TEXTBOOK = `Einführung in die Topologie
+
+1.1 Produkte
+Es seien X1 und X2 topologische Räume mit ihren offenen Mengen.
+T = { U ⊆ X1 × X2 | U offen } ist eine Topologie auf X1 × X2.
+B = { U1 × U2 | Ui offen in Xi } ist eine Basis dieser Topologie.
+
+2.1 Mannigfaltigkeiten
+Eine Mannigfaltigkeit ist ein topologischer Raum, der lokal wie ein euklidischer Raum aussieht.
+Jede Mannigfaltigkeit ist lokal zusammenhängend und lokal kompakt in jedem Punkt.
+Eine Karte ist ein Homöomorphismus von einer offenen Menge auf eine offene Teilmenge.
+Mannigfaltigkeiten der Dimension zwei heißen auch Flächen in der Geometrie.
+
+3.1 Überlagerungen
+Ist f eine Decktransformation und f 6 = id, dann hat f keinen Fixpunkt auf Y.
+Eine Überlagerung ist eine stetige surjektive Abbildung mit lokal trivialen Fasern.
+Die Fasern einer Überlagerung haben überall dieselbe Mächtigkeit im Raum.
+Die Decktransformationen einer Überlagerung bilden mit der Verkettung eine Gruppe.
+Xi
+Die universelle Überlagerung eines Raumes ist bis auf Isomorphie eindeutig bestimmt.
+Da M zusammenhängend ist und M = Z︸︷︷︸
+Jede Überlagerung eines einfach zusammenhängenden Raumes ist eine triviale Überlagerung.
+`;
+
+describe('planLexicalOutline on a textbook', () => {
+  const outline = planLexicalOutline(TEXTBOOK, { language: 'de', fallbackTitle: 'topo', maxSlides: 8 });
+  const titles = outline.slides.map((slide) => slide.title);
+  const text = outline.slides.flatMap((slide) => [slide.title, ...slide.bullets]).join('\n');
+
+  it('follows the order of the source', () => {
+    const order = ['Mannigfaltigkeiten', 'Überlagerungen'].map((title) => titles.indexOf(title));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(titles.at(-1)).toBe('Das Wichtigste in Kürze');
+  });
+
+  it('places a table slide where its section stands, even when the section itself is not chosen', () => {
+    const source = `Bericht
+
+Zahlen
+Jahr | Anlagen | Leistung
+2021 | 4 | 120
+2022 | 8 | 240
+2023 | 12 | 360
+
+Ausbau
+Der Ausbau der Anlagen hat sich in drei Jahren verdreifacht und geht weiter.
+Jede neue Anlage liefert im Mittel dreißig Kilowatt Leistung für das Netz.
+
+Ausblick
+Für die kommenden Jahre plant die Gemeinde zwölf weitere Anlagen im Ort.
+Die Finanzierung der weiteren Anlagen ist durch den Haushalt gesichert.
+`;
+    const planned = planLexicalOutline(source, { language: 'de', fallbackTitle: 'bericht', maxSlides: 8 });
+    expect(planned.slides.map((slide) => slide.title)).toEqual([
+      'Zahlen: Kennzahlen',
+      'Zahlen im Überblick',
+      'Ausbau',
+      'Ausblick',
+    ]);
+  });
+
+  it('reads set-builder notation as prose, not as a table', () => {
+    expect(outline.slides.some((slide) => slide.table || slide.chart)).toBe(false);
+  });
+
+  it('keeps glyph debris off the slides and formula lines and figure labels out of the titles', () => {
+    expect(text).not.toContain('6 =');
+    expect(text).toContain('Eine Überlagerung ist eine stetige surjektive Abbildung');
+    expect(titles).not.toContain('Xi');
+    expect(titles.some((title) => title.includes('='))).toBe(false);
+  });
+});

@@ -14,6 +14,7 @@ import {
 } from '@xsb/probes';
 import { BUILT_IN_AUDIENCES } from '@xsb/weights';
 import { scaffoldingFor } from './deck-scaffolding';
+import { hasGlyphDebris } from './glyph-debris';
 import { BulletRegister } from './near-duplicate-text';
 
 export interface LexicalOutlineOptions {
@@ -242,11 +243,12 @@ function plainInline(text: string): string {
     .replace(/`([^`]*)`/g, '$1');
 }
 
+/** Sentences of five words or more; one holding PDF glyph debris ("f 6 = id") never reaches a slide. */
 function splitSentences(paragraph: string): string[] {
   return plainInline(paragraph)
     .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])|(?<=[。！？])/u)
     .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
-    .filter((sentence) => wordCount(sentence) >= 5);
+    .filter((sentence) => wordCount(sentence) >= 5 && !hasGlyphDebris(sentence));
 }
 
 function parseTableRow(line: string): string[] {
@@ -257,23 +259,38 @@ function parseTableRow(line: string): string[] {
     .map((cell) => cell.trim());
 }
 
+/** Whether every bracket a text opens it also closes ("{ U ⊆ X | U offen }" split at `|` is not). */
+function balancedBrackets(text: string): boolean {
+  const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
+  return count(/\{/g) === count(/\}/g) && count(/\(/g) === count(/\)/g) && count(/\[/g) === count(/\]/g);
+}
+
 /**
  * A table row: a Markdown pipe row (`| a | b |`), or cells joined by ` | ` as `@xsb/sources` writes
- * HTML table rows into `source_context.txt`.
+ * HTML table rows into `source_context.txt` — unless a cell opens a bracket another one closes: that
+ * is set-builder notation ("T = { U ⊆ X1 × X2 | U offen }"), not a table.
  */
 function isTableRow(line: string): boolean {
-  return (line.startsWith('|') && line.includes('|', 1)) || /^[^|]+( \| [^|]+)+$/.test(line);
+  if (line.startsWith('|') && line.includes('|', 1)) return true;
+  return /^[^|]+( \| [^|]+)+$/.test(line) && line.split(' | ').every(balancedBrackets);
 }
+
+/** Relations, arrows and brace glyphs of a formula, which section headings do not hold. */
+const FORMULA_MARK = /[=≠<>≤≥∈∉⊂⊆⊃⊇→↦⇒⇔∼≅︷︸]/u;
 
 /**
  * In text without Markdown headings (PDF or HTML extractions), a short line (at most 8 words) that
  * starts with a capital or a section number, has no closing punctuation and follows the end of a
  * sentence (or a blank line) is taken as a heading, unless it reads as a wrapped line of prose (a
- * sentence end inside, two commas, a closing hyphen or short lower-case word) or holds no letter (a
- * page number).
+ * sentence end inside, two commas, a closing hyphen or short lower-case word), holds no letter (a
+ * page number) or no word of three letters (a figure's label), a formula's relation or arrow, or
+ * PDF glyph debris (see glyph-debris.ts).
  */
 function isPlainHeading(line: string, previous: string): boolean {
-  if (line === '' || isTableRow(line) || !/\p{L}/u.test(line)) return false;
+  if (line === '' || isTableRow(line) || !/\p{L}/u.test(line) || hasGlyphDebris(line)) return false;
+  // A formula broken onto its own line ("Da M zusammenhängend ist und M = Z︸︷︷︸") or a figure's
+  // label ("Xi") is no heading: a heading has a relation-free line and a word of three letters.
+  if (FORMULA_MARK.test(line) || !/\p{L}{3}/u.test(line)) return false;
   const words = line.split(/\s+/).length;
   if (words > 8 || /[.,;:!?-]$/.test(line) || !/^[\p{Lu}\d]/u.test(line)) return false;
   // A wrapped line of prose: a sentence ends inside it, or it stops on a short lower-case word
@@ -429,9 +446,10 @@ function chartFromTable(table: string[][], title: string): OutlineSlide['chart']
  * The deterministic `lexical` planner: an extractive outline, so demos and tests need no model.
  * Sentences are scored by the summed document frequency of their content words (divided by the
  * square root of their length), plus a bonus for numbers and, for a conditioned deck, for words of
- * the audience profile. The best sections (headings in source order) become slides with their top
- * sentences as bullets; the first pipe table becomes a native table and, if numeric, a bar chart;
- * a closing "Key takeaways" slide holds the best remaining sentences.
+ * the audience profile. The best sections become slides, in source order, with their top sentences
+ * as bullets (in source order too); the first pipe table becomes a native table and, if numeric, a
+ * bar chart, placed where its section stands in the source; a closing "Key takeaways" slide holds the
+ * best remaining sentences. Sentences and headings with PDF glyph debris ("f 6 = id") are left out.
  * With the audience's lexical preferences (explicit, or a built-in profile's via `audienceId`), a
  * conditioned deck also weighs each sentence by the offline judge's utility of the probes it would
  * yield (0.5 + U), drops sentences of utility 0 and keeps the more valued clause of a long sentence;
@@ -520,7 +538,10 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     .slice(0, contentBudget)
     .sort((a, b) => a.position - b.position);
   const slides: OutlineSlide[] = [];
-  for (const { section } of ranked) {
+  const tablePosition = firstTable ? sections.indexOf(firstTable.section) : -1;
+  for (const { section, position } of ranked) {
+    // The table's slides stand where its section stands in the source, whether or not it was chosen.
+    if (position > tablePosition) slides.push(...tableSlides.splice(0));
     const bullets = topSentences(section.sentences, perSlide);
     if (bullets.length === 0) continue;
     const untitled = words ? (slides.length === 0 ? words.overview : words.moreDetails) : title;
