@@ -1,5 +1,6 @@
 import { listEmptyProbeBanks, type MetricsSummary, RunLayout } from '@xsb/core';
 import { type AggregateOptions, type RowFilters, runAggregation } from '@xsb/metrics';
+import { listProbeLanguageNotes } from '@xsb/probes';
 import { findMissingEvaluationJobs } from './find-missing-evaluation-jobs';
 
 export interface AggregateRunOptions extends Omit<AggregateOptions, 'missingJobs'> {
@@ -15,7 +16,8 @@ export interface AggregateRunOptions extends Omit<AggregateOptions, 'missingJobs
  * `summary.csv` and `report.md`, and lists as `missing_jobs` each evaluation job of the run (its deck
  * tree expanded over audiences) that has no metrics.json, with the reason: nothing drops out
  * silently. Filters narrow rows and missing jobs alike. Cases whose finished probe bank is empty are
- * listed as `empty_probe_banks` (each a line of report.md: "case X: 0 probes, contributes no coverage").
+ * listed as `empty_probe_banks` (each a line of report.md: "case X: 0 probes, contributes no coverage"),
+ * and banks whose questions are not in the source's language as `probe_language_notes`.
  */
 export async function aggregateRun(
   options: AggregateRunOptions,
@@ -25,9 +27,11 @@ export async function aggregateRun(
   const missingJobs = await findMissingEvaluationJobs(layout, run);
   // A case whose bank is empty has rows with null coverage: the summary names it.
   const emptyProbeBanks = await listEmptyProbeBanks(layout, aggregate.filters?.cases);
+  const probeLanguageNotes = await listProbeLanguageNotes(layout, aggregate.filters?.cases);
   return runAggregation([layout.runDir(run)], outDir ?? layout.summaryDir(run), {
     ...aggregate,
     missingJobs,
     emptyProbeBanks,
+    probeLanguageNotes,
   });
 }

@@ -53,6 +53,8 @@ export interface AggregateOptions {
   missingJobs?: readonly MissingJob[];
   /** Cases whose finished probe bank is empty (`listEmptyProbeBanks`); recorded as `empty_probe_banks`. */
   emptyProbeBanks?: readonly string[];
+  /** Lines on banks whose questions are not in the source's language; recorded as `probe_language_notes`. */
+  probeLanguageNotes?: readonly string[];
 }
 
 function median(sorted: readonly number[]): number {
@@ -195,5 +197,6 @@ export async function aggregateMetrics(
       ? { missing_jobs: [...options.missingJobs] }
       : { missing_jobs: null, missing_jobs_note: MISSING_JOBS_UNKNOWN_NOTE }),
     ...(options.emptyProbeBanks ? { empty_probe_banks: [...options.emptyProbeBanks] } : {}),
+    ...(options.probeLanguageNotes ? { probe_language_notes: [...options.probeLanguageNotes] } : {}),
   };
 }

@@ -169,6 +169,7 @@ export function renderSummaryHeader(summary: MetricsSummary): string[] {
     );
   else lines.push('- missing jobs: none (every evaluation job of the run has metrics)');
   for (const caseLabel of summary.empty_probe_banks ?? []) lines.push(`- ${emptyProbeBankNote(caseLabel)}`);
+  for (const note of summary.probe_language_notes ?? []) lines.push(`- ${note}`);
   return lines;
 }
 

@@ -210,6 +210,17 @@ describe('what stands behind each number in the summary', () => {
     expect(unknown.summary.empty_probe_banks).toBeUndefined();
     expect(await readFile(join(out, 'report.md'), 'utf8')).not.toContain('0 probes');
   });
+
+  it('repeats the notes on probe banks whose questions are not in the source language', async () => {
+    const root = join(dir, 'run', 'metrics');
+    await writeRow(root, 'gen__audience_agnostic', 'learners', 'c1', {});
+    const out = join(dir, 'run', 'summary');
+    const note =
+      'case c1: questions use en templates (no templates for "nl"; metadata.template_language says so per probe)';
+    const { summary } = await runAggregation([root], out, { probeLanguageNotes: [note] });
+    expect(summary.probe_language_notes).toEqual([note]);
+    expect(await readFile(join(out, 'report.md'), 'utf8')).toContain(`- ${note}`);
+  });
 });
 
 describe('judge descriptors', () => {

@@ -17,6 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generateCaseProbes } from './generate-case-probes';
 import type { GeneratedProbe } from './generated-probe';
 import { LexicalProbeGenerator } from './lexical-probe-generator';
+import { listProbeLanguageNotes } from './lexical-question-templates';
 import { ScriptedProbeGenerator } from './testing';
 
 const MARKDOWN = `# Solar report
@@ -385,6 +386,28 @@ Er kann in „Elementare Differentialgeometrie“ von Christian Bär, ISBN 978-3
     expect(byReason.isbn).toBeGreaterThan(0);
     expect(Object.values(byReason).reduce((sum, n) => sum + n, 0)).toBe(status.counts.filtered);
     expect(bank.some((p) => /stackexchange|978/.test(p.question))).toBe(false);
+  });
+});
+
+describe('generateCaseProbes on a source without question templates', () => {
+  it('uses English templates, marks each probe and lists the case in the language notes', async () => {
+    const dutch = [
+      'De gemeente Riverton plaatste in 2023 precies 412 warmtepompen in sociale huurwoningen van de stad.',
+      'De gemiddelde seizoensprestatiefactor van die warmtepompen lag in de eerste winter op 3,1 volgens de metingen.',
+      'De bewoners betaalden een vaste bijdrage van 2500 euro voor de installatie van de nieuwe warmtepomp.',
+    ].join('\n');
+    const dataDir = await dataDirWith('rapport.md', dutch);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    await generateCaseProbes(layout, sourceCase, { generator: new LexicalProbeGenerator() });
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    const bank = await readJsonlAll(layout.probesFile('case_a'), probeSchema);
+    expect(status).toMatchObject({ source_language: 'nl', template_languages: ['en'] });
+    expect(bank.length).toBeGreaterThan(0);
+    expect(bank.every((p) => p.metadata.template_language === 'en')).toBe(true);
+    expect(await listProbeLanguageNotes(layout)).toEqual([
+      'case case_a: questions use en templates (no templates for "nl"; metadata.template_language says so per probe)',
+    ]);
   });
 });
 

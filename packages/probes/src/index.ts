@@ -43,6 +43,7 @@ export {
 export { type DefinitionSubject, definitionSubject, FUNCTION_WORDS } from './lexical-definition-subject';
 export { LexicalProbeGenerator } from './lexical-probe-generator';
 export {
+  listProbeLanguageNotes,
   type QuestionTemplates,
   questionTemplates,
   TEMPLATE_LANGUAGES,

@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { compareCodePoints, probeGenerationStatusSchema, type RunLayout, readJson } from '@xsb/core';
+
 /**
  * The question wording of the lexical generator per language. The languages are those the baseline
  * deck writes in (en, de, fr, es); a source in any other language (or one whose language is not
@@ -65,4 +69,30 @@ export function templateLanguageNote(status: {
   if (foreign.length === 0) return undefined;
   const why = source === undefined ? 'the source language is unknown' : `no templates for "${source}"`;
   return `case ${status.case_id}: questions use ${foreign.join(', ')} templates (${why}; metadata.template_language says so per probe)`;
+}
+
+/**
+ * The {@link templateLanguageNote} of every finished bank of the data folder whose questions are not
+ * in the source's language, sorted by case; only among `caseLabels` when given. Stage 7 records them
+ * as `probe_language_notes`, so report.md and the HTML report say so too.
+ */
+export async function listProbeLanguageNotes(
+  layout: RunLayout,
+  caseLabels?: Iterable<string>,
+): Promise<string[]> {
+  const root = layout.probesRoot();
+  const labels = caseLabels
+    ? [...new Set(caseLabels)]
+    : existsSync(root)
+      ? (await readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name)
+      : [];
+  const notes: string[] = [];
+  for (const label of labels.sort(compareCodePoints)) {
+    const file = layout.probeStatusFile(label);
+    if (!existsSync(file)) continue;
+    const status = await readJson(file, probeGenerationStatusSchema).catch(() => undefined);
+    const note = status?.status === 'complete' ? templateLanguageNote(status) : undefined;
+    if (note) notes.push(note);
+  }
+  return notes;
 }

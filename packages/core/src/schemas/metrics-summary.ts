@@ -99,5 +99,10 @@ export const metricsSummarySchema = z.looseObject({
    * Absent when the summary was made from folders without a data folder to look in.
    */
   empty_probe_banks: z.array(z.string().min(1)).optional(),
+  /**
+   * One line per case whose template-phrased probe questions are not in the source's language
+   * ("case X: questions use en templates (no templates for \"nl\"; …)"). Absent like `empty_probe_banks`.
+   */
+  probe_language_notes: z.array(z.string().min(1)).optional(),
 });
 export type MetricsSummary = z.infer<typeof metricsSummarySchema>;

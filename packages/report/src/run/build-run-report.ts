@@ -52,6 +52,8 @@ function headerSection(
   if (header.missingJobs.length > 0)
     facts.push(['missing jobs', `${header.missingJobs.length}: ${header.missingJobs.join('; ')}`]);
   if (header.emptyProbeBanks.length > 0) facts.push(['empty probe banks', header.emptyProbeBanks.join('; ')]);
+  if (header.probeLanguageNotes.length > 0)
+    facts.push(['probe question language', header.probeLanguageNotes.join('; ')]);
   return section(
     'measured',
     'What was measured',

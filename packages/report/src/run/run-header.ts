@@ -35,6 +35,8 @@ export interface RunHeader {
   missingJobs: string[];
   /** "case X: 0 probes, contributes no coverage" for each case whose finished probe bank is empty. */
   emptyProbeBanks: string[];
+  /** Cases whose template-phrased probe questions are not in the source's language (summary.json). */
+  probeLanguageNotes: string[];
   /** A group is thin when its median deck has fewer included probes than this (summary.json). */
   thinBelow: number;
 }
@@ -140,6 +142,7 @@ export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
     emptyProbeBanks: (
       summary.empty_probe_banks ?? (await listEmptyProbeBanks(new RunLayout(data.dataDir), cases))
     ).map(emptyProbeBankNote),
+    probeLanguageNotes: summary.probe_language_notes ?? [],
     thinBelow: summary.thin_below,
   };
 }
