@@ -26,6 +26,24 @@ afterEach(() => cleanup());
 const run = (args: XsbArgs) => runXsb(args, { cwd: root });
 
 describe('xsb weights', () => {
+  it('before `xsb probes`: exits 2 with one line naming the cases; a case without a bank among others fails once', async () => {
+    await writeSourceCase(join(root, 'data'), 'second', 'notes.md', TEXT, {
+      scene: 'briefing',
+      valid_audiences: ['learners', 'investors'],
+    });
+    const early = await run(['weights']);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toBe('ERROR: no probe bank for cases pilot, second: run `xsb probes` first\n');
+    expect(early.stdout).toBe('');
+
+    expect((await run(['probes', '--case', 'pilot'])).code).toBe(0);
+    const partly = await run(['weights', '--audience', 'learners']);
+    expect(partly.code).toBe(1);
+    expect(partly.stdout).toMatch(/pilot\s+learners\s+\d+\s+0\s+0\s+complete/);
+    expect(partly.stderr.match(/no probe bank/g)).toHaveLength(1);
+    expect(partly.stderr).toMatch(/ERROR: second\/-: no probe bank \(run `xsb probes` for this case first\)/);
+  });
+
   it("weighs each case's valid audiences, with user profiles from --audiences", async () => {
     expect((await run(['probes'])).code).toBe(0);
     const profiles = join(root, 'audiences.json');

@@ -13,6 +13,7 @@ import {
   ensureAudienceWeights,
   loadAudienceProfiles,
   plannedWeightCalls,
+  requireProbeBanks,
   WEIGHT_DEFAULTS,
 } from '@xsb/weights';
 import {
@@ -98,10 +99,21 @@ export const weightsCommand: CommandModule = {
         const judge = createUtilityJudge(config.judge, clientOptions);
         // With --batch, every pair's judgments are asked at once so one batch collects them all.
         const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
-        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case, shard);
-        const rows = failures.map((failure) =>
-          emptyRow(failure.caseId, '-', 'failed', failure.error.message),
+        const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
+        // Weights before probes is one usage error; a case whose bank is missing among others fails once.
+        const withoutBank = requireProbeBanks(
+          layout,
+          discovered.cases.map((sourceCase) => sourceCase.caseId),
         );
+        const cases = discovered.cases.filter((sourceCase) => !withoutBank.includes(sourceCase.caseId));
+        const rows = [
+          ...discovered.failures.map((failure) =>
+            emptyRow(failure.caseId, '-', 'failed', failure.error.message),
+          ),
+          ...withoutBank.map((caseLabel) =>
+            emptyRow(caseLabel, '-', 'failed', 'no probe bank (run `xsb probes` for this case first)'),
+          ),
+        ];
         // Every pair to weight, then its planned judge calls (batches × k; 0 when finished), so the
         // progress total is exact before the first call.
         const pairs: Array<{ caseLabel: string; audience: string }> = [];
