@@ -1,8 +1,9 @@
 import type { PerturbationChange } from '@xsb/core';
+import { type InheritedXfrm, placeholderGeometryResolver } from '@xsb/decks';
 import { excerpt, type KindOutcome, type PptxVariant, unchangedSlides } from './kind-outcome';
 import type { SlideShape } from './slide-model';
 import { sampleIndices, unitsFor } from './text-patterns';
-import { applySplices, type Splice, tagAttribute } from './xml-scan';
+import { applySplices, encodeXmlAttribute, type Splice, tagAttribute } from './xml-scan';
 
 const EMU_PER_POINT = 12_700;
 /** Sizes `shrink_fonts` sets, in points: all below the 12 pt legibility floor of the layout check. */
@@ -78,10 +79,75 @@ interface Box {
   cy: number;
 }
 
-function boxOf(shape: SlideShape): Box | undefined {
+const usable = (box: Box): Box | undefined =>
+  [box.x, box.y, box.cx, box.cy].every(Number.isFinite) && box.cx > 0 && box.cy > 0 ? box : undefined;
+
+/** A shape's box and, for a placeholder without an `a:xfrm` of its own, the geometry it inherits. */
+interface Geometry {
+  box: Box;
+  inherited: InheritedXfrm | undefined;
+}
+
+function ownGeometry(shape: SlideShape): Geometry | undefined {
   if (!shape.off || !shape.ext) return undefined;
-  const box = { x: shape.off.x, y: shape.off.y, cx: shape.ext.cx, cy: shape.ext.cy };
-  return Object.values(box).every(Number.isFinite) && box.cx > 0 && box.cy > 0 ? box : undefined;
+  const box = usable({ x: shape.off.x, y: shape.off.y, cx: shape.ext.cx, cy: shape.ext.cy });
+  return box && { box, inherited: undefined };
+}
+
+/**
+ * The geometry of each shape of a slide: its own `a:off`/`a:ext`, else (a placeholder with no
+ * `a:xfrm`, the usual case in decks made from a template) the box its layout or master placeholder
+ * gives it, resolved by @xsb/decks the way `readDeck` resolves it.
+ */
+function slideGeometry(variant: PptxVariant): (position: number, shape: SlideShape) => Geometry | undefined {
+  const resolvers = new Map<number, ReturnType<typeof placeholderGeometryResolver>>();
+  const resolverFor = (position: number) => {
+    let resolver = resolvers.get(position);
+    if (!resolver) {
+      const related = (part: string | undefined, kind: string) =>
+        part ? variant.editor.relationships(part).find((rel) => rel.kind === kind)?.target : undefined;
+      const layout = related(variant.list.entries[position]!.part, 'slideLayout');
+      const master = related(layout, 'slideMaster');
+      resolver = placeholderGeometryResolver({
+        layoutXml: layout ? variant.editor.text(layout) : undefined,
+        masterXml: master ? variant.editor.text(master) : undefined,
+      });
+      resolvers.set(position, resolver);
+    }
+    return resolver;
+  };
+  return (position, shape) => {
+    const own = ownGeometry(shape);
+    if (own || shape.hasXfrm || !shape.spPr || shape.placeholderType === undefined) return own;
+    const inherited = resolverFor(position)({ type: shape.placeholderType, idx: shape.placeholderIdx });
+    const box = inherited && usable({ x: inherited.x, y: inherited.y, cx: inherited.cx, cy: inherited.cy });
+    return box && { box, inherited };
+  };
+}
+
+/** The DrawingML prefix the slide part declares (`a:` almost always), or a local declaration. */
+function drawingPrefix(xml: string): { prefix: string; declaration: string } {
+  const match =
+    /\sxmlns:([\w.-]+)\s*=\s*["']http:\/\/schemas\.openxmlformats\.org\/drawingml\/2006\/main["']/.exec(xml);
+  if (match) return { prefix: `${match[1]}:`, declaration: '' };
+  return { prefix: 'a:', declaration: ' xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"' };
+}
+
+/**
+ * The splice that gives a placeholder its own `a:xfrm` (first child of `p:spPr`, as the schema
+ * orders it) at `box`, keeping the rotation and flips it inherited, so the move is explicit.
+ */
+function writeXfrm(xml: string, shape: SlideShape, box: Box, inherited: InheritedXfrm): Splice {
+  const spPr = shape.spPr!;
+  const { prefix, declaration } = drawingPrefix(xml);
+  const attributes = Object.entries(inherited.attributes)
+    .map(([name, value]) => ` ${name}="${encodeXmlAttribute(value)}"`)
+    .join('');
+  const xfrm = `<${prefix}xfrm${declaration}${attributes}><${prefix}off x="${box.x}" y="${box.y}"/><${prefix}ext cx="${box.cx}" cy="${box.cy}"/></${prefix}xfrm>`;
+  if (!spPr.empty) return { start: spPr.end, end: spPr.end, text: xfrm };
+  const raw = xml.slice(spPr.start, spPr.end);
+  const name = /^<([\w.:-]+)/.exec(raw)![1]!;
+  return { start: spPr.start, end: spPr.end, text: `${raw.replace(/\s*\/>$/, '>')}${xfrm}</${name}>` };
 }
 
 const describe = (box: Box) => `x=${box.x} y=${box.y} cx=${box.cx} cy=${box.cy}`;
@@ -102,16 +168,18 @@ function offSlide(box: Box, size: { cx: number; cy: number }): boolean {
  * records which of the two geometry checks each move breaks.
  */
 export function overflowText(variant: PptxVariant): KindOutcome {
-  const units: Array<{ position: number; shape: number; box: Box }> = [];
+  const geometryOf = slideGeometry(variant);
+  const units: Array<{ position: number; shape: number; box: Box; inherited: InheritedXfrm | undefined }> =
+    [];
   for (const position of variant.content) {
     const { model } = variant.texts.get(position);
     model.shapes.forEach((shape, index) => {
-      const box = boxOf(shape);
-      if (!box || shape.parent !== -1 || shape.name !== 'sp' || shape.hidden) return;
+      if (shape.parent !== -1 || shape.name !== 'sp' || shape.hidden) return;
       const hasText = shape.paragraphs.some((paragraph) =>
         model.paragraphs[paragraph]!.runs.some((run) => model.runs[run]!.text.trim() !== ''),
       );
-      if (hasText) units.push({ position, shape: index, box });
+      const geometry = hasText ? geometryOf(position, shape) : undefined;
+      if (geometry) units.push({ position, shape: index, ...geometry });
     });
   }
   if (units.length === 0) {
@@ -119,7 +187,8 @@ export function overflowText(variant: PptxVariant): KindOutcome {
       changes: [],
       eligible: 0,
       changed: 0,
-      skipped: 'the content slides hold no text box with its own position and size',
+      skipped:
+        "the content slides hold no text box with a position and size (its own, or its layout placeholder's)",
     };
   }
   const chosen = sampleIndices(units.length, unitsFor(variant.severity, units.length), variant.random).map(
@@ -148,7 +217,7 @@ export function overflowText(variant: PptxVariant): KindOutcome {
     for (const unit of chosen.filter((item) => item.position === position)) {
       const shape = model.shapes[unit.shape]!;
       const partners = model.shapes
-        .map((other, index) => ({ other, index, box: boxOf(other) }))
+        .map((other, index) => ({ other, index, box: geometryOf(position, other)?.box }))
         .filter(
           ({ other, index, box }) =>
             index !== unit.shape &&
@@ -178,18 +247,23 @@ export function overflowText(variant: PptxVariant): KindOutcome {
         continue;
       }
       if (variant.slideSize && offSlide(next, variant.slideSize)) broken.add('off_slide');
-      const off = xml
-        .slice(shape.off!.start, shape.off!.end)
-        .replace(/(\sx\s*=\s*)"[^"]*"/, `$1"${next.x}"`)
-        .replace(/(\sy\s*=\s*)"[^"]*"/, `$1"${next.y}"`);
-      const ext = xml
-        .slice(shape.ext!.start, shape.ext!.end)
-        .replace(/(\scx\s*=\s*)"[^"]*"/, `$1"${next.cx}"`)
-        .replace(/(\scy\s*=\s*)"[^"]*"/, `$1"${next.cy}"`);
-      splices.push(
-        { start: shape.off!.start, end: shape.off!.end, text: off },
-        { start: shape.ext!.start, end: shape.ext!.end, text: ext },
-      );
+      if (unit.inherited) {
+        splices.push(writeXfrm(xml, shape, next, unit.inherited));
+        detail += ` (its position was inherited from the slide ${unit.inherited.from}; the shape now carries its own)`;
+      } else {
+        const off = xml
+          .slice(shape.off!.start, shape.off!.end)
+          .replace(/(\sx\s*=\s*)"[^"]*"/, `$1"${next.x}"`)
+          .replace(/(\sy\s*=\s*)"[^"]*"/, `$1"${next.y}"`);
+        const ext = xml
+          .slice(shape.ext!.start, shape.ext!.end)
+          .replace(/(\scx\s*=\s*)"[^"]*"/, `$1"${next.cx}"`)
+          .replace(/(\scy\s*=\s*)"[^"]*"/, `$1"${next.cy}"`);
+        splices.push(
+          { start: shape.off!.start, end: shape.off!.end, text: off },
+          { start: shape.ext!.start, end: shape.ext!.end, text: ext },
+        );
+      }
       changes.push({
         slide: position + 1,
         field: 'bbox',

@@ -27,7 +27,13 @@ export interface SlideShape {
   /** The enclosing shape (a group) or -1 for a child of the slide's shape tree. */
   parent: number;
   placeholderType: string | undefined;
+  /** `idx` of the shape's `p:ph`, which matches it to its layout placeholder. */
+  placeholderIdx: string | undefined;
   hidden: boolean;
+  /** The shape's own `p:spPr` tag (`empty` for `<p:spPr/>`), where an inherited `a:xfrm` is written. */
+  spPr: { start: number; end: number; empty: boolean } | undefined;
+  /** Whether `spPr` holds an `a:xfrm` (complete or not): only a shape without one inherits geometry. */
+  hasXfrm: boolean;
   /** `a:off` / `a:ext` tags of the shape's own `spPr/xfrm` (or `p:xfrm` of a graphic frame). */
   off: { start: number; end: number; x: number; y: number } | undefined;
   ext: { start: number; end: number; cx: number; cy: number } | undefined;
@@ -123,7 +129,10 @@ export function readSlideModel(xml: string): SlideModel {
         end: tag.end,
         parent: innermostShape(),
         placeholderType: undefined,
+        placeholderIdx: undefined,
         hidden: false,
+        spPr: undefined,
+        hasXfrm: false,
         off: undefined,
         ext: undefined,
         paragraphs: [],
@@ -140,8 +149,15 @@ export function readSlideModel(xml: string): SlideModel {
         const hidden = tagAttribute(raw, 'hidden');
         if (hidden === '1' || hidden === 'true') current.hidden = true;
       }
-      if (tag.name === 'ph' && parentName() === 'nvPr')
+      if (tag.name === 'ph' && parentName() === 'nvPr') {
         current.placeholderType = tagAttribute(raw, 'type') ?? 'obj';
+        current.placeholderIdx = tagAttribute(raw, 'idx');
+      }
+      const ownChild = stack[stack.length - 1]?.shape === shapeIndex;
+      if (tag.name === 'spPr' && parentName() === current.name && ownChild && !current.spPr)
+        current.spPr = { start: tag.start, end: tag.end, empty: !isOpen };
+      if (tag.name === 'xfrm' && parentName() === 'spPr' && parentName(2) === current.name && ownChild)
+        current.hasXfrm = true;
       const inOwnXfrm =
         parentName() === 'xfrm' &&
         (parentName(2) === 'spPr' || parentName(2) === current.name || parentName(2) === 'grpSpPr') &&
