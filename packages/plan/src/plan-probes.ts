@@ -62,11 +62,13 @@ export async function planProbes(
     const mineru = sourceCase.sourceType === 'pdf' && options.sourceOptions?.pdfParser === 'mineru';
     let prepared: Awaited<ReturnType<typeof prepareSourceContext>>;
     try {
+      // As `xsb probes`: the retained source of `xsb sources` is kept unless --source-chars is given.
       prepared = await prepareSourceContext(options.layout, sourceCase, {
         keepPdfParser: true,
+        keepSourceSelection: true,
         ...options.sourceOptions,
         ...(mineru ? { pdfParser: 'unpdf' as const } : {}),
-        maxChars: chunking.source_chars,
+        maxChars: options.sourceChars,
         persist: false,
       });
     } catch (error) {
@@ -79,7 +81,13 @@ export async function planProbes(
     const source = { caseId: sourceCase.caseId, text, chunks: chunks.length, regenerated: false };
     sources.push(source);
     if (offline) continue;
-    const settings = probeBankSettings(sourceCase, generator, k, chunking, prepared.extracted);
+    const settings = probeBankSettings(
+      sourceCase,
+      generator,
+      k,
+      { ...chunking, source_chars: prepared.extracted.maxChars },
+      prepared.extracted,
+    );
     if (!options.force && (await findFinishedProbeBank(options.layout, sourceCase.caseId, settings))) {
       builder.reuse(PROBES_STAGE, chunks.length * k);
       continue;

@@ -31,6 +31,32 @@ describe('xsb plan, xsb usage', () => {
     await cleanup?.();
   });
 
+  it('plan probes keeps the retained source xsb sources decided, unless --source-chars is given', async () => {
+    const paragraphs = Array.from(
+      { length: 80 },
+      (_, i) => `Paragraph ${i}: the heat pump number ${i} reached a seasonal factor of 3.${i % 10}.`,
+    );
+    await mkdir(join(root, 'kept', 'sources', 'long'), { recursive: true });
+    await writeFile(
+      join(root, 'kept', 'sources', 'long', 'notes.md'),
+      `# Notes\n\n${paragraphs.join('\n\n')}\n`,
+    );
+    expect((await run('sources --data kept --source-chars 500')).code).toBe(0);
+    const plan = async (...extra: string[]) => {
+      const result = await run([
+        ...'plan probes --data kept --judge anthropic:claude-sonnet-4-5 --chunk-chars 100 --out kept.json'.split(
+          ' ',
+        ),
+        ...extra,
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      return result.stdout;
+    };
+    // 500 kept characters in chunks of 100, k = 3: 15 calls (the whole file would need about 200).
+    expect(await plan()).toMatch(/^probes\s+15\s/m);
+    expect(await plan('--source-chars', '1000')).toMatch(/^probes\s+30\s/m);
+  });
+
   it.each(['anthropic:claude-sonnet-4-5', 'openai:gpt-4.1'])(
     '%s: plan eval → eval → usage reconciles (calls exact, input tokens within a tenth)',
     async (judge) => {

@@ -13,6 +13,8 @@ import {
   discoverSelectedCases,
   integerFlag,
   mineruCacheDirFor,
+  optionalIntegerFlag,
+  pagesFlag,
   parseTauA,
   requireExistingPath,
 } from '../cli-options';
@@ -189,7 +191,8 @@ function registerPlanProbes(plan: Command, context: CliContext): void {
     const k = integerFlag('--k', value('k'), PROBE_DEFAULTS.k, 1);
     const chunkChars = integerFlag('--chunk-chars', value('chunkChars'), PROBE_DEFAULTS.chunkChars);
     const chunkOverlap = integerFlag('--chunk-overlap', value('chunkOverlap'), PROBE_DEFAULTS.chunkOverlap);
-    const sourceChars = integerFlag('--source-chars', value('sourceChars'), PROBE_DEFAULTS.sourceChars, 1);
+    const sourceChars = optionalIntegerFlag('--source-chars', value('sourceChars'), 1);
+    const pages = pagesFlag(value('pages'));
     const { config, env } = context.loadConfig(configFlags({ data: value('data'), judge: value('judge') }));
     const dataDir = resolve(context.io.cwd, config.dataDir);
     const { cases, failures } = await discoverSelectedCases(dataDir, flags.case as string[] | undefined);
@@ -204,7 +207,12 @@ function registerPlanProbes(plan: Command, context: CliContext): void {
       chunkOverlap,
       sourceChars,
       force: flags.force === true,
-      sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir: mineruCacheDirFor(config, env) },
+      sourceOptions: {
+        pdfParser: config.pdfParser,
+        env,
+        mineruCacheDir: mineruCacheDirFor(config, env),
+        pages,
+      },
     });
     await finishPlan(context, command, builder, { config, run: config.run, flags, outFlag });
   });
