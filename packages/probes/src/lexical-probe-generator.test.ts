@@ -291,6 +291,16 @@ describe('LexicalProbeGenerator and math-font debris', () => {
     for (const debris of ['6', '7', '0', '1']) expect(answers.has(debris), debris).toBe(false);
   });
 
+  it('builds no probe on an index list or on a figure number hyphenated across lines', async () => {
+    const answers = await answersOf(
+      [
+        'Beweis: Seien die Isometrien gegeben mit ϕi(P) = P′ für alle i = 1, 2, 3 der Konstruktion.',
+        'Ein Beispiel ist die in Abbil- dung 1.9 dargestellte Hilbert-Kurve aus dem ersten Kapitel.',
+      ].join(' '),
+    );
+    for (const label of ['2', '3', '1.9']) expect(answers.has(label), label).toBe(false);
+  });
+
   it('keeps numbers of prose and labels no remark number as a fact', async () => {
     const answers = await answersOf(
       'Für eine Triangulierung des Torus werden mindestens 14 Dreiecke benötigt, nach Bemerkung 36 der Vorlesung.',

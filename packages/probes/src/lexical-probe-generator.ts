@@ -82,7 +82,7 @@ export class LexicalProbeGenerator implements ProbeGenerator {
   readonly fingerprint: string;
 
   constructor(private readonly maxProbes = LEXICAL_MAX_PROBES_PER_GENERATION) {
-    this.fingerprint = `lexical-v5:max${maxProbes}`;
+    this.fingerprint = `lexical-v6:max${maxProbes}`;
   }
 
   async generate(input: GenerationInput): Promise<GenerationOutput> {

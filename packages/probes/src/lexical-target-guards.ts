@@ -18,7 +18,7 @@ export function isMathSentence(text: string): boolean {
  * A number that is part of a formula, not a fact: a number (without a unit) whose nearest neighbour
  * on either side (spaces skipped) is an operator or a bracket ("6 = ∅" is ≠ read as "6 =", "t 7 → x"
  * is ↦, "[0, 1]", "n − 1", "[0,1)"), or a lone one- or two-digit number that a function is applied to
- * ("γ(0)") or that sits in a sentence full of formula signs ("i = 1, 2").
+ * ("γ(0)"), that ends an index list ("i = 1, 2, 3") or that sits in a sentence full of formula signs.
  */
 export function isMathDebrisNumber(text: string, target: { value: string; at: number }): boolean {
   if (/%|percent/i.test(target.value)) return false;
@@ -28,6 +28,8 @@ export function isMathDebrisNumber(text: string, target: { value: string; at: nu
   const next = after[0] ?? '';
   if (OPERATOR.test(next) || OPERATOR.test(previous)) return true;
   if (!/^\d{1,2}$/.test(target.value)) return false;
+  // "i = 1, 2, 3": an index list after an equals or element sign.
+  if (/[=∈]\s*(?:\d{1,2}\s*,\s*)+$/u.test(before)) return true;
   // "T 2" (T²), "γ 1": an exponent or index set apart from its single-letter symbol.
   if (/(?:^|\s)[\p{Lu}\p{Script=Greek}]$/u.test(before) && /^\d$/.test(target.value)) return true;
   // "γ(0)", "π1(S1, 1)": an argument of a function, glued to its name.
@@ -44,7 +46,9 @@ const POINTER_WORD = new RegExp(`${DOCUMENT_ELEMENT_WORDS}$`, 'u');
 
 /** A number that labels a document element ("Nach Bemerkung 14 …", "Abbildung 1.7:", "§4"). */
 export function isPointerNumber(text: string, target: { value: string; at: number }): boolean {
-  return POINTER_WORD.test(text.slice(Math.max(0, target.at - 40), target.at));
+  // A word hyphenated across a PDF line ("Abbil- dung 1.9") is read whole.
+  const before = text.slice(Math.max(0, target.at - 40), target.at).replace(/(\p{L})- (\p{Ll})/gu, '$1$2');
+  return POINTER_WORD.test(before);
 }
 
 // Function words that cannot open or close a name, per language (German capitalises every noun, so a
