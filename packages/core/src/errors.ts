@@ -14,7 +14,14 @@ export interface XsbErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/**
+ * Marks every xsb error across copies of this module (two installed versions of @xsb/core, a bundled
+ * copy): `Symbol.for` is one symbol per process, where `instanceof` knows only its own class.
+ */
+const XSB_ERROR = Symbol.for('xsb.error');
+
 export class XsbError extends Error {
+  readonly [XSB_ERROR] = true;
   readonly code: string;
   readonly kind: XsbErrorKind;
   readonly retryable: boolean;
@@ -103,15 +110,21 @@ export class InternalError extends XsbError {
   }
 }
 
+/** True for an xsb error from any copy of @xsb/core (by its `Symbol.for` marker, not `instanceof`). */
 export function isXsbError(error: unknown): error is XsbError {
-  return error instanceof XsbError;
+  return (
+    typeof error === 'object' && error !== null && (error as { [XSB_ERROR]?: unknown })[XSB_ERROR] === true
+  );
 }
 
 /** Exit codes shared by every app: 2 for usage/configuration errors, 1 for row failures and the rest. */
 export function exitCodeFor(error: unknown): 1 | 2 {
   if (isXsbError(error) && (error.kind === 'usage' || error.kind === 'config')) return 2;
   // An authentication failure stops the whole run before more work: treat it like configuration.
-  if (error instanceof ProviderError && (error.status === 401 || error.status === 403)) return 2;
+  if (isXsbError(error) && error.kind === 'provider') {
+    const status = (error as ProviderError).status;
+    if (status === 401 || status === 403) return 2;
+  }
   return 1;
 }
 
