@@ -136,12 +136,17 @@ export {
 } from './run-rubric';
 export {
   type DimensionScore,
+  describeDimensionScore,
+  dimensionCounts,
   type ErrorPolicy,
   meansByCategory,
   type PaperScore,
   scorePaper,
+  shownDimensionScore,
+  shownPaperTotal,
 } from './score-evaluation';
 export {
+  classHasNoItems,
   type PresentBenchClassSummary,
   type PresentBenchSummary,
   type ScoreOptions,

@@ -7,7 +7,7 @@ const SHARD_SUMMARY = /^(.*\/)?(xsb_rubric_summary_[^/]+)\.shard-(\d+)-of-(\d+)\
  * `xsb merge`: the shard summaries of one `xsb rubric run --shard i/n` (one per shard, all n) become
  * the `xsb_rubric_summary_<judge>.json` the unsharded run writes: rows in the run's instance order
  * (each shard summary lists every instance id), means recomputed by the run's own rule. Shards of
- * different judges, parsers or shard counts, or a missing shard, make no whole: the parts are kept.
+ * different judges, parsers, systems or shard counts, or a missing shard, make no whole: the parts are kept.
  */
 export const rubricSummaryCombiner: ShardFileCombiner = {
   name: 'rubric run summaries',
@@ -27,6 +27,7 @@ export const rubricSummaryCombiner: ShardFileCombiner = {
         summary.shard?.count === count &&
         summary.judge === first.judge &&
         summary.parser === first.parser &&
+        summary.system === first.system &&
         JSON.stringify(summary.shard.instances) === order,
     );
     if (!alike || indices.size !== count) return undefined;
@@ -42,7 +43,9 @@ export const rubricSummaryCombiner: ShardFileCombiner = {
             (position.get(b.row.instance_id) ?? Number.MAX_SAFE_INTEGER) || a.index - b.index,
       )
       .map(({ row }) => row);
-    const summary = rubricRunSummarySchema.parse(summarizeRubricRun(rows, first.judge, first.parser));
+    const summary = rubricRunSummarySchema.parse(
+      summarizeRubricRun(rows, first.judge, first.parser, first.system),
+    );
     // The same bytes `writeJson` gives the unsharded run's summary.
     return Buffer.from(`${JSON.stringify(summary, null, 2)}\n`);
   },

@@ -267,8 +267,8 @@ function expectSameNumbers(theirs: string, ours: ReturnType<typeof scoreEvaluati
       tree.total[section].classes as Record<string, { score_percent: number }>,
     )) {
       const classId = name.replace('class_', '');
-      const mine = ours.presentbench.classes[section][classId];
-      if (mine?.valid_count) close(mine.score_percent, info.score_percent);
+      // every class, one without items too (scoring.py writes 0.0 for it, and so does our summary)
+      close(ours.presentbench.classes[section][classId]?.score_percent, info.score_percent);
     }
   }
   for (const [removed, value] of Object.entries(
@@ -425,6 +425,54 @@ function itemsToJudge(
   }
   return keys.filter((key) => !done.has(key));
 }
+
+describe('scoring.py on a class with no items', () => {
+  it('writes 0.0 for it; our score tree, summary and --json block carry the same 0.0', async (context) => {
+    context.skip(!upstream, skipReason);
+    const result = join(temp.dir, 'empty-class-result.yaml');
+    // class 2 is empty, class 3's only entry is not an item mapping: scoring.py counts neither
+    await writeFile(
+      result,
+      [
+        'material_independent:',
+        "  '1':",
+        "    '1.1': {answer: 'yes'}",
+        "  '2': {}",
+        'material_dependent:',
+        "  '1':",
+        "    '1.1': {answer: 'no'}",
+        "    '1.2': {answer: 'yes'}",
+        "  '3':",
+        "    '3.1': just a string",
+        '',
+      ].join('\n'),
+    );
+    const theirs = upstreamScore(result, WEIGHTS_FILE, 'empty-class');
+    expect(theirs.error).toBeUndefined();
+    const tree = parseYaml(theirs.output as string);
+    expect(tree.total.material_independent.classes.class_2).toMatchObject({
+      score_percent: 0,
+      valid_count: 0,
+    });
+    expect(tree.total.material_dependent.classes.class_3).toMatchObject({ score_percent: 0, valid_count: 0 });
+    const parsed = await readPresentBenchResult(result);
+    const weights = await readPythonYaml(WEIGHTS_FILE);
+    expect(dumpScoreTreeYaml(scorePresentBenchResult(parsed, weights))).toBe(theirs.output);
+    const ours = scorePresentBenchVerdicts(parsed, { weights });
+    expect(
+      dumpScoreTreeYaml(ours.presentbench_score_tree as NonNullable<typeof ours.presentbench_score_tree>),
+    ).toBe(theirs.output);
+    expect(ours.presentbench.classes.material_independent['2']).toMatchObject({
+      score_percent: 0,
+      valid_count: 0,
+    });
+    expect(ours.presentbench.classes.material_dependent['3']).toMatchObject({
+      score_percent: 0,
+      valid_count: 0,
+    });
+    expectSameNumbers(theirs.output as string, ours);
+  });
+});
 
 describe("judge.py's resume on our result files", () => {
   const evaluation = evaluationOf([

@@ -211,6 +211,8 @@ export interface RunRubricOptions
    * summary from the n shard summaries ({@link rubricSummaryCombiner}).
    */
   shard?: Shard;
+  /** The system the decks are from (`--system`), recorded in the summary so reports name it so. */
+  system?: string;
 }
 
 /** The summary of a rubric run over rows in instance order (one rule for a run and for a merge of shards). */
@@ -218,11 +220,13 @@ export function summarizeRubricRun(
   rows: RubricRunRow[],
   judgeId: string,
   parser: RubricRunSummary['parser'],
+  system?: string,
 ): RubricRunSummary {
   const paper = meansByCategory(rows, (row) => row.paper_total_percent);
   const weighted = meansByCategory(rows, (row) => row.presentbench_total_percent);
   return {
     judge: judgeId,
+    ...(system ? { system } : {}),
     parser,
     rows,
     overall: {
@@ -289,7 +293,7 @@ export async function runRubric(
   });
   progress.finish();
   const summary: RubricRunSummary = {
-    ...summarizeRubricRun(rows, options.judgeId, options.parser ?? DEFAULT_PARSER),
+    ...summarizeRubricRun(rows, options.judgeId, options.parser ?? DEFAULT_PARSER, options.system),
     ...(options.shard
       ? { shard: { index: options.shard.index, count: options.shard.count, instances: ids } }
       : {}),

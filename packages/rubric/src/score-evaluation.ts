@@ -110,3 +110,48 @@ export function meansByCategory<T extends { category: string | null }>(
   const all = numbers(rows);
   return { overall: { mean: mean(all), count: all.length }, categories };
 }
+
+/**
+ * A dimension's score for people to read: null (n/a) when any of its items is not judged, since a share
+ * of the judged few (1 "no" of 13 items: 0.0%) reads as a verdict on the dimension. JSON keeps `score`
+ * and the counts; every printed table and the HTML report show this instead.
+ */
+export function shownDimensionScore(score: DimensionScore): number | null {
+  return score.not_judged > 0 ? null : score.score;
+}
+
+/** The paper total for people to read: n/a while any item of the evaluation is not judged. */
+export function shownPaperTotal(
+  paper: Pick<PaperScore, 'total_percent' | 'not_judged_count'>,
+): number | null {
+  return paper.not_judged_count > 0 ? null : paper.total_percent;
+}
+
+/**
+ * The counts beside a dimension's score: `1 of 13 judged: 1 no, 12 not judged` when items are not
+ * judged, otherwise every count as before (`3 yes, 1 no, 0 unanswered, 0 not judged`).
+ */
+export function dimensionCounts(score: Omit<DimensionScore, 'score'>): string {
+  const counts: Array<[number, string]> = [
+    [score.yes, 'yes'],
+    [score.no, 'no'],
+    [score.other, 'other'],
+    [score.not_applicable, 'not applicable'],
+    [score.error, 'unanswered'],
+    [score.not_judged, 'not judged'],
+  ];
+  if (score.not_judged === 0) {
+    return counts
+      .filter(([count, label]) => count > 0 || ['yes', 'no', 'unanswered', 'not judged'].includes(label))
+      .map(([count, label]) => `${count} ${label}`)
+      .join(', ');
+  }
+  const listed = counts.filter(([count]) => count > 0).map(([count, label]) => `${count} ${label}`);
+  return `${score.items - score.not_judged} of ${score.items} judged: ${listed.join(', ')}`;
+}
+
+/** `n/a (1 of 13 judged: 1 no, 12 not judged)` or `75.0% (3 yes, 1 no, 0 unanswered, 0 not judged)`. */
+export function describeDimensionScore(score: DimensionScore): string {
+  const shown = shownDimensionScore(score);
+  return `${shown === null ? 'n/a' : `${(shown * 100).toFixed(1)}%`} (${dimensionCounts(score)})`;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scorePresentBenchResult } from './presentbench-scoring';
-import { summarisePresentBench } from './score-report';
+import { classHasNoItems, summarisePresentBench } from './score-report';
 
 describe('summarisePresentBench', () => {
   const weights = {
@@ -17,10 +17,13 @@ describe('summarisePresentBench', () => {
   );
   const counts = { notJudged: 0, unanswered: 0, unscoreableReason: null };
 
-  it('keeps scoring.py numbers; a class without any item reads n/a (null), never 0', () => {
+  it("keeps scoring.py numbers: a class without any item is upstream's 0.0, marked as having no items", () => {
     const summary = summarisePresentBench(tree, 'all-items', new Set(), counts);
     expect(tree.total.material_dependent.classes.class_3?.score_percent).toBe(0);
-    expect(summary.classes.material_dependent['3']?.score_percent).toBeNull();
+    const empty = summary.classes.material_dependent['3']!;
+    expect(empty).toMatchObject({ score_percent: 0, valid_count: 0 });
+    expect(classHasNoItems(empty)).toBe(true);
+    expect(classHasNoItems(summary.classes.material_dependent['1']!)).toBe(false);
     // scoring.py's total counts the empty class's weight as lost: 85 of 100
     expect(summary).toMatchObject({ total_percent: 85, not_judged_count: 0 });
   });

@@ -16,7 +16,10 @@ import type { PyValue } from './python-values';
 import { type ErrorPolicy, type PaperScore, scorePaper } from './score-evaluation';
 
 export interface PresentBenchClassSummary {
-  /** Null when the class has no judged item, or holds an unjudged / (under `report`) unanswered one. */
+  /**
+   * scoring.py's number (0.0 for a class without items, as upstream writes it); null when the class
+   * holds an unjudged or (under `report`) unanswered item.
+   */
   score_percent: number | null;
   yes_count: number;
   valid_count: number;
@@ -62,6 +65,11 @@ export interface ScoreOptions {
   file?: string;
 }
 
+/** A class scoring.py scores 0.0 only because it holds no item: printed "n/a (no items)" beside the 0.0. */
+export function classHasNoItems(info: PresentBenchClassSummary): boolean {
+  return info.valid_count === 0;
+}
+
 /** `incomplete` holds `<section>_<class id>` of every class whose percentage cannot be given. */
 export function summarisePresentBench(
   tree: PresentBenchScoreTree,
@@ -69,13 +77,8 @@ export function summarisePresentBench(
   incomplete: ReadonlySet<string>,
   counts: { notJudged: number; unanswered: number; unscoreableReason: string | null },
 ): PresentBenchSummary {
-  const unknown = new Set(incomplete);
-  for (const section of ['material_independent', 'material_dependent'] as const) {
-    for (const [name, info] of Object.entries(tree.total[section].classes)) {
-      if (info.valid_count === 0) unknown.add(`${section}_${name.replace(/^class_/, '')}`);
-    }
-  }
-  // A class without items adds nothing but its weight: only classes that hold items make totals unknown.
+  // A class without items keeps scoring.py's number (0.0, its weight counted as lost): the summary
+  // carries upstream's numbers, and printed text says n/a beside it ({@link classHasNoItems}).
   const blocking = new Set(incomplete);
   const sectionKnown = (section: RubricSection): boolean =>
     ![...blocking].some((key) => key.startsWith(`${section}_`));
@@ -87,7 +90,7 @@ export function summarisePresentBench(
         return [
           classId,
           {
-            score_percent: unless(info.score_percent, !unknown.has(`${section}_${classId}`)),
+            score_percent: unless(info.score_percent, !blocking.has(`${section}_${classId}`)),
             yes_count: info.yes_count,
             valid_count: info.valid_count,
             weight_percent: info.weight_percent,

@@ -166,6 +166,22 @@ describe('xsb rubric score', () => {
     expect(result.stdout).toMatch(/material_independent class 2: n\/a \(0 \/ 0 yes\)/);
     expect(result.stdout).toMatch(/ {2}design +n\/a/);
     expect(result.stdout).not.toMatch(/(^|[^0-9])0\.0%/m);
+    // the presentbench block of --json carries scoring.py's number for the empty class: 0.0, as upstream
+    const json = await run([
+      'rubric',
+      'score',
+      '--presentbench-result',
+      'partial.yaml',
+      '--weights',
+      join(layoutData, 'education/judge_weights.yaml'),
+      '--json',
+    ]);
+    const output = JSON.parse(json.stdout);
+    expect(output.presentbench.classes.material_independent['2']).toMatchObject({
+      score_percent: 0,
+      valid_count: 0,
+    });
+    expect(output.presentbench_score_tree.total.material_independent.classes.class_2.score_percent).toBe(0);
   });
 
   it('needs weights with a PresentBench result', async () => {
@@ -196,6 +212,55 @@ describe('xsb rubric eval and run', () => {
     expect(output.presentbench_score_file).toBeNull();
     const evaluation = JSON.parse(await readFile(output.evaluation_file, 'utf8'));
     expect(evaluation.items).toHaveLength(14);
+  });
+
+  it('prints a dimension with unjudged items as n/a with its counts, never the share of the judged few', async () => {
+    const result = await run(['rubric', 'eval', '--instance', ch1Bits, '--deck', decks.clean]);
+    expect(result.code).toBe(0);
+    // fundamentals: the slide-count check said yes, two LLM items were not judged (100.0% before)
+    expect(result.stdout).toMatch(/^ {2}fundamentals +n\/a {2}\(1 of 3 judged: 1 yes, 2 not judged\)$/m);
+    expect(result.stdout).toMatch(/^paper total \(mean of dimensions\): n\/a \(13 item\(s\) not judged\)$/m);
+    expect(result.stdout).not.toMatch(/\d+\.\d%/);
+    // the stored evaluation rescored prints the same
+    const scored = await run([
+      'rubric',
+      'score',
+      '--evaluation',
+      join(root, 'clean.pptx.xsb_rubric_lexical.json'),
+    ]);
+    expect(scored.stdout).toMatch(/^ {2}fundamentals +n\/a {2}\(1 of 3 judged: 1 yes, 2 not judged\)$/m);
+  });
+
+  it('names the system by --system in the run summary and prints n/a for totals with unjudged items', async () => {
+    await placeCleanDeck('results-folder');
+    const result = await run([
+      'rubric',
+      'run',
+      '--instances',
+      layoutData,
+      '--results',
+      'results-folder',
+      '--system',
+      'My Generator',
+    ]);
+    expect(result.stdout).toMatch(/^system My Generator, judge lexical$/m);
+    expect(result.stdout).toMatch(/ch1_bits {2}paper n\/a, PresentBench n\/a \(13 items not judged\)/);
+    const summary = JSON.parse(
+      await readFile(join(root, 'results-folder', 'xsb_rubric_summary_lexical.json'), 'utf8'),
+    );
+    expect(summary.system).toBe('My Generator');
+    const empty = await run([
+      'rubric',
+      'run',
+      '--instances',
+      layoutData,
+      '--results',
+      'results-folder',
+      '--system',
+      ' ',
+    ]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/--system needs a name/);
   });
 
   it('reuses a current evaluation, judges again with --force, and keeps two decks of one folder apart', async () => {

@@ -126,6 +126,8 @@ const categoryMeanSchema = z.object({
 /** `xsb_rubric_summary_<judge>.json`: one row per instance and the per-category means. */
 export const rubricRunSummarySchema = z.object({
   judge: z.string().min(1),
+  /** The system the decks are from, as `xsb rubric run --system` names it (absent: reports use the folder). */
+  system: z.string().min(1).optional(),
   /** The answer parser of every row (summaries written before the field existed: lenient). */
   parser: rubricParserSchema.default('lenient'),
   rows: z.array(rubricRunRowSchema),

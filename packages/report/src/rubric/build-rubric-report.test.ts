@@ -1,6 +1,10 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { makeFastTempDir } from '@xsb/bench/testing';
+import { runRubric } from '@xsb/rubric';
+import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareRubricResults } from '../testing';
+import { fixturesDir, prepareRubricResults } from '../testing';
 import { buildRubricReport } from './build-rubric-report';
 
 let dir: string;
@@ -42,5 +46,42 @@ describe('buildRubricReport', () => {
     expect(html).toMatch(/<tr[^>]* data-slides="2 3"/);
     // genB's deck has planted layout defects: a failed check with the slide it found
     expect(html).toMatch(/table[^>]*id="[^"]*-layout"[\s\S]*?failed/);
+  });
+});
+
+describe('buildRubricReport on partly judged results (offline judge)', () => {
+  it('shows n/a with the counts for a dimension whose items are not all judged, and names the system by --system', async () => {
+    const { dir: temp, cleanup: done } = await makeFastTempDir('xsb-report-rubric-partial-');
+    try {
+      const decks = await writeLayoutFixtureDecks(temp);
+      const resultsDir = join(temp, 'results-folder');
+      const deckDir = join(
+        resultsDir,
+        'education/Computer_science_lectures/ch1_bits/generation_task/results',
+      );
+      await mkdir(deckDir, { recursive: true });
+      await copyFile(decks.clean, join(deckDir, 'slides.pptx'));
+      await runRubric({
+        instancesDir: join(fixturesDir(), 'rubric', 'presentbench-layout', 'data'),
+        resultsDir,
+        client: null,
+        judgeId: 'lexical',
+        system: 'My Generator',
+      });
+      const { html } = await buildRubricReport({ dir: resultsDir, thumbnails: 'off' });
+      // fundamentals: 1 of 3 items decided by the slide-count check; before, a mean of 100.0 (n=1)
+      expect(html).toContain(
+        '<b>n/a</b><br><span class="small muted">1 of 3 judged: 1 yes, 2 not judged</span>',
+      );
+      expect(html).toContain(
+        '<b>n/a</b><br><span class="small muted">1 instance with items not judged</span>',
+      );
+      expect(html).not.toMatch(/<b>100\.0<\/b>/);
+      expect(html).toContain('paper total n/a (13 items not judged)');
+      expect(html).toContain('<td>My Generator</td>');
+      expect(html).not.toContain('<td>results-folder</td>');
+    } finally {
+      await done();
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   type RubricVerdict,
 } from '@xsb/core';
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '@xsb/metrics';
+import { type DimensionScore, dimensionCounts, shownPaperTotal } from '@xsb/rubric';
 import { renderDeckDrillDown } from '../deck/deck-drill-down';
 import { loadDecks } from '../deck/load-decks';
 import { escapeHtml, safeId } from '../html/escape-html';
@@ -38,7 +39,7 @@ export interface RubricReportOptions extends ReportOptions {
 }
 
 export const RUBRIC_OFFLINE_WARNING =
-  'Offline judge (lexical): only deterministic check items are decided; every LLM item is not_judged, so the paper total is null and only dimensions with a check have a score.';
+  'Offline judge (lexical): only deterministic check items are decided; every LLM item is not_judged, so the totals and every dimension holding an LLM item read n/a, with their counts.';
 
 const VERDICT_TONE: Record<RubricVerdict, 'good' | 'bad' | 'mid' | 'warn'> = {
   yes: 'good',
@@ -53,8 +54,25 @@ interface DimensionStats {
   system: string;
   total: MeanInterval;
   dimensions: Record<string, MeanInterval>;
+  /** Verdict counts per dimension over the system's evaluated instances. */
+  counts: Record<string, Omit<DimensionScore, 'score'>>;
+  /** Evaluated instances with an item not judged: their totals are not a verdict on the deck. */
+  notJudgedInstances: number;
 }
 
+const COUNT_KEYS = ['items', 'yes', 'no', 'other', 'not_applicable', 'error', 'not_judged'] as const;
+
+function summedCounts(scores: readonly DimensionScore[]): Omit<DimensionScore, 'score'> {
+  const sum = Object.fromEntries(COUNT_KEYS.map((key) => [key, 0])) as Omit<DimensionScore, 'score'>;
+  for (const score of scores) for (const key of COUNT_KEYS) sum[key] += score[key];
+  return sum;
+}
+
+/**
+ * Means over instances of each dimension and of the total. A dimension with any item not judged (in
+ * any instance) has no mean: the share of its judged few would read as a verdict on the dimension,
+ * so its cell says n/a with the counts; likewise the total while any item is not judged.
+ */
 function dimensionStats(system: string, instances: readonly RubricInstanceView[]): DimensionStats {
   const interval = (name: string, values: number[]) =>
     bootstrapMeanInterval(values, {
@@ -63,16 +81,39 @@ function dimensionStats(system: string, instances: readonly RubricInstanceView[]
     });
   const scored = instances.flatMap((instance) => (instance.paper ? [instance.paper] : []));
   const dimensions: Record<string, MeanInterval> = {};
-  for (const dimension of RUBRIC_DIMENSIONS)
+  const counts: Record<string, Omit<DimensionScore, 'score'>> = {};
+  for (const dimension of RUBRIC_DIMENSIONS) {
+    counts[dimension] = summedCounts(scored.map((paper) => paper.dimensions[dimension]));
+    const complete = counts[dimension].not_judged === 0;
     dimensions[dimension] = interval(
       dimension,
-      scored.flatMap((paper) => {
-        const score = paper.dimensions[dimension].score;
-        return score === null ? [] : [score * 100];
-      }),
+      complete
+        ? scored.flatMap((paper) => {
+            const score = paper.dimensions[dimension].score;
+            return score === null ? [] : [score * 100];
+          })
+        : [],
     );
-  const totals = scored.flatMap((paper) => (paper.total_percent === null ? [] : [paper.total_percent]));
-  return { system, total: interval('total', totals), dimensions };
+  }
+  const notJudgedInstances = scored.filter((paper) => paper.not_judged_count > 0).length;
+  const totals = scored.flatMap((paper) => {
+    const total = shownPaperTotal(paper);
+    return total === null || notJudgedInstances > 0 ? [] : [total];
+  });
+  return { system, total: interval('total', totals), dimensions, counts, notJudgedInstances };
+}
+
+/** A dimension's cell: mean [interval] n, or n/a with the counts while items are not judged. */
+function dimensionCell(stats: DimensionStats, dimension: string): string {
+  const counts = stats.counts[dimension]!;
+  if (counts.not_judged === 0) return meanIntervalCell(stats.dimensions[dimension], 1);
+  return `<b>n/a</b><br><span class="small muted">${escapeHtml(dimensionCounts(counts))}</span>`;
+}
+
+function totalCell(stats: DimensionStats): string {
+  if (stats.notJudgedInstances === 0) return meanIntervalCell(stats.total, 1);
+  const n = stats.notJudgedInstances;
+  return `<b>n/a</b><br><span class="small muted">${n} instance${n === 1 ? '' : 's'} with items not judged</span>`;
 }
 
 async function judgeSection(
@@ -110,19 +151,19 @@ async function judgeSection(
           }),
           `Rubric dimension scores per system (judge ${judge}): s_i = satisfied items / N_i × 100 per instance, mean over instances with a score (n), percentile bootstrap over instances.`,
         )
-      : '<p class="note">No dimension has a score under this judge (nothing was judged).</p>';
+      : '<p class="note">No dimension has a score under this judge (nothing was judged, or every dimension holds items not judged).</p>';
   const columns: Array<Column<DimensionStats>> = [
     { label: 'system', cell: (entry) => text(entry.system) },
     {
       label: 'total',
-      cell: (entry) => ({ html: meanIntervalCell(entry.total, 1), sort: entry.total.mean, className: 'num' }),
+      cell: (entry) => ({ html: totalCell(entry), sort: entry.total.mean, className: 'num' }),
     },
     ...RUBRIC_DIMENSIONS.map(
       (dimension): Column<DimensionStats> => ({
         label: dimension,
         cell: (entry) => {
           const stat = entry.dimensions[dimension]!;
-          return { html: meanIntervalCell(stat, 1), sort: stat.mean, className: 'num' };
+          return { html: dimensionCell(entry, dimension), sort: stat.mean, className: 'num' };
         },
       }),
     ),
@@ -309,7 +350,10 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
           { label: 'status', cell: (i) => text(i.row.status) },
           {
             label: 'paper total',
-            cell: (i) => numeric(formatValue(i.row.paper_total_percent, 1), i.row.paper_total_percent),
+            cell: (i) =>
+              i.row.not_judged_count > 0
+                ? numeric('n/a', null)
+                : numeric(formatValue(i.row.paper_total_percent, 1), i.row.paper_total_percent),
           },
           {
             label: 'PresentBench total',
@@ -346,7 +390,10 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
       renderDeckDrillDown({
         id,
         title: `${instance.system} · ${instance.row.instance_id} (${evaluation.category})`,
-        badges: badge(`paper total ${formatValue(instance.paper?.total_percent ?? null, 1)}`, 'mid'),
+        badges: badge(
+          `paper total ${instance.paper && instance.paper.not_judged_count > 0 ? `n/a (${instance.paper.not_judged_count} items not judged)` : formatValue(instance.paper?.total_percent ?? null, 1)}`,
+          'mid',
+        ),
         facts: [
           ['deck', shown(instance.deckPath)],
           ['evaluation', instance.evaluationFile ? shown(instance.evaluationFile) : '–'],

@@ -26,7 +26,7 @@ export interface RubricInstanceView {
 }
 
 export interface RubricSummaryView {
-  /** The results folder relative to the report's folder ('.' for the folder itself), shown as the system. */
+  /** The summary's `system` (`rubric run --system`), else its folder relative to the report's folder. */
   system: string;
   file: string;
   summary: RubricRunSummary;
@@ -66,7 +66,8 @@ function resolveDeck(deckPath: string | null, summaryDir: string): string | null
 export async function readRubricSummary(file: string, root: string): Promise<RubricSummaryView> {
   const summary = await readJson(file, rubricRunSummarySchema);
   const folder = relative(resolve(root), dirname(file)).split(sep).join('/');
-  const system = folder === '' ? basename(resolve(root)) : folder;
+  // `xsb rubric run --system` names it; older summaries and unnamed runs fall back to the folder.
+  const system = summary.system ?? (folder === '' ? basename(resolve(root)) : folder);
   const instances: RubricInstanceView[] = [];
   for (const row of summary.rows) {
     const deckPath = resolveDeck(row.deck_path, dirname(file));

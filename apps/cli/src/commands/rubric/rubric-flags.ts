@@ -1,6 +1,14 @@
 import { RUBRIC_PARSERS, type RubricParser, UsageError } from '@xsb/core';
 import { createLlmClient, isOfflineJudge, type LlmClient } from '@xsb/llm';
-import { type ErrorPolicy, KNOWN_LANGUAGES, type ScoreReport, type StandInMode } from '@xsb/rubric';
+import {
+  dimensionCounts,
+  type ErrorPolicy,
+  KNOWN_LANGUAGES,
+  type ScoreReport,
+  type StandInMode,
+  shownDimensionScore,
+  shownPaperTotal,
+} from '@xsb/rubric';
 import type { CliContext } from '../../cli-context';
 import {
   type BatchFlags,
@@ -104,20 +112,16 @@ export const SLIDE_COUNT_BASES = ['judged', 'delivered'] as const;
 export const percent = (value: number | null): string => (value === null ? 'n/a' : `${value.toFixed(1)}%`);
 
 export function printScores(context: CliContext, report: ScoreReport): void {
+  // A dimension or total with unjudged items prints n/a and the counts, never a share of the judged few.
   for (const [dimension, score] of Object.entries(report.paper.dimensions)) {
-    const counts = [
-      `${score.yes} yes`,
-      `${score.no} no`,
-      ...(score.other > 0 ? [`${score.other} other`] : []),
-      ...(score.not_applicable > 0 ? [`${score.not_applicable} not applicable`] : []),
-      `${score.error} unanswered`,
-      `${score.not_judged} not judged`,
-    ];
+    const shown = shownDimensionScore(score);
     context.print(
-      `  ${dimension.padEnd(13)} ${percent(score.score === null ? null : score.score * 100).padStart(7)}  (${counts.join(', ')})`,
+      `  ${dimension.padEnd(13)} ${percent(shown === null ? null : shown * 100).padStart(7)}  (${dimensionCounts(score)})`,
     );
   }
-  context.print(`paper total (mean of dimensions): ${percent(report.paper.total_percent)}`);
+  const paperNote =
+    report.paper.not_judged_count > 0 ? ` (${report.paper.not_judged_count} item(s) not judged)` : '';
+  context.print(`paper total (mean of dimensions): ${percent(shownPaperTotal(report.paper))}${paperNote}`);
   const { not_judged_count: notJudged, unanswered_count: unanswered } = report.presentbench;
   const notes = [
     ...(notJudged > 0 ? [`${notJudged} item(s) not judged`] : []),

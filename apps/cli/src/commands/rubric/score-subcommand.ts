@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { readJson, rubricEvaluationSchema, UsageError } from '@xsb/core';
 import {
+  classHasNoItems,
   type ErrorPolicy,
   type PresentBenchCountingRule,
   readPresentBenchResult,
@@ -125,9 +126,10 @@ export function registerScore(rubric: Command, context: CliContext): void {
       printScores(context, report);
       for (const [section, classes] of Object.entries(report.presentbench.classes)) {
         for (const [id, info] of Object.entries(classes)) {
-          context.print(
-            `  ${section} class ${id}: ${percent(info.score_percent)} (${info.yes_count} / ${info.valid_count} yes)`,
-          );
+          // The JSON carries scoring.py's 0.0 for a class without items; people read n/a: nothing was scored.
+          const shown = classHasNoItems(info) ? null : info.score_percent;
+          const value = `${percent(shown)} (${info.yes_count} / ${info.valid_count} yes)`;
+          context.print(`  ${section} class ${id}: ${value}`);
         }
       }
       if (report.presentbench.unscoreable_reason) {
