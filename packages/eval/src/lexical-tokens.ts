@@ -48,8 +48,9 @@ export function contentTokens(text: string, stopwords: ReadonlySet<string> = STO
 
 /**
  * Words that say nothing about a topic in the languages the probes are phrased in (en, de, fr, es):
- * the English stopwords, German, French and Spanish function words, and the words of question
- * templates ("Fill in the blank", "Ergänzen Sie die Lücke", "how many"). Without them a German
+ * the English stopwords, German, French and Spanish function words, the words of question
+ * templates ("Fill in the blank", "Ergänzen Sie die Lücke", "how many") and the labels of a
+ * document's parts ("Figure", "Bemerkung", "Satz"), which every numbered item carries. Without them a German
  * question's "die" or "und" would count as a term that any German slide shares.
  */
 export const TOPIC_STOPWORDS: ReadonlySet<string> = new Set([
@@ -57,6 +58,10 @@ export const TOPIC_STOPWORDS: ReadonlySet<string> = new Set([
   ...// English question and template words
   (
     'many number value amount fill blank called named name given state stated ' +
+    // labels of a document's parts, which number things rather than name a topic
+    'figure table section chapter page appendix equation definition theorem lemma proof remark ' +
+    'example proposition corollary exercise kapitel abschnitt abbildung tabelle seite gleichung ' +
+    'satz beweis bemerkung beispiel folgerung korollar aufgabe lösung ' +
     // German
     'der die das den dem des ein eine einer eines einem einen und oder aber sind ist war waren wird ' +
     'werden wurde wurden sein seine seiner ihr ihre ihrer mit von vom zum zur auf aus bei für über ' +
