@@ -61,6 +61,21 @@ describe('correctness of a deck that does not touch the source', () => {
     expect(record.null_reason).toMatch(/of 2 claims, 2 are thanks, credit, contact or reference lines/);
   });
 
+  it('counts neither a cover naming the topic nor a line copied from the acknowledgements without its cue', async () => {
+    const { record } = await score([
+      'Household energy use of heat pump homes',
+      'Thanks\nThe town councils and the residents for their time.',
+    ]);
+    expect(record.claim_count).toBe(2);
+    expect(record.correctness).toBeNull();
+    expect(record.null_reason).toBe(
+      'no claim of the deck touches the source (of 2 claims, 1 is a cover line and 1 is a thanks, credit, contact or reference line)',
+    );
+    // the same line as a statement of its own on a content slide touches the source
+    const content = await score(['Results\nHeat pump homes cut household energy use by 48 percent.']);
+    expect(content.record.correctness).toBe(1);
+  });
+
   it('keeps a number when one claim touches the source, acknowledgements and off-topic lines included', async () => {
     const { record } = await score([
       'Results\nHeat pumps cut household energy use by 48 percent.',
