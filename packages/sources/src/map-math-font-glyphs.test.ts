@@ -41,6 +41,8 @@ describe('mapMathFontGlyphs', () => {
   it('flags only strings that could hold such a glyph', () => {
     expect(mayBeMathGlyph('6')).toBe(true);
     expect(mayBeMathGlyph('x ∈ y')).toBe(false);
+    expect(mayBeMathGlyph('Ring')).toBe(false);
+    expect(mayBeMathGlyph(' R ')).toBe(true);
     expect(mayBeMathGlyph('')).toBe(false);
   });
 });

@@ -41,11 +41,21 @@ export function mathFontFamily(fontName: string | undefined): FontFamily | undef
   return undefined;
 }
 
-/** True when a text item's string could be an unnamed glyph of some math font (worth resolving its font). */
+const MAPPED_CODES = new Set(Object.values(GLYPHS).flatMap((table) => Object.keys(table)));
+
+/**
+ * True when a text item could hold unnamed math-font glyphs: a short item (pdf.js starts a new item
+ * at every font change, so such glyphs come alone or with other symbols: `6`, `∅ 6`, `R`) with one
+ * of the mapped codes and no word in it. Testing only those keeps the font look-ups to a few pages.
+ */
 export function mayBeMathGlyph(str: string): boolean {
-  for (const family of Object.values(GLYPHS))
-    if (str !== '' && [...str].some((ch) => ch in family)) return true;
-  return false;
+  const chars = [...str.trim()];
+  return (
+    chars.length > 0 &&
+    chars.length <= 6 &&
+    chars.some((ch) => MAPPED_CODES.has(ch)) &&
+    !/[A-Za-z]{2}/.test(str)
+  );
 }
 
 /** Rewrites the characters of one text item drawn in `fontName`; other fonts' text is returned unchanged. */
