@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, describeError, isXsbError, RunLayout } from '@xsb/core';
+import { compareCodePoints, describeError, isXsbError, plural, RunLayout } from '@xsb/core';
 import { DEFAULT_SOURCE_CHARS, prepareSourceContext, type SourceCase } from '@xsb/sources';
 import {
   collectList,
@@ -7,7 +7,6 @@ import {
   discoverSelectedCases,
   integerFlag,
   mineruCacheDirFor,
-  PAGES_OPTION_HELP,
   pagesFlag,
   SHARD_OPTION,
   shardFlag,
@@ -51,7 +50,10 @@ export const sourcesCommand: CommandModule = {
       .option('--data <dir>', 'data folder (default: config dataDir)')
       .option('--case <id>', 'only these cases (repeatable or comma-separated)', collectList)
       .option('--source-chars <n>', `characters kept after extraction (default ${DEFAULT_SOURCE_CHARS})`)
-      .option('--pages <range>', PAGES_OPTION_HELP)
+      .option(
+        '--pages <range>',
+        'PDF pages kept, e.g. 1-40 or 1-5,9 (default all; kept by later stages); other sources are read whole',
+      )
       .option(
         '--pdf-parser <name>',
         'PDF parser: unpdf (local, default) or mineru (MINERU_API_URL or MINERU_API_KEY)',
@@ -148,6 +150,6 @@ function printSourcesTable(print: (line: string) => void, rows: SourcesRow[]): v
   );
   const count = (status: SourcesRow['status']) => rows.filter((row) => row.status === status).length;
   print(
-    `${rows.length} case(s): ${count('prepared')} prepared, ${count('skipped')} skipped, ${count('failed')} failed`,
+    `${plural(rows.length, 'case')}: ${count('prepared')} prepared, ${count('skipped')} skipped, ${count('failed')} failed`,
   );
 }
