@@ -22,6 +22,7 @@ import { EVALUATION_FILES } from '@xsb/metrics';
 import { type EvaluationJob, evaluationDirOf } from './discover-evaluation-jobs';
 import type { EvalJudge } from './eval-judge';
 import type { EvaluateJobContext } from './evaluate-job';
+import { lexicalRulesKey } from './judge-answerability-lexically';
 import type { JudgeInputMode } from './probe-judgment';
 import { scoreDeckCorrectness } from './score-deck-correctness';
 import { scoreProbesInBatches } from './score-probes-in-batches';
@@ -134,6 +135,7 @@ export async function evaluateJobRepeat(
           probes_sha256: await hashFile(probesFile),
           batch_size: context.settings.batchSize,
           repeat,
+          ...lexicalRulesKey(judge.id),
         },
         concurrency: context.settings.concurrency,
         finalFile: join(evaluationDir, files.probeScores),

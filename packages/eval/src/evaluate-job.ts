@@ -38,6 +38,7 @@ import { ANSWERABILITY_PROMPT_VERSION, ANSWERABILITY_SYSTEM } from './answerabil
 import { type EvaluationJob, evaluationDirOf } from './discover-evaluation-jobs';
 import type { EvalJudge } from './eval-judge';
 import type { RepeatResult } from './evaluate-job-repeat';
+import { LEXICAL_ANSWERABILITY_RULES, lexicalRulesKey } from './judge-answerability-lexically';
 import type { JudgeInputMode } from './probe-judgment';
 import { type ClaimSettings, scoreDeckCorrectness } from './score-deck-correctness';
 import { scoreProbesInBatches } from './score-probes-in-batches';
@@ -196,7 +197,7 @@ export async function readJobInputs(
       ...(correctnessOn ? {} : { correctness: 'off' }),
       answerability_prompt:
         context.judgeId === 'lexical'
-          ? 'lexical'
+          ? `lexical:${LEXICAL_ANSWERABILITY_RULES}`
           : `${ANSWERABILITY_PROMPT_VERSION}:${hashBytes(ANSWERABILITY_SYSTEM).slice(0, 16)}`,
     },
     versions: { xsb: XSB_VERSION, minisearch: MINISEARCH_VERSION },
@@ -344,6 +345,7 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
           deck_sha256: deckSha256,
           probes_sha256: probesSha256,
           batch_size: settings.batchSize,
+          ...lexicalRulesKey(judge.id),
         },
         concurrency: settings.concurrency,
         finalFile: join(evaluationDir, EVALUATION_FILES.probeScores),

@@ -3,6 +3,18 @@ import { contentTokens, extractNumbers, splitSentences, topicTerms } from './lex
 import { type ProbeJudgment, uncoveredJudgment } from './probe-judgment';
 import { slideVisibleText } from './slide-visible-text';
 
+/**
+ * The version of the lexical answerability rules, recorded in each score row it judges
+ * (`metadata.lexical_rules`) and in the run manifest: rows of older rules (1: a number anywhere in the
+ * deck; none recorded) are judged again instead of reused beside rows of these rules.
+ */
+export const LEXICAL_ANSWERABILITY_RULES = 2;
+
+/** The reuse-key part that keeps the lexical judge's rows of other rules apart (none for a model judge). */
+export function lexicalRulesKey(judgeId: string): { lexical_rules?: number } {
+  return judgeId === 'lexical' ? { lexical_rules: LEXICAL_ANSWERABILITY_RULES } : {};
+}
+
 /** Share of the expected answer's key tokens the deck must contain for `covered`. */
 export const LEXICAL_ANSWER_RECALL_THRESHOLD = 0.6;
 /** The lower share that suffices when the answer has numbers and the deck states every one of them. */

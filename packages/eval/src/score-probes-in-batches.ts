@@ -24,6 +24,8 @@ export interface ScoreReuseKey {
   batch_size: number;
   /** Test–retest repeat (≥ 1) the rows answer; absent for the ordinary ask. */
   repeat?: number;
+  /** The lexical judge's rules version (see lexicalRulesKey); absent for a model judge. */
+  lexical_rules?: number;
 }
 
 function reusable(row: ProbeScore, key: ScoreReuseKey): boolean {
