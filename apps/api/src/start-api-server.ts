@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { ConfigError, type ProviderLimits, processIsAlive } from '@xsb/core';
+import { ConfigError, type ProviderLimits, plural, processIsAlive } from '@xsb/core';
 import {
   ApiDataLayout,
   createJsonLogger,
@@ -177,7 +177,8 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       const result = runner
         ? await runner.drain(options.drainTimeoutMs ?? 30_000)
         : { finished: 0, requeued: [] };
-      if (result.requeued.length > 0) log(`checkpointed ${result.requeued.length} running job(s) as queued`);
+      if (result.requeued.length > 0)
+        log(`checkpointed ${plural(result.requeued.length, 'running job')} as queued`);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -190,7 +191,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     return shutting;
   };
   log(
-    `listening on http://${shownHost}:${port} (data ${options.dataDir}, ${store.backend} job store, ${workers} worker(s))`,
+    `listening on http://${shownHost}:${port} (data ${options.dataDir}, ${store.backend} job store, ${plural(workers, 'worker')})`,
   );
   return { url: `http://${shownHost}:${port}`, port, store, shutdown, closed };
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import {
   isCaseInShard,
   parseShard,
+  plural,
   RunLayout,
   type Shard,
   UsageError,
@@ -210,13 +211,13 @@ export function batchOptionsFor(
 function batchEventLine(event: BatchEvent): string | undefined {
   switch (event.type) {
     case 'submitted':
-      return `batch ${event.batchId}: submitted ${event.requests} request(s), ${(event.bytes / 1e6).toFixed(2)} MB (round ${event.round})`;
+      return `batch ${event.batchId}: submitted ${plural(event.requests, 'request')}, ${(event.bytes / 1e6).toFixed(2)} MB (round ${event.round})`;
     case 'resumed':
-      return `batch ${event.batchId}: resumed (${event.requests} request(s) submitted by an earlier process)`;
+      return `batch ${event.batchId}: resumed (${plural(event.requests, 'request')} submitted by an earlier process)`;
     case 'collected':
-      return `batch ${event.batchId}: collected ${event.succeeded} answer(s)${event.missing > 0 ? `, ${event.missing} without an answer` : ''}`;
+      return `batch ${event.batchId}: collected ${plural(event.succeeded, 'answer')}${event.missing > 0 ? `, ${event.missing} without an answer` : ''}`;
     case 'submit_failed':
-      return `batch: ${event.requests} request(s) could not be submitted (${event.reason})`;
+      return `batch: ${plural(event.requests, 'request')} could not be submitted (${event.reason})`;
     case 'canceled':
       return `batch ${event.batchId}: canceled (${event.reason})`;
     case 'online':

@@ -5,6 +5,7 @@ import { compareCodePoints } from './compare-code-points';
 import { LOCK_DIR_NAME } from './directory-lock';
 import { InputError, UsageError } from './errors';
 import { hashFile } from './hash-content';
+import { plural } from './plural';
 import { decodeUtf8Text } from './read-utf8-text';
 
 /** One copy of a file in one of the trees being merged. */
@@ -221,7 +222,7 @@ function conflictError(conflicts: string[]): InputError {
   const shown = conflicts.slice(0, 10).join('; ');
   const more = conflicts.length > 10 ? ` (and ${conflicts.length - 10} more)` : '';
   return new InputError(
-    `${conflicts.length} conflicting file(s), nothing was written: ${shown}${more}. A path must hold the same bytes in every tree; a shard that redid another's case, or an --into folder from another run, differs`,
+    `${plural(conflicts.length, 'conflicting file')}, nothing was written: ${shown}${more}. A path must hold the same bytes in every tree; a shard that redid another's case, or an --into folder from another run, differs`,
     { code: 'merge_conflict', details: { conflicts } },
   );
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ValidationError } from './errors';
+import { plural } from './plural';
 
 /** Dotted path of a zod issue, e.g. `evidence[0].text`; empty for the record itself. */
 export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
@@ -38,6 +39,6 @@ export function validateRecord<S extends z.ZodType>(
       ? 'is required but missing'
       : (issue?.message ?? 'invalid');
   const more =
-    result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problem(s))` : '';
+    result.error.issues.length > 1 ? ` (and ${plural(result.error.issues.length - 1, 'more problem')})` : '';
   throw new ValidationError(`${missing}${more}`, { ...where, ...(field ? { field } : {}) });
 }

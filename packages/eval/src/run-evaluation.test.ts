@@ -154,7 +154,7 @@ describe('runEvaluation (lexical judge)', () => {
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((r) => r.outcome === 'failed')).toBe(true);
     expect(results[0]!.error).toContain(
-      'does not fit the current probe bank (it weights 5 probe(s) but the bank has 6)',
+      'does not fit the current probe bank (it weights 5 probes but the bank has 6)',
     );
     expect(
       existsSync(

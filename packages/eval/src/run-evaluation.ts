@@ -10,6 +10,7 @@ import {
   isXsbError,
   mapWithConcurrency,
   type ProgressReporter,
+  plural,
   RunLayout,
   type Shard,
   silentProgress,
@@ -279,7 +280,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
       });
       if (made.status === 'failed')
         throw new InputError(
-          `could not weight the probes for ${audience}: ${made.error ?? `${made.failures} probe(s) failed`}`,
+          `could not weight the probes for ${audience}: ${made.error ?? `${plural(made.failures, 'probe')} failed`}`,
           {
             file: made.weightsFile,
           },
@@ -340,7 +341,10 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     return result;
   };
   const results = await runJobsByDeck(jobs, jobConcurrency, runJob, options.onResult);
-  progress.finish(`${results.filter((r) => r.outcome !== 'failed').length}/${results.length} jobs done`);
+  // A deck folder that yields no job counts as failed, so "3/3 jobs done" never stands beside 3 of them.
+  const failed = results.filter((r) => r.outcome === 'failed').length + discoveryFailures.length;
+  const total = results.length + discoveryFailures.length;
+  progress.finish(`${total - failed}/${plural(total, 'job')} done${failed > 0 ? `, ${failed} failed` : ''}`);
   if (repeats > 1) await evaluateRepeats(results, jobContext, repeats, progress, plan.perJob);
   return { judge: judge.id, results, discoveryFailures };
 }

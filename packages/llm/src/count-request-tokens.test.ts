@@ -45,7 +45,7 @@ describe('createTokenCounter', () => {
       (e: unknown) => e,
     )) as Error;
     expect(error).toBeInstanceOf(Error);
-    expect(error.message).toMatch(/token count failed after 1 attempt\(s\): HTTP 404/);
+    expect(error.message).toMatch(/token count failed after 1 attempt: HTTP 404/);
     expect(error.message).not.toContain('fake-openai-key');
   });
 });

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ConfigError, ProviderError } from '@xsb/core';
+import { ConfigError, ProviderError, plural } from '@xsb/core';
 import OpenAI from 'openai';
 import { ANTHROPIC_DEFAULT_BASE_URL } from './anthropic-adapter';
 import { toAnthropicBody } from './anthropic-wire';
@@ -93,7 +93,7 @@ async function withRetries(provider: string, key: string, call: () => Promise<nu
       if (!failure.retryable || attempt >= COUNT_ATTEMPTS)
         throw new ProviderError(
           provider,
-          redact(`token count failed after ${attempt} attempt(s): ${failure.reason}`, key),
+          redact(`token count failed after ${plural(attempt, 'attempt')}: ${failure.reason}`, key),
           {
             code: failure.code,
             ...(failure.status !== undefined ? { status: failure.status } : {}),

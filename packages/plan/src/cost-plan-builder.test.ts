@@ -127,7 +127,7 @@ describe('reconcileUsage', () => {
       'input tokens off by 34.7 % (more than 10 %)', // 202 planned, 150 billed
     ]);
     expect(bad.rows.find((row) => row.stage === 'other')!.problems).toEqual([
-      '1 ledger line(s) of a stage the plan does not list',
+      '1 ledger line of a stage the plan does not list',
     ]);
   });
 

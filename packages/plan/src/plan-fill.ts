@@ -1,3 +1,4 @@
+import { plural } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CLAIM_SETTINGS, EVAL_STAGES } from '@xsb/eval';
 import { readPendingPrompts, replayStoreKeys, requestFromPending } from '@xsb/llm';
 import type { CostPlanBuilder } from './cost-plan-builder';
@@ -61,11 +62,11 @@ export async function planFill(
   const alreadyStored = pending.filter((line) => stored.has(line.key)).length;
   if (alreadyStored > 0)
     builder.note(
-      `${alreadyStored} of ${pending.length} pending prompt(s) the store already answers: not sent`,
+      `${alreadyStored} of ${plural(pending.length, 'pending prompt')} the store already answers: not sent`,
     );
   if (unusable > 0)
     builder.note(
-      `${unusable} pending prompt(s) hold images or documents by hash only: \`xsb llm fill\` cannot send them (fill them with \`xsb bench run --llm record:STORE --fill JUDGE\`); not counted`,
+      `${plural(unusable, 'pending prompt')} ${unusable === 1 ? 'holds' : 'hold'} images or documents by hash only: \`xsb llm fill\` cannot send them (fill them with \`xsb bench run --llm record:STORE --fill JUDGE\`); not counted`,
     );
   builder.note(
     'output tokens per prompt: the stage default batch stands in (a pending line does not say how many probes or claims it asks about)',

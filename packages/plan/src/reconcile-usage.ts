@@ -1,4 +1,5 @@
 import type { CostPlan, ModelPrice, UsageLedgerEntry } from '@xsb/core';
+import { plural } from '@xsb/core';
 import { summarizeUsage } from '@xsb/llm';
 
 /** Input tokens of an exact row must be within this share of what the provider billed. */
@@ -105,7 +106,8 @@ export function reconcileUsage(
       else if (inputError === null && planned.input_tokens > 0 && got.calls > 0)
         problems.push(`${planned.input_tokens} input tokens planned, none billed`);
     }
-    if (got.failed_calls > 0) notes.push(`${planned.stage}: ${got.failed_calls} call(s) failed in the run`);
+    if (got.failed_calls > 0)
+      notes.push(`${planned.stage}: ${plural(got.failed_calls, 'call')} failed in the run`);
     rows.push({
       stage: planned.stage,
       judge: planned.judge,
@@ -125,7 +127,7 @@ export function reconcileUsage(
       planned: { ...EMPTY },
       actual: got,
       input_error: null,
-      problems: [`${got.calls + got.cached_calls} ledger line(s) of a stage the plan does not list`],
+      problems: [`${plural(got.calls + got.cached_calls, 'ledger line')} of a stage the plan does not list`],
     });
   }
   return { rows, ok: rows.every((row) => row.problems.length === 0), notes };

@@ -112,7 +112,7 @@ describe('PresentBench result YAML', () => {
     });
     expect(() =>
       toPresentBenchResult(evaluationWith([item('2.1', 'not_judged', null)]), { errors: 'as-no' }),
-    ).toThrow(/1 item\(s\) were not judged/);
+    ).toThrow(/1 item was not judged/);
   });
 
   it('writes YAML 1.1 that keeps "yes", "Yes" and class keys strings for PyYAML', () => {

@@ -1,6 +1,7 @@
 import {
   InputError,
   type PresentBenchResultFile,
+  plural,
   type RubricDimension,
   type RubricEvaluation,
   type RubricItemResult,
@@ -61,7 +62,7 @@ export function toPresentBenchResult(
   const notJudged = evaluation.items.filter((item) => item.verdict === 'not_judged').length;
   if (errors === 'as-no' && notJudged > 0) {
     throw new InputError(
-      `${notJudged} item(s) were not judged (offline judge ${evaluation.judge}); a file PresentBench's scoring.py can score needs every item answered: judge them with a model first`,
+      `${plural(notJudged, 'item')} ${notJudged === 1 ? 'was' : 'were'} not judged (offline judge ${evaluation.judge}); a file PresentBench's scoring.py can score needs every item answered: judge them with a model first`,
       { file: evaluation.deck_path },
     );
   }

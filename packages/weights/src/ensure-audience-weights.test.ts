@@ -233,7 +233,7 @@ describe('findWeightsBankMismatch', () => {
 
     await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, [...bank, makeProbe(4)]);
     expect(await findWeightsBankMismatch(layout, 'case_a', 'learners')).toBe(
-      'it weights 3 probe(s) but the bank has 4',
+      'it weights 3 probes but the bank has 4',
     );
 
     await writeJsonlAtomic(layout.probesFile('case_a'), probeSchema, [bank[1]!, bank[0]!, bank[2]!]);

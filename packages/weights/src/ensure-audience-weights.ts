@@ -13,6 +13,7 @@ import {
   mapWithConcurrency,
   type Probe,
   type ProgressReporter,
+  plural,
   probeSchema,
   type RunLayout,
   readJsonlAll,
@@ -310,7 +311,7 @@ export async function findWeightsBankMismatch(
   const bank = await readJsonlAll(layout.probesFile(caseLabel), probeSchema);
   const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
   if (rows.length !== bank.length) {
-    return `it weights ${rows.length} probe(s) but the bank has ${bank.length}`;
+    return `it weights ${plural(rows.length, 'probe')} but the bank has ${bank.length}`;
   }
   for (const [index, row] of rows.entries()) {
     const probe = bank[index]!;

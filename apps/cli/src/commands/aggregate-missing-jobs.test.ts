@@ -35,6 +35,12 @@ describe('xsb aggregate: a missing job keeps its cause', () => {
     const generated = await run('decks generate --run-sheet sheet.csv --run ext');
     expect(generated.code).toBe(1);
 
+    // "3/3 jobs done" beside failures misled: a deck folder that yields no job counts as failed.
+    const evaluated = await run('eval --run ext');
+    expect(evaluated.code).toBe(1);
+    expect(evaluated.stdout).toMatch(/^failed {4}.*deck generation failed: .*exited with code 3: boom$/m);
+    expect(evaluated.stdout).toContain('0/1 job done, 1 failed, with judge lexical');
+
     const aggregated = await run('aggregate --run ext');
 
     expect(aggregated.code).toBe(1);

@@ -75,7 +75,7 @@ describe('xsb eval --batch', () => {
     const second = await runXsb([...args, '--batch'], { cwd: batched, env: env() });
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain('12/12 jobs done with judge openai:gpt-4.1');
-    expect(second.stderr).toMatch(/batch batch_\w+: submitted \d+ request\(s\)/);
+    expect(second.stderr).toMatch(/batch batch_\w+: submitted \d+ requests?/);
     const batchRequests = server.requests.slice(requestsBefore + onlineRequests.length);
     // Every call went into a batch (none online), each distinct prompt once, and the same prompts as online.
     expect(batchRequests.every((request) => request.batchId !== undefined)).toBe(true);
@@ -291,7 +291,7 @@ describe('xsb eval --batch when batches go wrong', () => {
       const second = spawnXsb(args, { home: dir, env: env() });
       expect(await second.exited, second.output()).toBe(0);
       expect(second.output()).toMatch(
-        /batch batch_\w+: resumed \(\d+ request\(s\) submitted by an earlier process\)/,
+        /batch batch_\w+: resumed \(\d+ requests? submitted by an earlier process\)/,
       );
     } finally {
       server.setBatchPlan(() => ({}));

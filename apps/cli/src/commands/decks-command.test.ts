@@ -262,7 +262,7 @@ describe('xsb decks import checks, and xsb decks remove', () => {
     const removed = await run('decks remove --system notebooklm --run r');
     expect(removed.code).toBe(0);
     expect(removed.stdout).toBe(
-      'removed runs/r/decks/notebooklm\nnotebooklm: 1 folder(s) or file(s) removed from run r; run `xsb aggregate` to update the summary\n',
+      'removed runs/r/decks/notebooklm\nnotebooklm: 1 folder or file removed from run r; run `xsb aggregate` to update the summary\n',
     );
     expect(await readdir(join(root, 'data', 'runs', 'r', 'decks'))).toEqual([
       'batch_summary.json',
@@ -307,7 +307,7 @@ describe('xsb decks import and prepare-slidetailor', () => {
     ]);
     expect(result.stderr).not.toMatch(/ERROR/);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/1 row\(s\) selected of 2: 1 done, 0 skipped, 0 failed/);
+    expect(result.stdout).toMatch(/1 row selected of 2: 1 done, 0 skipped, 0 failed/);
   });
 
   it('prepares SlideTailor rows for PDF sources and reports the others as skipped', async () => {
@@ -315,7 +315,7 @@ describe('xsb decks import and prepare-slidetailor', () => {
       'decks prepare-slidetailor --run-sheet fixtures/run-sheets/slidetailor.csv --run demo',
     );
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^2 row\(s\) prepared, 1 skipped/);
+    expect(result.stdout).toMatch(/^2 rows prepared, 1 skipped/);
     expect(result.stderr).toMatch(
       /SKIPPED: cs_raft_consensus \(line 4\): .*source\.md: SlideTailor prepares PDF sources only/,
     );

@@ -3,6 +3,7 @@ import {
   type Condition,
   conditionSchema,
   type DeckBatchSummary,
+  plural,
   RunLayout,
   UsageError,
   type XsbConfig,
@@ -104,7 +105,7 @@ function printBatch(context: CliContext, summary: DeckBatchSummary, json: boolea
       summary.rows.map((row) => [row.system, row.condition, row.audience, row.case_label, row.status]),
     );
     context.print(
-      `${summary.rows_selected} row(s) selected of ${summary.rows_total}: ${summary.done} done, ${summary.skipped} skipped, ${summary.failed} failed`,
+      `${plural(summary.rows_selected, 'row')} selected of ${summary.rows_total}: ${summary.done} done, ${summary.skipped} skipped, ${summary.failed} failed`,
     );
   }
   for (const row of summary.rows) {
@@ -198,7 +199,7 @@ export const decksCommand: CommandModule = {
           return;
         }
         context.print(
-          `${path}: ${deck.slide_count} slide(s), ${deck.visible_word_count} visible word(s), parser ${deck.parser}`,
+          `${path}: ${plural(deck.slide_count, 'slide')}, ${plural(deck.visible_word_count, 'visible word')}, parser ${deck.parser}`,
         );
         context.print(formatDeckText(deck).trimEnd());
         for (const warning of deck.warnings) context.warn(`WARNING: ${warning}`);
@@ -355,7 +356,7 @@ export const decksCommand: CommandModule = {
           const what =
             result.caseLabel === null ? result.system : `${result.system}, case ${result.caseLabel}`;
           context.print(
-            `${what}: ${result.removed.length} folder(s) or file(s) removed from run ${config.run}; run \`xsb aggregate\` to update the summary`,
+            `${what}: ${plural(result.removed.length, 'folder or file', 'folders or files')} removed from run ${config.run}; run \`xsb aggregate\` to update the summary`,
           );
         },
       );
@@ -412,7 +413,7 @@ export const decksCommand: CommandModule = {
       if (flags.json) context.printJson(result);
       else
         context.print(
-          `${result.prepared} row(s) prepared, ${result.skipped.length} skipped; run sheet ${result.runSheetFile}`,
+          `${plural(result.prepared, 'row')} prepared, ${result.skipped.length} skipped; run sheet ${result.runSheetFile}`,
         );
       for (const skipped of result.skipped) {
         context.warn(`SKIPPED: ${skipped.case_label} (line ${skipped.line}): ${skipped.reason}`);

@@ -54,7 +54,7 @@ describe('xsb demo --batch with a model judge', () => {
     const batchesBefore = server.batches.length;
     const batched = await demo(['--batch'], 'batched');
     expect(batched.code, batched.stderr).toBe(0);
-    expect(batched.stderr).toMatch(/batch msgbatch_\w+: submitted \d+ request\(s\)/);
+    expect(batched.stderr).toMatch(/batch msgbatch_\w+: submitted \d+ requests?/);
     const batchRequests = server.requests.slice(before + onlineRequests.length);
     // Stage 4 plans one deck at a time online; every other call went into a batch, each prompt once.
     const sentOnline = batchRequests.filter((request) => request.batchId === undefined);

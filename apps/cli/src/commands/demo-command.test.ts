@@ -101,7 +101,7 @@ describe('xsb demo', () => {
     );
     const second = await run(['demo', '--out', 'a']);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('judge lexical (offline: no model, no tokens): 0 judge call(s) this run');
+    expect(second.stdout).toContain('judge lexical (offline: no model, no tokens): 0 judge calls this run');
   }, 120_000);
 
   it('stops before any work when the replay store is missing (exit 2)', async () => {

@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { RunLayout } from '@xsb/core';
+import { plural, RunLayout } from '@xsb/core';
 import { BASELINE_SYSTEM } from '@xsb/decks';
 import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, runDemo } from '@xsb/eval';
 import { isOfflineJudge } from '@xsb/llm';
@@ -110,15 +110,15 @@ export const demoCommand: CommandModule = {
           context.print(
             flags.sources === undefined
               ? `# xsb demo: decks by ${BASELINE_SYSTEM} (xsb's built-in generator) and ${DEMO_IMPORTED_SYSTEM} ` +
-                  `(an imported PDF export), scored for ${audiences} audiences`
-              : `# xsb demo on ${cases} cases of ${flags.sources}: decks by ${BASELINE_SYSTEM} (xsb's built-in generator), scored for ${audiences} audiences`,
+                  `(an imported PDF export), scored for ${plural(audiences, 'audience')}`
+              : `# xsb demo on ${plural(cases, 'case')} of ${flags.sources}: decks by ${BASELINE_SYSTEM} (xsb's built-in generator), scored for ${plural(audiences, 'audience')}`,
           );
           context.print('');
           for (const line of result.tables) context.print(line);
           printWhereFilesWent(context, result.dataDir, result.summaryFiles.report);
           const offline = isOfflineJudge(config.judge) ? ' (offline: no model, no tokens)' : '';
           context.print(
-            `judge ${config.judge}${offline}: ${result.judgeCalls} judge call(s) this run; ${seconds.toFixed(1)} s`,
+            `judge ${config.judge}${offline}: ${plural(result.judgeCalls, 'judge call')} this run; ${seconds.toFixed(1)} s`,
           );
         }
         for (const failure of result.failures) context.warn(`failed: ${failure}`);

@@ -29,7 +29,7 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toEqual([
       expect.stringMatching(/^reused\s+notebooklm\/audience_agnostic\/learners\/energy_heat_pump_pilot/),
-      '1/1 jobs done with judge lexical',
+      '1/1 job done with judge lexical',
     ]);
     expect(await ledgerLines()).toBe(before);
   });

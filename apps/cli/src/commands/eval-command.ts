@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { emptyProbeBankWarnings, RunLayout } from '@xsb/core';
+import { emptyProbeBankWarnings, plural, RunLayout } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, runEvaluation } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import {
@@ -131,11 +131,15 @@ export const evalCommand: CommandModule = {
               `${row.outcome.padEnd(9)} ${row.system}/${row.condition}/${row.audience}/${row.case}` +
                 (row.error
                   ? `: ${row.error}`
-                  : ` (${row.judged_batches} batches judged, ${row.reused_batches} reused)`),
+                  : ` (${plural(row.judged_batches, 'batch', 'batches')} judged, ${row.reused_batches} reused)`),
             );
           for (const failure of failures) context.print(`failed    ${failure.error}`);
-          const done = rows.filter((r) => r.outcome !== 'failed').length;
-          context.print(`${done}/${rows.length} jobs done with judge ${outcome.judge}`);
+          // A deck folder that yields no job is a failure too: "3/3 jobs done" beside 3 of them misleads.
+          const failed = rows.filter((r) => r.outcome === 'failed').length + failures.length;
+          const total = rows.length + failures.length;
+          context.print(
+            `${total - failed}/${plural(total, 'job')} done${failed > 0 ? `, ${failed} failed,` : ''} with judge ${outcome.judge}`,
+          );
           if (retest) printRetest(context, retest.retest, retest.file);
         }
         for (const line of await emptyProbeBankWarnings(

@@ -84,7 +84,7 @@ describe('xsb llm complete', () => {
     expect(summary.totals.cacheHits).toBe(1);
 
     const cleared = await run(['llm', 'cache', 'clear']);
-    expect(cleared.stdout).toContain('removed 1 answers');
+    expect(cleared.stdout).toContain('removed 1 answer');
     expect(JSON.parse((await run(['llm', 'cache', 'stats', '--json'])).stdout).entries).toBe(0);
   });
 

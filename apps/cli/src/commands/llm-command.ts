@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type ModelPrice, RunLayout, UsageError } from '@xsb/core';
+import { type ModelPrice, plural, RunLayout, UsageError } from '@xsb/core';
 import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
 import type { CliContext } from '../cli-context';
 import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
@@ -103,7 +103,7 @@ export const llmCommand: CommandModule = {
         const { config } = context.loadConfig();
         const stats = await new DiskCache(resolve(context.io.cwd, config.cacheDir)).stats();
         if (flags.json) context.printJson(stats);
-        else context.print(`${stats.dir}: ${stats.entries} answers, ${stats.bytes} bytes`);
+        else context.print(`${stats.dir}: ${plural(stats.entries, 'answer')}, ${stats.bytes} bytes`);
       });
     cache
       .command('clear')
@@ -112,7 +112,7 @@ export const llmCommand: CommandModule = {
         const { config } = context.loadConfig();
         const diskCache = new DiskCache(resolve(context.io.cwd, config.cacheDir));
         const removed = await diskCache.clear();
-        context.print(`${diskCache.root}: removed ${removed} answers`);
+        context.print(`${diskCache.root}: removed ${plural(removed, 'answer')}`);
       });
 
     llm

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RunLayout } from '@xsb/core';
+import { plural, RunLayout } from '@xsb/core';
 import { createLlmClient, fillLabelFor, fillReplayStore } from '@xsb/llm';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
@@ -66,7 +66,7 @@ export function registerFill(llm: Command, context: CliContext): void {
         return;
       }
       context.print(
-        `${result.store}: ${result.pending} pending prompt(s): ${result.filled} filled by ${label}${batch ? ' (batch API)' : ''}, ${result.alreadyStored} already in the store, ${result.failures.length} failed`,
+        `${result.store}: ${plural(result.pending, 'pending prompt')}: ${result.filled} filled by ${label}${batch ? ' (batch API)' : ''}, ${result.alreadyStored} already in the store, ${result.failures.length} failed`,
       );
       for (const failure of result.failures)
         context.warn(`failed: ${failure.key}${failure.stage ? ` (${failure.stage})` : ''}: ${failure.error}`);

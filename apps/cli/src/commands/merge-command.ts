@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { mergeRunShards } from '@xsb/bench';
+import { plural } from '@xsb/core';
 import type { CommandModule } from '../command-module';
 
 interface MergeFlags {
@@ -44,12 +45,12 @@ Rules, checked for every file before anything is written:
           return;
         }
         context.print(
-          `merged ${shardDirs.length} shard folder(s) into ${into}: ${report.written} file(s) written, ${report.identical} already identical, ${report.skipped.length} lock/temp path(s) left out`,
+          `merged ${plural(shardDirs.length, 'shard folder')} into ${into}: ${plural(report.written, 'file')} written, ${report.identical} already identical, ${plural(report.skipped.length, 'lock/temp path')} left out`,
         );
         for (const file of report.concatenated)
-          context.print(`  concatenated ${file.path}: ${file.lines} line(s) (${file.added} new)`);
+          context.print(`  concatenated ${file.path}: ${plural(file.lines, 'line')} (${file.added} new)`);
         for (const file of report.combined)
-          context.print(`  combined ${file.path} from ${file.parts.length} shard file(s)`);
+          context.print(`  combined ${file.path} from ${plural(file.parts.length, 'shard file')}`);
       });
   },
 };

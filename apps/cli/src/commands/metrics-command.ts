@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks, RunLayout } from '@xsb/core';
+import {
+  emptyProbeBankNote,
+  emptyProbeBankWarnings,
+  listEmptyProbeBanks,
+  plural,
+  RunLayout,
+} from '@xsb/core';
 import { aggregateRun } from '@xsb/eval';
 import {
   DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -109,7 +115,7 @@ export const metricsCommand: CommandModule = {
             ].join('\t'),
           );
         for (const failure of failures) context.warn(`failed: ${failure.message}`);
-        context.print(`${rows.length} evaluation(s) rescored at tau_a ${tauA}`);
+        context.print(`${plural(rows.length, 'evaluation')} rescored at tau_a ${tauA}`);
       }
       for (const line of await emptyProbeBankWarnings(
         layout,

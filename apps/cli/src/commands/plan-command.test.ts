@@ -172,7 +172,7 @@ describe('xsb plan, xsb usage', () => {
     const plan = await readPlan('fill.json');
     expect(plan.totals.calls).toBe(pending.length - 1);
     expect(plan.notes).toContain(
-      `1 of ${pending.length} pending prompt(s) the store already answers: not sent`,
+      `1 of ${pending.length} pending prompts the store already answers: not sent`,
     );
     expect(plan.rows.map((row) => row.stage)).toContain('eval.answerability');
 

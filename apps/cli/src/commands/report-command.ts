@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { RunLayout, UsageError } from '@xsb/core';
+import { plural, RunLayout, UsageError } from '@xsb/core';
 import type { CliContext } from '../cli-context';
 import { configFlags, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
@@ -71,7 +71,7 @@ async function runReportCommand(flags: ReportFlags, context: CliContext): Promis
   const thumbs = result.thumbnails;
   const decks =
     thumbs.decks > 0
-      ? `; ${thumbs.decks} deck(s): thumbnails ${thumbs.rendered} rendered, ${thumbs.cached} cached, ${thumbs.without} without`
+      ? `; ${plural(thumbs.decks, 'deck')}: thumbnails ${thumbs.rendered} rendered, ${thumbs.cached} cached, ${thumbs.without} without`
       : '';
   context.print(`report: ${result.file} (${megabytes(result.bytes)}${decks})`);
   if (result.problems.length > 0) reportExitCode(1);

@@ -136,9 +136,9 @@ describe('xsb serve', () => {
       'the job to run',
     );
     first.child.kill('SIGTERM');
-    await first.waitFor(/stopped \(0 job\(s\) finished while draining, 1 queued again\)/);
+    await first.waitFor(/stopped \(0 jobs finished while draining, 1 queued again\)/);
     expect(await first.exited).toBe(0);
-    expect(first.output()).toContain('checkpointed 1 running job(s) as queued');
+    expect(first.output()).toContain('checkpointed 1 running job as queued');
 
     const second = serve();
     const done = await finishedJob(await urlOf(second), id);
@@ -170,8 +170,8 @@ describe('xsb serve', () => {
     expect((await finishedJob(url, id)).status).toBe('done');
     await expectWholeEvaluations();
     // Only process 0 runs job workers: the other serves HTTP.
-    expect(primary.output()).toMatch(/"process":0,"msg":"listening on [^\n]* 2 worker\(s\)\)"/);
-    expect(primary.output()).toMatch(/"process":1,"msg":"listening on [^\n]* 0 worker\(s\)\)"/);
+    expect(primary.output()).toMatch(/"process":0,"msg":"listening on [^\n]* 2 workers\)"/);
+    expect(primary.output()).toMatch(/"process":1,"msg":"listening on [^\n]* 0 workers\)"/);
 
     const killedPid = Number(member[1]);
     process.kill(killedPid, 'SIGKILL');
@@ -185,7 +185,7 @@ describe('xsb serve', () => {
     for (let i = 0; i < 4; i++) expect(await healthOverNewConnection()).toBe(200);
 
     primary.child.kill('SIGTERM');
-    await primary.waitFor(/xsb serve: stopped \(0 job\(s\) finished while draining, 0 queued again\)/);
+    await primary.waitFor(/xsb serve: stopped \(0 jobs finished while draining, 0 queued again\)/);
     expect(await primary.exited).toBe(0);
     expect(() => process.kill(Number(replaced[1]), 0)).toThrow();
   }, 120_000);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createBatchedLineWriter, UsageError, type XsbConfig } from '@xsb/core';
+import { createBatchedLineWriter, plural, UsageError, type XsbConfig } from '@xsb/core';
 import type { CliContext } from '../cli-context';
 import { configFlags, integerFlag, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
@@ -166,7 +166,7 @@ export const serveCommand: CommandModule = {
               ? await Promise.race([untilSignal(served.shutdown), served.closed])
               : await untilSignal(served.shutdown);
           context.print(
-            `xsb serve: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
+            `xsb serve: stopped (${plural(result.finished, 'job')} finished while draining, ${result.requeued.length} queued again)`,
           );
         } finally {
           logWriter.flush();

@@ -25,7 +25,7 @@ describe('xsb sources', () => {
     expect(lines[1]).toMatch(/^cs_raft_consensus\s+markdown\s+markdown\s+-\s+\d+\s+prepared$/);
     expect(lines[2]).toMatch(/^energy_heat_pump_pilot\s+pdf\s+unpdf\s+3\s+\d+\s+prepared$/);
     expect(lines[3]).toMatch(/^ocean_coral_bleaching\s+html\s+html\s+-\s+\d+\s+prepared$/);
-    expect(lines[4]).toBe('3 case(s): 3 prepared, 0 skipped, 0 failed');
+    expect(lines[4]).toBe('3 cases: 3 prepared, 0 skipped, 0 failed');
     for (const id of ['cs_raft_consensus', 'energy_heat_pump_pilot', 'ocean_coral_bleaching']) {
       const meta = await readJson(
         join(root, 'data', 'probes', id, 'source_context.json'),
@@ -36,9 +36,9 @@ describe('xsb sources', () => {
     }
     const second = await run(['sources']);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('3 case(s): 0 prepared, 3 skipped, 0 failed');
+    expect(second.stdout).toContain('3 cases: 0 prepared, 3 skipped, 0 failed');
     const forced = await run(['sources', '--force', '--case', 'cs_raft_consensus']);
-    expect(forced.stdout).toContain('1 case(s): 1 prepared, 0 skipped, 0 failed');
+    expect(forced.stdout).toContain('1 case: 1 prepared, 0 skipped, 0 failed');
   });
 
   it('fails the bad case with exit 1, names the file and reason, and still prepares the rest', async () => {

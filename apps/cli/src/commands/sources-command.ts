@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, describeError, isXsbError, RunLayout } from '@xsb/core';
+import { compareCodePoints, describeError, isXsbError, plural, RunLayout } from '@xsb/core';
 import { DEFAULT_SOURCE_CHARS, prepareSourceContext, type SourceCase } from '@xsb/sources';
 import {
   collectList,
@@ -150,6 +150,6 @@ function printSourcesTable(print: (line: string) => void, rows: SourcesRow[]): v
   );
   const count = (status: SourcesRow['status']) => rows.filter((row) => row.status === status).length;
   print(
-    `${rows.length} case(s): ${count('prepared')} prepared, ${count('skipped')} skipped, ${count('failed')} failed`,
+    `${plural(rows.length, 'case')}: ${count('prepared')} prepared, ${count('skipped')} skipped, ${count('failed')} failed`,
   );
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import {
   costPlanSchema,
+  plural,
   RunLayout,
   readJson,
   readJsonlAll,
@@ -71,7 +72,7 @@ export const usageCommand: CommandModule = {
           return;
         }
         context.print(
-          `# xsb ${plan.command}: plan (${plan.created_at}, judge ${plan.judge}) against ${lines.length - plan.ledger_lines_before} ledger line(s) of ${file}`,
+          `# xsb ${plan.command}: plan (${plan.created_at}, judge ${plan.judge}) against ${plural(lines.length - plan.ledger_lines_before, 'ledger line')} of ${file}`,
         );
         const table = reconciliationTable(reconciliation);
         printTable(context.print, table.header, table.rows, table.numeric);

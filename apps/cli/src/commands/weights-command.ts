@@ -4,6 +4,7 @@ import {
   countingProgress,
   emptyProbeBankWarnings,
   mapWithConcurrency,
+  plural,
   RunLayout,
   UsageError,
 } from '@xsb/core';
@@ -173,7 +174,7 @@ export const weightsCommand: CommandModule = {
           },
         );
         rows.push(...weighted);
-        progress.finish(`${pairs.length} pair(s)`);
+        progress.finish(plural(pairs.length, 'pair'));
         rows.sort((a, b) => compareCodePoints(a.caseLabel, b.caseLabel));
         if (flags.json) context.printJson(rows);
         else {
@@ -191,7 +192,7 @@ export const weightsCommand: CommandModule = {
           );
           const count = (status: string) => rows.filter((row) => row.status === status).length;
           context.print(
-            `${rows.length} case-audience pair(s): ${count('complete')} weighted, ${count('skipped')} skipped, ${count('failed')} failed (judge ${judge.id}, k ${k})`,
+            `${plural(rows.length, 'case-audience pair')}: ${count('complete')} weighted, ${count('skipped')} skipped, ${count('failed')} failed (judge ${judge.id}, k ${k})`,
           );
           for (const row of rows)
             if (row.error) context.warn(`ERROR: ${row.caseLabel}/${row.audience}: ${row.error}`);

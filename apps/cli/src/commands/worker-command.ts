@@ -1,3 +1,4 @@
+import { plural } from '@xsb/core';
 import type { CommandModule } from '../command-module';
 import { jobProcessSettings, LEASE_HELP, untilSignal } from './serve-command';
 
@@ -49,7 +50,7 @@ export const workerCommand: CommandModule = {
           log: (line) => logger.info(line),
         });
         context.print(
-          `xsb worker ${runner.worker}: running ${settings.workers} job(s) at once from the ${store.backend} store`,
+          `xsb worker ${runner.worker}: running ${plural(settings.workers, 'job')} at once from the ${store.backend} store`,
         );
         const result = await untilSignal(async () => {
           const drained = await runner.drain(settings.drainTimeoutMs);
@@ -57,7 +58,7 @@ export const workerCommand: CommandModule = {
           return drained;
         });
         context.print(
-          `xsb worker: stopped (${result.finished} job(s) finished while draining, ${result.requeued.length} queued again)`,
+          `xsb worker: stopped (${plural(result.finished, 'job')} finished while draining, ${result.requeued.length} queued again)`,
         );
       });
   },

@@ -1,4 +1,5 @@
 import type { BenchComparison, BenchRun, BenchStat, BenchSummary } from '@xsb/core';
+import { plural } from '@xsb/core';
 import { referenceReason } from '../run/reference-system';
 
 /** Fixed decimals; a value that rounds to zero prints without a minus sign. */
@@ -61,7 +62,7 @@ function header(summary: BenchSummary, run: BenchRun): string[] {
           `- shard ${run.shard}: only the split's cases with md5(case) % n == i; merge the shards' data folders (\`xsb merge\`) and run the bench unsharded to compare on the whole split`,
         ]
       : []),
-    `- test split opened ${run.test_ledger_count} time(s)`,
+    `- test split opened ${plural(run.test_ledger_count, 'time')}`,
     `- judges: ${run.judges
       .map((judge) =>
         judge.offline

@@ -160,7 +160,7 @@ describe('runBench', () => {
     expect(calls.length).toBeGreaterThan(0);
     expect(Date.parse(opening.time)).toBeLessThanOrEqual(Date.parse(calls[0]!.time));
     expect(result.run.test_ledger_count).toBe(1);
-    expect(result.report).toContain('test split opened 1 time(s)');
+    expect(result.report).toContain('test split opened 1 time');
   }, 120_000);
 
   it('leaves out of the default factors those the judge cannot serve, and names them with the reason', async () => {

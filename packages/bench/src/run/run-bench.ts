@@ -18,6 +18,7 @@ import {
   isCaseInShard,
   JsonlWriter,
   type ProgressReporter,
+  plural,
   RunLayout,
   readJson,
   runManifestSchema,
@@ -210,7 +211,7 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
     for (const id of [...cases.keys()]) if (!isCaseInShard(id, options.shard)) cases.delete(id);
     if (cases.size === 0)
       throw new UsageError(
-        `shard ${shardLabel(options.shard)} holds none of the ${all} case(s) of the ${split} split; use fewer shards`,
+        `shard ${shardLabel(options.shard)} holds none of the ${plural(all, 'case')} of the ${split} split; use fewer shards`,
       );
   }
   if (options.fill) {

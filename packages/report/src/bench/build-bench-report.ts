@@ -9,6 +9,7 @@ import {
   benchRunSchema,
   benchSummarySchema,
   compareCodePoints,
+  plural,
   readJson,
   readJsonlAll,
 } from '@xsb/core';
@@ -78,7 +79,7 @@ async function forestPlots(
       shapes: SHAPES,
       reference: 0,
     }),
-    `One panel per metric; paired over the cases both sides have (n cases in each label). real = the interval excludes 0; diag = fewer cases than the run's diag_below (a diagnostic, not a result).${missing > 0 ? ` ${missing} comparison(s) without a value are in the table below.` : ''}`,
+    `One panel per metric; paired over the cases both sides have (n cases in each label). real = the interval excludes 0; diag = fewer cases than the run's diag_below (a diagnostic, not a result).${missing > 0 ? ` ${plural(missing, 'comparison')} without a value are in the table below.` : ''}`,
   );
   return `<div class="plots">${figure}</div>`;
 }
@@ -381,7 +382,7 @@ export async function buildBenchReport(options: BenchReportOptions): Promise<Rep
   );
   const html = renderHtmlDocument({
     title: `xsb bench report: ${run.run_id}`,
-    subtitle: `split ${run.split} · ${run.cases.length} cases · ${run.configurations.length} configuration(s) · ${summary.comparisons.length} comparisons · judges ${run.judges.map((j) => j.id).join(', ')}`,
+    subtitle: `split ${run.split} · ${plural(run.cases.length, 'case')} · ${plural(run.configurations.length, 'configuration')} · ${plural(summary.comparisons.length, 'comparison')} · judges ${run.judges.map((j) => j.id).join(', ')}`,
     toc: [
       ['measured', 'What was measured'],
       ...(problems.length > 0

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import { compareCodePoints, RunLayout } from '@xsb/core';
+import { compareCodePoints, plural, RunLayout } from '@xsb/core';
 import { type DeckDrillDown, renderDeckDrillDown } from '../deck/deck-drill-down';
 import { type LoadedDeck, loadDecks } from '../deck/load-decks';
 import { escapeHtml, safeId } from '../html/escape-html';
@@ -179,7 +179,7 @@ function deckDrillDown(
     thumbnailWidth,
     sections: [
       ...problems.map((problem) => `<div class="problem">${escapeHtml(problem)}</div>`),
-      `<h4>Probes (${probeRows.length} over ${ordered.length} audience(s))</h4>`,
+      `<h4>Probes (${probeRows.length} over ${plural(ordered.length, 'audience')})</h4>`,
       probeTable(`${id}-probes`, probeRows, false),
       `<h4>Claims${correctness ? ` (${correctness.claims.length})` : ''}</h4>`,
       correctness
@@ -251,7 +251,7 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   const thumbNote =
     size === 'off'
       ? 'Thumbnails are off (--thumbnails off): slides show their text.'
-      : `Thumbnails ${size} (${THUMBNAIL_FORMATS[size].width} px WebP)${counts.without > 0 ? `; ${counts.without} deck(s) without them (each says why)` : ''}.`;
+      : `Thumbnails ${size} (${THUMBNAIL_FORMATS[size].width} px WebP)${counts.without > 0 ? `; ${plural(counts.without, 'deck')} without them (each says why)` : ''}.`;
   const drills = deckPaths.map((path) =>
     deckDrillDown(
       deckIds.get(path)!,
@@ -271,7 +271,7 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   );
   const html = renderHtmlDocument({
     title: `xsb run report: ${data.run}`,
-    subtitle: `${data.summary.row_count} evaluations · ${audiences.length} audience(s) · ${new Set(data.summary.groups.map((g) => g.system_id)).size} system(s) · judges ${
+    subtitle: `${plural(data.summary.row_count, 'evaluation')} · ${plural(audiences.length, 'audience')} · ${plural(new Set(data.summary.groups.map((g) => g.system_id)).size, 'system')} · judges ${
       header.judges
         .map((j) => j.id)
         .filter((v, i, a) => a.indexOf(v) === i)

@@ -9,7 +9,7 @@ import {
   markInterruptedRuns,
   type SideComparison,
 } from '@xsb/bench';
-import { type BenchComparison, type BenchRunsComparison, UsageError } from '@xsb/core';
+import { type BenchComparison, type BenchRunsComparison, plural, UsageError } from '@xsb/core';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { requireExistingPath } from '../../cli-options';
@@ -42,7 +42,7 @@ function printWithinRun(context: CliContext, comparisons: readonly BenchComparis
 
 function printAcrossRuns(context: CliContext, result: BenchRunsComparison): void {
   const side = (s: BenchRunsComparison['a']) =>
-    `${s.run_id} (${s.split} split, ${s.cases} cases, pipeline run ${s.pipeline_run}${s.status === 'done' ? '' : `, ${s.status}`})`;
+    `${s.run_id} (${s.split} split, ${plural(s.cases, 'case')}, pipeline run ${s.pipeline_run}${s.status === 'done' ? '' : `, ${s.status}`})`;
   context.print(`A = bench run ${side(result.a)}`);
   context.print(`B = bench run ${side(result.b)}; difference = B − A, paired over the cases both runs have`);
   for (const c of result.configurations) {
@@ -128,7 +128,7 @@ export function registerCompareCommand(bench: Command, context: CliContext): voi
         return;
       }
       context.print(
-        `bench run ${run.run_id} (${run.split} split, ${run.cases.length} cases; test split opened ${run.test_ledger_count} time(s)); difference = B − A`,
+        `bench run ${run.run_id} (${run.split} split, ${plural(run.cases.length, 'case')}; test split opened ${run.test_ledger_count} time(s)); difference = B − A`,
       );
       context.print('');
       printWithinRun(context, comparisons);

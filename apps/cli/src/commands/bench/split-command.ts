@@ -1,5 +1,5 @@
 import { BenchLayout, DEFAULT_TEST_SHARE, discoverBenchCases, splitCases } from '@xsb/bench';
-import { compareCodePoints } from '@xsb/core';
+import { compareCodePoints, plural } from '@xsb/core';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { reportExitCode } from '../../exit-code';
@@ -37,7 +37,7 @@ export function registerSplitCommand(bench: Command, context: CliContext): void 
         for (const row of added) strata.get(row.stratum)!.added += 1;
         const test = rows.filter((row) => row.split === 'test').length;
         context.print(
-          `${rows.length} cases in ${layout.splitsFile()}: dev ${rows.length - test}, test ${test} (${added.length} assigned now, ${rows.length - added.length} kept as stored)`,
+          `${plural(rows.length, 'case')} in ${layout.splitsFile()}: dev ${rows.length - test}, test ${test} (${added.length} assigned now, ${rows.length - added.length} kept as stored)`,
         );
         context.print('');
         context.print('| stratum | dev | test | new |');

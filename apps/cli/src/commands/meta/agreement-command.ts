@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { metaAgreementSchema, writeJson } from '@xsb/core';
+import { metaAgreementSchema, plural, writeJson } from '@xsb/core';
 import { computeAgreement, DEFAULT_AGREEMENT_SEED, readVerdictSet } from '@xsb/meta';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
@@ -44,7 +44,7 @@ export function registerAgreement(meta: Command, context: CliContext): void {
         return;
       }
       context.print(
-        `${result.matched_items} items in both (${result.only_in_a} only in --a, ${result.only_in_b} only in --b); judges ${result.judge_a.join(', ') || '?'} vs ${result.judge_b.join(', ') || '?'}`,
+        `${plural(result.matched_items, 'item')} in both (${result.only_in_a} only in --a, ${result.only_in_b} only in --b); judges ${result.judge_a.join(', ') || '?'} vs ${result.judge_b.join(', ') || '?'}`,
       );
       context.print('class                  n     agreement              kappa                  alpha');
       for (const row of [...result.classes, result.overall]) {
@@ -58,7 +58,7 @@ export function registerAgreement(meta: Command, context: CliContext): void {
         context.print(`  differ: ${item.item}  ${item.a} vs ${item.b}`);
       if (result.disagreements.length > show)
         context.print(
-          `  … ${result.disagreements.length - show} more disagreement(s)${flags.out ? ` in ${flags.out}` : ' (--out FILE lists all)'}`,
+          `  … ${plural(result.disagreements.length - show, 'more disagreement')}${flags.out ? ` in ${flags.out}` : ' (--out FILE lists all)'}`,
         );
     });
 }

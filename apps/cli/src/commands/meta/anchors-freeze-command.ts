@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { plural } from '@xsb/core';
 import { DEFAULT_ANCHOR_SIZE, freezeAnchors } from '@xsb/meta';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
@@ -45,7 +46,7 @@ export function registerAnchorsFreeze(anchors: Command, context: CliContext): vo
         return;
       }
       context.print(
-        `anchor set ${set.id}: ${set.decks.length} deck(s), ${set.item_count} verdicts of judge ${set.judge} from run ${set.run}`,
+        `anchor set ${set.id}: ${plural(set.decks.length, 'deck')}, ${plural(set.item_count, 'verdict')} of judge ${set.judge} from run ${set.run}`,
       );
       context.print(`written: ${file}`);
     });

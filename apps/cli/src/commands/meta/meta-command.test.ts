@@ -135,7 +135,7 @@ describe('xsb meta', () => {
   it('anchors freeze and check (exit 0 when the judge passes)', async () => {
     const frozen = await run(['meta', 'anchors', 'freeze', '--run', 'demo', '--size', '2']);
     expect(frozen.code, frozen.stderr).toBe(0);
-    expect(frozen.stdout).toMatch(/anchor set demo: 2 deck\(s\), \d+ verdicts of judge lexical/);
+    expect(frozen.stdout).toMatch(/anchor set demo: 2 decks, \d+ verdicts of judge lexical/);
     const again = await run(['meta', 'anchors', 'freeze', '--run', 'demo']);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('--force');

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { PERTURBATION_KINDS, type PerturbationRecord, UsageError } from '@xsb/core';
+import { PERTURBATION_KINDS, type PerturbationRecord, plural, UsageError } from '@xsb/core';
 import {
   checkSeverities,
   DEFAULT_PERTURBATION_SEED,
@@ -100,7 +100,7 @@ export function registerPerturb(meta: Command, context: CliContext): void {
       for (const failure of failures) context.print(`failed  ${failure.where}: ${failure.error}`);
       const written = records.filter((record) => record.output).length;
       context.print(
-        `${written} perturbed deck(s) written, ${records.filter((record) => record.skipped).length} skipped, ${errors.length + failures.length} failed; records in ${resolve(outDir, 'perturbations.jsonl')}${flags.run ? ' (one per deck folder)' : ''}`,
+        `${plural(written, 'perturbed deck')} written, ${records.filter((record) => record.skipped).length} skipped, ${errors.length + failures.length} failed; records in ${resolve(outDir, 'perturbations.jsonl')}${flags.run ? ' (one per deck folder)' : ''}`,
       );
     });
 }
