@@ -219,7 +219,7 @@ describe('xsb rubric eval and run', () => {
     expect(result.code).toBe(0);
     // fundamentals: the slide-count check said yes, two LLM items were not judged (100.0% before)
     expect(result.stdout).toMatch(/^ {2}fundamentals +n\/a {2}\(1 of 3 judged: 1 yes, 2 not judged\)$/m);
-    expect(result.stdout).toMatch(/^paper total \(mean of dimensions\): n\/a \(13 item\(s\) not judged\)$/m);
+    expect(result.stdout).toMatch(/^paper total \(mean of dimensions\): n\/a \(13 items not judged\)$/m);
     expect(result.stdout).not.toMatch(/\d+\.\d%/);
     // the stored evaluation rescored prints the same
     const scored = await run([

@@ -1,4 +1,4 @@
-import { RUBRIC_PARSERS, type RubricParser, UsageError } from '@xsb/core';
+import { plural, RUBRIC_PARSERS, type RubricParser, UsageError } from '@xsb/core';
 import { createLlmClient, isOfflineJudge, type LlmClient } from '@xsb/llm';
 import {
   dimensionCounts,
@@ -120,19 +120,21 @@ export function printScores(context: CliContext, report: ScoreReport): void {
     );
   }
   const paperNote =
-    report.paper.not_judged_count > 0 ? ` (${report.paper.not_judged_count} item(s) not judged)` : '';
+    report.paper.not_judged_count > 0 ? ` (${plural(report.paper.not_judged_count, 'item')} not judged)` : '';
   context.print(`paper total (mean of dimensions): ${percent(shownPaperTotal(report.paper))}${paperNote}`);
   const { not_judged_count: notJudged, unanswered_count: unanswered } = report.presentbench;
   const notes = [
-    ...(notJudged > 0 ? [`${notJudged} item(s) not judged`] : []),
-    ...(unanswered > 0 && report.paper.error_policy === 'report' ? [`${unanswered} item(s) unanswered`] : []),
+    ...(notJudged > 0 ? [`${plural(notJudged, 'item')} not judged`] : []),
+    ...(unanswered > 0 && report.paper.error_policy === 'report'
+      ? [`${plural(unanswered, 'item')} unanswered`]
+      : []),
   ];
   context.print(
     `PresentBench weighted total:      ${percent(report.presentbench.total_percent)}${notes.length ? ` (${notes.join(', ')})` : ''}`,
   );
   if (report.paper.error_count > 0) {
     context.print(
-      `${report.paper.error_count} item(s) stayed unanswered (errors policy: ${report.paper.error_policy}; PresentBench's resume judges them again)`,
+      `${plural(report.paper.error_count, 'item')} stayed unanswered (errors policy: ${report.paper.error_policy}; PresentBench's resume judges them again)`,
     );
   }
 }
