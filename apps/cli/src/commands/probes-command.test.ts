@@ -43,7 +43,7 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
     expect((await run(['sources'])).code).toBe(0);
     const probes = await run(['probes', '--judge', 'lexical']);
     expect(probes.code).toBe(0);
-    expect(probes.stdout).toContain('3 case(s): 3 built, 0 skipped, 0 failed (judge lexical)');
+    expect(probes.stdout).toContain('3 cases: 3 built, 0 skipped, 0 failed (judge lexical)');
     const weights = await run(['weights', '--judge', 'lexical']);
     expect(weights.code).toBe(0);
     expect(weights.stdout).toContain(
@@ -80,7 +80,7 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
 
     const before = await snapshot(join(root, 'data'));
     const again = await run(['probes']);
-    expect(again.stdout).toContain('3 case(s): 0 built, 3 skipped, 0 failed');
+    expect(again.stdout).toContain('3 cases: 0 built, 3 skipped, 0 failed');
     expect((await run(['weights'])).stdout).toContain('0 weighted, 9 skipped');
     expect(await snapshot(join(root, 'data'))).toEqual(before);
   });
@@ -122,7 +122,7 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
     await writeSourceCase(join(root, 'data'), 'broken_case', 'empty.md', '');
     const result = await run(['probes']);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('4 case(s): 3 built, 0 skipped, 1 failed');
+    expect(result.stdout).toContain('4 cases: 3 built, 0 skipped, 1 failed');
     expect(result.stderr).toMatch(/ERROR: broken_case: .*empty\.md/);
     const weights = await run(['weights']);
     expect(weights.code).toBe(1);
@@ -142,7 +142,7 @@ describe('xsb sources → probes → weights with --judge lexical', () => {
     await writeSourceCase(join(root, 'data'), 'blind_text', 'blind.md', blind);
     const result = await run(['probes', '--case', 'blind_text']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('1 case(s): 1 built, 0 skipped, 0 failed');
+    expect(result.stdout).toContain('1 case: 1 built, 0 skipped, 0 failed');
     expect(result.stderr).toContain('warning: case blind_text: 0 probes, contributes no coverage');
     const weights = await run(['weights', '--case', 'blind_text']);
     expect(weights.stderr).toContain('warning: case blind_text: 0 probes, contributes no coverage');

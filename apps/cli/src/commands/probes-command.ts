@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, emptyProbeBankWarnings, mapWithConcurrency, RunLayout } from '@xsb/core';
+import { compareCodePoints, emptyProbeBankWarnings, mapWithConcurrency, plural, RunLayout } from '@xsb/core';
 import {
   type CaseProbesResult,
   createProbeGenerator,
@@ -119,7 +119,7 @@ export const probesCommand: CommandModule = {
           }),
         );
         results.push(...built);
-        progress.finish(`${cases.length} case(s)`);
+        progress.finish(plural(cases.length, 'case'));
         results.sort((a, b) => compareCodePoints(a.caseId, b.caseId));
         const rows = results.map((result) => ({
           case_id: result.caseId,
@@ -153,7 +153,7 @@ export const probesCommand: CommandModule = {
           );
           const count = (status: string) => rows.filter((row) => row.status === status).length;
           context.print(
-            `${rows.length} case(s): ${count('complete')} built, ${count('skipped')} skipped, ${count('failed')} failed (judge ${generator.id})`,
+            `${plural(rows.length, 'case')}: ${count('complete')} built, ${count('skipped')} skipped, ${count('failed')} failed (judge ${generator.id})`,
           );
           for (const row of rows) if (row.error) context.warn(`ERROR: ${row.case_id}: ${row.error}`);
           for (const result of results) {
@@ -161,10 +161,6 @@ export const probesCommand: CommandModule = {
             if (note) context.print(`note: ${note}`);
           }
         }
-        if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
-      });
-  },
-};
         // An empty bank is a valid result (e.g. a source without facts the generator can use), but
         // every later number for that case is empty too; each later stage repeats this line.
         for (const line of await emptyProbeBankWarnings(
@@ -172,3 +168,7 @@ export const probesCommand: CommandModule = {
           results.map((result) => result.caseId),
         ))
           context.warn(line);
+        if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
+      });
+  },
+};
