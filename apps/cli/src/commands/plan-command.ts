@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RunLayout, UsageError } from '@xsb/core';
+import { plural, RunLayout, UsageError } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE } from '@xsb/eval';
 import { fillLabelFor } from '@xsb/llm';
 import { planDemo, planEval, planFill, planProbes, planRubric, planRubricDeck, planWeights } from '@xsb/plan';
@@ -94,7 +94,7 @@ function registerPlanLlmFill(plan: Command, context: CliContext): void {
     const builder = planBuilder(context, config, env, flags);
     const result = await planFill(builder, { store });
     builder.note(
-      `${store}: ${result.pending} pending prompt(s), ${result.pending - result.alreadyStored - result.unusable} to send`,
+      `${store}: ${plural(result.pending, 'pending prompt')}, ${result.pending - result.alreadyStored - result.unusable} to send`,
     );
     await finishPlan(context, command, builder, {
       config,

@@ -134,7 +134,7 @@ describe('xsb bench', () => {
     expect(result.stderr).toContain(
       "reference: xsb-baseline__audience_agnostic (the run sheet's first system)",
     );
-    expect(result.stdout).toContain('test split opened 0 time(s)');
+    expect(result.stdout).toContain('test split opened 0 times');
     expect(result.stdout).toContain('**Offline judge**');
     const [runId] = await runsOf(data);
     const dir = join(data, 'bench', 'runs', runId!);

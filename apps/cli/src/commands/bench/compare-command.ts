@@ -128,7 +128,7 @@ export function registerCompareCommand(bench: Command, context: CliContext): voi
         return;
       }
       context.print(
-        `bench run ${run.run_id} (${run.split} split, ${plural(run.cases.length, 'case')}; test split opened ${run.test_ledger_count} time(s)); difference = B − A`,
+        `bench run ${run.run_id} (${run.split} split, ${plural(run.cases.length, 'case')}; test split opened ${plural(run.test_ledger_count, 'time')}); difference = B − A`,
       );
       context.print('');
       printWithinRun(context, comparisons);
