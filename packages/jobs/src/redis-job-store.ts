@@ -232,13 +232,23 @@ export class RedisJobStore implements JobStore {
         lazyConnect: false,
       }),
     );
+    this.requests.once('ready', () => {
+      this.wasReady = true;
+    });
     this.queue = new Queue(QUEUE_NAME, { connection: this.requests, prefix: `${this.prefix}:bull` });
     this.queue.on('error', () => {});
   }
 
-  /** A request-side operation: any failure to reach Redis is `queue_unavailable`. */
+  /** The request connection has been ready once: from then on, a request never waits for it. */
+  private wasReady = false;
+
+  /**
+   * A request-side operation: any failure to reach Redis is `queue_unavailable`. Until the connection has
+   * been ready once (a store just opened) it waits for it, up to 2 s; after that nothing waits.
+   */
   private async request<T>(work: () => Promise<T>): Promise<T> {
     try {
+      if (!this.wasReady) await this.connected(2000);
       return await work();
     } catch (error) {
       throw isXsbError(error) ? error : queueUnavailable(error);
@@ -495,15 +505,13 @@ export class RedisJobStore implements JobStore {
     return new BullmqSource(this, options, this.redis, this.options);
   }
 
-  /** Readiness: the request connection is up and Redis answers (a connection still opening gets 2 s). */
+  /** Readiness: Redis answers on the request connection (a store just opened waits up to 2 s for it). */
   async check(): Promise<void> {
-    await this.request(async () => {
-      if (this.requests.status !== 'ready') await this.connected(2000);
-      await this.requests.ping();
-    });
+    await this.request(() => this.requests.ping());
   }
 
   private connected(ms: number): Promise<void> {
+    if (this.requests.status === 'ready') return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.requests.off('ready', ready);
