@@ -66,7 +66,7 @@ describe('xsb report --html', () => {
     const file = join(root, 'one', 'data', 'runs', 'demo', 'summary', 'report.html');
     expect(result.stdout).toMatch(
       new RegExp(
-        `^report: ${file} \\(\\d+\\.\\d MB; 4 deck\\(s\\): thumbnails 0 rendered, 0 cached, 4 without\\)\\n$`,
+        `^report: ${file} \\(\\d+\\.\\d MB; 4 decks: thumbnails 0 rendered, 0 cached, 4 without\\)\\n$`,
       ),
     );
     expect(existsSync(file)).toBe(true);
