@@ -161,11 +161,11 @@ async function buildCaseProbes(
   }
 
   const chunks = chunkSourceText(text, chunking.chunk_chars, chunking.chunk_overlap);
+  // Template-phrased questions (the lexical generator) follow the source's language.
+  const sourceLanguage = await detectSourceLanguage(text);
   const rawRoot = join(layout.probesDir(caseId), 'raw');
   await rm(rawRoot, { recursive: true, force: true });
 
-  // Template-phrased questions (the lexical generator) follow the source's language.
-  const sourceLanguage = await detectSourceLanguage(text);
   const jobs: Array<{ chunk: (typeof chunks)[number]; generationIndex: number }> = [];
   for (const chunk of chunks) for (let g = 0; g < k; g += 1) jobs.push({ chunk, generationIndex: g });
   options.progress?.grow?.(jobs.length);
@@ -185,10 +185,10 @@ async function buildCaseProbes(
         k,
         pages,
         furniture,
+        sourceLanguage,
       };
       const rawFile = join(
         layout.rawChunkDir(caseId, chunk.index),
-        sourceLanguage,
         `generation_${String(generationIndex).padStart(2, '0')}.json`,
       );
       const rawHeader = {
@@ -304,10 +304,10 @@ async function buildCaseProbes(
         evidence_offsets: candidate.evidenceOffsets,
         content_sha256: candidate.contentHash,
         merged_duplicates: mergedCount.get(index) ?? 0,
+        ...(candidate.probe.templateLanguage ? { template_language: candidate.probe.templateLanguage } : {}),
       },
     };
   });
-        ...(candidate.probe.templateLanguage ? { template_language: candidate.probe.templateLanguage } : {}),
 
   await writeJsonlAtomic(probesFile, probeSchema, bank);
   const filtered = Object.values(filteredByReason).reduce((sum, count) => sum + count, 0);
@@ -331,15 +331,15 @@ async function buildCaseProbes(
     parser: context.extracted.parser,
     truncated: context.extracted.truncated,
     page_furniture_lines: furniture.length,
-    settings,
-  });
-  return { caseId, status: 'complete', generationStatus };
     source_language: sourceLanguage ?? null,
     template_languages: [
       ...new Set(
         bank.map((probe) => probe.metadata.template_language).filter((value) => value !== undefined),
       ),
     ].sort(),
+    settings,
+  });
+  return { caseId, status: 'complete', generationStatus };
 }
 
 /**
