@@ -13,6 +13,7 @@ import {
   slidetailorPreferenceSchema,
   writeJson,
 } from '@xsb/core';
+import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
 import type { AudienceDescription } from './generate-decks-from-run-sheet';
 import { readFileHead } from './read-deck';
 import { type DeckRowFilters, rowMatchesFilters } from './run-deck-rows';
@@ -56,6 +57,27 @@ const AGNOSTIC_GUIDELINES =
   'No audience is specified. Produce a general-purpose deck that covers the paper’s most important content for a broad audience.';
 
 /**
+ * The SlideTailor rows are checked as `xsb decks generate` checks its rows, before anything is written:
+ * a row that does not parse, a conditioned row's audience without a profile, a case without sources, a
+ * source document that is missing, not the case's own or another than its other rows name — all listed
+ * at once in a UsageError. (Rows of other systems are not this command's: they are not checked here.)
+ */
+async function refuseBadSlideTailorRows(options: PrepareSlideTailorOptions): Promise<void> {
+  const sheet: RunSheet = {
+    ...options.sheet,
+    entries: options.sheet.entries.filter((entry) => entry.row.system === SLIDETAILOR_SYSTEM),
+  };
+  const { problems } = await checkRunSheet({
+    sheet,
+    layout: options.layout,
+    run: options.run,
+    generators: [SLIDETAILOR_SYSTEM],
+    audiences: options.audienceProfiles.map((profile) => profile.id),
+  });
+  if (problems.length > 0) throw runSheetProblemsError(sheet.file, problems);
+}
+
+/**
  * Builds what the external SlideTailor program needs for the `slidetailor` rows of a run sheet:
  * `dataset/<case_label>/paper.pdf` (PDF sources only; other rows are skipped with the reason),
  * `preferences/<job>.json` (the row's preference guidelines: the audience profile, plus the row's
@@ -68,14 +90,8 @@ export async function prepareSlideTailor(
   const { layout, run } = options;
   const outDir = options.outDir ?? defaultOutDir(layout, run);
   const profiles = new Map(options.audienceProfiles.map((profile) => [profile.id, profile.description]));
+  await refuseBadSlideTailorRows(options);
   const skipped: PrepareSlideTailorResult['skipped'] = [];
-  for (const invalid of options.sheet.invalid) {
-    skipped.push({
-      case_label: invalid.raw.case_label || '?',
-      line: invalid.line,
-      reason: invalid.error.message,
-    });
-  }
   const rows: Array<Record<string, string>> = [];
   for (const entry of options.sheet.entries) {
     const { row } = entry;

@@ -111,6 +111,33 @@ describe('prepareSlideTailor', () => {
   });
 });
 
+describe('prepareSlideTailor checks its rows first', () => {
+  it('refuses a missing source and an unknown audience at once, writing nothing', async () => {
+    await writeFile(
+      join(dir, 'bad.csv'),
+      [
+        'system,condition,audience,case_label,source_document,prompt_path,output_deck_path',
+        'slidetailor,audience_agnostic,all,raft,missing.pdf,,',
+        'slidetailor,audience_conditioned,learnres,raft,paper.pdf,,',
+        'xsb-baseline,audience_agnostic,all,other,nowhere.pdf,,',
+      ].join('\n'),
+    );
+    const refusal = prepareSlideTailor({
+      sheet: await readRunSheet(join(dir, 'bad.csv')),
+      layout,
+      run: 'st',
+      audienceProfiles: PROFILES,
+    });
+    await expect(refusal).rejects.toMatchObject({ kind: 'usage', code: 'invalid_run_sheet' });
+    const message = await refusal.catch((error: Error) => error.message);
+    expect(message).toMatch(/line 2, source_document: .*does not exist/);
+    expect(message).toMatch(/line 3, audience: no audience profile "learnres" \(did you mean "learners"\?\)/);
+    // The xsb-baseline row is not this command's to check.
+    expect(message).not.toContain('line 4');
+    expect(existsSync(join(layout.runDir('st')))).toBe(false);
+  });
+});
+
 describe('runSlideTailor', () => {
   it('runs rows through the command, records failures with stderr, skips done rows, filters by audience', async () => {
     const prepared = await prepare();
