@@ -53,6 +53,8 @@ export interface ApiAppOptions {
   logger?: JsonLogger;
   /** The clock of the rate limiters (tests). */
   now?: () => number;
+  /** The systems the server takes decks of (config `api.systems`); unset: any portable name. */
+  systems?: readonly string[];
 }
 
 /** Who is asking: the token's name, or null on an insecure local server (which sees everything). */

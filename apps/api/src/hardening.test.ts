@@ -95,6 +95,17 @@ describe('xsb serve: names are checked at the door', () => {
     expect((await bodyOf(await api.call('/v1/jobs', { token: ADMIN_TOKEN }))).jobs).toEqual([]);
   });
 
+  it('refuses a system outside the configured list (api.systems) with 400 naming the field, writing nothing', async () => {
+    api = await startTestApi({ workers: 0, systems: ['gen-a', 'gen-b'] });
+    const unknown = await post(api, { case: 'pilot', system: 'gen-c' });
+    expect(unknown.status).toBe(400);
+    expect((await bodyOf(unknown)).error.message).toMatch(
+      /^field "system": unknown system "gen-c" \(did you mean "gen-a"\?\); this server takes decks of: gen-a, gen-b$/,
+    );
+    expect(await leftovers(api.dataDir)).toEqual({ tmp: [], uploads: [] });
+    expect((await post(api, { case: 'pilot', system: 'gen-b' })).status).toBe(202);
+  });
+
   it('serves replay stores only from <data>/replay/, with one answer for missing and not allowed', async () => {
     api = await startTestApi({ workers: 0 });
     await mkdir(join(api.dataDir, 'replay'), { recursive: true });

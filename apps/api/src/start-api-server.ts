@@ -50,6 +50,8 @@ export interface StartApiServerOptions {
   logFields?: Record<string, unknown>;
   /** See `JobRunnerOptions.diskRetry`. */
   diskRetry?: { attempts: number; delayMs: number };
+  /** The systems the server takes decks of (config `api.systems`); unset: any portable name. */
+  systems?: readonly string[];
 }
 
 export interface ApiServer {
@@ -137,6 +139,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     ...(options.authFailuresPerMinute ? { authFailuresPerMinute: options.authFailuresPerMinute } : {}),
     isDraining: () => draining,
     logger,
+    ...(options.systems ? { systems: options.systems } : {}),
   });
   const workers = options.workers ?? 2;
   const runner: JobRunner | undefined =

@@ -8,6 +8,7 @@ describe('isDiskFull', () => {
   it('knows ENOSPC and EDQUOT, also as the cause of another error, and nothing else', () => {
     expect(isDiskFull(errno('ENOSPC'))).toBe(true);
     expect(isDiskFull(errno('EDQUOT'))).toBe(true);
+    expect(isDiskFull(errno('SQLITE_FULL'))).toBe(true);
     expect(isDiskFull(new InputError('copying the deck failed', { cause: errno('ENOSPC') }))).toBe(true);
     expect(isDiskFull(errno('EACCES'))).toBe(false);
     expect(isDiskFull(new Error('ENOSPC in a message only'))).toBe(false);

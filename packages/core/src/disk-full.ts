@@ -1,5 +1,8 @@
-/** errno codes of a write that found no room: the disk (ENOSPC) or the user's quota (EDQUOT) is full. */
-const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+/**
+ * Codes of a write that found no room: the disk (ENOSPC) or the user's quota (EDQUOT) is full, or
+ * SQLite could not grow its database or journal for it (SQLITE_FULL, as better-sqlite3 reports it).
+ */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
 
 /**
  * True when `error`, or an error it was caused by, is a write that found the disk or the quota full —

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ConfigError } from './errors';
 import { environmentWithDotenv } from './load-dotenv';
 import { didYouMean } from './nearest-name';
-import { API_SCOPES } from './schemas/api-request';
+import { API_SCOPES, portableNameSchema } from './schemas/api-request';
 import { formatIssuePath } from './validate-record';
 
 const positiveInt = z.coerce.number().int().positive();
@@ -188,6 +188,11 @@ const apiConfigSchema = z
     drainTimeoutS: positiveInt.default(30),
     /** `redis://HOST:PORT` for BullMQ; unset: the embedded SQLite store in the data folder. */
     queue: z.string().min(1).optional(),
+    /**
+     * The systems the API takes decks of; a request naming another is refused (400 naming `system`).
+     * Unset: any portable name is a system of its own.
+     */
+    systems: z.array(portableNameSchema).min(1).optional(),
   })
   .prefault({});
 

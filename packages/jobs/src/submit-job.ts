@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { type ApiDeckUpload, hashBytes, identifyDeckContent, type JobKind } from '@xsb/core';
+import { type ApiDeckUpload, didYouMean, hashBytes, identifyDeckContent, type JobKind } from '@xsb/core';
 import { ApiDataLayout } from './api-data-layout';
 import { type EvaluationFields, evaluationJobInput, prepareEvaluationRequest } from './evaluation-job';
+import { fieldError } from './field-error';
 import type { CancelOutcome, EnqueueInput, EnqueueOutcome, JobStore, StoredJob } from './job-store';
 import { prepareRubricRequest, type RubricFields, rubricJobInput } from './rubric-job';
 
@@ -18,6 +19,8 @@ export interface SubmitJobOptions {
    * caller to remove otherwise.
    */
   deck: { file: string; filename: string | null };
+  /** The systems the server takes decks of (config `api.systems`); unset: any portable name. */
+  systems?: readonly string[];
 }
 
 export type SubmitJobRequest =
@@ -36,6 +39,7 @@ export async function submitJob(
   options: SubmitJobOptions,
 ): Promise<EnqueueOutcome> {
   const by = options.submittedBy;
+  refuseUnknownSystem(request.fields.system, options.systems);
   const inputFor: (id: string, deck: ApiDeckUpload) => EnqueueInput =
     request.kind === 'evaluation'
       ? (
@@ -67,6 +71,15 @@ export async function submitJob(
     await rm(staged, { force: true });
     throw error;
   }
+}
+
+/** A system outside the server's configured list is refused at the door, naming the field. */
+function refuseUnknownSystem(system: string | undefined, systems: readonly string[] | undefined): void {
+  if (!systems || system === undefined || system === '' || systems.includes(system)) return;
+  throw fieldError(
+    'system',
+    `unknown system ${JSON.stringify(system.slice(0, 80))}${didYouMean(system, systems)}; this server takes decks of: ${systems.join(', ')}`,
+  );
 }
 
 /** Removes a job's staged upload (after it ended, or was canceled while queued). */

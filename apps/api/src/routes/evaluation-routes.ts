@@ -180,6 +180,7 @@ export function registerEvaluationRoutes(
             env: options.env,
             submittedBy: c.get('token')?.name ?? null,
             deck: { file: upload.file.path, filename: upload.file.filename },
+            ...(options.systems ? { systems: options.systems } : {}),
           }),
         );
         const job = withLinks(outcome.job);

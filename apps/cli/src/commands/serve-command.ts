@@ -151,6 +151,7 @@ export const serveCommand: CommandModule = {
             bodyLimitBytes: bodyLimitMb * 1_000_000,
             rateLimitPerMinute: rateLimit,
             authFailuresPerMinute: authRateLimit,
+            ...(config.api.systems ? { systems: config.api.systems } : {}),
             log,
           });
           if (served.role === 'member') {
