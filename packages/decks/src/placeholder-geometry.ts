@@ -19,13 +19,14 @@ export interface InheritedXfrm {
 }
 
 /** Master placeholders are keyed by family: a layout's `subTitle`/`obj` inherits from the master's `body`. */
-function masterType(type: string): string {
+export function masterType(type: string): string {
   if (type === 'ctrTitle') return 'title';
   if (type === 'subTitle' || type === 'obj' || type === 'body') return 'body';
   return type;
 }
 
-function placeholderOf(shape: XmlNode): PlaceholderRef | undefined {
+/** The `p:ph` of a shape, or undefined when it is no placeholder. */
+export function placeholderOf(shape: XmlNode): PlaceholderRef | undefined {
   const nonVisual = shape.children.find((item) => item.name.startsWith('nv'));
   const ph = path(nonVisual, 'nvPr', 'ph');
   if (!ph) return undefined;
@@ -42,7 +43,7 @@ function placeholdersOf(tree: XmlNode | undefined): Array<{ shape: XmlNode; ph: 
 }
 
 /** The layout placeholder a slide placeholder inherits from: same `idx` first, else the same type. */
-function layoutPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNode | undefined {
+export function layoutPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNode | undefined {
   const candidates = placeholdersOf(tree);
   if (ph.idx !== undefined) {
     const byIdx = candidates.find((item) => item.ph.idx === ph.idx);
@@ -51,7 +52,8 @@ function layoutPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNo
   return candidates.find((item) => item.ph.type === ph.type)?.shape;
 }
 
-function masterPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNode | undefined {
+/** The master placeholder of the same family (title / body / other types by name). */
+export function masterPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNode | undefined {
   const wanted = masterType(ph.type);
   return placeholdersOf(tree).find((item) => masterType(item.ph.type) === wanted)?.shape;
 }

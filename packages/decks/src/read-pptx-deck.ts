@@ -1,6 +1,13 @@
 import type { ZipArchive } from '@xsb/core';
 import { type BoundingBox, type Deck, InputError, type Slide, type SlideElement } from '@xsb/core';
 import { countDeckVisibleWords } from './count-visible-words';
+import {
+  layoutPlaceholder,
+  masterPlaceholder,
+  masterType,
+  type PlaceholderRef,
+  placeholderOf,
+} from './placeholder-geometry';
 import { readChartText, readDiagramText } from './pptx-graphic-text';
 import { PptxPackage } from './pptx-package';
 import { readTextBody, type StyleChain } from './pptx-text-body';
@@ -8,10 +15,7 @@ import { child, childrenNamed, path, prefixedAttr, type XmlNode } from './xml-tr
 
 const EMU_PER_POINT = 12_700;
 
-interface Placeholder {
-  type: string;
-  idx: string | undefined;
-}
+type Placeholder = PlaceholderRef;
 
 /** Maps child coordinates of nested groups onto the slide (EMU). */
 interface Affine {
@@ -39,47 +43,10 @@ interface ReadElement {
 
 const MAX_GROUP_DEPTH = 32;
 
-function placeholderOf(shape: XmlNode): Placeholder | undefined {
-  const nonVisual = shape.children.find((item) => item.name.startsWith('nv'));
-  const ph = path(nonVisual, 'nvPr', 'ph');
-  if (!ph) return undefined;
-  return { type: ph.attrs.type ?? 'obj', idx: ph.attrs.idx };
-}
-
 function isHidden(shape: XmlNode): boolean {
   const nonVisual = shape.children.find((item) => item.name.startsWith('nv'));
   const cNvPr = nonVisual?.children.find((item) => item.name === 'cNvPr');
   return cNvPr?.attrs.hidden === '1' || cNvPr?.attrs.hidden === 'true';
-}
-
-function shapesWithPlaceholders(tree: XmlNode | undefined): Array<{ shape: XmlNode; ph: Placeholder }> {
-  const found: Array<{ shape: XmlNode; ph: Placeholder }> = [];
-  for (const shape of tree?.children ?? []) {
-    const ph = placeholderOf(shape);
-    if (ph) found.push({ shape, ph });
-  }
-  return found;
-}
-
-/** Master placeholders are keyed by family: a layout's `subTitle`/`obj` inherits from the master's `body`. */
-function masterType(type: string): string {
-  if (type === 'ctrTitle') return 'title';
-  if (type === 'subTitle' || type === 'obj' || type === 'body') return 'body';
-  return type;
-}
-
-function findLayoutPlaceholder(tree: XmlNode | undefined, ph: Placeholder): XmlNode | undefined {
-  const candidates = shapesWithPlaceholders(tree);
-  if (ph.idx !== undefined) {
-    const byIdx = candidates.find((item) => item.ph.idx === ph.idx);
-    if (byIdx) return byIdx.shape;
-  }
-  return candidates.find((item) => item.ph.type === ph.type)?.shape;
-}
-
-function findMasterPlaceholder(tree: XmlNode | undefined, ph: Placeholder): XmlNode | undefined {
-  const wanted = masterType(ph.type);
-  return shapesWithPlaceholders(tree).find((item) => masterType(item.ph.type) === wanted)?.shape;
 }
 
 function xfrmOf(shape: XmlNode | undefined): XmlNode | undefined {
@@ -144,8 +111,8 @@ class PptxSlideReader {
     let box = boxFromXfrm(xfrmOf(shape));
     if (!box && ph) {
       box =
-        boxFromXfrm(xfrmOf(findLayoutPlaceholder(source.layoutTree, ph))) ??
-        boxFromXfrm(xfrmOf(findMasterPlaceholder(source.masterTree, ph)));
+        boxFromXfrm(xfrmOf(layoutPlaceholder(source.layoutTree, ph))) ??
+        boxFromXfrm(xfrmOf(masterPlaceholder(source.masterTree, ph)));
     }
     return box ? toPoints(box, affine) : null;
   }
@@ -220,8 +187,8 @@ class PptxSlideReader {
   }
 
   private styleChain(ph: Placeholder | undefined, source: ShapeSource): StyleChain {
-    const layoutShape = ph ? findLayoutPlaceholder(source.layoutTree, ph) : undefined;
-    const masterShape = ph ? findMasterPlaceholder(source.masterTree, ph) : undefined;
+    const layoutShape = ph ? layoutPlaceholder(source.layoutTree, ph) : undefined;
+    const masterShape = ph ? masterPlaceholder(source.masterTree, ph) : undefined;
     return [
       path(layoutShape, 'txBody', 'lstStyle'),
       path(masterShape, 'txBody', 'lstStyle'),
