@@ -1,3 +1,5 @@
+// One owner in @xsb/core (meta's Wilson interval uses the same quantile); kept here for bench's users.
+export { normalQuantile, sampleStandardDeviation } from '@xsb/core';
 export { BENCH_RUN_FILES, BenchLayout } from './bench-layout';
 export { BENCH_METRICS, isRubricMetric, metricValue, RUBRIC_METRICS, XSLIDES_METRICS } from './bench-metrics';
 export {
@@ -97,7 +99,6 @@ export {
 } from './stats/cluster-bootstrap';
 export { discordantPairs, exactMcNemar, type McNemarResult } from './stats/exact-mcnemar';
 export { holmAdjust } from './stats/holm';
-export { normalQuantile, sampleStandardDeviation } from './stats/normal-quantile';
 export { type PairedResult, type PairedUnit, pairedComparison } from './stats/paired-comparison';
 export { type PairedVerdict, pairedVerdict } from './stats/paired-verdict';
 export { type CasesNeeded, casesNeeded, minimumDetectableEffect, type PowerSettings } from './stats/power';

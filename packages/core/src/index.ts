@@ -57,6 +57,7 @@ export {
   type ShardFileCombiner,
 } from './merge-shard-trees';
 export { didYouMean, editDistance, nearestName } from './nearest-name';
+export { normalQuantile, sampleStandardDeviation } from './normal-quantile';
 export { plural } from './plural';
 export {
   type CleanupReport,

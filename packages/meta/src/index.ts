@@ -13,6 +13,7 @@ export {
   DEFAULT_MIN_KAPPA,
   listAnchorSets,
 } from '@xsb/bench';
+export { normalQuantile } from '@xsb/core';
 export {
   type AgreementOptions,
   computeAgreement,
@@ -82,4 +83,4 @@ export { bootstrapStatistic, pairedMeanChange, type StatisticInterval } from './
 export { cohenKappa, type PairAgreement } from './stats/cohen-kappa';
 export { kendallTauB } from './stats/kendall-tau';
 export { krippendorffAlphaNominal } from './stats/krippendorff-alpha';
-export { normalQuantile, type ShareInterval, wilsonInterval } from './stats/share-interval';
+export { type ShareInterval, wilsonInterval } from './stats/share-interval';

@@ -1,4 +1,4 @@
-import { normalQuantile } from './normal-quantile';
+import { normalQuantile } from '@xsb/core';
 
 export interface PowerSettings {
   /** Two-sided significance level (default 0.05). */

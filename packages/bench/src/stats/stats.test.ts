@@ -1,9 +1,8 @@
-import { createSeededRandom } from '@xsb/core';
+import { createSeededRandom, normalQuantile, sampleStandardDeviation } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
 import { clusterBootstrapMean, clusterIndices } from './cluster-bootstrap';
 import { discordantPairs, exactMcNemar } from './exact-mcnemar';
 import { holmAdjust } from './holm';
-import { normalQuantile, sampleStandardDeviation } from './normal-quantile';
 import { type PairedUnit, pairedComparison } from './paired-comparison';
 import { pairedVerdict } from './paired-verdict';
 import { casesNeeded, minimumDetectableEffect } from './power';

@@ -1,9 +1,10 @@
+import { normalQuantile } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
 import { bootstrapStatistic, pairedMeanChange } from './bootstrap-statistic';
 import { cohenKappa } from './cohen-kappa';
 import { kendallTauB } from './kendall-tau';
 import { krippendorffAlphaNominal } from './krippendorff-alpha';
-import { normalQuantile, wilsonInterval } from './share-interval';
+import { wilsonInterval } from './share-interval';
 
 // Ten items, two raters:
 //   item  1   2   3   4   5   6   7   8   9   10
