@@ -69,6 +69,7 @@ export {
   findSoffice,
   type RenderDeckOptions,
   renderDeck,
+  runSofficeToPdf,
 } from './render-deck';
 export {
   type CommandGeneratorRow,

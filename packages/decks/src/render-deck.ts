@@ -55,6 +55,41 @@ export function findSoffice(options: Pick<RenderDeckOptions, 'soffice' | 'env'> 
 }
 
 /**
+ * One `soffice --headless --convert-to pdf` over `inputs`, with its own profile folder (two conversions
+ * sharing one silently produce no file) and HOME in `work`. It runs in its own process group,
+ * registered for cleanup: an interrupted command kills LibreOffice's forked soffice.bin too instead of
+ * leaving it converting for another ~20 s.
+ */
+export function runSofficeToPdf(options: {
+  soffice: string;
+  work: string;
+  profile: string;
+  outDir: string;
+  inputs: readonly string[];
+  timeoutMs: number;
+  env?: Record<string, string | undefined>;
+}): ReturnType<typeof runTrackedProcess> {
+  return runTrackedProcess(
+    options.soffice,
+    [
+      `-env:UserInstallation=${pathToFileURL(options.profile).href}`,
+      '--headless',
+      '--norestore',
+      '--convert-to',
+      'pdf',
+      '--outdir',
+      options.outDir,
+      ...options.inputs,
+    ],
+    {
+      label: 'soffice',
+      timeoutMs: options.timeoutMs,
+      env: { ...process.env, ...options.env, HOME: options.work },
+    },
+  );
+}
+
+/**
  * PPTX → PDF with `soffice --headless`. Each conversion gets its own LibreOffice profile folder:
  * two conversions sharing one profile silently produce no file.
  */
@@ -71,26 +106,15 @@ export async function convertPptxToPdf(
     await mkdir(out);
     const input = join(work, `deck${extname(pptxPath) || '.pptx'}`);
     await copyFile(pptxPath, input);
-    // In its own process group, registered for cleanup: an interrupted command kills LibreOffice's
-    // forked soffice.bin too instead of leaving it converting for another ~20 s.
-    const result = await runTrackedProcess(
+    const result = await runSofficeToPdf({
       soffice,
-      [
-        `-env:UserInstallation=${pathToFileURL(profile).href}`,
-        '--headless',
-        '--norestore',
-        '--convert-to',
-        'pdf',
-        '--outdir',
-        out,
-        input,
-      ],
-      {
-        label: 'soffice',
-        timeoutMs: options.convertTimeoutMs ?? 180_000,
-        env: { ...process.env, ...options.env, HOME: work },
-      },
-    ).catch((error: Error) => {
+      work,
+      profile,
+      outDir: out,
+      inputs: [input],
+      timeoutMs: options.convertTimeoutMs ?? 180_000,
+      ...(options.env ? { env: options.env } : {}),
+    }).catch((error: Error) => {
       throw new InputError(`LibreOffice could not start: ${error.message}`, {
         file: pptxPath,
         code: 'convert_failed',

@@ -29,6 +29,23 @@ let dir: string;
 let cleanup: () => Promise<void>;
 const processes: XsbProcess[] = [];
 
+/** Starts `xsb <args>` on the shared queue with a 2 s lease, judged by the fake server at `judgeUrl`. */
+function starter(dataDir: string, judgeUrl: string): (args: string[]) => XsbProcess {
+  const env = {
+    XSB_API_TOKENS: `ci:${TOKEN}:evaluate+read`,
+    OPENAI_API_KEY: 'sk-test-not-a-real-key',
+    OPENAI_BASE_URL: `${judgeUrl}/v1`,
+  };
+  return (args) => {
+    const child = spawnXsb([...args, '--data', dataDir, '--queue', redis.url, '--lease', '2'], {
+      home: dir,
+      env,
+    });
+    processes.push(child);
+    return child;
+  };
+}
+
 describe.skipIf(Boolean(missing))(`xsb worker --queue redis://… (${missing ?? 'redis-server found'})`, () => {
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -48,19 +65,7 @@ describe.skipIf(Boolean(missing))(`xsb worker --queue redis://… (${missing ?? 
   it('shares one queue between machines: two workers, 50 jobs, one worker SIGKILLed mid-job — all done, each once', async () => {
     const dataDir = join(dir, 'data');
     await writeJobsFixture(dataDir, PROBES);
-    const env = {
-      XSB_API_TOKENS: `ci:${TOKEN}:evaluate+read`,
-      OPENAI_API_KEY: 'sk-test-not-a-real-key',
-      OPENAI_BASE_URL: `${fake.url}/v1`,
-    };
-    const start = (args: string[]) => {
-      const child = spawnXsb([...args, '--data', dataDir, '--queue', redis.url, '--lease', '2'], {
-        home: dir,
-        env,
-      });
-      processes.push(child);
-      return child;
-    };
+    const start = starter(dataDir, fake.url);
     const server = start(['serve', '--port', '0', '--workers', '0']);
     const victim = start(['worker', '--workers', '2']);
     const survivor = start(['worker', '--workers', '2']);
@@ -149,19 +154,7 @@ describe.skipIf(Boolean(missing))(`xsb worker --queue redis://… (${missing ?? 
     try {
       const dataDir = join(dir, 'lease-data');
       await writeJobsFixture(dataDir, PROBES);
-      const env = {
-        XSB_API_TOKENS: `ci:${TOKEN}:evaluate+read`,
-        OPENAI_API_KEY: 'sk-test-not-a-real-key',
-        OPENAI_BASE_URL: `${slow.url}/v1`,
-      };
-      const start = (args: string[]) => {
-        const child = spawnXsb([...args, '--data', dataDir, '--queue', redis.url, '--lease', '2'], {
-          home: dir,
-          env,
-        });
-        processes.push(child);
-        return child;
-      };
+      const start = starter(dataDir, slow.url);
       const front = start(['serve', '--port', '0', '--workers', '0']);
       // The victim is a server with a worker of its own: its lease must reach the queue too.
       const victim = start(['serve', '--port', '0', '--workers', '1']);

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { runTrackedProcess, writeFileAtomic } from '@xsb/core';
-import { convertPptxToPdf, findSoffice } from '@xsb/decks';
+import { writeFileAtomic } from '@xsb/core';
+import { convertPptxToPdf, findSoffice, runSofficeToPdf } from '@xsb/decks';
 import { removeScratchDir, scratchDir } from './scratch-dir';
 
 export interface PptxConversion {
@@ -42,24 +41,15 @@ export async function convertPptxBatch(
       await copyFile(conversion.input, join(inputs, `${names[index]}.pptx`));
     // A failed batch is not an error yet: every deck it missed is retried alone below. A failure to
     // start is one too (the retry's error names it). Registered for cleanup like every soffice.
-    await runTrackedProcess(
+    await runSofficeToPdf({
       soffice,
-      [
-        `-env:UserInstallation=${pathToFileURL(join(work, 'profile')).href}`,
-        '--headless',
-        '--norestore',
-        '--convert-to',
-        'pdf',
-        '--outdir',
-        out,
-        ...names.map((name) => join(inputs, `${name}.pptx`)),
-      ],
-      {
-        label: 'soffice',
-        timeoutMs: 60_000 + 30_000 * conversions.length,
-        env: { ...process.env, ...options.env, HOME: work },
-      },
-    ).catch(() => undefined);
+      work,
+      profile: join(work, 'profile'),
+      outDir: out,
+      inputs: names.map((name) => join(inputs, `${name}.pptx`)),
+      timeoutMs: 60_000 + 30_000 * conversions.length,
+      ...(options.env ? { env: options.env } : {}),
+    }).catch(() => undefined);
     for (const [index, conversion] of conversions.entries()) {
       const produced = join(out, `${names[index]}.pdf`);
       try {
