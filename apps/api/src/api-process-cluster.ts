@@ -92,6 +92,7 @@ export async function startApiCluster(options: ApiClusterOptions): Promise<ApiCl
     settle = resolve;
   });
   const listening = new Map<number, string>();
+  const listened = new WeakSet<Worker>();
   let onAllListening!: (url: string) => void;
   let onStartFailed!: (error: Error) => void;
   const started = new Promise<string>((resolve, reject) => {
@@ -106,6 +107,7 @@ export async function startApiCluster(options: ApiClusterOptions): Promise<ApiCl
       if (isStoppedMessage(message)) drains.push(message);
     });
     worker.on('listening', (address) => {
+      listened.add(worker);
       listening.set(index, urlOf(address));
       if (listening.size === options.processes) onAllListening(listening.get(0)!);
     });
@@ -115,7 +117,9 @@ export async function startApiCluster(options: ApiClusterOptions): Promise<ApiCl
         if (members.size === 0) settle();
         return;
       }
-      if (listening.size < options.processes) {
+      // A member that dies before it ever listened, while the cluster starts, is a start failure (its
+      // error is above); one that had listened crashed, and is replaced even if a sibling is still starting.
+      if (listening.size < options.processes && !listened.has(worker)) {
         failure = new ConfigError(
           `API process ${index} exited (${signal ?? `code ${code}`}) before it listened; its error is above`,
         );
