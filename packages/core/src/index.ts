@@ -333,6 +333,22 @@ export {
   shardLabel,
   shardOfCase,
 } from './shard-case';
+export {
+  type CallUsage,
+  callsPerStage,
+  defaultStopsStage,
+  type ExecuteWorkListOptions,
+  executeWorkList,
+  progressListener,
+  type StageEvent,
+  type StageEventListener,
+  UNIT_STATUSES,
+  type UnitContext,
+  type UnitOutcome,
+  type UnitStatus,
+  type WorkDecision,
+  type WorkUnit,
+} from './stage-contract';
 export { formatIssuePath, validateRecord } from './validate-record';
 export { XSB_VERSION } from './version';
 export {

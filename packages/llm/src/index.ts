@@ -45,6 +45,16 @@ export {
   replayStoreKeys,
   requestFromPending,
 } from './fill-replay-store';
+export {
+  createJudge,
+  describeJudge,
+  type Judge,
+  type JudgeCapabilities,
+  type JudgeDescription,
+  type JudgeKind,
+  judgeFromClient,
+  offlineJudge,
+} from './judge';
 export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
 export {
   BATCH_PRICE_FACTOR,
