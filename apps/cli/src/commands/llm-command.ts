@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type ModelPrice, plural, RunLayout, UsageError } from '@xsb/core';
-import { createLlmClient, DiskCache, isOfflineJudge, summarizeUsageLedger } from '@xsb/llm';
+import { createJudge, DiskCache, describeJudge, type LlmClient, summarizeUsageLedger } from '@xsb/llm';
+import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
 import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
@@ -33,108 +34,111 @@ export const llmCommand: CommandModule = {
     const llm = program
       .command('llm')
       .description('check a model judge, manage the answer cache, sum token usage');
-
-    llm
-      .command('complete')
-      .description(
-        'make one call through the whole client (cache, limits, retries, ledger) and print the answer',
-      )
-      .option(
-        '--judge <spec>',
-        'anthropic:<model>, openai:<model>, replay:<store.jsonl> or record:<store.jsonl> (default: config judge)',
-      )
-      .requiredOption('--prompt <text>', 'the user prompt')
-      .option('--system <text>', 'a system prompt')
-      .option('--max-tokens <n>', 'answer token budget')
-      .option('--temperature <t>', 'sampling temperature')
-      .option('--no-cache', 'neither read nor write the answer cache')
-      .option('--refresh', 'ignore cached answers and overwrite them')
-      .option('--ledger <file>', 'append the call to this usage ledger (default: no ledger is written)')
-      .option('--json', 'print {text, usage, retries, fromCache, latencyMs, model} as JSON')
-      .action(async (flags: CompleteFlags) => {
-        const { config, env } = context.loadConfig({
-          ...configFlags(flags),
-          ...(flags.cache === false ? { noCache: true } : {}),
-          ...(flags.refresh ? { refresh: true } : {}),
-        });
-        if (isOfflineJudge(config.judge))
-          throw new UsageError(
-            'judge "lexical" is the offline judge and makes no model calls: pass --judge anthropic:<model>, openai:<model> or replay:<store.jsonl>',
-          );
-        // Providers refuse a zero token budget.
-        const maxTokens =
-          flags.maxTokens === undefined ? undefined : integerFlag('--max-tokens', flags.maxTokens, 1, 1);
-        const temperature = parseTemperature(flags.temperature);
-        // A one-off check is no run: it writes a ledger only where --ledger says.
-        const client = createLlmClient(config.judge, {
-          ...modelClientOptions(context, config, env),
-          ...(flags.ledger ? { ledgerFile: resolve(context.io.cwd, flags.ledger) } : {}),
-          stage: 'llm.complete',
-        });
-        const result = await client.complete({
-          ...(flags.system !== undefined ? { system: flags.system } : {}),
-          messages: [{ role: 'user', content: flags.prompt }],
-          ...(maxTokens !== undefined ? { maxTokens } : {}),
-          ...(temperature !== undefined ? { temperature } : {}),
-        });
-        if (flags.json) {
-          const { text, usage, retries, fromCache, latencyMs, model } = result;
-          context.printJson({
-            text,
-            usage,
-            retries,
-            fromCache,
-            latencyMs: Math.round(latencyMs * 10) / 10,
-            model,
-          });
-        } else {
-          context.print(result.text);
-        }
-      });
-
+    registerComplete(llm, context);
     registerFill(llm, context);
-
-    const cache = llm.command('cache').description('the answer cache (XSB_CACHE_DIR / config cacheDir)');
-    cache
-      .command('stats')
-      .description('print the cache folder, its number of answers and their size')
-      .option('--json', 'print as JSON')
-      .action(async (flags: { json?: boolean }) => {
-        const { config } = context.loadConfig();
-        const stats = await new DiskCache(resolve(context.io.cwd, config.cacheDir)).stats();
-        if (flags.json) context.printJson(stats);
-        else context.print(`${stats.dir}: ${plural(stats.entries, 'answer')}, ${stats.bytes} bytes`);
-      });
-    cache
-      .command('clear')
-      .description('delete every cached answer')
-      .action(async () => {
-        const { config } = context.loadConfig();
-        const diskCache = new DiskCache(resolve(context.io.cwd, config.cacheDir));
-        const removed = await diskCache.clear();
-        context.print(`${diskCache.root}: removed ${plural(removed, 'answer')}`);
-      });
-
-    llm
-      .command('usage')
-      .description(
-        "sum the run's usage ledger by stage, judge and model, with estimated cost (config prices override the built-in table)",
-      )
-      .option('--ledger <file>', 'a ledger file (default: the run ledger of config dataDir and run)')
-      .option('--json', 'print as JSON')
-      .action(async (flags: { ledger?: string; json?: boolean }) => {
-        const { config } = context.loadConfig();
-        const file = requireExistingPath(
-          flags.ledger ? 'usage ledger' : `run "${config.run}": usage ledger`,
-          flags.ledger
-            ? resolve(context.io.cwd, flags.ledger)
-            : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
-          flags.ledger ? '' : 'a run gets one with its first judge call (or pass --ledger FILE)',
-        );
-        await printUsageSummary(context, file, config.prices, flags.json ?? false);
-      });
+    registerCache(llm, context);
+    registerUsage(llm, context);
   },
 };
+
+function registerComplete(llm: Command, context: CliContext): void {
+  llm
+    .command('complete')
+    .description(
+      'make one call through the whole client (cache, limits, retries, ledger) and print the answer',
+    )
+    .option(
+      '--judge <spec>',
+      'anthropic:<model>, openai:<model>, replay:<store.jsonl> or record:<store.jsonl> (default: config judge)',
+    )
+    .requiredOption('--prompt <text>', 'the user prompt')
+    .option('--system <text>', 'a system prompt')
+    .option('--max-tokens <n>', 'answer token budget')
+    .option('--temperature <t>', 'sampling temperature')
+    .option('--no-cache', 'neither read nor write the answer cache')
+    .option('--refresh', 'ignore cached answers and overwrite them')
+    .option('--ledger <file>', 'append the call to this usage ledger (default: no ledger is written)')
+    .option('--json', 'print {text, usage, retries, fromCache, latencyMs, model} as JSON')
+    .action((flags: CompleteFlags) => completeOnce(context, flags));
+}
+
+async function completeOnce(context: CliContext, flags: CompleteFlags): Promise<void> {
+  const { config, env } = context.loadConfig({
+    ...configFlags(flags),
+    ...(flags.cache === false ? { noCache: true } : {}),
+    ...(flags.refresh ? { refresh: true } : {}),
+  });
+  if (describeJudge(config.judge).kind === 'offline')
+    throw new UsageError(
+      'judge "lexical" is the offline judge and makes no model calls: pass --judge anthropic:<model>, openai:<model> or replay:<store.jsonl>',
+    );
+  // Providers refuse a zero token budget.
+  const maxTokens =
+    flags.maxTokens === undefined ? undefined : integerFlag('--max-tokens', flags.maxTokens, 1, 1);
+  const temperature = parseTemperature(flags.temperature);
+  // A one-off check is no run: it writes a ledger only where --ledger says.
+  const judge = createJudge(config.judge, {
+    ...modelClientOptions(context, config, env),
+    ...(flags.ledger ? { ledgerFile: resolve(context.io.cwd, flags.ledger) } : {}),
+    stage: 'llm.complete',
+  });
+  const result = await (judge.client as LlmClient).complete({
+    ...(flags.system !== undefined ? { system: flags.system } : {}),
+    messages: [{ role: 'user', content: flags.prompt }],
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+  });
+  if (!flags.json) {
+    context.print(result.text);
+    return;
+  }
+  const { text, usage, retries, fromCache, latencyMs, model } = result;
+  context.printJson({ text, usage, retries, fromCache, latencyMs: Math.round(latencyMs * 10) / 10, model });
+}
+
+function registerCache(llm: Command, context: CliContext): void {
+  const cache = llm.command('cache').description('the answer cache (XSB_CACHE_DIR / config cacheDir)');
+  cache
+    .command('stats')
+    .description('print the cache folder, its number of answers and their size')
+    .option('--json', 'print as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const { config } = context.loadConfig();
+      const stats = await new DiskCache(resolve(context.io.cwd, config.cacheDir)).stats();
+      if (flags.json) context.printJson(stats);
+      else context.print(`${stats.dir}: ${plural(stats.entries, 'answer')}, ${stats.bytes} bytes`);
+    });
+  cache
+    .command('clear')
+    .description('delete every cached answer')
+    .action(async () => {
+      const { config } = context.loadConfig();
+      const diskCache = new DiskCache(resolve(context.io.cwd, config.cacheDir));
+      const removed = await diskCache.clear();
+      context.print(`${diskCache.root}: removed ${plural(removed, 'answer')}`);
+    });
+}
+
+function registerUsage(llm: Command, context: CliContext): void {
+  llm
+    .command('usage')
+    .description(
+      "sum the run's usage ledger by stage, judge and model, with estimated cost (config prices override the built-in table)",
+    )
+    .option('--ledger <file>', 'a ledger file (default: the run ledger of config dataDir and run)')
+    .option('--json', 'print as JSON')
+    .action(async (flags: { ledger?: string; json?: boolean }) => {
+      const { config } = context.loadConfig();
+      const file = requireExistingPath(
+        flags.ledger ? 'usage ledger' : `run "${config.run}": usage ledger`,
+        flags.ledger
+          ? resolve(context.io.cwd, flags.ledger)
+          : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
+        flags.ledger ? '' : 'a run gets one with its first judge call (or pass --ledger FILE)',
+      );
+      await printUsageSummary(context, file, config.prices, flags.json ?? false);
+    });
+}
 
 /** The ledger summary by stage, judge and model with estimated cost (`xsb llm usage`, `xsb usage`). */
 export async function printUsageSummary(
