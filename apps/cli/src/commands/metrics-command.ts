@@ -22,6 +22,7 @@ import {
   runAggregation,
 } from '@xsb/metrics';
 import type { Command } from 'commander';
+import type { CliContext } from '../cli-context';
 import { collectList, configFlags, integerFlag, parseTauA, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
@@ -74,108 +75,123 @@ function rowFilters(flags: FilterFlags): RowFilters {
 export const metricsCommand: CommandModule = {
   name: 'metrics',
   register(program, context) {
-    withFilterFlags(
-      program
-        .command('metrics')
-        .description('stage 6: recompute metrics.json of every finished evaluation of a run (no judge calls)')
-        .option('--data <dir>', 'data folder (default: config dataDir)')
-        .option('--run <name>', 'run name (default: config run)')
-        .option('--tau-a <x>', `audience weight threshold for included probes (default ${DEFAULT_TAU_A})`)
-        .option('--json', 'print the metric rows as JSON'),
-    ).action(async (flags: MetricsFlags) => {
-      const tauA = parseTauA(flags.tauA);
-      const { config } = context.loadConfig(configFlags(flags));
-      const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
-      // A mistyped --run or --data is a usage error, not an empty result.
-      requireExistingPath(
-        `run "${config.run}": evaluation folder`,
-        layout.evaluationsRoot(config.run),
-        'evaluate the run first (xsb eval --run …)',
-      );
-      const { rows, failures } = await rescoreRun(layout, config.run, { tauA, filters: rowFilters(flags) });
-      const judges = mergeJudges(rows.map((row) => row.judges));
-      if (flags.json) context.printJson({ judges, rows, failures });
-      else {
-        context.print(`judges: ${judges.length > 0 ? formatJudges(judges) : 'none recorded'}`);
-        if (hasOfflineJudge(judges)) context.print(`WARNING: ${OFFLINE_JUDGE_WARNING}`);
-        context.print(
-          'system_id\taudience\tcase\tincluded_probes\tcoverage\tefficiency_time\tcorrectness\tsafe_efficiency_time',
-        );
-        for (const row of rows)
-          context.print(
-            [
-              row.system_id,
-              row.audience,
-              row.case_label,
-              String(row.included_probe_count),
-              fixed(row.coverage),
-              fixed(row.efficiency_time),
-              fixed(row.correctness),
-              fixed(row.safe_efficiency_time),
-            ].join('\t'),
-          );
-        for (const failure of failures) context.warn(`failed: ${failure.message}`);
-        context.print(`${plural(rows.length, 'evaluation')} rescored at tau_a ${tauA}`);
-      }
-      for (const line of await emptyProbeBankWarnings(
-        layout,
-        rows.map((row) => row.case_label),
-      ))
-        context.warn(line);
-      if (failures.length > 0) reportExitCode(1);
-    });
-
-    withFilterFlags(
-      program
-        .command('aggregate')
-        .description(
-          'stage 7: mean and bootstrap 95% interval per (system, audience) into summary.json/csv and report.md',
-        )
-        .argument(
-          '[roots...]',
-          'folders to scan for metrics (default: the run folder, whose missing jobs are then listed)',
-        )
-        .option('--data <dir>', 'data folder (default: config dataDir)')
-        .option('--run <name>', 'run name (default: config run)')
-        .option('--out <dir>', 'output folder (default <run>/summary)')
-        .option('--seed <n>', `bootstrap seed (default ${DEFAULT_BOOTSTRAP_SEED})`)
-        .option('--resamples <n>', `bootstrap resamples (default ${DEFAULT_BOOTSTRAP_RESAMPLES})`)
-        .option('--json', 'print summary.json instead of the tables'),
-    ).action(async (roots: string[], flags: AggregateFlags) => {
-      const seed = integerFlag('--seed', flags.seed, DEFAULT_BOOTSTRAP_SEED, 0);
-      const resamples = integerFlag('--resamples', flags.resamples, DEFAULT_BOOTSTRAP_RESAMPLES, 1);
-      const { config } = context.loadConfig(configFlags(flags));
-      const dataDir = resolve(context.io.cwd, config.dataDir);
-      const layout = new RunLayout(dataDir);
-      const outDir = flags.out ? resolve(context.io.cwd, flags.out) : layout.summaryDir(config.run);
-      const options = { seed, resamples, filters: rowFilters(flags) };
-      if (roots.length === 0) requireExistingPath(`run "${config.run}": folder`, layout.runDir(config.run));
-      // Over the run, its deck tree says which jobs there should be; over other folders nobody knows.
-      const { summary, files } =
-        roots.length === 0
-          ? await aggregateRun({ dataDir, run: config.run, outDir, ...options })
-          : await runAggregation(
-              roots.map((root) => requireExistingPath('folder', resolve(context.io.cwd, root))),
-              outDir,
-              options,
-            );
-      if (flags.json) context.printJson(summary);
-      else {
-        for (const line of renderResultsTables(summary)) context.print(line);
-        context.print(`wrote ${files.json}, ${files.csv}, ${files.report}`);
-      }
-      for (const entry of summary.skipped)
-        context.warn(`skipped ${resolve(outDir, entry.file)}: ${entry.reason}`);
-      for (const job of summary.missing_jobs ?? [])
-        context.warn(`missing: ${formatMissingJob({ ...job, where: resolve(outDir, job.where) })}`);
-      const emptyBanks =
-        summary.empty_probe_banks ??
-        (await listEmptyProbeBanks(
-          layout,
-          summary.rows.map((row) => row.case_label),
-        ));
-      for (const caseLabel of emptyBanks) context.warn(`warning: ${emptyProbeBankNote(caseLabel)}`);
-      if (summary.skipped.length > 0 || (summary.missing_jobs?.length ?? 0) > 0) reportExitCode(1);
-    });
+    registerMetrics(program, context);
+    registerAggregate(program, context);
   },
 };
+
+function registerMetrics(program: Command, context: CliContext): void {
+  withFilterFlags(
+    program
+      .command('metrics')
+      .description('stage 6: recompute metrics.json of every finished evaluation of a run (no judge calls)')
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--run <name>', 'run name (default: config run)')
+      .option('--tau-a <x>', `audience weight threshold for included probes (default ${DEFAULT_TAU_A})`)
+      .option('--json', 'print the metric rows as JSON'),
+  ).action((flags: MetricsFlags) => rescoreCommand(context, flags));
+}
+
+async function rescoreCommand(context: CliContext, flags: MetricsFlags): Promise<void> {
+  const tauA = parseTauA(flags.tauA);
+  const { config } = context.loadConfig(configFlags(flags));
+  const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
+  // A mistyped --run or --data is a usage error, not an empty result.
+  requireExistingPath(
+    `run "${config.run}": evaluation folder`,
+    layout.evaluationsRoot(config.run),
+    'evaluate the run first (xsb eval --run …)',
+  );
+  const { rows, failures } = await rescoreRun(layout, config.run, { tauA, filters: rowFilters(flags) });
+  const judges = mergeJudges(rows.map((row) => row.judges));
+  if (flags.json) context.printJson({ judges, rows, failures });
+  else {
+    context.print(`judges: ${judges.length > 0 ? formatJudges(judges) : 'none recorded'}`);
+    if (hasOfflineJudge(judges)) context.print(`WARNING: ${OFFLINE_JUDGE_WARNING}`);
+    printMetricRows(context, rows);
+    for (const failure of failures) context.warn(`failed: ${failure.message}`);
+    context.print(`${plural(rows.length, 'evaluation')} rescored at tau_a ${tauA}`);
+  }
+  for (const line of await emptyProbeBankWarnings(
+    layout,
+    rows.map((row) => row.case_label),
+  ))
+    context.warn(line);
+  if (failures.length > 0) reportExitCode(1);
+}
+
+function printMetricRows(context: CliContext, rows: Awaited<ReturnType<typeof rescoreRun>>['rows']): void {
+  context.print(
+    'system_id\taudience\tcase\tincluded_probes\tcoverage\tefficiency_time\tcorrectness\tsafe_efficiency_time',
+  );
+  for (const row of rows)
+    context.print(
+      [
+        row.system_id,
+        row.audience,
+        row.case_label,
+        String(row.included_probe_count),
+        fixed(row.coverage),
+        fixed(row.efficiency_time),
+        fixed(row.correctness),
+        fixed(row.safe_efficiency_time),
+      ].join('\t'),
+    );
+}
+
+function registerAggregate(program: Command, context: CliContext): void {
+  withFilterFlags(
+    program
+      .command('aggregate')
+      .description(
+        'stage 7: mean and bootstrap 95% interval per (system, audience) into summary.json/csv and report.md',
+      )
+      .argument(
+        '[roots...]',
+        'folders to scan for metrics (default: the run folder, whose missing jobs are then listed)',
+      )
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--run <name>', 'run name (default: config run)')
+      .option('--out <dir>', 'output folder (default <run>/summary)')
+      .option('--seed <n>', `bootstrap seed (default ${DEFAULT_BOOTSTRAP_SEED})`)
+      .option('--resamples <n>', `bootstrap resamples (default ${DEFAULT_BOOTSTRAP_RESAMPLES})`)
+      .option('--json', 'print summary.json instead of the tables'),
+  ).action((roots: string[], flags: AggregateFlags) => aggregateCommand(context, roots, flags));
+}
+
+async function aggregateCommand(context: CliContext, roots: string[], flags: AggregateFlags): Promise<void> {
+  const seed = integerFlag('--seed', flags.seed, DEFAULT_BOOTSTRAP_SEED, 0);
+  const resamples = integerFlag('--resamples', flags.resamples, DEFAULT_BOOTSTRAP_RESAMPLES, 1);
+  const { config } = context.loadConfig(configFlags(flags));
+  const dataDir = resolve(context.io.cwd, config.dataDir);
+  const layout = new RunLayout(dataDir);
+  const outDir = flags.out ? resolve(context.io.cwd, flags.out) : layout.summaryDir(config.run);
+  const options = { seed, resamples, filters: rowFilters(flags) };
+  if (roots.length === 0) requireExistingPath(`run "${config.run}": folder`, layout.runDir(config.run));
+  // Over the run, its deck tree says which jobs there should be; over other folders nobody knows.
+  const { summary, files } =
+    roots.length === 0
+      ? await aggregateRun({ dataDir, run: config.run, outDir, ...options })
+      : await runAggregation(
+          roots.map((root) => requireExistingPath('folder', resolve(context.io.cwd, root))),
+          outDir,
+          options,
+        );
+  if (flags.json) context.printJson(summary);
+  else {
+    for (const line of renderResultsTables(summary)) context.print(line);
+    context.print(`wrote ${files.json}, ${files.csv}, ${files.report}`);
+  }
+  for (const entry of summary.skipped)
+    context.warn(`skipped ${resolve(outDir, entry.file)}: ${entry.reason}`);
+  for (const job of summary.missing_jobs ?? [])
+    context.warn(`missing: ${formatMissingJob({ ...job, where: resolve(outDir, job.where) })}`);
+  const emptyBanks =
+    summary.empty_probe_banks ??
+    (await listEmptyProbeBanks(
+      layout,
+      summary.rows.map((row) => row.case_label),
+    ));
+  for (const caseLabel of emptyBanks) context.warn(`warning: ${emptyProbeBankNote(caseLabel)}`);
+  if (summary.skipped.length > 0 || (summary.missing_jobs?.length ?? 0) > 0) reportExitCode(1);
+}
