@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   isCaseInShard,
   parseShard,
   plural,
-  RunLayout,
   type Shard,
   UsageError,
   type XsbConfig,
@@ -13,10 +12,12 @@ import {
 import {
   type BatchEvent,
   type BatchOptions,
+  batchOptionsForJudge,
   type CreateLlmClientOptions,
-  parseJudgeSpec,
+  clientOptionsFor,
+  clientSettingsFromConfig,
   preferredConcurrencyFor,
-  providerLimitsFor,
+  runLedgerFile,
 } from '@xsb/llm';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import {
@@ -100,17 +101,9 @@ export function llmClientOptions(
   env: Record<string, string>,
   batch?: BatchOptions,
 ): CreateLlmClientOptions {
-  const limits = providerLimitsFor(config.judge, config.providers);
-  return {
-    env,
-    cacheDir: resolve(context.io.cwd, config.cacheDir),
-    noCache: config.noCache,
-    refresh: config.refresh,
-    ledgerFile: new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
-    ...(limits ? { limits } : {}),
-    prices: config.prices,
-    ...(batch ? { batch } : {}),
-  };
+  return clientOptionsFor(clientSettingsFromConfig(config, context.io.cwd, env, batch), {
+    ledgerFile: runLedgerFile(config, context.io.cwd),
+  });
 }
 
 /**
@@ -124,23 +117,7 @@ export function modelClientOptions(
   env: Record<string, string>,
   batch?: BatchOptions,
 ) {
-  const {
-    env: clientEnv,
-    cacheDir,
-    noCache,
-    refresh,
-    limits,
-    prices,
-  } = llmClientOptions(context, config, env);
-  return {
-    env: clientEnv,
-    cacheDir,
-    noCache,
-    refresh,
-    ...(limits ? { limits } : {}),
-    ...(prices ? { prices } : {}),
-    ...(batch ? { batch } : {}),
-  };
+  return clientSettingsFromConfig(config, context.io.cwd, env, batch);
 }
 
 /** `--batch` and `--batch-fallback` of a judged command. */
@@ -184,27 +161,15 @@ export function batchOptionsFor(
     if (flags.batchFallback !== undefined) throw new UsageError('--batch-fallback applies only with --batch');
     return undefined;
   }
-  const spec = parseJudgeSpec(judge);
-  if (spec.kind === 'lexical')
-    throw new UsageError(
-      "--batch sends the judge's calls through a provider's batch API, but the lexical judge is offline and makes none: drop --batch or give --judge anthropic:<model> or openai:<model>",
-    );
-  if (spec.kind === 'replay' || spec.kind === 'record')
-    throw new UsageError(
-      `--batch sends the judge's calls through a provider's batch API, but judge "${judge}" answers from its store and calls no provider: drop --batch`,
-    );
-  const fallback = flags.batchFallback ?? 'resubmit';
-  if (fallback !== 'resubmit' && fallback !== 'online')
-    throw new UsageError(`--batch-fallback must be resubmit or online, got ${JSON.stringify(fallback)}`);
-  return {
-    ...config.batch,
+  return batchOptionsForJudge(judge, {
+    ...(flags.batchFallback !== undefined ? { fallback: flags.batchFallback } : {}),
     stateDir,
-    fallback,
+    settings: config.batch,
     onEvent: (event) => {
       const line = batchEventLine(event);
       if (line) context.warn(line);
     },
-  };
+  });
 }
 
 /** A batch's progress as one stderr line; polls are not shown (a long batch polls for hours). */

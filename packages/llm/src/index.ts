@@ -5,6 +5,14 @@ export {
   customIdFor,
   DEFAULT_MAX_BATCH_BYTES,
 } from './batching-client';
+export {
+  type BatchRequest,
+  batchOptionsForJudge,
+  clientOptionsFor,
+  clientSettingsFromConfig,
+  type ModelClientSettings,
+  runLedgerFile,
+} from './client-settings';
 export { type CompleteJsonOptions, completeJson, extractJson, StructuredAnswerError } from './complete-json';
 export type {
   ChatMessage,

@@ -1,0 +1,103 @@
+/**
+ * Config → model-client options, once. The CLI, the API's jobs and every library entry point that
+ * builds judges read their settings through these functions, so a new setting is added in one place.
+ */
+import { resolve } from 'node:path';
+import { RunLayout, UsageError, type XsbConfig } from '@xsb/core';
+import type { BatchEvent, BatchOptions } from './batching-client';
+import type { CreateLlmClientOptions } from './create-llm-client';
+import { providerLimitsFor } from './create-llm-client';
+import { describeJudge } from './judge';
+
+/** The client settings a run passes to every judge it creates. */
+export type ModelClientSettings = Pick<
+  CreateLlmClientOptions,
+  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits' | 'providers' | 'prices' | 'batch' | 'fill'
+>;
+
+const SETTING_KEYS = [
+  'env',
+  'cacheDir',
+  'noCache',
+  'refresh',
+  'limits',
+  'providers',
+  'prices',
+  'batch',
+  'fill',
+] as const satisfies ReadonlyArray<keyof ModelClientSettings>;
+
+/** The settings that are set (an unset one is left out, not passed as `undefined`), with `extra` on top. */
+export function clientOptionsFor(
+  settings: ModelClientSettings,
+  extra: Partial<CreateLlmClientOptions> = {},
+): CreateLlmClientOptions {
+  const options: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) if (settings[key] !== undefined) options[key] = settings[key];
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) options[key] = value;
+  return options as CreateLlmClientOptions;
+}
+
+/**
+ * A loaded configuration's client settings: the cache folder resolved against `cwd`, the limits of
+ * the judge's provider, prices, and `batch` when given. Without a ledger: add the run's with
+ * {@link runLedgerFile}.
+ */
+export function clientSettingsFromConfig(
+  config: Pick<XsbConfig, 'judge' | 'cacheDir' | 'noCache' | 'refresh' | 'providers' | 'prices'>,
+  cwd: string,
+  env: Record<string, string | undefined>,
+  batch?: BatchOptions,
+): Omit<ModelClientSettings, 'fill' | 'providers'> {
+  const limits = providerLimitsFor(config.judge, config.providers);
+  return clientOptionsFor({
+    env,
+    cacheDir: resolve(cwd, config.cacheDir),
+    noCache: config.noCache,
+    refresh: config.refresh,
+    ...(limits ? { limits } : {}),
+    prices: config.prices,
+    ...(batch ? { batch } : {}),
+  });
+}
+
+/** The usage ledger of a configuration's run (`<dataDir>/runs/<run>/usage_ledger.jsonl`). */
+export function runLedgerFile(config: Pick<XsbConfig, 'dataDir' | 'run'>, cwd: string): string {
+  return new RunLayout(resolve(cwd, config.dataDir)).usageLedgerFile(config.run);
+}
+
+export interface BatchRequest {
+  /** How a request a batch did not answer is sent again: `resubmit` (default) or `online`. */
+  fallback?: string;
+  /** Where batch state lives, so a restarted run resumes its batches. */
+  stateDir: string;
+  /** Config `batch` (sizes, polling). */
+  settings?: Partial<BatchOptions>;
+  onEvent?: (event: BatchEvent) => void;
+}
+
+/**
+ * Checked batch options for judge `spec`: only a judge with a provider batch API can batch (the
+ * offline judge makes no calls, a replay or record store calls no provider), and the fallback is
+ * `resubmit` or `online`. Anything else is a UsageError saying why.
+ */
+export function batchOptionsForJudge(spec: string, request: BatchRequest): BatchOptions {
+  const judge = describeJudge(spec);
+  if (judge.kind === 'offline')
+    throw new UsageError(
+      "--batch sends the judge's calls through a provider's batch API, but the lexical judge is offline and makes none: drop --batch or give --judge anthropic:<model> or openai:<model>",
+    );
+  if (!judge.capabilities.batch)
+    throw new UsageError(
+      `--batch sends the judge's calls through a provider's batch API, but judge "${spec}" answers from its store and calls no provider: drop --batch`,
+    );
+  const fallback = request.fallback ?? 'resubmit';
+  if (fallback !== 'resubmit' && fallback !== 'online')
+    throw new UsageError(`--batch-fallback must be resubmit or online, got ${JSON.stringify(fallback)}`);
+  return {
+    ...request.settings,
+    stateDir: request.stateDir,
+    fallback,
+    ...(request.onEvent ? { onEvent: request.onEvent } : {}),
+  };
+}
