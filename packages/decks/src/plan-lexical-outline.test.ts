@@ -180,6 +180,26 @@ Raft is a consensus algorithm for managing a replicated log and keeping servers 
       'In a user study with 43 students at Stanford and Berkeley, 33 scored higher on a Raft quiz than on an equivalent Paxos quiz.',
     );
   });
+
+  it("takes the offline judge's modality step: a profile that prefers text values every sentence", () => {
+    const plan = (preferredModalities: string[]) =>
+      planLexicalOutline(PILOT_REPORT, {
+        language: 'en',
+        fallbackTitle: 'pilot',
+        maxSlides: 6,
+        audienceId: 'results_only',
+        audienceProfile: 'Readers who care about results alone.',
+        audiencePreferences: {
+          levels: [0, 0, 0],
+          preferredThemes: ['result'],
+          avoidedThemes: [],
+          preferredModalities,
+        },
+      });
+    // Without the step only result sentences rate above 0; with it every (text) probe gains a step.
+    expect(titles(plan([]))).toEqual(['Results']);
+    expect(titles(plan(['text'])).length).toBeGreaterThan(1);
+  });
 });
 
 // A textbook as unpdf reads it: sections in order, a formula's set-builder bar read as a table cell

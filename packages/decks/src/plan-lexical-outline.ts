@@ -3,7 +3,7 @@ import {
   InputError,
   type LexicalPreferences,
   type OutlineSlide,
-  UTILITY_LEVELS,
+  type Probe,
 } from '@xsb/core';
 import {
   LEXICAL_DEFINITION,
@@ -12,7 +12,7 @@ import {
   LEXICAL_RELATION,
   LEXICAL_THEME_CUES,
 } from '@xsb/probes';
-import { BUILT_IN_AUDIENCES } from '@xsb/weights';
+import { BUILT_IN_AUDIENCES, lexicalUtility } from '@xsb/weights';
 import { scaffoldingFor } from './deck-scaffolding';
 import { hasGlyphDebris } from './glyph-debris';
 import { BulletRegister } from './near-duplicate-text';
@@ -85,19 +85,24 @@ function predictedProbes(sentence: string): { themes: string[]; level: 1 | 2 } {
 }
 
 /**
- * The offline utility judge's rule (`lexicalUtility` in `@xsb/weights`) for a text probe of this
- * theme and level: the level's starting utility, one step up the ladder for a preferred theme, one
- * down for an avoided one (both or neither: no move).
+ * The utility the offline judge (`lexicalUtility` of `@xsb/weights`, the one owner of the rule) gives
+ * the probe the lexical generator would write of this theme and level: a text probe, so a profile that
+ * prefers the `text` modality takes that step too.
  */
 function judgedUtility(theme: string, level: 1 | 2, preferences: LexicalPreferences): number {
-  const start = preferences.levels[level - 1] as (typeof UTILITY_LEVELS)[number];
-  const words = theme.toLowerCase().split(/[^\p{L}\p{N}]+/u);
-  const matches = (entries: readonly string[]) =>
-    entries.some((entry) => words.some((word) => word.startsWith(entry.toLowerCase())));
-  const preferred = matches(preferences.preferredThemes);
-  const avoided = matches(preferences.avoidedThemes);
-  const step = UTILITY_LEVELS.indexOf(start) + (preferred === avoided ? 0 : preferred ? 1 : -1);
-  return UTILITY_LEVELS[Math.min(UTILITY_LEVELS.length - 1, Math.max(0, step))]!;
+  const probe: Probe = {
+    probe_id: 'predicted',
+    source_case_id: 'predicted',
+    scene: '',
+    question: theme,
+    answer: theme,
+    evidence: [],
+    level,
+    modality: 'text',
+    theme,
+    metadata: {},
+  };
+  return lexicalUtility(probe, { id: 'planned', description: '', lexical: preferences }).value;
 }
 
 /**
