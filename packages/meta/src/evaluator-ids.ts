@@ -53,6 +53,138 @@ const TEXT_GEOMETRY_UNCHANGED = layout(
   'language',
 );
 
+type ExpectedEffects = { lower: string[]; unchanged: string[] };
+
+const FACT_DAMAGE: ExpectedEffects = {
+  lower: [
+    'xslides.correctness',
+    'xslides.safe_efficiency_time',
+    'rubric.correctness',
+    'rubric.fidelity',
+    'rubric.total',
+  ],
+  unchanged: [...LAYOUT_EVALUATORS, 'rubric.design'],
+};
+
+/** Stands for the layout checks an `overflow_text` deck breaks, known only once it is made. */
+const OVERFLOW_PLACEHOLDER = '<overflow checks>';
+
+const EXPECTED_EFFECTS: Record<PerturbationKind, ExpectedEffects> = {
+  drop_slides: {
+    lower: [
+      'xslides.coverage',
+      'rubric.completeness',
+      'rubric.total',
+      'holistic.content',
+      'holistic.overall',
+    ],
+    unchanged: ['xslides.correctness'],
+  },
+  shuffle_slides: {
+    lower: ['rubric.fundamentals', 'rubric.total', 'holistic.coherence', 'holistic.overall'],
+    unchanged: [
+      ...ALL_XSLIDES,
+      ...LAYOUT_EVALUATORS,
+      'rubric.design',
+      'rubric.completeness',
+      'rubric.correctness',
+    ],
+  },
+  corrupt_numbers: FACT_DAMAGE,
+  swap_facts: FACT_DAMAGE,
+  inject_claims: {
+    lower: [
+      'xslides.correctness',
+      'xslides.safe_efficiency_time',
+      'rubric.correctness',
+      'rubric.fidelity',
+      'rubric.total',
+    ],
+    unchanged: ['xslides.coverage', ...TEXT_GEOMETRY_UNCHANGED],
+  },
+  remove_citations: {
+    lower: ['layout.source_attribution'],
+    unchanged: ['xslides.coverage', 'xslides.correctness', ...TEXT_GEOMETRY_UNCHANGED, 'rubric.design'],
+  },
+  shrink_fonts: {
+    lower: ['layout.min_font_size', 'rubric.design', 'rubric.total', 'holistic.design', 'holistic.overall'],
+    unchanged: [
+      ...ALL_XSLIDES,
+      ...layout(
+        'slide_count',
+        'bullets_per_slide',
+        'text_overlap',
+        'off_slide',
+        'empty_slide',
+        'language',
+        'source_attribution',
+      ),
+      'rubric.completeness',
+      'rubric.correctness',
+      'rubric.fidelity',
+    ],
+  },
+  overflow_text: {
+    lower: [...OVERFLOW_PLACEHOLDER, 'rubric.design', 'rubric.total', 'holistic.design', 'holistic.overall'],
+    unchanged: [
+      ...ALL_XSLIDES,
+      ...layout(
+        'slide_count',
+        'bullets_per_slide',
+        'min_font_size',
+        'empty_slide',
+        'language',
+        'source_attribution',
+      ),
+      'rubric.completeness',
+      'rubric.correctness',
+      'rubric.fidelity',
+    ],
+  },
+  pad_words: {
+    lower: [
+      'xslides.efficiency_time',
+      'xslides.efficiency_word',
+      'xslides.safe_efficiency_time',
+      'rubric.fundamentals',
+      'rubric.total',
+      'holistic.content',
+      'holistic.overall',
+    ],
+    unchanged: [
+      'xslides.coverage',
+      'xslides.correctness',
+      'xslides.efficiency_slide',
+      ...layout(
+        'slide_count',
+        'bullets_per_slide',
+        'min_font_size',
+        'text_overlap',
+        'off_slide',
+        'empty_slide',
+        'language',
+        'source_attribution',
+      ),
+      'rubric.completeness',
+      'rubric.correctness',
+      'rubric.fidelity',
+    ],
+  },
+  duplicate_slides: {
+    lower: [
+      'xslides.efficiency_time',
+      'xslides.efficiency_slide',
+      'xslides.efficiency_word',
+      'xslides.safe_efficiency_time',
+      'rubric.fundamentals',
+      'rubric.total',
+      'holistic.content',
+      'holistic.overall',
+    ],
+    unchanged: ['xslides.coverage', 'xslides.correctness', 'rubric.completeness', 'rubric.correctness'],
+  },
+};
+
 /**
  * What each kind of damage should do, stated before anything is scored. `lower`: a score that
  * measures what the kind damages must fall. `unchanged`: a score that does not measure it must stay
@@ -63,150 +195,9 @@ const TEXT_GEOMETRY_UNCHANGED = layout(
 export function expectedEffects(
   kind: PerturbationKind,
   overflowChecks: readonly ('off_slide' | 'text_overlap')[] = ['off_slide', 'text_overlap'],
-): { lower: string[]; unchanged: string[] } {
-  switch (kind) {
-    case 'drop_slides':
-      return {
-        lower: [
-          'xslides.coverage',
-          'rubric.completeness',
-          'rubric.total',
-          'holistic.content',
-          'holistic.overall',
-        ],
-        unchanged: ['xslides.correctness'],
-      };
-    case 'shuffle_slides':
-      return {
-        lower: ['rubric.fundamentals', 'rubric.total', 'holistic.coherence', 'holistic.overall'],
-        unchanged: [
-          ...ALL_XSLIDES,
-          ...LAYOUT_EVALUATORS,
-          'rubric.design',
-          'rubric.completeness',
-          'rubric.correctness',
-        ],
-      };
-    case 'corrupt_numbers':
-    case 'swap_facts':
-      return {
-        lower: [
-          'xslides.correctness',
-          'xslides.safe_efficiency_time',
-          'rubric.correctness',
-          'rubric.fidelity',
-          'rubric.total',
-        ],
-        unchanged: [...LAYOUT_EVALUATORS, 'rubric.design'],
-      };
-    case 'inject_claims':
-      return {
-        lower: [
-          'xslides.correctness',
-          'xslides.safe_efficiency_time',
-          'rubric.correctness',
-          'rubric.fidelity',
-          'rubric.total',
-        ],
-        unchanged: ['xslides.coverage', ...TEXT_GEOMETRY_UNCHANGED],
-      };
-    case 'remove_citations':
-      return {
-        lower: ['layout.source_attribution'],
-        unchanged: ['xslides.coverage', 'xslides.correctness', ...TEXT_GEOMETRY_UNCHANGED, 'rubric.design'],
-      };
-    case 'shrink_fonts':
-      return {
-        lower: [
-          'layout.min_font_size',
-          'rubric.design',
-          'rubric.total',
-          'holistic.design',
-          'holistic.overall',
-        ],
-        unchanged: [
-          ...ALL_XSLIDES,
-          ...layout(
-            'slide_count',
-            'bullets_per_slide',
-            'text_overlap',
-            'off_slide',
-            'empty_slide',
-            'language',
-            'source_attribution',
-          ),
-          'rubric.completeness',
-          'rubric.correctness',
-          'rubric.fidelity',
-        ],
-      };
-    case 'overflow_text':
-      return {
-        lower: [
-          ...layout(...overflowChecks),
-          'rubric.design',
-          'rubric.total',
-          'holistic.design',
-          'holistic.overall',
-        ],
-        unchanged: [
-          ...ALL_XSLIDES,
-          ...layout(
-            'slide_count',
-            'bullets_per_slide',
-            'min_font_size',
-            'empty_slide',
-            'language',
-            'source_attribution',
-          ),
-          'rubric.completeness',
-          'rubric.correctness',
-          'rubric.fidelity',
-        ],
-      };
-    case 'pad_words':
-      return {
-        lower: [
-          'xslides.efficiency_time',
-          'xslides.efficiency_word',
-          'xslides.safe_efficiency_time',
-          'rubric.fundamentals',
-          'rubric.total',
-          'holistic.content',
-          'holistic.overall',
-        ],
-        unchanged: [
-          'xslides.coverage',
-          'xslides.correctness',
-          'xslides.efficiency_slide',
-          ...layout(
-            'slide_count',
-            'bullets_per_slide',
-            'min_font_size',
-            'text_overlap',
-            'off_slide',
-            'empty_slide',
-            'language',
-            'source_attribution',
-          ),
-          'rubric.completeness',
-          'rubric.correctness',
-          'rubric.fidelity',
-        ],
-      };
-    case 'duplicate_slides':
-      return {
-        lower: [
-          'xslides.efficiency_time',
-          'xslides.efficiency_slide',
-          'xslides.efficiency_word',
-          'xslides.safe_efficiency_time',
-          'rubric.fundamentals',
-          'rubric.total',
-          'holistic.content',
-          'holistic.overall',
-        ],
-        unchanged: ['xslides.coverage', 'xslides.correctness', 'rubric.completeness', 'rubric.correctness'],
-      };
-  }
+): ExpectedEffects {
+  const effects = EXPECTED_EFFECTS[kind];
+  const expand = (ids: string[]) =>
+    ids.flatMap((id) => (id === OVERFLOW_PLACEHOLDER ? layout(...overflowChecks) : [id]));
+  return { lower: expand(effects.lower), unchanged: expand(effects.unchanged) };
 }
