@@ -125,7 +125,7 @@ const EXPECTED_EFFECTS: Record<PerturbationKind, ExpectedEffects> = {
     ],
   },
   overflow_text: {
-    lower: [...OVERFLOW_PLACEHOLDER, 'rubric.design', 'rubric.total', 'holistic.design', 'holistic.overall'],
+    lower: [OVERFLOW_PLACEHOLDER, 'rubric.design', 'rubric.total', 'holistic.design', 'holistic.overall'],
     unchanged: [
       ...ALL_XSLIDES,
       ...layout(
