@@ -19,39 +19,50 @@ function table(header: string[], rows: string[][]): string[] {
   ];
 }
 
-/** `meta/report.md`: the sensitivity table (one row per evaluator, one column per kind) and what it rests on. */
-export function renderSensitivityReport(result: MetaSensitivity): string {
+/** What every section reads: the kinds shown, one cell per (evaluator, kind), the evaluators that apply. */
+interface ReportView {
+  result: MetaSensitivity;
+  kinds: string[];
+  cell(evaluator: string, kind: string): MetaSensitivity['summary'][number] | undefined;
+  applicable: MetaSensitivity['evaluators'];
+}
+
+function viewOf(result: MetaSensitivity): ReportView {
   const kinds = PERTURBATION_KINDS.filter(
     (kind) =>
       result.summary.some((row) => row.kind === kind) || result.skipped.some((row) => row.kind === kind),
   );
-  const cell = (evaluator: string, kind: string) =>
-    result.summary.find((row) => row.evaluator === evaluator && row.kind === kind);
-  const applicable = new Set(
-    result.evaluators.filter((evaluator) => evaluator.applicable).map((evaluator) => evaluator.id),
-  );
-  const lines: string[] = [];
-  lines.push('# Meta-evaluation: which damage each evaluator notices', '');
-  lines.push(
+  return {
+    result,
+    kinds,
+    cell: (evaluator, kind) => result.summary.find((row) => row.evaluator === evaluator && row.kind === kind),
+    applicable: result.evaluators.filter((evaluator) => evaluator.applicable),
+  };
+}
+
+function headerSection(result: MetaSensitivity): string[] {
+  return [
+    '# Meta-evaluation: which damage each evaluator notices',
+    '',
     `Judge \`${result.judge}\`${result.offline ? ' (offline, deterministic: no model)' : ''}; run \`${result.run}\` evaluated as \`${result.derived_run}\`: ${result.original_decks} original decks, ${result.perturbed_decks} perturbed decks. n counts decks (an agnostic deck evaluated for several audiences contributes the mean over them). Intervals: Wilson ${Math.round(result.bootstrap.confidence * 100)} % for shares, percentile bootstrap (${result.bootstrap.resamples} resamples, seed ${result.bootstrap.seed}) for mean changes.`,
     '',
-  );
-  lines.push(
+  ];
+}
+
+function sensitivitySection(view: ReportView): string[] {
+  const applicable = new Set(view.applicable.map((evaluator) => evaluator.id));
+  return [
     '## Sensitivity: share of decks whose score fell (strictly) where the damage should lower it',
     '',
-  );
-  lines.push(
     'Pooled over severities; `(n)` decks. ✓ = real: the lower bound of the interval is above 0.5 (a judge answering at random) and above the rate at which the evaluator falls on the length-only controls it should ignore. ~ = falls, but no more than on those controls (length only). · = this kind is not expected to lower it. – = the evaluator does not apply.',
     '',
-  );
-  lines.push(
     ...table(
-      ['evaluator', ...kinds],
-      result.evaluators.map((evaluator) => [
+      ['evaluator', ...view.kinds],
+      view.result.evaluators.map((evaluator) => [
         `\`${evaluator.id}\``,
-        ...kinds.map((kind) => {
+        ...view.kinds.map((kind) => {
           if (!applicable.has(evaluator.id)) return '–';
-          const row = cell(evaluator.id, kind);
+          const row = view.cell(evaluator.id, kind);
           if (!row) return 'skipped';
           if (row.expected !== 'lower') return '·';
           if (row.sensitivity.n === 0) return '–';
@@ -60,78 +71,90 @@ export function renderSensitivityReport(result: MetaSensitivity): string {
       ]),
     ),
     '',
-  );
-  lines.push(
+  ];
+}
+
+function toleranceText(tolerance: MetaSensitivity['evaluators'][number]['tolerance']): string {
+  if (tolerance.relative > 0) return `${tolerance.relative * 100} %`;
+  return `${tolerance.absolute < 1e-6 ? 0 : tolerance.absolute}`;
+}
+
+function specificitySection(view: ReportView): string[] {
+  return [
     '## Specificity: share of decks whose score stayed within tolerance where the damage should not move it',
     '',
-  );
-  lines.push(
     ...table(
-      ['evaluator', 'tolerance', ...kinds],
-      result.evaluators
-        .filter((evaluator) => applicable.has(evaluator.id))
-        .map((evaluator) => [
-          `\`${evaluator.id}\``,
-          evaluator.tolerance.relative > 0
-            ? `${evaluator.tolerance.relative * 100} %`
-            : `${evaluator.tolerance.absolute < 1e-6 ? 0 : evaluator.tolerance.absolute}`,
-          ...kinds.map((kind) => {
-            const row = cell(evaluator.id, kind);
-            if (row?.expected !== 'unchanged' || row.specificity.n === 0) return '·';
-            return `${number(row.specificity.share)} (${row.specificity.n})`;
-          }),
-        ]),
+      ['evaluator', 'tolerance', ...view.kinds],
+      view.applicable.map((evaluator) => [
+        `\`${evaluator.id}\``,
+        toleranceText(evaluator.tolerance),
+        ...view.kinds.map((kind) => {
+          const row = view.cell(evaluator.id, kind);
+          if (row?.expected !== 'unchanged' || row.specificity.n === 0) return '·';
+          return `${number(row.specificity.share)} (${row.specificity.n})`;
+        }),
+      ]),
     ),
     '',
-  );
-  lines.push('## Graded response: Kendall tau-b of severity vs score drop (expected-to-fall cells)', '');
-  lines.push(
+  ];
+}
+
+function gradedSection(view: ReportView): string[] {
+  return [
+    '## Graded response: Kendall tau-b of severity vs score drop (expected-to-fall cells)',
+    '',
     ...table(
-      ['evaluator', ...kinds],
-      result.evaluators
-        .filter((evaluator) => applicable.has(evaluator.id))
-        .map((evaluator) => [
-          `\`${evaluator.id}\``,
-          ...kinds.map((kind) => {
-            const row = cell(evaluator.id, kind);
-            if (row?.expected !== 'lower' || row.graded_n === 0) return '·';
-            return `${number(row.graded_tau_b)} (${row.graded_n})`;
-          }),
-        ]),
+      ['evaluator', ...view.kinds],
+      view.applicable.map((evaluator) => [
+        `\`${evaluator.id}\``,
+        ...view.kinds.map((kind) => {
+          const row = view.cell(evaluator.id, kind);
+          if (row?.expected !== 'lower' || row.graded_n === 0) return '·';
+          return `${number(row.graded_tau_b)} (${row.graded_n})`;
+        }),
+      ]),
     ),
     '',
-  );
-  lines.push('## Mean paired change (perturbed − original) at each severity', '');
-  const severities = [...new Set(result.cells.map((row) => row.severity))].sort((a, b) => a - b);
-  lines.push(
+  ];
+}
+
+function meanChangeSection(view: ReportView): string[] {
+  const { cells } = view.result;
+  const severities = [...new Set(cells.map((row) => row.severity))].sort((a, b) => a - b);
+  const change = (evaluator: string, kind: string, severity: number): string => {
+    const row = cells.find(
+      (item) => item.evaluator === evaluator && item.kind === kind && item.severity === severity,
+    );
+    if (!row || row.mean_change.n === 0) return '·';
+    return `${number(row.mean_change.mean, 3)} [${number(row.mean_change.ci_low, 3)}, ${number(row.mean_change.ci_high, 3)}]`;
+  };
+  return [
+    '## Mean paired change (perturbed − original) at each severity',
+    '',
     ...table(
       ['evaluator', 'kind', ...severities.map((severity) => `s = ${severity}`)],
-      result.evaluators
-        .filter((evaluator) => applicable.has(evaluator.id))
-        .flatMap((evaluator) =>
-          kinds
-            .filter((kind) => cell(evaluator.id, kind)?.expected === 'lower')
-            .map((kind) => [
-              `\`${evaluator.id}\``,
-              kind,
-              ...severities.map((severity) => {
-                const row = result.cells.find(
-                  (item) =>
-                    item.evaluator === evaluator.id && item.kind === kind && item.severity === severity,
-                );
-                if (!row || row.mean_change.n === 0) return '·';
-                return `${number(row.mean_change.mean, 3)} [${number(row.mean_change.ci_low, 3)}, ${number(row.mean_change.ci_high, 3)}]`;
-              }),
-            ]),
-        ),
+      view.applicable.flatMap((evaluator) =>
+        view.kinds
+          .filter((kind) => view.cell(evaluator.id, kind)?.expected === 'lower')
+          .map((kind) => [
+            `\`${evaluator.id}\``,
+            kind,
+            ...severities.map((severity) => change(evaluator.id, kind, severity)),
+          ]),
+      ),
     ),
     '',
-  );
-  lines.push('## Length controls: does it notice word or slide count rather than damage?', '');
-  lines.push(
+  ];
+}
+
+function lengthControlsSection(view: ReportView): string[] {
+  const applicable = new Set(view.applicable.map((evaluator) => evaluator.id));
+  return [
+    '## Length controls: does it notice word or slide count rather than damage?',
+    '',
     ...table(
       ['evaluator', 'real damage', 'pad_words', 'duplicate_slides', 'tracks length', 'note'],
-      result.length_controls
+      view.result.length_controls
         .filter((row) => applicable.has(row.evaluator))
         .map((row) => [
           `\`${row.evaluator}\``,
@@ -143,7 +166,12 @@ export function renderSensitivityReport(result: MetaSensitivity): string {
         ]),
     ),
     '',
-  );
+  ];
+}
+
+/** The closing lists: evaluators that do not apply, skipped perturbations, failures (each only when there is one). */
+function listSections(result: MetaSensitivity): string[] {
+  const lines: string[] = [];
   const notApplicable = result.evaluators.filter((evaluator) => !evaluator.applicable);
   if (notApplicable.length > 0) {
     lines.push('## Evaluators that do not apply here', '');
@@ -164,5 +192,19 @@ export function renderSensitivityReport(result: MetaSensitivity): string {
     for (const failure of result.failures) lines.push(`- ${failure.where}: ${failure.error}`);
     lines.push('');
   }
-  return `${lines.join('\n')}`;
+  return lines;
+}
+
+/** `meta/report.md`: the sensitivity table (one row per evaluator, one column per kind) and what it rests on. */
+export function renderSensitivityReport(result: MetaSensitivity): string {
+  const view = viewOf(result);
+  return [
+    ...headerSection(result),
+    ...sensitivitySection(view),
+    ...specificitySection(view),
+    ...gradedSection(view),
+    ...meanChangeSection(view),
+    ...lengthControlsSection(view),
+    ...listSections(result),
+  ].join('\n');
 }
