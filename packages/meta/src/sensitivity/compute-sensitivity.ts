@@ -50,131 +50,176 @@ function share(k: number, n: number, confidence: number): ShareInterval {
 
 const fellCount = (pairs: readonly Pair[]) => pairs.filter((pair) => pair.after < pair.before).length;
 
+const SEP = '\u0000';
+
+/** Every score, keyed `<deck>␀<variant>␀<evaluator>`, and the first reason an evaluator gave no value. */
+function indexScores(rows: readonly MetaScoreRow[]): {
+  value: Map<string, number | null>;
+  reasons: Map<string, string>;
+} {
+  const value = new Map<string, number | null>();
+  const reasons = new Map<string, string>();
+  for (const row of rows) {
+    value.set(`${row.deck}${SEP}${row.variant}${SEP}${row.evaluator}`, row.value);
+    if (row.value === null && row.reason && !reasons.has(row.evaluator))
+      reasons.set(row.evaluator, row.reason);
+  }
+  return { value, reasons };
+}
+
+/** The (original, perturbed) score pairs per `<evaluator>␀<kind>␀<severity>` cell, and how many lacked a score. */
+function pairScores(
+  records: SensitivityInput['records'],
+  value: ReadonlyMap<string, number | null>,
+): Map<string, { pairs: Pair[]; missing: number }> {
+  const pairsOf = new Map<string, { pairs: Pair[]; missing: number }>();
+  for (const [key, record] of records) {
+    const [deck, variant] = key.split(SEP) as [string, string];
+    for (const evaluator of EVALUATOR_IDS) {
+      const cell = `${evaluator}${SEP}${record.kind}${SEP}${record.severity}`;
+      const entry = pairsOf.get(cell) ?? { pairs: [], missing: 0 };
+      pairsOf.set(cell, entry);
+      const before = value.get(`${deck}${SEP}original${SEP}${evaluator}`) ?? null;
+      const after = value.get(`${deck}${SEP}${variant}${SEP}${evaluator}`) ?? null;
+      if (before === null || after === null) {
+        entry.missing += 1;
+        continue;
+      }
+      const expected = expectationOf(record, evaluator);
+      entry.pairs.push({ deck, kind: record.kind, severity: record.severity, before, after, expected });
+    }
+  }
+  return pairsOf;
+}
+
+/** A cell's expectation: `lower` when any pair expects a fall, else `unchanged` when any expects stillness. */
+function splitByExpectation(pairs: readonly Pair[]): {
+  lower: Pair[];
+  unchanged: Pair[];
+  expected: Expectation;
+} {
+  const lower = pairs.filter((pair) => pair.expected === 'lower');
+  const unchanged = pairs.filter((pair) => pair.expected === 'unchanged');
+  const expected: Expectation = lower.length > 0 ? 'lower' : unchanged.length > 0 ? 'unchanged' : 'none';
+  return { lower, unchanged, expected };
+}
+
+interface CellContext {
+  evaluator: string;
+  kind: PerturbationKind;
+  input: SensitivityInput;
+}
+
+function severityCell(
+  context: CellContext,
+  severity: number,
+  entry: { pairs: Pair[]; missing: number },
+): MetaSensitivity['cells'][number] {
+  const { evaluator, kind, input } = context;
+  const { confidence } = input;
+  const tolerance = toleranceFor(evaluator);
+  const { lower, unchanged, expected } = splitByExpectation(entry.pairs);
+  const fellOver = expected === 'lower' ? lower : entry.pairs;
+  const stayedOver = expected === 'none' ? entry.pairs : unchanged;
+  return {
+    evaluator,
+    kind,
+    severity,
+    expected,
+    n: entry.pairs.length,
+    missing: entry.missing,
+    fell: share(fellCount(fellOver), fellOver.length, confidence),
+    stayed: share(
+      stayedOver.filter((pair) => withinTolerance(pair.before, pair.after, tolerance)).length,
+      stayedOver.length,
+      confidence,
+    ),
+    mean_change: pairedMeanChange(entry.pairs, {
+      seed: deriveSeed(input.seed, `${evaluator}|${kind}|${severity}`),
+      resamples: input.resamples,
+      confidence,
+    }),
+  };
+}
+
+function summaryRow(context: CellContext, all: readonly Pair[]): MetaSensitivity['summary'][number] {
+  const { evaluator, kind } = context;
+  const { confidence } = context.input;
+  const tolerance = toleranceFor(evaluator);
+  const { lower, unchanged, expected } = splitByExpectation(all);
+  const graded = expected === 'lower' ? lower : all;
+  return {
+    evaluator,
+    kind,
+    expected,
+    sensitivity: share(fellCount(lower), lower.length, confidence),
+    specificity: share(
+      unchanged.filter((pair) => withinTolerance(pair.before, pair.after, tolerance)).length,
+      unchanged.length,
+      confidence,
+    ),
+    graded_tau_b: kendallTauB(
+      graded.map((pair) => pair.severity),
+      graded.map((pair) => pair.before - pair.after),
+    ),
+    graded_n: graded.length,
+    mark: 'missed',
+  };
+}
+
+function evaluatorEntries(
+  input: SensitivityInput,
+  reasons: ReadonlyMap<string, string>,
+): MetaSensitivity['evaluators'] {
+  const applicable = (evaluator: string) =>
+    input.rows.some((row) => row.evaluator === evaluator && row.value !== null);
+  return EVALUATOR_IDS.map((id) => ({
+    id,
+    family: evaluatorFamily(id),
+    scale: scaleOf(id),
+    tolerance: toleranceFor(id),
+    applicable: applicable(id),
+    ...(applicable(id) ? {} : { reason: reasons.get(id) ?? 'no deck was scored' }),
+  }));
+}
+
 /**
  * Sensitivity, specificity, graded response and paired change for every evaluator × kind × severity
  * (see the `metaSensitivitySchema` doc comment), from the per-deck scores of the originals and their
  * perturbations. Pure: the same rows give the same JSON.
  */
 export function computeSensitivity(input: SensitivityInput): MetaSensitivity {
-  const { confidence } = input;
-  const value = new Map<string, number | null>();
-  const reasons = new Map<string, string>();
-  for (const row of input.rows) {
-    value.set(`${row.deck}\u0000${row.variant}\u0000${row.evaluator}`, row.value);
-    if (row.value === null && row.reason && !reasons.has(row.evaluator))
-      reasons.set(row.evaluator, row.reason);
-  }
-  const pairsOf = new Map<string, { pairs: Pair[]; missing: number }>();
-  for (const [key, record] of input.records) {
-    const [deck, variant] = key.split('\u0000') as [string, string];
-    for (const evaluator of EVALUATOR_IDS) {
-      const cell = `${evaluator}\u0000${record.kind}\u0000${record.severity}`;
-      const entry = pairsOf.get(cell) ?? { pairs: [], missing: 0 };
-      pairsOf.set(cell, entry);
-      const before = value.get(`${deck}\u0000original\u0000${evaluator}`) ?? null;
-      const after = value.get(`${deck}\u0000${variant}\u0000${evaluator}`) ?? null;
-      if (before === null || after === null) {
-        entry.missing += 1;
-        continue;
-      }
-      entry.pairs.push({
-        deck,
-        kind: record.kind,
-        severity: record.severity,
-        before,
-        after,
-        expected: expectationOf(record, evaluator),
-      });
-    }
-  }
-  const severities = [...new Set([...input.records.values()].map((record) => record.severity))].sort(
-    (a, b) => a - b,
-  );
-  const kinds = PERTURBATION_KINDS.filter((kind) =>
-    [...input.records.values()].some((record) => record.kind === kind),
-  );
+  const { value, reasons } = indexScores(input.rows);
+  const pairsOf = pairScores(input.records, value);
+  const records = [...input.records.values()];
+  const severities = [...new Set(records.map((record) => record.severity))].sort((a, b) => a - b);
+  const kinds = PERTURBATION_KINDS.filter((kind) => records.some((record) => record.kind === kind));
   const cells: MetaSensitivity['cells'] = [];
   const summary: MetaSensitivity['summary'] = [];
   const pooled = new Map<string, Pair[]>();
-  for (const evaluator of EVALUATOR_IDS) {
-    const tolerance = toleranceFor(evaluator);
+  for (const evaluator of EVALUATOR_IDS)
     for (const kind of kinds) {
+      const context: CellContext = { evaluator, kind, input };
       const all: Pair[] = [];
       for (const severity of severities) {
-        const entry = pairsOf.get(`${evaluator}\u0000${kind}\u0000${severity}`);
+        const entry = pairsOf.get(`${evaluator}${SEP}${kind}${SEP}${severity}`);
         if (!entry) continue;
         all.push(...entry.pairs);
-        const lower = entry.pairs.filter((pair) => pair.expected === 'lower');
-        const unchanged = entry.pairs.filter((pair) => pair.expected === 'unchanged');
-        const expected: Expectation =
-          lower.length > 0 ? 'lower' : unchanged.length > 0 ? 'unchanged' : 'none';
-        const fellOver = expected === 'lower' ? lower : entry.pairs;
-        const stayedOver =
-          expected === 'unchanged' ? unchanged : expected === 'none' ? entry.pairs : unchanged;
-        cells.push({
-          evaluator,
-          kind,
-          severity,
-          expected,
-          n: entry.pairs.length,
-          missing: entry.missing,
-          fell: share(fellCount(fellOver), fellOver.length, confidence),
-          stayed: share(
-            stayedOver.filter((pair) => withinTolerance(pair.before, pair.after, tolerance)).length,
-            stayedOver.length,
-            confidence,
-          ),
-          mean_change: pairedMeanChange(entry.pairs, {
-            seed: deriveSeed(input.seed, `${evaluator}|${kind}|${severity}`),
-            resamples: input.resamples,
-            confidence,
-          }),
-        });
+        cells.push(severityCell(context, severity, entry));
       }
-      pooled.set(`${evaluator}\u0000${kind}`, all);
-      const lower = all.filter((pair) => pair.expected === 'lower');
-      const unchanged = all.filter((pair) => pair.expected === 'unchanged');
-      const expected: Expectation = lower.length > 0 ? 'lower' : unchanged.length > 0 ? 'unchanged' : 'none';
-      const graded = expected === 'lower' ? lower : all;
-      summary.push({
-        evaluator,
-        kind,
-        expected,
-        sensitivity: share(fellCount(lower), lower.length, confidence),
-        specificity: share(
-          unchanged.filter((pair) => withinTolerance(pair.before, pair.after, tolerance)).length,
-          unchanged.length,
-          confidence,
-        ),
-        graded_tau_b: kendallTauB(
-          graded.map((pair) => pair.severity),
-          graded.map((pair) => pair.before - pair.after),
-        ),
-        graded_n: graded.length,
-        mark: 'missed',
-      });
+      pooled.set(`${evaluator}${SEP}${kind}`, all);
+      summary.push(summaryRow(context, all));
     }
-  }
   const lengthControls = markSummary(summary, pooled);
-  const applicable = (evaluator: string) =>
-    input.rows.some((row) => row.evaluator === evaluator && row.value !== null);
-  const decks = new Set(input.rows.map((row) => row.deck));
   return {
     judge: input.judge,
     offline: input.offline,
     run: input.run,
     derived_run: input.derivedRun,
-    original_decks: decks.size,
+    original_decks: new Set(input.rows.map((row) => row.deck)).size,
     perturbed_decks: input.records.size,
-    bootstrap: { seed: input.seed, resamples: input.resamples, confidence },
-    evaluators: EVALUATOR_IDS.map((id) => ({
-      id,
-      family: evaluatorFamily(id),
-      scale: scaleOf(id),
-      tolerance: toleranceFor(id),
-      applicable: applicable(id),
-      ...(applicable(id) ? {} : { reason: reasons.get(id) ?? 'no deck was scored' }),
-    })),
+    bootstrap: { seed: input.seed, resamples: input.resamples, confidence: input.confidence },
+    evaluators: evaluatorEntries(input, reasons),
     cells,
     summary,
     length_controls: lengthControls,
