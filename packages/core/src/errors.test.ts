@@ -5,9 +5,12 @@ import {
   InputError,
   isXsbError,
   ProviderError,
+  stopsTheRun,
   UsageError,
   ValidationError,
+  XSB_ERROR_CODES,
   XsbError,
+  type XsbErrorCode,
 } from './errors';
 
 describe('error hierarchy', () => {
@@ -18,6 +21,19 @@ describe('error hierarchy', () => {
     expect(exitCodeFor(new ProviderError('openai', 'unauthorized', { status: 401 }))).toBe(2);
     expect(exitCodeFor(new ProviderError('openai', 'overloaded', { status: 529, retryable: true }))).toBe(1);
     expect(exitCodeFor(new Error('bug'))).toBe(1);
+  });
+
+  it('decides by kind whether an error stops the run (libraries ask this, never the exit code)', () => {
+    expect(stopsTheRun(new UsageError('bad flag'))).toBe(true);
+    expect(stopsTheRun(new ConfigError('no key'))).toBe(true);
+    expect(stopsTheRun(new ProviderError('anthropic', 'key refused', { status: 403, code: 'auth' }))).toBe(
+      true,
+    );
+    expect(stopsTheRun(new ProviderError('anthropic', 'no model', { status: 404, code: 'not_found' }))).toBe(
+      false,
+    );
+    expect(stopsTheRun(new InputError('corrupt', { code: 'missing_file' }))).toBe(false);
+    expect(stopsTheRun(new Error('bug'))).toBe(false);
   });
 
   it('leads an input error with its file and keeps the cause', () => {
@@ -53,5 +69,29 @@ describe('isXsbError across copies of @xsb/core', () => {
     expect(isXsbError(new Error('plain'))).toBe(false);
     expect(isXsbError({ code: 'config', kind: 'config' })).toBe(false);
     expect(isXsbError(null)).toBe(false);
+  });
+});
+
+describe('error codes', () => {
+  it('are a closed list: an unknown code does not typecheck, a listed one does', () => {
+    // @ts-expect-error 'file_not_found' is not a code of XSB_ERROR_CODES (the one code is 'missing_file')
+    const unknown: XsbErrorCode = 'file_not_found';
+    // @ts-expect-error an error constructor takes only listed codes
+    const refused = new InputError('gone', { code: 'not_there' });
+    const listed: XsbErrorCode = 'missing_file';
+    expect([unknown, refused.code, listed]).toEqual(['file_not_found', 'not_there', 'missing_file']);
+  });
+
+  it('are unique and snake_case', () => {
+    expect(new Set(XSB_ERROR_CODES).size).toBe(XSB_ERROR_CODES.length);
+    for (const code of XSB_ERROR_CODES) expect(code).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+  });
+
+  it('default to the kind', () => {
+    expect(new UsageError('x').code).toBe('usage');
+    expect(new ConfigError('x').code).toBe('config');
+    expect(new InputError('x').code).toBe('input');
+    expect(new ProviderError('openai', 'x').code).toBe('provider');
+    expect(new ValidationError('x', {}).code).toBe('validation');
   });
 });

@@ -6,6 +6,128 @@
  */
 export type XsbErrorKind = 'usage' | 'config' | 'input' | 'provider' | 'internal';
 
+/**
+ * Every code an xsb error may carry: a closed list, so a new code is added here (where its meaning is
+ * written once) and TypeScript rejects any other. Codes are visible: in a failed job's `error`, in the
+ * API's error bodies and in ledgers, so a code is never renamed, only added.
+ */
+export const XSB_ERROR_CODES = [
+  // The defaults of each kind, for errors no more specific code describes.
+  'usage',
+  'config',
+  'input',
+  'provider',
+  'internal',
+  // Files and folders (every package): a path that does not exist is `missing_file`, whatever reads it.
+  'missing_file',
+  'missing_folder',
+  'not_a_file',
+  'unreadable',
+  'empty_file',
+  'invalid_utf8',
+  'no_text',
+  'file_too_large',
+  'locked',
+  'unsafe_path_part',
+  'validation',
+  'merge_bad_line',
+  'merge_conflict',
+  'merge_symlink',
+  // Decks, PDFs, archives.
+  'unsupported_media_type',
+  'not_a_deck',
+  'not_pdf',
+  'unreadable_deck',
+  'corrupt_pdf',
+  'corrupt_office',
+  'corrupt_zip',
+  'zip64',
+  'zip_too_large',
+  'encrypted',
+  'encrypted_pdf',
+  'too_large',
+  'too_complex',
+  'too_many_pages',
+  'no_pages',
+  'missing_slide_part',
+  'ambiguous_deck',
+  'deck_name_clash',
+  'missing_soffice',
+  'convert_failed',
+  'render_failed',
+  // Sources and cases.
+  'no_case_folder',
+  'no_source_file',
+  'several_source_files',
+  'unknown_source_type',
+  'source_type_mismatch',
+  'source_path_mismatch',
+  'case_id_mismatch',
+  'stale_source_context',
+  'empty_source',
+  'unknown_case',
+  'unknown_audience',
+  'unknown_instance',
+  'unknown_system',
+  'missing_probe_bank',
+  'mineru_not_configured',
+  'mineru_network',
+  'mineru_timeout',
+  'mineru_api_error',
+  'mineru_bad_response',
+  'mineru_failed',
+  'no_text_layer',
+  // Deck generators and run sheets.
+  'invalid_run_sheet',
+  'invalid_import',
+  'missing_profile',
+  'empty_outline',
+  'command_failed',
+  'timed_out',
+  'no_output',
+  'bad_output',
+  'format_mismatch',
+  // Judges and providers (a provider's `not_found` is its HTTP 404: an unknown model or endpoint).
+  'judge_unavailable',
+  'judge_cannot_read_images',
+  'replay_miss',
+  'recorded',
+  'structured_answer',
+  'malformed_answer',
+  'bad_request',
+  'auth',
+  'not_found',
+  'timeout',
+  'conflict',
+  'rate_limited',
+  'overloaded',
+  'quota',
+  'server_error',
+  'http_error',
+  'connection',
+  'unexpected',
+  // Provider batch APIs.
+  'batch_submit',
+  'batch_poll',
+  'batch_results',
+  'batch_state',
+  'batch_error',
+  'batch_deadline',
+  'batch_expired',
+  'batch_canceled',
+  'batch_failed',
+  'batch_absent',
+  // Jobs and the API.
+  'invalid_field',
+  'queue_unavailable',
+  'worker_lost',
+  'insufficient_storage',
+  'evaluation_failed',
+  'deck_location_conflict',
+] as const;
+
+export type XsbErrorCode = (typeof XSB_ERROR_CODES)[number];
+
 export interface XsbErrorOptions {
   cause?: unknown;
   retryable?: boolean;
@@ -22,13 +144,13 @@ const XSB_ERROR = Symbol.for('xsb.error');
 
 export class XsbError extends Error {
   readonly [XSB_ERROR] = true;
-  readonly code: string;
+  readonly code: XsbErrorCode;
   readonly kind: XsbErrorKind;
   readonly retryable: boolean;
   readonly file: string | undefined;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(kind: XsbErrorKind, code: string, message: string, options: XsbErrorOptions = {}) {
+  constructor(kind: XsbErrorKind, code: XsbErrorCode, message: string, options: XsbErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.kind = kind;
@@ -41,14 +163,14 @@ export class XsbError extends Error {
 
 /** A bad flag, argument or command: the user typed something we cannot do. */
 export class UsageError extends XsbError {
-  constructor(message: string, options: XsbErrorOptions & { code?: string } = {}) {
+  constructor(message: string, options: XsbErrorOptions & { code?: XsbErrorCode } = {}) {
     super('usage', options.code ?? 'usage', message, options);
   }
 }
 
 /** Missing key, unreadable config file, unknown judge: nothing can run until the user fixes it. */
 export class ConfigError extends XsbError {
-  constructor(message: string, options: XsbErrorOptions & { code?: string } = {}) {
+  constructor(message: string, options: XsbErrorOptions & { code?: XsbErrorCode } = {}) {
     super('config', options.code ?? 'config', message, options);
   }
 }
@@ -58,7 +180,7 @@ export class ConfigError extends XsbError {
  * The message starts with the file when one is given, so users see `<file>: <reason>`.
  */
 export class InputError extends XsbError {
-  constructor(message: string, options: XsbErrorOptions & { code?: string } = {}) {
+  constructor(message: string, options: XsbErrorOptions & { code?: XsbErrorCode } = {}) {
     super('input', options.code ?? 'input', options.file ? `${options.file}: ${message}` : message, options);
   }
 }
@@ -95,7 +217,7 @@ export class ProviderError extends XsbError {
   constructor(
     provider: string,
     message: string,
-    options: XsbErrorOptions & { code?: string; status?: number } = {},
+    options: XsbErrorOptions & { code?: XsbErrorCode; status?: number } = {},
   ) {
     super('provider', options.code ?? 'provider', message, options);
     this.provider = provider;
@@ -117,15 +239,21 @@ export function isXsbError(error: unknown): error is XsbError {
   );
 }
 
-/** Exit codes shared by every app: 2 for usage/configuration errors, 1 for row failures and the rest. */
+/**
+ * Whether an error would fail every other row alike, so the run stops instead of recording a row: a
+ * usage or configuration error, or a provider refusing the key (401/403). Libraries decide by this
+ * (the error's kind), apps map it to exit 2.
+ */
+export function stopsTheRun(error: unknown): boolean {
+  if (!isXsbError(error)) return false;
+  if (error.kind === 'usage' || error.kind === 'config') return true;
+  const status = error.kind === 'provider' ? (error as ProviderError).status : undefined;
+  return status === 401 || status === 403;
+}
+
+/** Exit codes shared by every app: 2 for errors that stop the run ({@link stopsTheRun}), 1 for row failures and the rest. */
 export function exitCodeFor(error: unknown): 1 | 2 {
-  if (isXsbError(error) && (error.kind === 'usage' || error.kind === 'config')) return 2;
-  // An authentication failure stops the whole run before more work: treat it like configuration.
-  if (isXsbError(error) && error.kind === 'provider') {
-    const status = (error as ProviderError).status;
-    if (status === 401 || status === 403) return 2;
-  }
-  return 1;
+  return stopsTheRun(error) ? 2 : 1;
 }
 
 /** A one-line message for users: the XsbError message, or the bare message of anything else. */

@@ -28,9 +28,12 @@ export {
   InternalError,
   isXsbError,
   ProviderError,
+  stopsTheRun,
   UsageError,
   ValidationError,
+  XSB_ERROR_CODES,
   XsbError,
+  type XsbErrorCode,
   type XsbErrorKind,
   type XsbErrorOptions,
 } from './errors';

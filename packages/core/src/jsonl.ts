@@ -97,8 +97,9 @@ export async function* readJsonl<S extends z.ZodType>(
   } catch (error) {
     if (error instanceof ValidationError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'file not found' : `cannot read (${(error as Error).message})`;
-    throw new InputError(reason, { file, cause: error });
+    if (code === 'ENOENT')
+      throw new InputError('file not found', { file, code: 'missing_file', cause: error });
+    throw new InputError(`cannot read (${(error as Error).message})`, { file, cause: error });
   }
   if (pendingBytes > 0) {
     const result = handleLine(Buffer.concat(pending));

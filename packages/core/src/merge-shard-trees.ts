@@ -128,7 +128,7 @@ async function requireDirectory(dir: string, what: string, mayBeMissing: boolean
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     if (mayBeMissing) return false;
-    throw new UsageError(`${what} ${dir} does not exist`);
+    throw new UsageError(`${what} ${dir} does not exist`, { code: 'missing_file' });
   }
 }
 

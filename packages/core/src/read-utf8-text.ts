@@ -29,7 +29,7 @@ export async function readUtf8Text(file: string): Promise<string> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(code === 'ENOENT' ? 'file not found' : `cannot read (${(error as Error).message})`, {
       file,
-      code: code === 'ENOENT' ? 'not_found' : 'unreadable',
+      code: code === 'ENOENT' ? 'missing_file' : 'unreadable',
       cause: error,
     });
   }

@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { InputError } from './errors';
+import { InputError, type XsbErrorCode } from './errors';
 
 /** Caps that keep a hostile archive (zip bomb, huge part, entry flood) from exhausting memory. */
 export interface ZipLimits {
@@ -87,7 +87,7 @@ export class ZipArchive {
       .replace(/^\uFEFF/, '');
   }
 
-  private fail(reason: string, code = 'corrupt_zip'): never {
+  private fail(reason: string, code: XsbErrorCode = 'corrupt_zip'): never {
     throw new InputError(reason, { file: this.file, code });
   }
 

@@ -98,7 +98,10 @@ export async function prepareSlideTailor(
     if (row.system !== SLIDETAILOR_SYSTEM || !rowMatchesFilters(entry, options.filters)) continue;
     try {
       if (!existsSync(entry.sourceDocument)) {
-        throw new InputError('the source document does not exist', { file: entry.sourceDocument });
+        throw new InputError('the source document does not exist', {
+          file: entry.sourceDocument,
+          code: 'missing_file',
+        });
       }
       if (!(await readFileHead(entry.sourceDocument, 1024)).includes('%PDF-')) {
         throw new InputError('SlideTailor prepares PDF sources only; this source is not a PDF', {

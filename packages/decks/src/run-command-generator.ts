@@ -8,6 +8,7 @@ import {
   InputError,
   unknownGeneratorPlaceholders,
   writeFileAtomic,
+  type XsbErrorCode,
 } from '@xsb/core';
 import { readDeck } from './read-deck';
 
@@ -211,7 +212,7 @@ export async function runCommandGenerator(row: CommandGeneratorRow): Promise<{ s
   const argv = generatorArgv(name, config.command, { ...row.values, out });
   const { env, secrets } = resolveGeneratorEnv(name, config.env, row.environment);
   const cwd = config.cwd ? resolve(row.baseDir, config.cwd) : workDir;
-  const fail = (reason: string, code: string) =>
+  const fail = (reason: string, code: XsbErrorCode) =>
     new InputError(`generator "${name}" ${reason}`, { file: row.where, code });
   let outcome: ExitOutcome;
   try {

@@ -1,7 +1,7 @@
-import { InputError, isXsbError, portableNameSchema } from '@xsb/core';
+import { InputError, isXsbError, portableNameSchema, type XsbErrorCode } from '@xsb/core';
 
 /** A request field that cannot be used: an InputError naming the field (the API answers 400). */
-export function fieldError(field: string, message: string, code = 'invalid_field'): InputError {
+export function fieldError(field: string, message: string, code: XsbErrorCode = 'invalid_field'): InputError {
   return new InputError(`field "${field}": ${message}`, { code, details: { field } });
 }
 

@@ -1,4 +1,4 @@
-import { type BatchState, mapWithConcurrency, ProviderError } from '@xsb/core';
+import { type BatchState, mapWithConcurrency, ProviderError, type XsbErrorCode } from '@xsb/core';
 import type { BatchBackend, BatchEntry, BatchProgress, EntryOutcome } from './batch-backend';
 import { BatchCallError, type BatchRetryPolicy, retryBatchCall } from './batch-retry';
 import { BatchStateStore } from './batch-state-store';
@@ -116,7 +116,7 @@ interface Entry {
 
 /** Why a batch gave a request no answer, and what may be tried next. */
 interface NoAnswer {
-  code: string;
+  code: XsbErrorCode;
   detail: string;
   /** A new batch could answer it. */
   resubmit: boolean;

@@ -2,6 +2,7 @@ import {
   APIError as AnthropicApiError,
   APIConnectionError as AnthropicConnectionError,
 } from '@anthropic-ai/sdk';
+import type { XsbErrorCode } from '@xsb/core';
 import { APIError as OpenAiApiError, APIConnectionError as OpenAiConnectionError } from 'openai';
 import { MalformedAnswerError } from './provider-adapter';
 import { isRetryableStatus, retryAfterMs } from './retry-policy';
@@ -9,7 +10,7 @@ import { isRetryableStatus, retryAfterMs } from './retry-policy';
 export interface Failure {
   retryable: boolean;
   /** Stable code for the ledger and the ProviderError. */
-  code: string;
+  code: XsbErrorCode;
   status?: number;
   /** The wait the server asked for, in ms. */
   retryAfterMs?: number;
@@ -48,7 +49,7 @@ function errorCode(error: { error?: unknown }): string | undefined {
 /** The request itself or the key is wrong: sending it again cannot help. */
 const NEVER_RETRIED = new Set([400, 401, 403, 404, 413, 422]);
 
-const STATUS_CODES: Record<number, string> = {
+const STATUS_CODES: Record<number, XsbErrorCode> = {
   400: 'bad_request',
   401: 'auth',
   403: 'auth',

@@ -2,8 +2,8 @@ import {
   type CostPlan,
   type CostPlanRow,
   costPlanSchema,
-  exitCodeFor,
   type ModelPrice,
+  stopsTheRun,
   validateRecord,
 } from '@xsb/core';
 import {
@@ -209,7 +209,7 @@ export class CostPlanBuilder {
         .then(
           (tokens) => account(tokens, true),
           (error: unknown) => {
-            if (exitCodeFor(error) === 2) throw error;
+            if (stopsTheRun(error)) throw error;
             this.counter = undefined;
             this.notes.add(
               `the provider's token count failed (${(error as Error).message}); this call and all later ones use the bytes/4 estimator`,

@@ -10,7 +10,8 @@ import { loadRubricInstance, type RubricInstance } from './rubric-instance';
  * education, ...) on its path, since domain-level prompts and weights live there.
  */
 export async function loadInstanceAt(path: string, dataRoot?: string): Promise<RubricInstance> {
-  if (!existsSync(path)) throw new UsageError(`${path}: no such instance file or case folder`);
+  if (!existsSync(path))
+    throw new UsageError(`${path}: no such instance file or case folder`, { code: 'missing_file' });
   if (statSync(path).isFile()) return loadRubricInstance(path);
   if (!existsSync(join(path, 'generation_task', 'judge_prompt.json'))) {
     throw new UsageError(

@@ -146,7 +146,8 @@ function resolveSelection(
 }
 
 async function readContextText(file: string): Promise<string> {
-  if (!existsSync(file)) throw new InputError('file not found; run `xsb sources` first', { file });
+  if (!existsSync(file))
+    throw new InputError('file not found; run `xsb sources` first', { file, code: 'missing_file' });
   return readUtf8Text(file);
 }
 

@@ -24,7 +24,8 @@ export function benchLayoutOfRunDir(dir: string): BenchLayout {
 
 function requireRunFile(dir: string, file: keyof typeof BENCH_RUN_FILES): string {
   const path = join(dir, BENCH_RUN_FILES[file]);
-  if (!existsSync(path)) throw new UsageError(`${path} does not exist: is ${dir} a bench run folder?`);
+  if (!existsSync(path))
+    throw new UsageError(`${path} does not exist: is ${dir} a bench run folder?`, { code: 'missing_file' });
   return path;
 }
 

@@ -148,7 +148,7 @@ function isVerdictFile(path: string): boolean {
  */
 export async function readVerdictSet(path: string): Promise<VerdictSet> {
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw new UsageError(`${path} does not exist`);
+  if (!info) throw new UsageError(`${path} does not exist`, { code: 'missing_file' });
   const set: VerdictSet = { source: path, judges: [], items: new Map(), files: [] };
   if (info.isFile()) {
     if (!(await readFileVerdicts(path, itemBase(undefined, path), set))) {

@@ -47,7 +47,7 @@ export interface DerivedRun {
 
 async function findPerturbationFiles(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw new UsageError(`--perturbations ${path} does not exist`);
+  if (!info) throw new UsageError(`--perturbations ${path} does not exist`, { code: 'missing_file' });
   if (info.isFile()) return [path];
   const found: string[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
