@@ -7,12 +7,15 @@ import {
   type RubricInstance,
   readMaterials,
   scoreEvaluation,
+  shownDimensionScore,
+  shownPaperTotal,
 } from '@xsb/rubric';
 
 /**
  * The rubric result of one deck under one judge, evaluated once per run (an agnostic deck's rows of
  * every audience share it) and stored beside the deck by @xsb/rubric, which reuses it while its input
- * hash is unchanged. Scores are the paper's (dimension share of yes × 100; total = their mean); items
+ * hash is unchanged. Scores are the paper's (dimension share of yes × 100; total = their mean), n/a
+ * (null) where the rubric shows n/a: a dimension with an item not judged, and then the total; items
  * are keyed `<dimension>.<class>.<n>`. A failure is recorded in `error`, with null scores.
  */
 export class RubricScorer {
@@ -48,13 +51,14 @@ export class RubricScorer {
       const { paper } = scoreEvaluation(evaluation, { weights: instance.weights });
       const dimensions: Record<string, number | null> = {};
       for (const dimension of RUBRIC_DIMENSIONS) {
-        const score = paper.dimensions[dimension].score;
+        // The rubric's own rule: a dimension with an item not judged is n/a, not the share of the judged few.
+        const score = shownDimensionScore(paper.dimensions[dimension]);
         dimensions[dimension] = score === null ? null : score * 100;
       }
       return {
         instance: instance.id,
         judge: this.judgeId,
-        total: paper.total_percent,
+        total: shownPaperTotal(paper),
         dimensions,
         items: Object.fromEntries(
           evaluation.items.map((item) => [`${item.dimension}.${item.key}`, item.verdict]),

@@ -384,14 +384,18 @@ describe('runBench', () => {
     expect(
       result.rows.filter((row) => row.case !== 'cs_raft_consensus').every((row) => row.rubric === null),
     ).toBe(true);
-    // Offline, the LLM items stay not_judged: the dimensions the checks decide have scores, the
-    // paper total (which needs all five) stays null and is left out.
-    expect(result.summary.metrics).toContain('rubric.fundamentals');
+    // Offline, the LLM items stay not_judged: the dimensions the checks decide have scores; a dimension
+    // with an item not judged is n/a as the rubric shows it (fundamentals: 1 check judged, 1 question
+    // not, is not the share of the judged one), and the paper total (which needs all five) is left out.
+    expect(result.summary.metrics).toContain('rubric.design');
+    expect(result.summary.metrics).not.toContain('rubric.fundamentals');
     expect(result.summary.metrics).not.toContain('rubric_total');
+    expect(raft[0]!.rubric!.dimensions.fundamentals).toBeNull();
+    expect(raft[0]!.rubric!.dimensions.design).not.toBeNull();
     expect(raft[0]!.rubric!.dimensions.fidelity).toBeNull();
     expect(Object.keys(result.run.digests.rubric_instances)).toEqual(['cs_raft_consensus']);
     expect(result.run.input_failures).toEqual([]);
-    const rubricComparison = result.summary.comparisons.find((c) => c.metric === 'rubric.fundamentals');
+    const rubricComparison = result.summary.comparisons.find((c) => c.metric === 'rubric.design');
     expect(rubricComparison).toMatchObject({ n_cases: 1, diag: true, verdict: expect.any(String) });
     expect(rubricComparison!.mcnemar).not.toBeNull();
   }, 120_000);

@@ -41,9 +41,9 @@ import {
 import {
   type BatchOptions,
   type CreateLlmClientOptions,
+  createJudge,
   createLlmClient,
   fillLabelFor,
-  isOfflineJudge,
   type LlmClient,
   parseJudgeSpec,
   preferredConcurrencyFor,
@@ -432,14 +432,12 @@ async function evaluateConfigurations(
   const scorerFor = (judge: string) => {
     let scorer = scorers.get(judge);
     if (!scorer) {
-      const llm = isOfflineJudge(judge)
-        ? null
-        : createLlmClient(judge, {
-            ...client,
-            ...fillFor(judge),
-            stage: 'rubric',
-            ledgerFile: layout.usageLedgerFile(options.pipelineRun),
-          });
+      const { client: llm } = createJudge(judge, {
+        ...client,
+        ...fillFor(judge),
+        stage: 'rubric',
+        ledgerFile: layout.usageLedgerFile(options.pipelineRun),
+      });
       scorer = new RubricScorer(llm, judge);
       scorers.set(judge, scorer);
     }

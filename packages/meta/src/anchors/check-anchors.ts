@@ -22,7 +22,7 @@ import {
   writeJson,
 } from '@xsb/core';
 import { runClientOptions, runEvaluation } from '@xsb/eval';
-import { createLlmClient, isOfflineJudge } from '@xsb/llm';
+import { createJudge } from '@xsb/llm';
 import { computeAgreement } from '../agreement/compute-agreement';
 import { readVerdictSet, type VerdictSet } from '../agreement/read-verdict-set';
 import { loadCaseInstances, type ModelClientSettings } from '../sensitivity/score-decks';
@@ -119,9 +119,7 @@ export async function checkAnchors(
   const rubricDecks = set.decks.filter((deck) => deck.rubric !== undefined);
   if (rubricDecks.length > 0) {
     const instances = await loadCaseInstances(options.dataDir, []);
-    const client = isOfflineJudge(options.judge)
-      ? null
-      : createLlmClient(options.judge, runClientOptions(options, layout.usageLedgerFile(run)));
+    const { client } = createJudge(options.judge, runClientOptions(options, layout.usageLedgerFile(run)));
     for (const deck of rubricDecks)
       await checkDeckRubric({
         rubric: deck.rubric!,

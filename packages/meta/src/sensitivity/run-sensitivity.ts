@@ -10,7 +10,7 @@ import {
   writeJson,
   writeJsonlAtomic,
 } from '@xsb/core';
-import { type CreateLlmClientOptions, createLlmClient, isOfflineJudge, type LlmClient } from '@xsb/llm';
+import { type CreateLlmClientOptions, createJudge, describeJudge, type LlmClient } from '@xsb/llm';
 import type { EvaluatorFamily } from '../evaluator-ids';
 import { computeSensitivity } from './compute-sensitivity';
 import { buildDerivedRun } from './derived-run';
@@ -53,7 +53,7 @@ export interface RunSensitivityResult {
  */
 export async function runSensitivity(options: RunSensitivityOptions): Promise<RunSensitivityResult> {
   const judge = options.judge ?? 'lexical';
-  const offline = isOfflineJudge(judge);
+  const offline = describeJudge(judge).kind === 'offline';
   const derived = await buildDerivedRun(options.dataDir, options.run, options.perturbations);
   const layout = new RunLayout(options.dataDir);
   const clientOptions: CreateLlmClientOptions = {
@@ -64,8 +64,7 @@ export async function runSensitivity(options: RunSensitivityOptions): Promise<Ru
     ...(options.limits ? { limits: options.limits } : {}),
     ledgerFile: options.ledgerFile ?? layout.usageLedgerFile(derived.run),
   };
-  const client =
-    options.client !== undefined ? options.client : offline ? null : createLlmClient(judge, clientOptions);
+  const client = options.client !== undefined ? options.client : createJudge(judge, clientOptions).client;
   const instances = await loadCaseInstances(options.dataDir, options.instances ?? []);
   const scored = await scoreDerivedDecks(derived, {
     dataDir: options.dataDir,

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { isOfflineJudge } from '@xsb/llm';
 import { DEFAULT_META_SEED, type EvaluatorFamily, runSensitivity } from '@xsb/meta';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
@@ -92,7 +91,7 @@ export function registerSensitivity(meta: Command, context: CliContext): void {
         context.printJson(result);
         return;
       }
-      const offline = isOfflineJudge(config.judge) ? ' (offline: no model)' : '';
+      const offline = result.offline ? ' (offline: no model)' : '';
       context.print(
         `judge ${result.judge}${offline}: ${result.original_decks} original and ${result.perturbed_decks} perturbed decks of run ${result.run}`,
       );
