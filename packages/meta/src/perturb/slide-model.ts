@@ -58,6 +58,164 @@ interface Frame {
   shape: number;
 }
 
+/** The reader's position in the slide XML while it scans tags. */
+interface ReaderState {
+  xml: string;
+  shapes: SlideShape[];
+  paragraphs: SlideParagraph[];
+  runs: SlideRun[];
+  stack: Frame[];
+  inTree: boolean;
+  alternate: number;
+  mergedCell: number;
+  currentParagraph: number;
+  currentRun: { runTag: { start: number; end: number }; rPr?: SlideRun['rPrTag'] } | undefined;
+  textOpen: XmlTag | undefined;
+}
+
+const innermostShape = (state: ReaderState) =>
+  state.stack.length > 0 ? state.stack[state.stack.length - 1]!.shape : -1;
+const parentName = (state: ReaderState, depth = 1) => state.stack[state.stack.length - depth]?.tag.name;
+
+function shapeHidden(state: ReaderState, index: number): boolean {
+  for (let cursor = index; cursor >= 0; cursor = state.shapes[cursor]!.parent)
+    if (state.shapes[cursor]!.hidden) return true;
+  return false;
+}
+
+/** A `</a:t>` ends a text run: kept unless it is inside alternate content, a merged cell or a hidden shape. */
+function closeText(state: ReaderState, tag: XmlTag): void {
+  const { textOpen, currentRun, currentParagraph } = state;
+  if (!textOpen || !currentRun || currentParagraph < 0) return;
+  const shape = state.paragraphs[currentParagraph]!.shape;
+  if (state.alternate === 0 && state.mergedCell === 0 && !shapeHidden(state, shape)) {
+    state.runs.push({
+      textStart: textOpen.end,
+      textEnd: tag.start,
+      text: decodeXmlText(state.xml.slice(textOpen.end, tag.start)),
+      runTag: currentRun.runTag,
+      rPrTag: currentRun.rPr,
+      paragraph: currentParagraph,
+      shape,
+    });
+    state.paragraphs[currentParagraph]!.runs.push(state.runs.length - 1);
+  }
+  state.textOpen = undefined;
+}
+
+function closeTag(state: ReaderState, tag: XmlTag): void {
+  const frame = state.stack.pop();
+  if (!frame) return;
+  const name = frame.tag.name;
+  if (name === 'spTree' && state.stack.every((item) => item.tag.name !== 'spTree')) state.inTree = false;
+  if (name === 'AlternateContent') state.alternate -= 1;
+  if (name === 'tc' && isMergedCell(state.xml.slice(frame.tag.start, frame.tag.end))) state.mergedCell -= 1;
+  if (SHAPES.has(name) && state.inTree) {
+    const shape = state.shapes[frame.shape];
+    if (shape && shape.start === frame.tag.start) shape.end = tag.end;
+  }
+  if (name === 'p' && state.currentParagraph >= 0) {
+    state.paragraphs[state.currentParagraph]!.end = tag.end;
+    state.currentParagraph = -1;
+  }
+  if ((name === 'r' || name === 'fld') && state.currentRun) state.currentRun = undefined;
+  if (name === 't') closeText(state, tag);
+}
+
+function newShape(state: ReaderState, tag: XmlTag): number {
+  state.shapes.push({
+    name: tag.name,
+    start: tag.start,
+    end: tag.end,
+    parent: innermostShape(state),
+    placeholderType: undefined,
+    placeholderIdx: undefined,
+    hidden: false,
+    spPr: undefined,
+    hasXfrm: false,
+    off: undefined,
+    ext: undefined,
+    paragraphs: [],
+  });
+  return state.shapes.length - 1;
+}
+
+/** The shape's own properties: hidden flag, placeholder, `spPr`, and its transform's offset and extent. */
+function readShapeProperties(state: ReaderState, current: SlideShape, shapeIndex: number, tag: XmlTag): void {
+  const raw = state.xml.slice(tag.start, tag.end);
+  const ownChild = state.stack[state.stack.length - 1]?.shape === shapeIndex;
+  const parent = parentName(state);
+  if (
+    tag.name === 'cNvPr' &&
+    parent?.startsWith('nv') &&
+    state.stack[state.stack.length - 2]?.shape === shapeIndex
+  ) {
+    const hidden = tagAttribute(raw, 'hidden');
+    if (hidden === '1' || hidden === 'true') current.hidden = true;
+  }
+  if (tag.name === 'ph' && parent === 'nvPr') {
+    current.placeholderType = tagAttribute(raw, 'type') ?? 'obj';
+    current.placeholderIdx = tagAttribute(raw, 'idx');
+  }
+  if (tag.name === 'spPr' && parent === current.name && ownChild && !current.spPr)
+    current.spPr = { start: tag.start, end: tag.end, empty: tag.kind !== 'open' };
+  if (tag.name === 'xfrm' && parent === 'spPr' && parentName(state, 2) === current.name && ownChild)
+    current.hasXfrm = true;
+  const grandparent = parentName(state, 2);
+  const inOwnXfrm =
+    parent === 'xfrm' &&
+    (grandparent === 'spPr' || grandparent === current.name || grandparent === 'grpSpPr') &&
+    ownChild;
+  if (inOwnXfrm && tag.name === 'off' && !current.off)
+    current.off = {
+      start: tag.start,
+      end: tag.end,
+      x: Number(tagAttribute(raw, 'x')),
+      y: Number(tagAttribute(raw, 'y')),
+    };
+  if (inOwnXfrm && tag.name === 'ext' && !current.ext)
+    current.ext = {
+      start: tag.start,
+      end: tag.end,
+      cx: Number(tagAttribute(raw, 'cx')),
+      cy: Number(tagAttribute(raw, 'cy')),
+    };
+}
+
+/** Paragraphs, runs (`a:r`, `a:fld`), their `rPr` and the opening of their text. */
+function readTextStructure(state: ReaderState, current: SlideShape, shapeIndex: number, tag: XmlTag): void {
+  const isOpen = tag.kind === 'open';
+  const parent = parentName(state);
+  if (tag.name === 'p' && parent === 'txBody') {
+    // `<a:p/>` (not open) is an empty paragraph, a line of its own.
+    state.paragraphs.push({ start: tag.start, end: tag.end, shape: shapeIndex, runs: [] });
+    current.paragraphs.push(state.paragraphs.length - 1);
+    if (isOpen) state.currentParagraph = state.paragraphs.length - 1;
+  }
+  if ((tag.name === 'r' || tag.name === 'fld') && isOpen && state.currentParagraph >= 0 && parent === 'p')
+    state.currentRun = { runTag: { start: tag.start, end: tag.end } };
+  const run = state.currentRun;
+  if (tag.name === 'rPr' && run && !run.rPr && (parent === 'r' || parent === 'fld'))
+    run.rPr = { start: tag.start, end: tag.end, empty: !isOpen };
+  if (tag.name === 't' && isOpen && run) state.textOpen = tag;
+}
+
+function openTag(state: ReaderState, tag: XmlTag): void {
+  if (tag.name === 'spTree' && !state.inTree && parentName(state) === 'cSld') state.inTree = true;
+  let shapeIndex = innermostShape(state);
+  if (state.inTree && SHAPES.has(tag.name)) shapeIndex = newShape(state, tag);
+  const current = shapeIndex >= 0 ? state.shapes[shapeIndex] : undefined;
+  if (current) {
+    readShapeProperties(state, current, shapeIndex, tag);
+    readTextStructure(state, current, shapeIndex, tag);
+  }
+  if (tag.kind === 'open') {
+    if (tag.name === 'AlternateContent') state.alternate += 1;
+    if (tag.name === 'tc' && isMergedCell(state.xml.slice(tag.start, tag.end))) state.mergedCell += 1;
+    state.stack.push({ tag, shape: shapeIndex });
+  }
+}
+
 /**
  * The visible text structure of one slide part, as `readDeck` of @xsb/decks sees it: shapes of the
  * slide's shape tree (groups included), their paragraphs and text runs, skipping what the reader skips
@@ -66,152 +224,24 @@ interface Frame {
  * XML so edits can splice exactly one run.
  */
 export function readSlideModel(xml: string): SlideModel {
-  const shapes: SlideShape[] = [];
-  const paragraphs: SlideParagraph[] = [];
-  const runs: SlideRun[] = [];
-  const stack: Frame[] = [];
-  let inTree = false;
-  let alternate = 0;
-  let mergedCell = 0;
-  let currentParagraph = -1;
-  let currentRun: { runTag: { start: number; end: number }; rPr?: SlideRun['rPrTag'] } | undefined;
-  let textOpen: XmlTag | undefined;
-  const innermostShape = () => (stack.length > 0 ? stack[stack.length - 1]!.shape : -1);
-  const parentName = (depth = 1) => stack[stack.length - depth]?.tag.name;
-  const shapeHidden = (index: number): boolean => {
-    for (let cursor = index; cursor >= 0; cursor = shapes[cursor]!.parent)
-      if (shapes[cursor]!.hidden) return true;
-    return false;
+  const state: ReaderState = {
+    xml,
+    shapes: [],
+    paragraphs: [],
+    runs: [],
+    stack: [],
+    inTree: false,
+    alternate: 0,
+    mergedCell: 0,
+    currentParagraph: -1,
+    currentRun: undefined,
+    textOpen: undefined,
   };
   for (const tag of scanTags(xml)) {
-    const raw = xml.slice(tag.start, tag.end);
-    if (tag.kind === 'close') {
-      const frame = stack.pop();
-      if (!frame) continue;
-      if (frame.tag.name === 'spTree' && stack.every((item) => item.tag.name !== 'spTree')) inTree = false;
-      if (frame.tag.name === 'AlternateContent') alternate -= 1;
-      if (frame.tag.name === 'tc' && isMergedCell(xml.slice(frame.tag.start, frame.tag.end))) mergedCell -= 1;
-      if (SHAPES.has(frame.tag.name) && inTree) {
-        const shape = shapes[frame.shape];
-        if (shape && shape.start === frame.tag.start) shape.end = tag.end;
-      }
-      if (frame.tag.name === 'p' && currentParagraph >= 0) {
-        paragraphs[currentParagraph]!.end = tag.end;
-        currentParagraph = -1;
-      }
-      if ((frame.tag.name === 'r' || frame.tag.name === 'fld') && currentRun) currentRun = undefined;
-      if (frame.tag.name === 't' && textOpen && currentRun && currentParagraph >= 0) {
-        const shape = paragraphs[currentParagraph]!.shape;
-        if (alternate === 0 && mergedCell === 0 && !shapeHidden(shape)) {
-          const inner = xml.slice(textOpen.end, tag.start);
-          runs.push({
-            textStart: textOpen.end,
-            textEnd: tag.start,
-            text: decodeXmlText(inner),
-            runTag: currentRun.runTag,
-            rPrTag: currentRun.rPr,
-            paragraph: currentParagraph,
-            shape,
-          });
-          paragraphs[currentParagraph]!.runs.push(runs.length - 1);
-        }
-        textOpen = undefined;
-      }
-      continue;
-    }
-    const isOpen = tag.kind === 'open';
-    if (tag.name === 'spTree' && !inTree && parentName() === 'cSld') inTree = true;
-    let shapeIndex = innermostShape();
-    if (inTree && SHAPES.has(tag.name)) {
-      shapes.push({
-        name: tag.name,
-        start: tag.start,
-        end: tag.end,
-        parent: innermostShape(),
-        placeholderType: undefined,
-        placeholderIdx: undefined,
-        hidden: false,
-        spPr: undefined,
-        hasXfrm: false,
-        off: undefined,
-        ext: undefined,
-        paragraphs: [],
-      });
-      shapeIndex = shapes.length - 1;
-    }
-    const current = shapeIndex >= 0 ? shapes[shapeIndex] : undefined;
-    if (current) {
-      if (
-        tag.name === 'cNvPr' &&
-        parentName()?.startsWith('nv') &&
-        stack[stack.length - 2]?.shape === shapeIndex
-      ) {
-        const hidden = tagAttribute(raw, 'hidden');
-        if (hidden === '1' || hidden === 'true') current.hidden = true;
-      }
-      if (tag.name === 'ph' && parentName() === 'nvPr') {
-        current.placeholderType = tagAttribute(raw, 'type') ?? 'obj';
-        current.placeholderIdx = tagAttribute(raw, 'idx');
-      }
-      const ownChild = stack[stack.length - 1]?.shape === shapeIndex;
-      if (tag.name === 'spPr' && parentName() === current.name && ownChild && !current.spPr)
-        current.spPr = { start: tag.start, end: tag.end, empty: !isOpen };
-      if (tag.name === 'xfrm' && parentName() === 'spPr' && parentName(2) === current.name && ownChild)
-        current.hasXfrm = true;
-      const inOwnXfrm =
-        parentName() === 'xfrm' &&
-        (parentName(2) === 'spPr' || parentName(2) === current.name || parentName(2) === 'grpSpPr') &&
-        stack[stack.length - 1]?.shape === shapeIndex;
-      if (inOwnXfrm && tag.name === 'off' && !current.off) {
-        current.off = {
-          start: tag.start,
-          end: tag.end,
-          x: Number(tagAttribute(raw, 'x')),
-          y: Number(tagAttribute(raw, 'y')),
-        };
-      }
-      if (inOwnXfrm && tag.name === 'ext' && !current.ext) {
-        current.ext = {
-          start: tag.start,
-          end: tag.end,
-          cx: Number(tagAttribute(raw, 'cx')),
-          cy: Number(tagAttribute(raw, 'cy')),
-        };
-      }
-      if (tag.name === 'p' && isOpen && parentName() === 'txBody') {
-        paragraphs.push({ start: tag.start, end: tag.end, shape: shapeIndex, runs: [] });
-        currentParagraph = paragraphs.length - 1;
-        current.paragraphs.push(currentParagraph);
-      } else if (tag.name === 'p' && !isOpen && parentName() === 'txBody') {
-        // `<a:p/>`: an empty paragraph, a line of its own.
-        paragraphs.push({ start: tag.start, end: tag.end, shape: shapeIndex, runs: [] });
-        current.paragraphs.push(paragraphs.length - 1);
-      }
-      if (
-        (tag.name === 'r' || tag.name === 'fld') &&
-        isOpen &&
-        currentParagraph >= 0 &&
-        parentName() === 'p'
-      ) {
-        currentRun = { runTag: { start: tag.start, end: tag.end } };
-      }
-      if (
-        tag.name === 'rPr' &&
-        currentRun &&
-        !currentRun.rPr &&
-        (parentName() === 'r' || parentName() === 'fld')
-      ) {
-        currentRun.rPr = { start: tag.start, end: tag.end, empty: !isOpen };
-      }
-      if (tag.name === 't' && isOpen && currentRun) textOpen = tag;
-    }
-    if (isOpen) {
-      if (tag.name === 'AlternateContent') alternate += 1;
-      if (tag.name === 'tc' && isMergedCell(raw)) mergedCell += 1;
-      stack.push({ tag, shape: shapeIndex });
-    }
+    if (tag.kind === 'close') closeTag(state, tag);
+    else openTag(state, tag);
   }
-  return { shapes, paragraphs, runs };
+  return { shapes: state.shapes, paragraphs: state.paragraphs, runs: state.runs };
 }
 
 /** True when a shape is a title placeholder (its text is the slide title). */
