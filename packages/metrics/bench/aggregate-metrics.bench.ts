@@ -4,7 +4,8 @@
  */
 import type { Metrics } from '@xsb/core';
 import { bootstrapMeanInterval, createSeededRandom } from '@xsb/core';
-import { aggregateMetrics, type MetricRow } from '../src/index';
+import { aggregateMetrics } from '../src/aggregate-metrics';
+import type { MetricRow } from '../src/scan-metric-files';
 
 const systems = 20;
 const audiences = 3;

@@ -104,13 +104,6 @@ async function listEvaluationFolders(layout: RunLayout, run: string): Promise<Ev
   return found;
 }
 
-/** Every finished evaluation folder of a run (status `done`), in sorted path order. */
-export async function listFinishedEvaluations(layout: RunLayout, run: string): Promise<string[]> {
-  return (await listEvaluationFolders(layout, run))
-    .filter((folder) => folder.done)
-    .map((folder) => folder.dir);
-}
-
 /**
  * `xsb metrics`: recomputes stage 6 for every finished evaluation of a run (narrowed by `filters`);
  * no judge is called. A filter value naming no evaluation folder of the run is a UsageError.
