@@ -7,8 +7,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeFastTempDir } from '@xsb/bench/testing';
 import { runDemo } from '@xsb/eval';
-import { buildRunReport, runReportCacheDir, type ThumbnailSize } from '../src/index';
+import { buildRunReport } from '../src/index';
+import { runReportCacheDir } from '../src/run/build-run-report';
 import { prepareSyntheticRun } from '../src/testing';
+import type { ThumbnailSize } from '../src/thumbnails/slide-thumbnails';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 
