@@ -1,7 +1,7 @@
 import type { PerturbationChange } from '@xsb/core';
 import { type InheritedXfrm, placeholderGeometryResolver } from '@xsb/decks';
 import { excerpt, type KindOutcome, type PptxVariant, unchangedSlides } from './kind-outcome';
-import type { SlideShape } from './slide-model';
+import type { SlideModel, SlideShape } from './slide-model';
 import { sampleIndices, unitsFor } from './text-patterns';
 import { applySplices, encodeXmlAttribute, type Splice, tagAttribute } from './xml-scan';
 
@@ -162,6 +162,104 @@ function offSlide(box: Box, size: { cx: number; cy: number }): boolean {
   );
 }
 
+type OverflowUnit = { position: number; shape: number; box: Box; inherited: InheritedXfrm | undefined };
+type GeometryOf = ReturnType<typeof slideGeometry>;
+
+function hasVisibleText(model: SlideModel, shape: SlideShape): boolean {
+  return shape.paragraphs.some((paragraph) =>
+    model.paragraphs[paragraph]!.runs.some((run) => model.runs[run]!.text.trim() !== ''),
+  );
+}
+
+/** Top-level visible text boxes of the content slides that have a position and size. */
+function overflowUnits(variant: PptxVariant, geometryOf: GeometryOf): OverflowUnit[] {
+  const units: OverflowUnit[] = [];
+  for (const position of variant.content) {
+    const { model } = variant.texts.get(position);
+    model.shapes.forEach((shape, index) => {
+      if (shape.parent !== -1 || shape.name !== 'sp' || shape.hidden) return;
+      const geometry = hasVisibleText(model, shape) ? geometryOf(position, shape) : undefined;
+      if (geometry) units.push({ position, shape: index, ...geometry });
+    });
+  }
+  return units;
+}
+
+/** The shapes a moved box can be put onto: text with text, or a picture that is not a slide background. */
+function overlapPartners(variant: PptxVariant, geometryOf: GeometryOf, position: number, unit: OverflowUnit) {
+  const { model } = variant.texts.get(position);
+  const slideArea = variant.slideSize
+    ? variant.slideSize.cx * variant.slideSize.cy
+    : Number.POSITIVE_INFINITY;
+  const isPartner = (shape: SlideShape, box: Box): boolean => {
+    if (shape.name === 'pic') return box.cx * box.cy < 0.8 * slideArea;
+    return shape.name === 'sp' && hasVisibleText(model, shape);
+  };
+  return model.shapes
+    .map((other, index) => ({ other, index, box: geometryOf(position, other)?.box }))
+    .filter(
+      (entry): entry is { other: SlideShape; index: number; box: Box } =>
+        entry.index !== unit.shape &&
+        entry.other.parent === -1 &&
+        !entry.other.hidden &&
+        entry.box !== undefined &&
+        isPartner(entry.other, entry.box),
+    );
+}
+
+/** Where a chosen box goes: onto a partner (half the time when the slide size is known), else half off the right edge. */
+function overflowMove(
+  variant: PptxVariant,
+  unit: OverflowUnit,
+  partners: ReadonlyArray<{ index: number; box: Box }>,
+): { next: Box; detail: string; overlap: boolean } | undefined {
+  const overlap = partners.length > 0 && (variant.slideSize === null || variant.random() < 0.5);
+  if (overlap) {
+    const partner = partners[Math.floor(variant.random() * partners.length)]!;
+    const target = partner.box;
+    return {
+      next: {
+        x: target.x + Math.round(target.cx / 10),
+        y: target.y + Math.round(target.cy / 10),
+        cx: target.cx,
+        cy: target.cy,
+      },
+      detail: `moved onto shape ${partner.index + 1} of the slide and given its size`,
+      overlap,
+    };
+  }
+  if (!variant.slideSize) return undefined;
+  return {
+    next: { ...unit.box, x: variant.slideSize.cx - Math.floor(unit.box.cx / 2) },
+    detail: 'moved half off the right edge of the slide',
+    overlap,
+  };
+}
+
+/** The edits that give a shape its new box: its own `a:off`/`a:ext`, or a new `a:xfrm` when it inherited one. */
+function boxSplices(
+  xml: string,
+  shape: SlideShape,
+  next: Box,
+  inherited: InheritedXfrm | undefined,
+): Splice[] {
+  if (inherited) return [writeXfrm(xml, shape, next, inherited)];
+  const off = xml
+    .slice(shape.off!.start, shape.off!.end)
+    .replace(/(\sx\s*=\s*)"[^"]*"/, `$1"${next.x}"`)
+    .replace(/(\sy\s*=\s*)"[^"]*"/, `$1"${next.y}"`);
+  const ext = xml
+    .slice(shape.ext!.start, shape.ext!.end)
+    .replace(/(\scx\s*=\s*)"[^"]*"/, `$1"${next.cx}"`)
+    .replace(/(\scy\s*=\s*)"[^"]*"/, `$1"${next.cy}"`);
+  return [
+    { start: shape.off!.start, end: shape.off!.end, text: off },
+    { start: shape.ext!.start, end: shape.ext!.end, text: ext },
+  ];
+}
+
+const pointsOf = (value: number) => Math.round((value / EMU_PER_POINT) * 100) / 100;
+
 /**
  * `overflow_text`: moves a share of the text boxes on content slides either half off the right edge,
  * or onto another text box or picture of the same slide (taking its size, offset by a tenth), and
@@ -169,19 +267,7 @@ function offSlide(box: Box, size: { cx: number; cy: number }): boolean {
  */
 export function overflowText(variant: PptxVariant): KindOutcome {
   const geometryOf = slideGeometry(variant);
-  const units: Array<{ position: number; shape: number; box: Box; inherited: InheritedXfrm | undefined }> =
-    [];
-  for (const position of variant.content) {
-    const { model } = variant.texts.get(position);
-    model.shapes.forEach((shape, index) => {
-      if (shape.parent !== -1 || shape.name !== 'sp' || shape.hidden) return;
-      const hasText = shape.paragraphs.some((paragraph) =>
-        model.paragraphs[paragraph]!.runs.some((run) => model.runs[run]!.text.trim() !== ''),
-      );
-      const geometry = hasText ? geometryOf(position, shape) : undefined;
-      if (geometry) units.push({ position, shape: index, ...geometry });
-    });
-  }
+  const units = overflowUnits(variant, geometryOf);
   if (units.length === 0) {
     return {
       changes: [],
@@ -194,76 +280,23 @@ export function overflowText(variant: PptxVariant): KindOutcome {
   const chosen = sampleIndices(units.length, unitsFor(variant.severity, units.length), variant.random).map(
     (index) => units[index]!,
   );
-  const slideArea = variant.slideSize
-    ? variant.slideSize.cx * variant.slideSize.cy
-    : Number.POSITIVE_INFINITY;
-  // The overlap check pairs text with text, or text with a picture that is not a slide background.
-  const isOverlapPartner = (shape: SlideShape, box: Box): boolean => {
-    if (shape.name === 'pic') return box.cx * box.cy < 0.8 * slideArea;
-    if (shape.name !== 'sp') return false;
-    const { model } = variant.texts.get(currentPosition);
-    return shape.paragraphs.some((paragraph) =>
-      model.paragraphs[paragraph]!.runs.some((run) => model.runs[run]!.text.trim() !== ''),
-    );
-  };
-  let currentPosition = -1;
   const changes: PerturbationChange[] = [];
   const boxChecks: KindOutcome['boxChecks'] = [];
   const broken = new Set<'off_slide' | 'text_overlap'>();
   for (const position of [...new Set(chosen.map((unit) => unit.position))]) {
     const { xml, model } = variant.texts.get(position);
-    currentPosition = position;
     const splices: Splice[] = [];
     for (const unit of chosen.filter((item) => item.position === position)) {
       const shape = model.shapes[unit.shape]!;
-      const partners = model.shapes
-        .map((other, index) => ({ other, index, box: geometryOf(position, other)?.box }))
-        .filter(
-          ({ other, index, box }) =>
-            index !== unit.shape &&
-            other.parent === -1 &&
-            !other.hidden &&
-            box &&
-            isOverlapPartner(other, box),
-        );
-      const overlap = partners.length > 0 && (variant.slideSize === null || variant.random() < 0.5);
-      let next: Box;
-      let detail: string;
-      if (overlap) {
-        const partner = partners[Math.floor(variant.random() * partners.length)]!;
-        const target = partner.box!;
-        next = {
-          x: target.x + Math.round(target.cx / 10),
-          y: target.y + Math.round(target.cy / 10),
-          cx: target.cx,
-          cy: target.cy,
-        };
-        detail = `moved onto shape ${partner.index + 1} of the slide and given its size`;
-        broken.add('text_overlap');
-      } else if (variant.slideSize) {
-        next = { ...unit.box, x: variant.slideSize.cx - Math.floor(unit.box.cx / 2) };
-        detail = 'moved half off the right edge of the slide';
-      } else {
-        continue;
-      }
+      const move = overflowMove(variant, unit, overlapPartners(variant, geometryOf, position, unit));
+      if (!move) continue;
+      const { next } = move;
+      if (move.overlap) broken.add('text_overlap');
       if (variant.slideSize && offSlide(next, variant.slideSize)) broken.add('off_slide');
-      if (unit.inherited) {
-        splices.push(writeXfrm(xml, shape, next, unit.inherited));
-        detail += ` (its position was inherited from the slide ${unit.inherited.from}; the shape now carries its own)`;
-      } else {
-        const off = xml
-          .slice(shape.off!.start, shape.off!.end)
-          .replace(/(\sx\s*=\s*)"[^"]*"/, `$1"${next.x}"`)
-          .replace(/(\sy\s*=\s*)"[^"]*"/, `$1"${next.y}"`);
-        const ext = xml
-          .slice(shape.ext!.start, shape.ext!.end)
-          .replace(/(\scx\s*=\s*)"[^"]*"/, `$1"${next.cx}"`)
-          .replace(/(\scy\s*=\s*)"[^"]*"/, `$1"${next.cy}"`);
-        splices.push(
-          { start: shape.off!.start, end: shape.off!.end, text: off },
-          { start: shape.ext!.start, end: shape.ext!.end, text: ext },
-        );
-      }
+      splices.push(...boxSplices(xml, shape, next, unit.inherited));
+      const detail = unit.inherited
+        ? `${move.detail} (its position was inherited from the slide ${unit.inherited.from}; the shape now carries its own)`
+        : move.detail;
       changes.push({
         slide: position + 1,
         field: 'bbox',
@@ -271,10 +304,14 @@ export function overflowText(variant: PptxVariant): KindOutcome {
         new: describe(next),
         detail,
       });
-      const round = (value: number) => Math.round((value / EMU_PER_POINT) * 100) / 100;
       boxChecks.push({
         position,
-        bbox: { x: round(next.x), y: round(next.y), width: round(next.cx), height: round(next.cy) },
+        bbox: {
+          x: pointsOf(next.x),
+          y: pointsOf(next.y),
+          width: pointsOf(next.cx),
+          height: pointsOf(next.cy),
+        },
       });
     }
     variant.editor.setText(variant.list.entries[position]!.part, applySplices(xml, splices));
