@@ -1,19 +1,11 @@
 import { type BenchRow, RUBRIC_DIMENSIONS } from '@xsb/core';
-
-/** The X+Slides metrics a bench row carries, in report order. */
-export const XSLIDES_METRICS = [
-  'coverage',
-  'efficiency_time',
-  'efficiency_slide',
-  'efficiency_word',
-  'correctness',
-  'safe_efficiency_time',
-] as const;
+import { SUMMARY_METRICS } from '@xsb/metrics';
 
 /** The rubric metrics: the paper total and its five dimensions (0..100). */
-export const RUBRIC_METRICS = ['rubric_total', ...RUBRIC_DIMENSIONS.map((d) => `rubric.${d}`)] as const;
+const RUBRIC_METRICS = ['rubric_total', ...RUBRIC_DIMENSIONS.map((d) => `rubric.${d}`)];
 
-export const BENCH_METRICS: readonly string[] = [...XSLIDES_METRICS, ...RUBRIC_METRICS];
+/** The metrics a bench row carries, in report order: stage 7's summary metrics (owned by @xsb/metrics), then the rubric's. */
+export const BENCH_METRICS: readonly string[] = [...SUMMARY_METRICS, ...RUBRIC_METRICS];
 
 export function isRubricMetric(metric: string): boolean {
   return metric === 'rubric_total' || metric.startsWith('rubric.');

@@ -1,7 +1,8 @@
 import { type PerturbationKind, RUBRIC_DIMENSIONS } from '@xsb/core';
+import type { SUMMARY_METRICS } from '@xsb/metrics';
 import { LAYOUT_CHECK_IDS } from '@xsb/rubric';
 
-/** The X+Slides metrics of stage 6, as evaluator ids. */
+/** The X+Slides metrics of stage 6 (named by @xsb/metrics' SUMMARY_METRICS), as evaluator ids, in meta's report order. */
 export const XSLIDES_EVALUATORS = [
   'xslides.coverage',
   'xslides.correctness',
@@ -9,7 +10,7 @@ export const XSLIDES_EVALUATORS = [
   'xslides.efficiency_slide',
   'xslides.efficiency_word',
   'xslides.safe_efficiency_time',
-] as const;
+] as const satisfies ReadonlyArray<`xslides.${(typeof SUMMARY_METRICS)[number]}`>;
 
 export const RUBRIC_EVALUATORS = [
   'rubric.total',
