@@ -119,6 +119,101 @@ async function perturbPptx(
 const recordKey = (record: Pick<PerturbationRecord, 'deck' | 'kind' | 'severity'>) =>
   `${record.deck}\u0000${record.kind}\u0000${record.severity}`;
 
+interface DeckToPerturb {
+  path: string;
+  name: string;
+  bytes: Buffer;
+  format: ReturnType<typeof detectDeckFormat>;
+  original: Deck;
+  sha256: string;
+  outDir: string;
+  seed: number;
+  read: (file: string) => Promise<Deck>;
+}
+
+/** Earlier records of the output folder; another deck under the same name there is an input error. */
+async function previousRecords(file: string, deck: DeckToPerturb): Promise<PerturbationRecord[]> {
+  const previous = existsSync(file) ? await readJsonlAll(file, perturbationRecordSchema) : [];
+  const clash = previous.find(
+    (record) => record.deck === deck.name && record.original_sha256 !== deck.sha256,
+  );
+  if (clash)
+    throw new InputError(
+      `${file} already holds perturbations of another deck named "${deck.name}" (${clash.original}); use another --out folder`,
+      { file, code: 'deck_name_clash' },
+    );
+  return previous;
+}
+
+/** One damaged copy: made, written, read back and checked; its record says what changed, or why nothing was written. */
+async function perturbOnce(
+  deck: DeckToPerturb,
+  kind: PerturbationKind,
+  severity: number,
+): Promise<PerturbationRecord> {
+  const random = createSeededRandom(deriveSeed(deck.seed, `${kind}@${severity}`));
+  const result =
+    deck.format === 'pdf'
+      ? await perturbPdf(new Uint8Array(deck.bytes), deck.original, kind, severity, random)
+      : await perturbPptx(deck.bytes, deck.path, deck.original, kind, severity, random);
+  const { outcome } = result;
+  const output = join(deck.outDir, kind, String(severity), `${deck.name}.${deck.format}`);
+  const base = {
+    deck: deck.name,
+    original: posixPath(relative(deck.outDir, deck.path)),
+    original_sha256: deck.sha256,
+    format: deck.format,
+    kind,
+    severity,
+    seed: deck.seed,
+    slide_count_before: deck.original.slide_count,
+    eligible_units: outcome.eligible,
+    changed_units: outcome.changed,
+    changes: outcome.changes,
+    expected: expectedEffects(kind, outcome.overflowChecks),
+  } as const;
+  const unwritten = { output: null, output_sha256: null, slide_count_after: null } as const;
+  if (outcome.skipped || !result.bytes) {
+    await rm(output, { force: true });
+    return { ...base, ...unwritten, changes: [], skipped: outcome.skipped ?? 'nothing to change' };
+  }
+  await writeFileAtomic(output, Buffer.from(result.bytes));
+  const readBack = await deck.read(output).catch((error: Error) => error);
+  const mismatch =
+    readBack instanceof Error
+      ? `the written deck cannot be read: ${readBack.message}`
+      : verifyReadBack(outcome, readBack);
+  if (mismatch || readBack instanceof Error) {
+    await rm(output, { force: true });
+    return { ...base, ...unwritten, error: `read-back check failed: ${mismatch}` };
+  }
+  return {
+    ...base,
+    output: posixPath(relative(deck.outDir, output)),
+    output_sha256: hashBytes(result.bytes),
+    slide_count_after: readBack.slide_count,
+  };
+}
+
+/** Other decks' earlier records and this deck's new ones, in deck, kind and severity order. */
+function mergeRecords(
+  previous: readonly PerturbationRecord[],
+  records: readonly PerturbationRecord[],
+  name: string,
+): PerturbationRecord[] {
+  const mine = new Set(records.map(recordKey));
+  const kindOrder = (kind: string) => PERTURBATION_KINDS.indexOf(kind as PerturbationKind);
+  return [
+    ...previous.filter((record) => record.deck !== name && !mine.has(recordKey(record))),
+    ...records,
+  ].sort(
+    (a, b) =>
+      (a.deck < b.deck ? -1 : a.deck > b.deck ? 1 : 0) ||
+      kindOrder(a.kind) - kindOrder(b.kind) ||
+      a.severity - b.severity,
+  );
+}
+
 /**
  * Writes, for each kind and severity, a damaged copy of one deck and one record per copy saying what
  * exactly changed and which scores should fall or stay; every written deck is read back with `readDeck`
@@ -130,99 +225,27 @@ export async function perturbDeck(options: PerturbDeckOptions): Promise<PerturbD
   const outDir = resolve(options.outDir);
   const kinds = options.kinds ?? PERTURBATION_KINDS;
   const severities = checkSeverities(options.severities ?? DEFAULT_SEVERITIES);
-  const seed = options.seed ?? DEFAULT_PERTURBATION_SEED;
   const read = options.readDeck ?? ((file: string) => readDeckFile(file));
   const bytes = await readFile(deckPath).catch((error: Error) => {
     throw new InputError(`cannot read the deck: ${error.message}`, { file: deckPath, code: 'missing_file' });
   });
   const format = detectDeckFormat(bytes.subarray(0, 1024), deckPath);
-  const original = await read(deckPath);
-  const name = basename(deckPath, extname(deckPath));
-  const originalSha = hashBytes(bytes);
+  const deck: DeckToPerturb = {
+    path: deckPath,
+    name: basename(deckPath, extname(deckPath)),
+    bytes,
+    format,
+    original: await read(deckPath),
+    sha256: hashBytes(bytes),
+    outDir,
+    seed: options.seed ?? DEFAULT_PERTURBATION_SEED,
+    read,
+  };
   const file = join(outDir, PERTURBATIONS_FILE);
-  const previous = existsSync(file) ? await readJsonlAll(file, perturbationRecordSchema) : [];
-  const clash = previous.find((record) => record.deck === name && record.original_sha256 !== originalSha);
-  if (clash) {
-    throw new InputError(
-      `${file} already holds perturbations of another deck named "${name}" (${clash.original}); use another --out folder`,
-      {
-        file,
-        code: 'deck_name_clash',
-      },
-    );
-  }
+  const previous = await previousRecords(file, deck);
   const records: PerturbationRecord[] = [];
-  for (const kind of PERTURBATION_KINDS.filter((item) => kinds.includes(item))) {
-    for (const severity of severities) {
-      const random = createSeededRandom(deriveSeed(seed, `${kind}@${severity}`));
-      const result =
-        format === 'pdf'
-          ? await perturbPdf(new Uint8Array(bytes), original, kind, severity, random)
-          : await perturbPptx(bytes, deckPath, original, kind, severity, random);
-      const { outcome } = result;
-      const output = join(outDir, kind, String(severity), `${name}.${format}`);
-      const base = {
-        deck: name,
-        original: posixPath(relative(outDir, deckPath)),
-        original_sha256: originalSha,
-        format,
-        kind,
-        severity,
-        seed,
-        slide_count_before: original.slide_count,
-        eligible_units: outcome.eligible,
-        changed_units: outcome.changed,
-        changes: outcome.changes,
-        expected: expectedEffects(kind, outcome.overflowChecks),
-      } as const;
-      if (outcome.skipped || !result.bytes) {
-        await rm(output, { force: true });
-        records.push({
-          ...base,
-          output: null,
-          output_sha256: null,
-          slide_count_after: null,
-          changes: [],
-          skipped: outcome.skipped ?? 'nothing to change',
-        });
-        continue;
-      }
-      await writeFileAtomic(output, Buffer.from(result.bytes));
-      const readBack = await read(output).catch((error: Error) => error);
-      const mismatch =
-        readBack instanceof Error
-          ? `the written deck cannot be read: ${readBack.message}`
-          : verifyReadBack(outcome, readBack);
-      if (mismatch || readBack instanceof Error) {
-        await rm(output, { force: true });
-        records.push({
-          ...base,
-          output: null,
-          output_sha256: null,
-          slide_count_after: null,
-          error: `read-back check failed: ${mismatch}`,
-        });
-        continue;
-      }
-      records.push({
-        ...base,
-        output: posixPath(relative(outDir, output)),
-        output_sha256: hashBytes(result.bytes),
-        slide_count_after: readBack.slide_count,
-      });
-    }
-  }
-  const mine = new Set(records.map(recordKey));
-  const kindOrder = (kind: string) => PERTURBATION_KINDS.indexOf(kind as PerturbationKind);
-  const merged = [
-    ...previous.filter((record) => record.deck !== name && !mine.has(recordKey(record))),
-    ...records,
-  ].sort(
-    (a, b) =>
-      (a.deck < b.deck ? -1 : a.deck > b.deck ? 1 : 0) ||
-      kindOrder(a.kind) - kindOrder(b.kind) ||
-      a.severity - b.severity,
-  );
-  await writeJsonlAtomic(file, perturbationRecordSchema, merged);
+  for (const kind of PERTURBATION_KINDS.filter((item) => kinds.includes(item)))
+    for (const severity of severities) records.push(await perturbOnce(deck, kind, severity));
+  await writeJsonlAtomic(file, perturbationRecordSchema, mergeRecords(previous, records, deck.name));
   return { file, records };
 }
