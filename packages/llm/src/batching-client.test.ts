@@ -19,6 +19,7 @@ import {
 } from './batching-client';
 import type { CompletionRequest, LlmClient } from './completion-types';
 import { createLlmClient, preferredConcurrencyFor } from './create-llm-client';
+import { FakeClock } from './fake-clock';
 import { cacheKeyFor } from './request-key';
 
 const SPECS = ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] as const;
@@ -42,6 +43,12 @@ afterEach(async () => {
 });
 
 const FAST = { idleMs: 20, pollIntervalMs: 10, maxPollIntervalMs: 20 } satisfies Partial<BatchOptions>;
+/** The waits a run uses by default: for tests on a fake clock. */
+const DEFAULT_WAITS = {
+  idleMs: 2_000,
+  pollIntervalMs: 2_000,
+  maxPollIntervalMs: 60_000,
+} satisfies Partial<BatchOptions>;
 
 function batchClient(spec: string, batch: Partial<BatchOptions> = {}, extra: { cacheDir?: string } = {}) {
   return createLlmClient(spec, {
@@ -359,23 +366,47 @@ describe.each(SPECS)('%s through the batch API', (spec) => {
     server.setBatchPlan(() => ({ pollsBeforeEnd: Number.POSITIVE_INFINITY }));
     const before = server.batches.length;
     const events: BatchEvent[] = [];
-    const client = batchClient(spec, { deadlineMs: 60, fallback: 'online', onEvent: (e) => events.push(e) });
-    const results = await Promise.all(questions(2, 'slow ').map((q) => client.complete(q)));
-    expect(results.map((r) => r.text)).toEqual(['answer to slow 0', 'answer to slow 1']);
+    // The default waits (2 s idle, polls every 2 s … 60 s) and a 10-minute deadline, on a fake clock.
+    const clock = new FakeClock();
+    const stop = clock.autoAdvance();
+    try {
+      const client = batchClient(spec, {
+        ...DEFAULT_WAITS,
+        clock,
+        deadlineMs: 10 * 60_000,
+        fallback: 'online',
+        onEvent: (e) => events.push(e),
+      });
+      const results = await Promise.all(questions(2, 'slow ').map((q) => client.complete(q)));
+      expect(results.map((r) => r.text)).toEqual(['answer to slow 0', 'answer to slow 1']);
+    } finally {
+      stop();
+    }
     expect(server.batches[before]?.canceled).toBe(true);
-    expect(events.some((e) => e.type === 'canceled')).toBe(true);
+    const canceled = events.findIndex((e) => e.type === 'canceled');
+    expect(canceled).toBeGreaterThan(0);
+    // Polled at 2, 4, 8, 16, 32 s, then every minute: the cancel comes with the first poll past 10 min.
+    const waits = events.slice(0, canceled).flatMap((e) => (e.type === 'polled' ? [e.nextPollMs] : []));
+    expect(waits.slice(0, 6)).toEqual([4_000, 8_000, 16_000, 32_000, 60_000, 60_000]);
+    expect(clock.pending).toBe(0);
   });
 
   it('drops a request whose caller aborted before submission', async () => {
     const before = server.batches.length;
-    const client = batchClient(spec, { idleMs: 100 });
+    const clock = new FakeClock();
+    const client = batchClient(spec, { ...DEFAULT_WAITS, clock });
     const controller = new AbortController();
     const [kept, dropped] = questions(2, 'abort ');
     const keptCall = client.complete(kept as CompletionRequest);
     const droppedCall = client.complete(dropped as CompletionRequest, { signal: controller.signal });
     controller.abort(new Error('caller went away'));
     await expect(droppedCall).rejects.toThrow('caller went away');
-    await keptCall;
+    const stop = clock.autoAdvance();
+    try {
+      await keptCall;
+    } finally {
+      stop();
+    }
     expect(submissions(before).batches.map((b) => b.customIds)).toEqual([
       [customIdOf(spec, kept as CompletionRequest)],
     ]);

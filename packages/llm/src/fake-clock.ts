@@ -62,6 +62,15 @@ export class FakeClock implements Clock {
     return true;
   }
 
+  /**
+   * For tests whose I/O is real (the fake HTTP server): runs the next timer each time `realMs` of
+   * real time pass, so waits of minutes take milliseconds. Returns the function that stops it.
+   */
+  autoAdvance(realMs = 5): () => void {
+    const handle = setInterval(() => this.runNext(), realMs);
+    return () => clearInterval(handle);
+  }
+
   private next(): Timer | undefined {
     let first: Timer | undefined;
     for (const timer of this.timers.values())
