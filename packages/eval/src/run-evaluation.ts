@@ -17,7 +17,7 @@ import {
   UsageError,
 } from '@xsb/core';
 import { readDeck as readDeckFile } from '@xsb/decks';
-import { type CreateLlmClientOptions, parseJudgeSpec, replayStoreModelLabel } from '@xsb/llm';
+import { type CreateLlmClientOptions, createJudge, parseJudgeSpec, replayStoreModelLabel } from '@xsb/llm';
 import { assertFiltersMatch, DEFAULT_TAU_A, evaluationsRootFor, hasFilters } from '@xsb/metrics';
 import {
   createUtilityJudge,
@@ -272,7 +272,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
           { file },
         );
       }
-      utilityJudge ??= createUtilityJudge(judgeSpec, llmOptions);
+      utilityJudge ??= createUtilityJudge(createJudge(judgeSpec, llmOptions));
       const made = await ensureAudienceWeights(l, caseLabel, audience, {
         judge: utilityJudge,
         k: weightsK,

@@ -14,7 +14,7 @@ import {
   writeCsvAtomic,
 } from '@xsb/decks';
 import { runEvaluation } from '@xsb/eval';
-import type { CreateLlmClientOptions } from '@xsb/llm';
+import { type CreateLlmClientOptions, createJudge } from '@xsb/llm';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
@@ -105,7 +105,7 @@ export async function runPipeline(
   });
   if (options.withProbes) {
     await planned('probes', () => planProbes(builder, { layout, cases }));
-    const generator = createProbeGenerator(options.judge, clientOptions);
+    const generator = createProbeGenerator(createJudge(options.judge, clientOptions));
     // As `xsb probes` runs them: case after case, the stage's default 4 generations in flight.
     await timed('2 probes', async () => {
       for (const sourceCase of cases) await generateCaseProbes(layout, sourceCase, { generator });
@@ -115,7 +115,7 @@ export async function runPipeline(
     sourceCase.metadata.valid_audiences.map((audience) => ({ caseLabel: sourceCase.caseId, audience })),
   );
   await planned('weights', () => planWeights(builder, { layout, pairs }));
-  const utilityJudge = createUtilityJudge(options.judge, clientOptions);
+  const utilityJudge = createUtilityJudge(createJudge(options.judge, clientOptions));
   // As `xsb weights` runs them: pair after pair, the stage's default 4 calls in flight.
   await timed('3 weights', async () => {
     for (const { caseLabel, audience } of pairs)

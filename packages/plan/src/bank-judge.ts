@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isXsbError, probeGenerationStatusSchema, type RunLayout, readJson } from '@xsb/core';
-import { isOfflineJudge } from '@xsb/llm';
+import { describeJudge, offlineJudge } from '@xsb/llm';
 import type { CostPlanBuilder } from './cost-plan-builder';
 
 /** The input assumption of a row that counts a probe bank the offline judge made, for a model judge's plan. */
@@ -33,9 +33,10 @@ export function lexicalBankCheck(
     return bankJudges.get(caseLabel)!;
   };
   return async (stage, caseLabel) => {
-    if (isOfflineJudge(planJudge)) return;
+    if (describeJudge(planJudge).kind === 'offline') return;
+    // The bank records its judge's id (any string a library user chose): compared, not parsed.
     const judge = await bankJudge(caseLabel);
-    if (judge === null || !isOfflineJudge(judge)) return;
+    if (judge === null || judge.trim() !== offlineJudge.id) return;
     builder.assumeInput(stage, LEXICAL_BANK_ASSUMPTION);
     builder.note(
       `probe banks on disk made by the ${judge} judge are counted as they are; \`xsb probes --judge ${planJudge} --force\` would make others, so the rows that count them are estimates for a pipeline run with ${planJudge}`,

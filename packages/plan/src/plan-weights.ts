@@ -1,26 +1,23 @@
 import { existsSync } from 'node:fs';
+import { type AudienceProfile, InternalError, type Probe, type RunLayout, type WorkUnit } from '@xsb/core';
 import {
-  type AudienceProfile,
-  InternalError,
-  isXsbError,
-  type Probe,
-  probeSchema,
-  type RunLayout,
-  readJsonlAll,
-} from '@xsb/core';
-import { isOfflineJudge, type LlmClient } from '@xsb/llm';
+  type CompletionRequest,
+  describeJudge,
+  type Judge,
+  type JudgeDescription,
+  type LlmClient,
+} from '@xsb/llm';
 import {
   BUILT_IN_AUDIENCES,
-  buildUtilityJudgmentRequest,
-  LlmUtilityJudge,
-  plannedWeightCalls,
+  createUtilityJudge,
   WEIGHT_DEFAULTS,
+  WEIGHTS_STAGE,
+  weightsWorkList,
 } from '@xsb/weights';
 import { lexicalBankCheck } from './bank-judge';
 import type { CostPlanBuilder } from './cost-plan-builder';
-import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
 
-export const WEIGHTS_STAGE = 'weights';
+export { WEIGHTS_STAGE };
 
 /** A client that must never be asked: a plan renders requests, it sends none. */
 export function planningClient(judgeId: string): LlmClient {
@@ -28,6 +25,36 @@ export function planningClient(judgeId: string): LlmClient {
     judgeId,
     complete: () => Promise.reject(new InternalError('a cost plan makes no model call')),
   };
+}
+
+/** The judge a plan builds a stage's work list with: the described judge, its client one that refuses every call. */
+export function planningJudge(judge: JudgeDescription): Judge {
+  return judge.kind === 'offline'
+    ? { ...judge, kind: 'offline', client: null }
+    : { ...judge, kind: judge.kind, client: planningClient(judge.id) };
+}
+
+/**
+ * Prices a unit as the run decides it: its requests in sending order when it calls, `reusedCalls`
+ * when its artifact is reused, nothing for a rule (the offline judges of stages 2 and 3 write no ledger line).
+ */
+export async function priceUnit(
+  builder: CostPlanBuilder,
+  unit: WorkUnit<CompletionRequest>,
+  reusedCalls: number,
+  assumption?: string,
+): Promise<void> {
+  const { decision } = unit;
+  if (decision.kind === 'reuse') builder.reuse(unit.stage, reusedCalls);
+  if (decision.kind !== 'call') return;
+  const because = assumption ?? decision.assumption;
+  for (const request of decision.requests)
+    await builder.add({
+      stage: unit.stage,
+      request,
+      outputTokens: decision.outputTokens,
+      ...(because ? { assumption: because } : {}),
+    });
 }
 
 export interface PlanWeightsOptions {
@@ -45,85 +72,57 @@ export interface PlanWeightsOptions {
    * made anew), with the assumption in words; undefined for cases whose bank on disk is used.
    */
   assumedBank?: (caseLabel: string) => { probes: Probe[]; assumption: string } | undefined;
+  /** The judge as described for the plan; default `describeJudge` of the plan's judge. */
+  judge?: JudgeDescription;
 }
 
 /**
- * Stage 3's calls: per pair, one request per batch of the bank and sample (`ceil(bank / batchSize)
- * × k`), rendered with the stage's own `buildUtilityJudgmentRequest`; a pair whose weights file is
- * finished (same bank, profile, judge, k) is reused. The offline `lexical` judge makes no call and
- * writes no ledger line, so it plans nothing.
+ * Stage 3's calls: the work list `xsb weights` runs (`weightsWorkList`), priced. A pair calls once per
+ * batch of the bank and sample, rendered with the stage's own request; a finished pair is reused;
+ * the offline judge decides by its rule and writes no ledger line, so it plans nothing.
  */
 export async function planWeights(
   builder: CostPlanBuilder,
   options: PlanWeightsOptions,
 ): Promise<{ failed: Array<{ caseLabel: string; audience: string }> }> {
   const failed: Array<{ caseLabel: string; audience: string }> = [];
-  const judgeId = builder.context.judge;
-  if (isOfflineJudge(judgeId)) return { failed };
-  const profiles =
-    options.profiles ?? new Map(BUILT_IN_AUDIENCES.map((profile) => [profile.id, profile] as const));
-  const k = options.k ?? WEIGHT_DEFAULTS.k;
-  const batchSize = options.batchSize ?? WEIGHT_DEFAULTS.batchSize;
-  const judge = new LlmUtilityJudge(planningClient(judgeId));
-  const checkBank = lexicalBankCheck(builder, options.layout);
+  const judge = options.judge ?? describeJudge(builder.context.judge);
+  if (judge.kind === 'offline') return { failed };
+  const profiles = options.profiles ?? new Map(BUILT_IN_AUDIENCES.map((profile) => [profile.id, profile]));
   builder.stage(WEIGHTS_STAGE);
-  for (const { caseLabel, audience } of options.pairs) {
-    const profile = profiles.get(audience);
-    if (!profile) {
-      builder.note(`weights ${caseLabel}/${audience}: no profile for the audience, the pair fails`);
+  const pairs = options.pairs.filter(({ caseLabel, audience }) => {
+    if (profiles.has(audience)) return true;
+    builder.note(`weights ${caseLabel}/${audience}: no profile for the audience, the pair fails`);
+    failed.push({ caseLabel, audience });
+    return false;
+  });
+  const assumed = new Map(
+    pairs.flatMap(({ caseLabel }) => {
+      const bank = options.assumedBank?.(caseLabel);
+      return bank ? [[caseLabel, bank] as const] : [];
+    }),
+  );
+  const units = await weightsWorkList(options.layout, pairs, {
+    judge: createUtilityJudge(planningJudge(judge)),
+    profiles,
+    k: options.k ?? WEIGHT_DEFAULTS.k,
+    batchSize: options.batchSize ?? WEIGHT_DEFAULTS.batchSize,
+    force: options.force ?? false,
+    ...(options.weightsFile ? { weightsFile: options.weightsFile } : {}),
+    banks: new Map([...assumed].map(([caseLabel, bank]) => [caseLabel, bank.probes])),
+  });
+  const checkBank = lexicalBankCheck(builder, options.layout);
+  for (const unit of units) {
+    const { caseLabel, audience, bank } = unit.input;
+    if (bank instanceof Error) {
+      const probesFile = options.layout.probesFile(caseLabel);
+      const why = existsSync(probesFile) ? bank.message : `no probe bank (${probesFile})`;
+      builder.note(`weights ${caseLabel}/${audience}: ${why}; the pair fails`);
       failed.push({ caseLabel, audience });
       continue;
     }
-    let bank: Probe[];
-    let assumption: string | undefined;
-    const probesFile = options.layout.probesFile(caseLabel);
-    const assumed = options.assumedBank?.(caseLabel);
-    if (assumed) {
-      bank = assumed.probes;
-      assumption = assumed.assumption;
-    } else if (existsSync(probesFile)) {
-      try {
-        bank = await readJsonlAll(probesFile, probeSchema);
-      } catch (error) {
-        if (!isXsbError(error)) throw error;
-        builder.note(`weights ${caseLabel}/${audience}: ${error.message}; the pair fails`);
-        failed.push({ caseLabel, audience });
-        continue;
-      }
-      await checkBank(WEIGHTS_STAGE, caseLabel);
-      const file = options.weightsFile?.(caseLabel, audience);
-      const planned = await plannedWeightCalls(options.layout, caseLabel, audience, {
-        judge,
-        profiles,
-        k,
-        batchSize,
-        force: options.force ?? false,
-        ...(file ? { file } : {}),
-      });
-      if (planned === 0) {
-        builder.reuse(WEIGHTS_STAGE, Math.ceil(bank.length / batchSize) * k);
-        continue;
-      }
-    } else {
-      builder.note(`weights ${caseLabel}/${audience}: no probe bank (${probesFile}); the pair fails`);
-      failed.push({ caseLabel, audience });
-      continue;
-    }
-    for (let start = 0; start < bank.length; start += batchSize) {
-      const batch = bank.slice(start, start + batchSize);
-      for (let sampleIndex = 0; sampleIndex < k; sampleIndex += 1) {
-        const request = buildUtilityJudgmentRequest(profile, batch, sampleIndex);
-        await builder.add({
-          stage: WEIGHTS_STAGE,
-          request,
-          outputTokens: cappedOutput(
-            OUTPUT_TOKEN_ESTIMATES.utilityPerProbe * batch.length,
-            request.maxTokens,
-          ),
-          ...(assumption ? { assumption } : {}),
-        });
-      }
-    }
+    if (!assumed.has(caseLabel)) await checkBank(WEIGHTS_STAGE, caseLabel);
+    await priceUnit(builder, unit, unit.input.batches.length, assumed.get(caseLabel)?.assumption);
   }
   return { failed };
 }

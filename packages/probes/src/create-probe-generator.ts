@@ -1,13 +1,9 @@
-import { type CreateLlmClientOptions, createLlmClient, isOfflineJudge } from '@xsb/llm';
+import type { Judge } from '@xsb/llm';
 import type { ProbeGenerator } from './generated-probe';
 import { LexicalProbeGenerator } from './lexical-probe-generator';
 import { LlmProbeGenerator } from './llm-probe-generator';
 
-/** The generator for a judge spec: `lexical` offline, anything else a model client (ConfigError if unusable). */
-export function createProbeGenerator(
-  judgeSpec: string,
-  options: CreateLlmClientOptions = {},
-): ProbeGenerator {
-  if (isOfflineJudge(judgeSpec)) return new LexicalProbeGenerator();
-  return new LlmProbeGenerator(createLlmClient(judgeSpec, { stage: 'probes', ...options }));
+/** The generator of a judge: the lexical generator for the offline judge, else one asking the judge's model. */
+export function createProbeGenerator(judge: Judge): ProbeGenerator {
+  return judge.kind === 'offline' ? new LexicalProbeGenerator() : new LlmProbeGenerator(judge.client);
 }

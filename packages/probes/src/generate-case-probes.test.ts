@@ -1,12 +1,15 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  ConfigError,
   hashBytes,
+  InputError,
   probeGenerationStatusSchema,
   probeSchema,
   RunLayout,
   readJson,
   readJsonlAll,
+  type StageEvent,
   sourceContextSchema,
   writeJson,
 } from '@xsb/core';
@@ -411,33 +414,40 @@ describe('generateCaseProbes on a source without question templates', () => {
   });
 });
 
-describe('probe generation progress', () => {
-  it('grows by chunks × k once the chunks are known and ticks once per generation call', async () => {
+describe('probe generation events', () => {
+  it('emits one unit per case: done when built, reused when finished, failed with its error code', async () => {
     const dataDir = await dataDirWith('report.md', MARKDOWN);
     const layout = new RunLayout(dataDir);
     const sourceCase = await loadSourceCase(dataDir, 'case_a');
-    const events: string[] = [];
-    const progress = {
-      start() {},
-      finish() {},
-      grow: (count: number) => events.push(`grow ${count}`),
-      tick: (count = 1, note?: string) => events.push(`tick ${count} ${note}`),
-    };
+    const events: StageEvent[] = [];
     const options = {
       generator: new LexicalProbeGenerator(),
       k: 2,
-      chunkChars: 200,
-      progress,
-      progressNote: 'case_a',
+      onEvent: (e: StageEvent) => events.push(e),
     };
     await generateCaseProbes(layout, sourceCase, options);
-    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
-    const calls = status.chunking.chunk_count * 2;
-    expect(status.chunking.chunk_count).toBeGreaterThan(1);
-    expect(events).toEqual([`grow ${calls}`, ...Array(calls).fill('tick 1 case_a')]);
-    // a finished bank makes no call and adds nothing
+    expect(events).toEqual([
+      { type: 'stage-started', stage: 'probes', total: 1, unit: 'cases' },
+      { type: 'unit-done', stage: 'probes', id: 'case_a', status: 'done', done: 1, total: 1 },
+      { type: 'stage-finished', stage: 'probes', total: 1, done: 1, reused: 0, failed: 0 },
+    ]);
     events.length = 0;
     await generateCaseProbes(layout, sourceCase, options);
-    expect(events).toEqual([]);
+    expect(events[1]).toMatchObject({ type: 'unit-done', status: 'reused' });
+    events.length = 0;
+    const failing = new ScriptedProbeGenerator({ '0:0': new InputError('no list') });
+    await generateCaseProbes(layout, sourceCase, { generator: failing, onEvent: (e) => events.push(e) });
+    expect(events[1]).toMatchObject({ type: 'unit-failed', id: 'case_a', message: 'no list' });
+    expect(events[2]).toMatchObject({ type: 'stage-finished', failed: 1 });
+  });
+
+  it('stops on an error that would fail every case alike, after writing the failed status', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const generator = new ScriptedProbeGenerator({ '0:0': new ConfigError('judge needs a key') });
+    await expect(generateCaseProbes(layout, sourceCase, { generator })).rejects.toThrow('judge needs a key');
+    const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
+    expect(status).toMatchObject({ status: 'failed', errors: ['judge needs a key'] });
   });
 });

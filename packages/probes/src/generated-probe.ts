@@ -1,4 +1,5 @@
 import type { SourcePageFurniture, SourcePageSpan } from '@xsb/core';
+import type { CompletionRequest } from '@xsb/llm';
 
 /** A probe as a generator returns it, before filters, grounding, dedup and ids. */
 export interface GeneratedProbe {
@@ -60,4 +61,9 @@ export interface ProbeGenerator {
    */
   readonly fingerprint: string;
   generate(input: GenerationInput): Promise<GenerationOutput>;
+  /**
+   * The first request a model generator sends for this generation (what a plan prices); absent for a
+   * generator that calls no model (its work list units are decided by its rule).
+   */
+  requestFor?(input: GenerationInput): CompletionRequest;
 }

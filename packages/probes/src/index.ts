@@ -25,11 +25,9 @@ export {
 } from './filter-probes';
 export {
   type CaseProbesResult,
-  findFinishedProbeBank,
-  type GenerateCaseProbesOptions,
+  type GenerateProbesOptions,
   generateCaseProbes,
-  PROBE_DEFAULTS,
-  probeBankSettings,
+  generateRunProbes,
 } from './generate-case-probes';
 export type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 export { type EvidenceMatch, GroundingIndex } from './ground-evidence';
@@ -59,4 +57,12 @@ export {
   type ParsedProbeAnswer,
   parseProbeGenerationAnswer,
 } from './probe-generation-prompt';
+export {
+  type CaseProbesInput,
+  PROBE_DEFAULTS,
+  PROBES_STAGE,
+  type ProbeBankOptions,
+  type ProbesUnit,
+  probesWorkList,
+} from './probes-work-list';
 export { jaccardSimilarity, normalizeText, overlapCoefficient, tokenSet } from './text-tokens';

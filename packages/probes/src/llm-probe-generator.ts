@@ -36,8 +36,12 @@ export class LlmProbeGenerator implements ProbeGenerator {
     this.id = client.judgeId;
   }
 
+  requestFor(input: GenerationInput): CompletionRequest {
+    return buildProbeGenerationRequest(input);
+  }
+
   async generate(input: GenerationInput): Promise<GenerationOutput> {
-    const request = buildProbeGenerationRequest(input);
+    const request = this.requestFor(input);
     const exchanges: GenerationOutput['exchanges'] = [];
     const first = await this.client.complete(request);
     exchanges.push({ request: describeRequest(request), response: rawResponse(first) });

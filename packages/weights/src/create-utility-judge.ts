@@ -1,10 +1,9 @@
-import { type CreateLlmClientOptions, createLlmClient, isOfflineJudge } from '@xsb/llm';
+import type { Judge } from '@xsb/llm';
 import { LexicalUtilityJudge } from './lexical-utility-judge';
 import { LlmUtilityJudge } from './llm-utility-judge';
 import type { UtilityJudge } from './utility-judge';
 
-/** The judge for a judge spec: `lexical` offline, anything else a model client (ConfigError if unusable). */
-export function createUtilityJudge(judgeSpec: string, options: CreateLlmClientOptions = {}): UtilityJudge {
-  if (isOfflineJudge(judgeSpec)) return new LexicalUtilityJudge();
-  return new LlmUtilityJudge(createLlmClient(judgeSpec, { stage: 'weights', ...options }));
+/** The utility judge of a judge: the lexical one for the offline judge, else one asking the judge's model. */
+export function createUtilityJudge(judge: Judge): UtilityJudge {
+  return judge.kind === 'offline' ? new LexicalUtilityJudge() : new LlmUtilityJudge(judge.client);
 }

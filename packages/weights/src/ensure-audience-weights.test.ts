@@ -8,6 +8,7 @@ import {
   probeSchema,
   RunLayout,
   readJsonlAll,
+  type StageEvent,
   weightFailureSchema,
   writeJsonlAtomic,
 } from '@xsb/core';
@@ -16,16 +17,11 @@ import { createLlmClient } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAudienceProfiles } from './audience-profiles';
-import {
-  ensureAudienceWeights,
-  findWeightsBankMismatch,
-  plannedWeightCalls,
-  weightFailuresFile,
-  weightsFileForK,
-} from './ensure-audience-weights';
+import { ensureAudienceWeights, findWeightsBankMismatch, weightsFileForK } from './ensure-audience-weights';
 import { LexicalUtilityJudge } from './lexical-utility-judge';
 import { LlmUtilityJudge } from './llm-utility-judge';
 import { ScriptedUtilityJudge } from './testing';
+import { weightFailuresFile, weightsWorkList } from './weights-work-list';
 
 const makeProbe = (n: number): Probe => ({
   probe_id: `pb_${String(n).padStart(4, '0')}`,
@@ -55,30 +51,38 @@ async function writeBank(count: number): Promise<Probe[]> {
   return bank;
 }
 
-describe('weights progress, counted in judge calls', () => {
-  it('plans exactly the calls it makes, ticks once per call, and plans none for finished weights', async () => {
+describe('weightsWorkList', () => {
+  it('lists exactly the calls the run makes, reuses finished weights, and decides a missing bank by a rule', async () => {
     await writeBank(26);
     const judge = new ScriptedUtilityJudge(() => 0.6);
     const options = { judge, k: 2, batchSize: 10 };
-    // 3 batches × k = 2
-    expect(await plannedWeightCalls(layout, 'case_a', 'learners', options)).toBe(6);
-    const ticks: Array<string | undefined> = [];
-    await ensureAudienceWeights(layout, 'case_a', 'learners', {
-      ...options,
-      progress: {
-        start() {},
-        finish() {},
-        tick: (count = 1, note) => {
-          for (let i = 0; i < count; i++) ticks.push(note);
-        },
-      },
-      progressNote: 'case_a/learners',
-    });
-    expect(ticks).toEqual(Array(6).fill('case_a/learners'));
-    expect(judge.calls).toHaveLength(6);
-    expect(await plannedWeightCalls(layout, 'case_a', 'learners', options)).toBe(0);
-    expect(await plannedWeightCalls(layout, 'case_a', 'learners', { ...options, force: true })).toBe(6);
-    expect(await plannedWeightCalls(layout, 'case_b', 'learners', options)).toBe(0);
+    const pair = [{ caseLabel: 'case_a', audience: 'learners' }];
+    const [unit] = await weightsWorkList(layout, pair, options);
+    // 3 batches × k = 2, in the order the run sends them
+    const requests = unit!.decision.kind === 'call' ? unit!.decision.requests : [];
+    const ids = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, n) => makeProbe(from + n).probe_id).join(' ');
+    expect(requests.map((request) => request.messages[0]!.content)).toEqual([
+      `learners 0: ${ids(1, 10)}`,
+      `learners 1: ${ids(1, 10)}`,
+      `learners 0: ${ids(11, 20)}`,
+      `learners 1: ${ids(11, 20)}`,
+      `learners 0: ${ids(21, 26)}`,
+      `learners 1: ${ids(21, 26)}`,
+    ]);
+    const events: StageEvent[] = [];
+    await ensureAudienceWeights(layout, 'case_a', 'learners', { ...options, onEvent: (e) => events.push(e) });
+    expect(judge.calls).toHaveLength(requests.length);
+    expect(events.map((e) => e.type)).toEqual(['stage-started', 'unit-done', 'stage-finished']);
+    const [finished] = await weightsWorkList(layout, pair, options);
+    expect(finished!.decision).toEqual({ kind: 'reuse', artifact: layout.weightsFile('case_a', 'learners') });
+    expect(finished!.reuseKey).toBe(unit!.reuseKey);
+    const [forced] = await weightsWorkList(layout, pair, { ...options, force: true });
+    expect(forced!.decision.kind).toBe('call');
+    const [offline] = await weightsWorkList(layout, pair, { judge: new LexicalUtilityJudge() });
+    expect(offline!.decision).toEqual({ kind: 'rule', rule: 'lexical utility' });
+    const [noBank] = await weightsWorkList(layout, [{ caseLabel: 'case_b', audience: 'learners' }], options);
+    expect(noBank!.decision).toEqual({ kind: 'rule', rule: 'unreadable probe bank: the pair fails' });
   });
 });
 

@@ -1,44 +1,37 @@
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  type AudienceProfile,
   type AudienceWeight,
   audienceWeightSchema,
   ConfigError,
   describeError,
-  exitCodeFor,
+  executeWorkList,
   hashCanonicalJson,
-  InputError,
   mapWithConcurrency,
   type Probe,
-  type ProgressReporter,
   plural,
   probeSchema,
   type RunLayout,
   readJsonlAll,
+  type StageEventListener,
+  stopsTheRun,
+  type UnitOutcome,
   type WeightFailure,
   weightFailureSchema,
   writeJsonlAtomic,
 } from '@xsb/core';
-import { BUILT_IN_AUDIENCES } from './audience-profiles';
 import { HIGH_VARIANCE_STD, meanAndStd, snapUtility } from './snap-utility';
 import type { UtilityJudge, UtilityJudgment } from './utility-judge';
+import {
+  type PairWeightsInput,
+  WEIGHT_DEFAULTS,
+  type WeightsSettings,
+  type WeightsUnit,
+  weightsWorkList,
+} from './weights-work-list';
 
-/** k = 3 judgments per probe–audience pair and batches of 12 (spec 000). */
-export const WEIGHT_DEFAULTS = { k: 3, batchSize: 12 } as const;
-
-/** Bumped when a change here would change weight rows made from the same judgments. */
-const WEIGHTS_FORMAT = 1;
-
-export interface AudienceWeightsOptions {
+export interface AudienceWeightsOptions extends Omit<WeightsSettings, 'weightsFile' | 'judge'> {
   judge: UtilityJudge;
-  /** Known audience profiles; default the built-in ones. */
-  profiles?: ReadonlyMap<string, AudienceProfile>;
-  k?: number;
-  batchSize?: number;
-  /** Redo even when a finished weights file matches the bank, profile, judge and k. */
-  force?: boolean;
   /** Judge calls at once. Default 4. */
   concurrency?: number;
   /**
@@ -46,12 +39,7 @@ export interface AudienceWeightsOptions {
    * another k); the failures file sits beside it.
    */
   file?: string;
-  /**
-   * Ticks once per judge call (a batch for one of the k samples). The caller owns the total:
-   * {@link plannedWeightCalls} says how many calls a pair will make.
-   */
-  progress?: ProgressReporter;
-  progressNote?: string;
+  onEvent?: StageEventListener;
 }
 
 export interface AudienceWeightsResult {
@@ -65,16 +53,6 @@ export interface AudienceWeightsResult {
   failures: number;
   highVariance: number;
   error?: string;
-}
-
-/** `weights/<audience>.failures.jsonl`, beside the weights file (or beside `file` when given). */
-export function weightFailuresFile(
-  layout: RunLayout,
-  caseLabel: string,
-  audience: string,
-  file = layout.weightsFile(caseLabel, audience),
-): string {
-  return file.replace(/\.jsonl$/, '.failures.jsonl');
 }
 
 /**
@@ -104,94 +82,55 @@ export async function ensureAudienceWeights(
   audience: string,
   options: AudienceWeightsOptions,
 ): Promise<AudienceWeightsResult> {
-  const prepared = await prepareAudienceWeights(layout, caseLabel, audience, options);
-  const { result, profile, k, batchSize, identity } = prepared;
-  if (prepared.bank instanceof Error)
-    return { ...result, status: 'failed', error: describeError(prepared.bank) };
-  const bank = prepared.bank;
-  const { weightsFile, failuresFile } = result;
-
-  if (prepared.finished) {
-    const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
-    return {
-      ...result,
-      status: 'skipped',
-      rows: rows.length,
-      highVariance: rows.filter((row) => row.metadata.high_variance === true).length,
-    };
-  }
-
-  const samples = new Map<string, Array<UtilityJudgment | undefined>>(
-    bank.map((probe) => [probe.probe_id, []]),
-  );
-  const reasons = new Map<string, string[]>();
-  const jobs: Array<{ probes: Probe[]; sampleIndex: number }> = [];
-  for (let start = 0; start < bank.length; start += batchSize) {
-    for (let sampleIndex = 0; sampleIndex < k; sampleIndex += 1) {
-      jobs.push({ probes: bank.slice(start, start + batchSize), sampleIndex });
-    }
-  }
-  await mapWithConcurrency(jobs, options.concurrency ?? 4, async ({ probes, sampleIndex }) => {
-    try {
-      const output = await options.judge
-        .judgeBatch({ audience: profile, probes, sampleIndex, k })
-        .finally(() => options.progress?.tick(1, options.progressNote));
-      for (const probe of probes) {
-        const judgment = output.judgments.get(probe.probe_id);
-        samples.get(probe.probe_id)![sampleIndex] = judgment;
-        if (!judgment) {
-          const reason = output.failures.get(probe.probe_id) ?? `sample ${sampleIndex}: no judgment`;
-          reasons.set(probe.probe_id, [...(reasons.get(probe.probe_id) ?? []), reason]);
-        }
-      }
-    } catch (error) {
-      // A missing key or a refused login would fail every batch the same way: stop the run (exit 2).
-      if (exitCodeFor(error) === 2) throw error;
-      for (const probe of probes) {
-        reasons.set(probe.probe_id, [
-          ...(reasons.get(probe.probe_id) ?? []),
-          `sample ${sampleIndex}: ${describeError(error)}`,
-        ]);
-      }
-    }
+  const { file } = options;
+  const units = await weightsWorkList(layout, [{ caseLabel, audience }], {
+    ...options,
+    ...(file ? { weightsFile: () => file } : {}),
   });
+  const [outcome] = await runWeightsUnits(units, options, 1);
+  return resultOf(outcome!);
+}
 
-  const rows: AudienceWeight[] = [];
-  const failures: WeightFailure[] = [];
-  for (const probe of bank) {
-    const judged = samples.get(probe.probe_id)!;
-    const failedSamples = Array.from({ length: k }, (_, index) => index).filter((index) => !judged[index]);
-    const snapped = judged.map((judgment) => (judgment ? snapUtility(judgment.value) : undefined));
-    if (failedSamples.length > 0 || snapped.some((value) => value === undefined)) {
-      failures.push({
-        probe_id: probe.probe_id,
-        audience,
-        judge: options.judge.id,
-        failed_samples: failedSamples,
-        reason: (reasons.get(probe.probe_id) ?? ['invalid utility value']).join('; '),
-      });
-      continue;
-    }
-    const values = snapped as number[];
-    const { mean, std } = meanAndStd(values);
-    const highVariance = std > HIGH_VARIANCE_STD;
-    rows.push({
-      probe_id: probe.probe_id,
-      audience,
-      utility_weight: mean,
-      reason: judged[0]!.rationale,
-      metadata: {
-        ...identity(probe),
-        raw_values: judged.map((judgment) => judgment!.value),
-        snapped_values: values,
-        rationales: judged.map((judgment) => judgment!.rationale),
-        std,
-        std_kind: 'population',
-        high_variance: highVariance,
-      },
-    });
+/** Runs weight units (pairs at once: `pairConcurrency`; calls of a pair at once: `options.concurrency`, default 4). */
+export function runWeightsUnits(
+  units: readonly WeightsUnit[],
+  options: Pick<AudienceWeightsOptions, 'judge' | 'concurrency' | 'onEvent'>,
+  pairConcurrency: number,
+): Promise<Array<UnitOutcome<WeightsUnit, AudienceWeightsResult>>> {
+  return executeWorkList(units, {
+    run: (unit) => runWeightsUnit(unit, options.judge, options.concurrency ?? 4),
+    concurrency: pairConcurrency,
+    unitName: 'case-audience pairs',
+    stopsStage: stopsTheRun,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
+}
+
+/** The result row of a unit: a unit whose bank could not be read failed with its error. */
+export function resultOf(outcome: UnitOutcome<WeightsUnit, AudienceWeightsResult>): AudienceWeightsResult {
+  if (outcome.result) return outcome.result;
+  const { caseLabel, audience, weightsFile, failuresFile } = outcome.unit.input;
+  const counts = { rows: 0, failures: 0, highVariance: 0 };
+  const error = describeError(outcome.error);
+  return { caseLabel, audience, status: 'failed', weightsFile, failuresFile, ...counts, error };
+}
+
+async function runWeightsUnit(
+  unit: WeightsUnit,
+  judge: UtilityJudge,
+  concurrency: number,
+): Promise<AudienceWeightsResult> {
+  const input = unit.input;
+  const { caseLabel, audience, weightsFile, failuresFile, bank } = input;
+  const base = { caseLabel, audience, weightsFile, failuresFile };
+  if (bank instanceof Error) throw bank;
+  if (unit.decision.kind === 'reuse') {
+    const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
+    const highVariance = rows.filter((row) => row.metadata.high_variance === true).length;
+    return { ...base, status: 'skipped', rows: rows.length, failures: 0, highVariance };
   }
-
+  const judged = await judgeBatches(input, judge, concurrency);
+  const { rows, failures } = weightRows({ ...input, bank }, judge.id, judged);
   const highVariance = rows.filter((row) => row.metadata.high_variance === true).length;
   if (failures.length > 0) {
     // A weights file means "every probe weighted": a partial one would let later stages (which only
@@ -199,7 +138,7 @@ export async function ensureAudienceWeights(
     await rm(weightsFile, { force: true });
     await writeJsonlAtomic(failuresFile, weightFailureSchema, failures);
     return {
-      ...result,
+      ...base,
       status: 'failed',
       rows: rows.length,
       failures: failures.length,
@@ -209,91 +148,99 @@ export async function ensureAudienceWeights(
   }
   await writeJsonlAtomic(weightsFile, audienceWeightSchema, rows);
   await rm(failuresFile, { force: true });
-  return { ...result, status: 'complete', rows: rows.length, failures: 0, highVariance };
+  return { ...base, status: 'complete', rows: rows.length, failures: 0, highVariance };
 }
 
-interface PreparedWeights {
-  result: AudienceWeightsResult;
-  profile: AudienceProfile;
-  k: number;
-  batchSize: number;
-  /** The probe bank, or why it cannot be read (the pair fails). */
-  bank: Probe[] | Error;
-  identity: (probe: Probe) => Record<string, unknown>;
-  /** A weights file matching the bank, profile, judge and k exists (and `force` is off). */
-  finished: boolean;
-}
-
-async function prepareAudienceWeights(
-  layout: RunLayout,
-  caseLabel: string,
-  audience: string,
-  options: AudienceWeightsOptions,
-): Promise<PreparedWeights> {
-  const profiles = options.profiles ?? new Map(BUILT_IN_AUDIENCES.map((profile) => [profile.id, profile]));
-  const profile = profiles.get(audience);
-  if (!profile) {
-    throw new ConfigError(
-      `unknown audience "${audience}": known are ${[...profiles.keys()].join(', ')} (add profiles with a file)`,
-    );
-  }
-  const k = options.k ?? WEIGHT_DEFAULTS.k;
-  const batchSize = options.batchSize ?? WEIGHT_DEFAULTS.batchSize;
-  if (!Number.isInteger(k) || k < 1) throw new ConfigError(`k must be a positive integer, got ${k}`);
-  if (!Number.isInteger(batchSize) || batchSize < 1)
-    throw new ConfigError(`batch size must be a positive integer, got ${batchSize}`);
-  const weightsFile = options.file ?? layout.weightsFile(caseLabel, audience);
-  const failuresFile = weightFailuresFile(layout, caseLabel, audience, weightsFile);
-  const result: AudienceWeightsResult = {
-    caseLabel,
-    audience,
-    status: 'complete',
-    weightsFile,
-    failuresFile,
-    rows: 0,
-    failures: 0,
-    highVariance: 0,
-  };
-  const audienceSha = hashCanonicalJson(profile);
-  const identity = (probe: Probe) => ({
-    weights_format: WEIGHTS_FORMAT,
-    judge: options.judge.id,
-    judge_fingerprint: options.judge.fingerprint,
-    k,
-    probe_sha256: hashCanonicalJson(probe),
-    audience_sha256: audienceSha,
-  });
-  let bank: Probe[] | Error;
-  try {
-    const probesFile = layout.probesFile(caseLabel);
-    if (!existsSync(probesFile)) {
-      throw new InputError('no probe bank (run `xsb probes` for this case first)', { file: probesFile });
-    }
-    bank = await readJsonlAll(probesFile, probeSchema);
-  } catch (error) {
-    bank = error instanceof Error ? error : new Error(String(error));
-  }
-  const finished =
-    !(bank instanceof Error) &&
-    !options.force &&
-    (await isFinished(weightsFile, failuresFile, bank, identity));
-  return { result, profile, k, batchSize, bank, identity, finished };
+/** Each probe's k samples (undefined where a sample has no judgment) and why samples are missing. */
+export interface JudgedSamples {
+  samples: Map<string, Array<UtilityJudgment | undefined>>;
+  reasons: Map<string, string[]>;
 }
 
 /**
- * The judge calls {@link ensureAudienceWeights} will make for a pair with these options: one per
- * batch and sample (`ceil(bank / batchSize) × k`), 0 when the weights are finished or the bank
- * cannot be read. Progress totals are set from it before any call.
+ * Asks the judge every batch and sample. A batch that fails leaves its probes without that sample
+ * (with the reason); an error that would fail every batch alike (a missing key, a refused login)
+ * stops the pair and is thrown.
  */
-export async function plannedWeightCalls(
-  layout: RunLayout,
-  caseLabel: string,
-  audience: string,
-  options: AudienceWeightsOptions,
-): Promise<number> {
-  const { bank, finished, k, batchSize } = await prepareAudienceWeights(layout, caseLabel, audience, options);
-  if (bank instanceof Error || finished) return 0;
-  return Math.ceil(bank.length / batchSize) * k;
+async function judgeBatches(
+  input: PairWeightsInput,
+  judge: UtilityJudge,
+  concurrency: number,
+): Promise<JudgedSamples> {
+  const samples: JudgedSamples['samples'] = new Map();
+  const reasons: JudgedSamples['reasons'] = new Map();
+  const because = (probeId: string, reason: string) =>
+    reasons.set(probeId, [...(reasons.get(probeId) ?? []), reason]);
+  await mapWithConcurrency(input.batches, concurrency, async ({ probes, sampleIndex }) => {
+    try {
+      const output = await judge.judgeBatch({ audience: input.profile, probes, sampleIndex, k: input.k });
+      for (const probe of probes) {
+        const judgment = output.judgments.get(probe.probe_id);
+        if (!samples.has(probe.probe_id)) samples.set(probe.probe_id, []);
+        samples.get(probe.probe_id)![sampleIndex] = judgment;
+        if (!judgment)
+          because(
+            probe.probe_id,
+            output.failures.get(probe.probe_id) ?? `sample ${sampleIndex}: no judgment`,
+          );
+      }
+    } catch (error) {
+      if (stopsTheRun(error)) throw error;
+      for (const probe of probes) because(probe.probe_id, `sample ${sampleIndex}: ${describeError(error)}`);
+    }
+  });
+  return { samples, reasons };
+}
+
+/**
+ * The weight rows of a bank from its judged samples: a probe with all k samples valid gets the mean
+ * of its snapped values (population std, flagged above {@link HIGH_VARIANCE_STD}); any other is a
+ * failure naming its missing samples and why, never a weight of 0.
+ */
+export function weightRows(
+  input: Pick<PairWeightsInput, 'audience' | 'k' | 'identity'> & { bank: readonly Probe[] },
+  judgeId: string,
+  { samples, reasons }: JudgedSamples,
+): { rows: AudienceWeight[]; failures: WeightFailure[] } {
+  const rows: AudienceWeight[] = [];
+  const failures: WeightFailure[] = [];
+  for (const probe of input.bank) {
+    const judged = samples.get(probe.probe_id) ?? [];
+    const sampleIndexes = Array.from({ length: input.k }, (_, index) => index);
+    const failedSamples = sampleIndexes.filter((index) => !judged[index]);
+    const snapped = sampleIndexes.map((index) => {
+      const judgment = judged[index];
+      return judgment ? snapUtility(judgment.value) : undefined;
+    });
+    if (failedSamples.length > 0 || snapped.some((value) => value === undefined)) {
+      failures.push({
+        probe_id: probe.probe_id,
+        audience: input.audience,
+        judge: judgeId,
+        failed_samples: failedSamples,
+        reason: (reasons.get(probe.probe_id) ?? ['invalid utility value']).join('; '),
+      });
+      continue;
+    }
+    const values = snapped as number[];
+    const { mean, std } = meanAndStd(values);
+    rows.push({
+      probe_id: probe.probe_id,
+      audience: input.audience,
+      utility_weight: mean,
+      reason: judged[0]!.rationale,
+      metadata: {
+        ...input.identity(probe),
+        raw_values: judged.map((judgment) => judgment!.value),
+        snapped_values: values,
+        rationales: judged.map((judgment) => judgment!.rationale),
+        std,
+        std_kind: 'population',
+        high_variance: std > HIGH_VARIANCE_STD,
+      },
+    });
+  }
+  return { rows, failures };
 }
 
 /**
@@ -324,25 +271,4 @@ export async function findWeightsBankMismatch(
     }
   }
   return null;
-}
-
-async function isFinished(
-  weightsFile: string,
-  failuresFile: string,
-  bank: readonly Probe[],
-  identity: (probe: Probe) => Record<string, unknown>,
-): Promise<boolean> {
-  if (!existsSync(weightsFile) || existsSync(failuresFile)) return false;
-  try {
-    const rows = await readJsonlAll(weightsFile, audienceWeightSchema);
-    if (rows.length !== bank.length) return false;
-    return rows.every((row, index) => {
-      const probe = bank[index]!;
-      if (row.probe_id !== probe.probe_id) return false;
-      return Object.entries(identity(probe)).every(([key, value]) => row.metadata[key] === value);
-    });
-  } catch {
-    // An unreadable weights file is not finished: it is rewritten.
-    return false;
-  }
 }

@@ -9,9 +9,6 @@ export {
   type AudienceWeightsResult,
   ensureAudienceWeights,
   findWeightsBankMismatch,
-  plannedWeightCalls,
-  WEIGHT_DEFAULTS,
-  weightFailuresFile,
   weightsFileForK,
 } from './ensure-audience-weights';
 export { LexicalUtilityJudge, lexicalUtility } from './lexical-utility-judge';
@@ -25,3 +22,13 @@ export {
   type ParsedUtilityAnswer,
   parseUtilityAnswer,
 } from './utility-judgment-prompt';
+export { type WeighRunOptions, type WeightedCases, type WeightsRow, weighRun } from './weigh-run';
+export {
+  type PairWeightsInput,
+  WEIGHT_DEFAULTS,
+  WEIGHTS_STAGE,
+  type WeightsSettings,
+  type WeightsUnit,
+  weightFailuresFile,
+  weightsWorkList,
+} from './weights-work-list';

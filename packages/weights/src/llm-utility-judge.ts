@@ -25,9 +25,13 @@ export class LlmUtilityJudge implements UtilityJudge {
     this.id = client.judgeId;
   }
 
+  requestFor(input: JudgeBatchInput): CompletionRequest {
+    return buildUtilityJudgmentRequest(input.audience, input.probes, input.sampleIndex);
+  }
+
   async judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput> {
     const ids = new Set(input.probes.map((probe) => probe.probe_id));
-    const request = buildUtilityJudgmentRequest(input.audience, input.probes, input.sampleIndex);
+    const request = this.requestFor(input);
     const exchanges: JudgeBatchOutput['exchanges'] = [];
     const first = await this.client.complete(request);
     exchanges.push({ request, response: rawResponse(first) });

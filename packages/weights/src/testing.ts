@@ -1,3 +1,4 @@
+import type { CompletionRequest } from '@xsb/llm';
 import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-judge';
 
 /**
@@ -13,6 +14,12 @@ export class ScriptedUtilityJudge implements UtilityJudge {
     private readonly valueFor: (probeId: string, sampleIndex: number, audience: string) => number | undefined,
     readonly id = 'scripted',
   ) {}
+
+  /** Like a model judge, it lists one request per batch and sample (the probe ids it is asked). */
+  requestFor(input: JudgeBatchInput): CompletionRequest {
+    const ids = input.probes.map((probe) => probe.probe_id).join(' ');
+    return { messages: [{ role: 'user', content: `${input.audience.id} ${input.sampleIndex}: ${ids}` }] };
+  }
 
   async judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput> {
     const probeIds = input.probes.map((probe) => probe.probe_id);

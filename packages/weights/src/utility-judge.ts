@@ -1,4 +1,5 @@
 import type { AudienceProfile, Probe } from '@xsb/core';
+import type { CompletionRequest } from '@xsb/llm';
 
 /** One raw judgment of one probe for one audience. */
 export interface UtilityJudgment {
@@ -30,4 +31,9 @@ export interface UtilityJudge {
   /** Changes whenever the judge would answer differently (prompt, sampling, algorithm version). */
   readonly fingerprint: string;
   judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput>;
+  /**
+   * The first request a model judge sends for this batch and sample (what a plan prices); absent for
+   * a judge that calls no model (its work list units are decided by its rule).
+   */
+  requestFor?(input: JudgeBatchInput): CompletionRequest;
 }

@@ -1,12 +1,7 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, emptyProbeBankWarnings, mapWithConcurrency, plural, RunLayout } from '@xsb/core';
-import {
-  type CaseProbesResult,
-  createProbeGenerator,
-  generateCaseProbes,
-  PROBE_DEFAULTS,
-  templateLanguageNote,
-} from '@xsb/probes';
+import { emptyProbeBankWarnings, plural, progressListener, RunLayout } from '@xsb/core';
+import { createJudge } from '@xsb/llm';
+import { createProbeGenerator, generateRunProbes, PROBE_DEFAULTS, templateLanguageNote } from '@xsb/probes';
 import {
   addBatchFlags,
   type BatchFlags,
@@ -90,37 +85,22 @@ export const probesCommand: CommandModule = {
         const layout = new RunLayout(dataDir);
         const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
         const clientOptions = llmClientOptions(context, config, env, batch);
-        const generator = createProbeGenerator(config.judge, clientOptions);
+        const generator = createProbeGenerator(createJudge(config.judge, clientOptions));
         // With --batch, every case's generations are asked at once so one batch collects them all.
         const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
-        const { cases, failures } = await discoverSelectedCases(dataDir, flags.case, shard);
-        const results: CaseProbesResult[] = failures.map((failure) => ({
-          caseId: failure.caseId,
-          status: 'failed',
-          generationStatus: undefined,
-          error: failure.error.message,
-        }));
+        const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
         const mineruCacheDir = mineruCacheDirFor(config, env);
-        // Counted in generation calls (chunks × k per case), known case by case once its chunks are.
-        const progress = context.progress();
-        progress.start('probes', 0, { unit: 'generation calls' });
-        const built = await mapWithConcurrency(cases, concurrency ?? 1, (sourceCase, index) =>
-          generateCaseProbes(layout, sourceCase, {
-            generator,
-            k,
-            chunkChars,
-            chunkOverlap,
-            sourceChars,
-            force: Boolean(flags.force),
-            sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir, pages },
-            ...(concurrency !== undefined ? { concurrency } : {}),
-            progress,
-            progressNote: `case ${index + 1}/${cases.length} ${sourceCase.caseId}`,
-          }),
-        );
-        results.push(...built);
-        progress.finish(plural(cases.length, 'case'));
-        results.sort((a, b) => compareCodePoints(a.caseId, b.caseId));
+        const results = await generateRunProbes(layout, discovered, {
+          generator,
+          k,
+          chunkChars,
+          chunkOverlap,
+          sourceChars,
+          force: Boolean(flags.force),
+          sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir, pages },
+          ...(concurrency !== undefined ? { concurrency } : {}),
+          onEvent: progressListener(context.progress()),
+        });
         const rows = results.map((result) => ({
           case_id: result.caseId,
           status: result.status,

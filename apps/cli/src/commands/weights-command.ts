@@ -1,22 +1,8 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  compareCodePoints,
-  countingProgress,
-  emptyProbeBankWarnings,
-  mapWithConcurrency,
-  plural,
-  RunLayout,
-  UsageError,
-} from '@xsb/core';
-import {
-  type AudienceWeightsResult,
-  createUtilityJudge,
-  ensureAudienceWeights,
-  loadAudienceProfiles,
-  plannedWeightCalls,
-  requireProbeBanks,
-  WEIGHT_DEFAULTS,
-} from '@xsb/weights';
+import { emptyProbeBankWarnings, plural, progressListener, RunLayout, UsageError } from '@xsb/core';
+import { createJudge } from '@xsb/llm';
+import { createUtilityJudge, loadAudienceProfiles, WEIGHT_DEFAULTS, weighRun } from '@xsb/weights';
 import {
   addBatchFlags,
   type BatchFlags,
@@ -46,10 +32,6 @@ interface WeightsFlags extends BatchFlags {
   force?: boolean;
   json?: boolean;
 }
-
-type WeightsRow = Omit<AudienceWeightsResult, 'status' | 'weightsFile' | 'failuresFile'> & {
-  status: AudienceWeightsResult['status'] | 'not_applicable';
-};
 
 /** `xsb weights`: stage 3, utility weights of every probe bank for each audience. */
 export const weightsCommand: CommandModule = {
@@ -97,85 +79,20 @@ export const weightsCommand: CommandModule = {
         const layout = new RunLayout(dataDir);
         const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
         const clientOptions = llmClientOptions(context, config, env, batch);
-        const judge = createUtilityJudge(config.judge, clientOptions);
+        const judge = createUtilityJudge(createJudge(config.judge, clientOptions));
         // With --batch, every pair's judgments are asked at once so one batch collects them all.
         const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
         const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
-        // Weights before probes is one usage error; a case whose bank is missing among others fails once.
-        const withoutBank = requireProbeBanks(
-          layout,
-          discovered.cases.map((sourceCase) => sourceCase.caseId),
-        );
-        const cases = discovered.cases.filter((sourceCase) => !withoutBank.includes(sourceCase.caseId));
-        const rows = [
-          ...discovered.failures.map((failure) =>
-            emptyRow(failure.caseId, '-', 'failed', failure.error.message),
-          ),
-          ...withoutBank.map((caseLabel) =>
-            emptyRow(caseLabel, '-', 'failed', 'no probe bank (run `xsb probes` for this case first)'),
-          ),
-        ];
-        // Every pair to weight, then its planned judge calls (batches × k; 0 when finished), so the
-        // progress total is exact before the first call.
-        const pairs: Array<{ caseLabel: string; audience: string }> = [];
-        for (const sourceCase of cases) {
-          const valid = sourceCase.metadata.valid_audiences;
-          const audiences = flags.audience && flags.audience.length > 0 ? flags.audience : valid;
-          for (const audience of audiences) {
-            if (!valid.includes(audience))
-              rows.push(emptyRow(sourceCase.caseId, audience, 'not_applicable', null));
-            else if (!profiles.has(audience))
-              rows.push(
-                emptyRow(
-                  sourceCase.caseId,
-                  audience,
-                  'failed',
-                  `no profile for audience "${audience}" (add it with --audiences <file>)`,
-                ),
-              );
-            else pairs.push({ caseLabel: sourceCase.caseId, audience });
-          }
-        }
-        const options = {
+        const rows = await weighRun(layout, discovered, {
           judge,
           profiles,
+          ...(flags.audience ? { audiences: flags.audience } : {}),
           k,
           batchSize,
           force: Boolean(flags.force),
           ...(concurrency !== undefined ? { concurrency } : {}),
-        };
-        const planned = await Promise.all(
-          pairs.map((pair) => plannedWeightCalls(layout, pair.caseLabel, pair.audience, options)),
-        );
-        const progress = context.progress();
-        progress.start(
-          'weights',
-          planned.reduce((a, b) => a + b, 0),
-          { unit: 'judge calls' },
-        );
-        const weighted = await mapWithConcurrency(
-          pairs,
-          concurrency ?? 1,
-          async ({ caseLabel, audience }, index) => {
-            const note = `pair ${index + 1}/${pairs.length} ${caseLabel}/${audience}`;
-            const counted = countingProgress(progress);
-            const {
-              weightsFile: _w,
-              failuresFile: _f,
-              ...result
-            } = await ensureAudienceWeights(layout, caseLabel, audience, {
-              ...options,
-              progress: counted.reporter,
-              progressNote: note,
-            });
-            // A pair that failed early made fewer calls than planned: the rest is counted, not waited for.
-            progress.skip?.(Math.max(0, planned[index]! - counted.counted.done), note);
-            return result;
-          },
-        );
-        rows.push(...weighted);
-        progress.finish(plural(pairs.length, 'pair'));
-        rows.sort((a, b) => compareCodePoints(a.caseLabel, b.caseLabel));
+          onEvent: progressListener(context.progress()),
+        });
         if (flags.json) context.printJson(rows);
         else {
           printTable(
@@ -197,21 +114,15 @@ export const weightsCommand: CommandModule = {
           for (const row of rows)
             if (row.error) context.warn(`ERROR: ${row.caseLabel}/${row.audience}: ${row.error}`);
         }
+        const withBank = discovered.cases.filter((sourceCase) =>
+          existsSync(layout.probesFile(sourceCase.caseId)),
+        );
         for (const line of await emptyProbeBankWarnings(
           layout,
-          cases.map((sourceCase) => sourceCase.caseId),
+          withBank.map((sourceCase) => sourceCase.caseId),
         ))
           context.warn(line);
         if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
       });
   },
 };
-
-function emptyRow(
-  caseLabel: string,
-  audience: string,
-  status: WeightsRow['status'],
-  error: string | null,
-): WeightsRow {
-  return { caseLabel, audience, status, rows: 0, failures: 0, highVariance: 0, ...(error ? { error } : {}) };
-}
