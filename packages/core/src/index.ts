@@ -1,5 +1,5 @@
 export { writeFileAtomic } from './atomic-write';
-export { type BatchedLineWriter, createBatchedLineWriter } from './batched-line-writer';
+export { createBatchedLineWriter } from './batched-line-writer';
 export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
 export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';
@@ -9,15 +9,7 @@ export {
   LANGUAGE_DETECTOR_IDLE_MS,
   stopLanguageDetector,
 } from './detect-source-language';
-export {
-  type AcquireLockOptions,
-  acquireDirectoryLock,
-  type DirectoryLock,
-  LOCK_DIR_NAME,
-  type LockHolder,
-  processIsAlive,
-  withDirectoryLock,
-} from './directory-lock';
+export { acquireDirectoryLock, processIsAlive, withDirectoryLock } from './directory-lock';
 export { isDiskFull } from './disk-full';
 export { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';
 export {
@@ -40,56 +32,32 @@ export {
 export { canonicalJson, hashBytes, hashCanonicalJson, hashFile } from './hash-content';
 export { identifyDeckContent } from './identify-deck-content';
 export { readJson, writeJson } from './json-file';
-export {
-  JsonlWriter,
-  MAX_JSONL_LINE_BYTES,
-  type ReadJsonlOptions,
-  readJsonl,
-  readJsonlAll,
-  writeJsonlAtomic,
-} from './jsonl';
-export { environmentWithDotenv, parseDotenv } from './load-dotenv';
+export { JsonlWriter, readJsonl, readJsonlAll, writeJsonlAtomic } from './jsonl';
 export { mapWithConcurrency } from './map-with-concurrency';
 export {
-  type AppendOnlyRule,
-  DEFAULT_APPEND_ONLY_RULES,
   type MergePart,
   type MergeReport,
   type MergeShardTreesOptions,
   mergeShardTrees,
   type ShardFileCombiner,
 } from './merge-shard-trees';
-export { didYouMean, editDistance, nearestName } from './nearest-name';
+export { didYouMean } from './nearest-name';
 export { normalQuantile, sampleStandardDeviation } from './normal-quantile';
 export { plural } from './plural';
-export {
-  type CleanupReport,
-  cleanUpNow,
-  createScratchDir,
-  removeScratchDir,
-  runTrackedProcess,
-  type TrackedRunOptions,
-  type TrackedRunResult,
-  trackProcessGroup,
-} from './process-cleanup';
+export { cleanUpNow, createScratchDir, removeScratchDir, runTrackedProcess } from './process-cleanup';
 export {
   countingProgress,
   createProgressReporter,
-  type ProgressOptions,
   type ProgressReporter,
-  type ProgressStartOptions,
   silentProgress,
 } from './progress-reporter';
 export { decodeUtf8Text, readUtf8Text } from './read-utf8-text';
-export { assertSafePathPart, type DeckLocation, isSafePathPart, RunLayout } from './run-layout';
+export { assertSafePathPart, RunLayout } from './run-layout';
 export {
   type ApiJob,
-  type ApiJobAccepted,
-  type ApiJobList,
   apiJobAcceptedSchema,
   apiJobListSchema,
   apiJobSchema,
-  JOB_KINDS,
   JOB_STATUSES,
   type JobExecution,
   type JobKind,
@@ -99,7 +67,6 @@ export {
 export {
   API_SCOPES,
   type ApiDeckUpload,
-  type ApiError,
   type ApiEvaluationParameters,
   type ApiEvaluationRequest,
   type ApiRubricEvaluationRequest,
@@ -113,32 +80,23 @@ export {
 export {
   type ApiEvaluationResult,
   type ApiRubricResult,
-  type ApiRunList,
   apiEvaluationResultSchema,
   apiRubricResultSchema,
   apiRunListSchema,
 } from './schemas/api-result';
 export {
   type AudienceProfile,
-  audienceProfileSchema,
   audienceProfilesFileSchema,
   type LexicalPreferences,
-  lexicalPreferencesSchema,
 } from './schemas/audience-profile';
 export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
-export { BATCH_CUSTOM_ID_PATTERN, type BatchState, batchStateSchema } from './schemas/batch-state';
+export { type BatchState, batchStateSchema } from './schemas/batch-state';
 export {
   type BenchConfigFile,
   type BenchEvaluationOverrides,
-  type BenchFactor,
   benchConfigFileSchema,
 } from './schemas/bench-config';
-export {
-  type BenchRow,
-  type BenchRowMetrics,
-  type BenchRowRubric,
-  benchRowSchema,
-} from './schemas/bench-row';
+export { type BenchRow, type BenchRowRubric, benchRowSchema } from './schemas/bench-row';
 export {
   type BenchConfiguration,
   type BenchEvaluationSettings,
@@ -169,45 +127,18 @@ export {
 } from './schemas/bench-test-ledger';
 export {
   type ClaimLabel,
-  type ClaimSnippet,
   type Correctness,
   correctnessSchema,
   type VerifiedClaim,
 } from './schemas/correctness';
-export {
-  type CostPlan,
-  type CostPlanRow,
-  costPlanCostsSchema,
-  costPlanRowSchema,
-  costPlanSchema,
-} from './schemas/cost-plan';
-export {
-  type BoundingBox,
-  boundingBoxSchema,
-  type Deck,
-  deckSchema,
-  type Slide,
-  type SlideElement,
-  type SlideElementKind,
-  slideElementKindSchema,
-  slideElementSchema,
-  slideSchema,
-} from './schemas/deck';
+export { type CostPlan, type CostPlanRow, costPlanSchema } from './schemas/cost-plan';
+export { type BoundingBox, type Deck, deckSchema, type Slide, type SlideElement } from './schemas/deck';
 export { type DeckImportManifest, deckImportManifestSchema } from './schemas/deck-import-manifest';
-export {
-  type DeckOutline,
-  deckOutlineSchema,
-  type OutlineSlide,
-  outlineChartSchema,
-  outlineSlideSchema,
-  outlineTableSchema,
-} from './schemas/deck-outline';
+export { type DeckOutline, deckOutlineSchema, type OutlineSlide } from './schemas/deck-outline';
 export {
   type DeckBatchSummary,
-  type DeckRowOutcome,
   type DeckRowStatus,
   deckBatchSummarySchema,
-  deckRowOutcomeSchema,
   deckRowStatusSchema,
 } from './schemas/deck-run-status';
 export { type DeckStats, deckStatsSchema } from './schemas/deck-stats';
@@ -233,14 +164,7 @@ export {
   metaScoreRowSchema,
   metaSensitivitySchema,
 } from './schemas/meta-sensitivity';
-export { type Metadata, metadataSchema } from './schemas/metadata';
-export {
-  JUDGE_KINDS,
-  type JudgeDescriptor,
-  type JudgeKind,
-  type Metrics,
-  metricsSchema,
-} from './schemas/metrics';
+export { type JudgeDescriptor, type JudgeKind, type Metrics, metricsSchema } from './schemas/metrics';
 export {
   type MetricSummary,
   type MetricsGroupSummary,
@@ -248,7 +172,7 @@ export {
   type MissingJob,
   metricsSummarySchema,
 } from './schemas/metrics-summary';
-export { type Evidence, evidenceSchema, type Probe, probeSchema } from './schemas/probe';
+export { type Evidence, type Probe, probeSchema } from './schemas/probe';
 export { type ProbeGenerationStatus, probeGenerationStatusSchema } from './schemas/probe-generation-status';
 export { type ProbeScore, probeScoreSchema } from './schemas/probe-score';
 export {
@@ -260,7 +184,6 @@ export {
 export {
   type LayoutCheckResult,
   RUBRIC_PARSERS,
-  RUBRIC_VERDICTS,
   type RubricEvaluation,
   type RubricItemResult,
   type RubricParser,
@@ -277,26 +200,18 @@ export {
   RUBRIC_CATEGORIES,
   RUBRIC_DIMENSIONS,
   type RubricCategory,
-  type RubricCheckItem,
   type RubricChecklistItem,
   type RubricClassWeights,
   type RubricDimension,
-  type RubricInstanceFile,
   rubricClassWeightsSchema,
   rubricInstanceFileSchema,
 } from './schemas/rubric-instance';
 export {
   type PresentBenchResultFile,
-  type PresentBenchScoreFile,
   presentBenchResultFileSchema,
   presentBenchScoreFileSchema,
 } from './schemas/rubric-presentbench';
-export {
-  type HashedInput,
-  hashedInputSchema,
-  type RunManifest,
-  runManifestSchema,
-} from './schemas/run-manifest';
+export { type RunManifest, runManifestSchema } from './schemas/run-manifest';
 export {
   type Condition,
   conditionSchema,
@@ -305,8 +220,6 @@ export {
 } from './schemas/run-sheet-row';
 export {
   SLIDETAILOR_TEMPLATE_MODE,
-  type SlidetailorConfig,
-  type SlidetailorPreference,
   slidetailorConfigSchema,
   slidetailorPreferenceSchema,
 } from './schemas/slidetailor-job';
@@ -315,7 +228,6 @@ export {
   type SourcePageFurniture,
   type SourcePageSpan,
   sourceContextSchema,
-  sourcePageSpanSchema,
 } from './schemas/source-context';
 export {
   type SourceMetadata,
@@ -352,24 +264,15 @@ export {
   type WorkDecision,
   type WorkUnit,
 } from './stage-contract';
-export { formatIssuePath, validateRecord } from './validate-record';
+export { validateRecord } from './validate-record';
 export { XSB_VERSION } from './version';
 export {
-  type BatchSettings,
-  batchSettingsSchema,
-  CONFIG_ENVIRONMENT,
-  CONFIG_FILE_NAMES,
-  defaultCacheDir,
-  GENERATOR_PLACEHOLDERS,
   type GeneratorConfig,
   type GeneratorPlaceholder,
-  type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,
   type ModelPrice,
-  modelPriceSchema,
   type ProviderLimits,
-  providerLimitsSchema,
   unknownGeneratorPlaceholders,
   type XsbConfig,
   type XsbConfigInput,

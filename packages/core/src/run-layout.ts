@@ -23,15 +23,6 @@ export function assertSafePathPart(value: string, what: string): string {
   return value;
 }
 
-export function isSafePathPart(value: string): boolean {
-  try {
-    assertSafePathPart(value, 'name');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export interface DeckLocation {
   run: string;
   system: string;

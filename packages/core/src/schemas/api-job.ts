@@ -62,11 +62,9 @@ export const apiJobListSchema = z.looseObject({
   jobs: z.array(apiJobSchema),
   next_cursor: z.string().nullable(),
 });
-export type ApiJobList = z.infer<typeof apiJobListSchema>;
 
 /** `202` of both evaluation endpoints, and the body of a `409` that returns the job already under way. */
 export const apiJobAcceptedSchema = z.looseObject({
   job_id: z.string().min(1),
   job: apiJobSchema,
 });
-export type ApiJobAccepted = z.infer<typeof apiJobAcceptedSchema>;

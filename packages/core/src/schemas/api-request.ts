@@ -82,4 +82,3 @@ export const apiErrorSchema = z.looseObject({
     request_id: z.string().optional(),
   }),
 });
-export type ApiError = z.infer<typeof apiErrorSchema>;

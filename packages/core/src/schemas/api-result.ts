@@ -66,4 +66,3 @@ export const apiRunListSchema = z.looseObject({
     }),
   ),
 });
-export type ApiRunList = z.infer<typeof apiRunListSchema>;

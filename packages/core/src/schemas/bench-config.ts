@@ -43,7 +43,6 @@ export const benchFactorSchema = z.strictObject({
   off: benchEvaluationOverridesSchema.default({}),
   on: benchEvaluationOverridesSchema,
 });
-export type BenchFactor = z.infer<typeof benchFactorSchema>;
 
 /**
  * `bench.yaml` in the data folder: named configurations (sets of overrides) and binary factors, added

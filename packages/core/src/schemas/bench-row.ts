@@ -14,7 +14,6 @@ export const benchRowMetricsSchema = z.looseObject({
   safe_efficiency_time: value,
   included_probe_count: z.number().int().min(0),
 });
-export type BenchRowMetrics = z.infer<typeof benchRowMetricsSchema>;
 
 /** The rubric result of the row's deck against the case's rubric instance (paper scores, 0..100). */
 export const benchRowRubricSchema = z.looseObject({

@@ -11,7 +11,6 @@ export const claimSnippetSchema = z.looseObject({
   text: z.string(),
   score: finite,
 });
-export type ClaimSnippet = z.infer<typeof claimSnippetSchema>;
 
 /** One atomic factual claim of a deck and its verification label. */
 export const verifiedClaimSchema = z.looseObject({

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 export const deckRowOutcomeSchema = z.enum(['done', 'skipped', 'failed']);
-export type DeckRowOutcome = z.infer<typeof deckRowOutcomeSchema>;
 
 /** `deck_status.json` in a deck folder: how the last run-sheet row for that deck ended. */
 export const deckRowStatusSchema = z.looseObject({

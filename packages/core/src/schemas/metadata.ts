@@ -5,4 +5,3 @@ import { z } from 'zod';
  * debugging information): every key is kept on read and written back unchanged.
  */
 export const metadataSchema = z.record(z.string(), z.unknown());
-export type Metadata = z.infer<typeof metadataSchema>;

@@ -26,7 +26,6 @@ export const rubricCheckItemSchema = z.object({
   /** The PresentBench callable this item was decoded from, e.g. `utils.count_pages.check_slide_count`. */
   source: z.string().optional(),
 });
-export type RubricCheckItem = z.infer<typeof rubricCheckItemSchema>;
 
 /** A judge question (markdown, asked after the tier's prefix) or a deterministic check. */
 export const rubricChecklistItemSchema = z.union([z.string().min(1), rubricCheckItemSchema]);
@@ -76,4 +75,3 @@ export const rubricInstanceFileSchema = z
   .refine((file) => (file.instruction === undefined) !== (file.instruction_file === undefined), {
     message: 'give exactly one of instruction or instruction_file',
   });
-export type RubricInstanceFile = z.infer<typeof rubricInstanceFileSchema>;

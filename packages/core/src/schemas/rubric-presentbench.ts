@@ -47,4 +47,3 @@ export const presentBenchScoreFileSchema = z.object({
     material_dependent: sectionTree,
   }),
 });
-export type PresentBenchScoreFile = z.infer<typeof presentBenchScoreFileSchema>;

@@ -5,7 +5,6 @@ export const hashedInputSchema = z.looseObject({
   path: z.string().min(1),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lowercase hex sha256'),
 });
-export type HashedInput = z.infer<typeof hashedInputSchema>;
 
 /**
  * `run_manifest.json`: what one job measured: its inputs by content hash, the judges by id, the

@@ -11,7 +11,6 @@ export const slidetailorPreferenceSchema = z.looseObject({
   template_mode: z.literal(SLIDETAILOR_TEMPLATE_MODE),
   preference_guidelines: z.string(),
 });
-export type SlidetailorPreference = z.infer<typeof slidetailorPreferenceSchema>;
 
 /** `configs/<job>.json`: everything one SlideTailor invocation needs, as absolute paths. */
 export const slidetailorConfigSchema = z.looseObject({
@@ -23,4 +22,3 @@ export const slidetailorConfigSchema = z.looseObject({
   output_dir: z.string().min(1),
   output_deck_path: z.string().min(1),
 });
-export type SlidetailorConfig = z.infer<typeof slidetailorConfigSchema>;
