@@ -36,6 +36,115 @@ export interface FreezeAnchorsOptions {
 
 export const DEFAULT_ANCHOR_SIZE = 4;
 
+type DeckRow = Awaited<ReturnType<typeof discoverDeckRows>>['rows'][number];
+type JobState = {
+  job: Awaited<ReturnType<typeof expandEvaluationJobs>>['jobs'][number];
+  dir: string;
+  status: { status: string; judge: string } | null;
+};
+type FinishedDeck = { row: DeckRow; states: JobState[] };
+
+/** The decks of a run whose evaluation jobs are all done, each with its jobs' folders and statuses. */
+async function finishedDecks(layout: RunLayout, run: string): Promise<FinishedDeck[]> {
+  const { rows } = await discoverDeckRows(layout, run);
+  const { jobs } = await expandEvaluationJobs(layout, rows);
+  const finished: FinishedDeck[] = [];
+  for (const row of rows) {
+    const mine = jobs.filter((job) => job.deckFile === row.deckFile);
+    const states = await Promise.all(
+      mine.map(async (job) => {
+        const dir = layout.evaluationDir({
+          run,
+          system: job.system,
+          condition: job.condition,
+          audience: job.audience,
+          caseLabel: job.caseLabel,
+        });
+        const statusFile = join(dir, EVALUATION_FILES.status);
+        const status = existsSync(statusFile) ? await readJson(statusFile, evalJobStatusSchema) : null;
+        return { job, dir, status };
+      }),
+    );
+    if (mine.length > 0 && states.every((state) => state.status?.status === 'done'))
+      finished.push({ row, states });
+  }
+  if (finished.length === 0)
+    throw new UsageError(
+      `run "${run}" has no deck whose evaluations are all finished; run \`xsb eval --run ${run}\` first`,
+    );
+  return finished;
+}
+
+/** The one judge of the finished decks (anchors compare one judge with itself later). */
+function singleJudge(finished: readonly FinishedDeck[], run: string): string {
+  const judges = new Set(finished.flatMap((entry) => entry.states.map((state) => state.status!.judge)));
+  if (judges.size > 1)
+    throw new UsageError(
+      `run "${run}" was evaluated by several judges (${[...judges].join(', ')}); anchors need one`,
+    );
+  return [...judges][0]!;
+}
+
+/** Copies one deck (and its rubric evaluation when its case has an instance) into the set; returns its rubric items. */
+async function freezeDeck(
+  set: MetaAnchorSet,
+  dir: string,
+  layout: RunLayout,
+  row: DeckRow,
+  instance: Parameters<typeof freezeDeckRubric>[0]['instance'],
+): Promise<number> {
+  const parts = [row.system, row.condition, row.deckAudience, row.caseLabel] as const;
+  const deckFile = join('decks', ...parts, basename(row.deckFile));
+  await mkdir(join(dir, deckFile, '..'), { recursive: true });
+  await copyFile(row.deckFile, join(dir, deckFile));
+  const rubric = await freezeDeckRubric({
+    deckFile: row.deckFile,
+    judge: set.judge,
+    instance,
+    anchorDir: dir,
+    base: join('rubric', ...parts),
+  });
+  set.decks.push({
+    system: row.system,
+    condition: row.condition,
+    deck_audience: row.deckAudience,
+    case_label: row.caseLabel,
+    file: deckFile,
+    sha256: await hashFile(row.deckFile),
+    probes_sha256: await hashFile(layout.probesFile(row.caseLabel)),
+    source_sha256: await hashFile(layout.sourceContextFile(row.caseLabel)),
+    ...(rubric ? { rubric } : {}),
+  });
+  return rubric?.items ?? 0;
+}
+
+/** Copies the probe verdicts and claim labels of one evaluation job into the set and counts their items. */
+async function freezeVerdicts(
+  set: MetaAnchorSet,
+  dir: string,
+  { job, dir: evaluationDir }: JobState,
+): Promise<void> {
+  const base = join('verdicts', job.system, job.condition, job.audience, job.caseLabel);
+  await mkdir(join(dir, base), { recursive: true });
+  const scores = join(evaluationDir, EVALUATION_FILES.probeScores);
+  await copyFile(scores, join(dir, base, EVALUATION_FILES.probeScores));
+  set.item_count += (await readJsonlAll(scores, probeScoreSchema)).length;
+  const correctness = join(evaluationDir, EVALUATION_FILES.correctness);
+  const hasCorrectness = existsSync(correctness);
+  if (hasCorrectness) {
+    await copyFile(correctness, join(dir, base, EVALUATION_FILES.correctness));
+    set.item_count += (await readJson(correctness, correctnessSchema)).claims.length;
+  }
+  set.verdicts.push({
+    system: job.system,
+    condition: job.condition,
+    audience: job.audience,
+    case_label: job.caseLabel,
+    probe_scores: join(base, EVALUATION_FILES.probeScores),
+    correctness: hasCorrectness ? join(base, EVALUATION_FILES.correctness) : null,
+  });
+}
+
 /**
  * `xsb meta anchors freeze`: picks a small seeded sample of a run's decks whose evaluations are all
  * finished, and stores the decks, the verdicts their judge gave (probe coverage and claim labels, and
@@ -50,46 +159,8 @@ export async function freezeAnchors(
   const file = anchorSetFile(options.dataDir, id);
   if (existsSync(file) && !options.force)
     throw new UsageError(`anchor set "${id}" exists (${file}); pass --force to freeze it again`);
-  const { rows } = await discoverDeckRows(layout, options.run);
-  const { jobs } = await expandEvaluationJobs(layout, rows);
-  const finished: Array<{
-    row: (typeof rows)[number];
-    states: Array<{
-      job: (typeof jobs)[number];
-      dir: string;
-      status: { status: string; judge: string } | null;
-    }>;
-  }> = [];
-  for (const row of rows) {
-    const mine = jobs.filter((job) => job.deckFile === row.deckFile);
-    const states = await Promise.all(
-      mine.map(async (job) => {
-        const dir = layout.evaluationDir({
-          run: options.run,
-          system: job.system,
-          condition: job.condition,
-          audience: job.audience,
-          caseLabel: job.caseLabel,
-        });
-        const status = existsSync(join(dir, EVALUATION_FILES.status))
-          ? await readJson(join(dir, EVALUATION_FILES.status), evalJobStatusSchema)
-          : null;
-        return { job, dir, status };
-      }),
-    );
-    if (mine.length > 0 && states.every((state) => state.status?.status === 'done'))
-      finished.push({ row, states });
-  }
-  if (finished.length === 0)
-    throw new UsageError(
-      `run "${options.run}" has no deck whose evaluations are all finished; run \`xsb eval --run ${options.run}\` first`,
-    );
-  const judges = new Set(finished.flatMap((entry) => entry.states.map((state) => state.status!.judge)));
-  if (judges.size > 1)
-    throw new UsageError(
-      `run "${options.run}" was evaluated by several judges (${[...judges].join(', ')}); anchors need one`,
-    );
-  const judge = [...judges][0]!;
+  const finished = await finishedDecks(layout, options.run);
+  const judge = singleJudge(finished, options.run);
   const size = Math.min(options.size ?? DEFAULT_ANCHOR_SIZE, finished.length);
   const seed = options.seed ?? 12;
   const chosen = sampleIndices(finished.length, size, createSeededRandom(seed)).map(
@@ -110,56 +181,8 @@ export async function freezeAnchors(
   const instances = await loadCaseInstances(options.dataDir, []);
   let rubricItems = 0;
   for (const { row, states } of chosen) {
-    const deckFile = join(
-      'decks',
-      row.system,
-      row.condition,
-      row.deckAudience,
-      row.caseLabel,
-      basename(row.deckFile),
-    );
-    await mkdir(join(dir, deckFile, '..'), { recursive: true });
-    await copyFile(row.deckFile, join(dir, deckFile));
-    const rubric = await freezeDeckRubric({
-      deckFile: row.deckFile,
-      judge,
-      instance: instances.get(row.caseLabel),
-      anchorDir: dir,
-      base: join('rubric', row.system, row.condition, row.deckAudience, row.caseLabel),
-    });
-    rubricItems += rubric?.items ?? 0;
-    set.decks.push({
-      system: row.system,
-      condition: row.condition,
-      deck_audience: row.deckAudience,
-      case_label: row.caseLabel,
-      file: deckFile,
-      sha256: await hashFile(row.deckFile),
-      probes_sha256: await hashFile(layout.probesFile(row.caseLabel)),
-      source_sha256: await hashFile(layout.sourceContextFile(row.caseLabel)),
-      ...(rubric ? { rubric } : {}),
-    });
-    for (const { job, dir: evaluationDir } of states) {
-      const base = join('verdicts', job.system, job.condition, job.audience, job.caseLabel);
-      await mkdir(join(dir, base), { recursive: true });
-      const scores = join(evaluationDir, EVALUATION_FILES.probeScores);
-      await copyFile(scores, join(dir, base, EVALUATION_FILES.probeScores));
-      set.item_count += (await readJsonlAll(scores, probeScoreSchema)).length;
-      const correctness = join(evaluationDir, EVALUATION_FILES.correctness);
-      const hasCorrectness = existsSync(correctness);
-      if (hasCorrectness) {
-        await copyFile(correctness, join(dir, base, EVALUATION_FILES.correctness));
-        set.item_count += (await readJson(correctness, correctnessSchema)).claims.length;
-      }
-      set.verdicts.push({
-        system: job.system,
-        condition: job.condition,
-        audience: job.audience,
-        case_label: job.caseLabel,
-        probe_scores: join(base, EVALUATION_FILES.probeScores),
-        correctness: hasCorrectness ? join(base, EVALUATION_FILES.correctness) : null,
-      });
-    }
+    rubricItems += await freezeDeck(set, dir, layout, row, instances.get(row.caseLabel));
+    for (const state of states) await freezeVerdicts(set, dir, state);
   }
   set.item_count += rubricItems;
   set.rubric_item_count = rubricItems;
