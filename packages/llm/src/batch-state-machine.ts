@@ -359,7 +359,7 @@ function limitBytes(settings: MachineSettings): number {
   return settings.maxBytesPerBatch - ENVELOPE_BYTES;
 }
 
-export function isFull(settings: MachineSettings, open: OpenChunk): boolean {
+function isFull(settings: MachineSettings, open: OpenChunk): boolean {
   return open.count >= settings.maxRequestsPerBatch || open.bytes >= limitBytes(settings);
 }
 
