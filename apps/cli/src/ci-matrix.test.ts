@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { makeTempDir } from '@xsb/core/testing';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { REPO_ROOT, repoFixture } from './testing-fixtures';
 import { readTree, treeDifferences, withoutCreatedAt } from './testing-trees';
+import { serveXsbOnPath, type XsbOnPath } from './testing-xsb-on-path';
 
 /**
  * docs/ci-matrix.md's GitHub Actions workflow and shell loop, taken out of the page and run here (not on
@@ -39,7 +39,7 @@ const fenced = (text: string, lang: string): string[] =>
 
 let root: string;
 let cleanup: () => Promise<void>;
-let bin: string;
+let xsb: XsbOnPath;
 
 /** A repository checkout as the workflow expects it: `data/sources/<case>/…` and `data/run_sheet.csv`. */
 async function checkout(dir: string): Promise<string> {
@@ -53,13 +53,16 @@ async function checkout(dir: string): Promise<string> {
   return dir;
 }
 
-/** Runs a script with bash as a runner would: `xsb` on PATH (the CLI on its sources), a sealed HOME and cache. */
+/**
+ * Runs a script with bash as a runner would: `xsb` on PATH (each call runs the CLI in this process, so
+ * the 40-odd commands load it once), a sealed HOME and cache.
+ */
 async function bash(script: string, cwd: string, env: Record<string, string>): Promise<void> {
   try {
     await exec('bash', ['-e', '-c', script], {
       cwd,
       env: {
-        PATH: `${bin}:${process.env.PATH ?? ''}`,
+        PATH: `${xsb.bin}:${process.env.PATH ?? ''}`,
         HOME: cwd,
         XDG_CACHE_HOME: join(cwd, '.cache'),
         ...env,
@@ -153,16 +156,7 @@ let unsharded: Map<string, Buffer>;
 
 beforeAll(async () => {
   ({ dir: root, cleanup } = await makeTempDir('xsb-ci-matrix-'));
-  bin = join(root, 'bin');
-  await mkdir(bin);
-  const tsx = createRequire(join(REPO_ROOT, 'apps/cli/package.json')).resolve('tsx');
-  const tsxLoader = join(tsx, '..', 'loader.mjs');
-  await writeFile(
-    join(bin, 'xsb'),
-    // tsx resolves the workspace packages to their sources through the root tsconfig's paths.
-    `#!/bin/sh\nTSX_TSCONFIG_PATH="${join(REPO_ROOT, 'tsconfig.json')}" exec "${process.execPath}" --import "file://${tsxLoader}" "${join(REPO_ROOT, 'apps/cli/src/main.ts')}" "$@"\n`,
-  );
-  await chmod(join(bin, 'xsb'), 0o755);
+  xsb = await serveXsbOnPath(root);
   // The unsharded run: the shard job's commands once, without --shard, then aggregate.
   const workflow = parse(fenced(await page(), 'yaml')[0] ?? '') as Workflow;
   const stages = workflow.jobs.shard.steps.find((step) => step.name === 'Stages 1-5 on one shard')?.run ?? '';
@@ -173,8 +167,9 @@ beforeAll(async () => {
     JUDGE: 'lexical',
   });
   unsharded = await artifactsOf(join(dir, 'data'));
-}, 600_000);
+}, 240_000);
 afterAll(async () => {
+  await xsb?.close();
   await cleanup();
 });
 
@@ -223,7 +218,7 @@ describe('docs/ci-matrix.md', () => {
       4,
     );
     expect(treeDifferences(unsharded, merged, sameUpToTime)).toEqual([]);
-  }, 600_000);
+  }, 240_000);
 
   it('the shell loop: n = 3 shard folders merged and aggregated equal the unsharded run', async () => {
     const loop = fenced(await page(), 'sh').find((block) => block.includes('for I in')) ?? '';
@@ -233,5 +228,5 @@ describe('docs/ci-matrix.md', () => {
     expect((await readdir(join(dir, 'shards'))).sort()).toEqual(['shard-0', 'shard-1', 'shard-2']);
     const merged = await artifactsOf(join(dir, 'merged'));
     expect(treeDifferences(unsharded, merged, sameUpToTime)).toEqual([]);
-  }, 600_000);
+  }, 240_000);
 });
