@@ -1,7 +1,14 @@
 import { resolve } from 'node:path';
 import { emptyProbeBankWarnings, plural, progressListener, RunLayout } from '@xsb/core';
 import { createJudge } from '@xsb/llm';
-import { createProbeGenerator, generateRunProbes, PROBE_DEFAULTS, templateLanguageNote } from '@xsb/probes';
+import {
+  type CaseProbesResult,
+  createProbeGenerator,
+  generateRunProbes,
+  PROBE_DEFAULTS,
+  templateLanguageNote,
+} from '@xsb/probes';
+import type { CliContext } from '../cli-context';
 import {
   addBatchFlags,
   type BatchFlags,
@@ -70,85 +77,98 @@ export const probesCommand: CommandModule = {
       .option('--force', 'rebuild banks that are already finished');
     addBatchFlags(command, '<data>/batches/')
       .option('--json', 'print the result rows as JSON')
-      .action(async (flags: ProbesFlags) => {
-        const k = integerFlag('--k', flags.k, PROBE_DEFAULTS.k, 1);
-        // Spec 000 gives negative values a meaning (chunk_chars <= 0: one chunk; overlap max(0, ·)), so
-        // they are accepted as written rather than refused.
-        const chunkChars = integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars);
-        const chunkOverlap = integerFlag('--chunk-overlap', flags.chunkOverlap, PROBE_DEFAULTS.chunkOverlap);
-        // Unset: the retained source `xsb sources` decided (max chars, pages) is kept.
-        const sourceChars = optionalIntegerFlag('--source-chars', flags.sourceChars, 1);
-        const pages = pagesFlag(flags.pages);
-        const shard = shardFlag(flags.shard);
-        const { config, env } = context.loadConfig(configFlags(flags));
-        const dataDir = resolve(context.io.cwd, config.dataDir);
-        const layout = new RunLayout(dataDir);
-        const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
-        const clientOptions = llmClientOptions(context, config, env, batch);
-        const generator = createProbeGenerator(createJudge(config.judge, clientOptions));
-        // With --batch, every case's generations are asked at once so one batch collects them all.
-        const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
-        const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
-        const mineruCacheDir = mineruCacheDirFor(config, env);
-        const results = await generateRunProbes(layout, discovered, {
-          generator,
-          k,
-          chunkChars,
-          chunkOverlap,
-          sourceChars,
-          force: Boolean(flags.force),
-          sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir, pages },
-          ...(concurrency !== undefined ? { concurrency } : {}),
-          onEvent: progressListener(context.progress()),
-        });
-        const rows = results.map((result) => ({
-          case_id: result.caseId,
-          status: result.status,
-          judge: result.generationStatus?.judge ?? config.judge,
-          chunks: result.generationStatus?.chunking.chunk_count ?? 0,
-          ...(result.generationStatus?.counts ?? {
-            generated: 0,
-            filtered: 0,
-            ungrounded: 0,
-            duplicates: 0,
-            final: 0,
-          }),
-          error: result.error ?? null,
-        }));
-        if (flags.json) context.printJson(rows);
-        else {
-          printTable(
-            context.print,
-            ['case', 'chunks', 'generated', 'filtered', 'ungrounded', 'duplicates', 'final', 'status'],
-            rows.map((row) => [
-              row.case_id,
-              String(row.chunks),
-              String(row.generated),
-              String(row.filtered),
-              String(row.ungrounded),
-              String(row.duplicates),
-              String(row.final),
-              row.status,
-            ]),
-          );
-          const count = (status: string) => rows.filter((row) => row.status === status).length;
-          context.print(
-            `${plural(rows.length, 'case')}: ${count('complete')} built, ${count('skipped')} skipped, ${count('failed')} failed (judge ${generator.id})`,
-          );
-          for (const row of rows) if (row.error) context.warn(`ERROR: ${row.case_id}: ${row.error}`);
-          for (const result of results) {
-            const note = result.generationStatus && templateLanguageNote(result.generationStatus);
-            if (note) context.print(`note: ${note}`);
-          }
-        }
-        // An empty bank is a valid result (e.g. a source without facts the generator can use), but
-        // every later number for that case is empty too; each later stage repeats this line.
-        for (const line of await emptyProbeBankWarnings(
-          layout,
-          results.map((result) => result.caseId),
-        ))
-          context.warn(line);
-        if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
-      });
+      .action((flags: ProbesFlags) => runProbes(context, flags));
   },
 };
+
+async function runProbes(context: CliContext, flags: ProbesFlags): Promise<void> {
+  const k = integerFlag('--k', flags.k, PROBE_DEFAULTS.k, 1);
+  // Spec 000 gives negative values a meaning (chunk_chars <= 0: one chunk; overlap max(0, ·)), so
+  // they are accepted as written rather than refused.
+  const chunkChars = integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars);
+  const chunkOverlap = integerFlag('--chunk-overlap', flags.chunkOverlap, PROBE_DEFAULTS.chunkOverlap);
+  // Unset: the retained source `xsb sources` decided (max chars, pages) is kept.
+  const sourceChars = optionalIntegerFlag('--source-chars', flags.sourceChars, 1);
+  const pages = pagesFlag(flags.pages);
+  const shard = shardFlag(flags.shard);
+  const { config, env } = context.loadConfig(configFlags(flags));
+  const dataDir = resolve(context.io.cwd, config.dataDir);
+  const layout = new RunLayout(dataDir);
+  const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
+  const clientOptions = llmClientOptions(context, config, env, batch);
+  const generator = createProbeGenerator(createJudge(config.judge, clientOptions));
+  // With --batch, every case's generations are asked at once so one batch collects them all.
+  const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
+  const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
+  const mineruCacheDir = mineruCacheDirFor(config, env);
+  const results = await generateRunProbes(layout, discovered, {
+    generator,
+    k,
+    chunkChars,
+    chunkOverlap,
+    sourceChars,
+    force: Boolean(flags.force),
+    sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir, pages },
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    onEvent: progressListener(context.progress()),
+  });
+  printProbeRows(context, results, config.judge, generator.id, Boolean(flags.json));
+  // An empty bank is a valid result (e.g. a source without facts the generator can use), but
+  // every later number for that case is empty too; each later stage repeats this line.
+  for (const line of await emptyProbeBankWarnings(
+    layout,
+    results.map((result) => result.caseId),
+  ))
+    context.warn(line);
+  if (results.some((result) => result.status === 'failed')) reportExitCode(1);
+}
+
+/** One row per case, as a table (with errors and language notes) or as JSON. */
+function printProbeRows(
+  context: CliContext,
+  results: readonly CaseProbesResult[],
+  configJudge: string,
+  judgeId: string,
+  json: boolean,
+): void {
+  const rows = results.map((result) => ({
+    case_id: result.caseId,
+    status: result.status,
+    judge: result.generationStatus?.judge ?? configJudge,
+    chunks: result.generationStatus?.chunking.chunk_count ?? 0,
+    ...(result.generationStatus?.counts ?? {
+      generated: 0,
+      filtered: 0,
+      ungrounded: 0,
+      duplicates: 0,
+      final: 0,
+    }),
+    error: result.error ?? null,
+  }));
+  if (json) context.printJson(rows);
+  else {
+    printTable(
+      context.print,
+      ['case', 'chunks', 'generated', 'filtered', 'ungrounded', 'duplicates', 'final', 'status'],
+      rows.map((row) => [
+        row.case_id,
+        String(row.chunks),
+        String(row.generated),
+        String(row.filtered),
+        String(row.ungrounded),
+        String(row.duplicates),
+        String(row.final),
+        row.status,
+      ]),
+    );
+    const count = (status: string) => rows.filter((row) => row.status === status).length;
+    context.print(
+      `${plural(rows.length, 'case')}: ${count('complete')} built, ${count('skipped')} skipped, ${count('failed')} failed (judge ${judgeId})`,
+    );
+    for (const row of rows) if (row.error) context.warn(`ERROR: ${row.case_id}: ${row.error}`);
+    for (const result of results) {
+      const note = result.generationStatus && templateLanguageNote(result.generationStatus);
+      if (note) context.print(`note: ${note}`);
+    }
+  }
+}

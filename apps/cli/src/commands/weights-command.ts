@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { emptyProbeBankWarnings, plural, progressListener, RunLayout, UsageError } from '@xsb/core';
 import { createJudge } from '@xsb/llm';
-import { createUtilityJudge, loadAudienceProfiles, WEIGHT_DEFAULTS, weighRun } from '@xsb/weights';
+import {
+  createUtilityJudge,
+  loadAudienceProfiles,
+  WEIGHT_DEFAULTS,
+  type WeightsRow,
+  weighRun,
+} from '@xsb/weights';
+import type { CliContext } from '../cli-context';
 import {
   addBatchFlags,
   type BatchFlags,
@@ -61,68 +68,78 @@ export const weightsCommand: CommandModule = {
       .option('--force', 'redo weights that are already finished');
     addBatchFlags(command, '<data>/batches/')
       .option('--json', 'print the result rows as JSON')
-      .action(async (flags: WeightsFlags) => {
-        const k = integerFlag('--k', flags.k, WEIGHT_DEFAULTS.k, 1);
-        const shard = shardFlag(flags.shard);
-        const batchSize = integerFlag('--batch-size', flags.batchSize, WEIGHT_DEFAULTS.batchSize, 1);
-        const { config, env } = context.loadConfig(configFlags(flags));
-        const profiles = await loadAudienceProfiles(
-          flags.audiences ? resolve(context.io.cwd, flags.audiences) : undefined,
-        );
-        const unknownAudiences = (flags.audience ?? []).filter((id) => !profiles.has(id));
-        if (unknownAudiences.length > 0) {
-          throw new UsageError(
-            `unknown audience ${unknownAudiences.map((id) => JSON.stringify(id)).join(', ')} (known: ${[...profiles.keys()].join(', ')}; add profiles with --audiences <file>)`,
-          );
-        }
-        const dataDir = resolve(context.io.cwd, config.dataDir);
-        const layout = new RunLayout(dataDir);
-        const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
-        const clientOptions = llmClientOptions(context, config, env, batch);
-        const judge = createUtilityJudge(createJudge(config.judge, clientOptions));
-        // With --batch, every pair's judgments are asked at once so one batch collects them all.
-        const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
-        const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
-        const rows = await weighRun(layout, discovered, {
-          judge,
-          profiles,
-          ...(flags.audience ? { audiences: flags.audience } : {}),
-          k,
-          batchSize,
-          force: Boolean(flags.force),
-          ...(concurrency !== undefined ? { concurrency } : {}),
-          onEvent: progressListener(context.progress()),
-        });
-        if (flags.json) context.printJson(rows);
-        else {
-          printTable(
-            context.print,
-            ['case', 'audience', 'rows', 'failures', 'high_variance', 'status'],
-            rows.map((row) => [
-              row.caseLabel,
-              row.audience,
-              String(row.rows),
-              String(row.failures),
-              String(row.highVariance),
-              row.status,
-            ]),
-          );
-          const count = (status: string) => rows.filter((row) => row.status === status).length;
-          context.print(
-            `${plural(rows.length, 'case-audience pair')}: ${count('complete')} weighted, ${count('skipped')} skipped, ${count('failed')} failed (judge ${judge.id}, k ${k})`,
-          );
-          for (const row of rows)
-            if (row.error) context.warn(`ERROR: ${row.caseLabel}/${row.audience}: ${row.error}`);
-        }
-        const withBank = discovered.cases.filter((sourceCase) =>
-          existsSync(layout.probesFile(sourceCase.caseId)),
-        );
-        for (const line of await emptyProbeBankWarnings(
-          layout,
-          withBank.map((sourceCase) => sourceCase.caseId),
-        ))
-          context.warn(line);
-        if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
-      });
+      .action((flags: WeightsFlags) => runWeights(context, flags));
   },
 };
+
+async function runWeights(context: CliContext, flags: WeightsFlags): Promise<void> {
+  const k = integerFlag('--k', flags.k, WEIGHT_DEFAULTS.k, 1);
+  const shard = shardFlag(flags.shard);
+  const batchSize = integerFlag('--batch-size', flags.batchSize, WEIGHT_DEFAULTS.batchSize, 1);
+  const { config, env } = context.loadConfig(configFlags(flags));
+  const profiles = await loadAudienceProfiles(
+    flags.audiences ? resolve(context.io.cwd, flags.audiences) : undefined,
+  );
+  const unknownAudiences = (flags.audience ?? []).filter((id) => !profiles.has(id));
+  if (unknownAudiences.length > 0) {
+    throw new UsageError(
+      `unknown audience ${unknownAudiences.map((id) => JSON.stringify(id)).join(', ')} (known: ${[...profiles.keys()].join(', ')}; add profiles with --audiences <file>)`,
+    );
+  }
+  const dataDir = resolve(context.io.cwd, config.dataDir);
+  const layout = new RunLayout(dataDir);
+  const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
+  const clientOptions = llmClientOptions(context, config, env, batch);
+  const judge = createUtilityJudge(createJudge(config.judge, clientOptions));
+  // With --batch, every pair's judgments are asked at once so one batch collects them all.
+  const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
+  const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
+  const rows = await weighRun(layout, discovered, {
+    judge,
+    profiles,
+    ...(flags.audience ? { audiences: flags.audience } : {}),
+    k,
+    batchSize,
+    force: Boolean(flags.force),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    onEvent: progressListener(context.progress()),
+  });
+  printWeightRows(context, rows, `judge ${judge.id}, k ${k}`, Boolean(flags.json));
+  const withBank = discovered.cases.filter((sourceCase) => existsSync(layout.probesFile(sourceCase.caseId)));
+  for (const line of await emptyProbeBankWarnings(
+    layout,
+    withBank.map((sourceCase) => sourceCase.caseId),
+  ))
+    context.warn(line);
+  if (rows.some((row) => row.status === 'failed')) reportExitCode(1);
+}
+
+/** One row per case × audience, as a table (with errors) or as JSON. */
+function printWeightRows(
+  context: CliContext,
+  rows: readonly WeightsRow[],
+  judged: string,
+  json: boolean,
+): void {
+  if (json) context.printJson(rows);
+  else {
+    printTable(
+      context.print,
+      ['case', 'audience', 'rows', 'failures', 'high_variance', 'status'],
+      rows.map((row) => [
+        row.caseLabel,
+        row.audience,
+        String(row.rows),
+        String(row.failures),
+        String(row.highVariance),
+        row.status,
+      ]),
+    );
+    const count = (status: string) => rows.filter((row) => row.status === status).length;
+    context.print(
+      `${plural(rows.length, 'case-audience pair')}: ${count('complete')} weighted, ${count('skipped')} skipped, ${count('failed')} failed (${judged})`,
+    );
+    for (const row of rows)
+      if (row.error) context.warn(`ERROR: ${row.caseLabel}/${row.audience}: ${row.error}`);
+  }
+}
