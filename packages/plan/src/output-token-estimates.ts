@@ -5,10 +5,6 @@
  * Output tokens are never reconciled to a bound (`xsb usage` shows them as they came).
  */
 export const OUTPUT_TOKEN_ESTIMATES = {
-  /** One probe-generation sample: 15–30 probes asked, ~22 of ~90 tokens (question, answer, a verbatim quote). */
-  probeGeneration: 2000,
-  /** Per probe of a utility batch: `{"probe_id", "utility", "rationale": one sentence}`. */
-  utilityPerProbe: 35,
   /** Per probe of an answerability batch: covered, a quoted answer, the slide, a confidence. */
   answerabilityPerProbe: 60,
   /** Per extracted claim: `{"slide", "claim"}`. */
