@@ -161,6 +161,8 @@ export interface Step extends Slice {
 }
 
 type RequestEvent = Extract<MachineEvent, { id: string }>;
+/** The event of a type (or types). */
+type On<T extends MachineEvent['type']> = Extract<MachineEvent, { type: T }>;
 type BatchEventOf = Exclude<Extract<MachineEvent, { localId: string }>, RequestEvent>;
 
 export function transition(settings: MachineSettings, slice: Slice, event: MachineEvent): Step {
@@ -226,12 +228,7 @@ function leave(settings: MachineSettings, slice: Slice, request: RequestState, i
   return settle(settings, slice, request, { type: 'drop', id });
 }
 
-function queue(
-  settings: MachineSettings,
-  slice: Slice,
-  request: RequestState,
-  event: Extract<MachineEvent, { type: 'queue' }>,
-): Step {
+function queue(settings: MachineSettings, slice: Slice, request: RequestState, event: On<'queue'>): Step {
   if (request.kind !== 'routing') return { ...slice, effects: [] };
   if (request.waiters === 0) return settle(settings, slice, request, { type: 'drop', id: event.id });
   if (event.bytes > settings.maxRequestBytes - ENVELOPE_BYTES) {
@@ -252,7 +249,7 @@ function intoBatch(
   settings: MachineSettings,
   slice: Slice,
   request: RequestState,
-  event: Extract<MachineEvent, { type: 'attach' | 'enter' }>,
+  event: On<'attach' | 'enter'>,
 ): Step {
   if (request.kind !== 'routing' && request.kind !== 'queued') return { ...slice, effects: [] };
   const rounds = request.rounds + (event.type === 'enter' ? 1 : 0);
@@ -270,7 +267,7 @@ function noAnswer(
   settings: MachineSettings,
   slice: Slice,
   request: RequestState,
-  event: Extract<MachineEvent, { type: 'no-answer' }>,
+  event: On<'no-answer'>,
 ): Step {
   const { id, why, batchId } = event;
   if (request.waiters === 0) return settle(settings, slice, request, { type: 'drop', id });
@@ -291,7 +288,7 @@ function again(
   settings: MachineSettings,
   slice: Slice,
   request: RequestState,
-  event: Extract<MachineEvent, { type: 'requeue' | 'reroute' }>,
+  event: On<'requeue' | 'reroute'>,
 ): Step {
   if (request.waiters === 0) return settle(settings, slice, request, { type: 'drop', id: event.id });
   const rounds = event.type === 'requeue' ? Math.max(0, request.rounds - 1) : request.rounds;
@@ -489,7 +486,7 @@ function polled(
   settings: MachineSettings,
   slice: Slice,
   batch: Extract<BatchPhase, { kind: 'polling' }>,
-  event: Extract<MachineEvent, { type: 'polled' }>,
+  event: On<'polled'>,
 ): Step {
   const { localId, progress, at } = event;
   const { batchId } = batch;
