@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { ConfigError, InputError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discoverSourceCases, loadSourceCase } from './discover-source-cases';
+import {
+  discoverSourceCases,
+  loadSourceCase,
+  sourceTypeOfCase,
+  theOneSourceFile,
+} from './discover-source-cases';
 import { writeSourceCase } from './write-source-case';
 
 let root: string;
@@ -117,5 +122,38 @@ describe('discoverSourceCases', () => {
   it('is a configuration error when the sources folder is missing', async () => {
     await expect(discoverSourceCases(data)).rejects.toBeInstanceOf(ConfigError);
     await expect(discoverSourceCases(data)).rejects.toThrow(/sources: no such folder/);
+  });
+});
+
+describe('theOneSourceFile', () => {
+  it('takes the single file and refuses none or several, naming the folder', () => {
+    expect(theOneSourceFile(['paper.pdf'], '/d/c1')).toBe('paper.pdf');
+    expect(() => theOneSourceFile([], '/d/c1')).toThrow(
+      expect.objectContaining({ code: 'no_source_file', file: '/d/c1' }),
+    );
+    expect(() => theOneSourceFile(['a.md', 'b.pdf'], '/d/c1')).toThrow(/found 2: a\.md, b\.pdf/);
+  });
+});
+
+describe('sourceTypeOfCase', () => {
+  const files = { metadataFile: '/d/c1/source_metadata.json', sourceFile: '/d/c1/notes.data' };
+  it('takes the extension, which the metadata may repeat but not contradict', () => {
+    expect(sourceTypeOfCase('paper.pdf', {}, files)).toBe('pdf');
+    expect(sourceTypeOfCase('paper.pdf', { source_type: 'pdf' }, files)).toBe('pdf');
+    expect(() => sourceTypeOfCase('paper.pdf', { source_type: 'html' }, files)).toThrow(
+      expect.objectContaining({ code: 'source_type_mismatch', file: files.metadataFile }),
+    );
+  });
+  it('falls back to the metadata for an unknown extension, else names the file', () => {
+    expect(sourceTypeOfCase('notes.data', { source_type: 'text' }, files)).toBe('text');
+    expect(() => sourceTypeOfCase('notes.data', {}, files)).toThrow(
+      expect.objectContaining({ code: 'unknown_source_type', file: files.sourceFile }),
+    );
+    expect(() => sourceTypeOfCase('old.doc', {}, files)).toThrow(/cannot read the binary \.doc format/);
+  });
+  it('refuses a source_path naming another file', () => {
+    expect(() => sourceTypeOfCase('paper.pdf', { source_path: 'x/other.pdf' }, files)).toThrow(
+      expect.objectContaining({ code: 'source_path_mismatch' }),
+    );
   });
 });

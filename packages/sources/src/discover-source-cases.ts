@@ -94,19 +94,7 @@ export async function discoverSourceCases(dataDir: string): Promise<DiscoveredSo
 /** Reads one case folder; throws InputError naming the folder or file when it is unusable. */
 export async function loadSourceCase(dataDir: string, caseId: string): Promise<SourceCase> {
   const dir = join(dataDir, 'sources', assertSafePathPart(caseId, 'case id'));
-  let dirents: Dirent[];
-  try {
-    dirents = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such case folder' : `cannot read the case folder (${(error as Error).message})`;
-    throw new InputError(reason, { file: dir, code: 'no_case_folder', cause: error });
-  }
-  const names = dirents
-    .filter((d) => !d.name.startsWith('.') && d.name !== SOURCE_METADATA_FILE)
-    .map((d) => d.name)
-    .sort();
+  const names = await listCaseFiles(dir);
   const metadataFile = join(dir, SOURCE_METADATA_FILE);
   const input: SourceMetadataInput = (await exists(metadataFile))
     ? await readJson(metadataFile, sourceMetadataInputSchema)
@@ -117,47 +105,13 @@ export async function loadSourceCase(dataDir: string, caseId: string): Promise<S
       { file: metadataFile, code: 'case_id_mismatch' },
     );
   }
-  if (names.length === 0) {
-    throw new InputError('no source file in the case folder (expected one .pdf, .html, .md or .txt)', {
-      file: dir,
-      code: 'no_source_file',
-    });
-  }
-  if (names.length > 1) {
-    throw new InputError(`expected exactly one source file, found ${names.length}: ${names.join(', ')}`, {
-      file: dir,
-      code: 'several_source_files',
-    });
-  }
-  const name = names[0]!;
+  const name = theOneSourceFile(names, dir);
   const sourceFile = join(dir, name);
   const info = await stat(sourceFile);
   if (!info.isFile()) {
     throw new InputError('the source must be a regular file', { file: sourceFile, code: 'not_a_file' });
   }
-  if (input.source_path !== undefined && basename(input.source_path) !== name) {
-    throw new InputError(
-      `source_path ${JSON.stringify(input.source_path)} does not name the case's source file ${JSON.stringify(name)}`,
-      { file: metadataFile, code: 'source_path_mismatch' },
-    );
-  }
-  const detected = sourceTypeForFile(name);
-  if (detected && input.source_type && input.source_type !== detected) {
-    throw new InputError(
-      `source_type ${JSON.stringify(input.source_type)} contradicts the file extension of ${name} (${detected})`,
-      { file: metadataFile, code: 'source_type_mismatch' },
-    );
-  }
-  const sourceType = detected ?? input.source_type;
-  if (!sourceType) {
-    const legacy = LEGACY_OFFICE_EXTENSIONS[extname(name).toLowerCase()];
-    throw new InputError(
-      legacy
-        ? `cannot read the binary ${extname(name)} format: save it as ${legacy} (or PDF) and replace the file`
-        : `unknown source type: use a ${Object.keys(SOURCE_TYPE_BY_EXTENSION).join(', ')} file, or set source_type (${sourceTypeSchema.options.join(', ')}) in source_metadata.json when the file has another extension`,
-      { file: sourceFile, code: 'unknown_source_type' },
-    );
-  }
+  const sourceType = sourceTypeOfCase(name, input, { metadataFile, sourceFile });
   const completed: SourceMetadata = validateRecord(
     sourceMetadataSchema,
     {
@@ -173,6 +127,73 @@ export async function loadSourceCase(dataDir: string, caseId: string): Promise<S
     { file: metadataFile },
   );
   return { caseId, dir, sourceFile, sourceType, metadata: completed };
+}
+
+/** The visible entries of a case folder other than its metadata file, sorted. */
+async function listCaseFiles(dir: string): Promise<string[]> {
+  let dirents: Dirent[];
+  try {
+    dirents = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such case folder' : `cannot read the case folder (${(error as Error).message})`;
+    throw new InputError(reason, { file: dir, code: 'no_case_folder', cause: error });
+  }
+  return dirents
+    .filter((d) => !d.name.startsWith('.') && d.name !== SOURCE_METADATA_FILE)
+    .map((d) => d.name)
+    .sort();
+}
+
+/** A case holds exactly one source file: its name, or an InputError naming the folder. */
+export function theOneSourceFile(names: readonly string[], dir: string): string {
+  if (names.length === 0) {
+    throw new InputError('no source file in the case folder (expected one .pdf, .html, .md or .txt)', {
+      file: dir,
+      code: 'no_source_file',
+    });
+  }
+  if (names.length > 1) {
+    throw new InputError(`expected exactly one source file, found ${names.length}: ${names.join(', ')}`, {
+      file: dir,
+      code: 'several_source_files',
+    });
+  }
+  return names[0]!;
+}
+
+/**
+ * The source type of a case: the file extension's, which source_metadata.json may repeat but not
+ * contradict, else the metadata's source_type; source_path, when given, must name the file.
+ */
+export function sourceTypeOfCase(
+  name: string,
+  input: SourceMetadataInput,
+  files: { metadataFile: string; sourceFile: string },
+): SourceType {
+  if (input.source_path !== undefined && basename(input.source_path) !== name) {
+    throw new InputError(
+      `source_path ${JSON.stringify(input.source_path)} does not name the case's source file ${JSON.stringify(name)}`,
+      { file: files.metadataFile, code: 'source_path_mismatch' },
+    );
+  }
+  const detected = sourceTypeForFile(name);
+  if (detected && input.source_type && input.source_type !== detected) {
+    throw new InputError(
+      `source_type ${JSON.stringify(input.source_type)} contradicts the file extension of ${name} (${detected})`,
+      { file: files.metadataFile, code: 'source_type_mismatch' },
+    );
+  }
+  const sourceType = detected ?? input.source_type;
+  if (sourceType) return sourceType;
+  const legacy = LEGACY_OFFICE_EXTENSIONS[extname(name).toLowerCase()];
+  throw new InputError(
+    legacy
+      ? `cannot read the binary ${extname(name)} format: save it as ${legacy} (or PDF) and replace the file`
+      : `unknown source type: use a ${Object.keys(SOURCE_TYPE_BY_EXTENSION).join(', ')} file, or set source_type (${sourceTypeSchema.options.join(', ')}) in source_metadata.json when the file has another extension`,
+    { file: files.sourceFile, code: 'unknown_source_type' },
+  );
 }
 
 async function exists(file: string): Promise<boolean> {

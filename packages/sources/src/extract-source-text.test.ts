@@ -6,7 +6,7 @@ import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTextPdf } from './build-text-pdf';
 import { discoverSourceCases, loadSourceCase } from './discover-source-cases';
-import { cutToMaxChars, extractSourceText } from './extract-source-text';
+import { clipToMaxChars, cutToMaxChars, extractSourceText } from './extract-source-text';
 import { startFakeMineruServer } from './fake-mineru-server';
 import { writeSourceCase } from './write-source-case';
 
@@ -155,4 +155,32 @@ describe('cutToMaxChars', () => {
 
 it('has its fixtures in the repository', () => {
   expect(existsSync(join(fixturesData, 'sources', 'energy_heat_pump_pilot', 'source.pdf'))).toBe(true);
+});
+
+describe('clipToMaxChars', () => {
+  it('keeps the pages that start inside the cut, clipped, and only furniture lines still whole', () => {
+    const full = 'aaaa\nbbbb\ncccc';
+    const spans = [
+      { page: 1, start: 0, end: 5 },
+      { page: 2, start: 5, end: 10 },
+      { page: 3, start: 10, end: 14 },
+    ];
+    const furniture = [
+      { page: 1, start: 0, end: 4, kind: 'running_header' as const },
+      { page: 2, start: 5, end: 9, kind: 'running_header' as const },
+    ];
+    const clipped = clipToMaxChars({ full, spans, furniture }, 7);
+    expect(clipped.text).toBe('aaaa\nbb');
+    expect(clipped.truncated).toBe(true);
+    expect(clipped.pages).toEqual([
+      { page: 1, start: 0, end: 5 },
+      { page: 2, start: 5, end: 7 },
+    ]);
+    expect(clipped.furniture).toEqual([furniture[0]]);
+  });
+  it('keeps the first page of an empty text', () => {
+    expect(
+      clipToMaxChars({ full: '', spans: [{ page: 1, start: 0, end: 0 }], furniture: [] }, 10).pages,
+    ).toEqual([{ page: 1, start: 0, end: 0 }]);
+  });
 });

@@ -78,87 +78,108 @@ export async function extractSourceText(
       : undefined;
   const bytes = await readSourceBytes(file, options.maxSourceBytes);
   const sourceSha256 = hashBytes(bytes);
-  let full: string;
-  let spans: SourcePageSpan[] = [];
-  let furniture: SourcePageFurniture[] = [];
-  let pageCount = 0;
-  let parser: ExtractedSource['parser'];
-  switch (sourceCase.sourceType) {
-    case 'pdf': {
-      const pdfParser = resolvePdfParser(options.pdfParser);
-      if (pdfParser === 'mineru') {
-        if (pageRange) {
-          throw new UsageError(
-            `--pages ${pageRange.spec} needs the unpdf parser: MinerU's output has no page boundaries`,
-          );
-        }
-        const env = options.env ?? process.env;
-        const parsed = await parsePdfWithMineru(bytes, file, {
-          env,
-          sourceSha256,
-          cacheDir: options.mineruCacheDir ?? resolveMineruCacheDir(env),
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-          ...(options.mineruPollIntervalMs !== undefined
-            ? { pollIntervalMs: options.mineruPollIntervalMs }
-            : {}),
-          ...(options.mineruTimeoutMs !== undefined ? { timeoutMs: options.mineruTimeoutMs } : {}),
-        });
-        full = parsed.markdown;
-        parser = 'mineru';
-      } else {
-        const { pages } = await extractPdfPages(bytes, file);
-        const selected = selectPages(pages, pageRange, file);
-        full = selected.text;
-        spans = selected.spans;
-        furniture = selected.furniture;
-        pageCount = pages.length;
-        parser = 'unpdf';
-      }
-      break;
-    }
-    case 'html':
-      assertHtmlSize(bytes, file, options.maxHtmlBytes ?? DEFAULT_MAX_HTML_BYTES);
-      full = extractHtmlText(bytes, file);
-      parser = 'html';
-      break;
-    case 'markdown':
-      full = extractPlainText(bytes, file);
-      parser = 'markdown';
-      break;
-    case 'text':
-      full = extractPlainText(bytes, file);
-      parser = 'text';
-      break;
-    case 'docx':
-    case 'odt':
-    case 'pptx': {
-      const office = extractOfficeText(bytes, file, sourceCase.sourceType);
-      full = office.text;
-      spans = office.pages;
-      pageCount = office.pageCount;
-      parser = sourceCase.sourceType;
-      if (full === '') throw new InputError('the document holds no text', { file, code: 'no_text' });
-      break;
-    }
-  }
-  const { text, truncated } = cutToMaxChars(full, maxChars);
-  const pages = spans
-    .filter((span) => span.start < text.length || (span.start === 0 && text.length === 0))
-    .map((span) => ({ ...span, end: Math.min(span.end, text.length) }));
-  // A furniture line cut by `maxChars` is no longer a whole line: only whole ones stay marked.
-  const kept = furniture.filter((line) => line.end <= text.length);
+  const raw =
+    sourceCase.sourceType === 'pdf'
+      ? await extractPdf(bytes, file, { sourceSha256, pageRange, options })
+      : extractDocument(bytes, file, sourceCase.sourceType, options);
+  const { text, truncated, pages, furniture } = clipToMaxChars(raw, maxChars);
   return {
     text,
-    parser,
+    parser: raw.parser,
     pages,
-    pageCount,
-    furniture: kept,
+    pageCount: raw.pageCount,
+    furniture,
     sourceSha256,
-    originalChars: full.length,
+    originalChars: raw.full.length,
     truncated,
     maxChars,
     ...(pageRange ? { pageRange: pageRange.spec } : {}),
   };
+}
+
+/** A source's whole text as its parser read it, before `maxChars`. */
+interface RawExtraction {
+  full: string;
+  spans: SourcePageSpan[];
+  furniture: SourcePageFurniture[];
+  pageCount: number;
+  parser: ExtractedSource['parser'];
+}
+
+async function extractPdf(
+  bytes: Uint8Array,
+  file: string,
+  at: { sourceSha256: string; pageRange: PageRange | undefined; options: ExtractSourceOptions },
+): Promise<RawExtraction> {
+  const { options, pageRange } = at;
+  if (resolvePdfParser(options.pdfParser) === 'unpdf') {
+    const { pages } = await extractPdfPages(bytes, file);
+    const selected = selectPages(pages, pageRange, file);
+    const { text: full, spans, furniture } = selected;
+    return { full, spans, furniture, pageCount: pages.length, parser: 'unpdf' };
+  }
+  if (pageRange) {
+    throw new UsageError(
+      `--pages ${pageRange.spec} needs the unpdf parser: MinerU's output has no page boundaries`,
+    );
+  }
+  const env = options.env ?? process.env;
+  const parsed = await parsePdfWithMineru(bytes, file, {
+    env,
+    sourceSha256: at.sourceSha256,
+    cacheDir: options.mineruCacheDir ?? resolveMineruCacheDir(env),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.mineruPollIntervalMs !== undefined ? { pollIntervalMs: options.mineruPollIntervalMs } : {}),
+    ...(options.mineruTimeoutMs !== undefined ? { timeoutMs: options.mineruTimeoutMs } : {}),
+  });
+  return { full: parsed.markdown, spans: [], furniture: [], pageCount: 0, parser: 'mineru' };
+}
+
+function extractDocument(
+  bytes: Uint8Array,
+  file: string,
+  sourceType: Exclude<SourceCase['sourceType'], 'pdf'>,
+  options: ExtractSourceOptions,
+): RawExtraction {
+  const plain = (full: string, parser: RawExtraction['parser']): RawExtraction => ({
+    full,
+    spans: [],
+    furniture: [],
+    pageCount: 0,
+    parser,
+  });
+  switch (sourceType) {
+    case 'html':
+      assertHtmlSize(bytes, file, options.maxHtmlBytes ?? DEFAULT_MAX_HTML_BYTES);
+      return plain(extractHtmlText(bytes, file), 'html');
+    case 'markdown':
+    case 'text':
+      return plain(extractPlainText(bytes, file), sourceType);
+    case 'docx':
+    case 'odt':
+    case 'pptx': {
+      const office = extractOfficeText(bytes, file, sourceType);
+      if (office.text === '') throw new InputError('the document holds no text', { file, code: 'no_text' });
+      return { ...plain(office.text, sourceType), spans: office.pages, pageCount: office.pageCount };
+    }
+  }
+}
+
+/**
+ * `maxChars` applied to an extraction: the kept text, its page spans clipped to it (a page starting
+ * past the cut is dropped), and the furniture lines still whole in it.
+ */
+export function clipToMaxChars(
+  raw: Pick<RawExtraction, 'full' | 'spans' | 'furniture'>,
+  maxChars: number,
+): { text: string; truncated: boolean; pages: SourcePageSpan[]; furniture: SourcePageFurniture[] } {
+  const { text, truncated } = cutToMaxChars(raw.full, maxChars);
+  const pages = raw.spans
+    .filter((span) => span.start < text.length || (span.start === 0 && text.length === 0))
+    .map((span) => ({ ...span, end: Math.min(span.end, text.length) }));
+  // A furniture line cut by `maxChars` is no longer a whole line: only whole ones stay marked.
+  const furniture = raw.furniture.filter((line) => line.end <= text.length);
+  return { text, truncated, pages, furniture };
 }
 
 /**
