@@ -10,7 +10,7 @@ import {
   type ProgressReporter,
 } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import { createLlmClient, isOfflineJudge, providerLimitsFor } from '@xsb/llm';
+import { createJudge, providerLimitsFor } from '@xsb/llm';
 import {
   evaluateOrReuse,
   evaluationFilesFor,
@@ -136,23 +136,24 @@ export async function runRubricJob(
   );
   context.signal.throwIfAborted();
   const limits = providerLimitsFor(judge.runtimeSpec, settings.providers);
-  const client = isOfflineJudge(judge.runtimeSpec)
-    ? null
-    : createLlmClient(judge.runtimeSpec, {
-        env: settings.env,
-        ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
-        ...(settings.noCache !== undefined ? { noCache: settings.noCache } : {}),
-        ...(limits ? { limits } : {}),
-        stage: 'rubric',
-      });
+  // Built from the store's path; recorded (and named in files) by its public spec.
+  const rubricJudge = {
+    ...createJudge(judge.runtimeSpec, {
+      env: settings.env,
+      ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
+      ...(settings.noCache !== undefined ? { noCache: settings.noCache } : {}),
+      ...(limits ? { limits } : {}),
+      stage: 'rubric',
+    }),
+    id: judge.spec,
+  };
   const files = evaluationFilesFor(deckPath, judge.spec);
   const { evaluation, outcome, presentbench } = await evaluateOrReuse(
     {
       instance,
       deck: await readDeck(deckPath),
       materials: await readMaterials(instance.materials),
-      client,
-      judgeId: judge.spec,
+      judge: rubricJudge,
       progress: progressFor(context),
     },
     files,

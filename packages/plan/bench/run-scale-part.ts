@@ -4,7 +4,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunLayout, readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
-import { type CreateLlmClientOptions, costOfUsage, createLlmClient, priceFor } from '@xsb/llm';
+import {
+  type CreateLlmClientOptions,
+  costOfUsage,
+  createLlmClient,
+  judgeFromClient,
+  priceFor,
+} from '@xsb/llm';
 import { runRubric } from '@xsb/rubric';
 import { CostPlanBuilder } from '../src/cost-plan-builder';
 import { planRubric } from '../src/plan-rubric';
@@ -64,8 +70,7 @@ async function planAndRunRubric(builder: CostPlanBuilder): Promise<{ planMs: num
     runRubric({
       instancesDir: options.instancesDir!,
       resultsDir,
-      client,
-      judgeId: options.judge,
+      judge: judgeFromClient(options.judge, client),
       concurrency: options.batch ? (client.preferredConcurrency ?? options.concurrency) : options.concurrency,
       instanceConcurrency: options.deckConcurrency ?? 1,
     });

@@ -2,7 +2,7 @@ import { copyFile, cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonlAll, type UsageLedgerEntry, usageLedgerEntrySchema } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient, preferredConcurrencyFor } from '@xsb/llm';
+import { createLlmClient, judgeFromClient, preferredConcurrencyFor } from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { runRubric } from '@xsb/rubric';
 import { writeLectureDeck } from '@xsb/rubric/testing';
@@ -78,8 +78,7 @@ describe('planRubric', () => {
       const { summary } = await runRubric({
         instancesDir,
         resultsDir,
-        client: createLlmClient(judge, clientOptions),
-        judgeId: judge,
+        judge: judgeFromClient(judge, createLlmClient(judge, clientOptions)),
         concurrency: preferredConcurrencyFor(judge, clientOptions),
         instanceConcurrency: deckConcurrency,
       });

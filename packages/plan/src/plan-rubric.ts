@@ -1,55 +1,59 @@
 import { readFile } from 'node:fs/promises';
 import { isXsbError } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import { isOfflineJudge, type LlmClient } from '@xsb/llm';
+import { describeJudge, type JudgeDescription } from '@xsb/llm';
 import {
-  checklistRequests,
   type EvaluateDeckOptions,
   evaluationFilesFor,
   findInstances,
   findPresentBenchDeck,
   matchingStoredEvaluation,
+  RUBRIC_ITEM_STAGE,
   type RubricInstance,
+  type RubricItemListOptions,
+  type RubricItemUnit,
   readMaterials,
+  rubricItemWorkList,
 } from '@xsb/rubric';
 import type { CostPlanBuilder } from './cost-plan-builder';
-import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
-import { planningClient } from './plan-weights';
 
-export const RUBRIC_ITEM_STAGE = 'rubric.item';
+export { RUBRIC_ITEM_STAGE };
 
 /** The options of `runRubric` (`xsb rubric run`) that decide which calls it makes. */
 export interface PlanRubricOptions
-  extends Pick<EvaluateDeckOptions, 'parser' | 'maxAttempts' | 'standIn' | 'slideCountOn' | 'layoutOptions'> {
+  extends Pick<
+    EvaluateDeckOptions,
+    'parser' | 'maxAttempts' | 'standIn' | 'slideCountOn' | 'layoutOptions' | 'warmPrefixCache'
+  > {
   instancesDir: string;
   resultsDir: string;
   force?: boolean;
   attachPdf?: boolean;
   /** Only the instances this keeps (e.g. a `--shard`), by their path under the instances folder. */
   include?: (relativePath: string) => boolean;
+  /** What the judge is (default: `describeJudge` of the plan's judge spec). */
+  judge?: JudgeDescription;
 }
 
 /**
- * The checklist calls of `xsb rubric run`: for every instance with a deck, the evaluation beside it
- * is reused when its input hash matches (resumed: only unanswered items are asked again), otherwise
- * every LLM item is one call of `buildSharedPrefix` + `buildChecklistRequest`, in the order
- * `evaluateDeck` sends them (the first item of each tier alone, so it writes the prefix cache the
- * rest read). Items decided by code, or replaced by a layout check, make no call. Exact: the first
- * attempt of each item (an answer without a `\boxed{}` verdict is asked again; those repeats are not
- * planned). Instances are read one at a time, so the plan's memory does not grow with their number.
+ * The checklist calls of `xsb rubric run`: for every instance with a deck, the items of
+ * `rubricItemWorkList`, the list `evaluateDeck` runs — an item kept from the stored evaluation beside
+ * the deck (same input hash) is reused, one decided by code or the offline judge makes no call, every
+ * other is its one request, in sending order. Exact: the first attempt of each item (an answer without
+ * a `\boxed{}` verdict is asked again; those repeats are not planned). Instances are read one at a
+ * time, so the plan's memory does not grow with their number.
  */
 export async function planRubric(
   builder: CostPlanBuilder,
   options: PlanRubricOptions,
 ): Promise<{ instances: number; failures: string[] }> {
-  const judgeId = builder.context.judge;
-  const client = isOfflineJudge(judgeId) ? null : planningClient(judgeId);
+  const judge = options.judge ?? describeJudge(builder.context.judge);
   const failures: string[] = [];
   builder.stage(RUBRIC_ITEM_STAGE);
   const entries = (await findInstances(options.instancesDir)).filter(
     (entry) => options.include?.(entry.relativePath) ?? true,
   );
-  if (!client)
+  if (judge.kind === 'offline')
     builder.note(
       'rubric with the lexical judge: checklist items are not judged (no calls); checks still run',
     );
@@ -61,7 +65,7 @@ export async function planRubric(
         failures.push(`${entry.relativePath}: no slides.pdf or slides.pptx`);
         continue;
       }
-      await planRubricDeck(builder, { ...options, instance, deckPath }, client);
+      await planRubricDeck(builder, { ...options, instance, deckPath, judge });
     } catch (error) {
       if (!isXsbError(error) || error.kind !== 'input') throw error;
       failures.push(`${entry.relativePath}: ${error.message}`);
@@ -71,9 +75,42 @@ export async function planRubric(
   return { instances: entries.length, failures };
 }
 
+/** The work list of one deck as `evaluateOrReuse` would run it (resumed from a current stored evaluation). */
+export async function rubricDeckWorkList(
+  options: Omit<PlanRubricOptions, 'instancesDir' | 'resultsDir' | 'include' | 'judge'> & {
+    instance: RubricInstance;
+    deckPath: string;
+    judge: JudgeDescription;
+  },
+): Promise<RubricItemUnit[]> {
+  const { instance, deckPath, judge } = options;
+  const deck = await readDeck(deckPath);
+  const listOptions: RubricItemListOptions = {
+    instance,
+    deck,
+    materials: await readMaterials(instance.materials),
+    ...(options.attachPdf && deck.format === 'pdf'
+      ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
+      : {}),
+    judge,
+    ...(options.parser ? { parser: options.parser } : {}),
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+    ...(options.standIn ? { standIn: options.standIn } : {}),
+    ...(options.slideCountOn ? { slideCountOn: options.slideCountOn } : {}),
+    ...(options.layoutOptions ? { layoutOptions: options.layoutOptions } : {}),
+    ...(options.warmPrefixCache === false ? { warmPrefixCache: false } : {}),
+  };
+  const previous = await matchingStoredEvaluation(
+    listOptions,
+    evaluationFilesFor(deckPath, judge.id),
+    options.force,
+  );
+  return rubricItemWorkList(previous ? { ...listOptions, resumeFrom: previous } : listOptions);
+}
+
 /**
- * One deck against one instance (`xsb rubric eval`, and each deck of `planRubric`): the checklist
- * calls `evaluateOrReuse` would make, or the reuse of a current stored evaluation.
+ * One deck against one instance (`xsb rubric eval`, and each deck of `planRubric`): its work list
+ * priced — a kept item a judge answered counts as a reused call, a call item as its request.
  */
 export async function planRubricDeck(
   builder: CostPlanBuilder,
@@ -81,51 +118,15 @@ export async function planRubricDeck(
     instance: RubricInstance;
     deckPath: string;
   },
-  client: LlmClient | null = isOfflineJudge(builder.context.judge)
-    ? null
-    : planningClient(builder.context.judge),
 ): Promise<void> {
-  const judgeId = builder.context.judge;
-  const { instance, deckPath } = options;
+  const judge = options.judge ?? describeJudge(builder.context.judge);
   builder.stage(RUBRIC_ITEM_STAGE);
-  const deck = await readDeck(deckPath);
-  const evaluateOptions: EvaluateDeckOptions = {
-    instance,
-    deck,
-    materials: await readMaterials(instance.materials),
-    ...(options.attachPdf && deck.format === 'pdf'
-      ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
-      : {}),
-    client,
-    judgeId,
-    ...(options.parser ? { parser: options.parser } : {}),
-    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-    ...(options.standIn ? { standIn: options.standIn } : {}),
-    ...(options.slideCountOn ? { slideCountOn: options.slideCountOn } : {}),
-    ...(options.layoutOptions ? { layoutOptions: options.layoutOptions } : {}),
-  };
-  const previous = await matchingStoredEvaluation(
-    evaluateOptions,
-    evaluationFilesFor(deckPath, judgeId),
-    options.force,
-  );
-  const unanswered = previous?.items.some((item) => item.verdict === 'error') ?? false;
-  if (previous && (!unanswered || !client)) {
-    builder.reuse(RUBRIC_ITEM_STAGE, previous.items.filter((item) => item.attempts > 0).length);
-    return;
+  for (const unit of await rubricDeckWorkList({ ...options, judge })) {
+    const { decision, input } = unit;
+    if (decision.kind === 'reuse' && input.item.kind === 'kept' && input.item.result.attempts > 0)
+      builder.reuse(unit.stage, 1);
+    if (decision.kind !== 'call') continue;
+    for (const request of decision.requests)
+      await builder.add({ stage: unit.stage, request, outputTokens: decision.outputTokens });
   }
-  const requests = checklistRequests(
-    previous ? { ...evaluateOptions, resumeFrom: previous } : evaluateOptions,
-  );
-  if (previous)
-    builder.reuse(
-      RUBRIC_ITEM_STAGE,
-      previous.items.filter((item) => item.verdict !== 'error' && item.attempts > 0).length,
-    );
-  for (const { request } of requests)
-    await builder.add({
-      stage: RUBRIC_ITEM_STAGE,
-      request,
-      outputTokens: cappedOutput(OUTPUT_TOKEN_ESTIMATES.rubricItem, request.maxTokens),
-    });
 }

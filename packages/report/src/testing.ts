@@ -139,7 +139,7 @@ export async function writeHostileSources(dir: string): Promise<string> {
  * OpenAI client against the loopback fake server, whose answers cite slides. Returns the results root.
  */
 export async function prepareRubricResults(dir: string): Promise<string> {
-  const { createLlmClient } = await import('@xsb/llm');
+  const { createLlmClient, judgeFromClient } = await import('@xsb/llm');
   const { fakeProviderEnv, startFakeLlmServer } = await import('@xsb/llm/testing');
   const { runRubric } = await import('@xsb/rubric');
   const { writeLayoutFixtureDecks } = await import('@xsb/rubric/testing');
@@ -169,8 +169,10 @@ export async function prepareRubricResults(dir: string): Promise<string> {
       await runRubric({
         instancesDir,
         resultsDir: results,
-        client: createLlmClient('openai:gpt-report', { env: fakeProviderEnv(server), noCache: true }),
-        judgeId: 'openai:gpt-report',
+        judge: judgeFromClient(
+          'openai:gpt-report',
+          createLlmClient('openai:gpt-report', { env: fakeProviderEnv(server), noCache: true }),
+        ),
       });
     }
   } finally {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
 import { readDeck } from '@xsb/decks';
-import { createLlmClient } from '@xsb/llm';
+import { createLlmClient, judgeFromClient } from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { cachedInputShare, evaluateDeck } from '../src/evaluate-deck';
 import { runLayoutChecks } from '../src/layout-checks';
@@ -40,8 +40,7 @@ try {
         instance,
         deck,
         materials,
-        client,
-        judgeId: judge,
+        judge: judgeFromClient(judge, client),
         maxAttempts: 1,
       });
       const ms = performance.now() - started;

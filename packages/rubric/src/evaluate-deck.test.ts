@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Deck } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { readDeck } from '@xsb/decks';
-import { createLlmClient } from '@xsb/llm';
+import { createLlmClient, judgeFromClient, offlineJudge } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETRY_INSTRUCTION } from './checklist-item-judge';
@@ -84,8 +84,7 @@ describe('evaluateDeck with scripted verdicts through the fake server (real SDK 
         instance,
         deck: cleanDeck,
         materials: await readMaterials(instance.materials),
-        client,
-        judgeId: judge,
+        judge: judgeFromClient(judge, client),
       });
       expect(evaluation).toMatchObject({
         parser: 'strict',
@@ -180,8 +179,7 @@ describe('evaluateDeck with scripted verdicts through the fake server (real SDK 
       instance,
       deck: cleanDeck,
       materials: await readMaterials(instance.materials),
-      client,
-      judgeId: 'openai:gpt-rubric-lenient',
+      judge: judgeFromClient('openai:gpt-rubric-lenient', client),
       parser: 'lenient',
     });
     expect(evaluation.parser).toBe('lenient');
@@ -214,8 +212,7 @@ describe('evaluateDeck with scripted verdicts through the fake server (real SDK 
         instance,
         deck: cleanDeck,
         materials: [],
-        client,
-        judgeId: 'openai:gpt-rubric-seed',
+        judge: judgeFromClient('openai:gpt-rubric-seed', client),
         concurrency: 1,
       });
       const seeds = boxless.requests.slice(0, 3).map((request) => request.body.seed);
@@ -240,8 +237,7 @@ describe('evaluateDeck with scripted verdicts through the fake server (real SDK 
       instance,
       deck: cleanDeck,
       materials: await readMaterials(instance.materials),
-      client,
-      judgeId: 'x',
+      judge: judgeFromClient('x', client),
     });
     const bodies = server.requests
       .slice(before)
@@ -296,8 +292,7 @@ describe('evaluateDeck when the provider fails an item', () => {
         instance,
         deck: cleanDeck,
         materials: [],
-        client,
-        judgeId: 'x',
+        judge: judgeFromClient('x', client),
       });
       const gate = evaluation.items.find(
         (item) => item.section === 'material_dependent' && item.key === '2.1',
@@ -324,8 +319,7 @@ describe('evaluateDeck with the PDF attached', () => {
       deck: cleanDeck,
       deckPdf: pdf,
       materials: [],
-      client,
-      judgeId: 'x',
+      judge: judgeFromClient('x', client),
       maxAttempts: 1,
     });
     const firstParts = server.requests
@@ -338,7 +332,13 @@ describe('evaluateDeck with the PDF attached', () => {
     expect(firstParts.length).toBeGreaterThan(0);
     expect(new Set(firstParts)).toEqual(new Set(['document']));
     await expect(
-      evaluateDeck({ instance, deck: defectDeck, deckPdf: pdf, materials: [], client, judgeId: 'x' }),
+      evaluateDeck({
+        instance,
+        deck: defectDeck,
+        deckPdf: pdf,
+        materials: [],
+        judge: judgeFromClient('x', client),
+      }),
     ).rejects.toThrow(/7 pages, more than the instruction's 5/);
   });
 });
@@ -349,8 +349,7 @@ describe('evaluateDeck offline and with truncation', () => {
       instance,
       deck: cleanDeck,
       materials: [],
-      client: null,
-      judgeId: 'lexical',
+      judge: offlineJudge,
     });
     expect(evaluation.items.filter((item) => item.verdict === 'not_judged')).toHaveLength(
       evaluation.items.length - 1,
@@ -397,8 +396,7 @@ describe('evaluateDeck offline and with truncation', () => {
       instance: longList,
       deck: defectDeck,
       materials: [],
-      client,
-      judgeId: 'x',
+      judge: judgeFromClient('x', client),
       standIn: 'replace',
     });
     expect(evaluation).toMatchObject({ slide_count: 7, judged_slide_count: 5, truncated: true });
@@ -424,8 +422,7 @@ describe('evaluateDeck offline and with truncation', () => {
       instance,
       deck: defectDeck,
       materials: [],
-      client: null,
-      judgeId: 'lexical',
+      judge: offlineJudge,
       slideCountOn: 'delivered',
     });
     expect(delivered.items[0]).toMatchObject({
@@ -442,7 +439,12 @@ describe('evaluateDeck offline and with truncation', () => {
       env: fakeProviderEnv(server),
       noCache: true,
     });
-    const options = { instance, deck: cleanDeck, materials: [], client, judgeId: 'openai:gpt-rubric-resume' };
+    const options = {
+      instance,
+      deck: cleanDeck,
+      materials: [],
+      judge: judgeFromClient('openai:gpt-rubric-resume', client),
+    };
     const first = await evaluateDeck(options);
     const before = server.requests.length;
     const resumed = await evaluateDeck({ ...options, resumeFrom: first });
@@ -470,8 +472,7 @@ describe('prompt-prefix caching for one fixture deck', () => {
           instance: appendix,
           deck,
           materials: await readMaterials(appendix.materials),
-          client,
-          judgeId: judge,
+          judge: judgeFromClient(judge, client),
           maxAttempts: 1,
         });
         const share = cachedInputShare(evaluation.usage) as number;

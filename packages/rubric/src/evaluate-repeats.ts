@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isXsbError, type RubricEvaluation, readJson, rubricEvaluationSchema, writeJson } from '@xsb/core';
 import { repeatClient } from '@xsb/llm';
-import { type EvaluateDeckOptions, evaluateDeck, evaluationInputHash } from './evaluate-deck';
+import { type EvaluateDeckOptions, evaluateDeck } from './evaluate-deck';
+import { evaluationInputHash } from './rubric-item-work-list';
 
 const EVALUATION_SUFFIX = /\.json$/;
 
@@ -51,13 +52,16 @@ export async function evaluateRepeats(
           : undefined;
       const previous = stored?.input_hash === hash ? stored : undefined;
       const unanswered = previous?.items.some((item) => item.verdict === 'error') ?? false;
-      if (previous && (!unanswered || !options.client)) {
+      if (previous && (!unanswered || options.judge.kind === 'offline')) {
         results.push({ repeat, file, outcome: 'reused', evaluation: previous });
         continue;
       }
       const evaluation = await evaluateDeck({
         ...options,
-        client: options.client ? repeatClient(options.client, repeat) : null,
+        judge:
+          options.judge.kind === 'offline'
+            ? options.judge
+            : { ...options.judge, client: repeatClient(options.judge.client, repeat) },
         ...(previous ? { resumeFrom: previous } : {}),
       });
       await writeJson(file, rubricEvaluationSchema, evaluation);

@@ -1,7 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient } from '@xsb/llm';
+import { createLlmClient, judgeFromClient } from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { describe, expect, it } from 'vitest';
 import { HOLISTIC_SYSTEM_PROMPT, judgeHolistic, parseHolisticAnswer, runHolistic } from './holistic-judge';
@@ -68,7 +68,10 @@ describe('runHolistic', () => {
       const rows = await runHolistic({
         instancesDir: join(__dirname, '../../../fixtures/rubric/appendix-cs-overview-ch1'),
         resultsDir: results,
-        client: createLlmClient('openai:gpt-holistic-run', { env: fakeProviderEnv(server), noCache: true }),
+        judge: judgeFromClient(
+          'openai:gpt-holistic-run',
+          createLlmClient('openai:gpt-holistic-run', { env: fakeProviderEnv(server), noCache: true }),
+        ),
       });
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({

@@ -1,6 +1,6 @@
-import { type Deck, InputError, isXsbError } from '@xsb/core';
+import { type Deck, executeWorkList, InputError, isXsbError, UsageError, type WorkUnit } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import type { CompletionRequest, LlmClient } from '@xsb/llm';
+import type { CompletionRequest, Judge, JudgeDescription, LlmClient } from '@xsb/llm';
 import { z } from 'zod';
 import { renderDeckForJudge } from './checklist-item-judge';
 import { findPresentBenchDeck } from './load-presentbench-case';
@@ -33,9 +33,15 @@ function buildHolisticRequest(deck: Deck): CompletionRequest {
     messages: [{ role: 'user', content: renderDeckForJudge(deck) }],
     temperature: 0,
     maxTokens: 1024,
-    stage: 'rubric.holistic',
+    stage: HOLISTIC_STAGE,
   };
 }
+
+/** The stage id of the holistic baseline, as in ledgers and events. */
+export const HOLISTIC_STAGE = 'rubric.holistic';
+
+/** Typical answer tokens: three scores with a one-sentence reason each. */
+const HOLISTIC_OUTPUT_TOKENS = 150;
 
 /** Takes the first balanced `{...}` in the answer (prose and code fences around it are ignored). */
 function firstJsonObject(text: string): unknown {
@@ -106,40 +112,88 @@ export interface HolisticRunRow {
   error: string | null;
 }
 
-/**
- * The holistic baseline over a results tree (decks found like `runRubric` finds them), so its scores
- * can be aligned with human rankings next to the checklist scores. A deck that cannot be read or
- * judged becomes a row with its error; the run goes on.
- */
-export async function runHolistic(options: {
+/** One deck of a results tree: judged by one call (its request listed), or a row without a deck. */
+export type HolisticUnit = WorkUnit<
+  CompletionRequest,
+  { instanceId: string; deckPath: string | null; deck: Deck | null; error: string | null }
+>;
+
+export interface HolisticRunOptions {
   instancesDir: string;
   resultsDir: string;
-  client: LlmClient;
-}): Promise<HolisticRunRow[]> {
-  const rows: HolisticRunRow[] = [];
+}
+
+/** The judge of the holistic baseline: a model (there is no offline holistic judge). */
+function requireModelJudge(judge: Pick<JudgeDescription, 'kind'>): void {
+  if (judge.kind === 'offline')
+    throw new UsageError('the holistic baseline has no offline judge; pass --judge <provider>:<model>');
+}
+
+/** A deck's unit: its request, or the row's error when the deck cannot be read. */
+async function holisticUnit(instanceId: string, deckPath: string | null): Promise<HolisticUnit> {
+  const base = { stage: HOLISTIC_STAGE, id: instanceId, reads: deckPath ? [deckPath] : [], reuseKey: '' };
+  if (!deckPath) {
+    const input = { instanceId, deckPath, deck: null, error: 'no slides.pdf or slides.pptx' };
+    return { ...base, decision: { kind: 'rule', rule: 'no deck: the row records it' }, input };
+  }
+  try {
+    const deck = await readDeck(deckPath);
+    const request = buildHolisticRequest(deck);
+    const outputTokens = Math.min(HOLISTIC_OUTPUT_TOKENS, request.maxTokens ?? HOLISTIC_OUTPUT_TOKENS);
+    return {
+      ...base,
+      decision: { kind: 'call', requests: [request], outputTokens },
+      input: { instanceId, deckPath, deck, error: null },
+    };
+  } catch (error) {
+    if (!(isXsbError(error) && error.kind === 'input')) throw error;
+    const input = { instanceId, deckPath, deck: null, error: error.message };
+    return { ...base, decision: { kind: 'rule', rule: 'unreadable deck: the row records it' }, input };
+  }
+}
+
+/**
+ * The holistic baseline over a results tree as a work list (decks found like `runRubric` finds them):
+ * one call per deck (a corrective retry, when the answer does not read, is not listed). Reads the
+ * decks, writes nothing; `runHolistic` runs it and a plan prices it.
+ */
+export async function holisticWorkList(
+  options: HolisticRunOptions,
+  judge: Pick<JudgeDescription, 'kind'>,
+): Promise<HolisticUnit[]> {
+  requireModelJudge(judge);
+  const units: HolisticUnit[] = [];
   for (const entry of await findInstances(options.instancesDir)) {
     // Sample ids must match `runRubric`'s rows (the instance id), so both evaluators align on them.
     const instanceId = await entry.load().then(
       (instance) => instance.id,
       () => entry.relativePath,
     );
-    const deckPath = findPresentBenchDeck(options.resultsDir, entry.relativePath);
-    if (!deckPath) {
-      rows.push({
-        instance_id: instanceId,
-        deck_path: null,
-        score: null,
-        error: 'no slides.pdf or slides.pptx',
-      });
-      continue;
-    }
-    try {
-      const score = await judgeHolistic(options.client, await readDeck(deckPath));
-      rows.push({ instance_id: instanceId, deck_path: deckPath, score, error: null });
-    } catch (error) {
-      if (!(isXsbError(error) && (error.kind === 'input' || error.kind === 'provider'))) throw error;
-      rows.push({ instance_id: instanceId, deck_path: deckPath, score: null, error: error.message });
-    }
+    units.push(
+      await holisticUnit(instanceId, findPresentBenchDeck(options.resultsDir, entry.relativePath) ?? null),
+    );
   }
-  return rows;
+  return units;
+}
+
+/**
+ * The holistic baseline over a results tree, so its scores can be aligned with human rankings next
+ * to the checklist scores. A deck that cannot be read or judged becomes a row with its error; the
+ * run goes on.
+ */
+export async function runHolistic(options: HolisticRunOptions & { judge: Judge }): Promise<HolisticRunRow[]> {
+  const { judge } = options;
+  const units = await holisticWorkList(options, judge);
+  const outcomes = await executeWorkList(units, {
+    unitName: 'decks',
+    stopsStage: (error) => !(isXsbError(error) && (error.kind === 'input' || error.kind === 'provider')),
+    run: async ({ input }): Promise<HolisticScore | null> =>
+      input.deck && judge.client ? judgeHolistic(judge.client, input.deck) : null,
+  });
+  return outcomes.map(({ unit, result, error }) => ({
+    instance_id: unit.input.instanceId,
+    deck_path: unit.input.deckPath,
+    score: result ?? null,
+    error: unit.input.error ?? (error instanceof Error ? error.message : null),
+  }));
 }

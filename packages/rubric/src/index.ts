@@ -20,11 +20,9 @@ export {
 export { decodePresentBenchItem, PRESENTBENCH_CALLABLES } from './decode-presentbench-item';
 export {
   cachedInputShare,
-  checklistRequests,
   countPlannedItems,
   type EvaluateDeckOptions,
   evaluateDeck,
-  evaluationInputHash,
   type StandInMode,
 } from './evaluate-deck';
 export {
@@ -37,6 +35,8 @@ export {
   type HolisticAnswer,
   type HolisticRunRow,
   type HolisticScore,
+  type HolisticUnit,
+  holisticWorkList,
   judgeHolistic,
   runHolistic,
 } from './holistic-judge';
@@ -120,6 +120,13 @@ export {
   loadRubricInstance,
   type RubricInstance,
 } from './rubric-instance';
+export {
+  evaluationInputHash,
+  RUBRIC_ITEM_STAGE,
+  type RubricItemListOptions,
+  type RubricItemUnit,
+  rubricItemWorkList,
+} from './rubric-item-work-list';
 export {
   BATCH_INSTANCE_CONCURRENCY,
   type EvaluateOrReuseResult,

@@ -12,7 +12,7 @@ import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RubricClassWeights, RubricEvaluation } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient } from '@xsb/llm';
+import { createLlmClient, judgeFromClient } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -579,8 +579,7 @@ describe('scoring_all.py over a results tree written by runRubric', () => {
       const { summary } = await runRubric({
         instancesDir: dataRoot,
         resultsDir: join(root, 'results'),
-        client,
-        judgeId: 'openai:gpt-batch',
+        judge: judgeFromClient('openai:gpt-batch', client),
       });
       const row = summary.rows[0];
       const ours = await readFile(row?.presentbench_score as string, 'utf8');

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient } from '@xsb/llm';
+import { createLlmClient, judgeFromClient } from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { describe, expect, it } from 'vitest';
 import { evaluationFilesFor, findInstances, judgeSlug, runRubric } from './run-rubric';
@@ -26,8 +26,7 @@ describe('runRubric over a PresentBench layout', () => {
       const options = {
         instancesDir: DATA,
         resultsDir: join(dir, 'results'),
-        client,
-        judgeId: 'openai:gpt-run',
+        judge: judgeFromClient('openai:gpt-run', client),
       };
 
       const first = await runRubric(options);
@@ -100,8 +99,7 @@ describe('runRubric over a PresentBench layout', () => {
       const options = {
         instancesDir: DATA,
         resultsDir: join(dir, 'results'),
-        client,
-        judgeId: 'openai:gpt-resume',
+        judge: judgeFromClient('openai:gpt-resume', client),
         progress,
       };
       const first = await runRubric(options);

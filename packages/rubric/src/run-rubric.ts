@@ -21,14 +21,9 @@ import {
   writeJson,
 } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import type { LlmClient } from '@xsb/llm';
+import type { Judge } from '@xsb/llm';
 import { DEFAULT_PARSER } from './boxed-verdict';
-import {
-  countPlannedItems,
-  type EvaluateDeckOptions,
-  evaluateDeck,
-  evaluationInputHash,
-} from './evaluate-deck';
+import { countPlannedItems, type EvaluateDeckOptions, evaluateDeck } from './evaluate-deck';
 import { findPresentBenchCases, findPresentBenchDeck, loadPresentBenchCase } from './load-presentbench-case';
 import {
   isPresentBenchResultsDeck,
@@ -39,6 +34,7 @@ import {
 } from './presentbench-files';
 import { readMaterials } from './read-materials';
 import { loadRubricInstance, type RubricInstance } from './rubric-instance';
+import { evaluationInputHash, type RubricItemListOptions } from './rubric-item-work-list';
 import { type ErrorPolicy, meansByCategory } from './score-evaluation';
 import { scoreEvaluation } from './score-report';
 
@@ -136,7 +132,7 @@ export interface EvaluateOrReuseResult {
  * materials, judge and options), or undefined: none, unreadable, other inputs, or `force`.
  */
 export async function matchingStoredEvaluation(
-  options: EvaluateDeckOptions,
+  options: RubricItemListOptions,
   files: EvaluationFiles,
   force = false,
 ): Promise<RubricEvaluation | undefined> {
@@ -158,7 +154,7 @@ export async function evaluateOrReuse(
 ): Promise<EvaluateOrReuseResult> {
   const previous = await matchingStoredEvaluation(options, files, force);
   const unanswered = previous?.items.some((item) => item.verdict === 'error') ?? false;
-  if (previous && (!unanswered || !options.client)) {
+  if (previous && (!unanswered || options.judge.kind === 'offline')) {
     for (const item of previous.items) options.onItemDone?.(item);
     const presentbench = await writePresentBenchFiles(previous, files.presentbench, {
       ...(previous.weights ? { weights: previous.weights } : {}),
@@ -190,8 +186,8 @@ export interface RunRubricOptions
   > {
   instancesDir: string;
   resultsDir: string;
-  client: LlmClient | null;
-  judgeId: string;
+  /** The judge of every deck; its id names the files and the summary. */
+  judge: Judge;
   force?: boolean;
   errorPolicy?: ErrorPolicy;
   /** Send PDF decks to the judge as documents too (see `EvaluateDeckOptions.deckPdf`). */
@@ -293,12 +289,12 @@ export async function runRubric(
   });
   progress.finish();
   const summary: RubricRunSummary = {
-    ...summarizeRubricRun(rows, options.judgeId, options.parser ?? DEFAULT_PARSER, options.system),
+    ...summarizeRubricRun(rows, options.judge.id, options.parser ?? DEFAULT_PARSER, options.system),
     ...(options.shard
       ? { shard: { index: options.shard.index, count: options.shard.count, instances: ids } }
       : {}),
   };
-  const summaryFile = rubricSummaryFileFor(options.resultsDir, options.judgeId, options.shard);
+  const summaryFile = rubricSummaryFileFor(options.resultsDir, options.judge.id, options.shard);
   await writeJson(summaryFile, rubricRunSummarySchema, summary);
   return { summary, summaryFile };
 }
@@ -323,14 +319,14 @@ async function plannedItemCounts(entries: InstanceEntry[], resultsDir: string): 
   return counts;
 }
 
-async function runOne(
-  entry: InstanceEntry,
-  options: RunRubricOptions,
-  onItemDone: () => void,
-): Promise<RubricRunRow> {
-  let instance: RubricInstance;
-  const failed = (message: string, category: RubricInstance['category'] | null): RubricRunRow => ({
-    instance_id: entry.relativePath,
+/** A row that records why an instance was not evaluated. */
+function failedRow(
+  instanceId: string,
+  message: string,
+  category: RubricInstance['category'] | null,
+): RubricRunRow {
+  return {
+    instance_id: instanceId,
     category,
     deck_path: null,
     status: 'failed',
@@ -341,73 +337,91 @@ async function runOne(
     not_judged_count: 0,
     presentbench_result: null,
     presentbench_score: null,
-  });
+  };
+}
+
+/** The instance of an entry, or the failed row of an instance that cannot be read (an input error). */
+async function loadEntry(entry: InstanceEntry): Promise<RubricInstance | RubricRunRow> {
   try {
-    instance = await entry.load();
+    return await entry.load();
   } catch (error) {
-    if (isXsbError(error) && error.kind === 'input') {
-      const domain = entry.relativePath.split('/')[0] as RubricInstance['category'];
-      return failed(error.message, RUBRIC_CATEGORIES.includes(domain) ? domain : null);
-    }
-    throw error;
+    if (!isXsbError(error) || error.kind !== 'input') throw error;
+    const domain = entry.relativePath.split('/')[0] as RubricInstance['category'];
+    return failedRow(entry.relativePath, error.message, RUBRIC_CATEGORIES.includes(domain) ? domain : null);
   }
+}
+
+/** What `evaluateDeck` gets for one deck of the run. */
+async function deckOptions(
+  instance: RubricInstance,
+  deckPath: string,
+  options: RunRubricOptions,
+  onItemDone: () => void,
+): Promise<EvaluateDeckOptions> {
+  const deck = await readDeck(deckPath);
+  return {
+    instance,
+    deck,
+    materials: await readMaterials(instance.materials),
+    ...(options.attachPdf && deck.format === 'pdf'
+      ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
+      : {}),
+    judge: options.judge,
+    ...(options.parser ? { parser: options.parser } : {}),
+    maxAttempts: options.maxAttempts,
+    concurrency: options.concurrency,
+    ...(options.warmPrefixCache === false ? { warmPrefixCache: false } : {}),
+    standIn: options.standIn,
+    slideCountOn: options.slideCountOn,
+    layoutOptions: options.layoutOptions,
+    onItemDone,
+  };
+}
+
+/** The row of an evaluated (or reused) deck: both totals under the run's error policy. */
+function evaluatedRow(
+  instance: RubricInstance,
+  deckPath: string,
+  result: EvaluateOrReuseResult,
+  errorPolicy: ErrorPolicy | undefined,
+): RubricRunRow {
+  const scores = scoreEvaluation(result.evaluation, { weights: instance.weights, errorPolicy });
+  return {
+    instance_id: instance.id,
+    category: instance.category,
+    deck_path: deckPath,
+    status: result.outcome === 'reused' ? 'skipped' : 'evaluated',
+    error: null,
+    paper_total_percent: scores.paper.total_percent,
+    presentbench_total_percent: scores.presentbench.total_percent,
+    error_count: scores.paper.error_count,
+    not_judged_count: scores.paper.not_judged_count,
+    presentbench_result: result.presentbench.result,
+    presentbench_score: result.presentbench.score,
+  };
+}
+
+async function runOne(
+  entry: InstanceEntry,
+  options: RunRubricOptions,
+  onItemDone: () => void,
+): Promise<RubricRunRow> {
+  const instance = await loadEntry(entry);
+  if (!('checklists' in instance)) return instance;
   const deckPath = findPresentBenchDeck(options.resultsDir, entry.relativePath);
   if (!deckPath) {
     return {
-      ...failed('no slides.pdf or slides.pptx', instance.category),
-      instance_id: instance.id,
+      ...failedRow(instance.id, 'no slides.pdf or slides.pptx', instance.category),
       status: 'missing_deck',
     };
   }
-  const files = evaluationFilesFor(deckPath, options.judgeId);
+  const files = evaluationFilesFor(deckPath, options.judge.id);
   try {
-    const deck = await readDeck(deckPath);
-    const materials = await readMaterials(instance.materials);
-    const evaluateOptions: EvaluateDeckOptions = {
-      instance,
-      deck,
-      materials,
-      ...(options.attachPdf && deck.format === 'pdf'
-        ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
-        : {}),
-      client: options.client,
-      judgeId: options.judgeId,
-      ...(options.parser ? { parser: options.parser } : {}),
-      maxAttempts: options.maxAttempts,
-      concurrency: options.concurrency,
-      ...(options.warmPrefixCache === false ? { warmPrefixCache: false } : {}),
-      standIn: options.standIn,
-      slideCountOn: options.slideCountOn,
-      layoutOptions: options.layoutOptions,
-      onItemDone,
-    };
-    const { evaluation, outcome, presentbench } = await evaluateOrReuse(
-      evaluateOptions,
-      files,
-      options.force,
-    );
-    const status: RubricRunRow['status'] = outcome === 'reused' ? 'skipped' : 'evaluated';
-    const scores = scoreEvaluation(evaluation, {
-      weights: instance.weights,
-      errorPolicy: options.errorPolicy,
-    });
-    return {
-      instance_id: instance.id,
-      category: instance.category,
-      deck_path: deckPath,
-      status,
-      error: null,
-      paper_total_percent: scores.paper.total_percent,
-      presentbench_total_percent: scores.presentbench.total_percent,
-      error_count: scores.paper.error_count,
-      not_judged_count: scores.paper.not_judged_count,
-      presentbench_result: presentbench.result,
-      presentbench_score: presentbench.score,
-    };
+    const evaluateOptions = await deckOptions(instance, deckPath, options, onItemDone);
+    const result = await evaluateOrReuse(evaluateOptions, files, options.force);
+    return evaluatedRow(instance, deckPath, result, options.errorPolicy);
   } catch (error) {
-    if (isXsbError(error) && error.kind === 'input') {
-      return { ...failed(error.message, instance.category), instance_id: instance.id, deck_path: deckPath };
-    }
-    throw error;
+    if (!isXsbError(error) || error.kind !== 'input') throw error;
+    return { ...failedRow(instance.id, error.message, instance.category), deck_path: deckPath };
   }
 }

@@ -1,6 +1,6 @@
 import { type BenchRowRubric, describeError, isXsbError, RUBRIC_DIMENSIONS } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import type { LlmClient } from '@xsb/llm';
+import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import {
   evaluateOrReuse,
   evaluationFilesFor,
@@ -43,8 +43,9 @@ export class RubricScorer {
           instance,
           deck: await readDeck(deckFile),
           materials: await readMaterials(instance.materials),
-          client: this.client,
-          judgeId: this.judgeId,
+          judge: this.client
+            ? judgeFromClient(this.judgeId, this.client)
+            : { ...offlineJudge, id: this.judgeId },
         },
         evaluationFilesFor(deckFile, this.judgeId),
       );

@@ -10,7 +10,7 @@ import {
   UsageError,
 } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import type { LlmClient } from '@xsb/llm';
+import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import {
   evaluateOrReuse,
   evaluationFilesFor,
@@ -59,8 +59,7 @@ export async function freezeDeckRubric(input: {
     instance: input.instance,
     deck: await readDeck(input.deckFile),
     materials: await readMaterials(input.instance.materials),
-    client: null,
-    judgeId: input.judge,
+    judge: { id: input.judge },
     parser: evaluation.parser,
     slideCountOn: evaluation.slide_count_on,
   });
@@ -102,8 +101,7 @@ export async function checkDeckRubric(input: {
       instance,
       deck: await readDeck(input.deckFile),
       materials: await readMaterials(instance.materials),
-      client: input.client,
-      judgeId: input.judge,
+      judge: input.client ? judgeFromClient(input.judge, input.client) : { ...offlineJudge, id: input.judge },
       parser: input.rubric.parser,
       slideCountOn: input.rubric.slide_count_on,
     },

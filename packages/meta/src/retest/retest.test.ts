@@ -11,7 +11,7 @@ import {
   runDemo,
   runEvaluation,
 } from '@xsb/eval';
-import { createLlmClient } from '@xsb/llm';
+import { createLlmClient, judgeFromClient } from '@xsb/llm';
 import {
   type FakeLlmRequest,
   type FakeLlmServer,
@@ -230,8 +230,7 @@ describe('test–retest of a rubric evaluation (anthropic SDK, fake server)', ()
       instance,
       deck: await readDeck(deckFile),
       materials: await readMaterials(instance.materials),
-      client,
-      judgeId,
+      judge: judgeFromClient(judgeId, client),
     };
     const files = evaluationFilesFor(deckFile, judgeId);
     script.changed.items.clear();

@@ -14,7 +14,7 @@ import {
 } from '@xsb/core';
 import { readDeck as readDeckFile } from '@xsb/decks';
 import { type RunEvaluationOptions, runEvaluation } from '@xsb/eval';
-import type { LlmClient } from '@xsb/llm';
+import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import { EVALUATION_FILES } from '@xsb/metrics';
 import {
   evaluateOrReuse,
@@ -233,7 +233,14 @@ export async function scoreDerivedDecks(
           materials.set(instance.id, material);
         }
         const { evaluation: verdicts } = await evaluateOrReuse(
-          { instance, deck: parsed, materials: material, client: options.client, judgeId: options.judge },
+          {
+            instance,
+            deck: parsed,
+            materials: material,
+            judge: options.client
+              ? judgeFromClient(options.judge, options.client)
+              : { ...offlineJudge, id: options.judge },
+          },
           evaluationFilesFor(deck.deckFile, options.judge),
         );
         const paper = scorePaper(verdicts.items);

@@ -1,6 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeFastTempDir } from '@xsb/bench/testing';
+import { offlineJudge } from '@xsb/llm';
 import { runRubric } from '@xsb/rubric';
 import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,8 +65,7 @@ describe('buildRubricReport on partly judged results (offline judge)', () => {
       await runRubric({
         instancesDir: join(fixturesDir(), 'rubric', 'presentbench-layout', 'data'),
         resultsDir,
-        client: null,
-        judgeId: 'lexical',
+        judge: offlineJudge,
         system: 'My Generator',
       });
       const { html } = await buildRubricReport({ dir: resultsDir, thumbnails: 'off' });

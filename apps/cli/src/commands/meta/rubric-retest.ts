@@ -18,8 +18,8 @@ export async function rubricRetestOf(
   const retest = await rubricRetest({
     evaluationFile,
     repeats: results,
-    judge: options.judgeId,
-    deterministic: options.client === null,
+    judge: options.judge.id,
+    deterministic: options.judge.kind === 'offline',
     file,
     scope: { deck: basename(options.deck.deck_path), instance: options.instance.id },
   });

@@ -55,7 +55,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
       const repeats = repeatsFlag(flags.repeats);
       const instancePath = requireExistingPath('--instance', resolve(context.io.cwd, flags.instance));
       const deckPath = requireExistingPath('--deck', resolve(context.io.cwd, flags.deck));
-      const { client, judgeId, batchConcurrency } = batchedJudgeFrom(context, flags, dirname(deckPath));
+      const { judge, batchConcurrency } = batchedJudgeFrom(context, flags, dirname(deckPath));
       const instance = await loadInstanceAt(
         instancePath,
         flags.dataRoot ? resolve(context.io.cwd, flags.dataRoot) : undefined,
@@ -64,14 +64,13 @@ export function registerEval(rubric: Command, context: CliContext): void {
       if (flags.attachPdf && deck.format !== 'pdf') {
         throw new UsageError('--attach-pdf needs a PDF deck; convert the PPTX to PDF first');
       }
-      const files = evaluationFilesFor(deckPath, judgeId);
+      const files = evaluationFilesFor(deckPath, judge.id);
       const evaluateOptions = {
         instance,
         deck,
         ...(flags.attachPdf ? { deckPdf: new Uint8Array(await readFile(deckPath)) } : {}),
         materials: await readMaterials(instance.materials),
-        client,
-        judgeId,
+        judge,
         ...judging,
         ...batchJudging(batchConcurrency, flags.concurrency),
         progress: context.progress(),
@@ -93,7 +92,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
           evaluation_file: files.evaluation,
           presentbench_result_file: presentbench.result,
           presentbench_score_file: presentbench.score,
-          judge: judgeId,
+          judge: judge.id,
           parser: evaluation.parser,
           reused: outcome === 'reused',
           outcome,
@@ -105,7 +104,7 @@ export function registerEval(rubric: Command, context: CliContext): void {
         return;
       }
       context.print(
-        `${instance.id}: ${evaluation.items.length} items, judge ${judgeId}, ${evaluation.parser} parser${evaluation.truncated ? `, deck truncated to ${evaluation.judged_slide_count} slides` : ''}`,
+        `${instance.id}: ${evaluation.items.length} items, judge ${judge.id}, ${evaluation.parser} parser${evaluation.truncated ? `, deck truncated to ${evaluation.judged_slide_count} slides` : ''}`,
       );
       printScores(context, scores);
       const share = cachedInputShare(evaluation.usage);

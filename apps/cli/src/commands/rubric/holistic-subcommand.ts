@@ -38,14 +38,14 @@ export function registerHolistic(rubric: Command, context: CliContext): void {
         throw new UsageError('give a deck, or --instances and --results');
       if (batch && !(flags.instances && flags.results))
         throw new UsageError('--instances and --results go together');
-      const { client, judgeId } = judgeFrom(context, flags.judge);
-      if (!client)
+      const judge = judgeFrom(context, flags.judge);
+      if (judge.kind === 'offline')
         throw new UsageError('the holistic baseline has no offline judge; pass --judge <provider>:<model>');
       if (!batch) {
         const deckPath = requireExistingPath('deck', resolve(context.io.cwd, deckArgument as string));
-        const score = await judgeHolistic(client, await readDeck(deckPath));
+        const score = await judgeHolistic(judge.client, await readDeck(deckPath));
         if (flags.json) {
-          context.printJson({ deck: deckPath, judge: judgeId, scores: score });
+          context.printJson({ deck: deckPath, judge: judge.id, scores: score });
           return;
         }
         context.print(
@@ -57,7 +57,7 @@ export function registerHolistic(rubric: Command, context: CliContext): void {
       const rows = await runHolistic({
         instancesDir: requireExistingPath('--instances', resolve(context.io.cwd, flags.instances as string)),
         resultsDir,
-        client,
+        judge,
       });
       if (rows.some((row) => row.error !== null)) reportExitCode(1);
       const system = flags.system ?? basename(resultsDir);
@@ -66,7 +66,7 @@ export function registerHolistic(rubric: Command, context: CliContext): void {
       );
       if (flags.out) await writeFileAtomic(resolve(context.io.cwd, flags.out), formatScoresCsv(scores));
       if (flags.json) {
-        context.printJson({ judge: judgeId, system, rows });
+        context.printJson({ judge: judge.id, system, rows });
         return;
       }
       for (const row of rows) {

@@ -1,5 +1,5 @@
 import { plural, RUBRIC_PARSERS, type RubricParser, UsageError } from '@xsb/core';
-import { createLlmClient, isOfflineJudge, type LlmClient } from '@xsb/llm';
+import { createJudge, type Judge } from '@xsb/llm';
 import {
   dimensionCounts,
   type ErrorPolicy,
@@ -56,16 +56,11 @@ export function languageFlag(value: string | undefined): string | undefined {
   return value;
 }
 
-/** The judge client from config + `--judge`; `null` for the offline `lexical` judge. */
-export function judgeFrom(
-  context: CliContext,
-  judgeFlag: string | undefined,
-): { client: LlmClient | null; judgeId: string } {
+/** The judge from config + `--judge` (the offline `lexical` judge has no client). */
+export function judgeFrom(context: CliContext, judgeFlag: string | undefined): Judge {
   const { config, env } = context.loadConfig(configFlags({ judge: judgeFlag }));
-  if (isOfflineJudge(config.judge)) return { client: null, judgeId: config.judge };
   // Calls go to the config run's usage ledger, as every judged command's do (`xsb usage`, `xsb llm usage`).
-  const client = createLlmClient(config.judge, llmClientOptions(context, config, env));
-  return { client, judgeId: config.judge };
+  return createJudge(config.judge, llmClientOptions(context, config, env));
 }
 
 /**
@@ -76,18 +71,16 @@ export function batchedJudgeFrom(
   context: CliContext,
   flags: BatchFlags & { judge?: string },
   stateDir: string,
-): { client: LlmClient | null; judgeId: string; batchConcurrency: number | undefined } {
+): { judge: Judge; batchConcurrency: number | undefined } {
   const { config, env } = context.loadConfig(configFlags({ judge: flags.judge }));
   const batch = batchOptionsFor(context, flags, config, config.judge, stateDir);
-  if (isOfflineJudge(config.judge))
-    return { client: null, judgeId: config.judge, batchConcurrency: undefined };
   // Batched calls go to the config run's usage ledger too, at the batch price (`xsb usage --plan`).
   const options = llmClientOptions(context, config, env, batch);
-  const client = createLlmClient(config.judge, options);
+  const judge = createJudge(config.judge, options);
   return {
-    client,
-    judgeId: config.judge,
-    batchConcurrency: stageConcurrency(config.judge, options, undefined),
+    judge,
+    batchConcurrency:
+      judge.kind === 'offline' ? undefined : stageConcurrency(config.judge, options, undefined),
   };
 }
 

@@ -50,13 +50,12 @@ export function registerRun(rubric: Command, context: CliContext): void {
       const shard = shardFlag(flags.shard);
       const instancesDir = requireExistingPath('--instances', resolve(context.io.cwd, flags.instances));
       const resultsDir = requireExistingPath('--results', resolve(context.io.cwd, flags.results));
-      const { client, judgeId, batchConcurrency } = batchedJudgeFrom(context, flags, resultsDir);
+      const { judge, batchConcurrency } = batchedJudgeFrom(context, flags, resultsDir);
       const batched = batchJudging(batchConcurrency, flags.concurrency);
       const { summary, summaryFile } = await runRubric({
         instancesDir,
         resultsDir,
-        client,
-        judgeId,
+        judge,
         force: flags.force ?? false,
         attachPdf: flags.attachPdf ?? false,
         errorPolicy,
@@ -82,7 +81,7 @@ export function registerRun(rubric: Command, context: CliContext): void {
         context.printJson({ summary_file: summaryFile, ...summary });
         return;
       }
-      context.print(`system ${flags.system ?? basename(resultsDir)}, judge ${judgeId}`);
+      context.print(`system ${flags.system ?? basename(resultsDir)}, judge ${judge.id}`);
       // A total that depends on unjudged items prints n/a with the count (the summary keeps the numbers).
       for (const row of summary.rows) {
         const notes = [
