@@ -3,7 +3,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DeckOutline } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient } from '@xsb/llm';
+import { createJudge, offlineJudge } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateBaselineDeck } from './generate-baseline-deck';
@@ -153,7 +153,7 @@ async function lexicalDeck(
       outputDeckPath,
       ...extra,
     },
-    'lexical',
+    offlineJudge,
   );
   return { result, deck: await readDeck(outputDeckPath) };
 }
@@ -215,7 +215,7 @@ Satellieten meten elke dag de temperatuur van het zeeoppervlak boven elk rif in 
         sourceText: dutch,
         outputDeckPath: output,
       },
-      'lexical',
+      offlineJudge,
     );
     expect(result.language).toBeUndefined();
     const deck = await readDeck(output);
@@ -289,7 +289,7 @@ describe('the baseline cover', () => {
       condition: 'audience_agnostic' as const,
       audience: 'all',
       outputDeckPath: out,
-      planner: 'lexical' as const,
+      judge: offlineJudge,
       audienceProfiles: [],
     };
     await generateBaselineDeckFromSource(common);
@@ -314,7 +314,7 @@ describe('the lexical title of an extracted source without metadata', () => {
           sourceText: text,
           outputDeckPath: join(dir, 't.pptx'),
         },
-        'lexical',
+        offlineJudge,
       )
     ).outline.title;
   const BODY =
@@ -364,7 +364,7 @@ describe.skipIf(!existsSync(corpusGeoTopo))('on a real German textbook (../share
           sourceText,
           outputDeckPath: out,
         },
-        'lexical',
+        offlineJudge,
       );
       expect(result.language).toBe('de');
       const deck = await readDeck(out);
@@ -407,7 +407,7 @@ describe('the baseline with a model planner (real OpenAI SDK against the fake se
       ],
     };
     server.setHandler(() => ({ text: JSON.stringify(outline) }));
-    const client = createLlmClient('openai:gpt-test', { env: fakeProviderEnv(server) });
+    const client = createJudge('openai:gpt-test', { env: fakeProviderEnv(server) });
     const out = join(dir, 'llm.pptx');
     const result = await generateBaselineDeck(
       {

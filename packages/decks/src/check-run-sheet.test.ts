@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deckImportManifestSchema, RunLayout, writeJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { offlineJudge } from '@xsb/llm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkRunSheet } from './check-run-sheet';
 import { generateDecksFromRunSheet } from './generate-decks-from-run-sheet';
@@ -148,7 +149,7 @@ describe('checkRunSheet against the data folder', () => {
       sheet: { ...sheet, entries: sheet.entries.slice(0, 1) },
       layout,
       run: 'r',
-      planner: 'lexical',
+      judge: offlineJudge,
       audienceProfiles: [],
       force: true,
     });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient } from '@xsb/llm';
+import { createJudge } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateBaselineDeck } from './generate-baseline-deck';
@@ -48,7 +48,7 @@ describe('generateBaselineDeck with a model planner (real OpenAI SDK against the
         ? { text: 'Here is the outline: {"title": ""}' }
         : { text: `\`\`\`json\n${JSON.stringify(OUTLINE)}\n\`\`\`` };
     });
-    const client = createLlmClient('openai:gpt-test', { env: fakeProviderEnv(server) });
+    const client = createJudge('openai:gpt-test', { env: fakeProviderEnv(server) });
     const output = join(dir, 'deck.pptx');
     const result = await generateBaselineDeck(
       {
@@ -85,7 +85,7 @@ describe('generateBaselineDeck with a model planner (real OpenAI SDK against the
 
   it('leaves the audience profile out of an agnostic request and refuses a conditioned deck without one', async () => {
     server.setHandler(() => ({ text: JSON.stringify(OUTLINE) }));
-    const client = createLlmClient('openai:gpt-test', { env: fakeProviderEnv(server) });
+    const client = createJudge('openai:gpt-test', { env: fakeProviderEnv(server) });
     const base = {
       caseLabel: 'heat',
       audience: 'all',

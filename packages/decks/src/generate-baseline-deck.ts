@@ -7,14 +7,14 @@ import {
   type LexicalPreferences,
   writeJson,
 } from '@xsb/core';
-import type { LlmClient } from '@xsb/llm';
+import type { Judge } from '@xsb/llm';
 import { audienceLabel, type DeckScaffolding, scaffoldingFor } from './deck-scaffolding';
 import { detectSourceLanguage } from './detect-source-language';
 import { hasGlyphDebris } from './glyph-debris';
 import { mainScript } from './main-script';
 import { BulletRegister } from './near-duplicate-text';
 import { planLexicalOutline } from './plan-lexical-outline';
-import { planLlmOutline } from './plan-llm-outline';
+import { type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
 import { agendaOf, writeOutlinePptx } from './write-outline-pptx';
 
 /** The system name of the built-in generator in run sheets and the deck tree. */
@@ -166,51 +166,65 @@ function finishOutline(outline: DeckOutline, title: string | undefined): DeckOut
   return { ...outline, title: outline.title.trim() || title?.trim() || outline.title, slides };
 }
 
+/** A conditioned deck is planned for its audience: without the profile it cannot be (InputError). */
+export function requireAudienceProfile(
+  request: Pick<BaselineDeckRequest, 'condition' | 'audience' | 'audienceProfile'>,
+): void {
+  if (request.condition === 'audience_conditioned' && !request.audienceProfile?.trim()) {
+    throw new InputError(
+      `no audience profile for "${request.audience}": a conditioned deck needs the audience description`,
+      { code: 'missing_profile' },
+    );
+  }
+}
+
+type PlannedRequest = Omit<BaselineDeckRequest, 'outputDeckPath' | 'deckDir'>;
+
+/** What the model planner is asked for one deck (the request it sends: buildOutlineRequest of this). */
+export function llmOutlineInputOf(request: PlannedRequest, language: string | undefined): LlmOutlineInput {
+  const profile = request.condition === 'audience_conditioned' ? request.audienceProfile : undefined;
+  return {
+    sourceText: request.sourceText,
+    condition: request.condition,
+    audience: request.audience,
+    maxSlides: request.maxSlides ?? 8,
+    ...(language ? { language } : {}),
+    ...(profile ? { audienceProfile: profile } : {}),
+    ...(request.extraInstructions ? { extraInstructions: request.extraInstructions } : {}),
+  };
+}
+
+/** The outline of the offline judge: the lexical planner's rule (plan-lexical-outline.ts). */
+function lexicalOutlineOf(request: PlannedRequest, language: string | undefined): DeckOutline {
+  const profile = request.condition === 'audience_conditioned' ? request.audienceProfile : undefined;
+  return planLexicalOutline(request.sourceText, {
+    fallbackTitle: request.caseLabel,
+    maxSlides: request.maxSlides ?? 8,
+    ...(request.title ? { title: request.title } : {}),
+    ...(language ? { language } : {}),
+    ...(profile ? { audienceProfile: profile, audienceId: request.audience } : {}),
+    ...(profile && request.audiencePreferences ? { audiencePreferences: request.audiencePreferences } : {}),
+  });
+}
+
 /**
  * The built-in `xsb-baseline` generator: source (+ audience profile when conditioned) → outline
- * (from `planner`: the model, or `'lexical'` for the deterministic extractive planner) → PPTX.
+ * (from `judge`: the model's outline, or the offline judge's deterministic extractive planner) → PPTX.
  * The outline is kept as `deck_outline.json` in `deckDir` when one is given. The source's language
  * (detected with eld unless given) decides the words the deck adds; the cover carries the title of
  * the case's metadata and the audience or scene (see coverSubtitle).
  */
 export async function generateBaselineDeck(
   request: BaselineDeckRequest,
-  planner: LlmClient | 'lexical',
+  judge: Judge,
 ): Promise<BaselineDeckResult> {
-  const conditioned = request.condition === 'audience_conditioned';
-  if (conditioned && !request.audienceProfile?.trim()) {
-    throw new InputError(
-      `no audience profile for "${request.audience}": a conditioned deck needs the audience description`,
-      { code: 'missing_profile' },
-    );
-  }
-  const maxSlides = request.maxSlides ?? 8;
-  const profile = conditioned ? request.audienceProfile : undefined;
+  requireAudienceProfile(request);
   const language = request.language ?? (await detectSourceLanguage(request.sourceText));
   const words = scaffoldingFor(language);
   const planned =
-    planner === 'lexical'
-      ? planLexicalOutline(request.sourceText, {
-          fallbackTitle: request.caseLabel,
-          maxSlides,
-          ...(request.title ? { title: request.title } : {}),
-          ...(language ? { language } : {}),
-          ...(profile ? { audienceProfile: profile, audienceId: request.audience } : {}),
-          ...(profile && request.audiencePreferences
-            ? { audiencePreferences: request.audiencePreferences }
-            : {}),
-        })
-      : (
-          await planLlmOutline(planner, {
-            sourceText: request.sourceText,
-            condition: request.condition,
-            audience: request.audience,
-            maxSlides,
-            ...(language ? { language } : {}),
-            ...(profile ? { audienceProfile: profile } : {}),
-            ...(request.extraInstructions ? { extraInstructions: request.extraInstructions } : {}),
-          })
-        ).outline;
+    judge.kind === 'offline'
+      ? lexicalOutlineOf(request, language)
+      : (await planLlmOutline(judge.client, llmOutlineInputOf(request, language))).outline;
   const outline = withCover(request, language, words, finishOutline(planned, request.title));
   const outlineFile = request.deckDir ? join(request.deckDir, 'deck_outline.json') : undefined;
   if (outlineFile) await writeJson(outlineFile, deckOutlineSchema, outline);

@@ -3,6 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   acquireDirectoryLock,
+  callsPerStage,
   deckBatchSummarySchema,
   deckRowStatusSchema,
   RunLayout,
@@ -10,8 +11,10 @@ import {
   UsageError,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { createLlmClient, describeJudge, judgeFromClient, offlineJudge } from '@xsb/llm';
+import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateDecksFromRunSheet } from './generate-decks-from-run-sheet';
+import { deckGenerationWorkList, generateDecksFromRunSheet } from './generate-decks-from-run-sheet';
 import { readDeck } from './read-deck';
 import { readRunSheet } from './run-sheet';
 
@@ -85,7 +88,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
         sheet: await readRunSheet(sheetFile),
         layout,
         run,
-        planner: 'lexical',
+        judge: offlineJudge,
         audienceProfiles: [profile],
       });
       const outline = JSON.parse(
@@ -122,7 +125,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
       sheet: await readRunSheet(sheetFile),
       layout,
       run: 'demo',
-      planner: 'lexical' as const,
+      judge: offlineJudge,
       audienceProfiles: PROFILES,
     };
     const summary = await generateDecksFromRunSheet(options);
@@ -185,7 +188,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
         sheet: await readRunSheet(sheetFile),
         layout,
         run: 'demo',
-        planner: 'lexical',
+        judge: offlineJudge,
         audienceProfiles: PROFILES,
       });
       expect(summary.failed).toBe(1);
@@ -217,7 +220,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
       sheet,
       layout,
       run: 'demo',
-      planner: 'lexical',
+      judge: offlineJudge,
       audienceProfiles: PROFILES,
       // Filters select rows to make; the check still covers every row.
       filters: { caseLabels: ['heat_pumps'] },
@@ -250,7 +253,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
       sheet,
       layout,
       run: 'filtered',
-      planner: 'lexical',
+      judge: offlineJudge,
       audienceProfiles: PROFILES,
       filters: { conditions: ['audience_agnostic'] },
     });
@@ -262,7 +265,7 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
           sheet,
           layout,
           run: `shard${index}`,
-          planner: 'lexical',
+          judge: offlineJudge,
           audienceProfiles: PROFILES,
           filters: { caseLabels: ['heat_pumps'], shard: { index, count: 2 } },
         }),
@@ -282,4 +285,103 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
     );
     expect((await readRunSheet(crlf)).invalid.map((row) => row.line)).toEqual([2]);
   });
+});
+
+describe('deck reuse by input hash (the one reuse rule)', () => {
+  it('reuses a deck made from the same inputs, and makes it again when its source changed', async () => {
+    const sheetFile = await writeSheet(['xsb-baseline,audience_agnostic,all,heat_pumps,source.md,,']);
+    const layout = new RunLayout(join(dir, 'data'));
+    const options = {
+      sheet: await readRunSheet(sheetFile),
+      layout,
+      run: 'demo',
+      judge: offlineJudge,
+      audienceProfiles: PROFILES,
+    };
+    const deckDir = layout.deckDir({
+      run: 'demo',
+      system: 'xsb-baseline',
+      condition: 'audience_agnostic',
+      audience: 'all',
+      caseLabel: 'heat_pumps',
+    });
+    const recordedKey = async () =>
+      (await readJson(join(deckDir, 'deck_status.json'), deckRowStatusSchema)).input_hash;
+    expect(await generateDecksFromRunSheet(options)).toMatchObject({ done: 1, skipped: 0 });
+    const firstKey = await recordedKey();
+    expect(firstKey).toEqual(expect.any(String));
+    const unchanged = await generateDecksFromRunSheet(options);
+    expect(unchanged).toMatchObject({ done: 0, skipped: 1 });
+    expect(unchanged.rows[0]?.message).toBe('output deck exists (use --force to redo it)');
+
+    await writeFile(
+      join(dir, 'source.md'),
+      `${SOURCE}\n## Next steps\nThe council will fund 300 more homes in 2026.\n`,
+    );
+    expect(await generateDecksFromRunSheet(options)).toMatchObject({ done: 1, skipped: 0 });
+    expect(await recordedKey()).not.toBe(firstKey);
+    const deck = await readDeck(join(deckDir, 'heat_pumps.pptx'));
+    expect(deck.slides.map((slide) => slide.visible_text).join('\n')).toContain('300 more homes');
+    expect(await generateDecksFromRunSheet(options)).toMatchObject({ done: 0, skipped: 1 });
+  }, 120_000);
+});
+
+describe('deckGenerationWorkList: the run makes the calls the list says', () => {
+  let server: FakeLlmServer;
+  beforeEach(async () => {
+    server = await startFakeLlmServer();
+    server.setHandler(() => ({
+      text: JSON.stringify({
+        title: 'Riverton heat pumps',
+        subtitle: 'The pilot',
+        slides: [
+          {
+            title: 'Bills fell',
+            bullets: ['Average bills fell by 410 dollars per home.', 'Use fell 38 percent.'],
+          },
+        ],
+      }),
+    }));
+  });
+  afterEach(async () => server.close());
+
+  it('lists one outline call per deck for a model judge, a rule for the offline judge, reuse once made', async () => {
+    const sheetFile = await writeSheet([
+      'xsb-baseline,audience_conditioned,decision_makers,heat_pumps,source.md,,',
+      'xsb-baseline,audience_agnostic,all,heat_pumps,source.md,,',
+    ]);
+    const layout = new RunLayout(join(dir, 'data'));
+    const base = { sheet: await readRunSheet(sheetFile), layout, run: 'demo', audienceProfiles: PROFILES };
+    const offline = await deckGenerationWorkList({ ...base, judge: offlineJudge });
+    expect(offline.map((unit) => unit.decision)).toEqual([
+      { kind: 'rule', rule: 'lexical outline' },
+      { kind: 'rule', rule: 'lexical outline' },
+    ]);
+    expect(callsPerStage(offline)).toEqual({});
+
+    const spec = 'openai:gpt-test';
+    const planned = await deckGenerationWorkList({
+      ...base,
+      judge: describeJudge(spec, { readsImages: false }),
+    });
+    expect(callsPerStage(planned)).toEqual({ 'decks.outline': 2 });
+    const client = createLlmClient(spec, { env: fakeProviderEnv(server) });
+    const summary = await generateDecksFromRunSheet({
+      ...base,
+      judge: judgeFromClient(spec, client, { readsImages: false }),
+    });
+    expect(summary).toMatchObject({ done: 2, failed: 0 });
+    expect(server.requests).toHaveLength(2);
+    // The request the list holds is the one the run sent: its audience part, word for word.
+    const conditioned = planned[0]!.decision;
+    if (conditioned.kind !== 'call') throw new Error('expected a call');
+    const content = conditioned.requests[0]!.messages[0]!.content;
+    const instructions = Array.isArray(content) ? content.at(-1) : undefined;
+    expect(instructions && 'text' in instructions && server.requests[0]!.text).toContain(
+      instructions && 'text' in instructions ? instructions.text : '?',
+    );
+    const after = await deckGenerationWorkList({ ...base, judge: describeJudge(spec) });
+    expect(after.map((unit) => unit.decision.kind)).toEqual(['reuse', 'reuse']);
+    expect(callsPerStage(after)).toEqual({});
+  }, 120_000);
 });

@@ -1,23 +1,50 @@
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import {
   type Condition,
   type DeckBatchSummary,
+  type DeckImportManifest,
   type GeneratorConfig,
+  hashBytes,
   InputError,
   type LexicalPreferences,
   type ProgressReporter,
   type RunLayout,
   readUtf8Text,
+  type StageEventListener,
 } from '@xsb/core';
-import type { LlmClient } from '@xsb/llm';
+import type { CompletionRequest, Judge, JudgeDescription } from '@xsb/llm';
 import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
-import { stopLanguageDetector } from './detect-source-language';
-import { BASELINE_SYSTEM, type BaselineDeckResult, generateBaselineDeck } from './generate-baseline-deck';
+import { detectSourceLanguage, stopLanguageDetector } from './detect-source-language';
+import {
+  BASELINE_SYSTEM,
+  type BaselineDeckRequest,
+  type BaselineDeckResult,
+  generateBaselineDeck,
+  llmOutlineInputOf,
+  requireAudienceProfile,
+} from './generate-baseline-deck';
 import { loadSourceText } from './load-source-text';
+import { buildOutlineRequest } from './plan-llm-outline';
 import { readCaseMetadata } from './read-case-metadata';
 import { resolveGeneratorEnv, runCommandGenerator } from './run-command-generator';
-import { type DeckRowFilters, runDeckRows } from './run-deck-rows';
+import {
+  type DeckRowFilters,
+  type DeckRowTask,
+  type DeckRowUnit,
+  type DeckRowWork,
+  deckRowWorkList,
+  describeByFiles,
+  type RunDeckRowsOptions,
+  runDeckRows,
+} from './run-deck-rows';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
+
+/** The stage id of deck generation's units, plan rows and ledger lines. */
+export const OUTLINE_STAGE = 'decks.outline';
+
+/** The estimated answer of one outline request: ~7 slides of 2–6 bullets. */
+const OUTLINE_OUTPUT_TOKENS = 1500;
 
 export interface AudienceDescription {
   id: string;
@@ -26,82 +53,276 @@ export interface AudienceDescription {
   lexical?: LexicalPreferences;
 }
 
-export interface GenerateDecksOptions {
+/** What decides a run sheet's decks: what the work list reads and the plan prices. */
+export interface DeckWorkListOptions {
   sheet: RunSheet;
   layout: RunLayout;
   run: string;
-  planner: LlmClient | 'lexical';
+  /** The outline planner: the offline judge (the lexical rule) or a model (one outline call per deck). */
+  judge: JudgeDescription;
   /** Audience profiles by id (e.g. `@xsb/weights`' built-ins plus the user's file). */
   audienceProfiles: ReadonlyArray<AudienceDescription>;
   /** Command generators by system name (`generators` of the config): rows of these systems run them. */
   generators?: Readonly<Record<string, GeneratorConfig>>;
+  filters?: DeckRowFilters;
+  force?: boolean;
+  maxSlides?: number;
+}
+
+export interface GenerateDecksOptions extends DeckWorkListOptions {
+  judge: Judge;
   /** The environment command generators inherit and their `${VAR}` references read (default: this process's). */
   environment?: Readonly<Record<string, string | undefined>>;
   /** The folder a generator's relative `cwd` is resolved against (default: this process's working folder). */
   baseDir?: string;
-  filters?: DeckRowFilters;
-  force?: boolean;
-  maxSlides?: number;
   progress?: ProgressReporter;
+  /** The stage's typed events (started, unit done, unit failed, finished). */
+  onEvent?: StageEventListener;
 }
 
-/** One baseline deck from a source document, as a run-sheet row or `xsb decks generate --out` asks for it. */
-export interface BaselineDeckFromSource {
+/** Where one baseline deck's inputs are read from. */
+interface BaselineSource {
   sourceDocument: string;
   caseLabel: string;
   condition: Condition;
   audience: string;
-  outputDeckPath: string;
   /** The case's `source_context.txt` (stage 2), preferred to the source document when it exists. */
   sourceContextFile?: string;
   /** The data tree's `source_metadata.json` of the case, when none is beside the source document. */
   caseMetadataFile?: string;
   /** The row's prompt file (extra model instructions). */
   promptPath?: string;
-  /** Where `deck_outline.json` goes; without it no outline file is written. */
-  deckDir?: string;
-  planner: LlmClient | 'lexical';
   audienceProfiles: ReadonlyArray<AudienceDescription>;
   maxSlides?: number;
 }
 
+/** One baseline deck from a source document, as a run-sheet row or `xsb decks generate --out` asks for it. */
+export interface BaselineDeckFromSource extends BaselineSource {
+  outputDeckPath: string;
+  /** Where `deck_outline.json` goes; without it no outline file is written. */
+  deckDir?: string;
+  judge: Judge;
+}
+
+type PlannedRequest = Omit<BaselineDeckRequest, 'outputDeckPath' | 'deckDir'>;
+
+/** An InputError of one deck names the source it came from when it names no file of its own. */
+async function naming<T>(sourceDocument: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof InputError && !error.file) {
+      throw new InputError(error.message, { file: sourceDocument, code: error.code, cause: error });
+    }
+    throw error;
+  }
+}
+
 /**
- * The `xsb-baseline` deck of one source: its text (the case's source context when stage 2 made one),
- * the title and scene of its `source_metadata.json`, the row's prompt file and audience profile.
- * A source without usable sentences fails with an InputError naming the source.
+ * Everything that decides one baseline deck, read from its inputs: the text (the case's source
+ * context when stage 2 made one), the title and scene of its `source_metadata.json`, the prompt
+ * file and the audience profile. A conditioned row without a profile fails. The language is not read
+ * here: it follows from the text (whose hash decides), and the deck or the request detects it.
+ */
+async function readBaselineRequest(
+  source: BaselineSource,
+): Promise<{ request: PlannedRequest; reads: string[] }> {
+  return naming(source.sourceDocument, async () => {
+    const sourceText = await loadSourceText(source.sourceDocument, {
+      ...(source.sourceContextFile ? { sourceContextFile: source.sourceContextFile } : {}),
+    });
+    const metadata = await readCaseMetadata(source.sourceDocument, source.caseMetadataFile);
+    const extraInstructions = source.promptPath ? await readUtf8Text(source.promptPath) : undefined;
+    const profile = source.audienceProfiles.find((candidate) => candidate.id === source.audience);
+    const title = metadata?.metadata.title?.trim() ? metadata.metadata.title : undefined;
+    const scene = metadata?.metadata.scene?.trim() ? metadata.metadata.scene : undefined;
+    const request: PlannedRequest = {
+      caseLabel: source.caseLabel,
+      condition: source.condition,
+      audience: source.audience,
+      sourceText,
+      ...(title ? { title } : {}),
+      ...(scene ? { scene } : {}),
+      ...(profile ? { audienceProfile: profile.description } : {}),
+      ...(profile?.lexical ? { audiencePreferences: profile.lexical } : {}),
+      ...(source.maxSlides ? { maxSlides: source.maxSlides } : {}),
+      ...(extraInstructions ? { extraInstructions } : {}),
+    };
+    requireAudienceProfile(request);
+    const reads = [
+      source.sourceContextFile && existsSync(source.sourceContextFile)
+        ? source.sourceContextFile
+        : source.sourceDocument,
+      metadata?.file ?? '',
+      source.promptPath ?? '',
+    ].filter((file) => file !== '');
+    return { request, reads };
+  });
+}
+
+/**
+ * The `xsb-baseline` deck of one source (see readBaselineRequest). A source without usable sentences
+ * fails with an InputError naming the source.
  */
 export async function generateBaselineDeckFromSource(
   options: BaselineDeckFromSource,
 ): Promise<BaselineDeckResult> {
-  const sourceText = await loadSourceText(options.sourceDocument, {
-    ...(options.sourceContextFile ? { sourceContextFile: options.sourceContextFile } : {}),
-  });
-  const metadata = (await readCaseMetadata(options.sourceDocument, options.caseMetadataFile))?.metadata;
-  const extraInstructions = options.promptPath ? await readUtf8Text(options.promptPath) : undefined;
-  const profile = options.audienceProfiles.find((candidate) => candidate.id === options.audience);
-  try {
-    return await generateBaselineDeck(
+  const { request } = await readBaselineRequest(options);
+  return naming(options.sourceDocument, () =>
+    generateBaselineDeck(
       {
-        caseLabel: options.caseLabel,
-        condition: options.condition,
-        audience: options.audience,
-        sourceText,
-        ...(metadata?.title?.trim() ? { title: metadata.title } : {}),
-        ...(metadata?.scene?.trim() ? { scene: metadata.scene } : {}),
+        ...request,
         outputDeckPath: options.outputDeckPath,
         ...(options.deckDir ? { deckDir: options.deckDir } : {}),
-        ...(profile ? { audienceProfile: profile.description } : {}),
-        ...(profile?.lexical ? { audiencePreferences: profile.lexical } : {}),
-        ...(options.maxSlides ? { maxSlides: options.maxSlides } : {}),
-        ...(extraInstructions ? { extraInstructions } : {}),
       },
-      options.planner,
-    );
-  } catch (error) {
-    if (error instanceof InputError && !error.file) {
-      throw new InputError(error.message, { file: options.sourceDocument, code: error.code, cause: error });
-    }
-    throw error;
+      options.judge,
+    ),
+  );
+}
+
+/** How a baseline deck is decided: the offline judge's lexical rule, or one outline call. */
+function baselineDecision(
+  request: PlannedRequest,
+  judge: JudgeDescription,
+): DeckRowWork<unknown>['decision'] {
+  if (judge.kind === 'offline') return { kind: 'rule', rule: 'lexical outline' };
+  const call = buildOutlineRequest(llmOutlineInputOf(request, request.language));
+  return {
+    kind: 'call',
+    requests: [call],
+    outputTokens: Math.min(OUTLINE_OUTPUT_TOKENS, call.maxTokens ?? OUTLINE_OUTPUT_TOKENS),
+  };
+}
+
+/** What a deck row runs: the built-in generator with its read request, or a command generator. */
+type DeckRowInput =
+  | { kind: 'baseline'; request: PlannedRequest }
+  | { kind: 'generator'; config: GeneratorConfig };
+
+interface SheetRows {
+  generatorOf(system: string): GeneratorConfig | undefined;
+  importedDeck(entry: RunSheetEntry): DeckImportManifest['decks'][number] | undefined;
+}
+
+async function checkedSheetRows(options: DeckWorkListOptions): Promise<SheetRows> {
+  const generators = options.generators ?? {};
+  const generatorOf = (system: string): GeneratorConfig | undefined =>
+    Object.hasOwn(generators, system) ? generators[system] : undefined;
+  const { problems, imported } = await checkRunSheet({
+    sheet: options.sheet,
+    layout: options.layout,
+    run: options.run,
+    generators: Object.keys(generators),
+    audiences: options.audienceProfiles.map((profile) => profile.id),
+  });
+  if (problems.length > 0) throw runSheetProblemsError(options.sheet.file, problems);
+  const importedDeck = (entry: RunSheetEntry) => {
+    const { row } = entry;
+    if (row.system === BASELINE_SYSTEM || generatorOf(row.system)) return undefined;
+    return imported
+      .get(row.system)
+      ?.decks.find(
+        (deck) =>
+          deck.case_label === row.case_label &&
+          deck.condition === row.condition &&
+          deck.audience === row.audience,
+      );
+  };
+  return { generatorOf, importedDeck };
+}
+
+function unknownSystemError(options: DeckWorkListOptions, task: DeckRowTask): InputError {
+  const configured = Object.keys(options.generators ?? {});
+  const { row } = task.entry;
+  return new InputError(
+    `system "${row.system}" is neither the built-in ${BASELINE_SYSTEM} nor a generator of the config (${configured.length > 0 ? `configured: ${configured.join(', ')}` : 'none configured under "generators"'}); use "xsb decks run-slidetailor" or "xsb decks import" for other external systems`,
+    { file: `${options.sheet.file}:${task.entry.line}`, code: 'unknown_system' },
+  );
+}
+
+/** What decides one row's deck: the baseline's read request and judge, or a generator's config and files. */
+async function describeRow(
+  options: DeckWorkListOptions,
+  rows: SheetRows,
+  task: DeckRowTask,
+): Promise<DeckRowWork<DeckRowInput>> {
+  const { entry } = task;
+  const config = rows.generatorOf(entry.row.system);
+  if (config) {
+    // The generator's env values may be secrets: its variable names decide, not their values.
+    const settings = { ...config, env: Object.keys(config.env ?? {}).sort() };
+    const work = await describeByFiles(task, { settings });
+    return {
+      ...work,
+      decision: { kind: 'rule', rule: `generator ${entry.row.system}` },
+      input: { kind: 'generator', config },
+    };
+  }
+  if (entry.row.system !== BASELINE_SYSTEM) throw unknownSystemError(options, task);
+  const { request, reads } = await readBaselineRequest({
+    sourceDocument: entry.sourceDocument,
+    caseLabel: entry.row.case_label,
+    condition: entry.row.condition,
+    audience: entry.row.audience,
+    sourceContextFile: options.layout.sourceContextFile(entry.row.case_label),
+    caseMetadataFile: options.layout.sourceMetadataFile(entry.row.case_label),
+    ...(entry.promptPath ? { promptPath: entry.promptPath } : {}),
+    audienceProfiles: options.audienceProfiles,
+    ...(options.maxSlides ? { maxSlides: options.maxSlides } : {}),
+  });
+  const { sourceText, ...settings } = request;
+  // A model's request names the language; the offline rule detects it only when it makes the deck.
+  const language = options.judge.kind === 'offline' ? undefined : await detectSourceLanguage(sourceText);
+  const planned = language ? { ...request, language } : request;
+  return {
+    reads,
+    decidedBy: {
+      generator: BASELINE_SYSTEM,
+      judge: options.judge.id,
+      ...settings,
+      source_sha256: hashBytes(sourceText),
+    },
+    decision: baselineDecision(planned, options.judge),
+    input: { kind: 'baseline', request: planned },
+  };
+}
+
+function rowsOptions(
+  options: DeckWorkListOptions,
+  rows: SheetRows,
+): Omit<RunDeckRowsOptions<DeckRowInput>, 'produce'> {
+  return {
+    sheet: options.sheet,
+    layout: options.layout,
+    run: options.run,
+    stage: OUTLINE_STAGE,
+    ...(options.filters ? { filters: options.filters } : {}),
+    ...(options.force ? { force: true } : {}),
+    deckFileName: (entry) => {
+      const deck = rows.importedDeck(entry);
+      if (deck) return basename(deck.deck_path);
+      return `${entry.row.case_label}.${rows.generatorOf(entry.row.system)?.format ?? 'pptx'}`;
+    },
+    skipReason: (entry) => (rows.importedDeck(entry) ? 'imported with `xsb decks import`' : undefined),
+    describe: (task) => describeRow(options, rows, task),
+  };
+}
+
+/**
+ * The work list of a run sheet's selected rows (see deckRowWorkList): per row its reads, its reuse
+ * key and its decision — reused (a current or imported deck), a rule (the offline judge's lexical
+ * outline, a command generator) or one outline call of a model judge, with the request it sends.
+ * The run (generateDecksFromRunSheet) walks this list; `xsb plan` prices it. Reads, never writes.
+ */
+export async function deckGenerationWorkList(
+  options: DeckWorkListOptions,
+): Promise<Array<DeckRowUnit<DeckRowInput, CompletionRequest>>> {
+  try {
+    return (await deckRowWorkList(rowsOptions(options, await checkedSheetRows(options)))) as Array<
+      DeckRowUnit<DeckRowInput, CompletionRequest>
+    >;
+  } finally {
+    await stopLanguageDetector();
   }
 }
 
@@ -109,7 +330,8 @@ export async function generateBaselineDeckFromSource(
  * Generates the rows of a run sheet into the normalized deck tree (`<case_label>.pptx`, or `.pdf` for
  * a PDF command generator, unless the row names an output path): `xsb-baseline` rows with the
  * built-in generator, rows whose system is a configured command generator by running it (see
- * runCommandGenerator); rows of a system imported into the run (`xsb decks import`) are skipped.
+ * runCommandGenerator); rows of a system imported into the run (`xsb decks import`) are skipped, and
+ * so is a row whose deck was made from the same inputs (deckGenerationWorkList).
  * Every row of the sheet (not only the selected ones) is checked first (see checkRunSheet): any
  * problem is a UsageError listing them all by line and column, and nothing is written. A row that
  * fails while its deck is made is recorded and the batch goes on. A generator's `${VAR}` that is not
@@ -125,91 +347,39 @@ export async function generateDecksFromRunSheet(options: GenerateDecksOptions): 
 }
 
 async function generateSheetRows(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
-  const generators = options.generators ?? {};
   const environment = options.environment ?? process.env;
   const used = new Set(options.sheet.entries.map((entry) => entry.row.system));
-  for (const [name, config] of Object.entries(generators)) {
+  for (const [name, config] of Object.entries(options.generators ?? {})) {
     if (used.has(name)) resolveGeneratorEnv(name, config.env, environment);
   }
-  const generatorOf = (system: string): GeneratorConfig | undefined =>
-    Object.hasOwn(generators, system) ? generators[system] : undefined;
-  const { problems, imported } = await checkRunSheet({
-    sheet: options.sheet,
-    layout: options.layout,
-    run: options.run,
-    generators: Object.keys(generators),
-    audiences: options.audienceProfiles.map((profile) => profile.id),
-  });
-  if (problems.length > 0) throw runSheetProblemsError(options.sheet.file, problems);
-  const importedDeck = (entry: RunSheetEntry) => {
-    if (entry.row.system === BASELINE_SYSTEM || generatorOf(entry.row.system)) return undefined;
-    const { row } = entry;
-    return imported
-      .get(row.system)
-      ?.decks.find(
-        (deck) =>
-          deck.case_label === row.case_label &&
-          deck.condition === row.condition &&
-          deck.audience === row.audience,
-      );
-  };
+  const rows = await checkedSheetRows(options);
   return runDeckRows({
-    sheet: options.sheet,
-    layout: options.layout,
-    run: options.run,
-    ...(options.filters ? { filters: options.filters } : {}),
-    ...(options.force ? { force: true } : {}),
+    ...rowsOptions(options, rows),
     ...(options.progress ? { progress: options.progress } : {}),
-    deckFileName: (entry) => {
-      const deck = importedDeck(entry);
-      if (deck) return basename(deck.deck_path);
-      return `${entry.row.case_label}.${generatorOf(entry.row.system)?.format ?? 'pptx'}`;
-    },
-    skipReason: (entry) => (importedDeck(entry) ? 'imported with `xsb decks import`' : undefined),
-    produce: async ({ entry, deckDir, outputDeckPath }) => {
-      const { row } = entry;
-      const where = `${options.sheet.file}:${entry.line}`;
-      const generator = generatorOf(row.system);
-      if (generator) {
-        await runCommandGenerator({
-          name: row.system,
-          config: generator,
-          values: {
-            source: entry.sourceDocument,
-            source_dir: dirname(entry.sourceDocument),
-            audience: row.audience,
-            condition: row.condition,
-            prompt: entry.promptPath,
-            case: row.case_label,
-          },
-          outputDeckPath,
-          deckDir,
-          environment,
-          baseDir: resolve(options.baseDir ?? process.cwd()),
-          where,
-        });
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    produce: async ({ entry, deckDir, outputDeckPath }, input) => {
+      if (input.kind === 'baseline') {
+        await naming(entry.sourceDocument, () =>
+          generateBaselineDeck({ ...input.request, outputDeckPath, deckDir }, options.judge),
+        );
         return;
       }
-      if (row.system !== BASELINE_SYSTEM) {
-        const configured = Object.keys(generators);
-        throw new InputError(
-          `system "${row.system}" is neither the built-in ${BASELINE_SYSTEM} nor a generator of the config (${configured.length > 0 ? `configured: ${configured.join(', ')}` : 'none configured under "generators"'}); use "xsb decks run-slidetailor" or "xsb decks import" for other external systems`,
-          { file: where, code: 'unknown_system' },
-        );
-      }
-      await generateBaselineDeckFromSource({
-        sourceDocument: entry.sourceDocument,
-        caseLabel: row.case_label,
-        condition: row.condition,
-        audience: row.audience,
+      await runCommandGenerator({
+        name: entry.row.system,
+        config: input.config,
+        values: {
+          source: entry.sourceDocument,
+          source_dir: dirname(entry.sourceDocument),
+          audience: entry.row.audience,
+          condition: entry.row.condition,
+          prompt: entry.promptPath,
+          case: entry.row.case_label,
+        },
         outputDeckPath,
-        sourceContextFile: options.layout.sourceContextFile(row.case_label),
-        caseMetadataFile: options.layout.sourceMetadataFile(row.case_label),
-        ...(entry.promptPath ? { promptPath: entry.promptPath } : {}),
         deckDir,
-        planner: options.planner,
-        audienceProfiles: options.audienceProfiles,
-        ...(options.maxSlides ? { maxSlides: options.maxSlides } : {}),
+        environment,
+        baseDir: resolve(options.baseDir ?? process.cwd()),
+        where: `${options.sheet.file}:${entry.line}`,
       });
     },
   });

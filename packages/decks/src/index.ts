@@ -29,9 +29,12 @@ export {
 export {
   type AudienceDescription,
   type BaselineDeckFromSource,
+  type DeckWorkListOptions,
+  deckGenerationWorkList,
   type GenerateDecksOptions,
   generateBaselineDeckFromSource,
   generateDecksFromRunSheet,
+  OUTLINE_STAGE,
 } from './generate-decks-from-run-sheet';
 export {
   type ImportDecksOptions,
@@ -81,6 +84,9 @@ export {
 export {
   type DeckRowFilters,
   type DeckRowTask,
+  type DeckRowUnit,
+  type DeckRowUnitInput,
+  type DeckRowWork,
   type RunDeckRowsOptions,
   runDeckRows,
 } from './run-deck-rows';
@@ -90,6 +96,7 @@ export {
   type RunSheet,
   type RunSheetEntry,
   readRunSheet,
+  singleRowRunSheet,
   writeCsvAtomic,
 } from './run-sheet';
 export { type RunSlideTailorOptions, runSlideTailor, splitCommand } from './run-slidetailor';

@@ -467,84 +467,17 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
   const words = scaffoldingFor(options.language);
   const extracted = splitSections(sourceText, options.fallbackTitle);
   const title = options.title?.trim() || extracted.title;
-  const allSections = extracted.sections;
-  const frequency = new Map<string, number>();
-  for (const word of contentWords(sourceText)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-  const profileWords = new Set(contentWords(options.audienceProfile ?? ''));
   const preferences = resolvePreferences(options);
-  const score = (sentence: string): number => {
-    const words = contentWords(sentence);
-    if (words.length === 0) return 0;
-    let total = 0;
-    for (const word of words)
-      total += Math.log1p(frequency.get(word) ?? 0) + (profileWords.has(word) ? 1.5 : 0);
-    const numberBonus = /\d/.test(sentence) ? 1.2 : 1;
-    const audience = preferences ? audienceFactor(sentence, preferences) : 1;
-    return (total / Math.sqrt(words.length)) * numberBonus * audience;
-  };
-  const sections = preferences ? valuedSections(allSections, preferences) : allSections;
-  // Sources repeat themselves (running heads, blind text, a summary restating the introduction): a
-  // bullet that repeats or nearly copies one already in the deck is passed over for the next best.
-  const kept = new BulletRegister();
-  const used = new Set<string>();
-  const topSentences = (sentences: string[], count: number): string[] => {
-    const ranked = sentences
-      .map((sentence, position) => ({ sentence, position, score: score(sentence) }))
-      .filter((item) => !used.has(item.sentence))
-      .sort((a, b) => b.score - a.score || a.position - b.position);
-    const chosen: Array<{ bullet: string; position: number }> = [];
-    for (const item of ranked) {
-      if (chosen.length >= count) break;
-      used.add(item.sentence);
-      const bullet =
-        (preferences ? valuedClause(item.sentence, preferences, score) : undefined) ?? shorten(item.sentence);
-      if (kept.add(bullet)) chosen.push({ bullet, position: item.position });
-    }
-    return chosen.sort((a, b) => a.position - b.position).map((item) => item.bullet);
-  };
+  const score = sentenceScorer(sourceText, options.audienceProfile, preferences);
+  const sections = preferences ? valuedSections(extracted.sections, preferences) : extracted.sections;
+  const topSentences = bulletPicker(score, preferences);
   const firstTable = sections.flatMap((section) => section.tables.map((table) => ({ section, table })))[0];
-  const tableSlides: OutlineSlide[] = [];
-  if (firstTable) {
-    const [header, ...body] = firstTable.table;
-    const width = Math.min(5, header?.length ?? 0);
-    const topic = plainInline(firstTable.section.heading);
-    const tableTitle = words ? (topic ? words.keyFiguresOf(topic) : words.keyFigures) : topic || title;
-    if (header && width > 0) {
-      tableSlides.push({
-        title: tableTitle,
-        bullets: [],
-        table: {
-          columns: header.slice(0, width),
-          rows: body.slice(0, 8).map((row) => Array.from({ length: width }, (_, index) => row[index] ?? '')),
-        },
-      });
-      const chartTopic = topic || (words ? words.keyFigures : title);
-      const chart = chartFromTable(firstTable.table, chartTopic);
-      const chartTitle = words ? words.atAGlance(chartTopic) : chartTopic;
-      if (chart) tableSlides.push({ title: chartTitle, bullets: [], chart });
-    }
-  }
+  const tableSlides = firstTable ? tableSlidesOf(firstTable, words, title) : [];
   const takeawaysSlot = words ? 1 : 0;
   const contentBudget = Math.max(1, maxSlides - 1 - takeawaysSlot - tableSlides.length);
-  const hasFullSections = sections.some((section) => section.sentences.length >= 2);
-  const ranked = sections
-    .map((section, position) => ({
-      section,
-      position,
-      weight: section.sentences
-        .map(score)
-        .sort((a, b) => b - a)
-        .slice(0, perSlide)
-        .reduce((a, b) => a + b, 0),
-    }))
-    // A one-sentence section (a byline, a caption) makes a thin slide when fuller sections exist.
-    .filter((item) => item.section.sentences.length >= (hasFullSections ? 2 : 1))
-    .sort((a, b) => b.weight - a.weight || a.position - b.position)
-    .slice(0, contentBudget)
-    .sort((a, b) => a.position - b.position);
   const slides: OutlineSlide[] = [];
   const tablePosition = firstTable ? sections.indexOf(firstTable.section) : -1;
-  for (const { section, position } of ranked) {
+  for (const { section, position } of rankedSections(sections, score, perSlide, contentBudget)) {
     // The table's slides stand where its section stands in the source, whether or not it was chosen.
     if (position > tablePosition) slides.push(...tableSlides.splice(0));
     const bullets = topSentences(section.sentences, perSlide);
@@ -569,4 +502,110 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
     );
   }
   return { title, subtitle: options.subtitle ?? '', slides: slides.slice(0, maxSlides - 1) };
+}
+
+/**
+ * A sentence's score: Σ log(1 + document frequency) of its content words (+1.5 for a word of the
+ * audience profile) / √length, ×1.2 with a number, × the audience factor with preferences.
+ */
+function sentenceScorer(
+  sourceText: string,
+  audienceProfile: string | undefined,
+  preferences: LexicalPreferences | undefined,
+): (sentence: string) => number {
+  const frequency = new Map<string, number>();
+  for (const word of contentWords(sourceText)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const profileWords = new Set(contentWords(audienceProfile ?? ''));
+  return (sentence) => {
+    const words = contentWords(sentence);
+    if (words.length === 0) return 0;
+    let total = 0;
+    for (const word of words)
+      total += Math.log1p(frequency.get(word) ?? 0) + (profileWords.has(word) ? 1.5 : 0);
+    const numberBonus = /\d/.test(sentence) ? 1.2 : 1;
+    const audience = preferences ? audienceFactor(sentence, preferences) : 1;
+    return (total / Math.sqrt(words.length)) * numberBonus * audience;
+  };
+}
+
+/**
+ * Picks a slide's bullets: the best-scored sentences not used yet, in source order. Sources repeat
+ * themselves (running heads, blind text, a summary restating the introduction): a bullet that repeats
+ * or nearly copies one already in the deck is passed over for the next best.
+ */
+function bulletPicker(
+  score: (sentence: string) => number,
+  preferences: LexicalPreferences | undefined,
+): (sentences: string[], count: number) => string[] {
+  const kept = new BulletRegister();
+  const used = new Set<string>();
+  return (sentences, count) => {
+    const ranked = sentences
+      .map((sentence, position) => ({ sentence, position, score: score(sentence) }))
+      .filter((item) => !used.has(item.sentence))
+      .sort((a, b) => b.score - a.score || a.position - b.position);
+    const chosen: Array<{ bullet: string; position: number }> = [];
+    for (const item of ranked) {
+      if (chosen.length >= count) break;
+      used.add(item.sentence);
+      const bullet =
+        (preferences ? valuedClause(item.sentence, preferences, score) : undefined) ?? shorten(item.sentence);
+      if (kept.add(bullet)) chosen.push({ bullet, position: item.position });
+    }
+    return chosen.sort((a, b) => a.position - b.position).map((item) => item.bullet);
+  };
+}
+
+/** The first table as a native table slide (≤ 5 columns, ≤ 8 rows) and, if numeric, a bar chart slide. */
+function tableSlidesOf(
+  first: { section: Section; table: string[][] },
+  words: ReturnType<typeof scaffoldingFor>,
+  title: string,
+): OutlineSlide[] {
+  const [header, ...body] = first.table;
+  const width = Math.min(5, header?.length ?? 0);
+  if (!header || width === 0) return [];
+  const topic = plainInline(first.section.heading);
+  const tableTitle = words ? (topic ? words.keyFiguresOf(topic) : words.keyFigures) : topic || title;
+  const slides: OutlineSlide[] = [
+    {
+      title: tableTitle,
+      bullets: [],
+      table: {
+        columns: header.slice(0, width),
+        rows: body.slice(0, 8).map((row) => Array.from({ length: width }, (_, index) => row[index] ?? '')),
+      },
+    },
+  ];
+  const chartTopic = topic || (words ? words.keyFigures : title);
+  const chart = chartFromTable(first.table, chartTopic);
+  if (chart) slides.push({ title: words ? words.atAGlance(chartTopic) : chartTopic, bullets: [], chart });
+  return slides;
+}
+
+/** The sections that fill the slide budget: best summed top scores, then back in source order. */
+function rankedSections(
+  sections: Section[],
+  score: (sentence: string) => number,
+  perSlide: number,
+  budget: number,
+): Array<{ section: Section; position: number }> {
+  const hasFullSections = sections.some((section) => section.sentences.length >= 2);
+  return (
+    sections
+      .map((section, position) => ({
+        section,
+        position,
+        weight: section.sentences
+          .map(score)
+          .sort((a, b) => b - a)
+          .slice(0, perSlide)
+          .reduce((a, b) => a + b, 0),
+      }))
+      // A one-sentence section (a byline, a caption) makes a thin slide when fuller sections exist.
+      .filter((item) => item.section.sentences.length >= (hasFullSections ? 2 : 1))
+      .sort((a, b) => b.weight - a.weight || a.position - b.position)
+      .slice(0, budget)
+      .sort((a, b) => a.position - b.position)
+  );
 }

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, deckRowStatusSchema, type GeneratorConfig, RunLayout, readJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { offlineJudge } from '@xsb/llm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateDecksFromRunSheet } from './generate-decks-from-run-sheet';
 import { readDeck } from './read-deck';
@@ -109,7 +110,7 @@ async function runRows(
     sheet: await sheetWith(rows),
     layout,
     run: 'r',
-    planner: 'lexical',
+    judge: offlineJudge,
     audienceProfiles: [],
     generators,
     environment: environment(),

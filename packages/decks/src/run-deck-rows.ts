@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import {
@@ -6,14 +7,21 @@ import {
   deckBatchSummarySchema,
   deckRowStatusSchema,
   describeError,
+  executeWorkList,
+  hashCanonicalJson,
+  hashFile,
   isCaseInShard,
   isXsbError,
   type ProgressReporter,
   type RunLayout,
+  readJson,
   type Shard,
+  type StageEventListener,
   shardFileTag,
   shardLabel,
   silentProgress,
+  type WorkDecision,
+  type WorkUnit,
   withDirectoryLock,
   writeJson,
 } from '@xsb/core';
@@ -34,20 +42,51 @@ export interface DeckRowTask {
   outputDeckPath: string;
 }
 
-export interface RunDeckRowsOptions {
+/** What decides a row's deck, read before anything runs (see RunDeckRowsOptions.describe). */
+export interface DeckRowWork<Input> {
+  /** The files whose bytes decide the deck. */
+  reads: string[];
+  /** Everything that decides the deck (hashed into the reuse key): settings, content hashes. */
+  decidedBy: unknown;
+  /** How the deck is made when it is not reused: a rule (no judge call) or judge calls. */
+  decision: Exclude<WorkDecision<unknown>, { kind: 'reuse' }>;
+  input: Input;
+}
+
+/** A row's unit of work: its task, the reason it is reused (skipped) if it is, and the stage's input. */
+export interface DeckRowUnitInput<Input> {
+  task: DeckRowTask;
+  /** Why the row is not made again: its status message (`skipped`). */
+  reuseReason?: string;
+  /** An input error found while reading what decides the row: the row fails with it. */
+  error?: unknown;
+  input?: Input;
+}
+
+export type DeckRowUnit<Input, Request = unknown> = WorkUnit<Request, DeckRowUnitInput<Input>>;
+
+export interface RunDeckRowsOptions<Input = undefined> {
   sheet: RunSheet;
   layout: RunLayout;
   run: string;
+  /** The stage id of the units and their events (default `decks`). */
+  stage?: string;
   filters?: DeckRowFilters;
   force?: boolean;
   /** The file name used when a row names no output path, e.g. `deck.pptx`. */
   deckFileName: (entry: RunSheetEntry) => string;
   /** Why a row is not produced at all (e.g. its deck was imported), even with `force`. */
   skipReason?: (entry: RunSheetEntry) => string | undefined;
+  /** What decides a row's deck (default: its run-sheet fields and the bytes of its source and prompt). */
+  describe?: (task: DeckRowTask) => Promise<DeckRowWork<Input>>;
   /** Produces one deck; throws an XsbError (InputError …) to fail the row. */
-  produce: (task: DeckRowTask) => Promise<void>;
+  produce: (task: DeckRowTask, input: Input) => Promise<void>;
   progress?: ProgressReporter;
+  /** The stage's typed events (started, unit done, unit failed, finished). */
+  onEvent?: StageEventListener;
 }
+
+const EXISTS_MESSAGE = 'output deck exists (use --force to redo it)';
 
 /** Whether a row passes the `--condition/--audience/--case/--shard` filters. */
 export function rowMatchesFilters(entry: Pick<RunSheetEntry, 'row'>, filters: DeckRowFilters = {}): boolean {
@@ -74,107 +113,264 @@ async function hasOutput(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * The one reuse rule of every stage, for decks: a row's deck is reused when it exists and the
+ * `deck_status.json` beside it records it done from the same inputs (`input_hash`). A deck without
+ * that record (made by hand, or before inputs were recorded) is made again.
+ */
+async function isCurrent(task: DeckRowTask, reuseKey: string): Promise<boolean> {
+  const statusFile = join(task.deckDir, 'deck_status.json');
+  if (!(await hasOutput(task.outputDeckPath)) || !existsSync(statusFile)) return false;
+  try {
+    const recorded = await readJson(statusFile, deckRowStatusSchema);
+    return recorded.status === 'done' && recorded.input_hash === reuseKey;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A row's inputs as files: its fields, `settings` (a command, a generator's config) and the bytes of
+ * its source, prompt and `extraReads` files. The default `describe` of runDeckRows.
+ */
+export async function describeByFiles(
+  task: DeckRowTask,
+  extra: { reads?: string[]; settings?: unknown } = {},
+): Promise<DeckRowWork<undefined>> {
+  const { entry } = task;
+  const reads = [entry.sourceDocument, entry.promptPath, ...(extra.reads ?? [])].filter(
+    (file) => file !== '',
+  );
+  const contents = await Promise.all(reads.map((file) => (existsSync(file) ? hashFile(file) : null)));
+  return {
+    reads,
+    decidedBy: { row: entry.row, settings: extra.settings ?? null, contents },
+    decision: { kind: 'rule', rule: entry.row.system },
+    input: undefined,
+  };
+}
+
+function taskOf<Input>(
+  options: Omit<RunDeckRowsOptions<Input>, 'produce'>,
+  entry: RunSheetEntry,
+): DeckRowTask {
+  const { row } = entry;
+  const deckDir = options.layout.deckDir({
+    run: options.run,
+    system: row.system,
+    condition: row.condition,
+    audience: row.audience,
+    caseLabel: row.case_label,
+  });
+  return {
+    entry,
+    deckDir,
+    outputDeckPath: entry.outputDeckPath || join(deckDir, options.deckFileName(entry)),
+  };
+}
+
+async function unitOf<Input>(
+  options: Omit<RunDeckRowsOptions<Input>, 'produce'>,
+  entry: RunSheetEntry,
+): Promise<DeckRowUnit<Input>> {
+  const { row } = entry;
+  const base = {
+    stage: options.stage ?? 'decks',
+    id: `${row.system}/${row.condition}/${row.audience}/${row.case_label}`,
+  };
+  const task = taskOf(options, entry);
+  const skipReason = options.skipReason?.(entry);
+  if (skipReason) {
+    const artifact = task.outputDeckPath;
+    return {
+      ...base,
+      reads: [artifact],
+      reuseKey: '',
+      decision: { kind: 'reuse', artifact },
+      input: { task, reuseReason: skipReason },
+    };
+  }
+  const describe =
+    options.describe ?? (describeByFiles as unknown as (t: DeckRowTask) => Promise<DeckRowWork<Input>>);
+  let work: DeckRowWork<Input>;
+  try {
+    work = await describe(task);
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    const reads = [entry.sourceDocument];
+    return {
+      ...base,
+      reads,
+      reuseKey: '',
+      decision: { kind: 'rule', rule: 'input error' },
+      input: { task, error },
+    };
+  }
+  const reuseKey = hashCanonicalJson(work.decidedBy);
+  const reused = !options.force && (await isCurrent(task, reuseKey));
+  return {
+    ...base,
+    reads: work.reads,
+    reuseKey,
+    decision: reused ? { kind: 'reuse', artifact: task.outputDeckPath } : work.decision,
+    input: { task, input: work.input, ...(reused ? { reuseReason: EXISTS_MESSAGE } : {}) },
+  };
+}
+
+/**
+ * The work list of a run sheet's selected rows, in sheet order: per row what it reads, its reuse key
+ * (the hash of what decides its deck) and whether it is reused, decided by a rule or by judge calls.
+ * Reads the inputs (and the decks' recorded keys), writes nothing.
+ */
+export async function deckRowWorkList<Input>(
+  options: Omit<RunDeckRowsOptions<Input>, 'produce'>,
+): Promise<Array<DeckRowUnit<Input>>> {
+  const units: Array<DeckRowUnit<Input>> = [];
+  for (const entry of options.sheet.entries) {
+    if (rowMatchesFilters(entry, options.filters)) units.push(await unitOf(options, entry));
+  }
+  return units;
+}
+
+function statusBase(layout: RunLayout, task: DeckRowTask) {
+  const { row } = task.entry;
+  return {
+    system: row.system,
+    condition: row.condition,
+    audience: row.audience,
+    case_label: row.case_label,
+    output_deck_path: relative(layout.dataDir, task.outputDeckPath),
+    line: task.entry.line,
+  };
+}
+
+function invalidRowStatuses(sheet: RunSheet): DeckRowStatus[] {
+  return sheet.invalid.map((invalid) => ({
+    system: invalid.raw.system || '?',
+    condition: invalid.raw.condition || '?',
+    audience: invalid.raw.audience || '?',
+    case_label: invalid.raw.case_label || '?',
+    status: 'failed',
+    output_deck_path: '',
+    message: invalid.error.message,
+    line: invalid.line,
+  }));
+}
+
+/**
+ * Makes one row's deck under the deck folder's lock (a second process on the same deck, an
+ * overlapping shard or a rerun, fails fast instead of racing) and records `deck_status.json` with
+ * the reuse key; a failure is recorded there too, then thrown for the executor to count.
+ */
+async function produceRow<Input>(
+  options: RunDeckRowsOptions<Input>,
+  unit: DeckRowUnit<Input>,
+): Promise<DeckRowStatus> {
+  const { task } = unit.input;
+  const base = statusBase(options.layout, task);
+  if (unit.decision.kind === 'reuse')
+    return { ...base, status: 'skipped', message: unit.input.reuseReason ?? EXISTS_MESSAGE };
+  const statusFile = join(task.deckDir, 'deck_status.json');
+  try {
+    if (unit.input.error !== undefined) throw unit.input.error;
+    const produced = await withDirectoryLock(
+      task.deckDir,
+      async () => {
+        if (!options.force && (await isCurrent(task, unit.reuseKey))) return false;
+        await options.produce(task, unit.input.input as Input);
+        return true;
+      },
+      { timeoutMs: 2000, staleAfterMs: 24 * 3_600_000 },
+    );
+    if (!produced) return { ...base, status: 'skipped', message: EXISTS_MESSAGE };
+    const status: DeckRowStatus = { ...base, status: 'done', message: '' };
+    await writeJson(statusFile, deckRowStatusSchema, { ...status, input_hash: unit.reuseKey });
+    return status;
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    await writeJson(statusFile, deckRowStatusSchema, {
+      ...base,
+      status: 'failed',
+      message: describeError(error),
+    });
+    throw error;
+  }
+}
+
 /** The batch summary's file: one per shard, so parallel shards never overwrite each other. */
 function batchSummaryFile(layout: RunLayout, run: string, shard: Shard | undefined): string {
   const name = shard ? `batch_summary.${shardFileTag(shard)}.json` : 'batch_summary.json';
   return join(layout.decksRoot(run), name);
 }
 
-/**
- * Runs the selected rows of a run sheet one by one: skips rows whose output deck exists (unless
- * `force`), records `deck_status.json` per produced or failed row, and writes a batch summary. A
- * failing row (an XsbError) is recorded and the batch goes on; anything else is a bug and propagates.
- */
-export async function runDeckRows(options: RunDeckRowsOptions): Promise<DeckBatchSummary> {
-  const { sheet, layout, run } = options;
-  const progress = options.progress ?? silentProgress;
-  const selected = options.sheet.entries.filter((entry) => rowMatchesFilters(entry, options.filters));
-  const statuses: DeckRowStatus[] = [];
-  for (const invalid of sheet.invalid) {
-    statuses.push({
-      system: invalid.raw.system || '?',
-      condition: invalid.raw.condition || '?',
-      audience: invalid.raw.audience || '?',
-      case_label: invalid.raw.case_label || '?',
-      status: 'failed',
-      output_deck_path: '',
-      message: invalid.error.message,
-      line: invalid.line,
-    });
-  }
-  progress.start('decks', selected.length);
-  for (const entry of selected) {
-    const { row } = entry;
-    const deckDir = layout.deckDir({
-      run,
-      system: row.system,
-      condition: row.condition,
-      audience: row.audience,
-      caseLabel: row.case_label,
-    });
-    const outputDeckPath = entry.outputDeckPath || join(deckDir, options.deckFileName(entry));
-    const base = {
-      system: row.system,
-      condition: row.condition,
-      audience: row.audience,
-      case_label: row.case_label,
-      output_deck_path: relative(layout.dataDir, outputDeckPath),
-      line: entry.line,
-    };
-    const skipReason = options.skipReason?.(entry);
-    if (skipReason) {
-      statuses.push({ ...base, status: 'skipped', message: skipReason });
-      progress.tick(1, `${row.case_label}: skipped`);
-      continue;
-    }
-    if (!options.force && (await hasOutput(outputDeckPath))) {
-      statuses.push({ ...base, status: 'skipped', message: 'output deck exists (use --force to redo it)' });
-      progress.tick(1, `${row.case_label}: skipped`);
-      continue;
-    }
-    let status: DeckRowStatus;
-    try {
-      // A second process on the same deck (an overlapping shard, a rerun) fails fast instead of racing.
-      const produced = await withDirectoryLock(
-        deckDir,
-        async () => {
-          if (!options.force && (await hasOutput(outputDeckPath))) return false;
-          await options.produce({ entry, deckDir, outputDeckPath });
-          return true;
-        },
-        { timeoutMs: 2000, staleAfterMs: 24 * 3_600_000 },
-      );
-      if (!produced) {
-        statuses.push({ ...base, status: 'skipped', message: 'output deck exists (use --force to redo it)' });
-        progress.tick(1, `${row.case_label}: skipped`);
-        continue;
-      }
-      status = { ...base, status: 'done', message: '' };
-    } catch (error) {
-      if (!isXsbError(error)) throw error;
-      status = { ...base, status: 'failed', message: describeError(error) };
-    }
-    await writeJson(join(deckDir, 'deck_status.json'), deckRowStatusSchema, status);
-    statuses.push(status);
-    progress.tick(1, `${row.case_label}: ${status.status}`);
-  }
+function batchSummary<Input>(
+  options: RunDeckRowsOptions<Input>,
+  selected: number,
+  statuses: DeckRowStatus[],
+): DeckBatchSummary {
+  const { sheet } = options;
   const count = (outcome: DeckRowStatus['status']) =>
     statuses.filter((item) => item.status === outcome).length;
-  const summary: DeckBatchSummary = {
+  return {
     // Data-relative when the sheet is inside the data folder (as `output_deck_path` is), so the summary
     // is the same wherever the folder lives: shards of a CI matrix merge into one (see `xsb merge`).
-    run_sheet: dataRelative(layout.dataDir, sheet.file),
+    run_sheet: dataRelative(options.layout.dataDir, sheet.file),
     rows_total: sheet.entries.length + sheet.invalid.length,
     // Invalid rows cannot be filtered (their fields are unknown): every one is reported as failed, so
     // it counts as selected and done + skipped + failed always equals rows_selected.
-    rows_selected: selected.length + sheet.invalid.length,
+    rows_selected: selected + sheet.invalid.length,
     done: count('done'),
     skipped: count('skipped'),
     failed: count('failed'),
     shard: options.filters?.shard ? shardLabel(options.filters.shard) : null,
     rows: statuses,
   };
+}
+
+/**
+ * Runs the selected rows of a run sheet as a work list (deckRowWorkList) through executeWorkList, one
+ * at a time: a row whose deck is current (same input hash) is reused and reported `skipped`, the
+ * others are made (unless `force` reuses nothing), each recording `deck_status.json`; a batch summary
+ * is written. A failing row (an XsbError) is recorded and the batch goes on; anything else is a bug
+ * and propagates.
+ */
+export async function runDeckRows<Input = undefined>(
+  options: RunDeckRowsOptions<Input>,
+): Promise<DeckBatchSummary> {
+  const progress = options.progress ?? silentProgress;
+  const units = await deckRowWorkList(options);
+  const statuses = new Map<string, DeckRowStatus>();
+  const failedStatus = (unit: DeckRowUnit<Input>, error: unknown): DeckRowStatus => ({
+    ...statusBase(options.layout, unit.input.task),
+    status: 'failed',
+    message: describeError(error),
+  });
+  progress.start('decks', units.length);
+  const outcomes = await executeWorkList(units, {
+    stopsStage: (error) => !isXsbError(error),
+    onEvent: (event) => {
+      options.onEvent?.(event);
+      if (event.type !== 'unit-done' && event.type !== 'unit-failed') return;
+      const unit = units.find((candidate) => candidate.id === event.id);
+      const status = statuses.get(event.id)?.status ?? 'failed';
+      progress.tick(1, `${unit?.input.task.entry.row.case_label}: ${status}`);
+    },
+    run: async (unit) => {
+      const status = await produceRow(options, unit);
+      statuses.set(unit.id, status);
+      return status;
+    },
+  });
+  const rows = [
+    ...invalidRowStatuses(options.sheet),
+    ...outcomes.map((outcome) => outcome.result ?? failedStatus(outcome.unit, outcome.error)),
+  ];
+  const summary = batchSummary(options, units.length, rows);
   progress.finish(`${summary.done} done, ${summary.skipped} skipped, ${summary.failed} failed`);
-  await writeJson(batchSummaryFile(layout, run, options.filters?.shard), deckBatchSummarySchema, summary);
+  await writeJson(
+    batchSummaryFile(options.layout, options.run, options.filters?.shard),
+    deckBatchSummarySchema,
+    summary,
+  );
   return summary;
 }

@@ -153,3 +153,34 @@ export async function writeCsvAtomic(
   for (const row of rows) lines.push(columns.map((column) => csvCell(String(row[column] ?? ''))).join(','));
   await writeFileAtomic(file, `${lines.join('\n')}\n`);
 }
+
+/** One `xsb-baseline` deck as a run sheet of one row (`xsb decks generate --source … --case …`). */
+export function singleRowRunSheet(row: {
+  system: string;
+  sourceDocument: string;
+  caseLabel: string;
+  condition: RunSheetRow['condition'];
+  audience: string;
+}): RunSheet {
+  return {
+    file: '(flags)',
+    invalid: [],
+    entries: [
+      {
+        line: 1,
+        row: {
+          system: row.system,
+          condition: row.condition,
+          audience: row.audience,
+          case_label: row.caseLabel,
+          source_document: row.sourceDocument,
+          prompt_path: '',
+          output_deck_path: '',
+        },
+        sourceDocument: row.sourceDocument,
+        promptPath: '',
+        outputDeckPath: '',
+      },
+    ],
+  };
+}

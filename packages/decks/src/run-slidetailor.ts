@@ -9,7 +9,7 @@ import {
   UsageError,
 } from '@xsb/core';
 import { readDeck } from './read-deck';
-import { type DeckRowFilters, runDeckRows } from './run-deck-rows';
+import { type DeckRowFilters, describeByFiles, runDeckRows } from './run-deck-rows';
 import type { RunSheet } from './run-sheet';
 
 export interface RunSlideTailorOptions {
@@ -103,6 +103,12 @@ export async function runSlideTailor(options: RunSlideTailorOptions): Promise<De
     ...(options.force ? { force: true } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
     deckFileName: (entry) => `${entry.row.case_label}.pptx`,
+    // The prepared config decides the deck too, beside the row's source and preferences; the
+    // `--command` running SlideTailor does not (a rerun with another invocation keeps done decks).
+    describe: (task) => {
+      const config = task.entry.row.config_path;
+      return describeByFiles(task, { reads: typeof config === 'string' && config !== '' ? [config] : [] });
+    },
     produce: async ({ entry, outputDeckPath }) => {
       const { row } = entry;
       const configPath = typeof row.config_path === 'string' ? row.config_path : '';

@@ -92,7 +92,8 @@ describe('xsb decks generate', () => {
       'cs_raft_consensus',
       'energy_heat_pump_pilot',
     ]);
-  });
+    // Three passes over the fixture sheet (seven decks written): more than the default under load.
+  }, 120_000);
 
   it('generates one deck from --source and --case without a run sheet', async () => {
     const result = await run(

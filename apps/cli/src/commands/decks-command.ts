@@ -24,10 +24,11 @@ import {
   removeSystemFromRun,
   renderDeck,
   runSlideTailor,
+  singleRowRunSheet,
   truncateDeck,
   writeDeckStats,
 } from '@xsb/decks';
-import { createLlmClient, isOfflineJudge } from '@xsb/llm';
+import { createJudge } from '@xsb/llm';
 import { loadAudienceProfiles } from '@xsb/weights';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
@@ -128,28 +129,7 @@ function singleDeckFlags(context: CliContext, flags: GenerateFlags) {
 
 /** A one-row run sheet from flags, for `xsb decks generate --source … --case …` into the deck tree. */
 function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
-  const single = singleDeckFlags(context, flags);
-  return {
-    file: '(flags)',
-    invalid: [],
-    entries: [
-      {
-        line: 1,
-        row: {
-          system: BASELINE_SYSTEM,
-          condition: single.condition,
-          audience: single.audience,
-          case_label: single.caseLabel,
-          source_document: single.sourceDocument,
-          prompt_path: '',
-          output_deck_path: '',
-        },
-        sourceDocument: single.sourceDocument,
-        promptPath: '',
-        outputDeckPath: '',
-      },
-    ],
-  };
+  return singleRowRunSheet({ system: BASELINE_SYSTEM, ...singleDeckFlags(context, flags) });
 }
 
 interface GenerateFlags extends RunFlags {
@@ -160,9 +140,323 @@ interface GenerateFlags extends RunFlags {
   maxSlides?: string;
 }
 
-function plannerFor(context: CliContext, config: XsbConfig, env: Record<string, string>) {
-  if (isOfflineJudge(config.judge)) return 'lexical' as const;
-  return createLlmClient(config.judge, { ...llmClientOptions(context, config, env), stage: 'decks.outline' });
+function judgeFor(context: CliContext, config: XsbConfig, env: Record<string, string>) {
+  return createJudge(config.judge, { ...llmClientOptions(context, config, env), stage: 'decks.outline' });
+}
+
+function registerInspect(decks: Command, context: CliContext): void {
+  decks
+    .command('inspect')
+    .description('read a PPTX or PDF deck: slides in order, visible text, notes apart, elements and warnings')
+    .argument('<deck>', 'the .pptx or .pdf file')
+    .option('--json', 'print one JSON object (deck stats fields + slides[])')
+    .option('--max-slides <n>', 'cut the deck to its first n slides')
+    .option('--stats-dir <dir>', 'also write deck_stats.json and deck_text.txt into this folder')
+    .action(async (deckArg: string, flags: { json?: boolean; maxSlides?: string; statsDir?: string }) => {
+      const path = requireExistingPath('deck', resolve(context.io.cwd, deckArg));
+      let deck = await readDeck(path);
+      if (flags.maxSlides !== undefined)
+        deck = truncateDeck(deck, integerFlag('--max-slides', flags.maxSlides, 0, 0));
+      if (flags.statsDir) {
+        const dir = resolve(context.io.cwd, flags.statsDir);
+        await writeDeckStats(deck, {
+          statsFile: resolve(dir, 'deck_stats.json'),
+          textFile: resolve(dir, 'deck_text.txt'),
+        });
+      }
+      if (flags.json) {
+        context.printJson(deck);
+        return;
+      }
+      context.print(
+        `${path}: ${plural(deck.slide_count, 'slide')}, ${plural(deck.visible_word_count, 'visible word')}, parser ${deck.parser}`,
+      );
+      context.print(formatDeckText(deck).trimEnd());
+      for (const warning of deck.warnings) context.warn(`WARNING: ${warning}`);
+    });
+}
+
+async function runGenerate(context: CliContext, flags: GenerateFlags): Promise<void> {
+  const { config, env, layout } = runContext(context, flags);
+  const maxSlides = integerFlag('--max-slides', flags.maxSlides, 8, 2);
+  if (flags.out) {
+    if (flags.runSheet)
+      throw new UsageError('--out names the file of one deck: use it with --source, not --run-sheet');
+    // One deck to one file: nothing is written under the data folder (no deck tree, status or outline).
+    const outputDeckPath = resolve(context.io.cwd, flags.out);
+    await generateBaselineDeckFromSource({
+      ...singleDeckFlags(context, flags),
+      outputDeckPath,
+      judge: judgeFor(context, config, env),
+      audienceProfiles: await profilesFor(context, flags.audiences),
+      maxSlides,
+    });
+    context.print(outputDeckPath);
+    return;
+  }
+  const sheet = flags.runSheet
+    ? await readRunSheet(requireExistingPath('run sheet', resolve(context.io.cwd, flags.runSheet)))
+    : sheetFromFlags(context, flags);
+  const summary = await generateDecksFromRunSheet({
+    sheet,
+    layout,
+    run: config.run,
+    judge: judgeFor(context, config, env),
+    audienceProfiles: await profilesFor(context, flags.audiences),
+    generators: config.generators,
+    environment: env,
+    baseDir: context.io.cwd,
+    filters: flags.runSheet ? rowFilters(flags) : {},
+    force: Boolean(flags.force),
+    maxSlides,
+    progress: context.progress(),
+  });
+  printBatch(context, summary, flags.json);
+}
+
+function registerGenerate(decks: Command, context: CliContext): void {
+  addRowFilters(
+    decks
+      .command('generate')
+      .description(
+        `generate decks from a run sheet (${BASELINE_SYSTEM} rows, and rows of generators configured under "generators"), or one ${BASELINE_SYSTEM} deck from --source and --case`,
+      )
+      .option(
+        '--run-sheet <csv>',
+        'run sheet CSV (system,condition,audience,case_label,source_document,prompt_path,output_deck_path)',
+      )
+      .option('--source <file>', 'single deck: the source document')
+      .option(
+        '--out <file>',
+        'single deck: write only this PPTX (nothing under the data folder) and print its path; default: the normalized deck tree',
+      )
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--run <name>', 'run name (default: config run)')
+      .option(
+        '--judge <spec>',
+        'outline planner: lexical (offline, default) or anthropic:<model>, openai:<model>, replay:<store>',
+      )
+      .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
+      .option('--max-slides <n>', 'most slides per deck including the title slide (default 8)')
+      .option('--force', 'regenerate decks that already exist')
+      .option('--json', 'print the batch summary as JSON'),
+  ).action((flags: GenerateFlags) => runGenerate(context, flags));
+}
+
+interface ImportFlags {
+  system: string;
+  from: string;
+  condition?: string;
+  audience?: string;
+  data?: string;
+  run?: string;
+  audiences?: string;
+  strict?: boolean;
+  force?: boolean;
+  json?: boolean;
+}
+
+async function runImport(context: CliContext, flags: ImportFlags): Promise<void> {
+  const { config, layout } = runContext(context, flags);
+  const fromDir = requireExistingPath('folder', resolve(context.io.cwd, flags.from));
+  const profiles = await profilesFor(context, flags.audiences);
+  const result = await importExternalDecks({
+    system: flags.system,
+    fromDir,
+    layout,
+    run: config.run,
+    condition: parseCondition(flags.condition ?? 'audience_agnostic'),
+    ...(flags.audience ? { audience: flags.audience } : {}),
+    audiences: profiles.map((profile) => profile.id),
+    strict: Boolean(flags.strict),
+    force: Boolean(flags.force),
+  });
+  for (const warning of result.warnings) context.warn(`WARNING: ${warning}`);
+  if (flags.json) context.printJson(result.manifest);
+  else {
+    context.print(
+      `${result.imported.length} imported, ${result.unchanged.length} unchanged, ${result.skipped.length} skipped; manifest ${result.manifestFile}`,
+    );
+  }
+  for (const skipped of result.skipped) context.warn(`SKIPPED: ${skipped.file}: ${skipped.reason}`);
+  if (result.skipped.length > 0) reportExitCode(1);
+}
+
+function registerImport(decks: Command, context: CliContext): void {
+  decks
+    .command('import')
+    .description(
+      'copy exported decks (e.g. NotebookLM PDFs named <case_label>.pdf) into the normalized deck tree',
+    )
+    .requiredOption('--system <name>', 'the system the decks come from, e.g. notebooklm')
+    .requiredOption(
+      '--from <dir>',
+      'folder of exported decks (<case>.pdf, or <condition>/<audience>/<case>.pdf)',
+    )
+    .option('--condition <name>', 'condition for files directly in --from (default audience_agnostic)')
+    .option('--audience <id>', 'audience for files directly in --from (default all)')
+    .option('--data <dir>', 'data folder (default: config dataDir)')
+    .option('--run <name>', 'run name (default: config run)')
+    .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
+    .option(
+      '--strict',
+      'refuse decks with no slides or no visible words (default: import them with a warning)',
+    )
+    .option('--force', 'replace imported decks whose content changed')
+    .option('--json', 'print the manifest as JSON')
+    .action((flags: ImportFlags) => runImport(context, flags));
+}
+
+interface RemoveFlags {
+  system: string;
+  case?: string;
+  data?: string;
+  run?: string;
+  json?: boolean;
+}
+
+async function runRemove(context: CliContext, flags: RemoveFlags): Promise<void> {
+  const { config, layout } = runContext(context, flags);
+  const result = await removeSystemFromRun({
+    layout,
+    run: config.run,
+    system: flags.system,
+    ...(flags.case !== undefined ? { caseLabel: flags.case } : {}),
+  });
+  if (flags.json) {
+    context.printJson(result);
+    return;
+  }
+  for (const path of result.removed) context.print(`removed ${path}`);
+  const what = result.caseLabel === null ? result.system : `${result.system}, case ${result.caseLabel}`;
+  context.print(
+    `${what}: ${plural(result.removed.length, 'folder or file', 'folders or files')} removed from run ${config.run}; run \`xsb aggregate\` to update the summary`,
+  );
+}
+
+function registerRemove(decks: Command, context: CliContext): void {
+  decks
+    .command('remove')
+    .description(
+      "remove a system from a run: its decks, its evaluation job folders and metric copies (only one case's with --case)",
+    )
+    .requiredOption('--system <name>', 'the system to remove, e.g. a misspelled one')
+    .option('--case <label>', 'only this case of the system')
+    .option('--data <dir>', 'data folder (default: config dataDir)')
+    .option('--run <name>', 'run name (default: config run)')
+    .option('--json', 'print what was removed as JSON')
+    .action((flags: RemoveFlags) => runRemove(context, flags));
+}
+
+function registerRender(decks: Command, context: CliContext): void {
+  decks
+    .command('render')
+    .description('render slides to PNG (PDF directly; PPTX through LibreOffice)')
+    .argument('<deck>', 'the .pptx or .pdf file')
+    .requiredOption('--out <dir>', 'folder for slide-001.png …')
+    .option('--scale <n>', 'pixels per point (default 2, about 144 dpi)')
+    .option('--max-slides <n>', 'render only the first n slides')
+    .action(async (deckArg: string, flags: { out: string; scale?: string; maxSlides?: string }) => {
+      const scale = flags.scale === undefined ? 2 : Number(flags.scale);
+      if (!Number.isFinite(scale) || scale <= 0 || scale > 8) {
+        throw new UsageError(`--scale must be a number in (0, 8], got ${JSON.stringify(flags.scale)}`);
+      }
+      const files = await renderDeck(requireExistingPath('deck', resolve(context.io.cwd, deckArg)), {
+        outDir: resolve(context.io.cwd, flags.out),
+        scale,
+        ...(flags.maxSlides !== undefined
+          ? { maxSlides: integerFlag('--max-slides', flags.maxSlides, 0, 1) }
+          : {}),
+        env: context.io.env,
+      });
+      for (const file of files) context.print(file);
+    });
+}
+
+type PrepareFlags = RunFlags & { runSheet: string; out?: string; template?: string };
+
+async function runPrepareSlideTailor(context: CliContext, flags: PrepareFlags): Promise<void> {
+  const { config, layout } = runContext(context, flags);
+  const result = await prepareSlideTailor({
+    sheet: await readRunSheet(requireExistingPath('run sheet', resolve(context.io.cwd, flags.runSheet))),
+    layout,
+    run: config.run,
+    ...(flags.out ? { outDir: resolve(context.io.cwd, flags.out) } : {}),
+    ...(flags.template
+      ? { templatePath: requireExistingPath('template', resolve(context.io.cwd, flags.template)) }
+      : {}),
+    audienceProfiles: await profilesFor(context, flags.audiences),
+    filters: rowFilters(flags),
+  });
+  if (flags.json) context.printJson(result);
+  else
+    context.print(
+      `${plural(result.prepared, 'row')} prepared, ${result.skipped.length} skipped; run sheet ${result.runSheetFile}`,
+    );
+  for (const skipped of result.skipped) {
+    context.warn(`SKIPPED: ${skipped.case_label} (line ${skipped.line}): ${skipped.reason}`);
+  }
+}
+
+function registerPrepareSlideTailor(decks: Command, context: CliContext): void {
+  addRowFilters(
+    decks
+      .command('prepare-slidetailor')
+      .description(
+        'build the SlideTailor dataset, configs, preferences and slidetailor_run_sheet.csv (PDF sources only)',
+      )
+      .requiredOption('--run-sheet <csv>', 'run sheet whose slidetailor rows to prepare')
+      .option('--out <dir>', 'output folder (default <data>/runs/<run>/slidetailor)')
+      .option('--template <file>', 'reference template deck for SlideTailor')
+      .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--run <name>', 'run name (default: config run)')
+      .option('--json', 'print the result as JSON'),
+  ).action((flags: PrepareFlags) => runPrepareSlideTailor(context, flags));
+}
+
+type RunSlideTailorFlags = RunFlags & { command: string; runSheet?: string; timeoutMinutes?: string };
+
+async function runRunSlideTailor(context: CliContext, flags: RunSlideTailorFlags): Promise<void> {
+  const { config, layout } = runContext(context, flags);
+  const sheetFile = flags.runSheet
+    ? resolve(context.io.cwd, flags.runSheet)
+    : defaultSlideTailorRunSheet(layout, config.run);
+  const hint = flags.runSheet ? '' : 'run `xsb decks prepare-slidetailor` first';
+  const summary = await runSlideTailor({
+    sheet: await readRunSheet(requireExistingPath('run sheet', sheetFile, hint)),
+    layout,
+    run: config.run,
+    command: flags.command,
+    filters: rowFilters(flags),
+    force: Boolean(flags.force),
+    timeoutMs: integerFlag('--timeout-minutes', flags.timeoutMinutes, 120, 1) * 60_000,
+    env: context.io.env,
+    cwd: context.io.cwd,
+    progress: context.progress(),
+  });
+  printBatch(context, summary, flags.json);
+}
+
+function registerRunSlideTailor(decks: Command, context: CliContext): void {
+  addRowFilters(
+    decks
+      .command('run-slidetailor')
+      .description('run prepared SlideTailor rows through an external command')
+      .requiredOption(
+        '--command <cmd>',
+        'command per row, run without a shell; placeholders {config} {source} {preferences} {output} {case_label} {condition} {audience}',
+      )
+      .option(
+        '--run-sheet <csv>',
+        'prepared slidetailor_run_sheet.csv (default <data>/runs/<run>/slidetailor/slidetailor_run_sheet.csv)',
+      )
+      .option('--timeout-minutes <n>', 'give up on one row after n minutes (default 120)')
+      .option('--data <dir>', 'data folder (default: config dataDir)')
+      .option('--run <name>', 'run name (default: config run)')
+      .option('--force', 'rerun rows whose deck exists')
+      .option('--json', 'print the batch summary as JSON'),
+  ).action((flags: RunSlideTailorFlags) => runRunSlideTailor(context, flags));
 }
 
 /** `xsb decks …`: stage 4, reading, generating, importing and rendering decks. */
@@ -172,295 +466,12 @@ export const decksCommand: CommandModule = {
     const decks = program
       .command('decks')
       .description('stage 4: read, generate, import and render slide decks');
-
-    decks
-      .command('inspect')
-      .description(
-        'read a PPTX or PDF deck: slides in order, visible text, notes apart, elements and warnings',
-      )
-      .argument('<deck>', 'the .pptx or .pdf file')
-      .option('--json', 'print one JSON object (deck stats fields + slides[])')
-      .option('--max-slides <n>', 'cut the deck to its first n slides')
-      .option('--stats-dir <dir>', 'also write deck_stats.json and deck_text.txt into this folder')
-      .action(async (deckArg: string, flags: { json?: boolean; maxSlides?: string; statsDir?: string }) => {
-        const path = requireExistingPath('deck', resolve(context.io.cwd, deckArg));
-        let deck = await readDeck(path);
-        if (flags.maxSlides !== undefined)
-          deck = truncateDeck(deck, integerFlag('--max-slides', flags.maxSlides, 0, 0));
-        if (flags.statsDir) {
-          const dir = resolve(context.io.cwd, flags.statsDir);
-          await writeDeckStats(deck, {
-            statsFile: resolve(dir, 'deck_stats.json'),
-            textFile: resolve(dir, 'deck_text.txt'),
-          });
-        }
-        if (flags.json) {
-          context.printJson(deck);
-          return;
-        }
-        context.print(
-          `${path}: ${plural(deck.slide_count, 'slide')}, ${plural(deck.visible_word_count, 'visible word')}, parser ${deck.parser}`,
-        );
-        context.print(formatDeckText(deck).trimEnd());
-        for (const warning of deck.warnings) context.warn(`WARNING: ${warning}`);
-      });
-
-    addRowFilters(
-      decks
-        .command('generate')
-        .description(
-          `generate decks from a run sheet (${BASELINE_SYSTEM} rows, and rows of generators configured under "generators"), or one ${BASELINE_SYSTEM} deck from --source and --case`,
-        )
-        .option(
-          '--run-sheet <csv>',
-          'run sheet CSV (system,condition,audience,case_label,source_document,prompt_path,output_deck_path)',
-        )
-        .option('--source <file>', 'single deck: the source document')
-        .option(
-          '--out <file>',
-          'single deck: write only this PPTX (nothing under the data folder) and print its path; default: the normalized deck tree',
-        )
-        .option('--data <dir>', 'data folder (default: config dataDir)')
-        .option('--run <name>', 'run name (default: config run)')
-        .option(
-          '--judge <spec>',
-          'outline planner: lexical (offline, default) or anthropic:<model>, openai:<model>, replay:<store>',
-        )
-        .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
-        .option('--max-slides <n>', 'most slides per deck including the title slide (default 8)')
-        .option('--force', 'regenerate decks that already exist')
-        .option('--json', 'print the batch summary as JSON'),
-    ).action(async (flags: GenerateFlags) => {
-      const { config, env, layout } = runContext(context, flags);
-      const maxSlides = integerFlag('--max-slides', flags.maxSlides, 8, 2);
-      if (flags.out) {
-        if (flags.runSheet)
-          throw new UsageError('--out names the file of one deck: use it with --source, not --run-sheet');
-        // One deck to one file: nothing is written under the data folder (no deck tree, status or outline).
-        const single = singleDeckFlags(context, flags);
-        const outputDeckPath = resolve(context.io.cwd, flags.out);
-        await generateBaselineDeckFromSource({
-          ...single,
-          outputDeckPath,
-          planner: plannerFor(context, config, env),
-          audienceProfiles: await profilesFor(context, flags.audiences),
-          maxSlides,
-        });
-        context.print(outputDeckPath);
-        return;
-      }
-      const sheet = flags.runSheet
-        ? await readRunSheet(requireExistingPath('run sheet', resolve(context.io.cwd, flags.runSheet)))
-        : sheetFromFlags(context, flags);
-      const summary = await generateDecksFromRunSheet({
-        sheet,
-        layout,
-        run: config.run,
-        planner: plannerFor(context, config, env),
-        audienceProfiles: await profilesFor(context, flags.audiences),
-        generators: config.generators,
-        environment: env,
-        baseDir: context.io.cwd,
-        filters: flags.runSheet ? rowFilters(flags) : {},
-        force: Boolean(flags.force),
-        maxSlides,
-        progress: context.progress(),
-      });
-      printBatch(context, summary, flags.json);
-    });
-
-    decks
-      .command('import')
-      .description(
-        'copy exported decks (e.g. NotebookLM PDFs named <case_label>.pdf) into the normalized deck tree',
-      )
-      .requiredOption('--system <name>', 'the system the decks come from, e.g. notebooklm')
-      .requiredOption(
-        '--from <dir>',
-        'folder of exported decks (<case>.pdf, or <condition>/<audience>/<case>.pdf)',
-      )
-      .option('--condition <name>', 'condition for files directly in --from (default audience_agnostic)')
-      .option('--audience <id>', 'audience for files directly in --from (default all)')
-      .option('--data <dir>', 'data folder (default: config dataDir)')
-      .option('--run <name>', 'run name (default: config run)')
-      .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
-      .option(
-        '--strict',
-        'refuse decks with no slides or no visible words (default: import them with a warning)',
-      )
-      .option('--force', 'replace imported decks whose content changed')
-      .option('--json', 'print the manifest as JSON')
-      .action(
-        async (flags: {
-          system: string;
-          from: string;
-          condition?: string;
-          audience?: string;
-          data?: string;
-          run?: string;
-          audiences?: string;
-          strict?: boolean;
-          force?: boolean;
-          json?: boolean;
-        }) => {
-          const { config, layout } = runContext(context, flags);
-          const fromDir = requireExistingPath('folder', resolve(context.io.cwd, flags.from));
-          const profiles = await profilesFor(context, flags.audiences);
-          const result = await importExternalDecks({
-            system: flags.system,
-            fromDir,
-            layout,
-            run: config.run,
-            condition: parseCondition(flags.condition ?? 'audience_agnostic'),
-            ...(flags.audience ? { audience: flags.audience } : {}),
-            audiences: profiles.map((profile) => profile.id),
-            strict: Boolean(flags.strict),
-            force: Boolean(flags.force),
-          });
-          for (const warning of result.warnings) context.warn(`WARNING: ${warning}`);
-          if (flags.json) context.printJson(result.manifest);
-          else {
-            context.print(
-              `${result.imported.length} imported, ${result.unchanged.length} unchanged, ${result.skipped.length} skipped; manifest ${result.manifestFile}`,
-            );
-          }
-          for (const skipped of result.skipped) context.warn(`SKIPPED: ${skipped.file}: ${skipped.reason}`);
-          if (result.skipped.length > 0) reportExitCode(1);
-        },
-      );
-
-    decks
-      .command('remove')
-      .description(
-        "remove a system from a run: its decks, its evaluation job folders and metric copies (only one case's with --case)",
-      )
-      .requiredOption('--system <name>', 'the system to remove, e.g. a misspelled one')
-      .option('--case <label>', 'only this case of the system')
-      .option('--data <dir>', 'data folder (default: config dataDir)')
-      .option('--run <name>', 'run name (default: config run)')
-      .option('--json', 'print what was removed as JSON')
-      .action(
-        async (flags: { system: string; case?: string; data?: string; run?: string; json?: boolean }) => {
-          const { config, layout } = runContext(context, flags);
-          const result = await removeSystemFromRun({
-            layout,
-            run: config.run,
-            system: flags.system,
-            ...(flags.case !== undefined ? { caseLabel: flags.case } : {}),
-          });
-          if (flags.json) {
-            context.printJson(result);
-            return;
-          }
-          for (const path of result.removed) context.print(`removed ${path}`);
-          const what =
-            result.caseLabel === null ? result.system : `${result.system}, case ${result.caseLabel}`;
-          context.print(
-            `${what}: ${plural(result.removed.length, 'folder or file', 'folders or files')} removed from run ${config.run}; run \`xsb aggregate\` to update the summary`,
-          );
-        },
-      );
-
-    decks
-      .command('render')
-      .description('render slides to PNG (PDF directly; PPTX through LibreOffice)')
-      .argument('<deck>', 'the .pptx or .pdf file')
-      .requiredOption('--out <dir>', 'folder for slide-001.png …')
-      .option('--scale <n>', 'pixels per point (default 2, about 144 dpi)')
-      .option('--max-slides <n>', 'render only the first n slides')
-      .action(async (deckArg: string, flags: { out: string; scale?: string; maxSlides?: string }) => {
-        const scale = flags.scale === undefined ? 2 : Number(flags.scale);
-        if (!Number.isFinite(scale) || scale <= 0 || scale > 8) {
-          throw new UsageError(`--scale must be a number in (0, 8], got ${JSON.stringify(flags.scale)}`);
-        }
-        const files = await renderDeck(requireExistingPath('deck', resolve(context.io.cwd, deckArg)), {
-          outDir: resolve(context.io.cwd, flags.out),
-          scale,
-          ...(flags.maxSlides !== undefined
-            ? { maxSlides: integerFlag('--max-slides', flags.maxSlides, 0, 1) }
-            : {}),
-          env: context.io.env,
-        });
-        for (const file of files) context.print(file);
-      });
-
-    addRowFilters(
-      decks
-        .command('prepare-slidetailor')
-        .description(
-          'build the SlideTailor dataset, configs, preferences and slidetailor_run_sheet.csv (PDF sources only)',
-        )
-        .requiredOption('--run-sheet <csv>', 'run sheet whose slidetailor rows to prepare')
-        .option('--out <dir>', 'output folder (default <data>/runs/<run>/slidetailor)')
-        .option('--template <file>', 'reference template deck for SlideTailor')
-        .option('--audiences <file>', 'extra audience profiles (JSON or YAML)')
-        .option('--data <dir>', 'data folder (default: config dataDir)')
-        .option('--run <name>', 'run name (default: config run)')
-        .option('--json', 'print the result as JSON'),
-    ).action(async (flags: RunFlags & { runSheet: string; out?: string; template?: string }) => {
-      const { config, layout } = runContext(context, flags);
-      const result = await prepareSlideTailor({
-        sheet: await readRunSheet(requireExistingPath('run sheet', resolve(context.io.cwd, flags.runSheet))),
-        layout,
-        run: config.run,
-        ...(flags.out ? { outDir: resolve(context.io.cwd, flags.out) } : {}),
-        ...(flags.template
-          ? { templatePath: requireExistingPath('template', resolve(context.io.cwd, flags.template)) }
-          : {}),
-        audienceProfiles: await profilesFor(context, flags.audiences),
-        filters: rowFilters(flags),
-      });
-      if (flags.json) context.printJson(result);
-      else
-        context.print(
-          `${plural(result.prepared, 'row')} prepared, ${result.skipped.length} skipped; run sheet ${result.runSheetFile}`,
-        );
-      for (const skipped of result.skipped) {
-        context.warn(`SKIPPED: ${skipped.case_label} (line ${skipped.line}): ${skipped.reason}`);
-      }
-    });
-
-    addRowFilters(
-      decks
-        .command('run-slidetailor')
-        .description('run prepared SlideTailor rows through an external command')
-        .requiredOption(
-          '--command <cmd>',
-          'command per row, run without a shell; placeholders {config} {source} {preferences} {output} {case_label} {condition} {audience}',
-        )
-        .option(
-          '--run-sheet <csv>',
-          'prepared slidetailor_run_sheet.csv (default <data>/runs/<run>/slidetailor/slidetailor_run_sheet.csv)',
-        )
-        .option('--timeout-minutes <n>', 'give up on one row after n minutes (default 120)')
-        .option('--data <dir>', 'data folder (default: config dataDir)')
-        .option('--run <name>', 'run name (default: config run)')
-        .option('--force', 'rerun rows whose deck exists')
-        .option('--json', 'print the batch summary as JSON'),
-    ).action(async (flags: RunFlags & { command: string; runSheet?: string; timeoutMinutes?: string }) => {
-      const { config, layout } = runContext(context, flags);
-      const sheetFile = flags.runSheet
-        ? resolve(context.io.cwd, flags.runSheet)
-        : defaultSlideTailorRunSheet(layout, config.run);
-      const summary = await runSlideTailor({
-        sheet: await readRunSheet(
-          requireExistingPath(
-            'run sheet',
-            sheetFile,
-            flags.runSheet ? '' : 'run `xsb decks prepare-slidetailor` first',
-          ),
-        ),
-        layout,
-        run: config.run,
-        command: flags.command,
-        filters: rowFilters(flags),
-        force: Boolean(flags.force),
-        timeoutMs: integerFlag('--timeout-minutes', flags.timeoutMinutes, 120, 1) * 60_000,
-        env: context.io.env,
-        cwd: context.io.cwd,
-        progress: context.progress(),
-      });
-      printBatch(context, summary, flags.json);
-    });
+    registerInspect(decks, context);
+    registerGenerate(decks, context);
+    registerImport(decks, context);
+    registerRemove(decks, context);
+    registerRender(decks, context);
+    registerPrepareSlideTailor(decks, context);
+    registerRunSlideTailor(decks, context);
   },
 };
