@@ -66,24 +66,13 @@ export async function generateRunProbes(
     stopsStage: stopsTheRun,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
-  const results: CaseProbesResult[] = outcomes.map((outcome) =>
-    outcome.status === 'failed'
-      ? {
-          caseId: outcome.unit.id,
-          status: 'failed',
-          generationStatus: failedStatus.get(outcome.unit.id),
-          error: describeError(outcome.error),
-        }
-      : outcome.result!,
-  );
-  for (const failure of discovered.failures)
-    results.push({
-      caseId: failure.caseId,
-      status: 'failed',
-      generationStatus: undefined,
-      error: failure.error.message,
-    });
-  return results.sort((a, b) => compareCodePoints(a.caseId, b.caseId));
+  const failed = (caseId: string, error: string): CaseProbesResult => {
+    return { caseId, status: 'failed', generationStatus: failedStatus.get(caseId), error };
+  };
+  return [
+    ...outcomes.map((outcome) => outcome.result ?? failed(outcome.unit.id, describeError(outcome.error))),
+    ...discovered.failures.map((failure) => failed(failure.caseId, failure.error.message)),
+  ].sort((a, b) => compareCodePoints(a.caseId, b.caseId));
 }
 
 /**

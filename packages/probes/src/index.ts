@@ -50,7 +50,6 @@ export {
   templateLanguageNote,
 } from './lexical-question-templates';
 export { isMathDebrisNumber, isMathSentence, isPointerNumber, isUnusableTerm } from './lexical-target-guards';
-export { LlmProbeGenerator } from './llm-probe-generator';
 export { isPageFurnitureProbe } from './page-furniture-filter';
 export {
   buildProbeGenerationRequest,

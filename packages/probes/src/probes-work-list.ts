@@ -185,11 +185,7 @@ function generationDecision(
 ): WorkDecision<CompletionRequest> {
   if (!generator.requestFor) return { kind: 'rule', rule: `${generator.id} probe generation` };
   const requests = generations.map((input) => generator.requestFor!(input));
-  const maxTokens = requests[0]?.maxTokens;
-  const outputTokens =
-    maxTokens === undefined
-      ? PROBE_GENERATION_OUTPUT_TOKENS
-      : Math.min(PROBE_GENERATION_OUTPUT_TOKENS, maxTokens);
+  const outputTokens = Math.min(PROBE_GENERATION_OUTPUT_TOKENS, requests[0]?.maxTokens ?? Infinity);
   return { kind: 'call', requests, outputTokens };
 }
 
@@ -228,13 +224,9 @@ export async function findFinishedProbeBank(
 ): Promise<ProbeGenerationStatus | undefined> {
   const statusFile = layout.probeStatusFile(caseId);
   if (!existsSync(statusFile) || !existsSync(layout.probesFile(caseId))) return undefined;
-  let status: ProbeGenerationStatus & { settings?: unknown };
-  try {
-    status = await readJson(statusFile, probeGenerationStatusSchema);
-  } catch {
-    // An unreadable status means the bank is not known to be finished: it is regenerated.
-    return undefined;
-  }
-  const finished = status.status === 'complete' && canonicalJson(status.settings) === canonicalJson(settings);
+  // An unreadable status means the bank is not known to be finished: it is regenerated.
+  const status = await readJson(statusFile, probeGenerationStatusSchema).catch(() => undefined);
+  const finished =
+    status?.status === 'complete' && canonicalJson(status.settings) === canonicalJson(settings);
   return finished ? status : undefined;
 }

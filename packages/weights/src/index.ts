@@ -12,8 +12,6 @@ export {
   weightsFileForK,
 } from './ensure-audience-weights';
 export { LexicalUtilityJudge, lexicalUtility } from './lexical-utility-judge';
-export { LlmUtilityJudge } from './llm-utility-judge';
-export { requireProbeBanks } from './require-probe-banks';
 export { HIGH_VARIANCE_STD, meanAndStd, snapUtility } from './snap-utility';
 export type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge, UtilityJudgment } from './utility-judge';
 export {

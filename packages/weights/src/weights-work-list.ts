@@ -161,8 +161,7 @@ function weightsDecision(
   // One estimate per request: the bank's answer tokens spread over the batches of a sample.
   const perBatch =
     (UTILITY_OUTPUT_TOKENS_PER_PROBE * pair.bank.length * pair.k) / Math.max(1, requests.length);
-  const maxTokens = requests[0]?.maxTokens;
-  const outputTokens = Math.round(maxTokens === undefined ? perBatch : Math.min(perBatch, maxTokens));
+  const outputTokens = Math.round(Math.min(perBatch, requests[0]?.maxTokens ?? Infinity));
   return { kind: 'call', requests, outputTokens };
 }
 
