@@ -99,10 +99,91 @@ function metricValue(row: MetricRow, metric: string): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** Domain-wise coverage of every row; a row whose inputs cannot be read gets none and a skip line. */
+async function readDomainValues(
+  rows: readonly MetricRow[],
+): Promise<{ domainValues: Map<MetricRow, DomainValues | null>; skipped: SkippedMetricFile[] }> {
+  const skipped: SkippedMetricFile[] = [];
+  const domainValues = new Map<MetricRow, DomainValues | null>();
+  for (const row of rows) {
+    try {
+      domainValues.set(row, await domainCoverageOf(row));
+    } catch (error) {
+      if (!isXsbError(error)) throw error;
+      domainValues.set(row, null);
+      skipped.push({ file: row.file, reason: `domain coverage not computed: ${error.message}` });
+    }
+  }
+  return { domainValues, skipped };
+}
+
+/** Rows grouped by (system_id, audience), groups in key order, rows in input order. */
+export function groupMetricRows(rows: readonly MetricRow[]): Array<{ key: string; members: MetricRow[] }> {
+  const groups = new Map<string, MetricRow[]>();
+  for (const row of rows) {
+    const key = `${row.system_id}\u0000${row.audience}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups.keys()].sort(compareCodePoints).map((key) => ({ key, members: groups.get(key)! }));
+}
+
+interface Bootstrap {
+  seed: number;
+  resamples: number;
+  confidence: number;
+}
+
+/**
+ * One group's summary: per metric the mean over rows with a value, its bootstrap interval and the
+ * null count. Each (group, metric) has its own PRNG stream derived from the seed and its name, so
+ * adding a group never changes another group's interval. `missing_cases` is left empty here.
+ */
+export function summarizeGroup(
+  group: { key: string; members: readonly MetricRow[] },
+  domainValues: ReadonlyMap<MetricRow, DomainValues | null>,
+  bootstrap: Bootstrap,
+): MetricsGroupSummary {
+  const { key, members } = group;
+  const first = members[0]!;
+  const metricNames = [...SUMMARY_METRICS, ...PROBE_DOMAINS.map(domainMetricName)];
+  const metrics: MetricSummary[] = metricNames.map((metric) => {
+    const values: number[] = [];
+    for (const row of members) {
+      const value = metric.startsWith('domain_coverage.')
+        ? (domainValues.get(row)?.[metric.slice('domain_coverage.'.length) as ProbeDomain] ?? null)
+        : metricValue(row, metric);
+      if (value !== null) values.push(value);
+    }
+    const interval = bootstrapMeanInterval(values, {
+      seed: deriveSeed(bootstrap.seed, `${key}\u0000${metric}`),
+      resamples: bootstrap.resamples,
+      confidence: bootstrap.confidence,
+    });
+    return { metric, null_count: members.length - values.length, ...interval };
+  });
+  const probeCounts = probeCountStats(members);
+  const judges = mergeJudges(members.map((row) => row.metrics.judges ?? []));
+  return {
+    system_id: first.system_id,
+    system: first.system,
+    condition: first.condition,
+    audience: first.audience,
+    row_count: members.length,
+    cases: members.map((row) => row.case_label).sort(compareCodePoints),
+    // filled by the caller, once every group of the audience is known
+    missing_cases: [],
+    tau_a: distinctSorted(members.map((row) => row.metrics.tau_a)),
+    included_probe_count: probeCounts,
+    thin: probeCounts !== null && probeCounts.median < THIN_BELOW_PROBES,
+    judges,
+    offline_judges: hasOfflineJudge(judges),
+    metrics,
+  };
+}
+
 /**
  * Stage 7: groups rows by (system_id, audience) and reports, per metric, the mean over rows with a
- * value, a seeded percentile-bootstrap interval and n. Each (group, metric) gets its own PRNG stream
- * derived from the seed and its name, so adding a group never changes another group's interval.
+ * value, a seeded percentile-bootstrap interval and n (see {@link summarizeGroup}).
  */
 export async function aggregateMetrics(
   rows: readonly MetricRow[],
@@ -112,64 +193,10 @@ export async function aggregateMetrics(
   const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
-  const extraSkipped: SkippedMetricFile[] = [];
-  const domainValues = new Map<MetricRow, DomainValues | null>();
-  for (const row of rows) {
-    try {
-      domainValues.set(row, await domainCoverageOf(row));
-    } catch (error) {
-      if (!isXsbError(error)) throw error;
-      domainValues.set(row, null);
-      extraSkipped.push({ file: row.file, reason: `domain coverage not computed: ${error.message}` });
-    }
-  }
-
-  const groups = new Map<string, MetricRow[]>();
-  for (const row of rows) {
-    const key = `${row.system_id}\u0000${row.audience}`;
-    const list = groups.get(key) ?? [];
-    list.push(row);
-    groups.set(key, list);
-  }
-  const summaries: MetricsGroupSummary[] = [];
-  for (const key of [...groups.keys()].sort(compareCodePoints)) {
-    const members = groups.get(key)!;
-    const first = members[0]!;
-    const metricNames = [...SUMMARY_METRICS, ...PROBE_DOMAINS.map(domainMetricName)];
-    const metrics: MetricSummary[] = metricNames.map((metric) => {
-      const values: number[] = [];
-      for (const row of members) {
-        const value = metric.startsWith('domain_coverage.')
-          ? (domainValues.get(row)?.[metric.slice('domain_coverage.'.length) as ProbeDomain] ?? null)
-          : metricValue(row, metric);
-        if (value !== null) values.push(value);
-      }
-      const interval = bootstrapMeanInterval(values, {
-        seed: deriveSeed(seed, `${key}\u0000${metric}`),
-        resamples,
-        confidence,
-      });
-      return { metric, null_count: members.length - values.length, ...interval };
-    });
-    const probeCounts = probeCountStats(members);
-    const judges = mergeJudges(members.map((row) => row.metrics.judges ?? []));
-    summaries.push({
-      system_id: first.system_id,
-      system: first.system,
-      condition: first.condition,
-      audience: first.audience,
-      row_count: members.length,
-      cases: members.map((row) => row.case_label).sort(compareCodePoints),
-      // filled below, once every group of the audience is known
-      missing_cases: [],
-      tau_a: distinctSorted(members.map((row) => row.metrics.tau_a)),
-      included_probe_count: probeCounts,
-      thin: probeCounts !== null && probeCounts.median < THIN_BELOW_PROBES,
-      judges,
-      offline_judges: hasOfflineJudge(judges),
-      metrics,
-    });
-  }
+  const { domainValues, skipped: extraSkipped } = await readDomainValues(rows);
+  const summaries = groupMetricRows(rows).map((group) =>
+    summarizeGroup(group, domainValues, { seed, resamples, confidence }),
+  );
   const missingCases = missingCasesByGroup(summaries);
   const judges = mergeJudges(rows.map((row) => row.metrics.judges ?? []));
   const offline = hasOfflineJudge(judges);

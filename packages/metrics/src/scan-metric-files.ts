@@ -59,79 +59,116 @@ export async function scanMetricFiles(
       continue;
     }
     const entries = (await readdir(root, { recursive: true })).map(String).sort();
-    for (const entry of entries) {
-      if (!entry.endsWith('.json')) continue;
-      if (entry.split(sep).includes('correctness_cache')) continue;
-      // Evaluations under other settings (the bench's variants) are not rows of the run's results.
-      if (entry.split(sep).some((part) => part.startsWith(EVALUATION_VARIANT_PREFIX))) continue;
+    for (const entry of entries.filter(isMetricCandidate)) {
       const file = join(root, entry);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(await readFile(file, 'utf8'));
-      } catch (error) {
-        // it may be a torn metrics file: say so rather than silently dropping a row
-        skipped.push({ file, reason: `not valid JSON (${(error as Error).message})` });
-        continue;
-      }
-      if (!looksLikeMetrics(parsed)) continue;
-      let metrics: Metrics;
-      try {
-        metrics = validateRecord(metricsSchema, parsed, { file });
-      } catch (error) {
-        if (!isXsbError(error)) throw error;
-        skipped.push({ file, reason: error.message });
-        continue;
-      }
-      const parts = relative(root, file).split(sep);
-      const isEvaluation =
-        basename(file) === EVALUATION_FILES.metrics &&
-        existsSync(join(dirname(file), EVALUATION_FILES.manifest));
-      if (isEvaluation) {
-        const pathParts = parts.slice(0, -1);
-        const system = stringField(parsed, 'system') ?? pathParts.at(-4) ?? null;
-        const condition = stringField(parsed, 'condition') ?? pathParts.at(-3) ?? null;
-        const caseLabel = stringField(parsed, 'case_label') ?? pathParts.at(-1) ?? null;
-        if (!system || !condition || !caseLabel) {
-          skipped.push({ file, reason: 'cannot infer system, condition and case from the fields or path' });
-          continue;
-        }
-        candidates.push({
-          system_id: stringField(parsed, 'system_id') ?? systemIdFor(system, condition),
-          system,
-          condition,
-          audience: metrics.audience,
-          case_label: caseLabel,
-          origin: 'evaluation',
-          file,
-          evaluationDir: dirname(file),
-          metrics,
-        });
-        continue;
-      }
-      if (parts.length < 3) {
-        skipped.push({ file, reason: 'compact metric files must be <system>/<audience>/<case>.json' });
-        continue;
-      }
-      const systemId = parts.at(-3)!;
-      const audienceDir = parts.at(-2)!;
-      if (audienceDir !== metrics.audience) {
-        skipped.push({ file, reason: `folder audience "${audienceDir}" differs from "${metrics.audience}"` });
-        continue;
-      }
-      const split = splitSystemId(systemId);
-      candidates.push({
-        system_id: systemId,
-        system: stringField(parsed, 'system') ?? split.system,
-        condition: stringField(parsed, 'condition') ?? split.condition,
-        audience: metrics.audience,
-        case_label: basename(file, '.json'),
-        origin: 'compact',
-        file,
-        evaluationDir: null,
-        metrics,
-      });
+      const read = await readMetricFile(file);
+      if (read === null) continue;
+      const row =
+        'reason' in read ? read : rowOfMetricFile({ ...read, file, parts: relative(root, file).split(sep) });
+      if ('reason' in row) skipped.push({ file, reason: row.reason });
+      else candidates.push(row);
     }
   }
+  const { rows, duplicates } = chooseMetricRows(candidates);
+  return { rows, skipped, duplicates };
+}
+
+/** A JSON file outside the correctness cache and the bench's variant evaluations (not rows of the run). */
+export function isMetricCandidate(entry: string): boolean {
+  if (!entry.endsWith('.json')) return false;
+  const parts = entry.split(sep);
+  return (
+    !parts.includes('correctness_cache') && !parts.some((part) => part.startsWith(EVALUATION_VARIANT_PREFIX))
+  );
+}
+
+/** A metrics file read and validated; null when the JSON is not metrics-like; a reason to skip it otherwise. */
+async function readMetricFile(
+  file: string,
+): Promise<{ parsed: Record<string, unknown>; metrics: Metrics } | { reason: string } | null> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    // it may be a torn metrics file: say so rather than silently dropping a row
+    return { reason: `not valid JSON (${(error as Error).message})` };
+  }
+  if (!looksLikeMetrics(parsed)) return null;
+  try {
+    return { parsed, metrics: validateRecord(metricsSchema, parsed, { file }) };
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    return { reason: error.message };
+  }
+}
+
+interface MetricFile {
+  file: string;
+  /** The file's path under its root, split into folders and name. */
+  parts: string[];
+  parsed: Record<string, unknown>;
+  metrics: Metrics;
+}
+
+function rowOfMetricFile(found: MetricFile): MetricRow | { reason: string } {
+  const isEvaluation =
+    basename(found.file) === EVALUATION_FILES.metrics &&
+    existsSync(join(dirname(found.file), EVALUATION_FILES.manifest));
+  return isEvaluation ? evaluationRow(found) : compactRow(found);
+}
+
+/** An evaluation folder's row: identity from the file's fields, else `…/<system>/<condition>/<audience>/<case>/`. */
+export function evaluationRow({ file, parts, parsed, metrics }: MetricFile): MetricRow | { reason: string } {
+  const pathParts = parts.slice(0, -1);
+  const system = stringField(parsed, 'system') ?? pathParts.at(-4) ?? null;
+  const condition = stringField(parsed, 'condition') ?? pathParts.at(-3) ?? null;
+  const caseLabel = stringField(parsed, 'case_label') ?? pathParts.at(-1) ?? null;
+  if (!system || !condition || !caseLabel) {
+    return { reason: 'cannot infer system, condition and case from the fields or path' };
+  }
+  return {
+    system_id: stringField(parsed, 'system_id') ?? systemIdFor(system, condition),
+    system,
+    condition,
+    audience: metrics.audience,
+    case_label: caseLabel,
+    origin: 'evaluation',
+    file,
+    evaluationDir: dirname(file),
+    metrics,
+  };
+}
+
+/** A compact file's row, `…/<system_id>/<audience>/<case>.json`; its folder must name its audience. */
+export function compactRow({ file, parts, parsed, metrics }: MetricFile): MetricRow | { reason: string } {
+  if (parts.length < 3) return { reason: 'compact metric files must be <system>/<audience>/<case>.json' };
+  const systemId = parts.at(-3)!;
+  const audienceDir = parts.at(-2)!;
+  if (audienceDir !== metrics.audience) {
+    return { reason: `folder audience "${audienceDir}" differs from "${metrics.audience}"` };
+  }
+  const split = splitSystemId(systemId);
+  return {
+    system_id: systemId,
+    system: stringField(parsed, 'system') ?? split.system,
+    condition: stringField(parsed, 'condition') ?? split.condition,
+    audience: metrics.audience,
+    case_label: basename(file, '.json'),
+    origin: 'compact',
+    file,
+    evaluationDir: null,
+    metrics,
+  };
+}
+
+/**
+ * One row per (system_id, audience, case), sorted by them: an evaluation folder wins over a compact
+ * copy, else the first found; the others are duplicates.
+ */
+export function chooseMetricRows(candidates: readonly MetricRow[]): {
+  rows: MetricRow[];
+  duplicates: DuplicateMetricFile[];
+} {
   const rank = (row: MetricRow) => (row.origin === 'evaluation' ? 0 : 1);
   const ordered = [...candidates].sort((a, b) => rank(a) - rank(b));
   const chosen = new Map<string, MetricRow>();
@@ -148,5 +185,5 @@ export async function scanMetricFiles(
       compareCodePoints(a.audience, b.audience) ||
       compareCodePoints(a.case_label, b.case_label),
   );
-  return { rows, skipped, duplicates };
+  return { rows, duplicates };
 }
