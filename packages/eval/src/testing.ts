@@ -1,3 +1,5 @@
+export { copyOfflineDemo } from './testing-demo';
+
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Deck, Probe } from '@xsb/core';

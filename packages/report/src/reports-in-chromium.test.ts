@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BenchLayout, discoverBenchCases, runBench, splitCases } from '@xsb/bench';
 import { makeFastTempDir } from '@xsb/bench/testing';
 import { runDemo } from '@xsb/eval';
+import { copyOfflineDemo } from '@xsb/eval/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBenchReport } from './bench/build-bench-report';
@@ -27,7 +28,7 @@ const files = { run: '', bench: '', rubric: '', hostile: '' };
 beforeAll(async () => {
   if (skipReason) return;
   ({ dir, cleanup } = await makeFastTempDir('xsb-report-browser-'));
-  const { dataDir } = await runDemo({ outDir: join(dir, 'demo') });
+  const { dataDir } = await copyOfflineDemo(join(dir, 'demo'));
   files.run = join(dir, 'run.html');
   await buildRunReport({ dataDir, run: 'demo', out: files.run });
   const { cases } = await discoverBenchCases(dataDir);

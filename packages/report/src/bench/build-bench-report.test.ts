@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { BenchLayout, discoverBenchCases, runBench, splitCases } from '@xsb/bench';
 import { makeFastTempDir } from '@xsb/bench/testing';
-import { runDemo } from '@xsb/eval';
+import { copyOfflineDemo } from '@xsb/eval/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBenchReport } from './build-bench-report';
 
@@ -11,7 +11,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeFastTempDir('xsb-report-bench-'));
-  ({ dataDir } = await runDemo({ outDir: join(dir, 'demo') }));
+  ({ dataDir } = await copyOfflineDemo(join(dir, 'demo')));
   const { cases } = await discoverBenchCases(dataDir);
   await splitCases(new BenchLayout(dataDir), cases, { testShare: 0 });
 }, 300_000);

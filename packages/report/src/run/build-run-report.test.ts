@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BenchLayout, discoverBenchCases, runBench, splitCases } from '@xsb/bench';
 import { makeFastTempDir } from '@xsb/bench/testing';
 import { runDemo } from '@xsb/eval';
+import { copyOfflineDemo } from '@xsb/eval/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturesDir } from '../testing';
 import { buildRunReport } from './build-run-report';
@@ -13,7 +14,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeFastTempDir('xsb-report-run-'));
-  ({ dataDir } = await runDemo({ outDir: join(dir, 'demo') }));
+  ({ dataDir } = await copyOfflineDemo(join(dir, 'demo')));
 }, 300_000);
 afterAll(() => cleanup());
 
