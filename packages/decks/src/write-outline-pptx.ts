@@ -298,35 +298,23 @@ export function agendaOf(outline: DeckOutline): string[] {
   return titles.slice(0, MAX_COVER_ITEMS);
 }
 
-/**
- * Writes an outline as a real PPTX: a cover slide (title + subtitle placeholders), then one slide per
- * outline slide with a title placeholder and bullets, a native table, or a native chart. Returns the
- * number of slides written (cover included).
- */
-export async function writeOutlinePptx(outline: DeckOutline, file: string): Promise<number> {
-  const valid = deckOutlineSchema.parse(outline);
-  const theme = BASELINE_THEME;
-  const pptx = new PptxGenJS();
-  pptx.layout = 'LAYOUT_16x9';
-  pptx.author = 'xsb-baseline';
-  pptx.company = 'xsb';
-  pptx.title = valid.title;
-  pptx.theme = { headFontFace: theme.font, bodyFontFace: theme.font };
-  defineMasters(pptx);
+type OutlineSlideOf = DeckOutline['slides'][number];
 
+/** The cover: the title, and the subtitle or (without one) the agenda, each at the size that fits. */
+function addCover(pptx: PptxGenJS, outline: DeckOutline): void {
   const cover = pptx.addSlide({ masterName: COVER });
   // pptxgenjs lets a placeholder's own options win over the text options: sizes go on the runs.
   cover.addText(
     [
       {
-        text: valid.title,
-        options: { fontSize: fitFontSize([valid.title], textArea(COVER_TITLE_BOX), COVER_TITLE_SIZES) },
+        text: outline.title,
+        options: { fontSize: fitFontSize([outline.title], textArea(COVER_TITLE_BOX), COVER_TITLE_SIZES) },
       },
     ],
     { placeholder: 'title' },
   );
   // A cover holding only its title is an empty slide; without a subtitle it lists what the deck covers.
-  const coverLines = valid.subtitle.trim() ? [valid.subtitle.trim()] : agendaOf(valid);
+  const coverLines = outline.subtitle.trim() ? [outline.subtitle.trim()] : agendaOf(outline);
   cover.addText(
     coverLines.map((text) => ({
       text,
@@ -337,70 +325,85 @@ export async function writeOutlinePptx(outline: DeckOutline, file: string): Prom
     })),
     { placeholder: 'subtitle', fit: 'shrink' },
   );
+}
 
-  for (const planned of valid.slides) {
-    const hasVisual = Boolean(planned.table || planned.chart);
-    const slide = pptx.addSlide({ masterName: hasVisual ? VISUAL : MASTER });
-    slide.addText(
-      [
-        {
-          text: planned.title,
-          options: { fontSize: fitFontSize([planned.title], textArea(TITLE_BOX), TITLE_SIZES) },
-        },
-      ],
-      { placeholder: 'title', fit: 'shrink' },
-    );
-    let visualTop = BODY_BOX.y;
-    if (planned.bullets.length > 0) {
-      const bullets = (fontSize: number) =>
-        planned.bullets.map((text) => ({ text, options: { bullet: true, breakLine: true, fontSize } }));
-      if (hasVisual) {
-        // A short lead-in above the visual, in a box only as tall as its text needs.
-        const leadBox = { ...BODY_BOX, h: LEAD_MAX_HEIGHT };
-        const area = textArea(leadBox, BULLET_INDENT_PT);
-        const fontSize = fitFontSize(planned.bullets, area, LEAD_SIZES);
-        const neededPt = estimateTextHeight(planned.bullets, fontSize, area.widthPt) + 2 * INSET_Y_PT;
-        const h = Math.min(LEAD_MAX_HEIGHT, Math.ceil((neededPt / 72) * 100) / 100);
-        slide.addText(bullets(fontSize), {
-          ...leadBox,
-          h,
-          fontFace: theme.font,
-          fontSize,
-          color: theme.text,
-          valign: 'top',
-          fit: 'shrink',
-        });
-        visualTop = BODY_BOX.y + h + GAP;
-      } else {
-        const fontSize = fitFontSize(
-          planned.bullets,
-          textArea(BODY_BOX, BULLET_INDENT_PT),
-          BODY_SIZES,
-          PARAGRAPH_GAP_PT,
-        );
-        slide.addText(bullets(fontSize), {
-          placeholder: 'body',
-          paraSpaceAfter: PARAGRAPH_GAP_PT,
-          // Past the estimate's smallest size, renderers that honour autofit shrink the text to fit.
-          fit: 'shrink',
-        });
-      }
-    }
-    // A slide with both a table and a chart puts them side by side, so they never overlap.
-    const both = Boolean(planned.table && planned.chart);
-    const visualWidth = both ? (BODY_BOX.w - GAP * 2) / 2 : BODY_BOX.w;
-    const visual = { x: BODY_BOX.x, y: visualTop, w: visualWidth, h: CONTENT_BOTTOM - visualTop };
-    if (planned.table) addTable(slide, planned.table, visual);
-    if (planned.chart) {
-      addChart(
-        pptx,
-        slide,
-        planned.chart,
-        both ? { ...visual, x: visual.x + visualWidth + GAP * 2 } : visual,
-      );
-    }
-    if (planned.notes) slide.addNotes(planned.notes);
+/**
+ * A slide's bullets: the body placeholder, or above a visual a short lead-in in a box only as tall as
+ * its text needs. Returns where the visual starts.
+ */
+function addBullets(slide: PptxGenJS.Slide, planned: OutlineSlideOf, hasVisual: boolean): number {
+  if (planned.bullets.length === 0) return BODY_BOX.y;
+  const bullets = (fontSize: number) =>
+    planned.bullets.map((text) => ({ text, options: { bullet: true, breakLine: true, fontSize } }));
+  if (!hasVisual) {
+    const area = textArea(BODY_BOX, BULLET_INDENT_PT);
+    const fontSize = fitFontSize(planned.bullets, area, BODY_SIZES, PARAGRAPH_GAP_PT);
+    slide.addText(bullets(fontSize), {
+      placeholder: 'body',
+      paraSpaceAfter: PARAGRAPH_GAP_PT,
+      // Past the estimate's smallest size, renderers that honour autofit shrink the text to fit.
+      fit: 'shrink',
+    });
+    return BODY_BOX.y;
   }
+  const leadBox = { ...BODY_BOX, h: LEAD_MAX_HEIGHT };
+  const area = textArea(leadBox, BULLET_INDENT_PT);
+  const fontSize = fitFontSize(planned.bullets, area, LEAD_SIZES);
+  const neededPt = estimateTextHeight(planned.bullets, fontSize, area.widthPt) + 2 * INSET_Y_PT;
+  const h = Math.min(LEAD_MAX_HEIGHT, Math.ceil((neededPt / 72) * 100) / 100);
+  slide.addText(bullets(fontSize), {
+    ...leadBox,
+    h,
+    fontFace: BASELINE_THEME.font,
+    fontSize,
+    color: BASELINE_THEME.text,
+    valign: 'top',
+    fit: 'shrink',
+  });
+  return BODY_BOX.y + h + GAP;
+}
+
+/** One content slide: title, bullets, and a native table and/or chart below them. */
+function addContentSlide(pptx: PptxGenJS, planned: OutlineSlideOf): void {
+  const hasVisual = Boolean(planned.table || planned.chart);
+  const slide = pptx.addSlide({ masterName: hasVisual ? VISUAL : MASTER });
+  slide.addText(
+    [
+      {
+        text: planned.title,
+        options: { fontSize: fitFontSize([planned.title], textArea(TITLE_BOX), TITLE_SIZES) },
+      },
+    ],
+    { placeholder: 'title', fit: 'shrink' },
+  );
+  const visualTop = addBullets(slide, planned, hasVisual);
+  // A slide with both a table and a chart puts them side by side, so they never overlap.
+  const both = Boolean(planned.table && planned.chart);
+  const visualWidth = both ? (BODY_BOX.w - GAP * 2) / 2 : BODY_BOX.w;
+  const visual = { x: BODY_BOX.x, y: visualTop, w: visualWidth, h: CONTENT_BOTTOM - visualTop };
+  if (planned.table) addTable(slide, planned.table, visual);
+  if (planned.chart) {
+    addChart(pptx, slide, planned.chart, both ? { ...visual, x: visual.x + visualWidth + GAP * 2 } : visual);
+  }
+  if (planned.notes) slide.addNotes(planned.notes);
+}
+
+/**
+ * Writes an outline as a real PPTX: a cover slide (title + subtitle placeholders), then one slide per
+ * outline slide with a title placeholder and bullets, a native table, or a native chart. Returns the
+ * number of slides written (cover included).
+ */
+export async function writeOutlinePptx(outline: DeckOutline, file: string): Promise<number> {
+  const valid = deckOutlineSchema.parse(outline);
+  const pptx = new PptxGenJS();
+  pptx.layout = 'LAYOUT_16x9';
+  pptx.author = 'xsb-baseline';
+  pptx.company = 'xsb';
+  pptx.title = valid.title;
+  pptx.theme = { headFontFace: BASELINE_THEME.font, bodyFontFace: BASELINE_THEME.font };
+  defineMasters(pptx);
+  addCover(pptx, valid);
+  for (const planned of valid.slides) addContentSlide(pptx, planned);
   const raw = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
   await writeFileAtomic(file, normalizePackage(Buffer.from(raw), file));
   return valid.slides.length + 1;
