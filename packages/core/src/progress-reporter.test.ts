@@ -1,10 +1,12 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
+  barLine,
   countingProgress,
   createProgressReporter,
   estimateRemainingMs,
   formatDuration,
+  plainLine,
 } from './progress-reporter';
 
 function capture(isTTY: boolean) {
@@ -188,5 +190,21 @@ describe('countingProgress', () => {
     // the planned 5 + 1 grown, 3 accounted for: the caller skips the other 3
     owner.skip?.(5 + counted.grown - counted.done, 'reused');
     expect(out.text().trim().split('\n').at(-1)).toBe('evaluate: 6/6 judge calls (100%) 0.0s reused');
+  });
+});
+
+describe('progress lines', () => {
+  const state = { label: 'evaluate', unit: 'judge calls', total: 8, done: 2, note: 'deck a' };
+  it('plain: label, count with unit, floor percent, timing, note', () => {
+    expect(plainLine(state, '1.0s')).toBe('evaluate: 2/8 judge calls (25%) 1.0s deck a');
+    expect(plainLine({ ...state, unit: '', note: '', total: 0, done: 0 }, '0.0s')).toBe(
+      'evaluate: 0/0 (100%) 0.0s',
+    );
+  });
+  it('bar: filled in proportion, capped at the total', () => {
+    expect(barLine(state, '1.0s', 8)).toBe('evaluate [##------] 2/8 judge calls 25% 1.0s deck a');
+    expect(barLine({ ...state, done: 9 }, '1.0s', 8)).toBe(
+      'evaluate [########] 9/8 judge calls 100% 1.0s deck a',
+    );
   });
 });

@@ -70,92 +70,120 @@ export function estimateRemainingMs(state: {
 }
 
 export function createProgressReporter(options: ProgressOptions = {}): ProgressReporter {
-  const stream = options.stream ?? process.stderr;
-  const plain = options.plain ?? (!stream.isTTY || Boolean(process.env.CI));
-  const now = options.now ?? Date.now;
-  const interval = plain ? (options.plainIntervalMs ?? 5000) : (options.barIntervalMs ?? 100);
-  let label = '';
-  let unit = '';
-  let total = 0;
-  let done = 0;
-  let worked = 0;
-  let startedAt = 0;
-  let lastDraw = -Infinity;
-  let lastNote = '';
-  let drawnState = '';
-  let finished = false;
+  return new ProgressLine(options);
+}
+
+/** What a progress line shows at one moment. */
+interface LineState {
+  label: string;
+  unit: string;
+  total: number;
+  done: number;
+  note: string;
+}
+
+/** `label: 3/10 cases (30%) 4.2s, ETA 9s note`: the line printed in logs and CI. */
+export function plainLine(state: LineState, timing: string): string {
+  const note = state.note ? ` ${state.note}` : '';
+  return `${state.label}: ${countOf(state)} (${percentOf(state)}%) ${timing}${note}`;
+}
+
+/** `label [######------] 3/10 cases 30% 4.2s note`: the bar redrawn in place on a terminal. */
+export function barLine(state: LineState, timing: string, width = 24): string {
+  const filled =
+    state.total > 0 ? Math.round((Math.min(state.done, state.total) / state.total) * width) : width;
+  const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
+  const note = state.note ? ` ${state.note}` : '';
+  return `${state.label} [${bar}] ${countOf(state)} ${percentOf(state)}% ${timing}${note}`;
+}
+
+const countOf = (state: LineState) => `${state.done}/${state.total}${state.unit ? ` ${state.unit}` : ''}`;
+const percentOf = (state: LineState) =>
+  state.total > 0 ? Math.floor((Math.min(state.done, state.total) / state.total) * 100) : 100;
+
+/** The CLI's progress line: a live bar on a terminal, throttled plain lines elsewhere. */
+class ProgressLine implements ProgressReporter {
+  private readonly stream: NonNullable<ProgressOptions['stream']>;
+  private readonly plain: boolean;
+  private readonly now: () => number;
+  private readonly interval: number;
+  private state: LineState = { label: '', unit: '', total: 0, done: 0, note: '' };
+  private worked = 0;
+  private startedAt = 0;
+  private lastDraw = -Infinity;
+  private drawnState = '';
+  private finished = false;
   // Reaching the total is drawn at once, unless the total grows as work is found: then every
   // verification batch would "complete" it again, and finish() draws the end instead.
-  let grown = false;
+  private grown = false;
 
-  const percent = () => (total > 0 ? Math.floor((Math.min(done, total) / total) * 100) : 100);
+  constructor(options: ProgressOptions) {
+    this.stream = options.stream ?? process.stderr;
+    this.plain = options.plain ?? (!this.stream.isTTY || Boolean(process.env.CI));
+    this.now = options.now ?? Date.now;
+    this.interval = this.plain ? (options.plainIntervalMs ?? 5000) : (options.barIntervalMs ?? 100);
+  }
 
-  const timing = (t: number) => {
-    const elapsedMs = t - startedAt;
-    const eta = finished ? undefined : estimateRemainingMs({ elapsedMs, worked, done, total });
+  start(label: string, total: number, startOptions?: ProgressStartOptions): void {
+    this.state = { label, unit: startOptions?.unit ?? '', total, done: 0, note: '' };
+    this.worked = 0;
+    this.drawnState = '';
+    this.finished = false;
+    this.grown = false;
+    this.startedAt = this.now();
+    this.lastDraw = -Infinity;
+    // With nothing known yet (the total grows as work is found) a `0/0` line would say nothing.
+    if (total > 0) this.draw(true);
+  }
+
+  tick(count = 1, note?: string): void {
+    this.worked += count;
+    this.skip(count, note);
+  }
+
+  skip(count: number, note?: string): void {
+    this.state.done += count;
+    if (note !== undefined) this.state.note = note;
+    this.draw(this.state.done >= this.state.total && !this.grown);
+  }
+
+  grow(count: number): void {
+    this.state.total += count;
+    this.grown = true;
+  }
+
+  finish(summary?: string): void {
+    if (summary !== undefined) this.state.note = summary;
+    this.finished = true;
+    this.draw(true);
+    if (!this.plain) this.stream.write('\n');
+  }
+
+  private timing(t: number): string {
+    const elapsedMs = t - this.startedAt;
+    const { done, total } = this.state;
+    const eta = this.finished
+      ? undefined
+      : estimateRemainingMs({ elapsedMs, worked: this.worked, done, total });
     return `${(elapsedMs / 1000).toFixed(1)}s${eta === undefined ? '' : `, ETA ${formatDuration(eta)}`}`;
-  };
+  }
 
-  const draw = (force: boolean) => {
-    const t = now();
-    if (!force && t - lastDraw < interval) return;
+  private draw(force: boolean): void {
+    const t = this.now();
+    if (!force && t - this.lastDraw < this.interval) return;
     // Never print the same state twice (e.g. the last tick and finish() without a new summary).
-    const state = `${done}/${total}/${lastNote}`;
-    if (plain && state === drawnState) return;
-    drawnState = state;
-    lastDraw = t;
-    const count = `${done}/${total}${unit ? ` ${unit}` : ''}`;
-    const note = lastNote ? ` ${lastNote}` : '';
-    if (plain) {
-      stream.write(`${label}: ${count} (${percent()}%) ${timing(t)}${note}\n`);
+    const drawn = `${this.state.done}/${this.state.total}/${this.state.note}`;
+    if (this.plain && drawn === this.drawnState) return;
+    this.drawnState = drawn;
+    this.lastDraw = t;
+    if (this.plain) {
+      this.stream.write(`${plainLine(this.state, this.timing(t))}\n`);
       return;
     }
-    const width = 24;
-    const filled = total > 0 ? Math.round((Math.min(done, total) / total) * width) : width;
-    const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
-    const line = `${label} [${bar}] ${count} ${percent()}% ${timing(t)}${note}`;
-    const columns = stream.columns ?? 100;
-    stream.write(`\r${line.slice(0, columns - 1).padEnd(Math.min(columns - 1, line.length))}\x1b[K`);
-  };
-
-  return {
-    start(newLabel, newTotal, startOptions) {
-      label = newLabel;
-      unit = startOptions?.unit ?? '';
-      total = newTotal;
-      done = 0;
-      worked = 0;
-      lastNote = '';
-      drawnState = '';
-      finished = false;
-      grown = false;
-      startedAt = now();
-      lastDraw = -Infinity;
-      // With nothing known yet (the total grows as work is found) a `0/0` line would say nothing.
-      if (total > 0) draw(true);
-    },
-    tick(count = 1, note) {
-      done += count;
-      worked += count;
-      if (note !== undefined) lastNote = note;
-      draw(done >= total && !grown);
-    },
-    skip(count, note) {
-      done += count;
-      if (note !== undefined) lastNote = note;
-      draw(done >= total && !grown);
-    },
-    grow(count) {
-      total += count;
-      grown = true;
-    },
-    finish(summary) {
-      if (summary !== undefined) lastNote = summary;
-      finished = true;
-      draw(true);
-      if (!plain) stream.write('\n');
-    },
-  };
+    const line = barLine(this.state, this.timing(t));
+    const columns = this.stream.columns ?? 100;
+    this.stream.write(`\r${line.slice(0, columns - 1).padEnd(Math.min(columns - 1, line.length))}\x1b[K`);
+  }
 }
 
 /**

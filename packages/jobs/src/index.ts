@@ -10,10 +10,12 @@ export {
   runEvaluationJob,
 } from './evaluation-job';
 export { fieldError, fieldOf, portableName } from './field-error';
+export { JobEvents } from './job-events';
 export {
   type DrainResult,
   defaultWorkerId,
   heartbeatForLease,
+  type JobEventListener,
   type JobHandler,
   type JobHandlerContext,
   type JobRunner,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutAbsolutePaths } from './job-runner';
+import { fateOfError, withoutAbsolutePaths } from './job-runner';
 
 describe('withoutAbsolutePaths', () => {
   it('cuts every absolute path of a message to its last part, and leaves URLs and relative paths', () => {
@@ -13,5 +13,20 @@ describe('withoutAbsolutePaths', () => {
     expect(withoutAbsolutePaths('EEXIST: file already exists, mkdir "/work/data/api/tmp/vm-23050"')).toBe(
       'EEXIST: file already exists, mkdir "…/vm-23050"',
     );
+  });
+});
+
+describe('fateOfError', () => {
+  const full = Object.assign(new Error('write failed'), { code: 'ENOSPC' });
+  const state = { canceled: false, attempt: 1, diskAttempts: 3 };
+  it('a cancel request wins over any error', () => {
+    expect(fateOfError(full, { ...state, canceled: true })).toBe('canceled');
+  });
+  it('a full disk is retried while attempts are left, then fails the job', () => {
+    expect(fateOfError(full, state)).toBe('retry-disk');
+    expect(fateOfError(full, { ...state, attempt: 3 })).toBe('disk-stayed-full');
+  });
+  it('any other error fails the job', () => {
+    expect(fateOfError(new Error('bug'), state)).toBe('failed');
   });
 });

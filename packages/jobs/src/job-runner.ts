@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { describeError, isDiskFull, isXsbError, type JobKind, type JobProgress } from '@xsb/core';
+import {
+  describeError,
+  isDiskFull,
+  isXsbError,
+  type JobKind,
+  type JobProgress,
+  type StageEvent,
+  type StageEventListener,
+} from '@xsb/core';
 import type { JobOutcome, JobSource, JobStore, StartedJob, StoredJob } from './job-store';
 
 export interface JobHandlerContext {
@@ -8,7 +16,15 @@ export interface JobHandlerContext {
   attempt: number;
   worker: string;
   reportProgress(progress: JobProgress): void;
+  /**
+   * The stage events of the job's work (pass it as the stages' `onEvent`): the runner publishes them to
+   * `JobRunnerOptions.onEvent`, which `xsb serve` relays as the job's `stage` server-sent events.
+   */
+  onEvent: StageEventListener;
 }
+
+/** A listener to the stage events of every job a runner runs. */
+export type JobEventListener = (jobId: string, event: StageEvent) => void;
 
 /** Runs one job to its result (stored as is) or throws (the job fails with the error's code and message). */
 export type JobHandler = (job: StoredJob, context: JobHandlerContext) => Promise<unknown>;
@@ -25,6 +41,8 @@ export interface JobRunnerOptions {
   /** Called once a job reached its final status in the store (e.g. to remove its staged upload). */
   onFinished?: (job: StoredJob, outcome: JobOutcome) => Promise<void>;
   log?: (line: string) => void;
+  /** Receives every stage event of every job, in order (a throwing listener never fails the job). */
+  onEvent?: JobEventListener;
   /**
    * A job that met a full disk (ENOSPC, EDQUOT) waits `delayMs` and goes back to the queue instead of
    * failing, up to `attempts` attempts in all (then it fails `insufficient_storage`). Default 6 × 10 s.
@@ -110,91 +128,55 @@ function errorBody(
  * becomes the job's outcome, written only while this attempt still owns the job.
  */
 export function startJobRunner(options: JobRunnerOptions): JobRunner {
-  const worker = options.worker ?? defaultWorkerId();
-  const heartbeatMs = options.heartbeatMs ?? 1000;
-  const log = options.log ?? (() => {});
-  const diskRetry = options.diskRetry ?? { attempts: 6, delayMs: 10_000 };
-  const active = new Map<string, ActiveJob>();
-  const source: JobSource = options.store.source({ worker, concurrency: options.concurrency });
+  const runner = new Runner(options);
+  runner.source.start((started) => runner.deliver(started));
+  return {
+    worker: runner.worker,
+    running: () => runner.active.size,
+    drain: (timeoutMs) => runner.drain(timeoutMs),
+  };
+}
 
-  async function execute(started: StartedJob, entry: ActiveJob): Promise<'finished' | 'requeued'> {
-    const { job, attempt } = started;
-    const { store } = options;
-    let progressChain: Promise<void> = Promise.resolve();
-    const context: JobHandlerContext = {
-      signal: entry.controller.signal,
-      attempt,
-      worker,
-      reportProgress(progress) {
-        progressChain = progressChain.then(() => store.progress(job.id, attempt, progress)).catch(() => {});
-      },
-    };
-    let outcome: JobOutcome;
-    try {
-      const handler = options.handlers[job.kind];
-      const result = await handler(job, context);
-      outcome = { status: 'done', result };
-    } catch (error) {
-      if (entry.controller.signal.reason instanceof CancelRequested) outcome = { status: 'canceled' };
-      else if (isDiskFull(error) && attempt < diskRetry.attempts) {
-        await progressChain;
-        return retryAfterDiskFull(job, attempt, entry, error);
-      } else if (isDiskFull(error)) {
-        log(`job ${job.id}: the disk stayed full for ${attempt} attempts (${describeError(error)})`);
-        outcome = {
-          status: 'failed',
-          error: {
-            code: 'insufficient_storage',
-            message: `the server's disk stayed full for ${attempt} attempts`,
-          },
-        };
-      } else outcome = { status: 'failed', error: errorBody(error, job.id, log) };
-    }
-    await progressChain;
-    if (entry.givenBack) return 'requeued';
-    try {
-      // A cancel that arrived after the last heartbeat still wins over a result not yet recorded.
-      const { cancelRequested } = await store.heartbeat(job.id, attempt);
-      if (cancelRequested) outcome = { status: 'canceled' };
-      if (await store.finish(job.id, attempt, outcome)) {
-        log(`job ${job.id} ${outcome.status} (attempt ${attempt})`);
-        await options.onFinished?.(job, outcome);
-      }
-    } catch (error) {
-      // The store did not take the outcome: the job stays running until its lease lapses, then runs again.
-      log(`job ${job.id}: could not record its outcome (${describeError(error)}); it will run again`);
-    }
-    return 'finished';
-  }
+type AttemptEnd = 'finished' | 'requeued';
 
-  /** Waits (a drain cuts the wait short), then gives the job back to the queue for a later attempt. */
-  async function retryAfterDiskFull(
-    job: StoredJob,
-    attempt: number,
-    entry: ActiveJob,
-    error: unknown,
-  ): Promise<'finished' | 'requeued'> {
-    log(`job ${job.id}: the disk is full (${describeError(error)}); queued again in ${diskRetry.delayMs} ms`);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, diskRetry.delayMs);
-      entry.controller.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    if (entry.givenBack) return 'requeued';
-    return (await options.store.requeue(job.id, attempt).catch(() => false)) ? 'requeued' : 'finished';
-  }
+/**
+ * What a handler's error makes of the job: canceled (a cancel request aborted it), a full disk
+ * (queued again while attempts are left, then failed `insufficient_storage`), or failed with its error.
+ */
+export function fateOfError(
+  error: unknown,
+  state: { canceled: boolean; attempt: number; diskAttempts: number },
+): 'canceled' | 'retry-disk' | 'disk-stayed-full' | 'failed' {
+  if (state.canceled) return 'canceled';
+  if (!isDiskFull(error)) return 'failed';
+  return state.attempt < state.diskAttempts ? 'retry-disk' : 'disk-stayed-full';
+}
 
+class Runner {
+  readonly worker: string;
+  readonly active = new Map<string, ActiveJob>();
+  readonly source: JobSource;
+  private readonly heartbeatMs: number;
+  private readonly log: (line: string) => void;
+  private readonly diskRetry: { attempts: number; delayMs: number };
   // Set by drain. A delivery already in flight when the source paused (BullMQ's worker has started the
   // attempt but not yet handed it here) arrives after drain looked at `active`; it goes straight back.
-  let draining = false;
-  const turnedAway: string[] = [];
+  private draining = false;
+  private readonly turnedAway: string[] = [];
 
-  source.start(async (started) => {
+  constructor(private readonly options: JobRunnerOptions) {
+    this.worker = options.worker ?? defaultWorkerId();
+    this.heartbeatMs = options.heartbeatMs ?? 1000;
+    this.log = options.log ?? (() => {});
+    this.diskRetry = options.diskRetry ?? { attempts: 6, delayMs: 10_000 };
+    this.source = options.store.source({ worker: this.worker, concurrency: options.concurrency });
+  }
+
+  /** One delivered attempt: run it with a heartbeat until it ends or a drain gives it back. */
+  async deliver(started: StartedJob): Promise<AttemptEnd> {
     const { job, attempt } = started;
-    if (draining) {
-      if (await options.store.requeue(job.id, attempt)) turnedAway.push(job.id);
+    if (this.draining) {
+      if (await this.options.store.requeue(job.id, attempt)) this.turnedAway.push(job.id);
       return 'requeued';
     }
     let giveBack: () => void = () => {};
@@ -211,51 +193,145 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       },
       givenBack: false,
     };
-    active.set(job.id, entry);
-    log(`job ${job.id} started (attempt ${attempt}, ${job.kind})`);
-    const heartbeat = setInterval(() => {
-      options.store
-        .heartbeat(job.id, attempt)
-        .then(({ cancelRequested }) => {
-          if (cancelRequested && !entry.controller.signal.aborted)
-            entry.controller.abort(new CancelRequested());
-        })
-        .catch((error) => log(`job ${job.id}: heartbeat failed (${describeError(error)})`));
-    }, heartbeatMs);
+    this.active.set(job.id, entry);
+    this.log(`job ${job.id} started (attempt ${attempt}, ${job.kind})`);
+    const heartbeat = setInterval(() => this.beat(job.id, entry), this.heartbeatMs);
     try {
-      entry.done = execute(started, entry);
-      return await Promise.race([entry.done as Promise<'finished' | 'requeued'>, givenBack]);
+      const done = this.execute(started, entry);
+      entry.done = done;
+      return await Promise.race([done, givenBack]);
     } finally {
       clearInterval(heartbeat);
-      active.delete(job.id);
+      this.active.delete(job.id);
     }
-  });
+  }
 
-  return {
-    worker,
-    running: () => active.size,
-    async drain(timeoutMs) {
-      draining = true;
-      await source.pause();
-      const before = active.size;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...active.values()].map((entry) => entry.done)),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, timeoutMs);
-        }),
-      ]);
-      clearTimeout(timer);
-      const requeued: string[] = [];
-      for (const [id, entry] of [...active]) {
-        entry.controller.abort(new DrainDeadline());
-        if (await options.store.requeue(id, entry.attempt)) {
-          requeued.push(id);
-          entry.giveBack();
-        }
+  /** Extends the lease; a cancel request aborts the handler's signal. */
+  private beat(id: string, entry: ActiveJob): void {
+    this.options.store
+      .heartbeat(id, entry.attempt)
+      .then(({ cancelRequested }) => {
+        if (cancelRequested && !entry.controller.signal.aborted)
+          entry.controller.abort(new CancelRequested());
+      })
+      .catch((error) => this.log(`job ${id}: heartbeat failed (${describeError(error)})`));
+  }
+
+  private async execute(started: StartedJob, entry: ActiveJob): Promise<AttemptEnd> {
+    const { job, attempt } = started;
+    let progressChain: Promise<void> = Promise.resolve();
+    const context: JobHandlerContext = {
+      signal: entry.controller.signal,
+      attempt,
+      worker: this.worker,
+      reportProgress: (progress) => {
+        progressChain = progressChain
+          .then(() => this.options.store.progress(job.id, attempt, progress))
+          .catch(() => {});
+      },
+      onEvent: (event) => this.publish(job.id, event),
+    };
+    let outcome: JobOutcome;
+    try {
+      outcome = { status: 'done', result: await this.options.handlers[job.kind](job, context) };
+    } catch (error) {
+      const fate = fateOfError(error, {
+        canceled: entry.controller.signal.reason instanceof CancelRequested,
+        attempt,
+        diskAttempts: this.diskRetry.attempts,
+      });
+      if (fate === 'retry-disk') {
+        await progressChain;
+        return this.retryAfterDiskFull(job, attempt, entry, error);
       }
-      await source.close();
-      return { finished: before - requeued.length, requeued: [...requeued, ...turnedAway] };
-    },
-  };
+      outcome = this.failedOutcome(job.id, attempt, error, fate);
+    }
+    await progressChain;
+    if (entry.givenBack) return 'requeued';
+    await this.record(job, attempt, outcome);
+    return 'finished';
+  }
+
+  private failedOutcome(
+    jobId: string,
+    attempt: number,
+    error: unknown,
+    fate: 'canceled' | 'disk-stayed-full' | 'failed',
+  ): JobOutcome {
+    if (fate === 'canceled') return { status: 'canceled' };
+    if (fate === 'failed') return { status: 'failed', error: errorBody(error, jobId, this.log) };
+    this.log(`job ${jobId}: the disk stayed full for ${attempt} attempts (${describeError(error)})`);
+    const message = `the server's disk stayed full for ${attempt} attempts`;
+    return { status: 'failed', error: { code: 'insufficient_storage', message } };
+  }
+
+  private publish(jobId: string, event: StageEvent): void {
+    try {
+      this.options.onEvent?.(jobId, event);
+    } catch (error) {
+      this.log(`job ${jobId}: an event listener failed (${describeError(error)})`);
+    }
+  }
+
+  /** Writes the outcome while this attempt owns the job; a cancel not yet seen still wins over a result. */
+  private async record(job: StoredJob, attempt: number, outcome: JobOutcome): Promise<void> {
+    const { store } = this.options;
+    try {
+      const { cancelRequested } = await store.heartbeat(job.id, attempt);
+      const final: JobOutcome = cancelRequested ? { status: 'canceled' } : outcome;
+      if (await store.finish(job.id, attempt, final)) {
+        this.log(`job ${job.id} ${final.status} (attempt ${attempt})`);
+        await this.options.onFinished?.(job, final);
+      }
+    } catch (error) {
+      // The store did not take the outcome: the job stays running until its lease lapses, then runs again.
+      this.log(`job ${job.id}: could not record its outcome (${describeError(error)}); it will run again`);
+    }
+  }
+
+  /** Waits (a drain cuts the wait short), then gives the job back to the queue for a later attempt. */
+  private async retryAfterDiskFull(
+    job: StoredJob,
+    attempt: number,
+    entry: ActiveJob,
+    error: unknown,
+  ): Promise<AttemptEnd> {
+    this.log(
+      `job ${job.id}: the disk is full (${describeError(error)}); queued again in ${this.diskRetry.delayMs} ms`,
+    );
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.diskRetry.delayMs);
+      entry.controller.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    if (entry.givenBack) return 'requeued';
+    return (await this.options.store.requeue(job.id, attempt).catch(() => false)) ? 'requeued' : 'finished';
+  }
+
+  /** Stops taking jobs, waits up to `timeoutMs` for the running ones, then queues the rest again. */
+  async drain(timeoutMs: number): Promise<DrainResult> {
+    this.draining = true;
+    await this.source.pause();
+    const before = this.active.size;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.active.values()].map((entry) => entry.done)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    const requeued: string[] = [];
+    for (const [id, entry] of [...this.active]) {
+      entry.controller.abort(new DrainDeadline());
+      if (await this.options.store.requeue(id, entry.attempt)) {
+        requeued.push(id);
+        entry.giveBack();
+      }
+    }
+    await this.source.close();
+    return { finished: before - requeued.length, requeued: [...requeued, ...this.turnedAway] };
+  }
 }

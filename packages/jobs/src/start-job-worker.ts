@@ -1,6 +1,6 @@
 import type { JobKind } from '@xsb/core';
 import { type JudgeSettings, runEvaluationJob } from './evaluation-job';
-import { type JobHandler, type JobRunner, startJobRunner } from './job-runner';
+import { type JobEventListener, type JobHandler, type JobRunner, startJobRunner } from './job-runner';
 import type { JobStore } from './job-store';
 import { runRubricJob } from './rubric-job';
 import { removeStagedUpload, sweepStagedUploads } from './submit-job';
@@ -15,6 +15,8 @@ export interface StartJobWorkerOptions extends JudgeSettings {
   log?: (line: string) => void;
   /** See `JobRunnerOptions.diskRetry`. */
   diskRetry?: { attempts: number; delayMs: number };
+  /** Every stage event of every job (see `JobRunnerOptions.onEvent`). */
+  onEvent?: JobEventListener;
 }
 
 /** The handlers of every job kind over one data folder, with the server's judge settings. */
@@ -47,6 +49,7 @@ export function startJobWorker(options: StartJobWorkerOptions): JobRunner {
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.diskRetry ? { diskRetry: options.diskRetry } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     onFinished: (job) => removeStagedUpload(options.dataDir, job),
   });
 }
