@@ -4,9 +4,12 @@ import { type ClaimLabel, type Deck, type Probe, usageLedgerEntrySchema, validat
 import {
   type CreateLlmClientOptions,
   completeJson,
-  createLlmClient,
-  isOfflineJudge,
-  type LlmClient,
+  createJudge,
+  describeJudge,
+  type Judge,
+  type JudgeCapabilities,
+  type JudgeDescription,
+  type JudgeKind,
   repeatClient,
 } from '@xsb/llm';
 import {
@@ -51,17 +54,11 @@ export interface ClaimVerdict {
   rationale: string;
 }
 
-/** What a judge can do, known before it is built (so a caller can refuse or leave out work up front). */
-export interface EvalJudgeCapabilities {
-  /** Whether it can read rendered slides (image mode). */
-  readonly readsImages: boolean;
-}
-
-/** The three judged steps of stage 5, behind one interface for the offline and the model judges. */
-export interface EvalJudge {
-  readonly id: string;
-  /** Whether it can read rendered slides (image mode). */
-  readonly readsImages: boolean;
+/**
+ * The three judged steps of stage 5 on one judge value (`@xsb/llm`'s `Judge`): its id, kind and
+ * capabilities decide the work (`judge.kind`, `judge.capabilities.readsImages`), never its id string.
+ */
+export interface EvalJudge extends JudgeDescription {
   judgeAnswerability(input: AnswerabilityPromptInput & { deck: Deck }): Promise<AnswerabilityBatchResult>;
   extractClaims(input: { deck: Deck; deckText: string; maxClaims: number }): Promise<DeckClaim[]>;
   verifyClaims(
@@ -81,9 +78,9 @@ export interface EvalJudge {
  * zero-token line to the usage ledger, so "a re-run made no judge call" is checkable for it too.
  */
 export class LexicalEvalJudge implements EvalJudge {
-  static readonly capabilities: EvalJudgeCapabilities = { readsImages: false };
   readonly id = 'lexical';
-  readonly readsImages = LexicalEvalJudge.capabilities.readsImages;
+  readonly kind: JudgeKind = 'offline';
+  readonly capabilities: JudgeCapabilities = describeJudge('lexical').capabilities;
   readonly deterministic = true;
 
   constructor(private readonly ledgerFile?: string) {}
@@ -142,17 +139,25 @@ export class LexicalEvalJudge implements EvalJudge {
 
 /** A model judge (anthropic:, openai:, replay:, record:) through @xsb/llm; prompts live beside their parsers. */
 export class LlmEvalJudge implements EvalJudge {
-  static readonly capabilities: EvalJudgeCapabilities = { readsImages: true };
-  readonly readsImages = LlmEvalJudge.capabilities.readsImages;
+  readonly id: string;
+  readonly kind: JudgeKind;
+  readonly capabilities: JudgeCapabilities;
+  private readonly client: Extract<Judge, { kind: 'model' | 'replay' }>['client'];
 
-  constructor(private readonly client: LlmClient) {}
-
-  get id(): string {
-    return this.client.judgeId;
+  constructor(judge: Extract<Judge, { kind: 'model' | 'replay' }>) {
+    this.id = judge.id;
+    this.kind = judge.kind;
+    this.capabilities = judge.capabilities;
+    this.client = judge.client;
   }
 
   withRepeat(repeat: number): EvalJudge {
-    return new LlmEvalJudge(repeatClient(this.client, repeat));
+    return new LlmEvalJudge({
+      id: this.id,
+      kind: this.kind as 'model',
+      capabilities: this.capabilities,
+      client: repeatClient(this.client, repeat),
+    });
   }
 
   async judgeAnswerability(input: AnswerabilityPromptInput): Promise<AnswerabilityBatchResult> {
@@ -197,15 +202,19 @@ export class LlmEvalJudge implements EvalJudge {
 }
 
 /**
- * The capabilities of the judge `createEvalJudge(spec)` would build, without building it (no client,
- * no key, no store read): the same dispatch, then the class's declared capabilities.
+ * What the judge `createEvalJudge(spec)` would build can do, without building it (no client, no key,
+ * no store read): `describeJudge`'s capabilities.
  */
-export function evalJudgeCapabilities(spec: string): EvalJudgeCapabilities {
-  return isOfflineJudge(spec) ? LexicalEvalJudge.capabilities : LlmEvalJudge.capabilities;
+export function evalJudgeCapabilities(spec: string): JudgeCapabilities {
+  return describeJudge(spec).capabilities;
+}
+
+/** The stage-5 steps of a judge value: the offline judge's lexical rules, or its model's prompts. */
+export function evalJudgeFrom(judge: Judge, ledgerFile?: string): EvalJudge {
+  return judge.kind === 'offline' ? new LexicalEvalJudge(ledgerFile) : new LlmEvalJudge(judge);
 }
 
 /** `lexical` → the offline judge; any other spec → a model client (ConfigError for a missing key). */
 export function createEvalJudge(spec: string, options: CreateLlmClientOptions = {}): EvalJudge {
-  if (isOfflineJudge(spec)) return new LexicalEvalJudge(options.ledgerFile);
-  return new LlmEvalJudge(createLlmClient(spec, { stage: 'eval', ...options }));
+  return evalJudgeFrom(createJudge(spec, { stage: 'eval', ...options }), options.ledgerFile);
 }

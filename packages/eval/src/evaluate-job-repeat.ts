@@ -21,8 +21,7 @@ import { formatDeckText } from '@xsb/decks';
 import { EVALUATION_FILES } from '@xsb/metrics';
 import { type EvaluationJob, evaluationDirOf } from './discover-evaluation-jobs';
 import type { EvalJudge } from './eval-judge';
-import type { EvaluateJobContext } from './evaluate-job';
-import { lexicalRulesKey } from './judge-answerability-lexically';
+import { type EvaluateJobContext, scoreReuseKeyOf } from './evaluate-job';
 import type { JudgeInputMode } from './probe-judgment';
 import { scoreDeckCorrectness } from './score-deck-correctness';
 import { scoreProbesInBatches } from './score-probes-in-batches';
@@ -79,6 +78,100 @@ async function slideImagesOf(job: EvaluationJob, evaluationDir: string, context:
   );
 }
 
+/** The judge of repeat `repeat`, once repeat 0 of the same judge is done (else InputError). */
+async function repeatJudge(
+  context: EvaluateJobContext,
+  evaluationDir: string,
+  repeat: number,
+): Promise<EvalJudge> {
+  const judge: EvalJudge | undefined = context.judge.withRepeat?.(repeat);
+  if (!judge) throw new InputError(`judge ${context.judge.id} cannot be asked again (no repeat support)`);
+  const status = join(evaluationDir, EVALUATION_FILES.status);
+  const first = existsSync(status) ? await readJson(status, evalJobStatusSchema) : null;
+  if (first?.status !== 'done')
+    throw new InputError('the ordinary evaluation (repeat 0) of this job is not done', { file: status });
+  if (first.judge !== context.judge.id)
+    throw new InputError(`repeat 0 was judged by ${first.judge}, not ${context.judge.id}`, { file: status });
+  return judge;
+}
+
+/** What repeat 0 judged: its input mode (from its score rows), the deck, its text and slides, the source. */
+async function repeatInputs(job: EvaluationJob, context: EvaluateJobContext, evaluationDir: string) {
+  const firstScores = await readJsonlAll(join(evaluationDir, EVALUATION_FILES.probeScores), probeScoreSchema);
+  const mode = (firstScores[0]?.metadata.judge_input_mode ?? 'text') as JudgeInputMode;
+  const deck = await context.readDeck(job.deckFile);
+  return {
+    mode,
+    deck,
+    deckText: formatDeckText(deck),
+    slideImages: mode === 'image' ? await slideImagesOf(job, evaluationDir, context) : [],
+    sourceText: await readUtf8Text(context.layout.sourceContextFile(job.caseLabel)),
+    deckSha256: await hashFile(job.deckFile),
+  };
+}
+
+/** Repeat `repeat`'s answerability and correctness into its own files; its log lines go to `log`. */
+async function judgeRepeat(
+  job: EvaluationJob,
+  context: EvaluateJobContext,
+  frame: {
+    evaluationDir: string;
+    repeat: number;
+    judge: EvalJudge;
+    donors: readonly string[];
+    log: string[];
+  },
+): Promise<RepeatResult> {
+  const { evaluationDir, repeat, judge, log } = frame;
+  const files = repeatFiles(repeat);
+  const input = await repeatInputs(job, context, evaluationDir);
+  const probesFile = context.layout.probesFile(job.caseLabel);
+  const hashes = { deckSha256: input.deckSha256, probesSha256: await hashFile(probesFile) };
+  const answerability = await scoreProbesInBatches({
+    judge,
+    request: { ...input, sourceContext: input.sourceText },
+    probes: await readJsonlAll(probesFile, probeSchema),
+    reuseKey: scoreReuseKeyOf(judge, input.mode, hashes, context.settings.batchSize, repeat),
+    concurrency: context.settings.concurrency,
+    finalFile: join(evaluationDir, files.probeScores),
+    partialFile: join(evaluationDir, `probe_scores.repeat-${repeat}.partial.jsonl`),
+    force: context.force,
+    donorFiles: frame.donors
+      .filter((dir) => dir !== evaluationDir)
+      .map((dir) => join(dir, files.probeScores)),
+    ...(context.progress
+      ? { progress: context.progress, progressNote: `repeat ${repeat}: answerability` }
+      : {}),
+  });
+  log.push(...answerability.notes);
+  const correctnessOn = context.settings.correctness !== false;
+  let fromCache = true;
+  if (correctnessOn) {
+    const correctness = await scoreDeckCorrectness({
+      ...input,
+      sourceSha256: hashBytes(input.sourceText),
+      judge,
+      settings: context.settings.claims,
+      cacheDir: context.correctnessCacheDir,
+      force: context.force,
+      repeat,
+      log: (line) => log.push(line),
+      ...(context.progress ? { progress: context.progress, progressNote: `repeat ${repeat}: claims` } : {}),
+    });
+    fromCache = correctness.fromCache;
+    await writeJson(join(evaluationDir, files.correctness), correctnessSchema, correctness.record);
+  }
+  log.push(
+    `repeat ${repeat} of judge ${judge.id} (${input.mode} mode): ${answerability.judgedBatches} batch(es) judged, ${answerability.reusedBatches} reused`,
+  );
+  return {
+    repeat,
+    outcome: answerability.judgedBatches === 0 && fromCache ? 'reused' : 'evaluated',
+    judgedBatches: answerability.judgedBatches,
+    correctnessFromCache: fromCache && correctnessOn,
+  };
+}
+
 /**
  * Test–retest repeat `repeat` (≥ 1) of a job whose ordinary evaluation (repeat 0) is done: the same
  * answerability batches and claim steps asked again of `judge.withRepeat(repeat)` — the same prompts,
@@ -94,86 +187,11 @@ export async function evaluateJobRepeat(
 ): Promise<RepeatResult> {
   const files = repeatFiles(repeat);
   const evaluationDir = context.evaluationDir?.(job) ?? evaluationDirOf(context.layout, context.run, job);
-  const result: RepeatResult = {
-    repeat,
-    outcome: 'evaluated',
-    judgedBatches: 0,
-    correctnessFromCache: false,
-  };
   const log: string[] = [];
   try {
     return await withDirectoryLock(evaluationDir, async () => {
-      const judge: EvalJudge | undefined = context.judge.withRepeat?.(repeat);
-      if (!judge) throw new InputError(`judge ${context.judge.id} cannot be asked again (no repeat support)`);
-      const status = join(evaluationDir, EVALUATION_FILES.status);
-      const first = existsSync(status) ? await readJson(status, evalJobStatusSchema) : null;
-      if (first?.status !== 'done')
-        throw new InputError('the ordinary evaluation (repeat 0) of this job is not done', { file: status });
-      if (first.judge !== context.judge.id)
-        throw new InputError(`repeat 0 was judged by ${first.judge}, not ${context.judge.id}`, {
-          file: status,
-        });
-      const firstScores = await readJsonlAll(
-        join(evaluationDir, EVALUATION_FILES.probeScores),
-        probeScoreSchema,
-      );
-      const mode = (firstScores[0]?.metadata.judge_input_mode ?? 'text') as JudgeInputMode;
-      const probesFile = context.layout.probesFile(job.caseLabel);
-      const sourceText = await readUtf8Text(context.layout.sourceContextFile(job.caseLabel));
-      const deckSha256 = await hashFile(job.deckFile);
-      const deck = await context.readDeck(job.deckFile);
-      const deckText = formatDeckText(deck);
-      const slideImages = mode === 'image' ? await slideImagesOf(job, evaluationDir, context) : [];
-      const answerability = await scoreProbesInBatches({
-        judge,
-        request: { mode, deck, deckText, slideImages, sourceContext: sourceText },
-        probes: await readJsonlAll(probesFile, probeSchema),
-        reuseKey: {
-          judge: judge.id,
-          judge_input_mode: mode,
-          deck_sha256: deckSha256,
-          probes_sha256: await hashFile(probesFile),
-          batch_size: context.settings.batchSize,
-          repeat,
-          ...lexicalRulesKey(judge.id),
-        },
-        concurrency: context.settings.concurrency,
-        finalFile: join(evaluationDir, files.probeScores),
-        partialFile: join(evaluationDir, `probe_scores.repeat-${repeat}.partial.jsonl`),
-        force: context.force,
-        donorFiles: donors.filter((dir) => dir !== evaluationDir).map((dir) => join(dir, files.probeScores)),
-        ...(context.progress
-          ? { progress: context.progress, progressNote: `repeat ${repeat}: answerability` }
-          : {}),
-      });
-      result.judgedBatches = answerability.judgedBatches;
-      log.push(...answerability.notes);
-      let fromCache = true;
-      if (context.settings.correctness !== false) {
-        const correctness = await scoreDeckCorrectness({
-          deck,
-          deckText,
-          deckSha256,
-          sourceText,
-          sourceSha256: hashBytes(sourceText),
-          judge,
-          settings: context.settings.claims,
-          cacheDir: context.correctnessCacheDir,
-          force: context.force,
-          repeat,
-          log: (line) => log.push(line),
-          ...(context.progress
-            ? { progress: context.progress, progressNote: `repeat ${repeat}: claims` }
-            : {}),
-        });
-        fromCache = correctness.fromCache;
-        await writeJson(join(evaluationDir, files.correctness), correctnessSchema, correctness.record);
-      }
-      result.correctnessFromCache = fromCache && context.settings.correctness !== false;
-      if (answerability.judgedBatches === 0 && fromCache) result.outcome = 'reused';
-      log.push(
-        `repeat ${repeat} of judge ${judge.id} (${mode} mode): ${answerability.judgedBatches} batch(es) judged, ${answerability.reusedBatches} reused`,
-      );
+      const judge = await repeatJudge(context, evaluationDir, repeat);
+      const result = await judgeRepeat(job, context, { evaluationDir, repeat, judge, donors, log });
       await writeFileAtomic(join(evaluationDir, files.log), `${log.join('\n')}\n`);
       return result;
     });
@@ -181,6 +199,6 @@ export async function evaluateJobRepeat(
     if (!isXsbError(error)) throw error;
     log.push(`failed: ${error.message}`);
     await writeFileAtomic(join(evaluationDir, files.log), `${log.join('\n')}\n`).catch(() => undefined);
-    return { ...result, outcome: 'failed', error: error.message };
+    return { repeat, outcome: 'failed', error: error.message, judgedBatches: 0, correctnessFromCache: false };
   }
 }

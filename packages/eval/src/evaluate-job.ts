@@ -13,6 +13,7 @@ import {
   hashFile,
   InputError,
   isXsbError,
+  type Probe,
   type ProgressReporter,
   probeSchema,
   type RunLayout,
@@ -21,12 +22,14 @@ import {
   readJsonlAll,
   readUtf8Text,
   runManifestSchema,
+  type StageEventListener,
   withDirectoryLock,
   writeFileAtomic,
   writeJson,
   XSB_VERSION,
 } from '@xsb/core';
 import { deckStatsFor, formatDeckText } from '@xsb/decks';
+import type { JudgeDescription } from '@xsb/llm';
 import {
   EVALUATION_FILES,
   MANIFEST_INPUT_ROLES,
@@ -38,10 +41,11 @@ import { ANSWERABILITY_PROMPT_VERSION, ANSWERABILITY_SYSTEM } from './answerabil
 import { type EvaluationJob, evaluationDirOf } from './discover-evaluation-jobs';
 import type { EvalJudge } from './eval-judge';
 import type { RepeatResult } from './evaluate-job-repeat';
+import { imageInputRefusal, judgeInputModeFor, type SlideImage } from './evaluation-work-list';
 import { LEXICAL_ANSWERABILITY_RULES, lexicalRulesKey } from './judge-answerability-lexically';
 import type { JudgeInputMode } from './probe-judgment';
 import { type ClaimSettings, scoreDeckCorrectness } from './score-deck-correctness';
-import { scoreProbesInBatches } from './score-probes-in-batches';
+import { type ScoreReuseKey, scoreProbesInBatches } from './score-probes-in-batches';
 
 /** minisearch's version, recorded in manifests (kept equal to the dependency in package.json). */
 export const MINISEARCH_VERSION = '7.2.0';
@@ -93,6 +97,8 @@ export interface EvaluateJobContext {
   scoreDonors?: (job: EvaluationJob, evaluationDir: string) => string[];
   /** Ticks once per judge call (answerability batch, claim extraction, verification batch); skips reused ones. */
   progress?: ProgressReporter;
+  /** The stage events of the job's work units (`eval.answerability`, `eval.claims`, `eval.verification`). */
+  onEvent?: StageEventListener;
   /**
    * The model labels of the replay or record stores among these judge ids (recorded in the manifest
    * as `judge_model_labels`, so reports can say which model a replay store stands for).
@@ -215,6 +221,247 @@ export async function isJobCurrent(evaluationDir: string, wanted: JobInputs['wan
   return previous?.status === 'done' && manifest !== null && sameInputs(manifest, wanted);
 }
 
+/** A job's folder, judge and settings, with the paths its steps write. */
+interface JobFrame {
+  job: EvaluationJob;
+  context: EvaluateJobContext;
+  evaluationDir: string;
+  name: string;
+  weightsFile: string;
+  log: string[];
+}
+
+/** The status record of a job (`status.json`). */
+function jobStatus(frame: JobFrame, outcome: 'done' | 'failed', mode: JudgeInputMode | null, error?: string) {
+  const { job } = frame;
+  const status: EvalJobStatus = {
+    status: outcome,
+    system: job.system,
+    condition: job.condition,
+    audience: job.audience,
+    case_label: job.caseLabel,
+    judge: frame.context.judge.id,
+    judge_input_mode: mode,
+    ...(error ? { error } : {}),
+  };
+  return status;
+}
+
+/**
+ * From here the folder is being rewritten: without a status it is not "finished", and without
+ * metrics (here and the compact copy) stage 7 cannot aggregate a stale result of other inputs if
+ * this run fails or is killed; the next run redoes the job.
+ */
+async function clearFinishedMarks(frame: JobFrame): Promise<void> {
+  const { job, context, evaluationDir } = frame;
+  await rm(join(evaluationDir, EVALUATION_FILES.status), { force: true });
+  await rm(join(evaluationDir, EVALUATION_FILES.metrics), { force: true });
+  if (context.compactMetrics !== false)
+    await rm(
+      context.layout.compactMetricsFile(
+        context.run,
+        systemIdFor(job.system, job.condition),
+        job.audience,
+        job.caseLabel,
+      ),
+      { force: true },
+    );
+}
+
+/** Reads the deck and writes what the judges read: the visible text and `deck_stats.json`. */
+async function writeDeckText(frame: JobFrame): Promise<{ deck: Deck; deckText: string }> {
+  const { job, context, evaluationDir } = frame;
+  const deck = await context.readDeck(job.deckFile);
+  const deckText = formatDeckText(deck);
+  await writeFileAtomic(join(evaluationDir, EVALUATION_FILES.visibleText), deckText);
+  const stats = deckStatsFor(
+    { ...deck, deck_path: relative(context.layout.dataDir, job.deckFile) },
+    EVALUATION_FILES.visibleText,
+  );
+  await writeJson(join(evaluationDir, EVALUATION_FILES.deckStats), deckStatsSchema, stats);
+  return { deck, deckText };
+}
+
+/** The input mode (`judgeInputModeFor`) and, in image mode, the rendered slides; a sparse text-mode deck is logged. */
+async function judgeInputOf(
+  frame: JobFrame,
+  deck: Deck,
+): Promise<{ mode: JudgeInputMode; slideImages: SlideImage[] }> {
+  const { job, context, evaluationDir } = frame;
+  const { judge, settings } = context;
+  const { mode, sparse } = judgeInputModeFor(deck, settings, judge);
+  if (mode === 'text') {
+    if (sparse)
+      frame.log.push(
+        `warning: ${deck.visible_word_count} visible words on ${deck.slide_count} slides; the ${judge.id} judge cannot read rendered slides, so it judged the (sparse) text`,
+      );
+    return { mode, slideImages: [] };
+  }
+  if (!context.renderSlides)
+    throw new InputError(
+      `the deck has ${deck.visible_word_count} visible words on ${deck.slide_count} slides, so it must be judged from rendered slides, but no slide renderer is available`,
+      { file: job.deckFile },
+    );
+  const rendered = await context.renderSlides(
+    job.deckFile,
+    join(evaluationDir, EVALUATION_FILES.renderedDir),
+  );
+  const slideImages = await Promise.all(
+    rendered.map(async (image) => ({
+      index: image.index,
+      mediaType: image.mediaType,
+      data: await readFile(image.file),
+    })),
+  );
+  return { mode, slideImages };
+}
+
+/** The reuse key of a job's score rows (`ScoreReuseKey`); its fields in the order rows record them. */
+export function scoreReuseKeyOf(
+  judge: Pick<JudgeDescription, 'id'>,
+  mode: JudgeInputMode,
+  hashes: { deckSha256: string; probesSha256: string },
+  batchSize: number,
+  repeat?: number,
+): ScoreReuseKey {
+  return {
+    judge: judge.id,
+    judge_input_mode: mode,
+    deck_sha256: hashes.deckSha256,
+    probes_sha256: hashes.probesSha256,
+    batch_size: batchSize,
+    ...(repeat === undefined ? {} : { repeat }),
+    ...lexicalRulesKey(judge.id),
+  };
+}
+
+/** Writes the manifest (with the replay stores' model labels), the metrics and the log of a judged job. */
+async function writeJobRecords(frame: JobFrame, wanted: JobInputs['wanted'], probes: readonly Probe[]) {
+  const { context, evaluationDir } = frame;
+  const weightJudges = (await readJsonlAll(frame.weightsFile, audienceWeightSchema)).map(
+    (row) => row.metadata.judge,
+  );
+  const labels = context.modelLabels?.(
+    [context.judge.id, ...probes.map((probe) => probe.metadata.generator), ...weightJudges].filter(
+      (id): id is string => typeof id === 'string',
+    ),
+  );
+  await writeJson(join(evaluationDir, EVALUATION_FILES.manifest), runManifestSchema, {
+    ...wanted,
+    created_at: new Date().toISOString(),
+    ...(labels && Object.keys(labels).length > 0 ? { [MANIFEST_MODEL_LABELS]: labels } : {}),
+  });
+  await writeEvaluationMetrics(context.layout, context.run, evaluationDir, {
+    tauA: context.settings.tauA,
+    compactCopy: context.compactMetrics !== false,
+  });
+}
+
+/** Correctness of the job's deck (cached across audiences), or its file removed when the settings score none. */
+async function writeJobCorrectness(
+  frame: JobFrame,
+  input: { deck: Deck; deckText: string; inputs: JobInputs },
+  result: JobResult,
+): Promise<string> {
+  const { context, evaluationDir } = frame;
+  const correctnessFile = join(evaluationDir, EVALUATION_FILES.correctness);
+  if (context.settings.correctness === false) {
+    await rm(correctnessFile, { force: true });
+    return 'correctness off (these settings score none)';
+  }
+  const correctness = await scoreDeckCorrectness({
+    deck: input.deck,
+    deckText: input.deckText,
+    deckSha256: input.inputs.deckSha256,
+    sourceText: input.inputs.sourceText,
+    sourceSha256: input.inputs.sourceSha256,
+    judge: context.judge,
+    settings: context.settings.claims,
+    cacheDir: context.correctnessCacheDir,
+    force: context.force,
+    log: (line) => frame.log.push(line),
+    job: frame.name,
+    ...progressOf(context, `${frame.name}: claims`),
+  });
+  result.correctnessFromCache = correctness.fromCache;
+  await writeJson(correctnessFile, correctnessSchema, correctness.record);
+  return `correctness ${correctness.fromCache ? 'from cache' : 'computed'} (${correctness.record.claim_count} claims)`;
+}
+
+function progressOf(context: EvaluateJobContext, note: string) {
+  return {
+    ...(context.progress ? { progress: context.progress, progressNote: note } : {}),
+    ...(context.onEvent ? { onEvent: context.onEvent } : {}),
+  };
+}
+
+/** Judges a job whose inputs are not current: deck text, input mode, answerability, correctness, records. */
+async function judgeJob(frame: JobFrame, inputs: JobInputs, result: JobResult): Promise<JudgeInputMode> {
+  const { job, context, evaluationDir } = frame;
+  const { judge, settings, layout } = context;
+  await clearFinishedMarks(frame);
+  const { deck, deckText } = await writeDeckText(frame);
+  const { mode, slideImages } = await judgeInputOf(frame, deck);
+  const probes = await readJsonlAll(layout.probesFile(job.caseLabel), probeSchema);
+  const answerability = await scoreProbesInBatches({
+    judge,
+    request: { mode, deck, deckText, slideImages, sourceContext: inputs.sourceText },
+    probes,
+    reuseKey: scoreReuseKeyOf(judge, mode, inputs, settings.batchSize),
+    concurrency: settings.concurrency,
+    finalFile: join(evaluationDir, EVALUATION_FILES.probeScores),
+    partialFile: join(evaluationDir, PARTIAL_SCORES_FILE),
+    force: context.force,
+    donorFiles: (context.scoreDonors?.(job, evaluationDir) ?? [])
+      .filter((dir) => dir !== evaluationDir)
+      .map((dir) => join(dir, EVALUATION_FILES.probeScores)),
+    job: frame.name,
+    reads: [job.deckFile, layout.probesFile(job.caseLabel), layout.sourceContextFile(job.caseLabel)],
+    ...progressOf(context, `${frame.name}: answerability`),
+  });
+  result.judgedBatches = answerability.judgedBatches;
+  result.reusedBatches = answerability.reusedBatches;
+  frame.log.push(...answerability.notes);
+  const correctnessNote = await writeJobCorrectness(frame, { deck, deckText, inputs }, result);
+  await writeJobRecords(frame, inputs.wanted, probes);
+  frame.log.push(
+    `judge ${judge.id} (${mode} mode): ${result.judgedBatches} batch(es) judged, ${result.reusedBatches} reused; ${correctnessNote}`,
+  );
+  return mode;
+}
+
+/** The job under its folder's lock: weights, the refusal and reuse checks, then the judging. */
+async function evaluateLocked(frame: JobFrame, result: JobResult): Promise<JobResult> {
+  const { job, context, evaluationDir } = frame;
+  const { layout, judge, settings } = context;
+  await context.ensureWeights(job.caseLabel, job.audience);
+  const refusal = imageInputRefusal(settings.judgeInput, judge);
+  if (refusal !== null)
+    throw new InputError(refusal, { file: job.deckFile, code: 'judge_cannot_read_images' });
+  const inputs = await readJobInputs(job, {
+    layout,
+    judgeId: judge.id,
+    settings,
+    evaluationDir,
+    weightsFile: frame.weightsFile,
+  });
+  if (!context.force && (await isJobCurrent(evaluationDir, inputs.wanted))) {
+    await writeEvaluationMetrics(layout, context.run, evaluationDir, {
+      tauA: settings.tauA,
+      compactCopy: context.compactMetrics !== false,
+    });
+    return { ...result, outcome: 'reused' };
+  }
+  const mode = await judgeJob(frame, inputs, result);
+  await writeFileAtomic(join(evaluationDir, EVALUATION_FILES.log), `${frame.log.join('\n')}\n`);
+  await writeJson(
+    join(evaluationDir, EVALUATION_FILES.status),
+    evalJobStatusSchema,
+    jobStatus(frame, 'done', mode),
+  );
+  return result;
+}
+
 /**
  * Stage 5 for one (deck, audience) job, under the evaluation folder's lock. Writes, in order:
  * visible text + `deck_stats.json`, rendered slides (image mode), `probe_scores.jsonl`,
@@ -222,14 +469,21 @@ export async function isJobCurrent(evaluationDir: string, wanted: JobInputs['wan
  * `evaluate.log`. A job whose manifest matches (same input hashes, judge, settings) is not judged
  * again; only its metrics are recomputed (tau_a may have changed). Answerability is resumable per
  * batch: each judged batch is appended to `probe_scores.partial.jsonl`, and the final file is
- * rewritten in probe order, so a killed run continues without duplicated rows.
+ * rewritten in probe order, so a killed run continues without duplicated rows. The judged steps run
+ * as work units (`evaluation-work-list.ts`), the same ones `xsb plan` prices.
  */
 export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContext): Promise<JobResult> {
-  const { layout, run, judge, settings } = context;
+  const { layout, run } = context;
   const evaluationDir = context.evaluationDir?.(job) ?? evaluationDirOf(layout, run, job);
-  const compactMetrics = context.compactMetrics !== false;
-  const judgeInput = settings.judgeInput ?? 'text';
-  const correctnessOn = settings.correctness !== false;
+  const frame: JobFrame = {
+    job,
+    context,
+    evaluationDir,
+    name: `${job.system}/${job.condition}/${job.audience}/${job.caseLabel}`,
+    weightsFile:
+      context.weightsFile?.(job.caseLabel, job.audience) ?? layout.weightsFile(job.caseLabel, job.audience),
+    log: [],
+  };
   const result: JobResult = {
     job,
     evaluationDir,
@@ -238,181 +492,17 @@ export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContex
     reusedBatches: 0,
     correctnessFromCache: false,
   };
-  const statusFile = join(evaluationDir, EVALUATION_FILES.status);
-  const status = (
-    outcome: 'done' | 'failed',
-    mode: JudgeInputMode | null,
-    error?: string,
-  ): EvalJobStatus => ({
-    status: outcome,
-    system: job.system,
-    condition: job.condition,
-    audience: job.audience,
-    case_label: job.caseLabel,
-    judge: judge.id,
-    judge_input_mode: mode,
-    ...(error ? { error } : {}),
-  });
-  const log: string[] = [];
   try {
-    return await withDirectoryLock(evaluationDir, async () => {
-      const dataRelative = (file: string) => relative(layout.dataDir, file);
-      await context.ensureWeights(job.caseLabel, job.audience);
-      const probesFile = layout.probesFile(job.caseLabel);
-      const weightsFile =
-        context.weightsFile?.(job.caseLabel, job.audience) ?? layout.weightsFile(job.caseLabel, job.audience);
-      if (judgeInput === 'image' && !judge.readsImages) {
-        throw new InputError(
-          `the settings ask for rendered-slide input (judge input "image"), but the ${judge.id} judge cannot read images; it is not judged from the text instead`,
-          { file: job.deckFile, code: 'judge_cannot_read_images' },
-        );
-      }
-      const inputs = await readJobInputs(job, {
-        layout,
-        judgeId: judge.id,
-        settings,
-        evaluationDir,
-        weightsFile,
-      });
-      const { sourceText, deckSha256, probesSha256, sourceSha256, wanted } = inputs;
-      const manifestFile = join(evaluationDir, EVALUATION_FILES.manifest);
-      if (!context.force && (await isJobCurrent(evaluationDir, wanted))) {
-        await writeEvaluationMetrics(layout, run, evaluationDir, {
-          tauA: settings.tauA,
-          compactCopy: compactMetrics,
-        });
-        result.outcome = 'reused';
-        return result;
-      }
-
-      // From here the folder is being rewritten: without a status it is not "finished", and without
-      // metrics (here and the compact copy) stage 7 cannot aggregate a stale result of other inputs
-      // if this run fails or is killed; the next run redoes the job.
-      await rm(statusFile, { force: true });
-      await rm(join(evaluationDir, EVALUATION_FILES.metrics), { force: true });
-      if (compactMetrics)
-        await rm(
-          layout.compactMetricsFile(run, systemIdFor(job.system, job.condition), job.audience, job.caseLabel),
-          { force: true },
-        );
-      const deck = await context.readDeck(job.deckFile);
-      const deckText = formatDeckText(deck);
-      const textFile = join(evaluationDir, EVALUATION_FILES.visibleText);
-      await writeFileAtomic(textFile, deckText);
-      const stats = deckStatsFor(
-        { ...deck, deck_path: dataRelative(job.deckFile) },
-        EVALUATION_FILES.visibleText,
-      );
-      await writeJson(join(evaluationDir, EVALUATION_FILES.deckStats), deckStatsSchema, stats);
-
-      const sparse =
-        deck.visible_word_count < settings.imageModeWordsPerSlide * Math.max(deck.slide_count, 1);
-      let mode: JudgeInputMode = 'text';
-      let slideImages: Array<{ index: number; data: Uint8Array; mediaType: 'image/png' | 'image/jpeg' }> = [];
-      if ((sparse || judgeInput === 'image') && judge.readsImages) {
-        if (!context.renderSlides)
-          throw new InputError(
-            `the deck has ${deck.visible_word_count} visible words on ${deck.slide_count} slides, so it must be judged from rendered slides, but no slide renderer is available`,
-            { file: job.deckFile },
-          );
-        mode = 'image';
-        const rendered = await context.renderSlides(
-          job.deckFile,
-          join(evaluationDir, EVALUATION_FILES.renderedDir),
-        );
-        slideImages = await Promise.all(
-          rendered.map(async (image) => ({
-            index: image.index,
-            mediaType: image.mediaType,
-            data: await readFile(image.file),
-          })),
-        );
-      } else if (sparse) {
-        log.push(
-          `warning: ${deck.visible_word_count} visible words on ${deck.slide_count} slides; the ${judge.id} judge cannot read rendered slides, so it judged the (sparse) text`,
-        );
-      }
-
-      const probes = await readJsonlAll(probesFile, probeSchema);
-      const jobName = `${job.system}/${job.condition}/${job.audience}/${job.caseLabel}`;
-      const answerability = await scoreProbesInBatches({
-        judge,
-        request: { mode, deck, deckText, slideImages, sourceContext: sourceText },
-        probes,
-        reuseKey: {
-          judge: judge.id,
-          judge_input_mode: mode,
-          deck_sha256: deckSha256,
-          probes_sha256: probesSha256,
-          batch_size: settings.batchSize,
-          ...lexicalRulesKey(judge.id),
-        },
-        concurrency: settings.concurrency,
-        finalFile: join(evaluationDir, EVALUATION_FILES.probeScores),
-        partialFile: join(evaluationDir, PARTIAL_SCORES_FILE),
-        force: context.force,
-        donorFiles: (context.scoreDonors?.(job, evaluationDir) ?? [])
-          .filter((dir) => dir !== evaluationDir)
-          .map((dir) => join(dir, EVALUATION_FILES.probeScores)),
-        ...(context.progress
-          ? { progress: context.progress, progressNote: `${jobName}: answerability` }
-          : {}),
-      });
-      result.judgedBatches = answerability.judgedBatches;
-      result.reusedBatches = answerability.reusedBatches;
-      log.push(...answerability.notes);
-
-      const correctnessFile = join(evaluationDir, EVALUATION_FILES.correctness);
-      let correctnessNote = 'correctness off (these settings score none)';
-      if (correctnessOn) {
-        const correctness = await scoreDeckCorrectness({
-          deck,
-          deckText,
-          deckSha256,
-          sourceText,
-          sourceSha256,
-          judge,
-          settings: settings.claims,
-          cacheDir: context.correctnessCacheDir,
-          force: context.force,
-          log: (line) => log.push(line),
-          ...(context.progress ? { progress: context.progress, progressNote: `${jobName}: claims` } : {}),
-        });
-        result.correctnessFromCache = correctness.fromCache;
-        await writeJson(correctnessFile, correctnessSchema, correctness.record);
-        correctnessNote = `correctness ${correctness.fromCache ? 'from cache' : 'computed'} (${correctness.record.claim_count} claims)`;
-      } else {
-        await rm(correctnessFile, { force: true });
-      }
-      const weightJudges = (await readJsonlAll(weightsFile, audienceWeightSchema)).map(
-        (row) => row.metadata.judge,
-      );
-      const labels = context.modelLabels?.(
-        [judge.id, ...probes.map((probe) => probe.metadata.generator), ...weightJudges].filter(
-          (id): id is string => typeof id === 'string',
-        ),
-      );
-      await writeJson(manifestFile, runManifestSchema, {
-        ...wanted,
-        created_at: new Date().toISOString(),
-        ...(labels && Object.keys(labels).length > 0 ? { [MANIFEST_MODEL_LABELS]: labels } : {}),
-      });
-      await writeEvaluationMetrics(layout, run, evaluationDir, {
-        tauA: settings.tauA,
-        compactCopy: compactMetrics,
-      });
-      log.push(
-        `judge ${judge.id} (${mode} mode): ${result.judgedBatches} batch(es) judged, ${result.reusedBatches} reused; ${correctnessNote}`,
-      );
-      await writeFileAtomic(join(evaluationDir, EVALUATION_FILES.log), `${log.join('\n')}\n`);
-      await writeJson(statusFile, evalJobStatusSchema, status('done', mode));
-      return result;
-    });
+    return await withDirectoryLock(evaluationDir, () => evaluateLocked(frame, result));
   } catch (error) {
     if (!isXsbError(error)) throw error;
-    log.push(`failed: ${error.message}`);
-    await writeFileAtomic(join(evaluationDir, EVALUATION_FILES.log), `${log.join('\n')}\n`);
-    await writeJson(statusFile, evalJobStatusSchema, status('failed', null, error.message));
+    frame.log.push(`failed: ${error.message}`);
+    await writeFileAtomic(join(evaluationDir, EVALUATION_FILES.log), `${frame.log.join('\n')}\n`);
+    await writeJson(
+      join(evaluationDir, EVALUATION_FILES.status),
+      evalJobStatusSchema,
+      jobStatus(frame, 'failed', null, error.message),
+    );
     return { ...result, outcome: 'failed', error: error.message };
   }
 }

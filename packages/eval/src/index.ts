@@ -41,8 +41,8 @@ export {
   createEvalJudge,
   EVAL_STAGES,
   type EvalJudge,
-  type EvalJudgeCapabilities,
   evalJudgeCapabilities,
+  evalJudgeFrom,
   LexicalEvalJudge,
   LlmEvalJudge,
 } from './eval-judge';
@@ -57,8 +57,22 @@ export {
   PARTIAL_SCORES_FILE,
   type RenderSlides,
   readJobInputs,
+  scoreReuseKeyOf,
 } from './evaluate-job';
 export { evaluateJobRepeat, type RepeatResult, repeatFiles } from './evaluate-job-repeat';
+export {
+  type AnswerabilityUnit,
+  type ClaimExtractionUnit,
+  claimExtractionUnit,
+  EVAL_OUTPUT_TOKENS,
+  imageInputRefusal,
+  judgeInputModeFor,
+  type SlideImage,
+  type VerificationItem,
+  type VerificationUnit,
+  verificationItems,
+  verificationUnits,
+} from './evaluation-work-list';
 export {
   type DeckClaim,
   extractClaimsLexically,
@@ -101,7 +115,7 @@ export {
   scoreDeckCorrectness,
 } from './score-deck-correctness';
 export {
-  pendingScoreBatches,
+  readAnswerabilityWork,
   type ScoreProbesInput,
   type ScoreReuseKey,
   scoreProbesInBatches,

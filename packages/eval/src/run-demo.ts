@@ -18,10 +18,10 @@ import {
   readRunSheet,
   writeCsvAtomic,
 } from '@xsb/decks';
-import { createLlmClient, isOfflineJudge, preferredConcurrencyFor } from '@xsb/llm';
+import { createJudge, describeJudge, type Judge, preferredConcurrencyFor } from '@xsb/llm';
 import { renderResultsTables } from '@xsb/metrics';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
-import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
+import { discoverSourceCases, prepareSourceContext, type SourceCase } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
 import { aggregateRun } from './aggregate-run';
 import { countLedgerLines } from './count-ledger-lines';
@@ -80,15 +80,187 @@ async function copyIfChanged(from: string, to: string): Promise<boolean> {
   return true;
 }
 
-/**
- * `xsb demo`: stages 1–7 on the shipped fixtures into `<outDir>/data` (spec 000 layout): sources are
- * copied from `fixtures/sources`, probes and weights made for every case and audience, the built-in
- * baseline generates an agnostic deck per case and a conditioned deck per (case, audience), the
- * NotebookLM-style PDFs of `fixtures/demo/notebooklm` are imported, every deck is evaluated, metrics
- * written and aggregated into `runs/demo/summary/`. Every stage skips finished work, so a second run
- * makes no judge call and a killed run continues where it stopped.
- */
-export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
+/** What every stage of a demo run shares. */
+interface DemoFrame {
+  options: RunDemoOptions;
+  judge: string;
+  fixturesDir: string;
+  fixtureSources: string;
+  dataDir: string;
+  layout: RunLayout;
+  llmOptions: ReturnType<typeof runClientOptions>;
+  /** Calls in flight per stage under `batch` (a provider batch collects a whole stage); else unset. */
+  wide: number | undefined;
+  force: boolean;
+  failures: string[];
+}
+
+type StageWork<T> = Promise<{ value: T; note: string }>;
+
+/** Stage 1: the fixtures' sources copied (only changed files) and their contexts extracted. */
+async function demoSources(frame: DemoFrame): StageWork<SourceCase[]> {
+  const { layout, fixtureSources, force } = frame;
+  let copied = 0;
+  for (const caseId of (await readdir(fixtureSources)).sort()) {
+    for (const file of await readdir(join(fixtureSources, caseId))) {
+      if (await copyIfChanged(join(fixtureSources, caseId, file), join(layout.sourceDir(caseId), file)))
+        copied += 1;
+    }
+  }
+  const discovered = await discoverSourceCases(frame.dataDir);
+  for (const failure of discovered.failures)
+    frame.failures.push(`source ${failure.caseId}: ${failure.error.message}`);
+  let prepared = 0;
+  for (const sourceCase of discovered.cases) {
+    const result = await prepareSourceContext(layout, sourceCase, { force });
+    if (!result.skipped) prepared += 1;
+  }
+  return {
+    value: discovered.cases,
+    note: `${discovered.cases.length} cases (${copied} files copied, ${prepared} contexts extracted)`,
+  };
+}
+
+/** Stage 2: a probe bank per case. */
+async function demoProbes(
+  frame: DemoFrame,
+  cases: SourceCase[],
+  generator: ReturnType<typeof createProbeGenerator>,
+): StageWork<undefined> {
+  const { wide } = frame;
+  const results = await mapWithConcurrency(cases, wide ?? 1, (sourceCase) =>
+    generateCaseProbes(frame.layout, sourceCase, {
+      generator,
+      force: frame.force,
+      ...(wide ? { concurrency: wide } : {}),
+    }),
+  );
+  const counts = results.map((result, index) => {
+    const sourceCase = cases[index]!;
+    if (result.status === 'failed') frame.failures.push(`probes ${sourceCase.caseId}: ${result.error}`);
+    return `${sourceCase.caseId} ${result.generationStatus?.counts.final ?? 0} (${result.status})`;
+  });
+  return { value: undefined, note: counts.join(', ') };
+}
+
+/** Stage 3: weights for every case and valid audience. */
+async function demoWeights(
+  frame: DemoFrame,
+  cases: SourceCase[],
+  utilityJudge: ReturnType<typeof createUtilityJudge>,
+): StageWork<undefined> {
+  const { wide } = frame;
+  const pairs = cases.flatMap((sourceCase) =>
+    sourceCase.metadata.valid_audiences.map((audience) => ({ caseId: sourceCase.caseId, audience })),
+  );
+  const results = await mapWithConcurrency(pairs, wide ?? 1, ({ caseId, audience }) =>
+    ensureAudienceWeights(frame.layout, caseId, audience, {
+      judge: utilityJudge,
+      force: frame.force,
+      ...(wide ? { concurrency: wide } : {}),
+    }),
+  );
+  let made = 0;
+  for (const [index, result] of results.entries()) {
+    const { caseId, audience } = pairs[index]!;
+    if (result.status === 'failed') frame.failures.push(`weights ${caseId}/${audience}: ${result.error}`);
+    if (result.status !== 'skipped') made += 1;
+  }
+  return { value: undefined, note: `${pairs.length} weight files (${made} written)` };
+}
+
+/** The demo's run sheet: the baseline agnostic per case and conditioned per case × audience. */
+function demoSheetRows(cases: readonly SourceCase[], sheetFile: string): Array<Record<string, string>> {
+  return cases.flatMap((sourceCase) => {
+    const base = {
+      system: BASELINE_SYSTEM,
+      case_label: sourceCase.caseId,
+      source_document: relative(dirname(sheetFile), sourceCase.sourceFile),
+      prompt_path: '',
+      output_deck_path: '',
+    };
+    return [
+      { ...base, condition: 'audience_agnostic', audience: 'all' },
+      ...sourceCase.metadata.valid_audiences.map((audience) => ({
+        ...base,
+        condition: 'audience_conditioned',
+        audience,
+      })),
+    ];
+  });
+}
+
+/** Stage 4: the run sheet's baseline decks, then (default fixtures only) the NotebookLM-style import. */
+async function demoDecks(frame: DemoFrame, cases: SourceCase[], planner: Judge): StageWork<undefined> {
+  const { layout, force, failures } = frame;
+  const sheetFile = join(layout.runDir(DEMO_RUN), 'run_sheet.csv');
+  await mkdir(dirname(sheetFile), { recursive: true });
+  await writeCsvAtomic(sheetFile, RUN_SHEET_COLUMNS, demoSheetRows(cases, sheetFile));
+  const sheet = await readRunSheet(sheetFile);
+  const batch = await generateDecksFromRunSheet({
+    sheet,
+    layout,
+    run: DEMO_RUN,
+    judge: planner,
+    audienceProfiles: BUILT_IN_AUDIENCES,
+    force,
+  });
+  for (const row of batch.rows)
+    if (row.status === 'failed')
+      failures.push(`deck ${row.system}/${row.condition}/${row.audience}/${row.case_label}: ${row.message}`);
+  const generated = `${batch.done} generated, ${batch.skipped} current`;
+  if (frame.options.sourcesDir) return { value: undefined, note: `${generated}; no import (custom sources)` };
+  const imported = await importExternalDecks({
+    system: DEMO_IMPORTED_SYSTEM,
+    fromDir: join(frame.fixturesDir, 'demo', 'notebooklm'),
+    layout,
+    run: DEMO_RUN,
+    force,
+  });
+  for (const skipped of imported.skipped) failures.push(`import ${skipped.file}: ${skipped.reason}`);
+  return {
+    value: undefined,
+    note: `${generated}; ${imported.imported.length} imported, ${imported.unchanged.length} unchanged`,
+  };
+}
+
+/** Stages 5–6: every deck of the run evaluated, metrics written. */
+async function demoEvaluation(frame: DemoFrame): StageWork<Awaited<ReturnType<typeof runEvaluation>>> {
+  const { options, dataDir, wide } = frame;
+  const result = await runEvaluation({
+    dataDir,
+    run: DEMO_RUN,
+    judge: frame.judge,
+    ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
+    force: frame.force,
+    ...frame.llmOptions,
+    ...(wide ? { concurrency: wide, jobConcurrency: wide } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
+  for (const job of result.results)
+    if (job.outcome === 'failed')
+      frame.failures.push(`evaluate ${relative(dataDir, job.evaluationDir)}: ${job.error}`);
+  for (const failure of result.discoveryFailures) frame.failures.push(`evaluate ${failure.error.message}`);
+  const evaluated = result.results.filter((r) => r.outcome === 'evaluated').length;
+  const reused = result.results.filter((r) => r.outcome === 'reused').length;
+  return { value: result, note: `${result.results.length} jobs (${evaluated} judged, ${reused} current)` };
+}
+
+/** Stage 7: the run aggregated; a job without metrics that stage 5 did not report is a failure. */
+async function demoAggregate(frame: DemoFrame): StageWork<Awaited<ReturnType<typeof aggregateRun>>> {
+  const value = await aggregateRun({ dataDir: frame.dataDir, run: DEMO_RUN });
+  for (const skipped of value.summary.skipped)
+    frame.failures.push(`aggregate ${skipped.file}: ${skipped.reason}`);
+  // Failed and undiscoverable jobs were reported by stage 5 already; any other job without metrics
+  // (deleted meanwhile, or killed half-way by another process) would otherwise drop out silently.
+  for (const job of value.summary.missing_jobs ?? [])
+    if (job.status !== 'failed' && job.status !== 'undiscoverable')
+      frame.failures.push(`aggregate: no metrics for ${job.where} (${job.status}): ${job.reason}`);
+  return { value, note: `${value.summary.row_count} rows in ${value.summary.groups.length} groups` };
+}
+
+/** The demo's settings, its fixtures checked (a missing sources folder: ConfigError). */
+function demoFrame(options: RunDemoOptions): DemoFrame {
   const judge = options.judge ?? 'lexical';
   const fixturesDir = options.fixturesDir ?? defaultFixturesDir();
   const fixtureSources = options.sourcesDir ?? join(fixturesDir, 'sources');
@@ -100,28 +272,46 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     );
   const dataDir = resolve(options.outDir, 'data');
   const layout = new RunLayout(dataDir);
-  const ledgerFile = layout.usageLedgerFile(DEMO_RUN);
-  const llmOptions = runClientOptions(options, ledgerFile);
-  // With `batch`, every judged stage keeps as many calls in flight as a batch holds (cases, pairs and
-  // jobs at once), so a provider batch collects a whole stage; the artifacts are the same.
-  const wide =
-    options.batch && !isOfflineJudge(judge) ? preferredConcurrencyFor(judge, llmOptions) : undefined;
+  const llmOptions = runClientOptions(options, layout.usageLedgerFile(DEMO_RUN));
+  const offline = describeJudge(judge).kind === 'offline';
+  return {
+    options,
+    judge,
+    fixturesDir,
+    fixtureSources,
+    dataDir,
+    layout,
+    llmOptions,
+    wide: options.batch && !offline ? preferredConcurrencyFor(judge, llmOptions) : undefined,
+    force: options.force ?? false,
+    failures: [],
+  };
+}
+
+/**
+ * `xsb demo`: stages 1–7 on the shipped fixtures into `<outDir>/data` (spec 000 layout): sources are
+ * copied from `fixtures/sources`, probes and weights made for every case and audience, the built-in
+ * baseline generates an agnostic deck per case and a conditioned deck per (case, audience), the
+ * NotebookLM-style PDFs of `fixtures/demo/notebooklm` are imported, every deck is evaluated, metrics
+ * written and aggregated into `runs/demo/summary/`. Every stage skips finished work, so a second run
+ * makes no judge call and a killed run continues where it stopped.
+ */
+export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
+  const frame = demoFrame(options);
+  const { judge, llmOptions } = frame;
   const log = options.log ?? (() => {});
-  const force = options.force ?? false;
   const timings: DemoStageTiming[] = [];
-  const failures: string[] = [];
   // Every judge is built before any work, so a missing key or replay store stops the demo (exit 2)
   // before stage 1 copies a file.
-  const generator = createProbeGenerator(judge, llmOptions);
-  const utilityJudge = createUtilityJudge(judge, llmOptions);
+  const generator = createProbeGenerator(createJudge(judge, { stage: 'probes', ...llmOptions }));
+  const utilityJudge = createUtilityJudge(createJudge(judge, { stage: 'weights', ...llmOptions }));
   // Stage 4 plans one deck at a time (each outline waits for its answer before the deck is written),
   // so a batch would hold one request and wait minutes for it: the planner stays online under `batch`.
   const { batch: _batch, ...onlineOptions } = llmOptions;
-  const planner = isOfflineJudge(judge)
-    ? ('lexical' as const)
-    : createLlmClient(judge, { stage: 'decks', ...onlineOptions });
+  const planner = createJudge(judge, { stage: 'decks', ...onlineOptions });
+  const ledgerFile = frame.layout.usageLedgerFile(DEMO_RUN);
   const ledgerBefore = await countLedgerLines(ledgerFile);
-  const timed = async <T>(stage: string, work: () => Promise<{ value: T; note: string }>): Promise<T> => {
+  const timed = async <T>(stage: string, work: () => StageWork<T>): Promise<T> => {
     const started = performance.now();
     const { value, note } = await work();
     const ms = performance.now() - started;
@@ -129,153 +319,20 @@ export async function runDemo(options: RunDemoOptions): Promise<RunDemoResult> {
     log(`${stage}: ${note} (${(ms / 1000).toFixed(1)} s)`);
     return value;
   };
-
-  const cases = await timed('1 sources', async () => {
-    let copied = 0;
-    for (const caseId of (await readdir(fixtureSources)).sort()) {
-      for (const file of await readdir(join(fixtureSources, caseId))) {
-        if (await copyIfChanged(join(fixtureSources, caseId, file), join(layout.sourceDir(caseId), file)))
-          copied += 1;
-      }
-    }
-    const discovered = await discoverSourceCases(dataDir);
-    for (const failure of discovered.failures)
-      failures.push(`source ${failure.caseId}: ${failure.error.message}`);
-    let prepared = 0;
-    for (const sourceCase of discovered.cases) {
-      const result = await prepareSourceContext(layout, sourceCase, { force });
-      if (!result.skipped) prepared += 1;
-    }
-    return {
-      value: discovered.cases,
-      note: `${discovered.cases.length} cases (${copied} files copied, ${prepared} contexts extracted)`,
-    };
-  });
-
-  await timed('2 probes', async () => {
-    const counts: string[] = [];
-    const results = await mapWithConcurrency(cases, wide ?? 1, (sourceCase) =>
-      generateCaseProbes(layout, sourceCase, { generator, force, ...(wide ? { concurrency: wide } : {}) }),
-    );
-    for (const [index, result] of results.entries()) {
-      const sourceCase = cases[index]!;
-      if (result.status === 'failed') failures.push(`probes ${sourceCase.caseId}: ${result.error}`);
-      counts.push(`${sourceCase.caseId} ${result.generationStatus?.counts.final ?? 0} (${result.status})`);
-    }
-    return { value: undefined, note: counts.join(', ') };
-  });
-
-  await timed('3 weights', async () => {
-    let made = 0;
-    const pairs = cases.flatMap((sourceCase) =>
-      sourceCase.metadata.valid_audiences.map((audience) => ({ caseId: sourceCase.caseId, audience })),
-    );
-    const results = await mapWithConcurrency(pairs, wide ?? 1, ({ caseId, audience }) =>
-      ensureAudienceWeights(layout, caseId, audience, {
-        judge: utilityJudge,
-        force,
-        ...(wide ? { concurrency: wide } : {}),
-      }),
-    );
-    for (const [index, result] of results.entries()) {
-      const { caseId, audience } = pairs[index]!;
-      if (result.status === 'failed') failures.push(`weights ${caseId}/${audience}: ${result.error}`);
-      if (result.status !== 'skipped') made += 1;
-    }
-    return { value: undefined, note: `${pairs.length} weight files (${made} written)` };
-  });
-
-  await timed('4 decks', async () => {
-    const sheetFile = join(layout.runDir(DEMO_RUN), 'run_sheet.csv');
-    const rows: Array<Record<string, string>> = [];
-    for (const sourceCase of cases) {
-      const source = relative(dirname(sheetFile), sourceCase.sourceFile);
-      const base = {
-        system: BASELINE_SYSTEM,
-        case_label: sourceCase.caseId,
-        source_document: source,
-        prompt_path: '',
-        output_deck_path: '',
-      };
-      rows.push({ ...base, condition: 'audience_agnostic', audience: 'all' });
-      for (const audience of sourceCase.metadata.valid_audiences)
-        rows.push({ ...base, condition: 'audience_conditioned', audience });
-    }
-    await mkdir(dirname(sheetFile), { recursive: true });
-    await writeCsvAtomic(sheetFile, RUN_SHEET_COLUMNS, rows);
-    const sheet = await readRunSheet(sheetFile);
-    const batch = await generateDecksFromRunSheet({
-      sheet,
-      layout,
-      run: DEMO_RUN,
-      planner,
-      audienceProfiles: BUILT_IN_AUDIENCES,
-      force,
-    });
-    for (const row of batch.rows)
-      if (row.status === 'failed')
-        failures.push(
-          `deck ${row.system}/${row.condition}/${row.audience}/${row.case_label}: ${row.message}`,
-        );
-    if (options.sourcesDir)
-      return {
-        value: undefined,
-        note: `${batch.done} generated, ${batch.skipped} current; no import (custom sources)`,
-      };
-    const imported = await importExternalDecks({
-      system: DEMO_IMPORTED_SYSTEM,
-      fromDir: join(fixturesDir, 'demo', 'notebooklm'),
-      layout,
-      run: DEMO_RUN,
-      force,
-    });
-    for (const skipped of imported.skipped) failures.push(`import ${skipped.file}: ${skipped.reason}`);
-    return {
-      value: undefined,
-      note: `${batch.done} generated, ${batch.skipped} current; ${imported.imported.length} imported, ${imported.unchanged.length} unchanged`,
-    };
-  });
-
-  const evaluation = await timed('5-6 evaluate + metrics', async () => {
-    const result = await runEvaluation({
-      dataDir,
-      run: DEMO_RUN,
-      judge,
-      ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
-      force,
-      ...llmOptions,
-      ...(wide ? { concurrency: wide, jobConcurrency: wide } : {}),
-      ...(options.progress ? { progress: options.progress } : {}),
-    });
-    for (const job of result.results)
-      if (job.outcome === 'failed')
-        failures.push(`evaluate ${relative(dataDir, job.evaluationDir)}: ${job.error}`);
-    for (const failure of result.discoveryFailures) failures.push(`evaluate ${failure.error.message}`);
-    const evaluated = result.results.filter((r) => r.outcome === 'evaluated').length;
-    const reused = result.results.filter((r) => r.outcome === 'reused').length;
-    return { value: result, note: `${result.results.length} jobs (${evaluated} judged, ${reused} current)` };
-  });
-
-  const aggregated = await timed('7 aggregate', async () => {
-    const value = await aggregateRun({ dataDir, run: DEMO_RUN });
-    for (const skipped of value.summary.skipped)
-      failures.push(`aggregate ${skipped.file}: ${skipped.reason}`);
-    // Failed and undiscoverable jobs were reported by stage 5 already; any other job without metrics
-    // (deleted meanwhile, or killed half-way by another process) would otherwise drop out silently.
-    for (const job of value.summary.missing_jobs ?? [])
-      if (job.status !== 'failed' && job.status !== 'undiscoverable')
-        failures.push(`aggregate: no metrics for ${job.where} (${job.status}): ${job.reason}`);
-    return { value, note: `${value.summary.row_count} rows in ${value.summary.groups.length} groups` };
-  });
-
+  const cases = await timed('1 sources', () => demoSources(frame));
+  await timed('2 probes', () => demoProbes(frame, cases, generator));
+  await timed('3 weights', () => demoWeights(frame, cases, utilityJudge));
+  await timed('4 decks', () => demoDecks(frame, cases, planner));
+  const evaluation = await timed('5-6 evaluate + metrics', () => demoEvaluation(frame));
+  const aggregated = await timed('7 aggregate', () => demoAggregate(frame));
   return {
-    dataDir,
+    dataDir: frame.dataDir,
     summary: aggregated.summary,
     summaryFiles: aggregated.files,
     evaluations: evaluation.results,
     judgeCalls: (await countLedgerLines(ledgerFile)) - ledgerBefore,
     timings,
-    failures,
+    failures: frame.failures,
     tables: renderResultsTables(aggregated.summary),
   };
 }

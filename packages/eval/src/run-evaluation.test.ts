@@ -290,7 +290,8 @@ describe('runEvaluation (lexical judge)', () => {
   it('marks the judgments a judge left out as missing_judgment rows and logs invented ids', async () => {
     const lazyJudge: EvalJudge = {
       id: 'test:lazy',
-      readsImages: false,
+      kind: 'model',
+      capabilities: { readsImages: false, batch: false, promptCache: false },
       async judgeAnswerability(input) {
         const [first] = input.probes;
         return {
@@ -372,7 +373,8 @@ describe('runEvaluation (lexical judge)', () => {
     const imageJudge: EvalJudge = {
       ...new LexicalEvalJudge(),
       id: 'test:vision',
-      readsImages: true,
+      kind: 'model',
+      capabilities: { readsImages: true, batch: false, promptCache: false },
       judgeAnswerability: async () => ({ judgments: [], missing: [], unknown: [] }),
       extractClaims: async () => [],
       verifyClaims: async () => ({ verdicts: [], unknown: [] }),
@@ -414,7 +416,8 @@ describe('runEvaluation (lexical judge)', () => {
     const calls = { extract: 0, verify: 0 };
     const counting: EvalJudge = {
       id: lexical.id,
-      readsImages: false,
+      kind: 'offline',
+      capabilities: { readsImages: false, batch: false, promptCache: false },
       judgeAnswerability: (input) => lexical.judgeAnswerability(input),
       extractClaims: (input) => {
         calls.extract += 1;
@@ -445,7 +448,8 @@ describe('runEvaluation (lexical judge)', () => {
     const judged: string[] = [];
     const flaky: EvalJudge = {
       id: 'test:flaky',
-      readsImages: false,
+      kind: 'model',
+      capabilities: { readsImages: false, batch: false, promptCache: false },
       async judgeAnswerability(input) {
         const ids = input.probes.map((p) => p.probe_id);
         if (failing && ids.includes('pb_03')) throw new ProviderError('test', 'provider unavailable (test)');
@@ -493,7 +497,8 @@ describe('runEvaluation (lexical judge)', () => {
     const lexical = new LexicalEvalJudge();
     const vision = (id: string): EvalJudge => ({
       id,
-      readsImages: true,
+      kind: 'model',
+      capabilities: { readsImages: true, batch: false, promptCache: false },
       judgeAnswerability: (input) => lexical.judgeAnswerability(input),
       extractClaims: (input) => lexical.extractClaims(input),
       verifyClaims: (items) => lexical.verifyClaims(items),
@@ -534,7 +539,8 @@ describe('runEvaluation (lexical judge)', () => {
     expect(existsSync(compact)).toBe(true);
     const down: EvalJudge = {
       id: 'test:down',
-      readsImages: false,
+      kind: 'model',
+      capabilities: { readsImages: false, batch: false, promptCache: false },
       judgeAnswerability: async () => {
         throw new ProviderError('test', 'provider unavailable (test)');
       },

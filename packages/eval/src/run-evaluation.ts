@@ -13,6 +13,7 @@ import {
   plural,
   RunLayout,
   type Shard,
+  type StageEventListener,
   silentProgress,
   UsageError,
 } from '@xsb/core';
@@ -117,6 +118,8 @@ export interface RunEvaluationOptions extends ModelClientSettings {
   correctness?: boolean;
   /** Evaluation folders whose score rows a job may reuse (matching reuse keys only). */
   scoreDonors?: (job: EvaluationJob, evaluationDir: string) => string[];
+  /** The stage events of every job's work units (`eval.answerability`, `eval.claims`, `eval.verification`). */
+  onEvent?: StageEventListener;
   /** Called after each job, in job order (e.g. to stream rows as they finish). */
   onResult?: (result: JobResult) => void | Promise<void>;
   /**
@@ -239,30 +242,21 @@ export async function selectEvaluationJobs(
 }
 
 /**
- * Stage 5 for a run: discovers the decks, expands them into (deck, audience) jobs and evaluates each
- * in sorted order. Failed jobs are recorded (status.json, the result list) and the others go on.
+ * Makes a missing weights file with stage 3 (the utility judge of the run's spec, built on first
+ * use), and refuses weights made for another bank. Jobs running at once that need the same missing
+ * weights wait for one another's.
  */
-export async function runEvaluation(options: RunEvaluationOptions): Promise<EvaluationRunResult> {
-  const layout = new RunLayout(options.dataDir);
-  const llmOptions = runClientOptions(options, layout.usageLedgerFile(options.run));
-  const judgeSpec = typeof options.judge === 'object' ? 'lexical' : (options.judge ?? 'lexical');
-  const judge = typeof options.judge === 'object' ? options.judge : createEvalJudge(judgeSpec, llmOptions);
-  const settings = evaluationSettingsFor(options);
-  const jobConcurrency = positiveInteger(options.jobConcurrency ?? 1, 'job concurrency');
-  const weightsK = positiveInteger(options.weightsK ?? WEIGHT_DEFAULTS.k, 'weights k');
-  const repeats = positiveInteger(options.repeats ?? 1, 'repeats');
-  if (repeats > 1 && !judge.withRepeat)
-    throw new UsageError(
-      `judge ${judge.id} cannot be asked again, so it has no test–retest (repeats ${repeats})`,
-    );
+function weightsEnsurer(
+  options: RunEvaluationOptions,
+  judgeSpec: string,
+  llmOptions: CreateLlmClientOptions,
+  weightsK: number,
+): (layout: RunLayout, caseLabel: string, audience: string) => Promise<void> {
   let utilityJudge: ReturnType<typeof createUtilityJudge> | undefined;
-  const weightsFile = (l: RunLayout, caseLabel: string, audience: string) =>
-    weightsFileForK(l, caseLabel, audience, weightsK);
-  const evaluationsRoot = evaluationsRootFor(layout, options.run, options.variant);
   const makeWeights =
     options.ensureWeights ??
     (async (l: RunLayout, caseLabel: string, audience: string) => {
-      const file = weightsFile(l, caseLabel, audience);
+      const file = weightsFileForK(l, caseLabel, audience, weightsK);
       if (existsSync(file)) {
         // Weights made for an older bank would silently drop or mis-weight probes: refuse them.
         const mismatch = await findWeightsBankMismatch(l, caseLabel, audience, file);
@@ -272,7 +266,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
           { file },
         );
       }
-      utilityJudge ??= createUtilityJudge(createJudge(judgeSpec, llmOptions));
+      utilityJudge ??= createUtilityJudge(createJudge(judgeSpec, { stage: 'weights', ...llmOptions }));
       const made = await ensureAudienceWeights(l, caseLabel, audience, {
         judge: utilityJudge,
         k: weightsK,
@@ -281,14 +275,11 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
       if (made.status === 'failed')
         throw new InputError(
           `could not weight the probes for ${audience}: ${made.error ?? `${plural(made.failures, 'probe')} failed`}`,
-          {
-            file: made.weightsFile,
-          },
+          { file: made.weightsFile },
         );
     });
-  // Jobs running at once that need the same missing weights wait for one another's.
   const weighing = new Map<string, Promise<void>>();
-  const ensureWeights = (l: RunLayout, caseLabel: string, audience: string): Promise<void> => {
+  return (l, caseLabel, audience) => {
     const key = `${caseLabel}\u0000${audience}`;
     let made = weighing.get(key);
     if (!made) {
@@ -298,21 +289,22 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     }
     return made;
   };
-  const { jobs, failures: discoveryFailures } = await selectEvaluationJobs(
-    layout,
-    options.run,
-    options.filters ?? {},
-    options.shard,
-  );
-  const progress = options.progress ?? silentProgress;
-  const plan = await plannedCalls(layout, jobs, settings.batchSize);
-  progress.start('evaluate', plan.total, { unit: 'judge calls' });
-  const modelLabels = createModelLabelReader();
-  const jobContext: EvaluateJobContext = {
+}
+
+/** What every job of a run shares (its folder, weights file and reuse donors by the run's options). */
+function runJobContext(
+  options: RunEvaluationOptions,
+  layout: RunLayout,
+  judge: EvalJudge,
+  weightsK: number,
+  ensureWeights: ReturnType<typeof weightsEnsurer>,
+): EvaluateJobContext {
+  const evaluationsRoot = evaluationsRootFor(layout, options.run, options.variant);
+  return {
     layout,
     run: options.run,
     judge,
-    settings,
+    settings: evaluationSettingsFor(options),
     correctnessCacheDir: options.correctnessCacheDir ?? layout.correctnessCacheDir(options.run),
     force: options.force ?? false,
     ensureWeights: (caseLabel, audience) => ensureWeights(layout, caseLabel, audience),
@@ -327,10 +319,40 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
         }),
     ...(weightsK === WEIGHT_DEFAULTS.k
       ? {}
-      : { weightsFile: (c: string, a: string) => weightsFile(layout, c, a) }),
+      : { weightsFile: (c: string, a: string) => weightsFileForK(layout, c, a, weightsK) }),
     ...(options.scoreDonors ? { scoreDonors: options.scoreDonors } : {}),
-    modelLabels,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    modelLabels: createModelLabelReader(),
   };
+}
+
+/**
+ * Stage 5 for a run: discovers the decks, expands them into (deck, audience) jobs and evaluates each
+ * in sorted order. Failed jobs are recorded (status.json, the result list) and the others go on.
+ */
+export async function runEvaluation(options: RunEvaluationOptions): Promise<EvaluationRunResult> {
+  const layout = new RunLayout(options.dataDir);
+  const llmOptions = runClientOptions(options, layout.usageLedgerFile(options.run));
+  const judgeSpec = typeof options.judge === 'object' ? 'lexical' : (options.judge ?? 'lexical');
+  const judge = typeof options.judge === 'object' ? options.judge : createEvalJudge(judgeSpec, llmOptions);
+  const jobConcurrency = positiveInteger(options.jobConcurrency ?? 1, 'job concurrency');
+  const weightsK = positiveInteger(options.weightsK ?? WEIGHT_DEFAULTS.k, 'weights k');
+  const repeats = positiveInteger(options.repeats ?? 1, 'repeats');
+  if (repeats > 1 && !judge.withRepeat)
+    throw new UsageError(
+      `judge ${judge.id} cannot be asked again, so it has no test–retest (repeats ${repeats})`,
+    );
+  const ensureWeights = weightsEnsurer(options, judgeSpec, llmOptions, weightsK);
+  const jobContext = runJobContext(options, layout, judge, weightsK, ensureWeights);
+  const { jobs, failures: discoveryFailures } = await selectEvaluationJobs(
+    layout,
+    options.run,
+    options.filters ?? {},
+    options.shard,
+  );
+  const progress = options.progress ?? silentProgress;
+  const plan = await plannedCalls(layout, jobs, jobContext.settings.batchSize);
+  progress.start('evaluate', plan.total, { unit: 'judge calls' });
   const runJob = async (job: EvaluationJob, index: number): Promise<JobResult> => {
     const jobProgress = countingProgress(progress);
     const result = await evaluateJob(job, { ...jobContext, progress: jobProgress.reporter });

@@ -4,19 +4,27 @@ import {
   type Correctness,
   correctnessSchema,
   type Deck,
+  executeWorkList,
   hashCanonicalJson,
   isXsbError,
   type ProgressReporter,
   readJson,
+  type StageEventListener,
   type VerifiedClaim,
   writeJson,
 } from '@xsb/core';
 import { aggregateCorrectness, CORRECTNESS_FORMULA } from './aggregate-correctness';
 import { CLAIM_EXTRACTION_SYSTEM } from './claim-extraction-prompt';
 import { CLAIM_VERIFICATION_SYSTEM } from './claim-verification-prompt';
-import type { EvalJudge } from './eval-judge';
+import type { ClaimVerdict, EvalJudge } from './eval-judge';
+import {
+  claimExtractionUnit,
+  type VerificationItem,
+  verificationItems,
+  verificationUnits,
+} from './evaluation-work-list';
+import { progressTicks } from './score-probes-in-batches';
 import { applySourceContact } from './source-contact';
-import { SourceRetriever } from './source-retriever';
 
 /** The claim settings that, with deck, source and judge, decide a correctness result. */
 export interface ClaimSettings {
@@ -73,81 +81,70 @@ export interface ScoreCorrectnessInput {
   /** Test–retest repeat (≥ 1): keyed apart from the ordinary ask (the judge must carry it too). */
   repeat?: number;
   log?: (line: string) => void;
+  /** The job's name (the prefix of unit ids in events). */
+  job?: string;
   /**
    * One tick for the claim extraction, then the verification batches once the claims are known
    * (`grow`, then a tick each); a cached result skips the extraction's one expected call.
    */
   progress?: ProgressReporter;
   progressNote?: string;
+  onEvent?: StageEventListener;
 }
 
 /**
- * Claim-level correctness (spec 000 stage 5): extract claims (slide kept), retrieve BM25 source
- * snippets per claim, verify in batches, aggregate; null when no claim touches the source
- * (applySourceContact). Served from `<cacheDir>/<key>.json` when present.
+ * The cache entry of a deck's correctness, with the source-contact rule applied again (an entry
+ * written before the rule gives the same null); null when absent or unreadable (then recomputed).
  */
-export async function scoreDeckCorrectness(
-  input: ScoreCorrectnessInput,
-): Promise<{ record: Correctness; fromCache: boolean }> {
-  const key = correctnessCacheKey({
-    deckSha256: input.deckSha256,
-    sourceSha256: input.sourceSha256,
-    judgeId: input.judge.id,
-    settings: input.settings,
-    ...(input.repeat !== undefined ? { repeat: input.repeat } : {}),
-  });
-  const cacheFile = join(input.cacheDir, `${key}.json`);
-  // A judge whose answers come from term overlap alone (lexical) adds no evidence of contact with the
-  // source through its labels; a model's supported/contradicted verdict does (see sourceContactMiss).
-  const trustLabels = input.judge.deterministic !== true;
-  if (!input.force && existsSync(cacheFile)) {
-    try {
-      const record = applySourceContact(await readJson(cacheFile, correctnessSchema), trustLabels);
-      input.progress?.skip?.(1, input.progressNote);
-      return { record, fromCache: true };
-    } catch (error) {
-      if (!isXsbError(error)) throw error;
-      input.log?.(`correctness cache entry unreadable, recomputing: ${error.message}`);
-    }
+export async function readCachedCorrectness(
+  cacheFile: string,
+  trustLabels: boolean,
+  log?: (line: string) => void,
+): Promise<Correctness | null> {
+  if (!existsSync(cacheFile)) return null;
+  try {
+    return applySourceContact(await readJson(cacheFile, correctnessSchema), trustLabels);
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    log?.(`correctness cache entry unreadable, recomputing: ${error.message}`);
+    return null;
   }
-  const claims = await input.judge.extractClaims({
-    deck: input.deck,
-    deckText: input.deckText,
-    maxClaims: input.settings.max_claims,
-  });
-  input.progress?.tick(1, input.progressNote);
-  const retriever = new SourceRetriever(input.sourceText, { chunkChars: input.settings.chunk_chars });
-  const items = claims.map((claim) => ({
-    claim,
-    snippets: retriever.search(claim.text, input.settings.snippets_per_claim),
-  }));
-  const batches: Array<typeof items> = [];
-  for (let i = 0; i < items.length; i += input.settings.verify_batch_size)
-    batches.push(items.slice(i, i + input.settings.verify_batch_size));
-  input.progress?.grow?.(batches.length);
-  const answered = await Promise.all(
-    batches.map(async (batch) => {
-      const answer = await input.judge.verifyClaims(batch);
-      input.progress?.tick(1, input.progressNote);
-      return answer;
-    }),
-  );
-  const verified: VerifiedClaim[] = [];
-  answered.forEach((answer, b) => {
-    if (answer.unknown.length > 0)
-      input.log?.(`claim verification returned unknown claim ids (ignored): ${answer.unknown.join(', ')}`);
-    answer.verdicts.forEach((verdict, i) => {
-      const item = batches[b]![i]!;
-      verified.push({
+}
+
+/** The verified claims of answered verification batches, in claim order; unknown ids are logged. */
+function verifiedClaims(
+  answered: ReadonlyArray<{ items: VerificationItem[]; verdicts: ClaimVerdict[]; unknown: string[] }>,
+  log?: (line: string) => void,
+): VerifiedClaim[] {
+  return answered.flatMap(({ items, verdicts, unknown }) => {
+    if (unknown.length > 0)
+      log?.(`claim verification returned unknown claim ids (ignored): ${unknown.join(', ')}`);
+    return verdicts.map((verdict, i) => {
+      const item = items[i]!;
+      return {
         claim_id: item.claim.claim_id,
         slide_index: item.claim.slide_index,
         text: item.claim.text,
         label: verdict.label,
         rationale: verdict.rationale,
         snippets: item.snippets,
-      });
+      };
     });
   });
+}
+
+/** The correctness record of verified claims (aggregate, counts, then the source-contact rule). */
+export function correctnessRecordOf(
+  verified: VerifiedClaim[],
+  identity: {
+    judge: string;
+    deckSha256: string;
+    sourceSha256: string;
+    cacheKey: string;
+    settings: ClaimSettings;
+  },
+  trustLabels: boolean,
+): Correctness {
   const count = (label: VerifiedClaim['label']) => verified.filter((claim) => claim.label === label).length;
   const counts = {
     supported: count('supported'),
@@ -155,16 +152,16 @@ export async function scoreDeckCorrectness(
     contradicted: count('contradicted'),
   };
   const correctness = aggregateCorrectness(counts);
-  const record: Correctness = applySourceContact(
+  return applySourceContact(
     {
       correctness,
       ...(correctness === null ? { null_reason: 'the deck has no checkable claim' } : {}),
       formula: CORRECTNESS_FORMULA,
-      judge: input.judge.id,
-      deck_sha256: input.deckSha256,
-      source_sha256: input.sourceSha256,
-      cache_key: key,
-      settings: { ...input.settings },
+      judge: identity.judge,
+      deck_sha256: identity.deckSha256,
+      source_sha256: identity.sourceSha256,
+      cache_key: identity.cacheKey,
+      settings: { ...identity.settings },
       claim_count: verified.length,
       supported_count: counts.supported,
       contradicted_count: counts.contradicted,
@@ -173,6 +170,71 @@ export async function scoreDeckCorrectness(
     },
     trustLabels,
   );
+}
+
+/**
+ * Claim-level correctness (spec 000 stage 5): extract claims (slide kept), retrieve BM25 source
+ * snippets per claim, verify in batches, aggregate; null when no claim touches the source
+ * (applySourceContact). Served from `<cacheDir>/<key>.json` when present. The extraction and the
+ * verification batches are work units (`claimExtractionUnit`, `verificationUnits`), run through
+ * `executeWorkList`; a failing batch fails the step once the batches in flight are done.
+ */
+export async function scoreDeckCorrectness(
+  input: ScoreCorrectnessInput,
+): Promise<{ record: Correctness; fromCache: boolean }> {
+  const { judge, settings } = input;
+  const key = correctnessCacheKey({
+    deckSha256: input.deckSha256,
+    sourceSha256: input.sourceSha256,
+    judgeId: judge.id,
+    settings,
+    ...(input.repeat !== undefined ? { repeat: input.repeat } : {}),
+  });
+  const cacheFile = join(input.cacheDir, `${key}.json`);
+  // A judge whose answers come from term overlap alone (lexical) adds no evidence of contact with the
+  // source through its labels; a model's supported/contradicted verdict does (see sourceContactMiss).
+  const trustLabels = judge.deterministic !== true;
+  const cached = input.force ? null : await readCachedCorrectness(cacheFile, trustLabels, input.log);
+  const job = input.job ?? '';
+  const extraction = claimExtractionUnit(
+    { job, reads: [], deckText: input.deckText, settings, cacheKey: key, cached: cached ? cacheFile : null },
+    judge,
+  );
+  const events = progressTicks(input.progress, input.progressNote, input.onEvent);
+  const [extracted] = await executeWorkList([extraction], {
+    stopsStage: () => true,
+    onEvent: events,
+    run: async (unit) =>
+      unit.decision.kind === 'reuse'
+        ? []
+        : judge.extractClaims({
+            deck: input.deck,
+            deckText: input.deckText,
+            maxClaims: unit.input.maxClaims,
+          }),
+  });
+  if (cached) return { record: cached, fromCache: true };
+  const items = verificationItems(extracted?.result ?? [], input.sourceText, settings);
+  const units = verificationUnits({ job, reads: [], items, settings, cacheKey: key }, judge);
+  input.progress?.grow?.(units.length);
+  const answered = await executeWorkList(units, {
+    concurrency: units.length,
+    stopsStage: () => true,
+    onEvent: events,
+    run: async (unit) => ({ items: unit.input.items, ...(await judge.verifyClaims(unit.input.items)) }),
+  });
+  const verified = verifiedClaims(
+    answered.map((outcome) => outcome.result!),
+    input.log,
+  );
+  const identity = {
+    judge: judge.id,
+    deckSha256: input.deckSha256,
+    sourceSha256: input.sourceSha256,
+    cacheKey: key,
+    settings,
+  };
+  const record = correctnessRecordOf(verified, identity, trustLabels);
   await writeJson(cacheFile, correctnessSchema, record);
   return { record, fromCache: false };
 }

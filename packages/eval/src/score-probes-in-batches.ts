@@ -2,17 +2,21 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import {
   type Deck,
+  executeWorkList,
+  hashCanonicalJson,
   JsonlWriter,
-  mapWithConcurrency,
   type Probe,
   type ProbeScore,
   type ProgressReporter,
   probeScoreSchema,
   readJsonlAll,
+  type StageEventListener,
   writeJsonlAtomic,
 } from '@xsb/core';
+import type { JudgeDescription } from '@xsb/llm';
 import type { AnswerabilityPromptInput } from './answerability-prompt';
-import type { EvalJudge } from './eval-judge';
+import type { AnswerabilityBatchResult, EvalJudge } from './eval-judge';
+import { type AnswerabilityUnit, answerabilityUnits } from './evaluation-work-list';
 import type { JudgeInputMode, ProbeJudgment } from './probe-judgment';
 
 /** What a score row must share with the current job to be reused instead of judged again. */
@@ -79,72 +83,107 @@ export interface ScoreProbesInput {
    * sharing cannot mix judges, decks, banks or batch sizes.
    */
   donorFiles?: readonly string[];
+  /** The job's name (the prefix of unit ids in events). */
+  job?: string;
+  /** The files that decide the batches (the units' `reads`). */
+  reads?: readonly string[];
   /** Ticks once per judged batch; reused batches are skipped (counted, no work). */
   progress?: ProgressReporter;
   progressNote?: string;
+  onEvent?: StageEventListener;
 }
 
 /**
- * The fixed batches of a bank (`probes[i·B, (i+1)·B)`), the score rows that may be reused (final,
- * partial and donor files, same reuse key; none with `force`), and the batches still to judge.
+ * The answerability work of a job: the score rows that may be reused (final, partial and donor
+ * files, same reuse key; none with `force`) and the fixed batches as work units (reused when all
+ * their rows are known). What `scoreProbesInBatches` runs and what `xsb plan` prices.
  */
-export async function pendingScoreBatches(
-  input: Pick<ScoreProbesInput, 'probes' | 'reuseKey' | 'finalFile' | 'partialFile' | 'force' | 'donorFiles'>,
-): Promise<{
-  known: Map<string, ProbeScore>;
-  batches: Array<{ index: number; probes: readonly Probe[] }>;
-  pending: Array<{ index: number; probes: readonly Probe[] }>;
-}> {
+export async function readAnswerabilityWork(
+  input: Pick<
+    ScoreProbesInput,
+    'probes' | 'reuseKey' | 'finalFile' | 'partialFile' | 'force' | 'donorFiles' | 'job' | 'reads'
+  > & { request: Omit<AnswerabilityPromptInput, 'probes'>; assumption?: string },
+  judge: Pick<JudgeDescription, 'kind'>,
+): Promise<{ known: Map<string, ProbeScore>; units: AnswerabilityUnit[] }> {
   const { reuseKey } = input;
-  const batchSize = reuseKey.batch_size;
   const known = input.force
     ? new Map<string, ProbeScore>()
     : await readReusableScores([input.finalFile, input.partialFile, ...(input.donorFiles ?? [])], reuseKey);
-  const batches: Array<{ index: number; probes: readonly Probe[] }> = [];
-  for (let i = 0; i < input.probes.length; i += batchSize)
-    batches.push({ index: batches.length, probes: input.probes.slice(i, i + batchSize) });
-  const pending = batches.filter((batch) => !batch.probes.every((probe) => known.has(probe.probe_id)));
-  return { known, batches, pending };
+  const units = answerabilityUnits(
+    {
+      job: input.job ?? '',
+      reads: input.reads ?? [],
+      request: input.request,
+      probes: input.probes,
+      batchSize: reuseKey.batch_size,
+      known,
+      reuseKey: hashCanonicalJson(reuseKey),
+      artifact: input.finalFile,
+      ...(input.assumption ? { assumption: input.assumption } : {}),
+    },
+    judge,
+  );
+  return { known, units };
+}
+
+/** Draws a stage's judged units as ticks and reused ones as skips on a job's progress, and passes events on. */
+export function progressTicks(
+  progress: ProgressReporter | undefined,
+  note: string | undefined,
+  onEvent?: StageEventListener,
+): StageEventListener {
+  return (event) => {
+    onEvent?.(event);
+    if (event.type !== 'unit-done') return;
+    if (event.status === 'done') progress?.tick(1, note);
+    else progress?.skip?.(1, note);
+  };
+}
+
+/** The log notes of one answered batch: ids the judge left out and ids it invented. */
+function batchNotes(index: number, answer: AnswerabilityBatchResult): string[] {
+  const notes: string[] = [];
+  if (answer.missing.length > 0)
+    notes.push(`batch ${index}: no judgment for ${answer.missing.join(', ')}; recorded as uncovered`);
+  if (answer.unknown.length > 0)
+    notes.push(`batch ${index}: ignored judgments for unknown probe ids ${answer.unknown.join(', ')}`);
+  return notes;
 }
 
 /**
  * Probe answerability, resumable per batch. Batches are fixed (`probes[i·B, (i+1)·B)` in bank
  * order); a batch whose rows all exist with the same reuse key (in the final or the partial file) is
  * not judged. Each judged batch is appended to the partial file; then the final file is rewritten in
- * bank order and the partial file removed, so a killed run continues without duplicated rows.
+ * bank order and the partial file removed, so a killed run continues without duplicated rows. A
+ * failing batch stops the step: the batches in flight finish and are kept, no new one starts.
  * `notes` (missing and unknown judgment ids) come in batch order.
  */
 export async function scoreProbesInBatches(
   input: ScoreProbesInput,
 ): Promise<{ scores: ProbeScore[]; judgedBatches: number; reusedBatches: number; notes: string[] }> {
-  const { partialFile } = input;
-  const { reuseKey } = input;
-  const { known, batches, pending } = await pendingScoreBatches(input);
-  if (input.force || pending.length === batches.length) await rm(partialFile, { force: true });
-  const reused = batches.length - pending.length;
-  if (reused > 0) input.progress?.skip?.(reused, input.progressNote);
-
+  const { partialFile, reuseKey, judge } = input;
+  const { known, units } = await readAnswerabilityWork(input, judge);
+  const reused = units.filter((unit) => unit.decision.kind === 'reuse').length;
+  if (input.force || reused === 0) await rm(partialFile, { force: true });
   const notesByBatch = new Map<number, string[]>();
   const writer = await JsonlWriter.open(partialFile, probeScoreSchema);
   try {
-    await mapWithConcurrency(pending, input.concurrency, async (batch) => {
-      const answer = await input.judge.judgeAnswerability({ ...input.request, probes: batch.probes });
-      const notes: string[] = [];
-      if (answer.missing.length > 0)
-        notes.push(
-          `batch ${batch.index}: no judgment for ${answer.missing.join(', ')}; recorded as uncovered`,
-        );
-      if (answer.unknown.length > 0)
-        notes.push(
-          `batch ${batch.index}: ignored judgments for unknown probe ids ${answer.unknown.join(', ')}`,
-        );
-      notesByBatch.set(batch.index, notes);
-      for (const judgment of answer.judgments) {
-        const row = scoreRow(judgment, reuseKey, batch.index, answer.missing.includes(judgment.probe_id));
-        await writer.write(row);
-        known.set(judgment.probe_id, row);
-      }
-      input.progress?.tick(1, input.progressNote);
+    await executeWorkList(units, {
+      concurrency: input.concurrency,
+      unitName: 'batches',
+      stopsStage: () => true,
+      onEvent: progressTicks(input.progress, input.progressNote, input.onEvent),
+      run: async (unit) => {
+        if (unit.decision.kind === 'reuse') return;
+        const { index, probes } = unit.input;
+        const answer = await judge.judgeAnswerability({ ...input.request, probes });
+        notesByBatch.set(index, batchNotes(index, answer));
+        for (const judgment of answer.judgments) {
+          const row = scoreRow(judgment, reuseKey, index, answer.missing.includes(judgment.probe_id));
+          await writer.write(row);
+          known.set(judgment.probe_id, row);
+        }
+      },
     });
   } finally {
     await writer.close();
@@ -157,7 +196,7 @@ export async function scoreProbesInBatches(
   await rm(partialFile, { force: true });
   return {
     scores,
-    judgedBatches: pending.length,
+    judgedBatches: units.length - reused,
     reusedBatches: reused,
     notes: [...notesByBatch.keys()].sort((a, b) => a - b).flatMap((index) => notesByBatch.get(index)!),
   };

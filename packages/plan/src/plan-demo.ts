@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { type Condition, type Deck, RunLayout, UsageError } from '@xsb/core';
 import { BASELINE_SYSTEM, buildOutlineRequest, detectSourceLanguage, readDeck } from '@xsb/decks';
 import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, defaultFixturesDir, type EvaluationJob } from '@xsb/eval';
-import { isOfflineJudge } from '@xsb/llm';
+import { describeJudge } from '@xsb/llm';
 import { discoverSourceCases, type SourceCase } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES } from '@xsb/weights';
 import type { CostPlanBuilder } from './cost-plan-builder';
@@ -90,7 +90,7 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
       }),
       `${row.sourceCase.caseId}.pptx`,
     );
-  const offline = isOfflineJudge(builder.context.judge);
+  const offline = describeJudge(builder.context.judge).kind === 'offline';
   if (!offline) builder.stage(OUTLINE_STAGE);
   for (const row of rows) {
     if (offline) break;

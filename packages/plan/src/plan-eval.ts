@@ -11,34 +11,35 @@ import {
   RunLayout,
   readJsonlAll,
   readUtf8Text,
+  type WorkUnit,
 } from '@xsb/core';
 import { formatDeckText, readDeck as readDeckFile } from '@xsb/decks';
 import {
-  buildAnswerabilityRequest,
-  buildClaimExtractionRequest,
-  buildClaimVerificationRequest,
+  claimExtractionUnit,
   correctnessCacheKey,
-  type DeckClaim,
   EVAL_STAGES,
   type EvaluationJob,
   evaluationDirOf,
   evaluationSettingsFor,
   extractClaimsLexically,
+  imageInputRefusal,
   isJobCurrent,
   type JobFilters,
   type JudgeInputMode,
+  judgeInputModeFor,
   PARTIAL_SCORES_FILE,
-  pendingScoreBatches,
+  readAnswerabilityWork,
   readJobInputs,
-  SourceRetriever,
+  scoreReuseKeyOf,
   selectEvaluationJobs,
+  verificationItems,
+  verificationUnits,
 } from '@xsb/eval';
-import { isOfflineJudge } from '@xsb/llm';
+import { type CompletionRequest, describeJudge, type JudgeDescription } from '@xsb/llm';
 import { EVALUATION_FILES, evaluationsRootFor } from '@xsb/metrics';
 import { findWeightsBankMismatch, WEIGHT_DEFAULTS, weightsFileForK } from '@xsb/weights';
 import { lexicalBankCheck } from './bank-judge';
 import type { CostPlanBuilder } from './cost-plan-builder';
-import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
 import { planWeights } from './plan-weights';
 
 /** The options of `runEvaluation` that decide which calls it makes. */
@@ -69,9 +70,34 @@ export interface PlanEvalOptions {
   assumedBank?: (caseLabel: string) => { probes: Probe[]; assumption: string } | undefined;
   /** A stand-in source context for cases whose context is made earlier in the same run. */
   assumedSource?: (caseLabel: string) => string | undefined;
+  /**
+   * What the judge is and can do (default: `describeJudge` of the builder's judge spec); a model
+   * that reads no images is planned in text mode, as the run judges it.
+   */
+  judge?: JudgeDescription;
 }
 
 const IMAGE_PLACEHOLDER = new Uint8Array(0);
+
+type PlanSettings = ReturnType<typeof evaluationSettingsFor>;
+
+/** What every job of a plan shares: the run's layout and settings, the judge, and what was planned so far. */
+interface EvalPlanFrame {
+  builder: CostPlanBuilder;
+  options: PlanEvalOptions;
+  layout: RunLayout;
+  settings: PlanSettings;
+  judge: JudgeDescription;
+  weightsK: number;
+  force: boolean;
+  dirOf: (job: EvaluationJob) => string;
+  checkBank: ReturnType<typeof lexicalBankCheck>;
+  weighted: Set<string>;
+  unweightable: Set<string>;
+  /** Correctness keys planned by an earlier job (a deck's other audiences reuse its result). */
+  correctnessKeys: Set<string>;
+  fail: (job: EvaluationJob, why: string) => void;
+}
 
 /** Non-empty lines of a JSONL file (the probes a finished job judged). */
 async function countLines(file: string): Promise<number> {
@@ -79,11 +105,33 @@ async function countLines(file: string): Promise<number> {
 }
 
 /**
- * Stage 5's calls for a run, walking what `runEvaluation` walks: the jobs the filters select; for
+ * Prices work units as the run decides them: a call's requests (in sending order), a reused unit as
+ * reused, and the offline judge's rule as the zero-token ledger line each of its steps writes.
+ */
+async function priceUnits(builder: CostPlanBuilder, units: readonly WorkUnit<CompletionRequest>[]) {
+  for (const unit of units) {
+    const { decision } = unit;
+    if (decision.kind === 'reuse') builder.reuse(unit.stage, 1);
+    else if (decision.kind === 'rule')
+      await builder.add({ stage: unit.stage, request: { messages: [] }, outputTokens: 0 });
+    else
+      for (const request of decision.requests)
+        await builder.add({
+          stage: unit.stage,
+          request,
+          outputTokens: decision.outputTokens,
+          ...(decision.assumption ? { assumption: decision.assumption } : {}),
+        });
+  }
+}
+
+/**
+ * Stage 5's calls for a run, on the work list `runEvaluation` runs: the jobs the filters select; for
  * each, missing weights (stage 3, planned once per pair), the reuse check (a finished job of the same
- * inputs makes no call), the fixed answerability batches (rows already scored are reused), the
+ * inputs makes no call), the input mode (`judgeInputModeFor`, from the judge's capabilities), the
+ * fixed answerability batches (`readAnswerabilityWork`: rows already scored are reused), the
  * correctness cache (one claim extraction and its verification batches per deck and judge, reused
- * across audiences). Prompts are the stages' own builders; the disk cache answers repeated prompts.
+ * across audiences). The disk cache answers repeated prompts.
  *
  * Estimated, with the assumption written in the row: verification batches (how many claims the
  * model extracts is unknown before it answers; the plan takes the claims the offline extractor
@@ -95,177 +143,165 @@ export async function planEval(
   options: PlanEvalOptions,
 ): Promise<{ jobs: number; failures: string[] }> {
   const layout = new RunLayout(options.dataDir);
-  const settings = evaluationSettingsFor(options);
-  const judgeId = builder.context.judge;
-  const offline = isOfflineJudge(judgeId);
-  const weightsK = options.weightsK ?? WEIGHT_DEFAULTS.k;
-  const force = options.force ?? false;
-  const readDeck = options.readDeck ?? ((file: string) => readDeckFile(file));
   const evaluationsRoot = evaluationsRootFor(layout, options.run, options.variant);
-  const dirOf = (job: EvaluationJob) =>
-    options.variant === undefined
-      ? evaluationDirOf(layout, options.run, job)
-      : join(evaluationsRoot, job.system, job.condition, job.audience, job.caseLabel);
   const failures: string[] = [];
-  const fail = (job: EvaluationJob, why: string) =>
-    failures.push(`${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${why}`);
-
-  const planned: Array<{ job: EvaluationJob; deck?: Deck; assumption?: string }> = [];
-  if (options.assumedJobs) planned.push(...options.assumedJobs);
-  else {
-    const selected = await selectEvaluationJobs(layout, options.run, options.filters ?? {});
-    for (const failure of selected.failures) failures.push(failure.error.message);
-    planned.push(
-      ...selected.jobs.filter((job) => options.include?.(job.caseLabel) ?? true).map((job) => ({ job })),
-    );
-  }
+  const frame: EvalPlanFrame = {
+    builder,
+    options,
+    layout,
+    settings: evaluationSettingsFor(options),
+    judge: options.judge ?? describeJudge(builder.context.judge),
+    weightsK: options.weightsK ?? WEIGHT_DEFAULTS.k,
+    force: options.force ?? false,
+    dirOf: (job) =>
+      options.variant === undefined
+        ? evaluationDirOf(layout, options.run, job)
+        : join(evaluationsRoot, job.system, job.condition, job.audience, job.caseLabel),
+    checkBank: lexicalBankCheck(builder, layout),
+    weighted: new Set(),
+    unweightable: new Set(),
+    correctnessKeys: new Set(),
+    fail: (job, why) =>
+      failures.push(`${job.system}/${job.condition}/${job.audience}/${job.caseLabel}: ${why}`),
+  };
+  const planned = await plannedJobs(frame, failures);
   for (const stage of [EVAL_STAGES.answerability, EVAL_STAGES.claimExtraction, EVAL_STAGES.claimVerification])
     builder.stage(stage);
-  const checkBank = lexicalBankCheck(builder, layout);
-  const weighted = new Set<string>();
-  const unweightable = new Set<string>();
-  const correctnessKeys = new Set<string>();
-  for (const { job, deck: assumedDeck, assumption } of planned) {
-    const evaluationDir = dirOf(job);
-    const weightsFile = weightsFileForK(layout, job.caseLabel, job.audience, weightsK);
-    const pair = `${job.caseLabel}\u0000${job.audience}`;
-    const assumedBank = options.assumedBank?.(job.caseLabel);
-    // Only answerability counts the bank's probes; claims come from the deck and the source.
-    if (!assumedBank) await checkBank(EVAL_STAGES.answerability, job.caseLabel);
-    // A bank made anew by this run makes any weights on disk stale: they are made again too.
-    const weightsReady = !assumedBank && existsSync(weightsFile);
-    if (!weightsReady && !weighted.has(pair) && !options.weightsPlanned) {
-      weighted.add(pair);
-      const made = await planWeights(builder, {
-        layout,
-        pairs: [{ caseLabel: job.caseLabel, audience: job.audience }],
-        k: weightsK,
-        ...(weightsK === WEIGHT_DEFAULTS.k ? {} : { weightsFile: () => weightsFile }),
-        ...(options.assumedBank ? { assumedBank: options.assumedBank } : {}),
-      });
-      if (made.failed.length > 0) unweightable.add(pair);
-    }
-    if (unweightable.has(pair)) {
-      fail(job, 'its weights cannot be made (see the weights note); the job fails, no call');
-      continue;
-    }
+  for (const planned1 of planned) {
     try {
-      if (weightsReady) {
-        const mismatch = await findWeightsBankMismatch(layout, job.caseLabel, job.audience, weightsFile);
-        if (mismatch !== null) {
-          fail(job, `weights do not fit the probe bank (${mismatch}); the job fails, no call`);
-          continue;
-        }
-        const inputs = await readJobInputs(job, {
-          layout,
-          judgeId,
-          settings,
-          evaluationDir,
-          weightsFile,
-        });
-        if (!force && (await isJobCurrent(evaluationDir, inputs.wanted))) {
-          const probes = await countLines(layout.probesFile(job.caseLabel));
-          builder.reuse(EVAL_STAGES.answerability, Math.ceil(probes / settings.batchSize));
-          if (settings.correctness !== false) builder.reuse(EVAL_STAGES.claimExtraction, 1);
-          continue;
-        }
-      }
-      if (settings.judgeInput === 'image' && offline) {
-        fail(job, 'judge input "image" with the lexical judge: the job fails, no call');
-        continue;
-      }
-      const sourceFile = layout.sourceContextFile(job.caseLabel);
-      const sourceText = existsSync(sourceFile)
-        ? await readUtf8Text(sourceFile)
-        : options.assumedSource?.(job.caseLabel);
-      if (sourceText === undefined) {
-        fail(job, `no source context (${sourceFile}): the job fails, no call`);
-        continue;
-      }
-      const deck = assumedDeck ?? (await readDeck(job.deckFile));
-      const probesFile = layout.probesFile(job.caseLabel);
-      const probes = assumedBank?.probes ?? (await readJsonlAll(probesFile, probeSchema));
-      const jobAssumption = assumption ?? assumedBank?.assumption;
-      const deckSha256 = assumedDeck
-        ? hashBytes(JSON.stringify(assumedDeck.slides))
-        : await hashFile(job.deckFile);
-      const probesSha256 = assumedBank ? hashBytes(JSON.stringify(probes)) : await hashFile(probesFile);
-      await planAnswerability(builder, {
-        job,
-        deck,
-        probes,
-        deckSha256,
-        probesSha256,
-        sourceText,
-        evaluationDir,
-        force,
-        settings,
-        offline,
-        ...(jobAssumption ? { assumption: jobAssumption } : {}),
-      });
-      if (settings.correctness === false) continue;
-      const key = correctnessCacheKey({
-        deckSha256,
-        sourceSha256: hashBytes(sourceText),
-        judgeId,
-        settings: settings.claims,
-      });
-      const cacheDir = options.correctnessCacheDir ?? layout.correctnessCacheDir(options.run);
-      if (!force && (correctnessKeys.has(key) || existsSync(join(cacheDir, `${key}.json`)))) {
-        builder.reuse(EVAL_STAGES.claimExtraction, 1);
-        continue;
-      }
-      correctnessKeys.add(key);
-      await planCorrectness(builder, {
-        deck,
-        sourceText,
-        settings,
-        offline,
-        ...(jobAssumption ? { assumption: jobAssumption } : {}),
-      });
+      await planJob(frame, planned1);
     } catch (error) {
       if (!isXsbError(error)) throw error;
-      fail(job, `${error.message}; the job fails`);
+      frame.fail(planned1.job, `${error.message}; the job fails`);
     }
   }
   for (const failure of failures) builder.note(`eval: ${failure}`);
   return { jobs: planned.length, failures };
 }
 
-async function planAnswerability(
-  builder: CostPlanBuilder,
-  input: {
-    job: EvaluationJob;
-    deck: Deck;
-    probes: Probe[];
-    deckSha256: string;
-    probesSha256: string;
-    sourceText: string;
-    evaluationDir: string;
-    force: boolean;
-    settings: ReturnType<typeof evaluationSettingsFor>;
-    offline: boolean;
-    assumption?: string;
-  },
-): Promise<void> {
-  const { deck, settings } = input;
-  const sparse = deck.visible_word_count < settings.imageModeWordsPerSlide * Math.max(deck.slide_count, 1);
-  const mode: JudgeInputMode =
-    (sparse || settings.judgeInput === 'image') && !input.offline ? 'image' : 'text';
-  const { batches, pending } = await pendingScoreBatches({
-    probes: input.probes,
-    reuseKey: {
-      judge: builder.context.judge,
-      judge_input_mode: mode,
-      deck_sha256: input.deckSha256,
-      probes_sha256: input.probesSha256,
-      batch_size: settings.batchSize,
-    },
-    finalFile: join(input.evaluationDir, EVALUATION_FILES.probeScores),
-    partialFile: join(input.evaluationDir, PARTIAL_SCORES_FILE),
-    force: input.force,
+type PlannedJob = { job: EvaluationJob; deck?: Deck; assumption?: string };
+
+/** The jobs to plan: the assumed ones, or those the filters select on disk (discovery failures noted). */
+async function plannedJobs(frame: EvalPlanFrame, failures: string[]): Promise<PlannedJob[]> {
+  const { options } = frame;
+  if (options.assumedJobs) return [...options.assumedJobs];
+  const selected = await selectEvaluationJobs(frame.layout, options.run, options.filters ?? {});
+  for (const failure of selected.failures) failures.push(failure.error.message);
+  return selected.jobs.filter((job) => options.include?.(job.caseLabel) ?? true).map((job) => ({ job }));
+}
+
+/** Plans the missing weights of a job's pair once; false when they cannot be made (the job fails). */
+async function planJobWeights(frame: EvalPlanFrame, job: EvaluationJob, weightsFile: string, ready: boolean) {
+  const { options, weightsK } = frame;
+  const pair = `${job.caseLabel}\u0000${job.audience}`;
+  if (!ready && !frame.weighted.has(pair) && !options.weightsPlanned) {
+    frame.weighted.add(pair);
+    const made = await planWeights(frame.builder, {
+      layout: frame.layout,
+      pairs: [{ caseLabel: job.caseLabel, audience: job.audience }],
+      k: weightsK,
+      ...(weightsK === WEIGHT_DEFAULTS.k ? {} : { weightsFile: () => weightsFile }),
+      ...(options.assumedBank ? { assumedBank: options.assumedBank } : {}),
+    });
+    if (made.failed.length > 0) frame.unweightable.add(pair);
+  }
+  return !frame.unweightable.has(pair);
+}
+
+/**
+ * Whether the job is current (then its work is reused: no call), or its weights do not fit the
+ * bank (then it fails). Only jobs whose weights exist can be either.
+ */
+async function currentOrStale(
+  frame: EvalPlanFrame,
+  job: EvaluationJob,
+  weightsFile: string,
+): Promise<boolean> {
+  const { layout, settings, builder } = frame;
+  const mismatch = await findWeightsBankMismatch(layout, job.caseLabel, job.audience, weightsFile);
+  if (mismatch !== null) {
+    frame.fail(job, `weights do not fit the probe bank (${mismatch}); the job fails, no call`);
+    return true;
+  }
+  const evaluationDir = frame.dirOf(job);
+  const inputs = await readJobInputs(job, {
+    layout,
+    judgeId: frame.judge.id,
+    settings,
+    evaluationDir,
+    weightsFile,
   });
-  builder.reuse(EVAL_STAGES.answerability, batches.length - pending.length);
+  if (frame.force || !(await isJobCurrent(evaluationDir, inputs.wanted))) return false;
+  const probes = await countLines(layout.probesFile(job.caseLabel));
+  builder.reuse(EVAL_STAGES.answerability, Math.ceil(probes / settings.batchSize));
+  if (settings.correctness !== false) builder.reuse(EVAL_STAGES.claimExtraction, 1);
+  return true;
+}
+
+/** One job: weights, reuse, refusal, then the units of its answerability and correctness, priced. */
+async function planJob(frame: EvalPlanFrame, planned: PlannedJob): Promise<void> {
+  const { job } = planned;
+  const { layout, options, judge } = frame;
+  const weightsFile = weightsFileForK(layout, job.caseLabel, job.audience, frame.weightsK);
+  const assumedBank = options.assumedBank?.(job.caseLabel);
+  // Only answerability counts the bank's probes; claims come from the deck and the source.
+  if (!assumedBank) await frame.checkBank(EVAL_STAGES.answerability, job.caseLabel);
+  // A bank made anew by this run makes any weights on disk stale: they are made again too.
+  const weightsReady = !assumedBank && existsSync(weightsFile);
+  if (!(await planJobWeights(frame, job, weightsFile, weightsReady))) {
+    frame.fail(job, 'its weights cannot be made (see the weights note); the job fails, no call');
+    return;
+  }
+  if (weightsReady && (await currentOrStale(frame, job, weightsFile))) return;
+  if (imageInputRefusal(frame.settings.judgeInput, judge) !== null) {
+    frame.fail(job, `judge input "image" with the ${judge.id} judge: the job fails, no call`);
+    return;
+  }
+  const sourceFile = layout.sourceContextFile(job.caseLabel);
+  const sourceText = existsSync(sourceFile)
+    ? await readUtf8Text(sourceFile)
+    : options.assumedSource?.(job.caseLabel);
+  if (sourceText === undefined) {
+    frame.fail(job, `no source context (${sourceFile}): the job fails, no call`);
+    return;
+  }
+  const deck =
+    planned.deck ?? (await (options.readDeck ?? ((file: string) => readDeckFile(file)))(job.deckFile));
+  const probesFile = layout.probesFile(job.caseLabel);
+  const probes = assumedBank?.probes ?? (await readJsonlAll(probesFile, probeSchema));
+  const hashes = {
+    deckSha256: planned.deck ? hashBytes(JSON.stringify(planned.deck.slides)) : await hashFile(job.deckFile),
+    probesSha256: assumedBank ? hashBytes(JSON.stringify(probes)) : await hashFile(probesFile),
+  };
+  const assumption = planned.assumption ?? assumedBank?.assumption;
+  const work = {
+    job,
+    deck,
+    deckText: formatDeckText(deck),
+    probes,
+    sourceText,
+    hashes,
+    ...(assumption ? { assumption } : {}),
+  };
+  await planAnswerability(frame, work);
+  if (frame.settings.correctness !== false) await planCorrectness(frame, work);
+}
+
+interface JobWork {
+  job: EvaluationJob;
+  deck: Deck;
+  deckText: string;
+  probes: Probe[];
+  sourceText: string;
+  hashes: { deckSha256: string; probesSha256: string };
+  assumption?: string;
+}
+
+async function planAnswerability(frame: EvalPlanFrame, work: JobWork): Promise<void> {
+  const { deck, job } = work;
+  const { judge, settings } = frame;
+  const { mode } = judgeInputModeFor(deck, settings, judge);
+  const evaluationDir = frame.dirOf(job);
   const slideImages =
     mode === 'image'
       ? deck.slides.map((slide) => ({
@@ -277,71 +313,61 @@ async function planAnswerability(
   const assumption =
     mode === 'image'
       ? `image mode (${deck.slide_count} slides): slides are not rendered for a plan, so images count 1,600 tokens each and the disk cache is not consulted`
-      : input.assumption;
-  const deckText = formatDeckText(deck);
-  for (const batch of pending) {
-    const request = buildAnswerabilityRequest({
-      mode,
-      deckText,
-      slideImages,
-      sourceContext: input.sourceText,
-      probes: batch.probes,
-    });
-    await builder.add({
-      stage: EVAL_STAGES.answerability,
-      request,
-      outputTokens: cappedOutput(
-        OUTPUT_TOKEN_ESTIMATES.answerabilityPerProbe * batch.probes.length,
-        request.maxTokens,
-      ),
+      : work.assumption;
+  const { units } = await readAnswerabilityWork(
+    {
+      probes: work.probes,
+      reuseKey: scoreReuseKeyOf(judge, mode, work.hashes, settings.batchSize),
+      finalFile: join(evaluationDir, EVALUATION_FILES.probeScores),
+      partialFile: join(evaluationDir, PARTIAL_SCORES_FILE),
+      force: frame.force,
+      request: { mode, deckText: work.deckText, slideImages, sourceContext: work.sourceText },
       ...(assumption ? { assumption } : {}),
-    });
-  }
+    },
+    judge,
+  );
+  await priceUnits(frame.builder, units);
 }
 
-async function planCorrectness(
-  builder: CostPlanBuilder,
-  input: {
-    deck: Deck;
-    sourceText: string;
-    settings: ReturnType<typeof evaluationSettingsFor>;
-    offline: boolean;
-    assumption?: string;
-  },
-): Promise<void> {
-  const { claims: claimSettings } = input.settings;
-  const deckText = formatDeckText(input.deck);
-  const extraction = buildClaimExtractionRequest(deckText, claimSettings.max_claims);
-  await builder.add({
-    stage: EVAL_STAGES.claimExtraction,
-    request: extraction,
-    outputTokens: cappedOutput(
-      OUTPUT_TOKEN_ESTIMATES.claimPerClaim * claimSettings.max_claims,
-      extraction.maxTokens,
-    ),
-    ...(input.assumption ? { assumption: input.assumption } : {}),
+async function planCorrectness(frame: EvalPlanFrame, work: JobWork): Promise<void> {
+  const { judge, settings, layout, options } = frame;
+  const claims = settings.claims;
+  const cacheKey = correctnessCacheKey({
+    deckSha256: work.hashes.deckSha256,
+    sourceSha256: hashBytes(work.sourceText),
+    judgeId: judge.id,
+    settings: claims,
   });
+  const cacheFile = join(
+    options.correctnessCacheDir ?? layout.correctnessCacheDir(options.run),
+    `${cacheKey}.json`,
+  );
+  const cached = !frame.force && (frame.correctnessKeys.has(cacheKey) || existsSync(cacheFile));
+  frame.correctnessKeys.add(cacheKey);
+  const base = { job: '', reads: [], settings: claims, cacheKey };
+  const extraction = claimExtractionUnit(
+    {
+      ...base,
+      deckText: work.deckText,
+      cached: cached ? cacheFile : null,
+      ...(work.assumption ? { assumption: work.assumption } : {}),
+    },
+    judge,
+  );
+  await priceUnits(frame.builder, [extraction]);
+  if (cached) return;
   // The offline judge's claims are exactly these; a model's are assumed to be as many and as long.
-  const claims: DeckClaim[] = extractClaimsLexically(input.deck, claimSettings.max_claims);
-  const retriever = new SourceRetriever(input.sourceText, { chunkChars: claimSettings.chunk_chars });
-  const items = claims.map((claim) => ({
-    claim,
-    snippets: retriever.search(claim.text, claimSettings.snippets_per_claim),
-  }));
-  const assumption = input.offline
-    ? input.assumption
-    : `claims per deck = those the offline extractor finds in it (at most max_claims ${claimSettings.max_claims}), verified in batches of ${claimSettings.verify_batch_size} with their BM25 snippets; the model may extract more or fewer`;
-  for (let i = 0; i < items.length; i += claimSettings.verify_batch_size) {
-    const batch = items.slice(i, i + claimSettings.verify_batch_size);
-    const request = buildClaimVerificationRequest(batch);
-    await builder.add({
-      stage: EVAL_STAGES.claimVerification,
-      request,
-      outputTokens: cappedOutput(
-        OUTPUT_TOKEN_ESTIMATES.verificationPerClaim * batch.length,
-        request.maxTokens,
-      ),
-      ...(assumption ? { assumption } : {}),
-    });
-  }
+  const items = verificationItems(
+    extractClaimsLexically(work.deck, claims.max_claims),
+    work.sourceText,
+    claims,
+  );
+  const assumption =
+    judge.kind === 'offline'
+      ? work.assumption
+      : `claims per deck = those the offline extractor finds in it (at most max_claims ${claims.max_claims}), verified in batches of ${claims.verify_batch_size} with their BM25 snippets; the model may extract more or fewer`;
+  await priceUnits(
+    frame.builder,
+    verificationUnits({ ...base, items, ...(assumption ? { assumption } : {}) }, judge),
+  );
 }

@@ -2,7 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { plural, RunLayout } from '@xsb/core';
 import { BASELINE_SYSTEM } from '@xsb/decks';
 import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, runDemo } from '@xsb/eval';
-import { isOfflineJudge } from '@xsb/llm';
+import { describeJudge } from '@xsb/llm';
 import type { CliContext } from '../cli-context';
 import {
   addBatchFlags,
@@ -116,7 +116,8 @@ export const demoCommand: CommandModule = {
           context.print('');
           for (const line of result.tables) context.print(line);
           printWhereFilesWent(context, result.dataDir, result.summaryFiles.report);
-          const offline = isOfflineJudge(config.judge) ? ' (offline: no model, no tokens)' : '';
+          const offline =
+            describeJudge(config.judge).kind === 'offline' ? ' (offline: no model, no tokens)' : '';
           context.print(
             `judge ${config.judge}${offline}: ${plural(result.judgeCalls, 'judge call')} this run; ${seconds.toFixed(1)} s`,
           );
