@@ -441,6 +441,19 @@ describe('probe generation events', () => {
     expect(events[2]).toMatchObject({ type: 'stage-finished', failed: 1 });
   });
 
+  it('a run that waited for the case lock while another built the bank reuses it, no second generation', async () => {
+    const dataDir = await dataDirWith('report.md', MARKDOWN);
+    const layout = new RunLayout(dataDir);
+    const sourceCase = await loadSourceCase(dataDir, 'case_a');
+    const generator = new ScriptedProbeGenerator({});
+    const [first, second] = await Promise.all([
+      generateCaseProbes(layout, sourceCase, { generator }),
+      generateCaseProbes(layout, sourceCase, { generator }),
+    ]);
+    expect([first!.status, second!.status].sort()).toEqual(['complete', 'skipped']);
+    expect(generator.calls).toHaveLength(3);
+  });
+
   it('stops on an error that would fail every case alike, after writing the failed status', async () => {
     const dataDir = await dataDirWith('report.md', MARKDOWN);
     const layout = new RunLayout(dataDir);

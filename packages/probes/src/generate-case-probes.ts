@@ -20,6 +20,7 @@ import type { DiscoveredSources, SourceCase } from '@xsb/sources';
 import type { GenerationOutput, ProbeGenerator } from './generated-probe';
 import { assembleProbeBank, orderCandidates, screenGeneratedProbes } from './probe-bank-steps';
 import {
+  findFinishedProbeBank,
   type ProbeBankOptions,
   type ProbesUnit,
   probesWorkList,
@@ -110,7 +111,11 @@ function runProbesUnit(
         recordFailure(await writeFailedStatus(layout, input, judge, 0, input.error));
         throw input.error;
       }
-      if (input.existing) return { caseId, status: 'skipped', generationStatus: input.existing };
+      // Another process may have finished the bank while this one waited for the lock.
+      const existing =
+        input.existing ??
+        (options.force ? undefined : await findFinishedProbeBank(layout, caseId, input.settings));
+      if (existing) return { caseId, status: 'skipped', generationStatus: existing };
       let outputs: GenerationOutput[];
       try {
         outputs = await generateAll(layout, input, options.generator, options.concurrency ?? 4);
