@@ -17,7 +17,7 @@ import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
 import type { AudienceDescription } from './generate-decks-from-run-sheet';
 import { readFileHead } from './read-deck';
 import { type DeckRowFilters, rowMatchesFilters } from './run-deck-rows';
-import { RUN_SHEET_COLUMNS, type RunSheet, writeCsvAtomic } from './run-sheet';
+import { RUN_SHEET_COLUMNS, type RunSheet, type RunSheetEntry, writeCsvAtomic } from './run-sheet';
 
 export const SLIDETAILOR_SYSTEM = 'slidetailor';
 
@@ -77,6 +77,99 @@ async function refuseBadSlideTailorRows(options: PrepareSlideTailorOptions): Pro
   if (problems.length > 0) throw runSheetProblemsError(sheet.file, problems);
 }
 
+/** The row's source as `dataset/<case>/paper.pdf` (copied unless the same bytes are there); a PDF only. */
+async function copyPaper(entry: RunSheetEntry, outDir: string): Promise<string> {
+  if (!existsSync(entry.sourceDocument)) {
+    throw new InputError('the source document does not exist', {
+      file: entry.sourceDocument,
+      code: 'missing_file',
+    });
+  }
+  if (!(await readFileHead(entry.sourceDocument, 1024)).includes('%PDF-')) {
+    throw new InputError('SlideTailor prepares PDF sources only; this source is not a PDF', {
+      file: entry.sourceDocument,
+      code: 'not_pdf',
+    });
+  }
+  const caseDir = join(outDir, 'dataset', entry.row.case_label);
+  const paperPath = join(caseDir, 'paper.pdf');
+  const sourceBytes = await readFile(entry.sourceDocument);
+  if (!existsSync(paperPath) || hashBytes(await readFile(paperPath)) !== hashBytes(sourceBytes)) {
+    await mkdir(caseDir, { recursive: true });
+    await copyFile(entry.sourceDocument, paperPath);
+  }
+  return paperPath;
+}
+
+/** The row's preference guidelines: the audience profile when conditioned, plus its prompt file. */
+async function preferenceGuidelines(
+  entry: RunSheetEntry,
+  profiles: ReadonlyArray<{ id: string; description: string }>,
+): Promise<string> {
+  const { row } = entry;
+  let guidelines = AGNOSTIC_GUIDELINES;
+  if (row.condition === 'audience_conditioned') {
+    const profile = new Map(profiles.map((candidate) => [candidate.id, candidate.description])).get(
+      row.audience,
+    );
+    if (!profile)
+      throw new InputError(`no audience profile for "${row.audience}"`, { code: 'missing_profile' });
+    guidelines = `The deck is for ${row.audience.replace(/[_-]+/g, ' ')}: ${profile}`;
+  }
+  if (entry.promptPath) guidelines += `\n\n${(await readFile(entry.promptPath, 'utf8')).trim()}`;
+  return guidelines;
+}
+
+/** One row's paper, preferences and config; returns its row of the prepared run sheet. */
+async function prepareRow(
+  options: PrepareSlideTailorOptions,
+  outDir: string,
+  entry: RunSheetEntry,
+): Promise<Record<string, string>> {
+  const { row } = entry;
+  const jobId = [row.condition, row.audience, row.case_label]
+    .map((part) => assertSafePathPart(part, 'name'))
+    .join('__');
+  const paperPath = await copyPaper(entry, outDir);
+  const preferencePath = join(outDir, 'preferences', `${jobId}.json`);
+  await writeJson(preferencePath, slidetailorPreferenceSchema, {
+    case_label: row.case_label,
+    condition: row.condition,
+    audience: row.audience,
+    template_mode: SLIDETAILOR_TEMPLATE_MODE,
+    preference_guidelines: await preferenceGuidelines(entry, options.audienceProfiles),
+  });
+  const deckDir = options.layout.deckDir({
+    run: options.run,
+    system: row.system,
+    condition: row.condition,
+    audience: row.audience,
+    caseLabel: row.case_label,
+  });
+  const outputDeckPath = entry.outputDeckPath || join(deckDir, `${row.case_label}.pptx`);
+  const configPath = join(outDir, 'configs', `${jobId}.json`);
+  await writeJson(configPath, slidetailorConfigSchema, {
+    job_id: jobId,
+    paper_path: paperPath,
+    preference_path: preferencePath,
+    template_mode: SLIDETAILOR_TEMPLATE_MODE,
+    template_path: options.templatePath ?? '',
+    output_dir: join(outDir, 'work', jobId),
+    output_deck_path: outputDeckPath,
+  });
+  return {
+    system: row.system,
+    condition: row.condition,
+    audience: row.audience,
+    case_label: row.case_label,
+    source_document: paperPath,
+    prompt_path: preferencePath,
+    output_deck_path: outputDeckPath,
+    config_path: configPath,
+    template_mode: SLIDETAILOR_TEMPLATE_MODE,
+  };
+}
+
 /**
  * Builds what the external SlideTailor program needs for the `slidetailor` rows of a run sheet:
  * `dataset/<case_label>/paper.pdf` (PDF sources only; other rows are skipped with the reason),
@@ -87,9 +180,7 @@ async function refuseBadSlideTailorRows(options: PrepareSlideTailorOptions): Pro
 export async function prepareSlideTailor(
   options: PrepareSlideTailorOptions,
 ): Promise<PrepareSlideTailorResult> {
-  const { layout, run } = options;
-  const outDir = options.outDir ?? defaultOutDir(layout, run);
-  const profiles = new Map(options.audienceProfiles.map((profile) => [profile.id, profile.description]));
+  const outDir = options.outDir ?? defaultOutDir(options.layout, options.run);
   await refuseBadSlideTailorRows(options);
   const skipped: PrepareSlideTailorResult['skipped'] = [];
   const rows: Array<Record<string, string>> = [];
@@ -97,75 +188,7 @@ export async function prepareSlideTailor(
     const { row } = entry;
     if (row.system !== SLIDETAILOR_SYSTEM || !rowMatchesFilters(entry, options.filters)) continue;
     try {
-      if (!existsSync(entry.sourceDocument)) {
-        throw new InputError('the source document does not exist', {
-          file: entry.sourceDocument,
-          code: 'missing_file',
-        });
-      }
-      if (!(await readFileHead(entry.sourceDocument, 1024)).includes('%PDF-')) {
-        throw new InputError('SlideTailor prepares PDF sources only; this source is not a PDF', {
-          file: entry.sourceDocument,
-          code: 'not_pdf',
-        });
-      }
-      const jobId = [row.condition, row.audience, row.case_label]
-        .map((part) => assertSafePathPart(part, 'name'))
-        .join('__');
-      const caseDir = join(outDir, 'dataset', row.case_label);
-      const paperPath = join(caseDir, 'paper.pdf');
-      const sourceBytes = await readFile(entry.sourceDocument);
-      if (!existsSync(paperPath) || hashBytes(await readFile(paperPath)) !== hashBytes(sourceBytes)) {
-        await mkdir(caseDir, { recursive: true });
-        await copyFile(entry.sourceDocument, paperPath);
-      }
-      let guidelines = AGNOSTIC_GUIDELINES;
-      if (row.condition === 'audience_conditioned') {
-        const profile = profiles.get(row.audience);
-        if (!profile)
-          throw new InputError(`no audience profile for "${row.audience}"`, { code: 'missing_profile' });
-        guidelines = `The deck is for ${row.audience.replace(/[_-]+/g, ' ')}: ${profile}`;
-      }
-      if (entry.promptPath) {
-        guidelines += `\n\n${(await readFile(entry.promptPath, 'utf8')).trim()}`;
-      }
-      const preferencePath = join(outDir, 'preferences', `${jobId}.json`);
-      await writeJson(preferencePath, slidetailorPreferenceSchema, {
-        case_label: row.case_label,
-        condition: row.condition,
-        audience: row.audience,
-        template_mode: SLIDETAILOR_TEMPLATE_MODE,
-        preference_guidelines: guidelines,
-      });
-      const deckDir = layout.deckDir({
-        run,
-        system: row.system,
-        condition: row.condition,
-        audience: row.audience,
-        caseLabel: row.case_label,
-      });
-      const outputDeckPath = entry.outputDeckPath || join(deckDir, `${row.case_label}.pptx`);
-      const configPath = join(outDir, 'configs', `${jobId}.json`);
-      await writeJson(configPath, slidetailorConfigSchema, {
-        job_id: jobId,
-        paper_path: paperPath,
-        preference_path: preferencePath,
-        template_mode: SLIDETAILOR_TEMPLATE_MODE,
-        template_path: options.templatePath ?? '',
-        output_dir: join(outDir, 'work', jobId),
-        output_deck_path: outputDeckPath,
-      });
-      rows.push({
-        system: row.system,
-        condition: row.condition,
-        audience: row.audience,
-        case_label: row.case_label,
-        source_document: paperPath,
-        prompt_path: preferencePath,
-        output_deck_path: outputDeckPath,
-        config_path: configPath,
-        template_mode: SLIDETAILOR_TEMPLATE_MODE,
-      });
+      rows.push(await prepareRow(options, outDir, entry));
     } catch (error) {
       if (!isXsbError(error)) throw error;
       skipped.push({ case_label: row.case_label, line: entry.line, reason: describeError(error) });
