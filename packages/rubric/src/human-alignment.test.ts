@@ -6,12 +6,13 @@ import {
   alignWithHumans,
   formatScoresCsv,
   humanAgreement,
+  meanRhoInterval,
   parseCsv,
   readHumanRankings,
   readSystemScores,
   scoresFromRunSummaries,
 } from './human-alignment';
-import { averageRanks, bootstrapMeanInterval, spearman } from './spearman';
+import { averageRanks, spearman } from './spearman';
 
 describe('spearman', () => {
   it('averages tied ranks', () => {
@@ -34,12 +35,12 @@ describe('spearman', () => {
   });
   it('bootstraps reproducibly from its seed', () => {
     const values = [0.2, 0.5, 0.9, -0.1, 0.4];
-    const a = bootstrapMeanInterval(values, { seed: 7, resamples: 500 });
-    const b = bootstrapMeanInterval(values, { seed: 7, resamples: 500 });
+    const a = meanRhoInterval(values, { seed: 7, resamples: 500 });
+    const b = meanRhoInterval(values, { seed: 7, resamples: 500 });
     expect(a).toEqual(b);
     expect(a?.low).toBeLessThan(0.38);
     expect(a?.high).toBeGreaterThan(0.38);
-    expect(bootstrapMeanInterval(values, { seed: 8, resamples: 500 })).not.toEqual(a);
+    expect(meanRhoInterval(values, { seed: 8, resamples: 500 })).not.toEqual(a);
   });
 });
 

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import {
+  bootstrapMeanInterval,
   compareCodePoints,
   InputError,
   type RubricRunSummary,
@@ -7,7 +8,7 @@ import {
   ValidationError,
 } from '@xsb/core';
 import { parse } from 'csv-parse/sync';
-import { type BootstrapInterval, bootstrapMeanInterval, spearman } from './spearman';
+import { type BootstrapInterval, spearman } from './spearman';
 
 /** One human ranking: in sample `sample_id`, `system` got `rank` (1 = best) from `annotator`. */
 export interface HumanRanking {
@@ -177,7 +178,7 @@ export function alignWithHumans(
   return {
     evaluator,
     mean_rho: used.length > 0 ? used.reduce((sum, rho) => sum + rho, 0) / used.length : null,
-    interval: bootstrapMeanInterval(used, bootstrap),
+    interval: meanRhoInterval(used, bootstrap),
     samples_used: used.length,
     samples_skipped: skipped,
     per_sample: perSample,
@@ -219,7 +220,7 @@ export function humanAgreement(
   return {
     evaluator: 'human',
     mean_rho: used.length > 0 ? used.reduce((s, v) => s + v, 0) / used.length : null,
-    interval: bootstrapMeanInterval(used, bootstrap),
+    interval: meanRhoInterval(used, bootstrap),
     samples_used: used.length,
     samples_skipped: Object.entries(perSample)
       .filter(([, rho]) => rho === null)
@@ -253,4 +254,20 @@ export function scoresFromRunSummaries(
 export function formatScoresCsv(scores: SystemScore[]): string {
   const cell = (value: string): string => (/[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
   return `sample_id,system,score\n${scores.map((s) => `${cell(s.sample_id)},${cell(s.system)},${s.score}`).join('\n')}\n`;
+}
+
+/**
+ * The mean rho's percentile bootstrap interval over samples: core's `bootstrapMeanInterval` (the one
+ * owner of the rule), with the alignment's default seed and its result shape.
+ */
+export function meanRhoInterval(
+  values: number[],
+  options: { resamples?: number; confidence?: number; seed?: number } = {},
+): BootstrapInterval | null {
+  const resamples = options.resamples ?? 2000;
+  const confidence = options.confidence ?? 0.95;
+  const seed = options.seed ?? 20260307;
+  const interval = bootstrapMeanInterval(values, { seed, resamples, confidence });
+  if (interval.ci_low === null || interval.ci_high === null) return null;
+  return { low: interval.ci_low, high: interval.ci_high, confidence, resamples, seed };
 }

@@ -1,4 +1,3 @@
-import { bootstrapMeanInterval as coreBootstrapMeanInterval } from '@xsb/core';
 /** Ranks 1..n, ascending; tied values share the mean of their positions (fractional ranking). */
 export function averageRanks(values: number[]): number[] {
   const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
@@ -52,17 +51,4 @@ export interface BootstrapInterval {
   confidence: number;
   resamples: number;
   seed: number;
-}
-
-/** Percentile bootstrap interval of the mean (core's, with the rubric's own default seed). */
-export function bootstrapMeanInterval(
-  values: number[],
-  options: { resamples?: number; confidence?: number; seed?: number } = {},
-): BootstrapInterval | null {
-  const resamples = options.resamples ?? 2000;
-  const confidence = options.confidence ?? 0.95;
-  const seed = options.seed ?? 20260307;
-  const interval = coreBootstrapMeanInterval(values, { seed, resamples, confidence });
-  if (interval.ci_low === null || interval.ci_high === null) return null;
-  return { low: interval.ci_low, high: interval.ci_high, confidence, resamples, seed };
 }
