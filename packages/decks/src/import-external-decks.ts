@@ -109,26 +109,23 @@ async function findCandidates(
  * `import_manifest.json` under `decks/<system>/` lists every imported deck.
  */
 export async function importExternalDecks(options: ImportDecksOptions): Promise<ImportDecksResult> {
-  const { layout, run } = options;
   const system = assertSafePathPart(options.system, 'system');
   const skipped: ImportDecksResult['skipped'] = [];
-  const imported: string[] = [];
-  const unchanged: string[] = [];
   if (!existsSync(options.fromDir) || !(await stat(options.fromDir)).isDirectory()) {
     throw new InputError('not a folder of exported decks', { file: options.fromDir, code: 'missing_folder' });
   }
-  const manifestFile = join(layout.decksRoot(run), system, 'import_manifest.json');
+  const manifestFile = join(options.layout.decksRoot(options.run), system, 'import_manifest.json');
   const previous = existsSync(manifestFile)
     ? await readJson(manifestFile, deckImportManifestSchema)
     : undefined;
-  const entries = new Map<string, DeckImportManifest['decks'][number]>();
+  const entries = new Map<string, ManifestDeck>();
   for (const deck of previous?.decks ?? [])
     entries.set(`${deck.condition}/${deck.audience}/${deck.case_label}`, deck);
 
   const candidates = await findCandidates(options, skipped);
   const { ready, warnings, problems } = await checkCandidates(
     candidates,
-    await readDataCases(layout),
+    await readDataCases(options.layout),
     options,
     skipped,
   );
@@ -139,54 +136,92 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
       { code: 'invalid_import', details: { problems } },
     );
   }
+  const outcome: CopyOutcome = { imported: [], unchanged: [], skipped };
   for (const candidate of ready) {
-    const extension = extname(candidate.file).toLowerCase();
-    const caseLabel = basename(candidate.file, extname(candidate.file));
     try {
-      const deckDir = layout.deckDir({
-        run,
-        system,
-        condition: candidate.condition,
-        audience: candidate.audience,
-        caseLabel,
-      });
-      const bytes = await readFile(candidate.file);
-      const sha256 = hashBytes(bytes);
-      const target = join(deckDir, `${caseLabel}${extension}`);
-      if (existsSync(target)) {
-        const existing = hashBytes(await readFile(target));
-        if (existing === sha256) {
-          unchanged.push(target);
-        } else if (!options.force) {
-          skipped.push({
-            file: candidate.file,
-            reason: `${relative(layout.dataDir, target)} exists with other content (use --force to replace it)`,
-          });
-          continue;
-        } else {
-          await writeFileAtomic(target, bytes);
-          imported.push(target);
-        }
-      } else {
-        await writeFileAtomic(target, bytes);
-        imported.push(target);
-      }
-      entries.set(`${candidate.condition}/${candidate.audience}/${caseLabel}`, {
-        case_label: caseLabel,
-        condition: candidate.condition,
-        audience: candidate.audience,
-        source_file: basename(candidate.file),
-        deck_path: relative(layout.dataDir, target),
-        sha256,
-      });
+      const deck = await copyCandidate(options, system, candidate, outcome);
+      if (deck) entries.set(`${deck.condition}/${deck.audience}/${deck.case_label}`, deck);
     } catch (error) {
       if (!isXsbError(error)) throw error;
       skipped.push({ file: candidate.file, reason: describeError(error) });
     }
   }
+  const manifest = await writeManifest(manifestFile, system, options.fromDir, entries, skipped);
+  return {
+    manifest,
+    manifestFile,
+    imported: outcome.imported,
+    unchanged: outcome.unchanged,
+    skipped,
+    warnings,
+  };
+}
+
+type ManifestDeck = DeckImportManifest['decks'][number];
+
+interface CopyOutcome {
+  imported: string[];
+  unchanged: string[];
+  skipped: ImportDecksResult['skipped'];
+}
+
+/**
+ * Copies one checked deck into its deck folder: identical content is left alone, other content is
+ * replaced only with `force` (else the file is skipped). Returns its manifest entry, or undefined
+ * when skipped.
+ */
+async function copyCandidate(
+  options: ImportDecksOptions,
+  system: string,
+  candidate: Candidate,
+  outcome: CopyOutcome,
+): Promise<ManifestDeck | undefined> {
+  const { layout } = options;
+  const extension = extname(candidate.file).toLowerCase();
+  const caseLabel = basename(candidate.file, extname(candidate.file));
+  const deckDir = layout.deckDir({
+    run: options.run,
+    system,
+    condition: candidate.condition,
+    audience: candidate.audience,
+    caseLabel,
+  });
+  const bytes = await readFile(candidate.file);
+  const sha256 = hashBytes(bytes);
+  const target = join(deckDir, `${caseLabel}${extension}`);
+  const existing = existsSync(target) ? hashBytes(await readFile(target)) : undefined;
+  if (existing === sha256) outcome.unchanged.push(target);
+  else if (existing !== undefined && !options.force) {
+    outcome.skipped.push({
+      file: candidate.file,
+      reason: `${relative(layout.dataDir, target)} exists with other content (use --force to replace it)`,
+    });
+    return undefined;
+  } else {
+    await writeFileAtomic(target, bytes);
+    outcome.imported.push(target);
+  }
+  return {
+    case_label: caseLabel,
+    condition: candidate.condition,
+    audience: candidate.audience,
+    source_file: basename(candidate.file),
+    deck_path: relative(layout.dataDir, target),
+    sha256,
+  };
+}
+
+/** The sorted manifest (no timestamps), written only when its text changed. */
+async function writeManifest(
+  manifestFile: string,
+  system: string,
+  sourceDir: string,
+  entries: Map<string, ManifestDeck>,
+  skipped: ImportDecksResult['skipped'],
+): Promise<DeckImportManifest> {
   const manifest: DeckImportManifest = {
     system,
-    source_dir: options.fromDir,
+    source_dir: sourceDir,
     decks: [...entries.values()].sort(
       (a, b) =>
         a.case_label.localeCompare(b.case_label) ||
@@ -198,7 +233,7 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
   const text = JSON.stringify(deckImportManifestSchema.parse(manifest), null, 2);
   const current = existsSync(manifestFile) ? await readFile(manifestFile, 'utf8') : '';
   if (current !== `${text}\n`) await writeJson(manifestFile, deckImportManifestSchema, manifest);
-  return { manifest, manifestFile, imported, unchanged, skipped, warnings };
+  return manifest;
 }
 
 /**
