@@ -120,18 +120,11 @@ export interface ReadPdfOptions {
   maxPages: number;
 }
 
-/**
- * Reads a PDF deck page by page through unpdf (pdfjs): text items with positions (points, top-left
- * origin after the page's viewport transform, so rotation and crop boxes are honoured) and font sizes.
- */
-export async function readPdfDeck(
-  bytes: Uint8Array,
-  deckPath: string,
-  options: ReadPdfOptions,
-): Promise<Deck> {
-  let document: Awaited<ReturnType<typeof getDocumentProxy>>;
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+async function openPdf(bytes: Uint8Array, deckPath: string): Promise<PdfDocument> {
   try {
-    document = await getDocumentProxy(bytes, { verbosity: 0, stopAtErrors: false });
+    return await getDocumentProxy(bytes, { verbosity: 0, stopAtErrors: false });
   } catch (error) {
     const name = (error as { name?: string }).name;
     if (name === 'PasswordException') {
@@ -145,6 +138,59 @@ export async function readPdfDeck(
       code: 'corrupt_pdf',
     });
   }
+}
+
+/** One page as a slide: its text items positioned through the page's viewport, grouped into lines. */
+async function readPdfPage(
+  document: PdfDocument,
+  pageNumber: number,
+): Promise<{ slide: Slide; width: number; height: number }> {
+  const page = await document.getPage(pageNumber);
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  const items: PositionedText[] = [];
+  for (const raw of content.items) {
+    if (!('str' in raw)) continue;
+    const matrix = multiply(viewport.transform as Matrix, raw.transform as Matrix);
+    const fontSize = Math.hypot(matrix[2], matrix[3]) || Math.hypot(matrix[0], matrix[1]);
+    items.push({
+      str: raw.str,
+      x: matrix[4],
+      baseline: matrix[5],
+      width: raw.width,
+      fontSize,
+      hasEOL: raw.hasEOL,
+    });
+  }
+  page.cleanup();
+  const elements = groupLines(items).map(lineElement);
+  const slide: Slide = {
+    index: pageNumber,
+    title: pageTitle(elements, viewport.height),
+    visible_text: elements.map((element) => element.text).join('\n'),
+    notes: '',
+    elements,
+  };
+  return { slide, width: viewport.width, height: viewport.height };
+}
+
+/** The warning for pages without a text layer (all of them: an image-only PDF). */
+function textlessWarning(textless: number[], pageCount: number): string {
+  return textless.length === pageCount
+    ? 'no page has a text layer (image-only PDF): visible text is empty; judge it in image mode'
+    : `page${textless.length === 1 ? '' : 's'} ${describePages(textless)} ha${textless.length === 1 ? 's' : 've'} no text layer`;
+}
+
+/**
+ * Reads a PDF deck page by page through unpdf (pdfjs): text items with positions (points, top-left
+ * origin after the page's viewport transform, so rotation and crop boxes are honoured) and font sizes.
+ */
+export async function readPdfDeck(
+  bytes: Uint8Array,
+  deckPath: string,
+  options: ReadPdfOptions,
+): Promise<Deck> {
+  const document = await openPdf(bytes, deckPath);
   try {
     const pageCount = document.numPages;
     if (pageCount > options.maxPages) {
@@ -159,45 +205,15 @@ export async function readPdfDeck(
     let width: number | null = null;
     let height: number | null = null;
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
-      const page = await document.getPage(pageNumber);
-      const viewport = page.getViewport({ scale: 1 });
+      const page = await readPdfPage(document, pageNumber);
       if (pageNumber === 1) {
-        width = round2(viewport.width);
-        height = round2(viewport.height);
+        width = round2(page.width);
+        height = round2(page.height);
       }
-      const content = await page.getTextContent();
-      const items: PositionedText[] = [];
-      for (const raw of content.items) {
-        if (!('str' in raw)) continue;
-        const matrix = multiply(viewport.transform as Matrix, raw.transform as Matrix);
-        const fontSize = Math.hypot(matrix[2], matrix[3]) || Math.hypot(matrix[0], matrix[1]);
-        items.push({
-          str: raw.str,
-          x: matrix[4],
-          baseline: matrix[5],
-          width: raw.width,
-          fontSize,
-          hasEOL: raw.hasEOL,
-        });
-      }
-      page.cleanup();
-      const elements = groupLines(items).map(lineElement);
-      if (elements.length === 0) textless.push(pageNumber);
-      slides.push({
-        index: pageNumber,
-        title: pageTitle(elements, viewport.height),
-        visible_text: elements.map((element) => element.text).join('\n'),
-        notes: '',
-        elements,
-      });
+      if (page.slide.elements.length === 0) textless.push(pageNumber);
+      slides.push(page.slide);
     }
-    if (textless.length > 0) {
-      warnings.push(
-        textless.length === pageCount
-          ? 'no page has a text layer (image-only PDF): visible text is empty; judge it in image mode'
-          : `page${textless.length === 1 ? '' : 's'} ${describePages(textless)} ha${textless.length === 1 ? 's' : 've'} no text layer`,
-      );
-    }
+    if (textless.length > 0) warnings.push(textlessWarning(textless, pageCount));
     if (pageCount === 0) warnings.push('the PDF has no pages');
     return {
       deck_path: deckPath,
