@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { emptyProbeBankWarnings, plural, RunLayout } from '@xsb/core';
-import { DEFAULT_BATCH_SIZE, runEvaluation } from '@xsb/eval';
+import { DEFAULT_BATCH_SIZE, type EvaluationRunResult, runEvaluation } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
+import type { CliContext } from '../cli-context';
 import {
   addBatchFlags,
   type BatchFlags,
@@ -107,41 +108,7 @@ export const evalCommand: CommandModule = {
         const dataDir = resolve(context.io.cwd, config.dataDir);
         const retest =
           repeats > 1 ? await evaluationRetestOf(outcome, { dataDir, run: config.run, repeats }) : null;
-        const rows = outcome.results.map((r) => ({
-          system: r.job.system,
-          condition: r.job.condition,
-          audience: r.job.audience,
-          case: r.job.caseLabel,
-          outcome: r.outcome,
-          judged_batches: r.judgedBatches,
-          reused_batches: r.reusedBatches,
-          error: r.error ?? null,
-        }));
-        const failures = outcome.discoveryFailures.map((f) => ({ where: f.where, error: f.error.message }));
-        if (flags.json)
-          context.printJson({
-            judge: outcome.judge,
-            jobs: rows,
-            discovery_failures: failures,
-            ...(retest ? { retest: retest.retest, retest_file: retest.file } : {}),
-          });
-        else {
-          for (const row of rows)
-            context.print(
-              `${row.outcome.padEnd(9)} ${row.system}/${row.condition}/${row.audience}/${row.case}` +
-                (row.error
-                  ? `: ${row.error}`
-                  : ` (${plural(row.judged_batches, 'batch', 'batches')} judged, ${row.reused_batches} reused)`),
-            );
-          for (const failure of failures) context.print(`failed    ${failure.error}`);
-          // A deck folder that yields no job is a failure too: "3/3 jobs done" beside 3 of them misleads.
-          const failed = rows.filter((r) => r.outcome === 'failed').length + failures.length;
-          const total = rows.length + failures.length;
-          context.print(
-            `${total - failed}/${plural(total, 'job')} done${failed > 0 ? `, ${failed} failed,` : ''} with judge ${outcome.judge}`,
-          );
-          if (retest) printRetest(context, retest.retest, retest.file);
-        }
+        const { rows, failures } = printEvalOutcome(context, outcome, retest, flags.json ?? false);
         for (const line of await emptyProbeBankWarnings(
           layout,
           rows.map((row) => row.case),
@@ -152,3 +119,48 @@ export const evalCommand: CommandModule = {
       });
   },
 };
+
+/** Prints the job rows (or the JSON) of an evaluation run; returns them for the exit code. */
+function printEvalOutcome(
+  context: CliContext,
+  outcome: EvaluationRunResult,
+  retest: Awaited<ReturnType<typeof evaluationRetestOf>> | null,
+  json: boolean,
+) {
+  const rows = outcome.results.map((r) => ({
+    system: r.job.system,
+    condition: r.job.condition,
+    audience: r.job.audience,
+    case: r.job.caseLabel,
+    outcome: r.outcome,
+    judged_batches: r.judgedBatches,
+    reused_batches: r.reusedBatches,
+    error: r.error ?? null,
+  }));
+  const failures = outcome.discoveryFailures.map((f) => ({ where: f.where, error: f.error.message }));
+  if (json)
+    context.printJson({
+      judge: outcome.judge,
+      jobs: rows,
+      discovery_failures: failures,
+      ...(retest ? { retest: retest.retest, retest_file: retest.file } : {}),
+    });
+  else {
+    for (const row of rows)
+      context.print(
+        `${row.outcome.padEnd(9)} ${row.system}/${row.condition}/${row.audience}/${row.case}` +
+          (row.error
+            ? `: ${row.error}`
+            : ` (${plural(row.judged_batches, 'batch', 'batches')} judged, ${row.reused_batches} reused)`),
+      );
+    for (const failure of failures) context.print(`failed    ${failure.error}`);
+    // A deck folder that yields no job is a failure too: "3/3 jobs done" beside 3 of them misleads.
+    const failed = rows.filter((r) => r.outcome === 'failed').length + failures.length;
+    const total = rows.length + failures.length;
+    context.print(
+      `${total - failed}/${plural(total, 'job')} done${failed > 0 ? `, ${failed} failed,` : ''} with judge ${outcome.judge}`,
+    );
+    if (retest) printRetest(context, retest.retest, retest.file);
+  }
+  return { rows, failures };
+}
