@@ -122,12 +122,8 @@ async function refuseUnquotedClassKeys(file: string): Promise<void> {
   }
 }
 
-/**
- * Loads one PresentBench leaf case as a rubric instance. Keys of the case's
- * `generation_task/judge_prompt.json` override the domain's `common_judge_prompt.json`, exactly as
- * `load_judge_prompt` merges them; class weights come from `<domain>/judge_weights.yaml`.
- */
-export async function loadPresentBenchCase(dataRoot: string, caseDir: string): Promise<RubricInstance> {
+/** Where a case's files are: its domain (checked), its prompt, the domain's prompt and weights. */
+function caseFiles(dataRoot: string, caseDir: string) {
   const root = resolve(dataRoot);
   const dir = resolve(caseDir);
   const caseRelative = relative(root, dir).split(sep).join('/');
@@ -137,11 +133,17 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
       file: dir,
     });
   }
-  const promptFile = join(dir, 'generation_task', 'judge_prompt.json');
-  const commonFile = join(root, domain, 'common_judge_prompt.json');
-  const weightsFile = join(root, domain, 'judge_weights.yaml');
+  const files = {
+    dir,
+    caseRelative,
+    domain: domain as RubricCategory,
+    prompt: join(dir, 'generation_task', 'judge_prompt.json'),
+    common: join(root, domain, 'common_judge_prompt.json'),
+    weights: join(root, domain, 'judge_weights.yaml'),
+    instruction: join(dir, 'generation_task', 'instructions.md'),
+  };
   // judge.py stops on both (FileNotFoundError): never an empty prompt or equal weights in silence.
-  for (const required of [commonFile, weightsFile]) {
+  for (const required of [files.common, files.weights]) {
     if (!existsSync(required)) {
       throw new InputError(
         `missing ${basename(required)}: every PresentBench domain folder needs it (judge.py stops without it)`,
@@ -149,13 +151,19 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
       );
     }
   }
-  const caseJson = await readJsonObject(promptFile);
-  const commonJson = await readJsonObject(commonFile);
+  return files;
+}
+
+type CaseFiles = ReturnType<typeof caseFiles>;
+
+/** The case's judge prompt over the domain's, key by key (`load_judge_prompt`'s `_get_merged`). */
+async function mergedJudgePrompt(files: CaseFiles) {
+  const caseJson = await readJsonObject(files.prompt);
+  const commonJson = await readJsonObject(files.common);
   const merged = (key: string): { value: unknown; file: string } =>
     key in caseJson
-      ? { value: caseJson[key], file: promptFile }
-      : { value: commonJson[key], file: commonFile };
-
+      ? { value: caseJson[key], file: files.prompt }
+      : { value: commonJson[key], file: files.common };
   const prefix = (key: string): string => {
     const { value, file } = merged(key);
     if (typeof value !== 'string' || value.length === 0) {
@@ -167,12 +175,19 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
     const { value, file } = merged(key);
     if (!Array.isArray(value)) {
       throw new InputError(`"${key}" must be a list (missing from the case and the domain judge prompt?)`, {
-        file: value === undefined ? promptFile : file,
+        file: value === undefined ? files.prompt : file,
       });
     }
     return value.map((entry, index) => decodePresentBenchItem(entry, { file, key: `${key}[${index}]` }));
   };
+  return { prefix, list };
+}
 
+/** The five checklists; the per-slide (fidelity) items must be questions. */
+function checklistsOf(
+  list: (key: (typeof CHECKLIST_KEYS)[number]) => RubricChecklistItem[],
+  promptFile: string,
+): RubricInstance['checklists'] {
   const [fundamentals, design, completeness, correctness, fidelityItems] = CHECKLIST_KEYS.map(list) as [
     RubricChecklistItem[],
     RubricChecklistItem[],
@@ -188,37 +203,48 @@ export async function loadPresentBenchCase(dataRoot: string, caseDir: string): P
     }
     return item;
   });
+  return { fundamentals, design, completeness, correctness, fidelity };
+}
 
-  const instructionFile = join(dir, 'generation_task', 'instructions.md');
-  const instruction = existsSync(instructionFile) ? await readUtf8Text(instructionFile) : '';
-  const slideRange = slideRangeOf(fundamentals, instruction);
+/**
+ * Loads one PresentBench leaf case as a rubric instance. Keys of the case's
+ * `generation_task/judge_prompt.json` override the domain's `common_judge_prompt.json`, exactly as
+ * `load_judge_prompt` merges them; class weights come from `<domain>/judge_weights.yaml`.
+ */
+export async function loadPresentBenchCase(dataRoot: string, caseDir: string): Promise<RubricInstance> {
+  const files = caseFiles(dataRoot, caseDir);
+  const { prefix, list } = await mergedJudgePrompt(files);
+  const checklists = checklistsOf(list, files.prompt);
+  const instruction = existsSync(files.instruction) ? await readUtf8Text(files.instruction) : '';
+  const slideRange = slideRangeOf(checklists.fundamentals, instruction);
   if (!slideRange) {
     throw new InputError(
       'no slide range: neither a check_slide_count item nor "N-M slides" in instructions.md',
-      { file: promptFile },
+      { file: files.prompt },
     );
   }
-  const weights = await readPresentBenchWeights(weightsFile);
-  await refuseUnquotedClassKeys(weightsFile);
-  const materials = findMaterialFiles(dir);
-  if (materials.length === 0) throw new InputError('no material.md|pdf or material_N.md|pdf', { file: dir });
+  const weights = await readPresentBenchWeights(files.weights);
+  await refuseUnquotedClassKeys(files.weights);
+  const materials = findMaterialFiles(files.dir);
+  if (materials.length === 0)
+    throw new InputError('no material.md|pdf or material_N.md|pdf', { file: files.dir });
 
   return {
-    id: caseRelative,
-    category: domain as RubricCategory,
+    id: files.caseRelative,
+    category: files.domain,
     language: detectInstructionLanguage(instruction),
     materials,
     instruction,
     slideRange,
-    truncateTo: truncationOf(fundamentals),
+    truncateTo: truncationOf(checklists.fundamentals),
     prefixes: {
       materialIndependent: prefix('material_independent_prefix'),
       materialDependent: prefix('material_dependent_prefix'),
     },
-    checklists: { fundamentals, design, completeness, correctness, fidelity },
+    checklists,
     weights,
     requireSourceAttribution: detectSourceAttributionRequirement(instruction),
-    origin: dir,
+    origin: files.dir,
   };
 }
 

@@ -163,6 +163,76 @@ function scoreSection(
   return { total, classInfo };
 }
 
+const percentOf = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
+const weightOf = (section: Mapping, key: unknown): number => pyFloat(pyGet(section, key) ?? 0) ?? 0;
+
+/** A section's weight map (`weights.get(section, {})`). */
+function sectionWeightsOf(allWeights: Mapping, name: string, file: string | undefined): Mapping {
+  return mappingAt(pyHasKey(allWeights, name) ? pyGet(allWeights, name) : {}, `weights ${name}`, 'get', file);
+}
+
+/** scoring.py sums every entry of a section's weight map, a `total` entry included. */
+function sectionMax(section: Mapping, name: string, file: string | undefined): number {
+  return sum(pyItems(section).map(([key, value]) => floatAt(value, `weights ${name} → ${pyStr(key)}`, file)));
+}
+
+interface WeightedClass {
+  name: string;
+  info: ClassInfo;
+  weight: number;
+}
+
+/** Every class of a section with its weight, named `<section>_<class>`. */
+function weightedClasses(section: string, classInfo: ClassInfo[], weights: Mapping): WeightedClass[] {
+  return classInfo.map((info) => ({
+    name: `${section}_${pyStr(info.key)}`,
+    info,
+    weight: weightOf(weights, info.key),
+  }));
+}
+
+/** The weighted mean with each class left out in turn. */
+function leaveOneOutOf(all: WeightedClass[]): Record<string, { weighted_arithmetic_mean_percent: number }> {
+  const leaveOneOut: Record<string, { weighted_arithmetic_mean_percent: number }> = {};
+  for (const removed of all) {
+    const kept = all.filter((entry) => entry.name !== removed.name);
+    leaveOneOut[removed.name] = {
+      weighted_arithmetic_mean_percent: percentOf(
+        sum(kept.map((entry) => entry.info.score)),
+        sum(kept.map((entry) => entry.weight)),
+      ),
+    };
+  }
+  return leaveOneOut;
+}
+
+/** One section of the score tree. */
+function sectionTree(
+  scored: { total: number; classInfo: ClassInfo[] },
+  max: number,
+  sectionWeights: Mapping,
+  overallMax: number,
+): PresentBenchSectionTree {
+  const { classInfo } = scored;
+  return {
+    weighted_arithmetic_mean_percent: percentOf(scored.total, max),
+    yes_count: sum(classInfo.map((entry) => entry.yes_count)),
+    valid_count: sum(classInfo.map((entry) => entry.valid_count)),
+    weight_percent: percentOf(max, overallMax),
+    classes: Object.fromEntries(
+      classInfo.map((entry) => [
+        `class_${pyStr(entry.key)}`,
+        {
+          weight_percent: percentOf(weightOf(sectionWeights, entry.key), overallMax),
+          score_percent: percentOf(entry.score, entry.max_score),
+          yes_count: entry.yes_count,
+          valid_count: entry.valid_count,
+        },
+      ]),
+    ),
+  };
+}
+
 /** `compute_scores` + `_build_tree_data`: section and overall weighted means, leave-one-out per class. */
 export function scorePresentBenchResult(
   result: PresentBenchResult,
@@ -175,20 +245,11 @@ export function scorePresentBenchResult(
     unanswered: options.unanswered ?? 'fail',
     ...(file ? { file } : {}),
   } as const;
+  // The steps run in scoring.py's order, so the same malformed file raises at the same place.
   const combined = mappingAt(result, 'the result file', 'get', file);
   const allWeights = mappingAt(weights, 'the weights file', 'get', file);
-  const miWeights = mappingAt(
-    pyHasKey(allWeights, 'material_independent') ? pyGet(allWeights, 'material_independent') : {},
-    'weights material_independent',
-    'get',
-    file,
-  );
-  const mdWeights = mappingAt(
-    pyHasKey(allWeights, 'material_dependent') ? pyGet(allWeights, 'material_dependent') : {},
-    'weights material_dependent',
-    'get',
-    file,
-  );
+  const miWeights = sectionWeightsOf(allWeights, 'material_independent', file);
+  const mdWeights = sectionWeightsOf(allWeights, 'material_dependent', file);
   const mi = scoreSection(
     'material_independent',
     pyGet(combined, 'material_independent') ?? null,
@@ -201,67 +262,20 @@ export function scorePresentBenchResult(
     mdWeights,
     settings,
   );
-  // scoring.py sums every entry of a section's weight map, a `total` entry included.
-  const sectionMax = (section: Mapping, name: string): number =>
-    sum(pyItems(section).map(([key, value]) => floatAt(value, `weights ${name} → ${pyStr(key)}`, file)));
-  const miMax = sectionMax(miWeights, 'material_independent');
-  const mdMax = sectionMax(mdWeights, 'material_dependent');
+  const miMax = sectionMax(miWeights, 'material_independent', file);
+  const mdMax = sectionMax(mdWeights, 'material_dependent', file);
   const overallMax = pyHasKey(allWeights, 'total')
     ? floatAt(pyGet(allWeights, 'total'), 'weights total', file)
     : miMax + mdMax;
-  const percent = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
-  const weightOf = (section: Mapping, key: unknown): number => pyFloat(pyGet(section, key) ?? 0) ?? 0;
-
-  const all = [
-    ...mi.classInfo.map((info) => ({
-      name: `material_independent_${pyStr(info.key)}`,
-      info,
-      weight: weightOf(miWeights, info.key),
-    })),
-    ...md.classInfo.map((info) => ({
-      name: `material_dependent_${pyStr(info.key)}`,
-      info,
-      weight: weightOf(mdWeights, info.key),
-    })),
-  ];
-  const leaveOneOut: Record<string, { weighted_arithmetic_mean_percent: number }> = {};
-  for (const removed of all) {
-    const kept = all.filter((entry) => entry.name !== removed.name);
-    leaveOneOut[removed.name] = {
-      weighted_arithmetic_mean_percent: percent(
-        sum(kept.map((entry) => entry.info.score)),
-        sum(kept.map((entry) => entry.weight)),
-      ),
-    };
-  }
-
-  const section = (
-    classInfo: ClassInfo[],
-    sectionTotal: number,
-    max: number,
-    sectionWeights: Mapping,
-  ): PresentBenchSectionTree => ({
-    weighted_arithmetic_mean_percent: percent(sectionTotal, max),
-    yes_count: sum(classInfo.map((entry) => entry.yes_count)),
-    valid_count: sum(classInfo.map((entry) => entry.valid_count)),
-    weight_percent: percent(max, overallMax),
-    classes: Object.fromEntries(
-      classInfo.map((entry) => [
-        `class_${pyStr(entry.key)}`,
-        {
-          weight_percent: percent(weightOf(sectionWeights, entry.key), overallMax),
-          score_percent: percent(entry.score, entry.max_score),
-          yes_count: entry.yes_count,
-          valid_count: entry.valid_count,
-        },
-      ]),
-    ),
-  });
-  const miTree = section(mi.classInfo, mi.total, miMax, miWeights);
-  const mdTree = section(md.classInfo, md.total, mdMax, mdWeights);
+  const leaveOneOut = leaveOneOutOf([
+    ...weightedClasses('material_independent', mi.classInfo, miWeights),
+    ...weightedClasses('material_dependent', md.classInfo, mdWeights),
+  ]);
+  const miTree = sectionTree(mi, miMax, miWeights, overallMax);
+  const mdTree = sectionTree(md, mdMax, mdWeights, overallMax);
   return {
     total: {
-      weighted_arithmetic_mean_percent: percent(mi.total + md.total, overallMax),
+      weighted_arithmetic_mean_percent: percentOf(mi.total + md.total, overallMax),
       yes_count: miTree.yes_count + mdTree.yes_count,
       valid_count: miTree.valid_count + mdTree.valid_count,
       leave_one_out_analysis: leaveOneOut,
