@@ -8,7 +8,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 /** Workspace packages resolve to their sources, so `pnpm test` needs no build. */
 function workspaceAliases(): Array<{ find: string; replacement: string }> {
   const aliases: Array<{ find: string; replacement: string }> = [];
-  // Apps too (`@xsb/api` is imported by the CLI's `xsb serve`), named like packages: `@xsb/<folder>`.
+  // Apps too, named like packages: `@xsb/<folder>`.
   const folders = ['packages', 'apps'].flatMap((group) =>
     readdirSync(join(root, group)).map((name) => ({ group, name })),
   );

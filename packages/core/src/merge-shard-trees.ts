@@ -247,13 +247,36 @@ export async function mergeShardTrees(options: MergeShardTreesOptions): Promise<
   const shards = checkTrees(into, options.shards);
   for (const shard of shards) await requireDirectory(shard, 'shard folder', false);
   const intoExists = await requireDirectory(into, '--into', true);
-  const rules = options.appendOnly ?? DEFAULT_APPEND_ONLY_RULES;
-  const combiners = options.combiners ?? [];
-
   const parts = new Map<string, MergePart[]>();
   const skipped = new Set<string>();
   for (const tree of intoExists ? [into, ...shards] : shards) await walkTree(tree, parts, skipped);
   const paths = [...parts.keys()].sort(compareCodePoints);
+  checkFileFolderClashes(paths, parts);
+  const sorted = await agreeOnCopies(paths, parts, options.appendOnly ?? DEFAULT_APPEND_ONLY_RULES, into);
+  const combining = await combineShardFiles(sorted.agreed, options.combiners ?? [], into);
+  const writes = combining.writes;
+  const concatenated: MergeReport['concatenated'] = [];
+  let identical = sorted.identical;
+  for (const [path, rule] of sorted.appendOnly) {
+    const result = await concatenate(parts.get(path)!, into, rule);
+    concatenated.push({ path, lines: result.lines, added: result.added });
+    if (result.added !== 0 || !parts.get(path)!.some((part) => part.tree === into))
+      writes.push({ path, bytes: Buffer.from(result.text) });
+    else identical += 1;
+  }
+  for (const [path, part] of sorted.agreed) if (part.tree !== into) writes.push({ path, from: part.file });
+  await writeMerged(into, writes, combining.removals);
+  return {
+    written: writes.length,
+    identical,
+    concatenated,
+    combined: combining.combined,
+    skipped: [...skipped].sort(compareCodePoints),
+  };
+}
+
+/** A file of one tree where another tree needs a folder of the same path is a conflict. */
+function checkFileFolderClashes(paths: readonly string[], parts: ReadonlyMap<string, MergePart[]>): void {
   for (const path of paths) {
     const segments = path.split('/');
     for (let i = 1; i < segments.length; i += 1) {
@@ -265,9 +288,19 @@ export async function mergeShardTrees(options: MergeShardTreesOptions): Promise<
         ]);
     }
   }
+}
 
+/**
+ * Sorts the paths into append-only files and the rest, whose copies must hold the same bytes in
+ * every tree (else a conflict): `agreed` has one copy per such path (the `into` one where it exists).
+ */
+async function agreeOnCopies(
+  paths: readonly string[],
+  parts: ReadonlyMap<string, MergePart[]>,
+  rules: readonly AppendOnlyRule[],
+  into: string,
+) {
   const conflicts: string[] = [];
-  /** One part per path that is not append-only: the bytes every tree agrees on. */
   const agreed = new Map<string, MergePart>();
   const appendOnly = new Map<string, AppendOnlyRule>();
   let identical = 0;
@@ -288,31 +321,47 @@ export async function mergeShardTrees(options: MergeShardTreesOptions): Promise<
     }
   }
   if (conflicts.length > 0) throw conflictError(conflicts);
+  return { agreed, appendOnly, identical };
+}
 
+interface MergeWrite {
+  path: string;
+  bytes?: Uint8Array;
+  from?: string;
+}
+
+/**
+ * Groups the agreed parts by the file a combiner makes of them; a group that makes a whole becomes
+ * that file (the parts leave `agreed`, and `into`'s own parts are to be removed). An `into` that
+ * already holds the combined file must hold the same bytes.
+ */
+async function combineShardFiles(
+  agreed: Map<string, MergePart>,
+  combiners: readonly ShardFileCombiner[],
+  into: string,
+) {
   const byTarget = new Map<string, { combiner: ShardFileCombiner; parts: MergePart[] }>();
   for (const [path, part] of agreed) {
-    for (const combiner of combiners) {
-      const target = combiner.targetOf(path);
-      if (target === undefined) continue;
-      const group = byTarget.get(target) ?? { combiner, parts: [] };
-      group.parts.push(part);
-      byTarget.set(target, group);
-      break;
-    }
+    const combiner = combiners.find((candidate) => candidate.targetOf(path) !== undefined);
+    if (!combiner) continue;
+    const target = combiner.targetOf(path)!;
+    const group = byTarget.get(target) ?? { combiner, parts: [] };
+    group.parts.push(part);
+    byTarget.set(target, group);
   }
-  const writes: Array<{ path: string; bytes?: Uint8Array; from?: string }> = [];
+  const conflicts: string[] = [];
+  const writes: MergeWrite[] = [];
   const removals: string[] = [];
   const combined: MergeReport['combined'] = [];
   for (const [target, group] of [...byTarget].sort(([a], [b]) => compareCodePoints(a, b))) {
     const bytes = await group.combiner.combine(target, group.parts);
     if (bytes === undefined) continue;
     const existing = agreed.get(target);
-    if (existing) {
-      if (Buffer.compare(await readFile(existing.file), Buffer.from(bytes)) !== 0)
-        conflicts.push(
-          `${target}: ${existing.file} differs from what its shard parts (${group.parts.map((p) => p.file).join(', ')}) combine to`,
-        );
-    } else writes.push({ path: target, bytes });
+    if (!existing) writes.push({ path: target, bytes });
+    else if (Buffer.compare(await readFile(existing.file), Buffer.from(bytes)) !== 0)
+      conflicts.push(
+        `${target}: ${existing.file} differs from what its shard parts (${group.parts.map((p) => p.file).join(', ')}) combine to`,
+      );
     for (const part of group.parts) {
       agreed.delete(part.path);
       if (part.tree === into) removals.push(part.file);
@@ -320,20 +369,11 @@ export async function mergeShardTrees(options: MergeShardTreesOptions): Promise<
     combined.push({ path: target, parts: group.parts.map((part) => part.path) });
   }
   if (conflicts.length > 0) throw conflictError(conflicts);
+  return { writes, removals, combined };
+}
 
-  const concatenated: MergeReport['concatenated'] = [];
-  for (const [path, rule] of appendOnly) {
-    const result = await concatenate(parts.get(path)!, into, rule);
-    concatenated.push({ path, lines: result.lines, added: result.added });
-    if (result.added !== 0 || !parts.get(path)!.some((part) => part.tree === into))
-      writes.push({ path, bytes: Buffer.from(result.text) });
-    else identical += 1;
-  }
-  for (const [path, part] of agreed) {
-    if (part.tree === into) continue;
-    writes.push({ path, from: part.file });
-  }
-
+/** Writes in path order, each atomically, then removes the parts a combined file replaced. */
+async function writeMerged(into: string, writes: MergeWrite[], removals: readonly string[]): Promise<void> {
   writes.sort((a, b) => compareCodePoints(a.path, b.path));
   for (const write of writes) {
     const to = join(into, ...write.path.split('/'));
@@ -341,11 +381,4 @@ export async function mergeShardTrees(options: MergeShardTreesOptions): Promise<
     else await copyAtomic(write.from!, to);
   }
   for (const file of removals) await rm(file, { force: true });
-  return {
-    written: writes.length,
-    identical,
-    concatenated,
-    combined,
-    skipped: [...skipped].sort(compareCodePoints),
-  };
 }

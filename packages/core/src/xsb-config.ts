@@ -163,7 +163,7 @@ const generatorConfigSchema = z.strictObject({
 export type GeneratorConfig = z.infer<typeof generatorConfigSchema>;
 /**
  * The HTTP API (`xsb serve`, `xsb worker`). Tokens appear here only as the sha256 of the token, so a
- * config file never holds a secret; the tokens themselves come from `XSB_API_TOKENS` (see `@xsb/api`).
+ * config file never holds a secret; the tokens themselves come from `XSB_API_TOKENS` (see `@xsb/server`).
  */
 const apiConfigSchema = z
   .strictObject({

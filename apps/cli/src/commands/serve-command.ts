@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createBatchedLineWriter, plural, UsageError, type XsbConfig } from '@xsb/core';
+import type { ServedApi } from '@xsb/server';
 import type { CliContext } from '../cli-context';
 import { configFlags, integerFlag, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
@@ -117,61 +118,76 @@ export const serveCommand: CommandModule = {
         'failed authentications per minute and client address before 429 (default 30)',
       )
       .option('--insecure-local', 'serve without tokens (only on a loopback host)')
-      .action(async (flags: ServeFlags) => {
-        const settings = jobProcessSettings(context, flags, 0);
-        const { config } = settings;
-        const port = integerFlag('--port', flags.port, 8787, 0);
-        if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-        const bodyLimitMb = integerFlag('--body-limit', flags.bodyLimit, config.api.bodyLimitMb, 1);
-        const rateLimit = integerFlag('--rate-limit', flags.rateLimit, config.api.rateLimitPerMinute, 1);
-        const processes = integerFlag('--processes', flags.processes, config.api.processes, 1);
-        const authRateLimit = integerFlag('--auth-rate-limit', flags.authRateLimit, 30, 1);
-        const api = await import('@xsb/api');
-        // A line per request: batched, or a busy server spends more on writing its log than on answering.
-        const logWriter = createBatchedLineWriter((text) => context.io.stderr.write(text));
-        // Each line is one JSON object (pino), written as it comes.
-        const log = (line: string) => logWriter.line(line);
-        try {
-          const tokens = api.mergeTokens(
-            api.parseTokenList(settings.env[api.TOKENS_VARIABLE]),
-            api.tokensFromConfig(config.api.tokens),
-          );
-          const served = await api.serveApiProcesses({
-            processes,
-            dataDir: settings.dataDir,
-            host: flags.host ?? '127.0.0.1',
-            port,
-            ...(settings.queue ? { queue: settings.queue } : {}),
-            workers: settings.workers,
-            drainTimeoutMs: settings.drainTimeoutMs,
-            leaseMs: settings.leaseMs,
-            tokens,
-            insecureLocal: flags.insecureLocal ?? false,
-            ...settings.judge,
-            bodyLimitBytes: bodyLimitMb * 1_000_000,
-            rateLimitPerMinute: rateLimit,
-            authFailuresPerMinute: authRateLimit,
-            ...(config.api.systems ? { systems: config.api.systems } : {}),
-            log,
-          });
-          if (served.role === 'member') {
-            await untilSignal(served.shutdown, { holdRepeats: true });
-            return;
-          }
-          context.print(
-            `xsb serve: listening on ${served.url} (${served.role === 'primary' ? `${processes} processes; ` : ''}OpenAPI at ${served.url}/openapi.json)`,
-          );
-          // A crash loop ends a cluster without a signal: its `closed` then rejects with the reason.
-          const result =
-            served.role === 'primary'
-              ? await Promise.race([untilSignal(served.shutdown), served.closed])
-              : await untilSignal(served.shutdown);
-          context.print(
-            `xsb serve: stopped (${plural(result.finished, 'job')} finished while draining, ${result.requeued.length} queued again)`,
-          );
-        } finally {
-          logWriter.flush();
-        }
-      });
+      .action((flags: ServeFlags) => serve(context, flags));
   },
 };
+
+/** The flags and config as `serveApiProcesses` options, tokens and log aside; usage errors before any work. */
+function serveOptions(context: CliContext, flags: ServeFlags) {
+  const settings = jobProcessSettings(context, flags, 0);
+  const { config } = settings;
+  const port = integerFlag('--port', flags.port, 8787, 0);
+  if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const bodyLimitMb = integerFlag('--body-limit', flags.bodyLimit, config.api.bodyLimitMb, 1);
+  return {
+    settings,
+    options: {
+      processes: integerFlag('--processes', flags.processes, config.api.processes, 1),
+      dataDir: settings.dataDir,
+      host: flags.host ?? '127.0.0.1',
+      port,
+      ...(settings.queue ? { queue: settings.queue } : {}),
+      workers: settings.workers,
+      drainTimeoutMs: settings.drainTimeoutMs,
+      leaseMs: settings.leaseMs,
+      insecureLocal: flags.insecureLocal ?? false,
+      ...settings.judge,
+      bodyLimitBytes: bodyLimitMb * 1_000_000,
+      rateLimitPerMinute: integerFlag('--rate-limit', flags.rateLimit, config.api.rateLimitPerMinute, 1),
+      authFailuresPerMinute: integerFlag('--auth-rate-limit', flags.authRateLimit, 30, 1),
+      ...(config.api.systems ? { systems: config.api.systems } : {}),
+    },
+  };
+}
+
+async function serve(context: CliContext, flags: ServeFlags): Promise<void> {
+  const { settings, options } = serveOptions(context, flags);
+  // Loaded here, not at the top: the server's dependencies (hono, BullMQ) would slow every other command's start.
+  const server = await import('@xsb/server');
+  // A line per request: batched, or a busy server spends more on writing its log than on answering.
+  const logWriter = createBatchedLineWriter((text) => context.io.stderr.write(text));
+  try {
+    const tokens = server.mergeTokens(
+      server.parseTokenList(settings.env[server.TOKENS_VARIABLE]),
+      server.tokensFromConfig(settings.config.api.tokens),
+    );
+    // Each line is one JSON object (pino), written as it comes.
+    const served = await server.serveApiProcesses({
+      ...options,
+      tokens,
+      log: (line) => logWriter.line(line),
+    });
+    await serveUntilStopped(context, served, options.processes);
+  } finally {
+    logWriter.flush();
+  }
+}
+
+/** Prints where it listens, waits for a signal (or a cluster's crash loop), prints how the drain went. */
+async function serveUntilStopped(context: CliContext, served: ServedApi, processes: number): Promise<void> {
+  if (served.role === 'member') {
+    await untilSignal(served.shutdown, { holdRepeats: true });
+    return;
+  }
+  context.print(
+    `xsb serve: listening on ${served.url} (${served.role === 'primary' ? `${processes} processes; ` : ''}OpenAPI at ${served.url}/openapi.json)`,
+  );
+  // A crash loop ends a cluster without a signal: its `closed` then rejects with the reason.
+  const result =
+    served.role === 'primary'
+      ? await Promise.race([untilSignal(served.shutdown), served.closed])
+      : await untilSignal(served.shutdown);
+  context.print(
+    `xsb serve: stopped (${plural(result.finished, 'job')} finished while draining, ${result.requeued.length} queued again)`,
+  );
+}

@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { StageEvent } from '@xsb/core';
 import { cancelJob, type StoredJob } from '@xsb/jobs';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import { ApiHttpError } from '../api-error';
 import {
   EvaluationResultSchema,
@@ -48,12 +49,21 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
   const { store } = options;
   // A job another token submitted is answered as missing: its existence is not the caller's to learn.
-  const mustGet = async (c: Context<ApiEnv>, id: string): Promise<StoredJob> => {
+  const mustGet: MustGetJob = async (c, id) => {
     const job = await store.get(id);
     if (!job || !ownsJob(c.get('principal'), job)) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
     return job;
   };
+  registerListJobs(app, options);
+  registerGetJob(app, mustGet);
+  registerJobResult(app, options, mustGet);
+  registerJobEvents(app, options, mustGet);
+  registerCancelJob(app, options, mustGet);
+}
 
+type MustGetJob = (c: Context<ApiEnv>, id: string) => Promise<StoredJob>;
+
+function registerListJobs(app: ApiApp, { store }: ApiAppOptions): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -78,7 +88,9 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       return c.json({ jobs: page.jobs.map(withLinks), next_cursor: page.nextCursor }, 200);
     },
   );
+}
 
+function registerGetJob(app: ApiApp, mustGet: MustGetJob): void {
   // The status poll is the hot path (a burst of clients polling): documented from its route, served by
   // a plain handler that checks the id with the schema's own pattern instead of an async zod parse.
   app.openAPIRegistry.registerPath(
@@ -97,7 +109,9 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
     if (!JOB_ID_PATTERN.test(id)) throw new ApiHttpError(400, 'invalid_field', 'field "id": is not a job id');
     return c.body(jobBody(await mustGet(c, id)), 200, { 'Content-Type': 'application/json' });
   });
+}
 
+function registerJobResult(app: ApiApp, { store }: ApiAppOptions, mustGet: MustGetJob): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -124,7 +138,9 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
       return c.json((await store.result(job.id)) as z.infer<typeof EvaluationResultSchema>, 200);
     },
   );
+}
 
+function registerJobEvents(app: ApiApp, options: ApiAppOptions, mustGet: MustGetJob): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -144,40 +160,50 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
     }),
     async (c) => {
       const first = await mustGet(c, c.req.valid('param').id);
-      const interval = options.eventsIntervalMs ?? 250;
-      return streamSSE(c, async (stream) => {
-        let aborted = false;
-        stream.onAbort(() => {
-          aborted = true;
-        });
-        let last = '';
-        let sequence = 0;
-        let job: StoredJob | undefined = first;
-        while (!aborted && job) {
-          const snapshot = JSON.stringify([job.status, job.progress, job.attempts, job.error]);
-          if (snapshot !== last) {
-            last = snapshot;
-            await stream.writeSSE({
-              event: 'job',
-              id: String(++sequence),
-              data: JSON.stringify(withLinks(job)),
-            });
-          }
-          if (TERMINAL.includes(job.status)) {
-            await stream.writeSSE({
-              event: 'end',
-              id: String(++sequence),
-              data: JSON.stringify({ status: job.status }),
-            });
-            break;
-          }
-          await stream.sleep(interval);
-          job = await store.get(first.id);
-        }
-      });
+      return streamSSE(c, (stream) => relayJob(stream, first, options));
     },
   );
+}
 
+/**
+ * Writes a `job` event at every change of the job (polled every `eventsIntervalMs`), a `stage` event
+ * for each stage event of its work as it is published in this process (`ApiAppOptions.events`), then
+ * `end`. The stage events published before the end are all written before it, in order.
+ */
+async function relayJob(stream: SSEStreamingApi, first: StoredJob, options: ApiAppOptions): Promise<void> {
+  const interval = options.eventsIntervalMs ?? 250;
+  let aborted = false;
+  const pending: StageEvent[] = [];
+  const unsubscribe = options.events?.subscribe(first.id, (event) => pending.push(event));
+  stream.onAbort(() => {
+    aborted = true;
+  });
+  let last = '';
+  let sequence = 0;
+  const write = (event: string, data: unknown) =>
+    stream.writeSSE({ event, id: String(++sequence), data: JSON.stringify(data) });
+  try {
+    let job: StoredJob | undefined = first;
+    while (!aborted && job) {
+      for (const event of pending.splice(0)) await write('stage', event);
+      const snapshot = JSON.stringify([job.status, job.progress, job.attempts, job.error]);
+      if (snapshot !== last) {
+        last = snapshot;
+        await write('job', withLinks(job));
+      }
+      if (TERMINAL.includes(job.status)) {
+        await write('end', { status: job.status });
+        break;
+      }
+      await stream.sleep(interval);
+      job = await options.store.get(first.id);
+    }
+  } finally {
+    unsubscribe?.();
+  }
+}
+
+function registerCancelJob(app: ApiApp, options: ApiAppOptions, mustGet: MustGetJob): void {
   app.openapi(
     createRoute({
       method: 'delete',
@@ -195,7 +221,7 @@ export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
     async (c) => {
       const { id } = c.req.valid('param');
       await mustGet(c, id);
-      const canceled = await cancelJob(store, options.dataDir, id);
+      const canceled = await cancelJob(options.store, options.dataDir, id);
       if (!canceled) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
       return c.json(withLinks(canceled.job), canceled.outcome === 'cancel_requested' ? 202 : 200);
     },

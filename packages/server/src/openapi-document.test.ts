@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { apiErrorSchema, apiJobListSchema, apiJobSchema, apiRunListSchema } from '@xsb/core';
 import { fixtureDeck } from '@xsb/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,13 +68,13 @@ describe('the OpenAPI document', () => {
       dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')),
       'bin/cli.js',
     );
-    const lint = spawnSync(
+    // Not spawnSync: blocking the event loop for the lint's seconds let the server's keep-alive timer
+    // close the client's idle connection unseen, and the next request met ECONNRESET.
+    const lint = await promisify(execFile)(
       process.execPath,
       [cli, 'lint', '--extends', 'recommended', '--format', 'json', file],
-      {
-        encoding: 'utf8',
-      },
-    );
+      { encoding: 'utf8' },
+    ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     const report = JSON.parse(lint.stdout) as {
       totals: { errors: number; warnings: number };
       problems: unknown[];

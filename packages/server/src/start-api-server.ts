@@ -11,6 +11,8 @@ import {
   type DrainResult,
   discardLines,
   heartbeatForLease,
+  type JobEventListener,
+  JobEvents,
   type JobRunner,
   type JobStore,
   openJobStore,
@@ -52,6 +54,8 @@ export interface StartApiServerOptions {
   diskRetry?: { attempts: number; delayMs: number };
   /** The systems the server takes decks of (config `api.systems`); unset: any portable name. */
   systems?: readonly string[];
+  /** Every stage event of the jobs this server's workers run, as its event streams relay them. */
+  onEvent?: JobEventListener;
 }
 
 export interface ApiServer {
@@ -125,76 +129,108 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     });
   await store.check();
-  let draining = false;
+  const state = { draining: false };
+  const events = new JobEvents();
   const app = createApiApp({
-    dataDir: options.dataDir,
+    ...appOptions(options),
     store,
-    tokens: options.tokens,
-    ...(options.insecureLocal ? { insecureLocal: true } : {}),
-    env: options.env,
     tmpDir,
-    ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
-    ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
-    ...(options.eventsIntervalMs ? { eventsIntervalMs: options.eventsIntervalMs } : {}),
-    ...(options.authFailuresPerMinute ? { authFailuresPerMinute: options.authFailuresPerMinute } : {}),
-    isDraining: () => draining,
+    isDraining: () => state.draining,
     logger,
-    ...(options.systems ? { systems: options.systems } : {}),
+    events,
   });
   const workers = options.workers ?? 2;
-  const runner: JobRunner | undefined =
-    workers > 0
-      ? startJobWorker({
-          store,
-          dataDir: options.dataDir,
-          concurrency: workers,
-          heartbeatMs: heartbeatForLease(options.leaseMs),
-          env: options.env,
-          ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-          ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-          ...(options.providers ? { providers: options.providers } : {}),
-          ...(options.diskRetry ? { diskRetry: options.diskRetry } : {}),
-          log,
-        })
-      : undefined;
-  const server = await new Promise<Server>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 }, () =>
-      resolve(started as Server),
-    ) as Server;
-    started.once('error', reject);
-  });
+  const onEvent: JobEventListener = (jobId, event) => {
+    events.publish(jobId, event);
+    options.onEvent?.(jobId, event);
+  };
+  const runner =
+    workers > 0 ? startJobWorker({ ...workerOptions(options, store, workers, log), onEvent }) : undefined;
+  const server = await listen(app.fetch, host, options.port ?? 8787);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 8787);
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  let shutting: Promise<DrainResult> | undefined;
   let resolveClosed!: (result: DrainResult) => void;
   const closed = new Promise<DrainResult>((resolve) => {
     resolveClosed = resolve;
   });
-  let shutting: Promise<DrainResult> | undefined;
   const shutdown = () => {
-    shutting ??= (async () => {
-      draining = true;
-      log(
-        `draining: new work is refused; waiting up to ${options.drainTimeoutMs ?? 30_000} ms for running jobs`,
-      );
-      const result = runner
-        ? await runner.drain(options.drainTimeoutMs ?? 30_000)
-        : { finished: 0, requeued: [] };
-      if (result.requeued.length > 0)
-        log(`checkpointed ${plural(result.requeued.length, 'running job')} as queued`);
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      if (!options.store) await store.close();
-      await rm(tmpDir, { recursive: true, force: true });
+    state.draining = true;
+    shutting ??= drainAndClose({ options, runner, server, store, tmpDir, log }).then((result) => {
       resolveClosed(result);
       return result;
-    })();
+    });
     return shutting;
   };
   log(
     `listening on http://${shownHost}:${port} (data ${options.dataDir}, ${store.backend} job store, ${plural(workers, 'worker')})`,
   );
   return { url: `http://${shownHost}:${port}`, port, store, shutdown, closed };
+}
+
+/** The app's settings taken from the server's options (store, temp folder, drain and log aside). */
+function appOptions(options: StartApiServerOptions) {
+  return {
+    dataDir: options.dataDir,
+    tokens: options.tokens,
+    ...(options.insecureLocal ? { insecureLocal: true } : {}),
+    env: options.env,
+    ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
+    ...(options.eventsIntervalMs ? { eventsIntervalMs: options.eventsIntervalMs } : {}),
+    ...(options.authFailuresPerMinute ? { authFailuresPerMinute: options.authFailuresPerMinute } : {}),
+    ...(options.systems ? { systems: options.systems } : {}),
+  };
+}
+
+function workerOptions(
+  options: StartApiServerOptions,
+  store: JobStore,
+  workers: number,
+  log: (line: string) => void,
+): Parameters<typeof startJobWorker>[0] {
+  return {
+    store,
+    dataDir: options.dataDir,
+    concurrency: workers,
+    heartbeatMs: heartbeatForLease(options.leaseMs),
+    env: options.env,
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
+    ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.diskRetry ? { diskRetry: options.diskRetry } : {}),
+    log,
+  };
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, host: string, port: number) {
+  return new Promise<Server>((resolve, reject) => {
+    const started = serve({ fetch, hostname: host, port }, () => resolve(started as Server)) as Server;
+    started.once('error', reject);
+  });
+}
+
+/** The drain: running jobs get the drain timeout, the rest are queued again; then the server closes. */
+async function drainAndClose(parts: {
+  options: StartApiServerOptions;
+  runner: JobRunner | undefined;
+  server: Server;
+  store: JobStore;
+  tmpDir: string;
+  log: (line: string) => void;
+}): Promise<DrainResult> {
+  const { options, runner, server, log } = parts;
+  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
+  log(`draining: new work is refused; waiting up to ${drainTimeoutMs} ms for running jobs`);
+  const result = runner ? await runner.drain(drainTimeoutMs) : { finished: 0, requeued: [] };
+  if (result.requeued.length > 0)
+    log(`checkpointed ${plural(result.requeued.length, 'running job')} as queued`);
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  if (!options.store) await parts.store.close();
+  await rm(parts.tmpDir, { recursive: true, force: true });
+  return result;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
+import { memberExit } from './api-process-cluster';
 
 const fixture = fileURLToPath(new URL('../fixtures/crashing-cluster.ts', import.meta.url));
 
@@ -32,4 +33,21 @@ describe('serveApiProcesses with --processes 2', () => {
       await cleanup();
     }
   }, 90_000);
+});
+
+describe('memberExit', () => {
+  const state = { stopping: false, starting: false, listened: true, recentRestarts: 1 };
+  it('ignores exits while the cluster stops', () => {
+    expect(memberExit({ ...state, stopping: true, starting: true, listened: false })).toBe('ignore');
+  });
+  it('fails the start when a member dies before it listened, while the cluster starts', () => {
+    expect(memberExit({ ...state, starting: true, listened: false })).toBe('start-failed');
+  });
+  it('replaces a member that had listened, even while a sibling is still starting', () => {
+    expect(memberExit({ ...state, starting: true })).toBe('replace');
+    expect(memberExit({ ...state, recentRestarts: 5 })).toBe('replace');
+  });
+  it('stops on the sixth crash within a minute', () => {
+    expect(memberExit({ ...state, recentRestarts: 6 })).toBe('crash-loop');
+  });
 });

@@ -12,13 +12,45 @@ export const REPORT_FILE = 'report.html';
 
 /** Runs under `<data>/runs/`: the list, a run's stage-7 summary, its HTML report where one was built. */
 export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
-  const layout = new RunLayout(options.dataDir);
-  const summaryFile = (run: string) => join(layout.summaryDir(run), 'summary.json');
-  const reportFile = (run: string) => join(layout.summaryDir(run), REPORT_FILE);
-  const mustExist = (run: string) => {
-    if (!existsSync(layout.runDir(run))) throw new ApiHttpError(404, 'not_found', `no run "${run}"`);
-  };
+  const files = new RunFiles(options.dataDir);
+  registerListRuns(app, files);
+  registerRunSummary(app, files);
+  registerRunReport(app, files);
+}
 
+/** Where a run's summary and report are, and the 404 of a run that is not there. */
+class RunFiles {
+  readonly layout: RunLayout;
+  constructor(readonly dataDir: string) {
+    this.layout = new RunLayout(dataDir);
+  }
+  summary(run: string): string {
+    return join(this.layout.summaryDir(run), 'summary.json');
+  }
+  report(run: string): string {
+    return join(this.layout.summaryDir(run), REPORT_FILE);
+  }
+  mustExist(run: string): void {
+    if (!existsSync(this.layout.runDir(run))) throw new ApiHttpError(404, 'not_found', `no run "${run}"`);
+  }
+  /** The run folders whose names are portable, in code-point order. */
+  async names(): Promise<string[]> {
+    const root = join(this.dataDir, 'runs');
+    if (!existsSync(root)) return [];
+    return (await readdir(root, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() && portableNameSchema.safeParse(entry.name).success)
+      .map((entry) => entry.name)
+      .sort(compareCodePoints);
+  }
+}
+
+const answer = <T extends z.ZodType>(description: string, type: string, schema: T) => ({
+  description,
+  headers: REQUEST_ID_HEADER,
+  content: { [type]: { schema } },
+});
+
+function registerListRuns(app: ApiApp, files: RunFiles): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -27,36 +59,23 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
       operationId: 'listRuns',
       security: [{ bearer: [] }],
       responses: {
-        200: {
-          description: 'the runs',
-          headers: REQUEST_ID_HEADER,
-          content: { 'application/json': { schema: RunListSchema } },
-        },
+        200: answer('the runs', 'application/json', RunListSchema),
         ...errorResponses(401, 403, 429),
       },
     }),
     async (c) => {
-      const root = join(options.dataDir, 'runs');
-      const names = existsSync(root)
-        ? (await readdir(root, { withFileTypes: true }))
-            .filter((entry) => entry.isDirectory() && portableNameSchema.safeParse(entry.name).success)
-            .map((entry) => entry.name)
-            .sort(compareCodePoints)
-        : [];
-      return c.json(
-        {
-          runs: names.map((run) => ({
-            run,
-            has_summary: existsSync(summaryFile(run)),
-            has_report: existsSync(reportFile(run)),
-            links: { summary: `/v1/runs/${run}/summary`, report: `/v1/runs/${run}/report` },
-          })),
-        },
-        200,
-      );
+      const runs = (await files.names()).map((run) => ({
+        run,
+        has_summary: existsSync(files.summary(run)),
+        has_report: existsSync(files.report(run)),
+        links: { summary: `/v1/runs/${run}/summary`, report: `/v1/runs/${run}/report` },
+      }));
+      return c.json({ runs }, 200);
     },
   );
+}
 
+function registerRunSummary(app: ApiApp, files: RunFiles): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -66,18 +85,14 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
       security: [{ bearer: [] }],
       request: { params: RunParam },
       responses: {
-        200: {
-          description: 'the summary',
-          headers: REQUEST_ID_HEADER,
-          content: { 'application/json': { schema: RunSummarySchema } },
-        },
+        200: answer('the summary', 'application/json', RunSummarySchema),
         ...errorResponses(400, 401, 403, 404, 429),
       },
     }),
     async (c) => {
       const { run } = c.req.valid('param');
-      mustExist(run);
-      const file = summaryFile(run);
+      files.mustExist(run);
+      const file = files.summary(run);
       if (!existsSync(file))
         throw new ApiHttpError(
           404,
@@ -91,7 +106,9 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
       return c.json(summary, 200);
     },
   );
+}
 
+function registerRunReport(app: ApiApp, files: RunFiles): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -101,18 +118,14 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
       security: [{ bearer: [] }],
       request: { params: RunParam },
       responses: {
-        200: {
-          description: 'the report',
-          headers: REQUEST_ID_HEADER,
-          content: { 'text/html': { schema: z.string() } },
-        },
+        200: answer('the report', 'text/html', z.string()),
         ...errorResponses(400, 401, 403, 404, 429),
       },
     }),
     async (c) => {
       const { run } = c.req.valid('param');
-      mustExist(run);
-      const file = reportFile(run);
+      files.mustExist(run);
+      const file = files.report(run);
       if (!existsSync(file)) throw new ApiHttpError(404, 'not_found', `run "${run}" has no HTML report`);
       c.header('X-Content-Type-Options', 'nosniff');
       const html = await readFile(file, 'utf8').catch((error: unknown) => {

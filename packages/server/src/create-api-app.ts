@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { type ApiScope, describeError } from '@xsb/core';
-import type { JobStore, JsonLogger } from '@xsb/jobs';
+import type { JobEvents, JobStore, JsonLogger } from '@xsb/jobs';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiHttpError, errorResponse, toApiError } from './api-error';
 import { type ApiToken, authenticate } from './api-tokens';
@@ -47,6 +47,11 @@ export interface ApiAppOptions {
   authFailuresPerMinute?: number;
   /** Polling interval of the job event stream (default 250 ms). */
   eventsIntervalMs?: number;
+  /**
+   * The stage events of the jobs this process runs (its runner's `onEvent`): a job's event stream
+   * relays them as `stage` events. Jobs run by other processes send only their `job` events.
+   */
+  events?: JobEvents;
   /** True while SIGTERM drains: new work is refused with 503. */
   isDraining?: () => boolean;
   /** The server log (JSON lines); default: none. */
