@@ -213,42 +213,12 @@ export async function runEvaluationJob(
   for (const [index, audience] of request.audiences.entries()) {
     context.signal.throwIfAborted();
     context.reportProgress({ phase: 'evaluating', done: index, total, message: audience });
-    const outcome = await runEvaluation({
-      dataDir,
-      run: request.run,
-      judge: judge.runtimeSpec,
-      filters: {
-        systems: [request.system],
-        conditions: [request.condition],
-        cases: [request.case],
-        audiences: [audience],
-      },
-      env: settings.env,
-      ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
-      ...(settings.noCache !== undefined ? { noCache: settings.noCache } : {}),
-      ...(limits ? { limits } : {}),
-    });
-    const mine = outcome.results.find((r) => r.job.deckFile === deckFile && r.job.audience === audience);
-    const discovery = outcome.discoveryFailures.find((f) => f.where === deckDir || f.where === deckFile);
-    const evaluationDir = layout.evaluationDir({
-      run: request.run,
-      system: request.system,
-      condition: request.condition,
-      audience,
-      caseLabel: request.case,
-    });
-    const metricsFile = join(evaluationDir, 'metrics.json');
-    const error =
-      mine?.error ??
-      discovery?.error.message ??
-      (mine ? null : `the deck ${dataRelative(dataDir, deckFile)} was not evaluated for ${audience}`);
-    evaluations.push({
-      audience,
-      outcome: mine && !error ? mine.outcome : 'failed',
-      evaluation_dir: dataRelative(dataDir, evaluationDir),
-      metrics: !error && existsSync(metricsFile) ? await readJson(metricsFile, metricsSchema) : null,
-      error,
-    });
+    evaluations.push(
+      await evaluateAudience(
+        { dataDir, request, judgeSpec: judge.runtimeSpec, deckFile, deckDir, settings, limits },
+        audience,
+      ),
+    );
   }
   context.reportProgress({ phase: 'done', done: total, total, message: null });
   const failed = evaluations.filter((e) => e.outcome === 'failed');
@@ -266,5 +236,57 @@ export async function runEvaluationJob(
     judge_kind: judge.kind,
     deck: { ...request.deck, path: dataRelative(dataDir, deckFile) },
     evaluations,
+  };
+}
+
+/** One audience of an accepted evaluation: `runEvaluation` filtered to the placed deck, and its outcome. */
+async function evaluateAudience(
+  input: {
+    dataDir: string;
+    request: ApiEvaluationRequest;
+    judgeSpec: string;
+    deckFile: string;
+    deckDir: string;
+    settings: JudgeSettings;
+    limits: ReturnType<typeof providerLimitsFor>;
+  },
+  audience: string,
+): Promise<ApiEvaluationResult['evaluations'][number]> {
+  const { dataDir, request, settings, deckFile, deckDir, limits } = input;
+  const outcome = await runEvaluation({
+    dataDir,
+    run: request.run,
+    judge: input.judgeSpec,
+    filters: {
+      systems: [request.system],
+      conditions: [request.condition],
+      cases: [request.case],
+      audiences: [audience],
+    },
+    env: settings.env,
+    ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
+    ...(settings.noCache !== undefined ? { noCache: settings.noCache } : {}),
+    ...(limits ? { limits } : {}),
+  });
+  const mine = outcome.results.find((r) => r.job.deckFile === deckFile && r.job.audience === audience);
+  const discovery = outcome.discoveryFailures.find((f) => f.where === deckDir || f.where === deckFile);
+  const evaluationDir = new RunLayout(dataDir).evaluationDir({
+    run: request.run,
+    system: request.system,
+    condition: request.condition,
+    audience,
+    caseLabel: request.case,
+  });
+  const metricsFile = join(evaluationDir, 'metrics.json');
+  const error =
+    mine?.error ??
+    discovery?.error.message ??
+    (mine ? null : `the deck ${dataRelative(dataDir, deckFile)} was not evaluated for ${audience}`);
+  return {
+    audience,
+    outcome: mine && !error ? mine.outcome : 'failed',
+    evaluation_dir: dataRelative(dataDir, evaluationDir),
+    metrics: !error && existsSync(metricsFile) ? await readJson(metricsFile, metricsSchema) : null,
+    error,
   };
 }
