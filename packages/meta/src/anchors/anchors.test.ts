@@ -7,7 +7,7 @@ import { runDemo } from '@xsb/eval';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomJudgeReply } from '../testing';
-import { checkAnchors } from './check-anchors';
+import { anchorVerdict, checkAnchors } from './check-anchors';
 import { freezeAnchors } from './freeze-anchors';
 
 let dir: string;
@@ -102,4 +102,23 @@ describe('drift anchors', () => {
     );
     expect((await anchorCheckPasses(join(dir, 'empty'), 'lexical')).reason).toMatch(/no anchor set/);
   }, 60_000);
+});
+
+describe('anchorVerdict', () => {
+  const judges = { checked: 'openai:new', frozen: 'openai:old' };
+  it('passes at kappa >= the minimum, falls back to raw agreement with one label, fails on no match', () => {
+    expect(anchorVerdict({ matched_items: 10, kappa: 0.8, raw: 0.9 }, 0.8, judges).passed).toBe(true);
+    const low = anchorVerdict({ matched_items: 10, kappa: 0.5, raw: 0.9 }, 0.8, judges);
+    expect(low).toEqual({
+      passed: false,
+      reason:
+        'kappa 0.500 < 0.8 over 10 items: judge openai:new does not reproduce the verdicts of openai:old',
+    });
+    expect(anchorVerdict({ matched_items: 4, kappa: null, raw: 1 }, 0.8, judges).passed).toBe(true);
+    expect(anchorVerdict({ matched_items: 4, kappa: null, raw: 0.75 }, 0.8, judges).passed).toBe(false);
+    expect(anchorVerdict({ matched_items: 0, kappa: null, raw: null }, 0.8, judges)).toEqual({
+      passed: false,
+      reason: 'no item of the anchors could be matched with the new verdicts',
+    });
+  });
 });

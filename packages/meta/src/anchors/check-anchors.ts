@@ -73,6 +73,73 @@ async function resolveAnchorSet(dataDir: string, id: string | undefined): Promis
   return readJson(anchorSetFile(dataDir, chosen), metaAnchorSetSchema);
 }
 
+/** The anchors' inputs must be the frozen ones: the probe bank and source context of every case, by hash. */
+async function requireFrozenInputs(layout: RunLayout, set: MetaAnchorSet): Promise<void> {
+  for (const deck of set.decks) {
+    for (const [what, file, sha] of [
+      ['probe bank', layout.probesFile(deck.case_label), deck.probes_sha256],
+      ['source context', layout.sourceContextFile(deck.case_label), deck.source_sha256],
+    ] as const) {
+      if (!existsSync(file) || (await hashFile(file)) !== sha) {
+        throw new UsageError(
+          `the ${what} of case ${deck.case_label} changed since anchor set "${set.id}" was frozen (${file}); freeze the anchors again`,
+        );
+      }
+    }
+  }
+}
+
+/** Re-scores the rubric of the decks frozen with one, with the checked judge. */
+async function checkRubricDecks(
+  options: CheckAnchorsOptions,
+  set: MetaAnchorSet,
+  layout: RunLayout,
+  run: string,
+): Promise<void> {
+  const rubricDecks = set.decks.filter((deck) => deck.rubric !== undefined);
+  if (rubricDecks.length === 0) return;
+  const instances = await loadCaseInstances(options.dataDir, []);
+  const { client } = createJudge(options.judge, runClientOptions(options, layout.usageLedgerFile(run)));
+  for (const deck of rubricDecks)
+    await checkDeckRubric({
+      rubric: deck.rubric!,
+      caseLabel: deck.case_label,
+      deckFile: anchorDeckFile(layout, run, deck),
+      instances,
+      setId: set.id,
+      judge: options.judge,
+      client,
+    });
+}
+
+/**
+ * Whether the check passes: kappa ≥ minKappa over the matched items; with one label only (kappa
+ * undefined) raw agreement must be 1; nothing matched fails.
+ */
+export function anchorVerdict(
+  agreement: { matched_items: number; kappa: number | null; raw: number | null },
+  minKappa: number,
+  judges: { checked: string; frozen: string },
+): { passed: boolean; reason: string } {
+  const { kappa, raw } = agreement;
+  if (agreement.matched_items === 0)
+    return { passed: false, reason: 'no item of the anchors could be matched with the new verdicts' };
+  if (kappa === null) {
+    const passed = raw === 1;
+    return {
+      passed,
+      reason: `kappa is undefined (one label only); ${passed ? 'passed on' : 'failed with'} raw agreement ${raw}`,
+    };
+  }
+  const passed = kappa >= minKappa;
+  return {
+    passed,
+    reason: passed
+      ? `kappa ${kappa.toFixed(3)} >= ${minKappa} over ${agreement.matched_items} items`
+      : `kappa ${kappa.toFixed(3)} < ${minKappa} over ${agreement.matched_items} items: judge ${judges.checked} does not reproduce the verdicts of ${judges.frozen}`,
+  };
+}
+
 /**
  * `xsb meta anchors check --judge J`: re-scores the anchor decks with J (stage 5 in the run
  * `<id>@anchors`, against the same probe bank and source context, checked by hash; the rubric of
@@ -87,18 +154,7 @@ export async function checkAnchors(
   const layout = new RunLayout(options.dataDir);
   const minKappa = options.minKappa ?? DEFAULT_MIN_KAPPA;
   const dir = anchorDir(options.dataDir, set.id);
-  for (const deck of set.decks) {
-    for (const [what, file, sha] of [
-      ['probe bank', layout.probesFile(deck.case_label), deck.probes_sha256],
-      ['source context', layout.sourceContextFile(deck.case_label), deck.source_sha256],
-    ] as const) {
-      if (!existsSync(file) || (await hashFile(file)) !== sha) {
-        throw new UsageError(
-          `the ${what} of case ${deck.case_label} changed since anchor set "${set.id}" was frozen (${file}); freeze the anchors again`,
-        );
-      }
-    }
-  }
+  await requireFrozenInputs(layout, set);
   const run = anchorRunName(set.id);
   await rm(layout.decksRoot(run), { recursive: true, force: true });
   for (const deck of set.decks) {
@@ -116,46 +172,22 @@ export async function checkAnchors(
     ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   });
-  const rubricDecks = set.decks.filter((deck) => deck.rubric !== undefined);
-  if (rubricDecks.length > 0) {
-    const instances = await loadCaseInstances(options.dataDir, []);
-    const { client } = createJudge(options.judge, runClientOptions(options, layout.usageLedgerFile(run)));
-    for (const deck of rubricDecks)
-      await checkDeckRubric({
-        rubric: deck.rubric!,
-        caseLabel: deck.case_label,
-        deckFile: anchorDeckFile(layout, run, deck),
-        instances,
-        setId: set.id,
-        judge: options.judge,
-        client,
-      });
-  }
+  await checkRubricDecks(options, set, layout, run);
   // Rubric verdicts sit beside the decks (keyed by deck path, judge dropped), X+Slides verdicts in
   // the evaluation folders; both sides are read the same way and compared as one item set.
   const frozen = await readVerdictSet(join(dir, 'verdicts'));
   const checked = await readVerdictSet(layout.evaluationsRoot(run));
-  if (rubricDecks.length > 0) {
+  if (set.decks.some((deck) => deck.rubric !== undefined)) {
     mergeVerdicts(frozen, await readVerdictSet(join(dir, 'rubric')));
     mergeVerdicts(checked, await readVerdictSet(layout.decksRoot(run)).catch(() => null));
   }
   const agreement = computeAgreement(frozen, checked);
   const kappa = agreement.overall.kappa.value;
   const raw = agreement.overall.agreement.value;
-  let passed: boolean;
-  let reason: string;
-  if (agreement.matched_items === 0) {
-    passed = false;
-    reason = 'no item of the anchors could be matched with the new verdicts';
-  } else if (kappa === null) {
-    passed = raw === 1;
-    reason = `kappa is undefined (one label only); ${passed ? 'passed on' : 'failed with'} raw agreement ${raw}`;
-  } else {
-    passed = kappa >= minKappa;
-    reason = passed
-      ? `kappa ${kappa.toFixed(3)} >= ${minKappa} over ${agreement.matched_items} items`
-      : `kappa ${kappa.toFixed(3)} < ${minKappa} over ${agreement.matched_items} items: judge ${options.judge} does not reproduce the verdicts of ${set.judge}`;
-  }
+  const { passed, reason } = anchorVerdict({ matched_items: agreement.matched_items, kappa, raw }, minKappa, {
+    checked: options.judge,
+    frozen: set.judge,
+  });
   const check: MetaAnchorCheck = {
     anchor_set: set.id,
     judge: options.judge,
