@@ -339,6 +339,13 @@ function leadingTitle(lines: string[]): { title: string; lines: number } | undef
   return { title, lines: index };
 }
 
+/** A heading line as `[line, marks, text]`: a markdown one, or a plain one read as a section's (`##`). */
+function headingOf(line: string, plain: boolean): readonly string[] | null {
+  // A plain heading is a section's: only the leading lines (leadingTitle) title the deck.
+  if (plain) return [line, '##', line.replace(/^\d+(\.\d+)*\.?\s+/, '')];
+  return /^(#{1,6})\s+(.+)$/.exec(line);
+}
+
 /** Splits markdown-ish text into sections at headings; pipe tables are kept apart from prose. */
 function splitSections(text: string, fallbackTitle: string): { title: string; sections: Section[] } {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -362,16 +369,10 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
     table = [];
   };
   const markdownHeadings = lines.some((line) => /^#{1,6}\s+\S/.test(line.trim()));
-  let previousLine = '';
-  let start = 0;
-  if (!markdownHeadings) {
-    const leading = leadingTitle(lines);
-    if (leading) {
-      title = leading.title;
-      start = leading.lines;
-      previousLine = lines[start - 1]?.trim() ?? '';
-    }
-  }
+  const leading = markdownHeadings ? undefined : leadingTitle(lines);
+  const start = leading?.lines ?? 0;
+  let previousLine = leading ? (lines[start - 1]?.trim() ?? '') : '';
+  if (leading) title = leading.title;
   let blankSeen = false;
   for (const raw of lines.slice(start)) {
     const line = raw.trim();
@@ -392,12 +393,8 @@ function splitSections(text: string, fallbackTitle: string): { title: string; se
       /^\p{Ll}/u.test(line);
     if (blankSeen && !continues) flushParagraph();
     blankSeen = false;
-    const plain = !markdownHeadings && !continues && isPlainHeading(line, previousLine);
+    const heading = headingOf(line, !markdownHeadings && !continues && isPlainHeading(line, previousLine));
     previousLine = line;
-    const heading = plain
-      ? // A plain heading is a section's: only the leading lines (above) title the deck.
-        [line, '##', line.replace(/^\d+(\.\d+)*\.?\s+/, '')]
-      : /^(#{1,6})\s+(.+)$/.exec(line);
     if (heading) {
       flushParagraph();
       flushTable();
