@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { plural, RunLayout } from '@xsb/core';
 import { BASELINE_SYSTEM } from '@xsb/decks';
-import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, runDemo } from '@xsb/eval';
+import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, type RunDemoResult, runDemo } from '@xsb/eval';
 import { describeJudge } from '@xsb/llm';
 import type { CliContext } from '../cli-context';
 import {
@@ -104,24 +104,7 @@ export const demoCommand: CommandModule = {
         for (const problem of html.problems) context.warn(`problem: ${problem}`);
         const seconds = (performance.now() - started) / 1000;
         if (flags.json) context.printJson(result.summary);
-        else {
-          const audiences = new Set(result.summary.groups.map((group) => group.audience)).size;
-          const cases = new Set(result.summary.rows.map((row) => row.case_label)).size;
-          context.print(
-            flags.sources === undefined
-              ? `# xsb demo: decks by ${BASELINE_SYSTEM} (xsb's built-in generator) and ${DEMO_IMPORTED_SYSTEM} ` +
-                  `(an imported PDF export), scored for ${plural(audiences, 'audience')}`
-              : `# xsb demo on ${plural(cases, 'case')} of ${flags.sources}: decks by ${BASELINE_SYSTEM} (xsb's built-in generator), scored for ${plural(audiences, 'audience')}`,
-          );
-          context.print('');
-          for (const line of result.tables) context.print(line);
-          printWhereFilesWent(context, result.dataDir, result.summaryFiles.report);
-          const offline =
-            describeJudge(config.judge).kind === 'offline' ? ' (offline: no model, no tokens)' : '';
-          context.print(
-            `judge ${config.judge}${offline}: ${plural(result.judgeCalls, 'judge call')} this run; ${seconds.toFixed(1)} s`,
-          );
-        }
+        else printDemoSummary(context, result, flags.sources, config.judge, seconds);
         for (const failure of result.failures) context.warn(`failed: ${failure}`);
         if (result.failures.length > 0 || html.problems.length > 0) reportExitCode(1);
         const reportLine = `HTML report: ${html.file}`;
@@ -130,3 +113,28 @@ export const demoCommand: CommandModule = {
       });
   },
 };
+
+/** The demo's tables, where its files went and what the judge did. */
+function printDemoSummary(
+  context: CliContext,
+  result: RunDemoResult,
+  sources: string | undefined,
+  judge: string,
+  seconds: number,
+): void {
+  const audiences = new Set(result.summary.groups.map((group) => group.audience)).size;
+  const cases = new Set(result.summary.rows.map((row) => row.case_label)).size;
+  context.print(
+    sources === undefined
+      ? `# xsb demo: decks by ${BASELINE_SYSTEM} (xsb's built-in generator) and ${DEMO_IMPORTED_SYSTEM} ` +
+          `(an imported PDF export), scored for ${plural(audiences, 'audience')}`
+      : `# xsb demo on ${plural(cases, 'case')} of ${sources}: decks by ${BASELINE_SYSTEM} (xsb's built-in generator), scored for ${plural(audiences, 'audience')}`,
+  );
+  context.print('');
+  for (const line of result.tables) context.print(line);
+  printWhereFilesWent(context, result.dataDir, result.summaryFiles.report);
+  const offline = describeJudge(judge).kind === 'offline' ? ' (offline: no model, no tokens)' : '';
+  context.print(
+    `judge ${judge}${offline}: ${plural(result.judgeCalls, 'judge call')} this run; ${seconds.toFixed(1)} s`,
+  );
+}
