@@ -11,7 +11,6 @@ import {
   RUBRIC_ITEM_STAGE,
   type RubricInstance,
   type RubricItemListOptions,
-  type RubricItemUnit,
   readMaterials,
   rubricItemWorkList,
 } from '@xsb/rubric';
@@ -82,7 +81,7 @@ export async function rubricDeckWorkList(
     deckPath: string;
     judge: JudgeDescription;
   },
-): Promise<RubricItemUnit[]> {
+): Promise<ReturnType<typeof rubricItemWorkList>> {
   const { instance, deckPath, judge } = options;
   const deck = await readDeck(deckPath);
   const listOptions: RubricItemListOptions = {

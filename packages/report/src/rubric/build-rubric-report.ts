@@ -247,15 +247,8 @@ function layoutTable(id: string, evaluation: RubricEvaluation): string {
   });
 }
 
-/**
- * The HTML report of rubric results (`xsb report --html --rubric DIR`): every
- * `xsb_rubric_summary_<judge>.json` under DIR (one per system and judge; judges are never mixed),
- * dimension scores with intervals, every instance's items with the judge's explanation and the slides
- * it cites, layout-check findings, and a drill-down per deck.
- */
-export async function buildRubricReport(options: RubricReportOptions): Promise<ReportResult> {
-  const root = resolve(options.dir);
-  const files = await findRubricSummaries(root);
+/** Every summary under the folder, read; an unreadable one (or a row's problem) is a listed problem. */
+async function readSummaries(files: string[], root: string) {
   const problems: string[] = [];
   const summaries: RubricSummaryView[] = [];
   for (const file of files) {
@@ -269,6 +262,167 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
   for (const instance of instances)
     if (instance.problem)
       problems.push(`${instance.system} / ${instance.row.instance_id}: ${instance.problem}`);
+  return { summaries, instances, problems };
+}
+
+/** "What was measured": the folder, summaries, judges, and how scores and intervals are made. */
+function measuredSection(
+  root: string,
+  files: string[],
+  judges: string[],
+  instances: RubricInstanceView[],
+): string {
+  return section(
+    'measured',
+    'What was measured',
+    `${judges.includes('lexical') ? renderWarning(RUBRIC_OFFLINE_WARNING) : ''}${renderFacts([
+      ['results folder', `${basename(root)} (paths below are relative to it)`],
+      [
+        'summaries',
+        files.length === 0
+          ? 'none found (xsb_rubric_summary_<judge>.json)'
+          : files.map((f) => relative(root, f) || f).join(', '),
+      ],
+      ['judges', judges.map((judge) => describeJudge(judgeFact('rubric items', judge))).join('; ') || 'none'],
+      ['tau_a', 'not used: the rubric scores checklist items, not weighted probes'],
+      ['git', describeGit({ ...readGitState([root]), atReportTime: true })],
+      [
+        'split',
+        'none: rubric results are scored on every instance given (a bench run records its split and test-split openings)',
+      ],
+      [
+        'instances',
+        `${instances.length} rows: ${instances.filter((i) => i.evaluation).length} with an evaluation`,
+      ],
+      [
+        'scores',
+        'paper method (mean of the five dimension scores × 100); errors left out of the denominator (reported)',
+      ],
+      [
+        'intervals',
+        `95% percentile bootstrap over instances, seed ${DEFAULT_BOOTSTRAP_SEED} (derived per system and dimension), ${DEFAULT_BOOTSTRAP_RESAMPLES} resamples`,
+      ],
+    ])}`,
+  );
+}
+
+/** The table of every instance row, with a link to its deck's drill-down. */
+function instancesSection(
+  instances: RubricInstanceView[],
+  summaries: RubricSummaryView[],
+  drillIds: Map<RubricInstanceView, string>,
+): string {
+  return section(
+    'instances',
+    `Instances (${instances.length})`,
+    renderTable({
+      id: 'instances-table',
+      rows: instances,
+      search: true,
+      filters: [
+        { key: 'system', label: 'system', value: (i) => i.system },
+        { key: 'category', label: 'category', value: (i) => i.row.category ?? 'unknown' },
+        { key: 'status', label: 'status', value: (i) => i.row.status },
+      ],
+      columns: [
+        { label: 'system', cell: (i) => text(i.system) },
+        {
+          label: 'judge',
+          cell: (i) => text(summaries.find((v) => v.instances.includes(i))?.summary.judge ?? ''),
+        },
+        { label: 'instance', cell: (i) => text(i.row.instance_id) },
+        { label: 'category', cell: (i) => text(i.row.category ?? '–') },
+        { label: 'status', cell: (i) => text(i.row.status) },
+        {
+          label: 'paper total',
+          cell: (i) =>
+            i.row.not_judged_count > 0
+              ? numeric('n/a', null)
+              : numeric(formatValue(i.row.paper_total_percent, 1), i.row.paper_total_percent),
+        },
+        {
+          label: 'PresentBench total',
+          cell: (i) =>
+            numeric(formatValue(i.row.presentbench_total_percent, 1), i.row.presentbench_total_percent),
+        },
+        { label: 'errors', cell: (i) => numeric(String(i.row.error_count), i.row.error_count) },
+        {
+          label: 'not judged',
+          cell: (i) => numeric(String(i.row.not_judged_count), i.row.not_judged_count),
+        },
+        {
+          label: 'deck',
+          cell: (i) => ({
+            html: i.evaluation ? `<a href="#${drillIds.get(i)}">items &amp; slides</a>` : '–',
+          }),
+        },
+      ],
+    }),
+  );
+}
+
+/** One evaluated deck's drill-down: facts, thumbnails, items and layout checks. */
+function deckDrillDown(
+  instance: RubricInstanceView,
+  id: string,
+  decks: Awaited<ReturnType<typeof loadDecks>>['decks'],
+  shown: (path: string) => string,
+  width: number,
+): string[] {
+  if (!instance.evaluation || !instance.deckPath) return [];
+  const loaded = decks.get(instance.deckPath);
+  const evaluation = instance.evaluation;
+  const verdicts = evaluation.items.reduce<Record<string, number>>((acc, item) => {
+    acc[item.verdict] = (acc[item.verdict] ?? 0) + 1;
+    return acc;
+  }, {});
+  return [
+    renderDeckDrillDown({
+      id,
+      title: `${instance.system} · ${instance.row.instance_id} (${evaluation.category})`,
+      badges: badge(
+        `paper total ${instance.paper && instance.paper.not_judged_count > 0 ? `n/a (${instance.paper.not_judged_count} items not judged)` : formatValue(instance.paper?.total_percent ?? null, 1)}`,
+        'mid',
+      ),
+      facts: [
+        ['deck', shown(instance.deckPath)],
+        ['evaluation', instance.evaluationFile ? shown(instance.evaluationFile) : '–'],
+        ['judge', evaluation.judge],
+        [
+          'slides',
+          `${evaluation.slide_count} (${evaluation.judged_slide_count} judged${evaluation.truncated ? ', truncated' : ''})`,
+        ],
+        [
+          'verdicts',
+          Object.entries(verdicts)
+            .map(([verdict, count]) => `${verdict} ${count}`)
+            .join(', '),
+        ],
+      ],
+      deck: loaded?.deck ?? null,
+      ...(loaded?.problem ? { deckProblem: loaded.problem } : {}),
+      thumbnails: loaded?.thumbnails ?? { slides: [], note: 'deck not found', rendered: false },
+      thumbnailWidth: width,
+      sections: [
+        `<h4>Items (${evaluation.items.length})</h4>`,
+        itemTable(`${id}-items`, evaluation.items),
+        `<h4>Layout checks (${evaluation.layout_checks.length})</h4>`,
+        layoutTable(`${id}-layout`, evaluation),
+      ],
+    }),
+  ];
+}
+
+/**
+ * The HTML report of rubric results (`xsb report --html --rubric DIR`): every
+ * `xsb_rubric_summary_<judge>.json` under DIR (one per system and judge; judges are never mixed),
+ * dimension scores with intervals, every instance's items with the judge's explanation and the slides
+ * it cites, layout-check findings, and a drill-down per deck.
+ */
+export async function buildRubricReport(options: RubricReportOptions): Promise<ReportResult> {
+  const root = resolve(options.dir);
+  const files = await findRubricSummaries(root);
+  const { summaries, instances, problems } = await readSummaries(files, root);
   const size = options.thumbnails ?? 'small';
   const deckPaths = [...new Set(instances.flatMap((i) => (i.deckPath && i.evaluation ? [i.deckPath] : [])))];
   const { decks, counts } = await loadDecks(deckPaths, {
@@ -278,44 +432,7 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
     ...(options.env ? { env: options.env } : {}),
   });
   const judges = [...new Set(summaries.map((view) => view.summary.judge))].sort(compareCodePoints);
-  const body: string[] = [];
-  body.push(
-    section(
-      'measured',
-      'What was measured',
-      `${judges.includes('lexical') ? renderWarning(RUBRIC_OFFLINE_WARNING) : ''}${renderFacts([
-        ['results folder', `${basename(root)} (paths below are relative to it)`],
-        [
-          'summaries',
-          files.length === 0
-            ? 'none found (xsb_rubric_summary_<judge>.json)'
-            : files.map((f) => relative(root, f) || f).join(', '),
-        ],
-        [
-          'judges',
-          judges.map((judge) => describeJudge(judgeFact('rubric items', judge))).join('; ') || 'none',
-        ],
-        ['tau_a', 'not used: the rubric scores checklist items, not weighted probes'],
-        ['git', describeGit({ ...readGitState([root]), atReportTime: true })],
-        [
-          'split',
-          'none: rubric results are scored on every instance given (a bench run records its split and test-split openings)',
-        ],
-        [
-          'instances',
-          `${instances.length} rows: ${instances.filter((i) => i.evaluation).length} with an evaluation`,
-        ],
-        [
-          'scores',
-          'paper method (mean of the five dimension scores × 100); errors left out of the denominator (reported)',
-        ],
-        [
-          'intervals',
-          `95% percentile bootstrap over instances, seed ${DEFAULT_BOOTSTRAP_SEED} (derived per system and dimension), ${DEFAULT_BOOTSTRAP_RESAMPLES} resamples`,
-        ],
-      ])}`,
-    ),
-  );
+  const body: string[] = [measuredSection(root, files, judges, instances)];
   body.push(renderProblems('problems', problems));
   for (const judge of judges)
     body.push(
@@ -326,102 +443,12 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
       ),
     );
   const drillIds = new Map(instances.map((instance, index) => [instance, `deck-${index + 1}`]));
-  body.push(
-    section(
-      'instances',
-      `Instances (${instances.length})`,
-      renderTable({
-        id: 'instances-table',
-        rows: instances,
-        search: true,
-        filters: [
-          { key: 'system', label: 'system', value: (i) => i.system },
-          { key: 'category', label: 'category', value: (i) => i.row.category ?? 'unknown' },
-          { key: 'status', label: 'status', value: (i) => i.row.status },
-        ],
-        columns: [
-          { label: 'system', cell: (i) => text(i.system) },
-          {
-            label: 'judge',
-            cell: (i) => text(summaries.find((v) => v.instances.includes(i))?.summary.judge ?? ''),
-          },
-          { label: 'instance', cell: (i) => text(i.row.instance_id) },
-          { label: 'category', cell: (i) => text(i.row.category ?? '–') },
-          { label: 'status', cell: (i) => text(i.row.status) },
-          {
-            label: 'paper total',
-            cell: (i) =>
-              i.row.not_judged_count > 0
-                ? numeric('n/a', null)
-                : numeric(formatValue(i.row.paper_total_percent, 1), i.row.paper_total_percent),
-          },
-          {
-            label: 'PresentBench total',
-            cell: (i) =>
-              numeric(formatValue(i.row.presentbench_total_percent, 1), i.row.presentbench_total_percent),
-          },
-          { label: 'errors', cell: (i) => numeric(String(i.row.error_count), i.row.error_count) },
-          {
-            label: 'not judged',
-            cell: (i) => numeric(String(i.row.not_judged_count), i.row.not_judged_count),
-          },
-          {
-            label: 'deck',
-            cell: (i) => ({
-              html: i.evaluation ? `<a href="#${drillIds.get(i)}">items &amp; slides</a>` : '–',
-            }),
-          },
-        ],
-      }),
-    ),
-  );
+  body.push(instancesSection(instances, summaries, drillIds));
   const shown = (path: string) => (path.startsWith(`${root}/`) ? relative(root, path) : path);
   const width = size === 'off' ? THUMBNAIL_FORMATS.small.width : THUMBNAIL_FORMATS[size].width;
-  const drills = instances.flatMap((instance) => {
-    if (!instance.evaluation || !instance.deckPath) return [];
-    const id = drillIds.get(instance)!;
-    const loaded = decks.get(instance.deckPath);
-    const evaluation = instance.evaluation;
-    const verdicts = evaluation.items.reduce<Record<string, number>>((acc, item) => {
-      acc[item.verdict] = (acc[item.verdict] ?? 0) + 1;
-      return acc;
-    }, {});
-    return [
-      renderDeckDrillDown({
-        id,
-        title: `${instance.system} · ${instance.row.instance_id} (${evaluation.category})`,
-        badges: badge(
-          `paper total ${instance.paper && instance.paper.not_judged_count > 0 ? `n/a (${instance.paper.not_judged_count} items not judged)` : formatValue(instance.paper?.total_percent ?? null, 1)}`,
-          'mid',
-        ),
-        facts: [
-          ['deck', shown(instance.deckPath)],
-          ['evaluation', instance.evaluationFile ? shown(instance.evaluationFile) : '–'],
-          ['judge', evaluation.judge],
-          [
-            'slides',
-            `${evaluation.slide_count} (${evaluation.judged_slide_count} judged${evaluation.truncated ? ', truncated' : ''})`,
-          ],
-          [
-            'verdicts',
-            Object.entries(verdicts)
-              .map(([verdict, count]) => `${verdict} ${count}`)
-              .join(', '),
-          ],
-        ],
-        deck: loaded?.deck ?? null,
-        ...(loaded?.problem ? { deckProblem: loaded.problem } : {}),
-        thumbnails: loaded?.thumbnails ?? { slides: [], note: 'deck not found', rendered: false },
-        thumbnailWidth: width,
-        sections: [
-          `<h4>Items (${evaluation.items.length})</h4>`,
-          itemTable(`${id}-items`, evaluation.items),
-          `<h4>Layout checks (${evaluation.layout_checks.length})</h4>`,
-          layoutTable(`${id}-layout`, evaluation),
-        ],
-      }),
-    ];
-  });
+  const drills = instances.flatMap((instance) =>
+    deckDrillDown(instance, drillIds.get(instance)!, decks, shown, width),
+  );
   body.push(
     section(
       'decks',

@@ -51,6 +51,64 @@ async function scoreResultFile(
   });
 }
 
+interface ScoreOptions {
+  errorPolicy: ErrorPolicy;
+  countingRule: PresentBenchCountingRule;
+}
+
+/** Checks the flags before any file is read (usage errors first, exit 2). */
+function scoreOptions(flags: ScoreFlags): ScoreOptions {
+  if (Boolean(flags.presentbenchResult) === Boolean(flags.evaluation)) {
+    throw new UsageError('give exactly one of --presentbench-result or --evaluation');
+  }
+  if (flags.exportPresentbench && !flags.evaluation)
+    throw new UsageError('--export-presentbench needs --evaluation');
+  return {
+    errorPolicy: choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report'),
+    countingRule: choice<PresentBenchCountingRule>(flags.counting, COUNTING_RULES, '--counting', 'all-items'),
+  };
+}
+
+/** Both scores of an xsb evaluation, written as PresentBench files too with `--export-presentbench`. */
+async function scoreEvaluationFile(
+  context: CliContext,
+  flags: ScoreFlags,
+  options: ScoreOptions,
+): Promise<ScoreReport> {
+  const file = requireExistingPath('--evaluation', resolve(context.io.cwd, flags.evaluation as string));
+  const evaluation = await readJson(file, rubricEvaluationSchema);
+  const weights = await evaluationWeights(context, evaluation, flags);
+  const report = scoreEvaluation(evaluation, { ...options, weights });
+  if (flags.exportPresentbench) {
+    const out = resolve(context.io.cwd, flags.exportPresentbench);
+    const written = await writePresentBenchFiles(
+      evaluation,
+      { kind: 'file', file: out },
+      { weights, errors: options.errorPolicy === 'as-no' ? 'as-no' : 'as-null' },
+    );
+    if (!flags.json) context.print(`wrote ${written.result}${written.score ? ` and ${written.score}` : ''}`);
+  }
+  return report;
+}
+
+/** The text output: both scores, then each PresentBench class, then why scoring.py cannot score it. */
+function printScoreReport(context: CliContext, report: ScoreReport): void {
+  printScores(context, report);
+  for (const [section, classes] of Object.entries(report.presentbench.classes)) {
+    for (const [id, info] of Object.entries(classes)) {
+      // The JSON carries scoring.py's 0.0 for a class without items; people read n/a: nothing was scored.
+      const shown = classHasNoItems(info) ? null : info.score_percent;
+      const value = `${percent(shown)} (${info.yes_count} / ${info.valid_count} yes)`;
+      context.print(`  ${section} class ${id}: ${value}`);
+    }
+  }
+  if (report.presentbench.unscoreable_reason) {
+    context.print(
+      `PresentBench's scoring.py cannot score this result: ${report.presentbench.unscoreable_reason}`,
+    );
+  }
+}
+
 export function registerScore(rubric: Command, context: CliContext): void {
   rubric
     .command('score')
@@ -82,60 +140,15 @@ export function registerScore(rubric: Command, context: CliContext): void {
     )
     .option('--json', 'print both scores as JSON')
     .action(async (flags: ScoreFlags) => {
-      if (Boolean(flags.presentbenchResult) === Boolean(flags.evaluation)) {
-        throw new UsageError('give exactly one of --presentbench-result or --evaluation');
-      }
-      if (flags.exportPresentbench && !flags.evaluation)
-        throw new UsageError('--export-presentbench needs --evaluation');
-      const options = {
-        errorPolicy: choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report'),
-        countingRule: choice<PresentBenchCountingRule>(
-          flags.counting,
-          COUNTING_RULES,
-          '--counting',
-          'all-items',
-        ),
-      };
-      let report: ScoreReport;
-      if (flags.presentbenchResult) {
-        report = await scoreResultFile(context, flags, options);
-      } else {
-        const file = requireExistingPath('--evaluation', resolve(context.io.cwd, flags.evaluation as string));
-        const evaluation = await readJson(file, rubricEvaluationSchema);
-        const weights = await evaluationWeights(context, evaluation, flags);
-        report = scoreEvaluation(evaluation, { ...options, weights });
-        if (flags.exportPresentbench) {
-          const out = resolve(context.io.cwd, flags.exportPresentbench);
-          const written = await writePresentBenchFiles(
-            evaluation,
-            { kind: 'file', file: out },
-            {
-              weights,
-              errors: options.errorPolicy === 'as-no' ? 'as-no' : 'as-null',
-            },
-          );
-          if (!flags.json)
-            context.print(`wrote ${written.result}${written.score ? ` and ${written.score}` : ''}`);
-        }
-      }
+      const options = scoreOptions(flags);
+      const report = flags.presentbenchResult
+        ? await scoreResultFile(context, flags, options)
+        : await scoreEvaluationFile(context, flags, options);
       if (report.paper.error_count > 0 && options.errorPolicy === 'report') reportExitCode(1);
       if (flags.json) {
         context.printJson(report);
         return;
       }
-      printScores(context, report);
-      for (const [section, classes] of Object.entries(report.presentbench.classes)) {
-        for (const [id, info] of Object.entries(classes)) {
-          // The JSON carries scoring.py's 0.0 for a class without items; people read n/a: nothing was scored.
-          const shown = classHasNoItems(info) ? null : info.score_percent;
-          const value = `${percent(shown)} (${info.yes_count} / ${info.valid_count} yes)`;
-          context.print(`  ${section} class ${id}: ${value}`);
-        }
-      }
-      if (report.presentbench.unscoreable_reason) {
-        context.print(
-          `PresentBench's scoring.py cannot score this result: ${report.presentbench.unscoreable_reason}`,
-        );
-      }
+      printScoreReport(context, report);
     });
 }
