@@ -9,10 +9,10 @@ import { badge } from '../html/html-table';
 import { renderFacts, renderProblems, renderWarning, section } from '../html/sections';
 import { plotFigure } from '../plots/render-vega-lite';
 import type { ReportOptions, ReportResult } from '../report-options';
-import { THUMBNAIL_FORMATS } from '../thumbnails/slide-thumbnails';
+import { THUMBNAIL_FORMATS, type ThumbnailSize } from '../thumbnails/slide-thumbnails';
 import { finishReport } from '../write-report';
 import { claimTable } from './claim-table';
-import { type EvaluationView, readRunReportData } from './read-run-report-data';
+import { type EvaluationView, type RunReportData, readRunReportData } from './read-run-report-data';
 import { groupViews } from './run-groups';
 import { describeGit, describeJudge, type RunHeader, readRunHeader } from './run-header';
 import { coveragePlotSpec, domainHeatmapSpec, efficiencyScatterSpec } from './run-plots';
@@ -61,11 +61,7 @@ function headerSection(
   );
 }
 
-async function audienceSection(
-  audience: string,
-  data: Awaited<ReturnType<typeof readRunReportData>>,
-  offline: boolean,
-): Promise<string> {
+async function audienceSection(audience: string, data: RunReportData, offline: boolean): Promise<string> {
   const groups = groupViews(data.summary.groups.filter((group) => group.audience === audience));
   const id = safeId('audience', audience);
   const rows = data.evaluations.flatMap((e) =>
@@ -199,11 +195,8 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   const data = await readRunReportData(options.dataDir, options.run);
   const header = await readRunHeader(data);
   const size = options.thumbnails ?? 'small';
-  const byDeck = new Map<string, EvaluationView[]>();
-  for (const evaluation of data.evaluations)
-    if (evaluation.deckPath)
-      byDeck.set(evaluation.deckPath, [...(byDeck.get(evaluation.deckPath) ?? []), evaluation]);
-  const deckPaths = [...byDeck.keys()].sort(compareCodePoints);
+  const byDeck = evaluationsByDeck(data.evaluations);
+  const deckPaths = [...byDeck.keys()];
   const { decks, counts } = await loadDecks(deckPaths, {
     size,
     cacheDir: options.cacheDir ?? runReportCacheDir(options.dataDir, options.run),
@@ -215,12 +208,7 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
     evaluation.deckPath ? (deckIds.get(evaluation.deckPath) ?? null) : null;
   const audiences = [...new Set(data.summary.groups.map((group) => group.audience))].sort(compareCodePoints);
   const offline = header.offlineWarning !== null;
-  const problems = [
-    ...data.summary.skipped.map((skipped) => `${skipped.file}: skipped by stage 7 (${skipped.reason})`),
-    ...data.evaluations.flatMap((e) => e.problems),
-    ...[...decks.values()].flatMap((deck) => (deck.problem ? [`${deck.path}: ${deck.problem}`] : [])),
-  ];
-  const thumbnailWidth = size === 'off' ? THUMBNAIL_FORMATS.small.width : THUMBNAIL_FORMATS[size].width;
+  const problems = runReportProblems(data, decks);
   const body: string[] = [
     headerSection(header, {
       run: data.run,
@@ -248,10 +236,7 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
       `<p class="note">Every probe of every evaluation. Click a row to open its deck and highlight the slide the judge cited.${offline ? ' Answers by the offline lexical judge.' : ''}</p>${probeTable('probes-table', probeRows, true)}`,
     ),
   );
-  const thumbNote =
-    size === 'off'
-      ? 'Thumbnails are off (--thumbnails off): slides show their text.'
-      : `Thumbnails ${size} (${THUMBNAIL_FORMATS[size].width} px WebP)${counts.without > 0 ? `; ${plural(counts.without, 'deck')} without them (each says why)` : ''}.`;
+  const thumbnailWidth = size === 'off' ? THUMBNAIL_FORMATS.small.width : THUMBNAIL_FORMATS[size].width;
   const drills = deckPaths.map((path) =>
     deckDrillDown(
       deckIds.get(path)!,
@@ -266,28 +251,59 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
     section(
       'decks',
       `Decks (${deckPaths.length})`,
-      `<p class="note">${escapeHtml(thumbNote)}</p>${drills.join('\n')}`,
+      `<p class="note">${escapeHtml(thumbnailNote(size, counts.without))}</p>${drills.join('\n')}`,
     ),
   );
   const html = renderHtmlDocument({
     title: `xsb run report: ${data.run}`,
-    subtitle: `${plural(data.summary.row_count, 'evaluation')} · ${plural(audiences.length, 'audience')} · ${plural(new Set(data.summary.groups.map((g) => g.system_id)).size, 'system')} · judges ${
-      header.judges
-        .map((j) => j.id)
-        .filter((v, i, a) => a.indexOf(v) === i)
-        .join(', ') || 'unknown'
-    }`,
-    toc: [
-      ['measured', 'What was measured'],
-      ...(problems.length > 0
-        ? ([['problems', `Problems (${problems.length})`]] as Array<[string, string]>)
-        : []),
-      ...audiences.map((audience): [string, string] => [safeId('audience', audience), audience]),
-      ['evaluations', 'Evaluations'],
-      ['probes', 'Probes'],
-      ['decks', 'Decks'],
-    ],
+    subtitle: runReportSubtitle(data, audiences.length, header.judges),
+    toc: runReportToc(audiences, problems.length),
     body: body.join('\n'),
   });
   return finishReport(html, options.out, problems, counts);
+}
+
+/** The evaluations of each deck, decks in path order (an evaluation without a deck has none). */
+export function evaluationsByDeck(evaluations: readonly EvaluationView[]): Map<string, EvaluationView[]> {
+  const byDeck = new Map<string, EvaluationView[]>();
+  for (const evaluation of evaluations)
+    if (evaluation.deckPath)
+      byDeck.set(evaluation.deckPath, [...(byDeck.get(evaluation.deckPath) ?? []), evaluation]);
+  return new Map([...byDeck].sort(([a], [b]) => compareCodePoints(a, b)));
+}
+
+/** What the report lists as problems: stage 7's skipped files, then each evaluation's, then each deck's. */
+function runReportProblems(data: RunReportData, decks: ReadonlyMap<string, LoadedDeck>): string[] {
+  return [
+    ...data.summary.skipped.map((skipped) => `${skipped.file}: skipped by stage 7 (${skipped.reason})`),
+    ...data.evaluations.flatMap((e) => e.problems),
+    ...[...decks.values()].flatMap((deck) => (deck.problem ? [`${deck.path}: ${deck.problem}`] : [])),
+  ];
+}
+
+export function thumbnailNote(size: ThumbnailSize, decksWithout: number): string {
+  return size === 'off'
+    ? 'Thumbnails are off (--thumbnails off): slides show their text.'
+    : `Thumbnails ${size} (${THUMBNAIL_FORMATS[size].width} px WebP)${decksWithout > 0 ? `; ${plural(decksWithout, 'deck')} without them (each says why)` : ''}.`;
+}
+
+function runReportSubtitle(
+  data: RunReportData,
+  audienceCount: number,
+  judges: ReadonlyArray<{ id: string }>,
+): string {
+  const systems = new Set(data.summary.groups.map((g) => g.system_id)).size;
+  const judgeIds = judges.map((j) => j.id).filter((v, i, a) => a.indexOf(v) === i);
+  return `${plural(data.summary.row_count, 'evaluation')} · ${plural(audienceCount, 'audience')} · ${plural(systems, 'system')} · judges ${judgeIds.join(', ') || 'unknown'}`;
+}
+
+export function runReportToc(audiences: readonly string[], problemCount: number): Array<[string, string]> {
+  return [
+    ['measured', 'What was measured'],
+    ...(problemCount > 0 ? ([['problems', `Problems (${problemCount})`]] as Array<[string, string]>) : []),
+    ...audiences.map((audience): [string, string] => [safeId('audience', audience), audience]),
+    ['evaluations', 'Evaluations'],
+    ['probes', 'Probes'],
+    ['decks', 'Decks'],
+  ];
 }

@@ -113,13 +113,8 @@ function entryFor(parts: readonly string[], entries: readonly ReportEntry[]): Re
   return entry;
 }
 
-/**
- * `xsb view`: an HTTP server on 127.0.0.1 only, with an index of every run, bench record and rubric
- * result under the data folder and each report built on first request, cached by the digest of the
- * files it reads (a concurrent second request waits for the same build). Requests whose Host is not
- * the loopback address are refused (DNS rebinding).
- */
-export async function startReportViewer(options: ReportViewerOptions): Promise<ReportViewer> {
+/** The viewer's port, after checking that it listens on the loopback address and the port is valid. */
+export function viewerPort(options: Pick<ReportViewerOptions, 'host' | 'port'>): number {
   const host = options.host ?? LOOPBACK;
   if (host !== LOOPBACK && host !== 'localhost')
     throw new UsageError(
@@ -128,29 +123,62 @@ export async function startReportViewer(options: ReportViewerOptions): Promise<R
   const port = options.port ?? DEFAULT_VIEWER_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`port must be an integer from 0 to 65535, got ${port}`);
-  const dataDir = resolve(options.dataDir);
-  const cache = new Map<string, { digest: string; html: Promise<string> }>();
-  let builds = 0;
-  const build = (entry: ReportEntry): Promise<string> => {
-    const common = {
-      ...(options.thumbnails ? { thumbnails: options.thumbnails } : {}),
-      ...(options.soffice ? { soffice: options.soffice } : {}),
-      ...(options.env ? { env: options.env } : {}),
-    };
-    const started = performance.now();
-    const work =
-      entry.kind === 'run'
-        ? buildRunReport({ dataDir, run: entry.name, ...common })
-        : entry.kind === 'bench'
-          ? buildBenchReport({ dir: join(dataDir, 'bench', 'runs', entry.name), ...common })
-          : buildRubricReport({ dir: join(dataDir, entry.name), ...common });
-    return work.then((result) => {
-      builds += 1;
-      options.onBuild?.(entry, performance.now() - started);
-      return result.html;
-    });
+  return port;
+}
+
+/** Builds one listed report's HTML with the viewer's options; `onBuilt` is told each finished build. */
+function reportBuilder(
+  dataDir: string,
+  options: ReportViewerOptions,
+  onBuilt: () => void,
+): (entry: ReportEntry) => Promise<string> {
+  const common = {
+    ...(options.thumbnails ? { thumbnails: options.thumbnails } : {}),
+    ...(options.soffice ? { soffice: options.soffice } : {}),
+    ...(options.env ? { env: options.env } : {}),
   };
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  return async (entry) => {
+    const started = performance.now();
+    const result =
+      entry.kind === 'run'
+        ? await buildRunReport({ dataDir, run: entry.name, ...common })
+        : entry.kind === 'bench'
+          ? await buildBenchReport({ dir: join(dataDir, 'bench', 'runs', entry.name), ...common })
+          : await buildRubricReport({ dir: join(dataDir, entry.name), ...common });
+    onBuilt();
+    options.onBuild?.(entry, performance.now() - started);
+    return result.html;
+  };
+}
+
+/**
+ * The status and page of a failed request: its own status for an HttpError, 422 for a user error
+ * (a bad artifact), 500 for anything else.
+ */
+export function errorPage(error: unknown, dataDir: string): { status: number; html: string } {
+  const status =
+    error instanceof HttpError ? error.status : isXsbError(error) && error.kind !== 'internal' ? 422 : 500;
+  const message = error instanceof HttpError ? error.message : describeError(error);
+  const html = renderHtmlDocument({
+    title: `xsb reports: ${status}`,
+    subtitle: dataDir,
+    toc: [],
+    body: section(
+      'error',
+      'Cannot show this report',
+      `<p>${escapeHtml(message)}</p><p><a href="/">all reports</a></p>`,
+    ),
+  });
+  return { status, html };
+}
+
+/** Answers GET/HEAD from loopback hosts: the index, or a report built once per digest of its files. */
+function requestHandler(
+  dataDir: string,
+  build: (entry: ReportEntry) => Promise<string>,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  const cache = new Map<string, { digest: string; html: Promise<string> }>();
+  return async (request, response) => {
     const head = request.method === 'HEAD';
     try {
       if (request.method !== 'GET' && !head) throw new HttpError(405, `method ${request.method} not allowed`);
@@ -172,30 +200,28 @@ export async function startReportViewer(options: ReportViewerOptions): Promise<R
       }
       send(response, 200, await cached.html, head);
     } catch (error) {
-      const status =
-        error instanceof HttpError
-          ? error.status
-          : isXsbError(error) && error.kind !== 'internal'
-            ? 422
-            : 500;
-      const message = error instanceof HttpError ? error.message : describeError(error);
-      send(
-        response,
-        status,
-        renderHtmlDocument({
-          title: `xsb reports: ${status}`,
-          subtitle: dataDir,
-          toc: [],
-          body: section(
-            'error',
-            'Cannot show this report',
-            `<p>${escapeHtml(message)}</p><p><a href="/">all reports</a></p>`,
-          ),
-        }),
-        head,
-      );
+      const page = errorPage(error, dataDir);
+      send(response, page.status, page.html, head);
     }
   };
+}
+
+/**
+ * `xsb view`: an HTTP server on 127.0.0.1 only, with an index of every run, bench record and rubric
+ * result under the data folder and each report built on first request, cached by the digest of the
+ * files it reads (a concurrent second request waits for the same build). Requests whose Host is not
+ * the loopback address are refused (DNS rebinding).
+ */
+export async function startReportViewer(options: ReportViewerOptions): Promise<ReportViewer> {
+  const port = viewerPort(options);
+  const dataDir = resolve(options.dataDir);
+  let builds = 0;
+  const handle = requestHandler(
+    dataDir,
+    reportBuilder(dataDir, options, () => {
+      builds += 1;
+    }),
+  );
   const server = createServer((request, response) => {
     void handle(request, response);
   });
