@@ -14,7 +14,7 @@ import {
   writeCsvAtomic,
 } from '@xsb/decks';
 import { runEvaluation } from '@xsb/eval';
-import { type CreateLlmClientOptions, createJudge } from '@xsb/llm';
+import { type CreateLlmClientOptions, createJudge, offlineJudge } from '@xsb/llm';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
@@ -146,7 +146,7 @@ export async function runPipeline(
       sheet: await readRunSheet(sheetFile),
       layout,
       run: SCALE_RUN,
-      planner: 'lexical',
+      judge: offlineJudge,
       audienceProfiles: BUILT_IN_AUDIENCES,
     });
   });
