@@ -1,19 +1,14 @@
-export { chunkSourceText, type SourceChunk } from './chunk-source-text';
+export { chunkSourceText } from './chunk-source-text';
 export { createProbeGenerator } from './create-probe-generator';
 export {
   DEDUP_THRESHOLDS,
-  type DedupInput,
-  type DedupResult,
   deduplicateProbes,
   deduplicateProbesAllPairs,
   isDuplicatePair,
-  type ProbeTokens,
   probeTokens,
 } from './deduplicate-probes';
 export {
   FILTER_REASONS,
-  type FilterInput,
-  type FilterReason,
   filterReasonFor,
   isBibliographyEntryProbe,
   isCitationListProbe,
@@ -23,14 +18,8 @@ export {
   isReferenceOnlyProbe,
   isUrlProbe,
 } from './filter-probes';
-export {
-  type CaseProbesResult,
-  type GenerateProbesOptions,
-  generateCaseProbes,
-  generateRunProbes,
-} from './generate-case-probes';
-export type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
-export { type EvidenceMatch, GroundingIndex } from './ground-evidence';
+export { type CaseProbesResult, generateCaseProbes, generateRunProbes } from './generate-case-probes';
+export { GroundingIndex } from './ground-evidence';
 export {
   LEXICAL_DEFINITION,
   LEXICAL_GLOSSARY,
@@ -38,30 +27,17 @@ export {
   LEXICAL_RELATION,
   LEXICAL_THEME_CUES,
 } from './lexical-cues';
-export { type DefinitionSubject, definitionSubject, FUNCTION_WORDS } from './lexical-definition-subject';
+export { definitionSubject, FUNCTION_WORDS } from './lexical-definition-subject';
 export { LexicalProbeGenerator } from './lexical-probe-generator';
 export {
   listProbeLanguageNotes,
-  type QuestionTemplates,
   questionTemplates,
   TEMPLATE_LANGUAGES,
-  type TemplateLanguage,
   templateLanguageFor,
   templateLanguageNote,
 } from './lexical-question-templates';
 export { isMathDebrisNumber, isMathSentence, isPointerNumber, isUnusableTerm } from './lexical-target-guards';
 export { isPageFurnitureProbe } from './page-furniture-filter';
-export {
-  buildProbeGenerationRequest,
-  type ParsedProbeAnswer,
-  parseProbeGenerationAnswer,
-} from './probe-generation-prompt';
-export {
-  type CaseProbesInput,
-  PROBE_DEFAULTS,
-  PROBES_STAGE,
-  type ProbeBankOptions,
-  type ProbesUnit,
-  probesWorkList,
-} from './probes-work-list';
+export { buildProbeGenerationRequest, parseProbeGenerationAnswer } from './probe-generation-prompt';
+export { PROBE_DEFAULTS, PROBES_STAGE, type ProbesUnit, probesWorkList } from './probes-work-list';
 export { jaccardSimilarity, normalizeText, overlapCoefficient, tokenSet } from './text-tokens';
