@@ -5,7 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { judgeAnswerabilityLexically, runDemo } from '../src/index';
+import { runDemo } from '../src/index';
+import { judgeAnswerabilityLexically } from '../src/judge-answerability-lexically';
 import { makeDeck } from '../src/testing';
 
 let peakRss = process.memoryUsage().rss;
