@@ -2,30 +2,21 @@ export {
   type BatchEvent,
   BatchingClient,
   type BatchOptions,
-  customIdFor,
   DEFAULT_MAX_BATCH_BYTES,
 } from './batching-client';
 export {
-  type BatchRequest,
   batchOptionsForJudge,
   clientOptionsFor,
   clientSettingsFromConfig,
-  type ModelClientSettings,
   runLedgerFile,
 } from './client-settings';
-export { type CompleteJsonOptions, completeJson, extractJson, StructuredAnswerError } from './complete-json';
+export { completeJson, extractJson, StructuredAnswerError } from './complete-json';
 export type {
   ChatMessage,
-  CompleteOptions,
   CompletionRequest,
   CompletionResult,
   ContentPart,
-  DocumentPart,
-  ImagePart,
   LlmClient,
-  ResponseJsonSchema,
-  StopReason,
-  TextPart,
   TokenUsage,
 } from './completion-types';
 export { createTokenCounter, type TokenCounter } from './count-request-tokens';
@@ -36,16 +27,9 @@ export {
   providerBaseUrl,
   providerLimitsFor,
 } from './create-llm-client';
-export { type CacheStats, DiskCache } from './disk-cache';
+export { DiskCache } from './disk-cache';
+export { estimateRequestTokens, estimateTokens } from './estimate-request-tokens';
 export {
-  DEFAULT_ANSWER_BUDGET,
-  estimateRequestTokens,
-  estimateTokens,
-  type TokenEstimate,
-} from './estimate-request-tokens';
-export {
-  type FillReplayStoreOptions,
-  type FillReplayStoreResult,
   fillLabelFor,
   fillReplayStore,
   ReplayStoreAppender,
@@ -63,7 +47,7 @@ export {
   judgeFromClient,
   offlineJudge,
 } from './judge';
-export { isOfflineJudge, type JudgeSpec, type ProviderName, parseJudgeSpec } from './parse-judge-spec';
+export { isOfflineJudge, type JudgeSpec, parseJudgeSpec } from './parse-judge-spec';
 export {
   BATCH_PRICE_FACTOR,
   costOfUsage,
@@ -74,11 +58,4 @@ export {
 export { repeatClient } from './repeat-client';
 export { pendingFileFor, replayStoreModelLabel } from './replay-client';
 export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
-export { DEFAULT_PROVIDER_LIMITS } from './retry-policy';
-export {
-  summarizeUsage,
-  summarizeUsageLedger,
-  type UsageSummary,
-  type UsageSummaryRow,
-  type UsageTotals,
-} from './usage-summary';
+export { summarizeUsage, summarizeUsageLedger } from './usage-summary';
