@@ -1,15 +1,5 @@
 export { ApiDataLayout } from './api-data-layout';
-export {
-  AGNOSTIC_DECK_AUDIENCE,
-  DEFAULT_API_RUN,
-  type EvaluationFields,
-  type EvaluationParameters,
-  evaluationJobInput,
-  type JudgeSettings,
-  prepareEvaluationRequest,
-  runEvaluationJob,
-} from './evaluation-job';
-export { fieldError, fieldOf, portableName } from './field-error';
+export { prepareEvaluationRequest, runEvaluationJob } from './evaluation-job';
 export { JobEvents } from './job-events';
 export {
   type DrainResult,
@@ -17,43 +7,20 @@ export {
   heartbeatForLease,
   type JobEventListener,
   type JobHandler,
-  type JobHandlerContext,
   type JobRunner,
-  type JobRunnerOptions,
   startJobRunner,
 } from './job-runner';
-export {
-  ACTIVE_STATUSES,
-  type CancelOutcome,
-  type EnqueueInput,
-  type EnqueueOutcome,
-  type JobOutcome,
-  type JobPage,
-  type JobRequest,
-  type JobSource,
-  type JobStore,
-  type ListJobsQuery,
-  type StartedJob,
-  type StoredJob,
-} from './job-store';
+export type { JobStore, StoredJob } from './job-store';
 export { createJsonLogger, discardLines, type JsonLogger } from './json-logger';
-export { type OpenJobStoreOptions, openJobStore } from './open-job-store';
-export { placeDeck } from './place-deck';
-export { RedisJobStore, type RedisJobStoreOptions } from './redis-job-store';
-export {
-  prepareRubricRequest,
-  type RubricFields,
-  type RubricParameters,
-  rubricJobInput,
-  runRubricJob,
-} from './rubric-job';
+export { openJobStore } from './open-job-store';
+export { RedisJobStore } from './redis-job-store';
+export { prepareRubricRequest, runRubricJob } from './rubric-job';
 export { resolveServerJudge, type ServerJudge } from './server-judge';
-export { SqliteJobStore, type SqliteJobStoreOptions } from './sqlite-job-store';
+export { SqliteJobStore } from './sqlite-job-store';
 export { jobHandlers, type StartJobWorkerOptions, startJobWorker } from './start-job-worker';
 export {
   cancelJob,
   removeStagedUpload,
-  type SubmitJobOptions,
   type SubmitJobRequest,
   submitJob,
   sweepStagedUploads,
