@@ -115,17 +115,19 @@ async function hasOutput(path: string): Promise<boolean> {
 
 /**
  * The one reuse rule of every stage, for decks: a row's deck is reused when it exists and the
- * `deck_status.json` beside it records it done from the same inputs (`input_hash`). A deck without
- * that record (made by hand, or before inputs were recorded) is made again.
+ * `deck_status.json` beside it records it made from the same inputs (`input_hash`); a recorded hash
+ * that differs makes it again. A deck without a recorded hash (placed by hand, or made before inputs
+ * were recorded) is reused as it always was: making it again could overwrite a deck someone put there.
  */
 async function isCurrent(task: DeckRowTask, reuseKey: string): Promise<boolean> {
+  if (!(await hasOutput(task.outputDeckPath))) return false;
   const statusFile = join(task.deckDir, 'deck_status.json');
-  if (!(await hasOutput(task.outputDeckPath)) || !existsSync(statusFile)) return false;
+  if (!existsSync(statusFile)) return true;
   try {
     const recorded = await readJson(statusFile, deckRowStatusSchema);
-    return recorded.status === 'done' && recorded.input_hash === reuseKey;
+    return recorded.input_hash === undefined || recorded.input_hash === reuseKey;
   } catch {
-    return false;
+    return true;
   }
 }
 
