@@ -59,6 +59,7 @@ export {
 } from './run-rubric';
 export {
   type DimensionScore,
+  describeDimensionScore,
   dimensionCounts,
   type ErrorPolicy,
   type PaperScore,
