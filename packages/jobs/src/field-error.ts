@@ -1,14 +1,8 @@
-import { InputError, isXsbError, portableNameSchema, type XsbErrorCode } from '@xsb/core';
+import { InputError, portableNameSchema, type XsbErrorCode } from '@xsb/core';
 
 /** A request field that cannot be used: an InputError naming the field (the API answers 400). */
 export function fieldError(field: string, message: string, code: XsbErrorCode = 'invalid_field'): InputError {
   return new InputError(`field "${field}": ${message}`, { code, details: { field } });
-}
-
-/** The field named by a field error, if it is one. */
-export function fieldOf(error: unknown): string | undefined {
-  const field = isXsbError(error) ? error.details?.field : undefined;
-  return typeof field === 'string' ? field : undefined;
 }
 
 /** A name that becomes a path part: `[A-Za-z0-9._-]`, never `..` (see `portableNameSchema`). */

@@ -105,7 +105,6 @@ export interface JobStore {
   close(): Promise<void>;
 }
 
-export const ACTIVE_STATUSES: readonly JobStatus[] = ['queued', 'running'];
 export const DEFAULT_PROGRESS: JobProgress = { phase: 'queued', done: 0, total: 0, message: null };
 
 /** Cursors are opaque to clients: the sequence number of the last job of a page, base64url. */
