@@ -2,7 +2,7 @@ import { copyFile, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CostPlan } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { runDemo } from '@xsb/eval';
+import { copyOfflineDemo } from '@xsb/eval/testing';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { stageAnswerHandler } from '@xsb/plan/testing';
 import { writeLectureDeck } from '@xsb/rubric/testing';
@@ -22,7 +22,7 @@ describe('xsb plan, xsb usage', () => {
   beforeAll(async () => {
     ({ dir: root, cleanup } = await makeTempDir('xsb-plan-cli-'));
     // An offline demo gives sources, probes, weights and decks; model judges then evaluate them anew.
-    await runDemo({ outDir: join(root, 'demo') });
+    await copyOfflineDemo(join(root, 'demo'));
     server = await startFakeLlmServer({ handler: stageAnswerHandler() });
     env = fakeProviderEnv(server);
   }, 120_000);
