@@ -114,11 +114,22 @@ export function redisServerUnavailable(): string | undefined {
 
 /**
  * Starts a throwaway `redis-server` on a free loopback port with nothing persisted
- * (`--save '' --appendonly no`); `stop` ends it by its pid.
+ * (`--save '' --appendonly no`), or on `port` (a restart on the same address after `stop`); `stop` ends
+ * it by its pid. A free port can be taken by another test process before redis binds it (packages are
+ * tested in parallel): then it tries another one.
  */
-/** A redis-server on a free loopback port (or `port`: a restart on the same address after `stop`). */
 export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
-  const port = options.port ?? (await freePort());
+  for (let attempt = 1; ; attempt += 1) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await startRedisOn(port);
+    } catch (error) {
+      if (options.port !== undefined || attempt >= 3 || !/already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startRedisOn(port: number): Promise<RedisServer> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
@@ -130,6 +141,10 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(error);
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited before it was ready: ${output}`));
     });
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
