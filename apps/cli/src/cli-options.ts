@@ -1,14 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  isCaseInShard,
-  parseShard,
-  plural,
-  type Shard,
-  UsageError,
-  type XsbConfig,
-  type XsbConfigInput,
-} from '@xsb/core';
+import { parseShard, plural, type Shard, UsageError, type XsbConfig, type XsbConfigInput } from '@xsb/core';
 import {
   type BatchEvent,
   type BatchOptions,
@@ -20,12 +12,7 @@ import {
   runLedgerFile,
 } from '@xsb/llm';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
-import {
-  type DiscoveredSources,
-  discoverSourceCases,
-  parsePageRange,
-  resolveMineruCacheDir,
-} from '@xsb/sources';
+import { parsePageRange, resolveMineruCacheDir } from '@xsb/sources';
 import type { CliContext } from './cli-context';
 
 /** Commander argument parser for repeatable, comma-separated list flags (`--case a,b --case c`). */
@@ -220,36 +207,7 @@ export function mineruCacheDirFor(config: XsbConfig, env: Record<string, string>
   return resolveMineruCacheDir(env) ?? join(config.cacheDir, 'mineru');
 }
 
-/**
- * The source cases under `<dataDir>/sources/` that `--case` and `--shard` pick (all without them), and
- * the cases whose folder could not be read. Asking for a case that does not exist is a usage error
- * naming it.
- */
-export async function discoverSelectedCases(
-  dataDir: string,
-  wanted: string[] | undefined,
-  shard?: Shard,
-): Promise<DiscoveredSources> {
-  const all = await discoverSourceCases(dataDir);
-  const discovered = {
-    cases: all.cases.filter((c) => isCaseInShard(c.caseId, shard)),
-    failures: all.failures.filter((f) => isCaseInShard(f.caseId, shard)),
-  };
-  if (!wanted || wanted.length === 0) return discovered;
-  // Cases of other shards are known too: `--case x --shard 1/3` with x on shard 0 selects nothing, no error.
-  const known = [...all.cases.map((c) => c.caseId), ...all.failures.map((f) => f.caseId)];
-  const selected = new Set(wanted);
-  const unknown = [...selected].filter((id) => !known.includes(id));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `unknown case ${unknown.map((id) => JSON.stringify(id)).join(', ')} (known: ${known.join(', ') || 'none'})`,
-    );
-  }
-  return {
-    cases: discovered.cases.filter((c) => selected.has(c.caseId)),
-    failures: discovered.failures.filter((f) => selected.has(f.caseId)),
-  };
-}
+export { discoverSelectedCases } from '@xsb/sources';
 
 /**
  * An input named on the command line must exist before any work starts: its absence is a usage error

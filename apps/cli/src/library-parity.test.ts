@@ -21,7 +21,7 @@ import { DEFAULT_TAU_A, mergeJudges, rescoreRun } from '@xsb/metrics';
 import { createProbeGenerator, generateRunProbes } from '@xsb/probes';
 import { runRubric } from '@xsb/rubric';
 import { writeLectureDeck } from '@xsb/rubric/testing';
-import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
+import { discoverSelectedCases, discoverSourceCases, prepareSourceContext } from '@xsb/sources';
 import { createUtilityJudge, loadAudienceProfiles, weighRun } from '@xsb/weights';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runXsb } from './testing-cli';
@@ -160,9 +160,7 @@ describe('the pipeline (stages 1-7) through xsb and through the packages', () =>
       run: RUN,
       judge: createJudge(JUDGE),
       audienceProfiles: [...(await loadAudienceProfiles()).values()],
-      // `xsb decks generate` always passes its default 8; left out, the decks are the same but each
-      // deck_status.json's input_hash differs (see the todo below).
-      maxSlides: 8,
+      // No maxSlides: the library's default is the CLI's 8, applied before the input hash.
     });
     expect(decks.failed).toBe(0);
     const evaluation = await runEvaluation({ dataDir, run: RUN, judge: JUDGE });
@@ -182,12 +180,19 @@ describe('the pipeline (stages 1-7) through xsb and through the packages', () =>
     pipelineData = dataDir;
   }, 120_000);
 
-  it.todo(
-    'generateDecksFromRunSheet without maxSlides records the same input_hash as `xsb decks generate` (today the default 8 applies to the deck but the hash covers only an explicit maxSlides, so the CLI remakes every library-made deck and vice versa)',
-  );
-  it.todo(
-    'a public function selects source cases by --case and --shard as sources/probes/weights/plan do (discoverSelectedCases lives in apps/cli/src/cli-options.ts: discoverSourceCases + isCaseInShard + the "unknown case …" UsageError)',
-  );
+  it('selects source cases by --case as the CLI does, unknown cases a usage error naming them', async () => {
+    const dataDir = join(root, 'select');
+    await cp(repoFixture('sources'), join(dataDir, 'sources'), { recursive: true });
+    const { cases } = await discoverSelectedCases(dataDir, undefined);
+    const one = cases[0]!.caseId;
+    expect((await discoverSelectedCases(dataDir, [one])).cases.map((c) => c.caseId)).toEqual([one]);
+    await expect(discoverSelectedCases(dataDir, ['no_such_case'])).rejects.toThrow(
+      /unknown case "no_such_case"/,
+    );
+    const cli = await runXsb(['sources', '--data', dataDir, '--case', 'no_such_case'], { cwd: root });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(/unknown case "no_such_case"/);
+  });
 });
 
 describe('the rubric through xsb and through @xsb/rubric', () => {

@@ -20,6 +20,9 @@ import { agendaOf, writeOutlinePptx } from './write-outline-pptx';
 /** The system name of the built-in generator in run sheets and the deck tree. */
 export const BASELINE_SYSTEM = 'xsb-baseline';
 
+/** Slides of a baseline deck when the caller names no limit (the CLI's `--max-slides` default). */
+export const DEFAULT_MAX_SLIDES = 8;
+
 export interface BaselineDeckRequest {
   caseLabel: string;
   condition: Condition;
@@ -187,7 +190,7 @@ export function llmOutlineInputOf(request: PlannedRequest, language: string | un
     sourceText: request.sourceText,
     condition: request.condition,
     audience: request.audience,
-    maxSlides: request.maxSlides ?? 8,
+    maxSlides: request.maxSlides ?? DEFAULT_MAX_SLIDES,
     ...(language ? { language } : {}),
     ...(profile ? { audienceProfile: profile } : {}),
     ...(request.extraInstructions ? { extraInstructions: request.extraInstructions } : {}),
@@ -199,7 +202,7 @@ function lexicalOutlineOf(request: PlannedRequest, language: string | undefined)
   const profile = request.condition === 'audience_conditioned' ? request.audienceProfile : undefined;
   return planLexicalOutline(request.sourceText, {
     fallbackTitle: request.caseLabel,
-    maxSlides: request.maxSlides ?? 8,
+    maxSlides: request.maxSlides ?? DEFAULT_MAX_SLIDES,
     ...(request.title ? { title: request.title } : {}),
     ...(language ? { language } : {}),
     ...(profile ? { audienceProfile: profile, audienceId: request.audience } : {}),

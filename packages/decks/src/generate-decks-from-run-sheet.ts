@@ -20,6 +20,7 @@ import {
   BASELINE_SYSTEM,
   type BaselineDeckRequest,
   type BaselineDeckResult,
+  DEFAULT_MAX_SLIDES,
   generateBaselineDeck,
   llmOutlineInputOf,
   requireAudienceProfile,
@@ -268,7 +269,8 @@ async function describeRow(
     caseMetadataFile: options.layout.sourceMetadataFile(entry.row.case_label),
     ...(entry.promptPath ? { promptPath: entry.promptPath } : {}),
     audienceProfiles: options.audienceProfiles,
-    ...(options.maxSlides ? { maxSlides: options.maxSlides } : {}),
+    // The default is applied before hashing, so a library call without a limit and the CLI's `--max-slides 8` share decks.
+    maxSlides: options.maxSlides || DEFAULT_MAX_SLIDES,
   });
   const { sourceText, ...settings } = request;
   // A model's request names the language; the offline rule detects it only when it makes the deck.

@@ -20,6 +20,7 @@ export {
   readSourceContext,
   sourceContextMetaFile,
 } from './prepare-source-context';
+export { discoverSelectedCases } from './select-source-cases';
 export {
   DEFAULT_MAX_HTML_BYTES,
   DEFAULT_SOURCE_CHARS,
