@@ -113,6 +113,198 @@ const holisticCacheSchema = z.looseObject({
   coherence: z.number(),
 });
 
+type Evaluation = Awaited<ReturnType<typeof runEvaluation>>;
+type Materials = Map<string, Awaited<ReturnType<typeof readMaterials>>>;
+
+/** What scoring one deck needs: where its rows and failures go, the options, the families asked for. */
+interface DeckScoring {
+  deck: DerivedRun['decks'][number];
+  options: ScoreDecksOptions;
+  families: ReadonlySet<EvaluatorFamily>;
+  failures: ScoredDecks['failures'];
+  push: (evaluator: string, value: number | null, reason?: string) => void;
+  notRequested: (family: EvaluatorFamily) => string;
+}
+
+/** Stages 5–6 over the derived run (skipped when X+Slides is not asked for). */
+async function evaluateDerivedRun(
+  derived: DerivedRun,
+  options: ScoreDecksOptions,
+  families: ReadonlySet<EvaluatorFamily>,
+): Promise<Pick<Evaluation, 'results' | 'discoveryFailures'>> {
+  if (!families.has('xslides')) return { results: [], discoveryFailures: [] };
+  const layout = new RunLayout(options.dataDir);
+  return runEvaluation({
+    dataDir: options.dataDir,
+    run: derived.run,
+    judge: options.judge,
+    correctnessCacheDir: layout.correctnessCacheDir(options.run),
+    ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
+    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+}
+
+/** The evaluation results per deck (`system/condition/deck audience/case`); failures recorded on the way. */
+function jobsByDeckOf(
+  evaluation: Pick<Evaluation, 'results' | 'discoveryFailures'>,
+  failures: ScoredDecks['failures'],
+) {
+  for (const failure of evaluation.discoveryFailures)
+    failures.push({ where: failure.where, error: failure.error.message });
+  const jobsByDeck = new Map<string, Evaluation['results']>();
+  for (const result of evaluation.results) {
+    const key = `${result.job.system}/${result.job.condition}/${result.job.deckAudience}/${result.job.caseLabel}`;
+    jobsByDeck.set(key, [...(jobsByDeck.get(key) ?? []), result]);
+    if (result.outcome === 'failed')
+      failures.push({ where: result.evaluationDir, error: result.error ?? 'failed' });
+  }
+  return jobsByDeck;
+}
+
+/** X+Slides rows: each metric's mean over the audiences the deck is evaluated for, null with the reason. */
+async function xslidesRows(scoring: DeckScoring, jobs: Evaluation['results']): Promise<void> {
+  const { push, families } = scoring;
+  const metrics = [];
+  let jobProblem: string | undefined = !families.has('xslides')
+    ? scoring.notRequested('xslides')
+    : jobs.length === 0
+      ? 'no evaluation job for this deck'
+      : undefined;
+  for (const job of jobs) {
+    const file = join(job.evaluationDir, EVALUATION_FILES.metrics);
+    if (job.outcome === 'failed' || !existsSync(file)) {
+      jobProblem = `evaluation failed for audience ${job.job.audience}: ${job.error ?? 'no metrics.json'}`;
+      continue;
+    }
+    metrics.push(await readJson(file, metricsSchema));
+  }
+  for (const evaluator of XSLIDES_EVALUATORS) {
+    if (jobProblem) {
+      push(evaluator, null, jobProblem);
+      continue;
+    }
+    const values = metrics
+      .map((entry) => (entry as Record<string, unknown>)[METRIC_FIELD[evaluator]])
+      .filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
+    push(
+      evaluator,
+      values.length === metrics.length && values.length > 0
+        ? values.reduce((sum, value) => sum + value, 0) / values.length
+        : null,
+      'null in metrics.json for at least one audience (no included probe, or no checkable claim)',
+    );
+  }
+}
+
+async function rubricRows(
+  scoring: DeckScoring,
+  parsed: Deck,
+  instance: RubricInstance | undefined,
+  materials: Materials,
+): Promise<void> {
+  const { push, options, deck } = scoring;
+  if (!scoring.families.has('rubric')) {
+    for (const evaluator of RUBRIC_EVALUATORS) push(evaluator, null, scoring.notRequested('rubric'));
+    return;
+  }
+  if (!instance) {
+    for (const evaluator of RUBRIC_EVALUATORS)
+      push(evaluator, null, `no rubric instance with id "${deck.caseLabel}"`);
+    return;
+  }
+  try {
+    let material = materials.get(instance.id);
+    if (!material) {
+      material = await readMaterials(instance.materials);
+      materials.set(instance.id, material);
+    }
+    const judge = options.client
+      ? judgeFromClient(options.judge, options.client)
+      : { ...offlineJudge, id: options.judge };
+    const { evaluation: verdicts } = await evaluateOrReuse(
+      { instance, deck: parsed, materials: material, judge },
+      evaluationFilesFor(deck.deckFile, options.judge),
+    );
+    const paper = scorePaper(verdicts.items);
+    const reason = options.client
+      ? 'no item of this dimension was judged'
+      : `offline judge ${options.judge}: only check items are decided`;
+    push('rubric.total', paper.total_percent === null ? null : paper.total_percent / 100, reason);
+    for (const dimension of RUBRIC_DIMENSIONS)
+      push(`rubric.${dimension}`, paper.dimensions[dimension].score, reason);
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    scoring.failures.push({ where: deck.deckFile, error: `rubric: ${error.message}` });
+    for (const evaluator of RUBRIC_EVALUATORS) push(evaluator, null, `rubric failed: ${error.message}`);
+  }
+}
+
+function layoutRows(scoring: DeckScoring, parsed: Deck, instance: RubricInstance | undefined): void {
+  const checks = runLayoutChecks(parsed, {
+    ...(instance ? { slideRange: instance.slideRange, language: instance.language } : {}),
+    requireSourceAttribution: true,
+  });
+  for (const id of LAYOUT_CHECK_IDS) {
+    const check = checks.find((item) => item.id === id);
+    if (!scoring.families.has('layout')) scoring.push(`layout.${id}`, null, scoring.notRequested('layout'));
+    else
+      scoring.push(
+        `layout.${id}`,
+        check ? layoutCheckScore(check, parsed.slide_count) : null,
+        check ? check.detail : 'not run',
+      );
+  }
+}
+
+/** The holistic baseline's four scores, cached beside the deck per judge and deck hash. */
+async function holisticRows(scoring: DeckScoring, parsed: Deck): Promise<void> {
+  const { push, options, deck } = scoring;
+  if (!scoring.families.has('holistic')) {
+    for (const evaluator of HOLISTIC_EVALUATORS) push(evaluator, null, scoring.notRequested('holistic'));
+    return;
+  }
+  if (!options.client) {
+    for (const evaluator of HOLISTIC_EVALUATORS)
+      push(evaluator, null, `the holistic baseline needs a model judge (offline judge ${options.judge})`);
+    return;
+  }
+  try {
+    // Named like the rubric's evaluation file (deck file + judge), so judges never share a cache entry.
+    const cache = evaluationFilesFor(deck.deckFile, options.judge).evaluation.replace(
+      /\.xsb_rubric_([^/\\]*)\.json$/,
+      '.xsb_holistic_$1.json',
+    );
+    const sha = await hashFile(deck.deckFile);
+    let score = existsSync(cache)
+      ? await readJson(cache, holisticCacheSchema).catch(() => undefined)
+      : undefined;
+    if (!score || score.deck_sha256 !== sha || score.judge !== options.judge) {
+      const judged = await judgeHolistic(options.client, parsed);
+      score = await writeJson(cache, holisticCacheSchema, {
+        deck_sha256: sha,
+        judge: options.judge,
+        overall: judged.overall,
+        content: judged.content.score,
+        design: judged.design.score,
+        coherence: judged.coherence.score,
+      });
+    }
+    push('holistic.overall', score.overall);
+    push('holistic.content', score.content);
+    push('holistic.design', score.design);
+    push('holistic.coherence', score.coherence);
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    scoring.failures.push({ where: deck.deckFile, error: `holistic: ${error.message}` });
+    for (const evaluator of HOLISTIC_EVALUATORS)
+      push(evaluator, null, `holistic judge failed: ${error.message}`);
+  }
+}
+
 /**
  * Scores every deck of the derived run with every evaluator that applies: stage 5–6 through
  * `runEvaluation` (X+Slides metrics, the mean over the audiences a deck is evaluated for), the rubric
@@ -126,34 +318,11 @@ export async function scoreDerivedDecks(
   const read = options.readDeck ?? ((file: string) => readDeckFile(file));
   const rows: MetaScoreRow[] = [];
   const failures: ScoredDecks['failures'] = [];
-  const layout = new RunLayout(options.dataDir);
-  const families = new Set(options.families ?? ['xslides', 'rubric', 'layout', 'holistic']);
+  const families = new Set<EvaluatorFamily>(options.families ?? ['xslides', 'rubric', 'layout', 'holistic']);
   const notRequested = (family: EvaluatorFamily) =>
     `not requested (evaluators: ${[...families].join(', ')}; ${family} left out)`;
-  const evaluation = families.has('xslides')
-    ? await runEvaluation({
-        dataDir: options.dataDir,
-        run: derived.run,
-        judge: options.judge,
-        correctnessCacheDir: layout.correctnessCacheDir(options.run),
-        ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
-        ...(options.env ? { env: options.env } : {}),
-        ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-        ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-        ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
-        ...(options.limits ? { limits: options.limits } : {}),
-      })
-    : { judge: options.judge, results: [], discoveryFailures: [] };
-  for (const failure of evaluation.discoveryFailures)
-    failures.push({ where: failure.where, error: failure.error.message });
-  const jobsByDeck = new Map<string, typeof evaluation.results>();
-  for (const result of evaluation.results) {
-    const key = `${result.job.system}/${result.job.condition}/${result.job.deckAudience}/${result.job.caseLabel}`;
-    jobsByDeck.set(key, [...(jobsByDeck.get(key) ?? []), result]);
-    if (result.outcome === 'failed')
-      failures.push({ where: result.evaluationDir, error: result.error ?? 'failed' });
-  }
-  const materials = new Map<string, Awaited<ReturnType<typeof readMaterials>>>();
+  const jobsByDeck = jobsByDeckOf(await evaluateDerivedRun(derived, options, families), failures);
+  const materials: Materials = new Map();
   for (const deck of derived.decks) {
     const base = {
       deck: deck.deck,
@@ -170,40 +339,11 @@ export async function scoreDerivedDecks(
         value: value === null || Number.isFinite(value) ? value : null,
         ...(value === null && reason ? { reason } : {}),
       });
-
-    const jobs =
-      jobsByDeck.get(`${deck.variantSystem}/${deck.condition}/${deck.deckAudience}/${deck.caseLabel}`) ?? [];
-    const metrics = [];
-    let jobProblem: string | undefined = !families.has('xslides')
-      ? notRequested('xslides')
-      : jobs.length === 0
-        ? 'no evaluation job for this deck'
-        : undefined;
-    for (const job of jobs) {
-      const file = join(job.evaluationDir, EVALUATION_FILES.metrics);
-      if (job.outcome === 'failed' || !existsSync(file)) {
-        jobProblem = `evaluation failed for audience ${job.job.audience}: ${job.error ?? 'no metrics.json'}`;
-        continue;
-      }
-      metrics.push(await readJson(file, metricsSchema));
-    }
-    for (const evaluator of XSLIDES_EVALUATORS) {
-      if (jobProblem) {
-        push(evaluator, null, jobProblem);
-        continue;
-      }
-      const values = metrics
-        .map((entry) => (entry as Record<string, unknown>)[METRIC_FIELD[evaluator]])
-        .filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
-      push(
-        evaluator,
-        values.length === metrics.length && values.length > 0
-          ? values.reduce((sum, value) => sum + value, 0) / values.length
-          : null,
-        'null in metrics.json for at least one audience (no included probe, or no checkable claim)',
-      );
-    }
-
+    const scoring: DeckScoring = { deck, options, families, failures, push, notRequested };
+    const jobs = jobsByDeck.get(
+      `${deck.variantSystem}/${deck.condition}/${deck.deckAudience}/${deck.caseLabel}`,
+    );
+    await xslidesRows(scoring, jobs ?? []);
     let parsed: Deck;
     try {
       parsed = await read(deck.deckFile);
@@ -214,102 +354,14 @@ export async function scoreDerivedDecks(
         ...RUBRIC_EVALUATORS,
         ...LAYOUT_CHECK_IDS.map((id) => `layout.${id}`),
         ...HOLISTIC_EVALUATORS,
-      ]) {
+      ])
         push(evaluator, null, `the deck cannot be read: ${error.message}`);
-      }
       continue;
     }
     const instance = options.instances.get(deck.caseLabel);
-    if (!families.has('rubric')) {
-      for (const evaluator of RUBRIC_EVALUATORS) push(evaluator, null, notRequested('rubric'));
-    } else if (!instance) {
-      for (const evaluator of RUBRIC_EVALUATORS)
-        push(evaluator, null, `no rubric instance with id "${deck.caseLabel}"`);
-    } else {
-      try {
-        let material = materials.get(instance.id);
-        if (!material) {
-          material = await readMaterials(instance.materials);
-          materials.set(instance.id, material);
-        }
-        const { evaluation: verdicts } = await evaluateOrReuse(
-          {
-            instance,
-            deck: parsed,
-            materials: material,
-            judge: options.client
-              ? judgeFromClient(options.judge, options.client)
-              : { ...offlineJudge, id: options.judge },
-          },
-          evaluationFilesFor(deck.deckFile, options.judge),
-        );
-        const paper = scorePaper(verdicts.items);
-        const reason = options.client
-          ? 'no item of this dimension was judged'
-          : `offline judge ${options.judge}: only check items are decided`;
-        push('rubric.total', paper.total_percent === null ? null : paper.total_percent / 100, reason);
-        for (const dimension of RUBRIC_DIMENSIONS)
-          push(`rubric.${dimension}`, paper.dimensions[dimension].score, reason);
-      } catch (error) {
-        if (!isXsbError(error)) throw error;
-        failures.push({ where: deck.deckFile, error: `rubric: ${error.message}` });
-        for (const evaluator of RUBRIC_EVALUATORS) push(evaluator, null, `rubric failed: ${error.message}`);
-      }
-    }
-    const checks = runLayoutChecks(parsed, {
-      ...(instance ? { slideRange: instance.slideRange, language: instance.language } : {}),
-      requireSourceAttribution: true,
-    });
-    for (const id of LAYOUT_CHECK_IDS) {
-      const check = checks.find((item) => item.id === id);
-      if (!families.has('layout')) push(`layout.${id}`, null, notRequested('layout'));
-      else
-        push(
-          `layout.${id}`,
-          check ? layoutCheckScore(check, parsed.slide_count) : null,
-          check ? check.detail : 'not run',
-        );
-    }
-    if (!families.has('holistic')) {
-      for (const evaluator of HOLISTIC_EVALUATORS) push(evaluator, null, notRequested('holistic'));
-      continue;
-    }
-    if (!options.client) {
-      for (const evaluator of HOLISTIC_EVALUATORS)
-        push(evaluator, null, `the holistic baseline needs a model judge (offline judge ${options.judge})`);
-      continue;
-    }
-    try {
-      // Named like the rubric's evaluation file (deck file + judge), so judges never share a cache entry.
-      const cache = evaluationFilesFor(deck.deckFile, options.judge).evaluation.replace(
-        /\.xsb_rubric_([^/\\]*)\.json$/,
-        '.xsb_holistic_$1.json',
-      );
-      const sha = await hashFile(deck.deckFile);
-      let score = existsSync(cache)
-        ? await readJson(cache, holisticCacheSchema).catch(() => undefined)
-        : undefined;
-      if (!score || score.deck_sha256 !== sha || score.judge !== options.judge) {
-        const judged = await judgeHolistic(options.client, parsed);
-        score = await writeJson(cache, holisticCacheSchema, {
-          deck_sha256: sha,
-          judge: options.judge,
-          overall: judged.overall,
-          content: judged.content.score,
-          design: judged.design.score,
-          coherence: judged.coherence.score,
-        });
-      }
-      push('holistic.overall', score.overall);
-      push('holistic.content', score.content);
-      push('holistic.design', score.design);
-      push('holistic.coherence', score.coherence);
-    } catch (error) {
-      if (!isXsbError(error)) throw error;
-      failures.push({ where: deck.deckFile, error: `holistic: ${error.message}` });
-      for (const evaluator of HOLISTIC_EVALUATORS)
-        push(evaluator, null, `holistic judge failed: ${error.message}`);
-    }
+    await rubricRows(scoring, parsed, instance, materials);
+    layoutRows(scoring, parsed, instance);
+    await holisticRows(scoring, parsed);
   }
   return { rows, failures };
 }
