@@ -74,6 +74,144 @@ async function copyIfChanged(from: string, to: string): Promise<void> {
   await rename(`${to}.tmp`, to);
 }
 
+type DeckRow = Awaited<ReturnType<typeof discoverDeckRows>>['rows'][number];
+
+/** What reading the perturbation records collects. */
+interface Collected {
+  decks: DerivedDeck[];
+  failures: DerivedRun['failures'];
+  skipped: PerturbationRecord[];
+  originalsUsed: Map<string, DeckRow & { sha: string }>;
+  seen: Set<string>;
+}
+
+async function decksBySha(rows: readonly DeckRow[]): Promise<Map<string, DeckRow[]>> {
+  const bySha = new Map<string, DeckRow[]>();
+  for (const row of rows) {
+    const sha = await hashFile(row.deckFile);
+    bySha.set(sha, [...(bySha.get(sha) ?? []), row]);
+  }
+  return bySha;
+}
+
+/** Why a record yields no deck to evaluate (skipped is not a failure), or its original decks and output file. */
+function recordProblem(
+  record: PerturbationRecord,
+  file: string,
+  run: string,
+  bySha: ReadonlyMap<string, DeckRow[]>,
+): { where: string; error: string } | undefined {
+  if (record.error || !record.output)
+    return {
+      where: file,
+      error: `${record.deck} ${record.kind} ${record.severity}: ${record.error ?? 'no output'}`,
+    };
+  if (!bySha.has(record.original_sha256))
+    return {
+      where: file,
+      error: `${record.deck}: its original (${record.original}) is not a deck of run "${run}" (matched by content hash)`,
+    };
+  const output = resolve(dirname(file), record.output);
+  if (!existsSync(output))
+    return { where: output, error: 'the perturbed deck listed in perturbations.jsonl is missing' };
+  return undefined;
+}
+
+/** One perturbed deck per (original deck row, variant), each row's original remembered. */
+function addVariantDecks(
+  collected: Collected,
+  record: PerturbationRecord,
+  output: string,
+  matches: DeckRow[],
+): void {
+  const variant = `${record.kind}@${record.severity}@${record.seed}`;
+  for (const row of matches) {
+    const deck = `${row.system}/${row.condition}/${row.deckAudience}/${row.caseLabel}`;
+    const key = `${deck}\u0000${variant}`;
+    if (collected.seen.has(key)) continue;
+    collected.seen.add(key);
+    collected.originalsUsed.set(deck, { ...row, sha: record.original_sha256 });
+    collected.decks.push({
+      deck,
+      system: row.system,
+      condition: row.condition,
+      deckAudience: row.deckAudience,
+      caseLabel: row.caseLabel,
+      originalSha256: record.original_sha256,
+      variant,
+      variantSystem: `${row.system}@${variant}`,
+      record,
+      deckFile: output,
+    });
+  }
+}
+
+async function collectPerturbations(
+  perturbationPaths: readonly string[],
+  run: string,
+  bySha: ReadonlyMap<string, DeckRow[]>,
+): Promise<Collected> {
+  const collected: Collected = {
+    decks: [],
+    failures: [],
+    skipped: [],
+    originalsUsed: new Map(),
+    seen: new Set(),
+  };
+  for (const path of perturbationPaths)
+    for (const file of await findPerturbationFiles(resolve(path)))
+      for (const record of await readJsonlAll(file, perturbationRecordSchema)) {
+        if (record.skipped) {
+          collected.skipped.push(record);
+          continue;
+        }
+        const problem = recordProblem(record, file, run, bySha);
+        if (problem) collected.failures.push(problem);
+        else
+          addVariantDecks(
+            collected,
+            record,
+            resolve(dirname(file), record.output!),
+            bySha.get(record.original_sha256)!,
+          );
+      }
+  for (const [deck, row] of collected.originalsUsed)
+    collected.decks.push({
+      deck,
+      system: row.system,
+      condition: row.condition,
+      deckAudience: row.deckAudience,
+      caseLabel: row.caseLabel,
+      originalSha256: row.sha,
+      variant: 'original',
+      variantSystem: `${row.system}@original`,
+      record: null,
+      deckFile: row.deckFile,
+    });
+  return collected;
+}
+
+/** Copies each deck into the derived run's deck tree (only when changed) and prunes what is no longer wanted. */
+async function placeDecks(layout: RunLayout, derived: string, decks: DerivedDeck[]): Promise<void> {
+  const wanted = new Set<string>();
+  for (const deck of decks) {
+    const target = join(
+      layout.deckDir({
+        run: derived,
+        system: deck.variantSystem,
+        condition: deck.condition,
+        audience: deck.deckAudience,
+        caseLabel: deck.caseLabel,
+      }),
+      basename(deck.record ? deck.record.output! : deck.deckFile),
+    );
+    await copyIfChanged(deck.deckFile, target);
+    wanted.add(dirname(target));
+    deck.deckFile = target;
+  }
+  await pruneDeckTree(layout.decksRoot(derived), wanted);
+}
+
 /**
  * Builds `runs/<run>@meta/decks/<system>@<variant>/<condition>/<audience>/<case>/` from the decks of
  * `run` and their perturbations, so stage 5 evaluates each perturbed deck exactly as if it were the
@@ -92,84 +230,11 @@ export async function buildDerivedRun(
     throw new UsageError(`run "${run}" has no deck folder (${layout.decksRoot(run)})`);
   }
   const { rows } = await discoverDeckRows(layout, run);
-  const bySha = new Map<string, typeof rows>();
-  for (const row of rows) {
-    const sha = await hashFile(row.deckFile);
-    bySha.set(sha, [...(bySha.get(sha) ?? []), row]);
-  }
-  const decks: DerivedDeck[] = [];
-  const failures: DerivedRun['failures'] = [];
-  const skipped: PerturbationRecord[] = [];
-  const originalsUsed = new Map<string, (typeof rows)[number] & { sha: string }>();
-  const seen = new Set<string>();
-  for (const path of perturbationPaths) {
-    for (const file of await findPerturbationFiles(resolve(path))) {
-      const records = await readJsonlAll(file, perturbationRecordSchema);
-      for (const record of records) {
-        if (record.skipped) {
-          skipped.push(record);
-          continue;
-        }
-        if (record.error || !record.output) {
-          failures.push({
-            where: file,
-            error: `${record.deck} ${record.kind} ${record.severity}: ${record.error ?? 'no output'}`,
-          });
-          continue;
-        }
-        const matches = bySha.get(record.original_sha256);
-        if (!matches) {
-          failures.push({
-            where: file,
-            error: `${record.deck}: its original (${record.original}) is not a deck of run "${run}" (matched by content hash)`,
-          });
-          continue;
-        }
-        const output = resolve(dirname(file), record.output);
-        if (!existsSync(output)) {
-          failures.push({
-            where: output,
-            error: 'the perturbed deck listed in perturbations.jsonl is missing',
-          });
-          continue;
-        }
-        const variant = `${record.kind}@${record.severity}@${record.seed}`;
-        for (const row of matches) {
-          const deck = `${row.system}/${row.condition}/${row.deckAudience}/${row.caseLabel}`;
-          const key = `${deck}\u0000${variant}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          originalsUsed.set(deck, { ...row, sha: record.original_sha256 });
-          decks.push({
-            deck,
-            system: row.system,
-            condition: row.condition,
-            deckAudience: row.deckAudience,
-            caseLabel: row.caseLabel,
-            originalSha256: record.original_sha256,
-            variant,
-            variantSystem: `${row.system}@${variant}`,
-            record,
-            deckFile: output,
-          });
-        }
-      }
-    }
-  }
-  for (const [deck, row] of originalsUsed) {
-    decks.push({
-      deck,
-      system: row.system,
-      condition: row.condition,
-      deckAudience: row.deckAudience,
-      caseLabel: row.caseLabel,
-      originalSha256: row.sha,
-      variant: 'original',
-      variantSystem: `${row.system}@original`,
-      record: null,
-      deckFile: row.deckFile,
-    });
-  }
+  const { decks, failures, skipped } = await collectPerturbations(
+    perturbationPaths,
+    run,
+    await decksBySha(rows),
+  );
   if (decks.length === 0) {
     const why =
       failures.length > 0
@@ -178,23 +243,7 @@ export async function buildDerivedRun(
     throw new UsageError(`no perturbed deck of run "${run}" to evaluate: ${why}`);
   }
   decks.sort((a, b) => compareCodePoints(a.deck, b.deck) || compareCodePoints(a.variant, b.variant));
-  const wanted = new Set<string>();
-  for (const deck of decks) {
-    const target = join(
-      layout.deckDir({
-        run: derived,
-        system: deck.variantSystem,
-        condition: deck.condition,
-        audience: deck.deckAudience,
-        caseLabel: deck.caseLabel,
-      }),
-      basename(deck.record ? deck.record.output! : deck.deckFile),
-    );
-    await copyIfChanged(deck.deckFile, target);
-    wanted.add(dirname(target));
-    deck.deckFile = target;
-  }
-  await pruneDeckTree(layout.decksRoot(derived), wanted);
+  await placeDecks(layout, derived, decks);
   return { run: derived, decks, failures, skipped };
 }
 
