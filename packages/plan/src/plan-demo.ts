@@ -38,40 +38,13 @@ async function demoCases(dataDir: string, sourcesRoot: string): Promise<SourceCa
 
 const hasFile = (file: string) => existsSync(file) && statSync(file).size > 0;
 
-/**
- * `xsb demo`'s calls with a model judge, stage by stage as `runDemo` makes them: probes (exact, from
- * the fixtures' extracted text), weights, deck outlines, evaluation. On a fresh output folder the
- * later stages rest on artifacts the earlier ones make from model answers, so they are planned with
- * stand-ins (banks of {@link STAND_IN_ASSUMPTIONS}.probesPerChunk probes per chunk, decks of
- * `slidesPerDeck` slides) and marked estimated; every artifact already in the output folder is used
- * as it is and its work reused. The `lexical` judge plans its ledger lines only (no cost).
- */
-export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOptions): Promise<void> {
-  const fixturesDir = options.fixturesDir ?? defaultFixturesDir();
-  const sourcesRoot = resolve(options.sourcesDir ?? join(fixturesDir, 'sources'));
-  const dataDir = resolve(options.outDir, 'data');
-  const layout = new RunLayout(dataDir);
-  const force = options.force ?? false;
-  const cases = await demoCases(dataDir, sourcesRoot);
-  const sources = await planProbes(builder, { layout, cases, force });
-  const chunksOf = new Map(sources.map((source) => [source.caseId, source]));
-  const assumedBank = (caseLabel: string) => {
-    const planned = chunksOf.get(caseLabel);
-    if (planned && !planned.regenerated && existsSync(layout.probesFile(caseLabel))) return undefined;
-    const chunks = planned?.chunks ?? 1;
-    const count = STAND_IN_ASSUMPTIONS.probesPerChunk * chunks;
-    return {
-      probes: standInProbes(caseLabel, count),
-      assumption: `the probe bank is made by this run: ${count} probes assumed (${STAND_IN_ASSUMPTIONS.probesPerChunk} per source chunk), of typical length`,
-    };
-  };
-  const pairs = cases.flatMap((sourceCase) =>
-    sourceCase.metadata.valid_audiences.map((audience) => ({ caseLabel: sourceCase.caseId, audience })),
-  );
-  await planWeights(builder, { layout, pairs, force, assumedBank });
+type DemoRow = { sourceCase: SourceCase; condition: Condition; audience: string };
+type AssumedJob = { job: EvaluationJob; deck: Deck; assumption?: string };
+type PlannedSources = Awaited<ReturnType<typeof planProbes>>;
 
-  // Stage 4: the run sheet runDemo writes: an agnostic deck per case, a conditioned one per audience.
-  const rows = cases.flatMap((sourceCase) => [
+/** The run sheet runDemo writes: an agnostic deck per case, a conditioned one per audience. */
+function demoRows(cases: readonly SourceCase[]): DemoRow[] {
+  return cases.flatMap((sourceCase) => [
     { sourceCase, condition: 'audience_agnostic' as Condition, audience: 'all' },
     ...sourceCase.metadata.valid_audiences.map((audience) => ({
       sourceCase,
@@ -79,26 +52,37 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
       audience,
     })),
   ]);
-  const deckFileOf = (row: (typeof rows)[number]) =>
-    join(
-      layout.deckDir({
-        run: DEMO_RUN,
-        system: BASELINE_SYSTEM,
-        condition: row.condition,
-        audience: row.audience,
-        caseLabel: row.sourceCase.caseId,
-      }),
-      `${row.sourceCase.caseId}.pptx`,
-    );
-  const offline = describeJudge(builder.context.judge).kind === 'offline';
-  if (!offline) builder.stage(OUTLINE_STAGE);
+}
+
+function deckFileOf(layout: RunLayout, row: DemoRow): string {
+  return join(
+    layout.deckDir({
+      run: DEMO_RUN,
+      system: BASELINE_SYSTEM,
+      condition: row.condition,
+      audience: row.audience,
+      caseLabel: row.sourceCase.caseId,
+    }),
+    `${row.sourceCase.caseId}.pptx`,
+  );
+}
+
+/** Stage 4: one outline call per deck not on disk (a model judge; the offline rule makes none). */
+async function planOutlines(
+  builder: CostPlanBuilder,
+  layout: RunLayout,
+  rows: readonly DemoRow[],
+  textOf: (caseLabel: string) => string | undefined,
+  force: boolean,
+): Promise<void> {
+  if (describeJudge(builder.context.judge).kind === 'offline') return;
+  builder.stage(OUTLINE_STAGE);
   for (const row of rows) {
-    if (offline) break;
-    if (!force && hasFile(deckFileOf(row))) {
+    if (!force && hasFile(deckFileOf(layout, row))) {
       builder.reuse(OUTLINE_STAGE, 1);
       continue;
     }
-    const sourceText = chunksOf.get(row.sourceCase.caseId)?.text;
+    const sourceText = textOf(row.sourceCase.caseId);
     if (sourceText === undefined) continue;
     const profile = BUILT_IN_AUDIENCES.find((candidate) => candidate.id === row.audience);
     const language = await detectSourceLanguage(sourceText);
@@ -118,17 +102,17 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
       outputTokens: cappedOutput(OUTPUT_TOKEN_ESTIMATES.outline, request.maxTokens),
     });
   }
+}
 
-  // Stages 5–6: over the decks on disk when they all exist, else over stand-ins for the missing ones.
-  const missing = rows.filter((row) => force || !hasFile(deckFileOf(row)));
-  if (missing.length === 0 && existsSync(layout.decksRoot(DEMO_RUN))) {
-    await planEval(builder, { dataDir, run: DEMO_RUN, force, assumedBank, weightsPlanned: true });
-    return;
-  }
-  const assumedJobs: Array<{ job: EvaluationJob; deck: Deck; assumption?: string }> = [];
-  const source = (caseLabel: string) => chunksOf.get(caseLabel)?.text;
+/** The baseline's evaluation jobs, over the deck on disk or a stand-in for a deck this run makes. */
+async function baselineJobs(
+  layout: RunLayout,
+  rows: readonly DemoRow[],
+  force: boolean,
+): Promise<AssumedJob[]> {
+  const jobs: AssumedJob[] = [];
   for (const row of rows) {
-    const deckFile = deckFileOf(row);
+    const deckFile = deckFileOf(layout, row);
     const onDisk = !force && hasFile(deckFile);
     const deck = onDisk
       ? await readDeck(deckFile)
@@ -139,7 +123,7 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
     const audiences =
       row.condition === 'audience_agnostic' ? row.sourceCase.metadata.valid_audiences : [row.audience];
     for (const audience of audiences)
-      assumedJobs.push({
+      jobs.push({
         job: {
           system: BASELINE_SYSTEM,
           condition: row.condition,
@@ -152,28 +136,84 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
         ...(assumption ? { assumption } : {}),
       });
   }
-  if (!options.sourcesDir) {
-    const importDir = join(fixturesDir, 'demo', 'notebooklm');
-    for (const file of existsSync(importDir) ? (await readdir(importDir)).sort() : []) {
-      if (!file.endsWith('.pdf')) continue;
-      const caseLabel = file.replace(/\.pdf$/, '');
-      const sourceCase = cases.find((c) => c.caseId === caseLabel);
-      if (!sourceCase) continue;
-      const deck = await readDeck(join(importDir, file));
-      for (const audience of sourceCase.metadata.valid_audiences)
-        assumedJobs.push({
-          job: {
-            system: DEMO_IMPORTED_SYSTEM,
-            condition: 'audience_agnostic',
-            deckAudience: 'all',
-            caseLabel,
-            deckFile: join(importDir, file),
-            audience,
-          },
-          deck,
-        });
-    }
+  return jobs;
+}
+
+/** The NotebookLM decks the demo imports from the fixtures, one job per audience of their case. */
+async function importedJobs(fixturesDir: string, cases: readonly SourceCase[]): Promise<AssumedJob[]> {
+  const importDir = join(fixturesDir, 'demo', 'notebooklm');
+  const jobs: AssumedJob[] = [];
+  for (const file of existsSync(importDir) ? (await readdir(importDir)).sort() : []) {
+    if (!file.endsWith('.pdf')) continue;
+    const caseLabel = file.replace(/\.pdf$/, '');
+    const sourceCase = cases.find((c) => c.caseId === caseLabel);
+    if (!sourceCase) continue;
+    const deck = await readDeck(join(importDir, file));
+    for (const audience of sourceCase.metadata.valid_audiences)
+      jobs.push({
+        job: {
+          system: DEMO_IMPORTED_SYSTEM,
+          condition: 'audience_agnostic',
+          deckAudience: 'all',
+          caseLabel,
+          deckFile: join(importDir, file),
+          audience,
+        },
+        deck,
+      });
   }
+  return jobs;
+}
+
+/** A bank this run makes is a stand-in of typical probes, as many as the chunks suggest. */
+function assumedBankOf(layout: RunLayout, sources: PlannedSources) {
+  const chunksOf = new Map(sources.map((source) => [source.caseId, source]));
+  return (caseLabel: string) => {
+    const planned = chunksOf.get(caseLabel);
+    if (planned && !planned.regenerated && existsSync(layout.probesFile(caseLabel))) return undefined;
+    const chunks = planned?.chunks ?? 1;
+    const count = STAND_IN_ASSUMPTIONS.probesPerChunk * chunks;
+    return {
+      probes: standInProbes(caseLabel, count),
+      assumption: `the probe bank is made by this run: ${count} probes assumed (${STAND_IN_ASSUMPTIONS.probesPerChunk} per source chunk), of typical length`,
+    };
+  };
+}
+
+/**
+ * `xsb demo`'s calls with a model judge, stage by stage as `runDemo` makes them: probes (exact, from
+ * the fixtures' extracted text), weights, deck outlines, evaluation. On a fresh output folder the
+ * later stages rest on artifacts the earlier ones make from model answers, so they are planned with
+ * stand-ins (banks of {@link STAND_IN_ASSUMPTIONS}.probesPerChunk probes per chunk, decks of
+ * `slidesPerDeck` slides) and marked estimated; every artifact already in the output folder is used
+ * as it is and its work reused. The `lexical` judge plans its ledger lines only (no cost).
+ */
+export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOptions): Promise<void> {
+  const fixturesDir = options.fixturesDir ?? defaultFixturesDir();
+  const sourcesRoot = resolve(options.sourcesDir ?? join(fixturesDir, 'sources'));
+  const dataDir = resolve(options.outDir, 'data');
+  const layout = new RunLayout(dataDir);
+  const force = options.force ?? false;
+  const cases = await demoCases(dataDir, sourcesRoot);
+  const sources = await planProbes(builder, { layout, cases, force });
+  const textOf = (caseLabel: string) => sources.find((source) => source.caseId === caseLabel)?.text;
+  const assumedBank = assumedBankOf(layout, sources);
+  const pairs = cases.flatMap((sourceCase) =>
+    sourceCase.metadata.valid_audiences.map((audience) => ({ caseLabel: sourceCase.caseId, audience })),
+  );
+  await planWeights(builder, { layout, pairs, force, assumedBank });
+  const rows = demoRows(cases);
+  await planOutlines(builder, layout, rows, textOf, force);
+  // Stages 5–6: over the decks on disk when they all exist, else over stand-ins for the missing ones.
+  const missing = rows.filter((row) => force || !hasFile(deckFileOf(layout, row)));
+  if (missing.length === 0 && existsSync(layout.decksRoot(DEMO_RUN))) {
+    await planEval(builder, { dataDir, run: DEMO_RUN, force, assumedBank, weightsPlanned: true });
+    return;
+  }
+  const assumedJobs = [
+    ...(await baselineJobs(layout, rows, force)),
+    ...(options.sourcesDir ? [] : await importedJobs(fixturesDir, cases)),
+  ];
   await planEval(builder, {
     dataDir,
     run: DEMO_RUN,
@@ -181,6 +221,6 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
     assumedJobs,
     weightsPlanned: true,
     assumedBank,
-    assumedSource: source,
+    assumedSource: textOf,
   });
 }
