@@ -7,5 +7,6 @@ export async function makeTempDir(
   prefix = 'xsb-test-',
 ): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  // Retries ride out a file a just-stopped server or child process was still closing (ENOTEMPTY, EBUSY).
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }

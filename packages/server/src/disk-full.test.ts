@@ -68,7 +68,8 @@ describe('xsb serve on a full disk (a real tmpfs)', () => {
   let server: ApiServer | undefined;
   let worker: JobRunner | undefined;
   afterAll(async () => {
-    await worker?.drain(0);
+    // The last upload's job may still be writing: let it finish before the folders go.
+    await worker?.drain(30_000);
     await server?.shutdown();
   });
 
