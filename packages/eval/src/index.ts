@@ -60,7 +60,14 @@ export { extractClaimsLexically } from './extract-claims-lexically';
 export { findMissingEvaluationJobs } from './find-missing-evaluation-jobs';
 export { type JudgeInputMode, probeForJudge } from './probe-judgment';
 export { renderSlidesWithDecks } from './render-slides-with-decks';
-export { DEMO_IMPORTED_SYSTEM, DEMO_RUN, defaultFixturesDir, type RunDemoResult, runDemo } from './run-demo';
+export {
+  DEMO_IMPORTED_SYSTEM,
+  DEMO_RUN,
+  defaultFixturesDir,
+  demoSheetRows,
+  type RunDemoResult,
+  runDemo,
+} from './run-demo';
 export {
   DEFAULT_BATCH_SIZE,
   DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE,

@@ -170,7 +170,10 @@ async function demoWeights(
 }
 
 /** The demo's run sheet: the baseline agnostic per case and conditioned per case × audience. */
-function demoSheetRows(cases: readonly SourceCase[], sheetFile: string): Array<Record<string, string>> {
+export function demoSheetRows(
+  cases: readonly SourceCase[],
+  sheetFile: string,
+): Array<Record<string, string>> {
   return cases.flatMap((sourceCase) => {
     const base = {
       system: BASELINE_SYSTEM,

@@ -4,16 +4,10 @@
 // calls), 5–6 (evaluation). Each judged stage is planned right before it runs, from the files
 // the earlier stages wrote, so its plan rows are the planner's real test at scale.
 import { mkdir } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { RunLayout } from '@xsb/core';
-import {
-  BASELINE_SYSTEM,
-  generateDecksFromRunSheet,
-  RUN_SHEET_COLUMNS,
-  readRunSheet,
-  writeCsvAtomic,
-} from '@xsb/decks';
-import { runEvaluation } from '@xsb/eval';
+import { generateDecksFromRunSheet, RUN_SHEET_COLUMNS, readRunSheet, writeCsvAtomic } from '@xsb/decks';
+import { demoSheetRows, runEvaluation } from '@xsb/eval';
 import { type CreateLlmClientOptions, createJudge, offlineJudge } from '@xsb/llm';
 import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext } from '@xsb/sources';
@@ -123,23 +117,8 @@ export async function runPipeline(
   });
   await timed('4 decks', async () => {
     const sheetFile = join(layout.runDir(SCALE_RUN), 'run_sheet.csv');
-    const rows = cases.flatMap((sourceCase) => {
-      const base = {
-        system: BASELINE_SYSTEM,
-        case_label: sourceCase.caseId,
-        source_document: relative(dirname(sheetFile), sourceCase.sourceFile),
-        prompt_path: '',
-        output_deck_path: '',
-      };
-      return [
-        { ...base, condition: 'audience_agnostic', audience: 'all' },
-        ...sourceCase.metadata.valid_audiences.map((audience) => ({
-          ...base,
-          condition: 'audience_conditioned',
-          audience,
-        })),
-      ];
-    });
+    // The run sheet `xsb demo` writes: one agnostic deck per case, one conditioned deck per audience.
+    const rows = demoSheetRows(cases, sheetFile);
     await mkdir(dirname(sheetFile), { recursive: true });
     await writeCsvAtomic(sheetFile, RUN_SHEET_COLUMNS, rows);
     await generateDecksFromRunSheet({
