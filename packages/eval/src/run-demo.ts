@@ -20,7 +20,7 @@ import {
 } from '@xsb/decks';
 import { createJudge, describeJudge, type Judge, preferredConcurrencyFor } from '@xsb/llm';
 import { renderResultsTables } from '@xsb/metrics';
-import { createProbeGenerator, generateCaseProbes } from '@xsb/probes';
+import { createProbeGenerator, generateRunProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext, type SourceCase } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
 import { aggregateRun } from './aggregate-run';
@@ -128,17 +128,15 @@ async function demoProbes(
   generator: ReturnType<typeof createProbeGenerator>,
 ): StageWork<undefined> {
   const { wide } = frame;
-  const results = await mapWithConcurrency(cases, wide ?? 1, (sourceCase) =>
-    generateCaseProbes(frame.layout, sourceCase, {
-      generator,
-      force: frame.force,
-      ...(wide ? { concurrency: wide } : {}),
-    }),
+  // The library's stage-2 loop (as `xsb probes`): cases and each case's calls `wide` at a time.
+  const results = await generateRunProbes(
+    frame.layout,
+    { cases, failures: [] },
+    { generator, force: frame.force, ...(wide ? { concurrency: wide } : {}) },
   );
-  const counts = results.map((result, index) => {
-    const sourceCase = cases[index]!;
-    if (result.status === 'failed') frame.failures.push(`probes ${sourceCase.caseId}: ${result.error}`);
-    return `${sourceCase.caseId} ${result.generationStatus?.counts.final ?? 0} (${result.status})`;
+  const counts = results.map((result) => {
+    if (result.status === 'failed') frame.failures.push(`probes ${result.caseId}: ${result.error}`);
+    return `${result.caseId} ${result.generationStatus?.counts.final ?? 0} (${result.status})`;
   });
   return { value: undefined, note: counts.join(', ') };
 }
