@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import {
   ConfigError,
   type MetricsSummary,
-  mapWithConcurrency,
   type ProgressReporter,
   RunLayout,
   writeFileAtomic,
@@ -22,7 +21,7 @@ import { createJudge, describeJudge, type Judge, preferredConcurrencyFor } from 
 import { renderResultsTables } from '@xsb/metrics';
 import { createProbeGenerator, generateRunProbes } from '@xsb/probes';
 import { discoverSourceCases, prepareSourceContext, type SourceCase } from '@xsb/sources';
-import { BUILT_IN_AUDIENCES, createUtilityJudge, ensureAudienceWeights } from '@xsb/weights';
+import { BUILT_IN_AUDIENCES, createUtilityJudge, weighRun } from '@xsb/weights';
 import { aggregateRun } from './aggregate-run';
 import { countLedgerLines } from './count-ledger-lines';
 import type { JobResult } from './evaluate-job';
@@ -147,24 +146,25 @@ async function demoWeights(
   cases: SourceCase[],
   utilityJudge: ReturnType<typeof createUtilityJudge>,
 ): StageWork<undefined> {
-  const { wide } = frame;
-  const pairs = cases.flatMap((sourceCase) =>
-    sourceCase.metadata.valid_audiences.map((audience) => ({ caseId: sourceCase.caseId, audience })),
-  );
-  const results = await mapWithConcurrency(pairs, wide ?? 1, ({ caseId, audience }) =>
-    ensureAudienceWeights(frame.layout, caseId, audience, {
-      judge: utilityJudge,
-      force: frame.force,
-      ...(wide ? { concurrency: wide } : {}),
-    }),
+  const { wide, layout } = frame;
+  // A case whose stage 2 failed has no bank: recorded here, since weighRun refuses a run with no bank at all.
+  if (!cases.some((sourceCase) => existsSync(layout.probesFile(sourceCase.caseId)))) {
+    for (const sourceCase of cases) frame.failures.push(`weights ${sourceCase.caseId}: no probe bank`);
+    return { value: undefined, note: '0 weight files (no probe bank)' };
+  }
+  // The library's stage-3 loop (as `xsb weights`): pairs and each pair's calls `wide` at a time.
+  const rows = await weighRun(
+    layout,
+    { cases, failures: [] },
+    { judge: utilityJudge, force: frame.force, ...(wide ? { concurrency: wide } : {}) },
   );
   let made = 0;
-  for (const [index, result] of results.entries()) {
-    const { caseId, audience } = pairs[index]!;
-    if (result.status === 'failed') frame.failures.push(`weights ${caseId}/${audience}: ${result.error}`);
-    if (result.status !== 'skipped') made += 1;
+  for (const row of rows) {
+    if (row.status === 'failed')
+      frame.failures.push(`weights ${row.caseLabel}/${row.audience}: ${row.error}`);
+    if (row.status !== 'skipped') made += 1;
   }
-  return { value: undefined, note: `${pairs.length} weight files (${made} written)` };
+  return { value: undefined, note: `${rows.length} weight files (${made} written)` };
 }
 
 /** The demo's run sheet: the baseline agnostic per case and conditioned per case × audience. */
