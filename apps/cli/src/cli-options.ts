@@ -6,7 +6,6 @@ import {
   type BatchOptions,
   batchOptionsForJudge,
   type CreateLlmClientOptions,
-  clientOptionsFor,
   clientSettingsFromConfig,
   preferredConcurrencyFor,
   runLedgerFile,
@@ -88,9 +87,10 @@ export function llmClientOptions(
   env: Record<string, string>,
   batch?: BatchOptions,
 ): CreateLlmClientOptions {
-  return clientOptionsFor(clientSettingsFromConfig(config, context.io.cwd, env, batch), {
+  return {
+    ...clientSettingsFromConfig(config, context.io.cwd, env, batch),
     ledgerFile: runLedgerFile(config, context.io.cwd),
-  });
+  };
 }
 
 /**

@@ -1,12 +1,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
-import {
-  batchOptionsForJudge,
-  clientOptionsFor,
-  clientSettingsFromConfig,
-  runLedgerFile,
-} from './client-settings';
+import { batchOptionsForJudge, clientSettingsFromConfig, runLedgerFile } from './client-settings';
 
 const config = {
   judge: 'anthropic:claude-x',
@@ -35,13 +30,13 @@ describe('client settings from a configuration', () => {
     );
   });
 
-  it('leaves unset settings out and puts extras on top', () => {
-    expect(
-      clientOptionsFor({ cacheDir: '/c', noCache: undefined }, { stage: 'eval', ledgerFile: undefined }),
-    ).toEqual({
-      cacheDir: '/c',
-      stage: 'eval',
-    });
+  it('leaves unset settings out', () => {
+    const settings = clientSettingsFromConfig(
+      { ...config, noCache: undefined, refresh: undefined } as never,
+      '/w',
+      {},
+    );
+    expect(Object.keys(settings).sort()).toEqual(['cacheDir', 'env', 'limits', 'prices']);
   });
 
   it("the run ledger is the run layout's", () => {

@@ -5,60 +5,30 @@
 import { resolve } from 'node:path';
 import { RunLayout, UsageError, type XsbConfig } from '@xsb/core';
 import type { BatchEvent, BatchOptions } from './batching-client';
-import type { CreateLlmClientOptions } from './create-llm-client';
-import { providerLimitsFor } from './create-llm-client';
+import { type CreateLlmClientOptions, providerLimitsFor } from './create-llm-client';
 import { describeJudge } from './judge';
-
-/** The client settings a run passes to every judge it creates. */
-export type ModelClientSettings = Pick<
-  CreateLlmClientOptions,
-  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits' | 'providers' | 'prices' | 'batch' | 'fill'
->;
-
-const SETTING_KEYS = [
-  'env',
-  'cacheDir',
-  'noCache',
-  'refresh',
-  'limits',
-  'providers',
-  'prices',
-  'batch',
-  'fill',
-] as const satisfies ReadonlyArray<keyof ModelClientSettings>;
-
-/** The settings that are set (an unset one is left out, not passed as `undefined`), with `extra` on top. */
-export function clientOptionsFor(
-  settings: ModelClientSettings,
-  extra: Partial<CreateLlmClientOptions> = {},
-): CreateLlmClientOptions {
-  const options: Record<string, unknown> = {};
-  for (const key of SETTING_KEYS) if (settings[key] !== undefined) options[key] = settings[key];
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) options[key] = value;
-  return options as CreateLlmClientOptions;
-}
 
 /**
  * A loaded configuration's client settings: the cache folder resolved against `cwd`, the limits of
- * the judge's provider, prices, and `batch` when given. Without a ledger: add the run's with
- * {@link runLedgerFile}.
+ * the judge's provider, prices, and `batch` when given; unset settings are left out. Without a
+ * ledger: add the run's with {@link runLedgerFile}.
  */
 export function clientSettingsFromConfig(
   config: Pick<XsbConfig, 'judge' | 'cacheDir' | 'noCache' | 'refresh' | 'providers' | 'prices'>,
   cwd: string,
   env: Record<string, string | undefined>,
   batch?: BatchOptions,
-): Omit<ModelClientSettings, 'fill' | 'providers'> {
-  const limits = providerLimitsFor(config.judge, config.providers);
-  return clientOptionsFor({
+): Omit<CreateLlmClientOptions, 'fill' | 'providers'> {
+  const settings: Omit<CreateLlmClientOptions, 'fill' | 'providers'> = {
     env,
     cacheDir: resolve(cwd, config.cacheDir),
     noCache: config.noCache,
     refresh: config.refresh,
-    ...(limits ? { limits } : {}),
+    limits: providerLimitsFor(config.judge, config.providers),
     prices: config.prices,
-    ...(batch ? { batch } : {}),
-  });
+    batch,
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
 
 /** The usage ledger of a configuration's run (`<dataDir>/runs/<run>/usage_ledger.jsonl`). */

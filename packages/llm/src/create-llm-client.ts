@@ -75,7 +75,7 @@ export function providerLimitsFor(
 /**
  * The client for a judge spec. Everything that can be checked without a call is checked here, so a
  * missing key or replay store stops the run (ConfigError, exit 2) before any work. `lexical` has no
- * client: callers test {@link isOfflineJudge} first.
+ * client: {@link createJudge} builds every judge.
  */
 export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptions = {}): LlmClient {
   const spec = parseJudgeSpec(judgeSpec);
@@ -85,7 +85,7 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
   switch (spec.kind) {
     case 'lexical':
       throw new ConfigError(
-        'judge "lexical" is the offline judge and has no model client; check isOfflineJudge first',
+        'judge "lexical" is the offline judge and has no model client; check judge.kind first (createJudge)',
       );
     case 'replay':
     case 'record': {

@@ -1,16 +1,6 @@
-export {
-  type BatchEvent,
-  BatchingClient,
-  type BatchOptions,
-  DEFAULT_MAX_BATCH_BYTES,
-} from './batching-client';
-export {
-  batchOptionsForJudge,
-  clientOptionsFor,
-  clientSettingsFromConfig,
-  runLedgerFile,
-} from './client-settings';
-export { completeJson, extractJson, StructuredAnswerError } from './complete-json';
+export type { BatchEvent, BatchOptions } from './batching-client';
+export { batchOptionsForJudge, clientSettingsFromConfig, runLedgerFile } from './client-settings';
+export { completeJson, extractJson } from './complete-json';
 export type {
   ChatMessage,
   CompletionRequest,
@@ -28,11 +18,10 @@ export {
   providerLimitsFor,
 } from './create-llm-client';
 export { DiskCache } from './disk-cache';
-export { estimateRequestTokens, estimateTokens } from './estimate-request-tokens';
+export { estimateTokens } from './estimate-request-tokens';
 export {
   fillLabelFor,
   fillReplayStore,
-  ReplayStoreAppender,
   readPendingPrompts,
   replayStoreKeys,
   requestFromPending,
@@ -47,15 +36,9 @@ export {
   judgeFromClient,
   offlineJudge,
 } from './judge';
-export { isOfflineJudge, type JudgeSpec, parseJudgeSpec } from './parse-judge-spec';
-export {
-  BATCH_PRICE_FACTOR,
-  costOfUsage,
-  DEFAULT_PRICES,
-  DEFAULT_PRICES_AS_OF,
-  priceFor,
-} from './price-table';
+export { parseJudgeSpec } from './parse-judge-spec';
+export { costOfUsage, DEFAULT_PRICES_AS_OF, priceFor } from './price-table';
 export { repeatClient } from './repeat-client';
-export { pendingFileFor, replayStoreModelLabel } from './replay-client';
-export { CACHE_FORMAT_VERSION, cacheKeyFor, replayKeyFor } from './request-key';
+export { replayStoreModelLabel } from './replay-client';
+export { cacheKeyFor, replayKeyFor } from './request-key';
 export { summarizeUsage, summarizeUsageLedger } from './usage-summary';

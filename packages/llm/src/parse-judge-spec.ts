@@ -1,6 +1,6 @@
 import { ConfigError } from '@xsb/core';
 
-export type JudgeSpec =
+type JudgeSpec =
   | { kind: 'lexical'; spec: string }
   | { kind: 'anthropic'; spec: string; model: string }
   | { kind: 'openai'; spec: string; model: string }
@@ -30,9 +30,4 @@ export function parseJudgeSpec(spec: string): JudgeSpec {
     return { kind: prefix, spec: trimmed, store: rest };
   }
   throw new ConfigError(`unknown judge "${spec}": expected ${FORMS}`);
-}
-
-/** True for the deterministic judge that needs no model (`lexical`). */
-export function isOfflineJudge(spec: string): boolean {
-  return spec.trim() === 'lexical';
 }

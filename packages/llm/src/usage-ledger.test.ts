@@ -4,7 +4,7 @@ import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from './create-llm-client';
-import { isOfflineJudge, parseJudgeSpec } from './parse-judge-spec';
+import { parseJudgeSpec } from './parse-judge-spec';
 import { costOfUsage, DEFAULT_PRICES, DEFAULT_PRICES_AS_OF, priceFor } from './price-table';
 import { summarizeUsage, summarizeUsageLedger } from './usage-summary';
 
@@ -166,8 +166,7 @@ describe('judge specs', () => {
       store: 'eval/llm/m.jsonl',
     });
     expect(parseJudgeSpec('record:m.jsonl')).toMatchObject({ kind: 'record', store: 'm.jsonl' });
-    expect(isOfflineJudge('lexical')).toBe(true);
-    expect(isOfflineJudge('openai:gpt-4o')).toBe(false);
+    expect(parseJudgeSpec(' lexical ')).toEqual({ kind: 'lexical', spec: 'lexical' });
   });
 
   it.each(['gemini:pro', 'anthropic:', 'replay:', 'nonsense'])(
