@@ -1,12 +1,6 @@
 export { buildBenchReport } from './bench/build-bench-report';
-export { parseCitedSlides } from './deck/cited-slides';
-export { escapeHtml } from './html/escape-html';
-export { REPORT_CSP } from './html/html-document';
-export { renderVegaLiteSvg } from './plots/render-vega-lite';
 export { buildRubricReport } from './rubric/build-rubric-report';
 export { findRubricSummaries } from './rubric/read-rubric-report-data';
 export { buildRunReport } from './run/build-run-report';
-export { OFFLINE_JUDGE_WARNING } from './run/run-header';
-export { parseThumbnailSize, prepareThumbnails, THUMBNAIL_FORMATS } from './thumbnails/slide-thumbnails';
-export { listReports } from './viewer/list-reports';
+export { parseThumbnailSize } from './thumbnails/slide-thumbnails';
 export { startReportViewer } from './viewer/start-report-viewer';
