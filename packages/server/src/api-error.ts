@@ -9,20 +9,16 @@ export class ApiHttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
-    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
 }
 
-/** Input error codes of @xsb/core and @xsb/jobs, by the status they answer. */
+export const invalidField = (message: string) => new ApiHttpError(400, 'invalid_field', message);
+export const notFound = (message: string) => new ApiHttpError(404, 'not_found', message);
+
+/** Input error codes of @xsb/core and @xsb/jobs answered with another status than 400. */
 const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
-  invalid_field: 400,
-  unknown_case: 400,
-  unknown_audience: 400,
-  unknown_instance: 400,
-  judge_unavailable: 400,
-  unsafe_path_part: 400,
   unsupported_media_type: 415,
   empty_file: 415,
   not_a_deck: 415,
@@ -32,14 +28,11 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
   zip_too_large: 413,
 };
 
-/** What a client sees of a server-side fault: the code and a fixed sentence, never the OS error or a path. */
+// A client sees a fixed sentence for a server-side fault, never the OS error or a path.
 const INTERNAL_MESSAGE =
   'the server failed to answer this request; its log has the detail under the request id';
 
-/**
- * A fault of the server met while answering (a corrupt file of its own, a full disk): whatever its
- * kind, the client gets 500 `internal` (or the given status, e.g. 503/507) and the server log the detail.
- */
+/** A fault of the server met while answering: the client gets `status` and a fixed message, the log the detail. */
 export class ServerFault extends Error {
   constructor(
     readonly fault: unknown,
@@ -51,11 +44,7 @@ export class ServerFault extends Error {
   }
 }
 
-/**
- * The API error for anything a handler threw: client faults (ApiHttpError, input errors about the
- * request) by code; everything else a 500 `internal` whose message reveals nothing of the server (no
- * path, host, process or OS error) — the detail goes to the server log under the request id.
- */
+/** The API error for anything a handler threw: client faults by code, anything else a bare 500. */
 export function toApiError(error: unknown): ApiHttpError {
   if (error instanceof ApiHttpError) return error;
   if (error instanceof ServerFault)
@@ -70,13 +59,11 @@ export function toApiError(error: unknown): ApiHttpError {
     return new ApiHttpError(503, 'queue_unavailable', 'the job queue does not answer; retry later', {
       'Retry-After': '5',
     });
-  if (isXsbError(error) && error.kind === 'input' && STATUS_BY_CODE[error.code])
-    return new ApiHttpError(STATUS_BY_CODE[error.code]!, error.code, error.message);
-  if (isXsbError(error) && error.kind === 'input') return new ApiHttpError(400, error.code, error.message);
+  if (isXsbError(error) && error.kind === 'input')
+    return new ApiHttpError(STATUS_BY_CODE[error.code] ?? 400, error.code, error.message);
   return new ApiHttpError(500, 'internal', INTERNAL_MESSAGE);
 }
 
-/** 507: the server's disk (or quota) is full; the client may retry once space returns. */
 export function diskFullError(): ApiHttpError {
   return new ApiHttpError(507, 'insufficient_storage', "the server's disk is full; retry later", {
     'Retry-After': '30',
@@ -90,12 +77,7 @@ export function errorResponse(c: Context, error: ApiHttpError): Response {
   const requestId = c.get('requestId') as string | undefined;
   return c.json(
     {
-      error: {
-        code: error.code,
-        message: error.message,
-        ...error.extra,
-        ...(requestId ? { request_id: requestId } : {}),
-      },
+      error: { code: error.code, message: error.message, ...(requestId ? { request_id: requestId } : {}) },
     },
     error.status,
   );

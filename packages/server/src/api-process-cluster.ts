@@ -2,8 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { ConfigError, InternalError } from '@xsb/core';
 import { createJsonLogger, type DrainResult, discardLines } from '@xsb/jobs';
 
-/** The environment variable that tells a forked process its index in the cluster (0 runs the job workers). */
-export const API_PROCESS_INDEX_VARIABLE = 'XSB_API_PROCESS_INDEX';
+/** Tells a forked process its index in the cluster (0 runs the job workers). */
+const API_PROCESS_INDEX_VARIABLE = 'XSB_API_PROCESS_INDEX';
 
 /** A crash loop stops the cluster: more than this many replacements within a minute. */
 const MAX_RESTARTS_PER_MINUTE = 5;
@@ -19,21 +19,14 @@ const isStoppedMessage = (message: unknown): message is StoppedMessage =>
   message !== null &&
   (message as { type?: unknown }).type === 'xsb-api-stopped';
 
-/**
- * This process's place in an API cluster: `undefined` in a process that is not a cluster member, else
- * its index (0 … processes − 1). A member runs `startApiServer` as a lone server would, with its job
- * workers only when the index is 0, and reports its drain with `reportClusterStop`.
- */
+/** This process's index in an API cluster, or `undefined` when it is no member. */
 export function apiClusterIndex(): number | undefined {
   if (!cluster.isWorker) return undefined;
   const index = Number(process.env[API_PROCESS_INDEX_VARIABLE]);
   return Number.isInteger(index) && index >= 0 ? index : undefined;
 }
 
-/**
- * A member tells the primary what its drain did, so the primary can sum the cluster's, then leaves
- * the cluster: its IPC channel would otherwise keep the process alive after the server closed.
- */
+/** A member reports its drain to the primary, then leaves: its IPC channel would keep the process alive. */
 export async function reportClusterStop(result: DrainResult): Promise<void> {
   const message: StoppedMessage = {
     type: 'xsb-api-stopped',
@@ -47,18 +40,17 @@ export async function reportClusterStop(result: DrainResult): Promise<void> {
   if (process.connected) cluster.worker?.disconnect();
 }
 
-export interface ApiClusterOptions {
+interface ApiClusterOptions {
   /** HTTP processes sharing one port (Node's cluster, round-robin connections); at least 2. */
   processes: number;
   log?: (line: string) => void;
 }
 
-export interface ApiCluster {
-  /** `http://host:port` as the members bound it (port 0 resolved: every member shares it). */
+interface ApiCluster {
   url: string;
-  /** SIGTERM to every member (each drains as a lone server does); resolves with their summed drains. */
+  /** SIGTERM to every member; resolves with their summed drains. */
   shutdown(): Promise<DrainResult>;
-  /** Settles once every member has exited; rejects when the cluster stopped on a crash loop. */
+  /** Rejects when the cluster stopped on a crash loop. */
   closed: Promise<DrainResult>;
 }
 
@@ -68,13 +60,10 @@ function urlOf(address: { address: string | null; port: number }): string {
 }
 
 /**
- * `xsb serve --processes N`: forks N members that re-run this process's own script and arguments (so
- * each builds its server from the same flags and config), waits until all listen, and keeps them up:
- * a member that dies is replaced under the same index (its running job returns to the queue when its
- * lease runs out), unless members crash more than five times a minute. Called in the primary only.
- * Why: one Node process answers a burst of requests one after another; N processes answer N at a time,
- * given N cores to spare beside the clients (packages/server/README.md: on 2 cores shared with the client it
- * does not pay).
+ * Forks N members that re-run this process's script and arguments, waits until all listen, and
+ * replaces a member that dies (its running job returns to the queue when its lease runs out).
+ * Why: one Node process answers a burst one request after another; N answer N at a time, given N
+ * cores to spare (README: on 2 cores shared with the client it does not pay).
  */
 export async function startApiCluster(options: ApiClusterOptions): Promise<ApiCluster> {
   if (!cluster.isPrimary) throw new InternalError('startApiCluster runs in the primary process only');
@@ -97,14 +86,11 @@ export async function startApiCluster(options: ApiClusterOptions): Promise<ApiCl
   };
 }
 
-/** What the primary does when a member exits. */
-export type MemberExit = 'ignore' | 'start-failed' | 'crash-loop' | 'replace';
+type MemberExit = 'ignore' | 'start-failed' | 'crash-loop' | 'replace';
 
 /**
- * The rule for a member's exit: nothing while the cluster stops; a member that dies before it ever
- * listened, while the cluster starts, is a start failure (its error is above); one that had listened
- * crashed, and is replaced even if a sibling is still starting — unless members crashed more than
- * five times within the last minute (`recentRestarts` counts this one).
+ * A member that dies before it ever listened, while the cluster starts, is a start failure; one that
+ * had listened is replaced even if a sibling is still starting. `recentRestarts` counts this exit.
  */
 export function memberExit(state: {
   stopping: boolean;
@@ -117,7 +103,6 @@ export function memberExit(state: {
   return state.recentRestarts > MAX_RESTARTS_PER_MINUTE ? 'crash-loop' : 'replace';
 }
 
-/** The primary's state: the members by index, their drains, the restarts of the last minute. */
 class ClusterSupervisor {
   private readonly members = new Map<number, Worker>();
   private readonly drains: StoppedMessage[] = [];
@@ -192,7 +177,6 @@ class ClusterSupervisor {
     }
   }
 
-  /** SIGTERM to every member; resolves once all have exited. */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.members.size === 0) this.settle();
@@ -200,7 +184,6 @@ class ClusterSupervisor {
     await this.allExited;
   }
 
-  /** Settles once every member has exited: the summed drains, or the failure that stopped the cluster. */
   async closed(): Promise<DrainResult> {
     await this.allExited;
     if (this.failure) throw this.failure;

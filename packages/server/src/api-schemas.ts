@@ -1,7 +1,4 @@
-import { type RouteConfig, z } from '@hono/zod-openapi';
-
-type DocumentedResponse = RouteConfig['responses'][string];
-
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import {
   apiErrorSchema,
   apiEvaluationResultSchema,
@@ -15,10 +12,9 @@ import {
 } from '@xsb/core';
 import type { StoredJob } from '@xsb/jobs';
 
-/**
- * The bodies of the API as named OpenAPI components. The schemas themselves are @xsb/core's (the one
- * source of every format); `.openapi(name)` only names them in the document.
- */
+type DocumentedResponse = RouteConfig['responses'][string];
+
+// The bodies are @xsb/core's schemas (the one source of every format), only named here for the document.
 export const ErrorSchema = apiErrorSchema.meta({ id: 'Error' });
 export const JobSchema = apiJobSchema.meta({ id: 'Job' });
 export const JobListSchema = apiJobListSchema.meta({ id: 'JobList' });
@@ -29,7 +25,6 @@ export const RubricResultSchema = apiRubricResultSchema.meta({ id: 'RubricResult
 export const RunListSchema = apiRunListSchema.meta({ id: 'RunList' });
 export const RunSummarySchema = metricsSummarySchema.meta({ id: 'RunSummary' });
 
-/** What a job id looks like (UUIDs, as the API hands them out). */
 export const JOB_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 
 export const JobIdParam = z.object({
@@ -64,7 +59,6 @@ export const JobListQuery = z.object({
     .openapi({ param: { name: 'cursor', in: 'query' } }),
 });
 
-/** The links of a job resource, from its id. */
 export function withLinks<T extends StoredJob>(
   job: T,
 ): T & { links: { self: string; result: string; events: string } } {
@@ -72,7 +66,6 @@ export function withLinks<T extends StoredJob>(
   return { ...job, links: { self, result: `${self}/result`, events: `${self}/events` } };
 }
 
-/** Response headers the server sends, declared once for the document. */
 export const RETRY_AFTER_HEADER = {
   'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer' as const } },
 };
@@ -94,31 +87,35 @@ const HEADERS_BY_STATUS: Record<
   507: RETRY_AFTER_HEADER,
 };
 
-/**
- * The error responses of a route: the statuses it names, plus those any request may meet (408 a body
- * too slow, 500 a server fault), each with the error shape and the headers it carries.
- */
-export const errorResponses = (...statuses: number[]): Record<string, DocumentedResponse> =>
-  Object.fromEntries([
-    ...[...new Set([...statuses, 500])]
-      .filter((status) => !NODE_STATUSES.has(status))
-      .map((status) => [
-        status,
-        {
-          description: ERROR_DESCRIPTIONS[status] ?? 'error',
-          headers: { ...REQUEST_ID_HEADER, ...(HEADERS_BY_STATUS[status] ?? {}) },
-          content: { 'application/json': { schema: ErrorSchema } },
-        },
-      ]),
-    ...[...new Set([...statuses, 431])]
-      .filter((status) => NODE_STATUSES.has(status))
-      .map((status) => [status, { description: ERROR_DESCRIPTIONS[status]! }]),
-  ]);
+/** A JSON (or other `type`) success response with the request id header. */
+export const jsonResponse = (schema: z.ZodType, description: string, type = 'application/json') => ({
+  description,
+  headers: REQUEST_ID_HEADER,
+  content: { [type]: { schema } },
+});
 
-/** Statuses Node's HTTP server answers itself, before the app sees the request: no body, no headers of ours. */
+/** A `/v1` route (bearer token), documented through `createRoute`. */
+export const v1Route = <R extends Omit<RouteConfig, 'security'>>(route: R) =>
+  createRoute({ ...route, security: [{ bearer: [] }] });
+
+/** The error responses of a route: the statuses it names, plus 500 and Node's own 431. */
+export const errorResponses = (...statuses: number[]): Record<string, DocumentedResponse> =>
+  Object.fromEntries(
+    [...new Set([...statuses, 500, 431])].map((status) => [
+      status,
+      NODE_STATUSES.has(status)
+        ? { description: ERROR_DESCRIPTIONS[status]! }
+        : {
+            description: ERROR_DESCRIPTIONS[status] ?? 'error',
+            headers: { ...REQUEST_ID_HEADER, ...(HEADERS_BY_STATUS[status] ?? {}) },
+            content: { 'application/json': { schema: ErrorSchema } },
+          },
+    ]),
+  );
+
+// Node's HTTP server answers these itself, before the app sees the request: no body, no headers of ours.
 const NODE_STATUSES = new Set([408, 431]);
 
-/** The responses of the health routes: what any request may meet before the app (431). */
 export const nodeResponses = () => ({ 431: { description: ERROR_DESCRIPTIONS[431]! } });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { API_SCOPES, type ApiScope, ConfigError, portableNameSchema } from '@xsb/core';
 
-/** A bearer token the server accepts: its name (logged, recorded on jobs), its sha256, its scopes. */
+/** A bearer token: its name (logged, recorded on jobs), its sha256, its scopes. */
 export interface ApiToken {
   name: string;
   sha256: Buffer;
@@ -34,11 +34,7 @@ function checkName(name: string, where: string): string {
   return name;
 }
 
-/**
- * `XSB_API_TOKENS`: comma-separated `name:token:scopes` entries, scopes `evaluate` and/or `read` joined
- * by `+`, e.g. `ci:9f2c…e1:evaluate+read,dashboard:77ab…04:read`. A token holds no `:` or `,` and has at
- * least 16 characters. Errors name the entry by its position and the rule, never by any of its fields.
- */
+/** `XSB_API_TOKENS`: comma-separated `name:token:scopes` entries, scopes joined by `+`. */
 export function parseTokenList(text: string | undefined): ApiToken[] {
   if (!text || text.trim() === '') return [];
   return text.split(',').map((entry, index) => {
@@ -78,11 +74,7 @@ export function mergeTokens(...lists: ApiToken[][]): ApiToken[] {
   return all;
 }
 
-/**
- * The token an `Authorization: Bearer …` header presents, or undefined. The presented value is
- * hashed and compared with every configured hash by `timingSafeEqual` (equal lengths, no early
- * exit), so neither the comparison time nor the number of tokens tried leaks a match.
- */
+/** The token a `Bearer` header presents: compared with every hash, no early exit, so the time leaks no match. */
 export function authenticate(header: string | undefined, tokens: readonly ApiToken[]): ApiToken | undefined {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) return undefined;

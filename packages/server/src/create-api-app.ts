@@ -4,7 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { type ApiScope, describeError } from '@xsb/core';
 import type { JobEvents, JobStore, JsonLogger } from '@xsb/jobs';
 import type { Context, MiddlewareHandler } from 'hono';
-import { ApiHttpError, errorResponse, toApiError } from './api-error';
+import { ApiHttpError, errorResponse, invalidField, notFound, toApiError } from './api-error';
 import { type ApiToken, authenticate } from './api-tokens';
 import { type OpenApiDocumentView, renderDocsPage } from './docs-page';
 import { RequestRateLimiter } from './rate-limiter';
@@ -13,13 +13,7 @@ import { registerHealthRoutes } from './routes/health-routes';
 import { registerJobRoutes } from './routes/job-routes';
 import { registerRunRoutes } from './routes/run-routes';
 
-export const DEFAULT_BODY_LIMIT_BYTES = 100_000_000;
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
-/** Failed authentications a client address may make per minute before it is answered 429. */
-export const DEFAULT_AUTH_FAILURES_PER_MINUTE = 30;
-
-/** The head of the OpenAPI document. */
-export const API_DOCUMENT = {
+const API_DOCUMENT = {
   openapi: '3.1.0',
   info: {
     title: 'xsb API',
@@ -34,12 +28,13 @@ export const API_DOCUMENT = {
 export interface ApiAppOptions {
   dataDir: string;
   store: JobStore;
-  /** Accepted bearer tokens; with none, every request is let in (only with `insecureLocal`). */
+  /** With none, every request is let in (only with `insecureLocal`). */
   tokens: readonly ApiToken[];
+  /** Allows a server without tokens, only on a loopback host. */
   insecureLocal?: boolean;
   /** The server's environment: where judges find their keys (never in a request). */
   env: Record<string, string | undefined>;
-  /** Where uploads stream to before they are checked (on the data folder's file system). */
+  /** Where uploads stream to (on the data folder's file system, so accepting one is a rename). */
   tmpDir: string;
   bodyLimitBytes?: number;
   rateLimitPerMinute?: number;
@@ -47,34 +42,27 @@ export interface ApiAppOptions {
   authFailuresPerMinute?: number;
   /** Polling interval of the job event stream (default 250 ms). */
   eventsIntervalMs?: number;
-  /**
-   * The stage events of the jobs this process runs (its runner's `onEvent`): a job's event stream
-   * relays them as `stage` events. Jobs run by other processes send only their `job` events.
-   */
+  /** The stage events of the jobs this process runs; jobs run by other processes send only `job` events. */
   events?: JobEvents;
-  /** True while SIGTERM drains: new work is refused with 503. */
   isDraining?: () => boolean;
-  /** The server log (JSON lines); default: none. */
   logger?: JsonLogger;
   /** The clock of the rate limiters (tests). */
   now?: () => number;
-  /** The systems the server takes decks of (config `api.systems`); unset: any portable name. */
+  /** Config `api.systems`; unset: any portable name. */
   systems?: readonly string[];
 }
 
-/** Who is asking: the token's name, or null on an insecure local server (which sees everything). */
-export interface ApiPrincipal {
-  name: string | null;
-  admin: boolean;
-}
-
 export interface ApiEnv {
-  Variables: { token: ApiToken | null; principal: ApiPrincipal; requestId: string };
+  // The principal's name is null on an insecure local server, which sees everything.
+  Variables: {
+    token: ApiToken | null;
+    principal: { name: string | null; admin: boolean };
+    requestId: string;
+  };
 }
 
 export type ApiApp = OpenAPIHono<ApiEnv>;
 
-/** The route's scope: reads need `read`, posting needs `evaluate`, cancelling `evaluate` (own) or `admin`. */
 function scopeAllows(scopes: ReadonlySet<ApiScope>, method: string): boolean {
   if (scopes.has('admin') && method !== 'POST') return true;
   return scopes.has(method === 'GET' || method === 'HEAD' ? 'read' : 'evaluate');
@@ -85,7 +73,7 @@ function neededScope(method: string): string {
   return method === 'POST' ? '"evaluate"' : '"evaluate" (or "admin")';
 }
 
-/** The client's address as the socket reports it (no proxy header is trusted). */
+// The socket's address: no proxy header is trusted.
 function clientAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
@@ -95,10 +83,8 @@ function clientAddress(c: Context): string {
 }
 
 /**
- * Everything a `/v1` request passes before its route, in one layer (each hono layer costs a closure
- * and a promise per request): the bearer token and its scope (failed attempts limited per client
- * address), the token's rate limit, then for a POST the drain refusal and the declared body size.
- * A preflight (OPTIONS) needs no token: it is answered 204 with the methods, and no CORS grant.
+ * Token, scope, rate limit, then a POST's drain and size checks, in one layer: each hono layer costs a
+ * closure and a promise per request. A preflight (OPTIONS) needs no token and gets no CORS grant.
  */
 function v1Middleware(
   options: ApiAppOptions,
@@ -117,14 +103,7 @@ function v1Middleware(
       const presented = c.req.header('authorization');
       const found = authenticate(presented, options.tokens);
       if (!found) {
-        const verdict = authFailures.take(clientAddress(c));
-        if (!verdict.allowed)
-          throw new ApiHttpError(
-            429,
-            'rate_limited',
-            `too many failed authentications from this address; retry in ${verdict.retryAfterSeconds} s`,
-            { 'Retry-After': String(verdict.retryAfterSeconds) },
-          );
+        takeOrRefuse(authFailures, clientAddress(c), 'too many failed authentications from this address');
         throw new ApiHttpError(
           401,
           'unauthorized',
@@ -140,14 +119,7 @@ function v1Middleware(
         );
       token = found;
     }
-    const verdict = limiter.take(token?.name ?? 'anonymous');
-    if (!verdict.allowed)
-      throw new ApiHttpError(
-        429,
-        'rate_limited',
-        `more than ${limiter.perMinute} requests per minute; retry in ${verdict.retryAfterSeconds} s`,
-        { 'Retry-After': String(verdict.retryAfterSeconds) },
-      );
+    takeOrRefuse(limiter, token?.name ?? 'anonymous', `more than ${limiter.perMinute} requests per minute`);
     if (method === 'POST') refuseEarlyPost(c, options, bodyLimitBytes);
     c.set('token', token);
     c.set(
@@ -158,7 +130,14 @@ function v1Middleware(
   };
 }
 
-/** A POST is refused while the server drains, and when it declares more than the body limit. */
+function takeOrRefuse(limiter: RequestRateLimiter, client: string, why: string): void {
+  const verdict = limiter.take(client);
+  if (!verdict.allowed)
+    throw new ApiHttpError(429, 'rate_limited', `${why}; retry in ${verdict.retryAfterSeconds} s`, {
+      'Retry-After': String(verdict.retryAfterSeconds),
+    });
+}
+
 function refuseEarlyPost(c: Context, options: ApiAppOptions, bodyLimitBytes: number): void {
   if (options.isDraining?.())
     throw new ApiHttpError(
@@ -179,11 +158,7 @@ function refuseEarlyPost(c: Context, options: ApiAppOptions, bodyLimitBytes: num
     );
 }
 
-/**
- * Every request gets an id (`X-Request-Id`, and `request_id` in every error body) and, when the server
- * logs, one JSON access-log line with it: method, path, status, time, token name and client address —
- * each a JSON string, so nothing in a URL can forge a line.
- */
+// One JSON access-log line per request: each field a JSON string, so nothing in a URL can forge a line.
 function requestIdMiddleware(logger: JsonLogger | undefined): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const requestId = randomUUID();
@@ -208,28 +183,18 @@ function requestIdMiddleware(logger: JsonLogger | undefined): MiddlewareHandler<
   };
 }
 
-/**
- * The xsb HTTP API as a hono app (OpenAPI 3.1 at `/openapi.json`, a reference page at `/docs`): jobs,
- * evaluations, rubric evaluations and runs over one data folder and one job store. Routing, auth,
- * limits and the document live here; accepting, running and storing jobs is `@xsb/jobs`.
- */
+/** The xsb HTTP API as a hono app over one data folder and one job store (OpenAPI 3.1 at `/openapi.json`). */
 export function createApiApp(options: ApiAppOptions): ApiApp {
-  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const bodyLimitBytes = options.bodyLimitBytes ?? 100_000_000;
   const now = options.now ?? Date.now;
-  const limiter = new RequestRateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, now);
-  const authFailures = new RequestRateLimiter(
-    options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
-    now,
-  );
+  const limiter = new RequestRateLimiter(options.rateLimitPerMinute ?? 600, now);
+  const authFailures = new RequestRateLimiter(options.authFailuresPerMinute ?? 30, now);
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
       const issue = result.error.issues[0];
       const field = issue?.path.join('.') || 'request';
-      return errorResponse(
-        c as Context,
-        new ApiHttpError(400, 'invalid_field', `field "${field}": ${issue?.message ?? 'is invalid'}`),
-      );
+      return errorResponse(c as Context, invalidField(`field "${field}": ${issue?.message ?? 'is invalid'}`));
     },
   });
   const { logger } = options;
@@ -243,9 +208,7 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
       );
     return errorResponse(c, apiError);
   });
-  app.notFound((c) =>
-    errorResponse(c, new ApiHttpError(404, 'not_found', `no route ${c.req.method} for this path`)),
-  );
+  app.notFound((c) => errorResponse(c, notFound(`no route ${c.req.method} for this path`)));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

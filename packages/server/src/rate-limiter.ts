@@ -1,8 +1,4 @@
-/**
- * A token bucket per client (token name): `perMinute` requests, refilled continuously. `take` says
- * whether a request may go on and, when not, how many whole seconds until one may (`Retry-After`).
- * Per process: several `xsb serve` processes each allow `perMinute`.
- */
+/** A token bucket per client, refilled continuously; per process (each `xsb serve` process allows `perMinute`). */
 export class RequestRateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 

@@ -9,13 +9,13 @@ import Busboy from '@fastify/busboy';
 import { isDiskFull } from '@xsb/core';
 import { ApiHttpError, diskFullError, ServerFault, toApiError } from './api-error';
 
-export interface ReceivedUpload {
+interface ReceivedUpload {
   fields: Map<string, string[]>;
   /** The deck, complete on disk in the temp folder; the caller moves or removes it. */
   file: { path: string; filename: string | null; bytes: number };
 }
 
-export interface ReceiveUploadOptions {
+interface ReceiveUploadOptions {
   tmpDir: string;
   limitBytes: number;
   fileField: string;
@@ -28,11 +28,9 @@ const tooLarge = (limit: number) =>
   });
 
 /**
- * Streams a `multipart/form-data` body: the one file part (`fileField`) goes straight to a temp file,
- * the named text fields are collected, and every byte is counted, so a body past `limitBytes` stops at
- * the limit (413) however it was framed (a lying or absent Content-Length). hono's `parseBody` would
- * hold the whole body in memory; `@fastify/busboy` parses as the bytes arrive. On any refusal, a
- * malformed body or a client that hangs up, the temp file is removed before the promise settles.
+ * Streams a `multipart/form-data` body (hono's `parseBody` would hold it in memory): the file part to
+ * a temp file, every byte counted, so a body past the limit stops there however it was framed. On any
+ * refusal the temp file is removed before the promise settles.
  */
 export async function receiveUpload(
   request: Request,
@@ -63,7 +61,6 @@ export async function receiveUpload(
   return { fields: upload.fields, file: upload.file! };
 }
 
-/** The request's Content-Type when it is multipart with a body; else the refusal (415, 400). */
 function multipartContentType(request: Request, fileField: string): string {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType))
@@ -76,7 +73,6 @@ function multipartContentType(request: Request, fileField: string): string {
   return contentType;
 }
 
-/** Passes the body on while counting it; past the limit it fails with 413. */
 function byteCounter(limitBytes: number): Transform {
   let received = 0;
   return new Transform({
@@ -88,7 +84,6 @@ function byteCounter(limitBytes: number): Transform {
   });
 }
 
-/** Why reading the body failed: our own refusal, the client hanging up, or a body that is not multipart. */
 function readFailure(error: unknown, aborted: boolean): ApiHttpError {
   if (error instanceof ApiHttpError) return error;
   if (aborted) return new ApiHttpError(400, 'client_aborted', 'the client closed the upload');
@@ -100,7 +95,6 @@ function readFailure(error: unknown, aborted: boolean): ApiHttpError {
   );
 }
 
-/** The parts of one body as busboy meets them: the fields, the one deck file, the first refusal. */
 class UploadParts {
   readonly fields = new Map<string, string[]>();
   file: ReceivedUpload['file'] | undefined;

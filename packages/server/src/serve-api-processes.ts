@@ -18,10 +18,9 @@ export type ServedApi =
   | { role: 'member'; index: number; shutdown(): Promise<DrainResult> };
 
 /**
- * `xsb serve [--processes N]` in one call, whichever process runs it: with N > 1 the first call (the
- * primary) checks the token settings and forks N members that run the same script again; there this
- * call starts a member's server — job workers only in member 0, every log line with the member's
- * `process` index (and pino's `pid`). With N = 1 it is `startApiServer`. The caller wires signals to `shutdown`.
+ * `xsb serve [--processes N]` in one call, whichever process runs it: with N > 1 the primary forks N
+ * members that run the same script again, where this call starts a member's server (job workers only
+ * in member 0). The caller wires signals to `shutdown`.
  */
 export async function serveApiProcesses(
   options: StartApiServerOptions & { processes: number },
@@ -29,12 +28,8 @@ export async function serveApiProcesses(
   const { processes, ...serverOptions } = options;
   const member = apiClusterIndex();
   if (processes > 1 && member === undefined) {
-    checkServerSecurity({
-      tokens: options.tokens,
-      ...(options.insecureLocal ? { insecureLocal: true } : {}),
-      host: options.host ?? '127.0.0.1',
-    });
-    const cluster = await startApiCluster({ processes, ...(options.log ? { log: options.log } : {}) });
+    checkServerSecurity({ ...options, host: options.host ?? '127.0.0.1' });
+    const cluster = await startApiCluster(options);
     return {
       role: 'primary',
       url: cluster.url,

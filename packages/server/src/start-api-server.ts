@@ -18,11 +18,10 @@ import {
   openJobStore,
   startJobWorker,
 } from '@xsb/jobs';
-import type { ApiToken } from './api-tokens';
-import { createApiApp } from './create-api-app';
+import { type ApiAppOptions, createApiApp } from './create-api-app';
 
-export interface StartApiServerOptions {
-  dataDir: string;
+export interface StartApiServerOptions
+  extends Omit<ApiAppOptions, 'store' | 'tmpDir' | 'events' | 'isDraining' | 'logger' | 'now'> {
   host?: string;
   port?: number;
   /** `redis://HOST:PORT`: jobs on BullMQ; unset: the SQLite store in the data folder. */
@@ -30,50 +29,31 @@ export interface StartApiServerOptions {
   /** Jobs this process runs at once; 0 serves HTTP only (workers run elsewhere). */
   workers?: number;
   drainTimeoutMs?: number;
-  /** See `OpenJobStoreOptions.leaseMs` (default 30 s). */
   leaseMs?: number;
-  tokens: readonly ApiToken[];
-  /** Allows a server without tokens, only on a loopback host. */
-  insecureLocal?: boolean;
-  env: Record<string, string | undefined>;
   cacheDir?: string;
   noCache?: boolean;
   providers?: Record<string, ProviderLimits>;
-  bodyLimitBytes?: number;
-  rateLimitPerMinute?: number;
-  /** Failed authentications per client address and minute (default 30). */
-  authFailuresPerMinute?: number;
-  eventsIntervalMs?: number;
   /** An already opened store (tests); default `openJobStore`. */
   store?: JobStore;
-  /** Receives the server log, one JSON object per line (pino); default: no log. */
+  /** Receives the server log, one JSON object per line (pino). */
   log?: (line: string) => void;
   /** Fields on every log line (a cluster member's `process`). */
   logFields?: Record<string, unknown>;
-  /** See `JobRunnerOptions.diskRetry`. */
   diskRetry?: { attempts: number; delayMs: number };
-  /** The systems the server takes decks of (config `api.systems`); unset: any portable name. */
-  systems?: readonly string[];
-  /** Every stage event of the jobs this server's workers run, as its event streams relay them. */
+  /** Every stage event of the jobs this server's workers run. */
   onEvent?: JobEventListener;
 }
 
 export interface ApiServer {
-  /** `http://host:port` as bound (port 0 resolved). */
   url: string;
   port: number;
   store: JobStore;
   /** Stops accepting (503), lets running jobs finish within the drain timeout, queues the rest, closes. */
   shutdown(): Promise<DrainResult>;
-  /** Settles once the server has shut down. */
   closed: Promise<DrainResult>;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.test(host);
-}
 
 /** The refusal to start without tokens, unless `--insecure-local` on a loopback host. */
 export function checkServerSecurity(options: {
@@ -86,16 +66,13 @@ export function checkServerSecurity(options: {
     throw new ConfigError(
       'no API token is configured: set XSB_API_TOKENS=name:token:evaluate+read (or api.tokens in the config), or pass --insecure-local to serve without auth on a loopback host',
     );
-  if (!isLoopbackHost(options.host))
+  if (!LOOPBACK.test(options.host))
     throw new ConfigError(
       `--insecure-local serves without auth and only on a loopback host (127.0.0.1, ::1, localhost), not on ${options.host}`,
     );
 }
 
-/**
- * Each process streams uploads into its own temp folder `api/tmp/<host>-<pid>`; at start, the folders
- * of dead processes of this host (a crash mid-upload) are removed, so nothing half-received remains.
- */
+// Each process has its own upload folder `api/tmp/<host>-<pid>`; those of dead processes of this host are removed.
 async function prepareTmpDir(dataDir: string): Promise<string> {
   const root = new ApiDataLayout(dataDir).tmpDir();
   const host = hostname();
@@ -111,10 +88,7 @@ async function prepareTmpDir(dataDir: string): Promise<string> {
   return own;
 }
 
-/**
- * `xsb serve`: the API on `host:port` with its job workers in the same process. The caller wires
- * signals to `shutdown` (the CLI does for SIGTERM and SIGINT).
- */
+/** `xsb serve`: the API on `host:port` with its job workers in the same process; the caller wires signals. */
 export async function startApiServer(options: StartApiServerOptions): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   checkServerSecurity({ tokens: options.tokens, insecureLocal: options.insecureLocal, host });
@@ -132,7 +106,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   const state = { draining: false };
   const events = new JobEvents();
   const app = createApiApp({
-    ...appOptions(options),
+    ...options,
     store,
     tmpDir,
     isDraining: () => state.draining,
@@ -145,7 +119,16 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     options.onEvent?.(jobId, event);
   };
   const runner =
-    workers > 0 ? startJobWorker({ ...workerOptions(options, store, workers, log), onEvent }) : undefined;
+    workers > 0
+      ? startJobWorker({
+          ...options,
+          store,
+          concurrency: workers,
+          heartbeatMs: heartbeatForLease(options.leaseMs),
+          log,
+          onEvent,
+        })
+      : undefined;
   const server = await listen(app.fetch, host, options.port ?? 8787);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 8787);
@@ -169,41 +152,6 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   return { url: `http://${shownHost}:${port}`, port, store, shutdown, closed };
 }
 
-/** The app's settings taken from the server's options (store, temp folder, drain and log aside). */
-function appOptions(options: StartApiServerOptions) {
-  return {
-    dataDir: options.dataDir,
-    tokens: options.tokens,
-    ...(options.insecureLocal ? { insecureLocal: true } : {}),
-    env: options.env,
-    ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
-    ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
-    ...(options.eventsIntervalMs ? { eventsIntervalMs: options.eventsIntervalMs } : {}),
-    ...(options.authFailuresPerMinute ? { authFailuresPerMinute: options.authFailuresPerMinute } : {}),
-    ...(options.systems ? { systems: options.systems } : {}),
-  };
-}
-
-function workerOptions(
-  options: StartApiServerOptions,
-  store: JobStore,
-  workers: number,
-  log: (line: string) => void,
-): Parameters<typeof startJobWorker>[0] {
-  return {
-    store,
-    dataDir: options.dataDir,
-    concurrency: workers,
-    heartbeatMs: heartbeatForLease(options.leaseMs),
-    env: options.env,
-    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-    ...(options.providers ? { providers: options.providers } : {}),
-    ...(options.diskRetry ? { diskRetry: options.diskRetry } : {}),
-    log,
-  };
-}
-
 function listen(fetch: (request: Request) => Response | Promise<Response>, host: string, port: number) {
   return new Promise<Server>((resolve, reject) => {
     const started = serve({ fetch, hostname: host, port }, () => resolve(started as Server)) as Server;
@@ -211,7 +159,7 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, host:
   });
 }
 
-/** The drain: running jobs get the drain timeout, the rest are queued again; then the server closes. */
+/** Running jobs get the drain timeout, the rest are queued again; then the server closes. */
 async function drainAndClose(parts: {
   options: StartApiServerOptions;
   runner: JobRunner | undefined;

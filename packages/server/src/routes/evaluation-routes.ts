@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { z } from '@hono/zod-openapi';
 import { type SubmitJobRequest, submitJob } from '@xsb/jobs';
 import type { Context } from 'hono';
-import { ApiHttpError, errorResponse } from '../api-error';
+import { ApiHttpError, errorResponse, invalidField } from '../api-error';
 import {
   errorResponses,
   JobAcceptedSchema,
@@ -91,50 +91,35 @@ function documentUploadRoute(
   });
 }
 
-/** A field sent once; sent twice, it is refused rather than silently taking one of the values. */
-function singleField(fields: Map<string, string[]>) {
-  return (name: string): string | undefined => {
-    const values = fields.get(name);
-    if (values && values.length > 1)
-      throw new ApiHttpError(
-        400,
-        'invalid_field',
-        `field "${name}": sent ${values.length} times; send it once`,
-      );
-    return values?.[0];
-  };
+/** The form's text fields; one sent twice is refused rather than silently taking one of the values. */
+function singleFields(fields: Map<string, string[]>, names: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names.filter((field) => field !== 'audiences')) {
+    const values = fields.get(name) ?? [];
+    if (values.length > 1) throw invalidField(`field "${name}": sent ${values.length} times; send it once`);
+    if (values.length === 1) picked[name] = values[0]!;
+  }
+  return picked;
 }
 
-/** The form's text fields; `audiences` repeated or comma-separated. */
-function evaluationFields(fields: Map<string, string[]>): SubmitJobRequest {
-  const one = singleField(fields);
-  const audiences = (fields.get('audiences') ?? []).flatMap((value) => value.split(',')).map((a) => a.trim());
-  return {
-    kind: 'evaluation',
-    fields: {
-      ...(one('run') !== undefined ? { run: one('run')! } : {}),
-      ...(one('system') !== undefined ? { system: one('system')! } : {}),
-      ...(one('condition') !== undefined ? { condition: one('condition')! } : {}),
-      ...(one('case') !== undefined ? { case: one('case')! } : {}),
-      ...(one('judge') !== undefined ? { judge: one('judge')! } : {}),
-      audiences: audiences.filter(Boolean),
-    },
-  };
-}
+const evaluationFields = (fields: Map<string, string[]>): SubmitJobRequest => ({
+  kind: 'evaluation',
+  fields: {
+    ...singleFields(fields, EVALUATION_FIELDS),
+    // Repeated or comma-separated.
+    audiences: (fields.get('audiences') ?? [])
+      .flatMap((value) => value.split(','))
+      .map((audience) => audience.trim())
+      .filter(Boolean),
+  },
+});
 
-function rubricFields(fields: Map<string, string[]>): SubmitJobRequest {
-  const one = singleField(fields);
-  return {
-    kind: 'rubric_evaluation',
-    fields: {
-      ...(one('instance') !== undefined ? { instance: one('instance')! } : {}),
-      ...(one('system') !== undefined ? { system: one('system')! } : {}),
-      ...(one('judge') !== undefined ? { judge: one('judge')! } : {}),
-    },
-  };
-}
+const rubricFields = (fields: Map<string, string[]>): SubmitJobRequest => ({
+  kind: 'rubric_evaluation',
+  fields: singleFields(fields, RUBRIC_FIELDS),
+});
 
-/** At most this many decks are read and checked at once (each is held in memory while it is). */
+// Each deck is held in memory while it is checked.
 const INTAKE_CONCURRENCY = 4;
 
 function intakeQueue() {
@@ -152,12 +137,7 @@ function intakeQueue() {
   };
 }
 
-/**
- * `POST /v1/evaluations` and `POST /v1/rubric/evaluations`: the multipart body streams to a temp file
- * (counted against the limit), `submitJob` of @xsb/jobs checks the fields and the deck and enqueues;
- * 202 with the job, or 409 with the job already under way. Whatever happens, the temp file is gone
- * when the response is sent (moved into the uploads folder when accepted).
- */
+/** `POST /v1/evaluations` and `POST /v1/rubric/evaluations`: the temp file is gone when the response is sent. */
 export function registerEvaluationRoutes(
   app: ApiApp,
   options: ApiAppOptions & { bodyLimitBytes: number },

@@ -3,7 +3,13 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import { describeError } from '@xsb/core';
-import { ErrorSchema, nodeResponses, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../api-schemas';
+import {
+  ErrorSchema,
+  jsonResponse,
+  nodeResponses,
+  REQUEST_ID_HEADER,
+  RETRY_AFTER_HEADER,
+} from '../api-schemas';
 import type { ApiApp, ApiAppOptions } from '../create-api-app';
 
 const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
@@ -11,10 +17,7 @@ const ReadySchema = z
   .object({ status: z.literal('ready'), store: z.enum(['sqlite', 'redis']) })
   .meta({ id: 'Ready' });
 
-/**
- * `/healthz`: the process answers. `/readyz`: the job store answers a query and the data folder takes
- * a write (a temp file written and removed); 503 while draining or when either fails.
- */
+/** `/healthz`: the process answers. `/readyz`: the job store answers and the data folder takes a write. */
 export function registerHealthRoutes(app: ApiApp, options: ApiAppOptions): void {
   app.openapi(
     createRoute({
@@ -24,11 +27,7 @@ export function registerHealthRoutes(app: ApiApp, options: ApiAppOptions): void 
       operationId: 'getHealth',
       security: [],
       responses: {
-        200: {
-          description: 'up',
-          headers: REQUEST_ID_HEADER,
-          content: { 'application/json': { schema: HealthSchema } },
-        },
+        200: jsonResponse(HealthSchema, 'up'),
         ...nodeResponses(),
       },
     }),
@@ -42,11 +41,7 @@ export function registerHealthRoutes(app: ApiApp, options: ApiAppOptions): void 
       operationId: 'getReadiness',
       security: [],
       responses: {
-        200: {
-          description: 'ready',
-          headers: REQUEST_ID_HEADER,
-          content: { 'application/json': { schema: ReadySchema } },
-        },
+        200: jsonResponse(ReadySchema, 'ready'),
         503: {
           description: 'not ready (draining, store or data folder unusable)',
           headers: { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER },
@@ -78,11 +73,10 @@ export function registerHealthRoutes(app: ApiApp, options: ApiAppOptions): void 
   );
 }
 
-/** How long readiness waits for the job store (a lost Redis must not hang the probe). */
+// A lost Redis must not hang the probe.
 const READY_DEADLINE_MS = 1500;
 
-/** Rejects with `message` when `work` has not settled within `ms`. */
-export async function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+async function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
@@ -96,10 +90,7 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, message: str
   }
 }
 
-/**
- * Writes and removes a small file in the upload folder: the folder takes a write now. The file is
- * removed whatever happened (a full disk creates it empty, then fails the write), so probes leave nothing.
- */
+// The probe file is removed whatever happened: a full disk creates it empty, then fails the write.
 async function probeWritable(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   const probe = join(dir, `.ready-${randomUUID()}`);

@@ -1,9 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { StageEvent } from '@xsb/core';
 import { cancelJob, type StoredJob } from '@xsb/jobs';
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
-import { ApiHttpError } from '../api-error';
+import { ApiHttpError, invalidField, notFound } from '../api-error';
 import {
   EvaluationResultSchema,
   errorResponses,
@@ -12,23 +12,21 @@ import {
   JobListQuery,
   JobListSchema,
   JobSchema,
-  REQUEST_ID_HEADER,
+  jsonResponse as json,
   RubricResultSchema,
+  v1Route,
   withLinks,
 } from '../api-schemas';
-import type { ApiApp, ApiAppOptions, ApiEnv, ApiPrincipal } from '../create-api-app';
+import type { ApiApp, ApiAppOptions, ApiEnv } from '../create-api-app';
 
 /** A token sees and cancels the jobs it submitted; an `admin` token (or an insecure local server) all. */
-export function ownsJob(principal: ApiPrincipal, job: StoredJob): boolean {
+export function ownsJob(principal: ApiEnv['Variables']['principal'], job: StoredJob): boolean {
   return principal.admin || job.submitted_by === principal.name;
 }
 
 const TERMINAL: ReadonlyArray<StoredJob['status']> = ['done', 'failed', 'canceled'];
 
-/**
- * The JSON of a job as `GET /v1/jobs/{id}` sends it, kept per job object: the store hands out the
- * same frozen object until the job changes, so a status poll serializes each state once.
- */
+// The store hands out the same frozen job object until the job changes: a status poll serializes each state once.
 const jobBodies = new WeakMap<StoredJob, string>();
 function jobBody(job: StoredJob): string {
   let body = jobBodies.get(job);
@@ -39,19 +37,12 @@ function jobBody(job: StoredJob): string {
   return body;
 }
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  headers: REQUEST_ID_HEADER,
-  content: { 'application/json': { schema } },
-});
-
-/** Jobs: read one, its result, its events; list; cancel. */
 export function registerJobRoutes(app: ApiApp, options: ApiAppOptions): void {
   const { store } = options;
   // A job another token submitted is answered as missing: its existence is not the caller's to learn.
   const mustGet: MustGetJob = async (c, id) => {
     const job = await store.get(id);
-    if (!job || !ownsJob(c.get('principal'), job)) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
+    if (!job || !ownsJob(c.get('principal'), job)) throw notFound(`no job ${id}`);
     return job;
   };
   registerListJobs(app, options);
@@ -65,19 +56,18 @@ type MustGetJob = (c: Context<ApiEnv>, id: string) => Promise<StoredJob>;
 
 function registerListJobs(app: ApiApp, { store }: ApiAppOptions): void {
   app.openapi(
-    createRoute({
+    v1Route({
       method: 'get',
       path: '/v1/jobs',
       summary: 'List jobs, newest first',
       operationId: 'listJobs',
-      security: [{ bearer: [] }],
       request: { query: JobListQuery },
       responses: { 200: json(JobListSchema, 'a page of jobs'), ...errorResponses(400, 401, 403, 429, 503) },
     }),
     async (c) => {
       const { status, limit, cursor } = c.req.valid('query');
       if (cursor && !/^s\d{1,15}$/.test(Buffer.from(cursor, 'base64url').toString('utf8')))
-        throw new ApiHttpError(400, 'invalid_field', 'field "cursor": is not a cursor of this API');
+        throw invalidField('field "cursor": is not a cursor of this API');
       const principal = c.get('principal');
       const page = await store.list({
         ...(status ? { status } : {}),
@@ -91,34 +81,31 @@ function registerListJobs(app: ApiApp, { store }: ApiAppOptions): void {
 }
 
 function registerGetJob(app: ApiApp, mustGet: MustGetJob): void {
-  // The status poll is the hot path (a burst of clients polling): documented from its route, served by
-  // a plain handler that checks the id with the schema's own pattern instead of an async zod parse.
+  // The status poll is the hot path: a plain handler checks the id with the schema's pattern, no async zod parse.
   app.openAPIRegistry.registerPath(
-    createRoute({
+    v1Route({
       method: 'get',
       path: '/v1/jobs/{id}',
       summary: 'A job: status, progress, error, attempts and links',
       operationId: 'getJob',
-      security: [{ bearer: [] }],
       request: { params: JobIdParam },
       responses: { 200: json(JobSchema, 'the job'), ...errorResponses(400, 401, 403, 404, 429, 503) },
     }),
   );
   app.get('/v1/jobs/:id', async (c) => {
     const id = c.req.param('id');
-    if (!JOB_ID_PATTERN.test(id)) throw new ApiHttpError(400, 'invalid_field', 'field "id": is not a job id');
+    if (!JOB_ID_PATTERN.test(id)) throw invalidField('field "id": is not a job id');
     return c.body(jobBody(await mustGet(c, id)), 200, { 'Content-Type': 'application/json' });
   });
 }
 
 function registerJobResult(app: ApiApp, { store }: ApiAppOptions, mustGet: MustGetJob): void {
   app.openapi(
-    createRoute({
+    v1Route({
       method: 'get',
       path: '/v1/jobs/{id}/result',
       summary: "A done job's result: metrics.json per audience, or the rubric scores",
       operationId: 'getJobResult',
-      security: [{ bearer: [] }],
       request: { params: JobIdParam },
       responses: {
         200: json(z.union([EvaluationResultSchema, RubricResultSchema]), 'the result'),
@@ -142,19 +129,14 @@ function registerJobResult(app: ApiApp, { store }: ApiAppOptions, mustGet: MustG
 
 function registerJobEvents(app: ApiApp, options: ApiAppOptions, mustGet: MustGetJob): void {
   app.openapi(
-    createRoute({
+    v1Route({
       method: 'get',
       path: '/v1/jobs/{id}/events',
       summary: 'Server-sent events: a `job` event with the job at every change, then `end`',
       operationId: 'streamJobEvents',
-      security: [{ bearer: [] }],
       request: { params: JobIdParam },
       responses: {
-        200: {
-          description: 'an event stream',
-          headers: REQUEST_ID_HEADER,
-          content: { 'text/event-stream': { schema: z.string() } },
-        },
+        200: json(z.string(), 'an event stream', 'text/event-stream'),
         ...errorResponses(400, 401, 403, 404, 429, 503),
       },
     }),
@@ -165,11 +147,7 @@ function registerJobEvents(app: ApiApp, options: ApiAppOptions, mustGet: MustGet
   );
 }
 
-/**
- * Writes a `job` event at every change of the job (polled every `eventsIntervalMs`), a `stage` event
- * for each stage event of its work as it is published in this process (`ApiAppOptions.events`), then
- * `end`. The stage events published before the end are all written before it, in order.
- */
+/** A `job` event at every change (polled), a `stage` event per stage event published here, then `end`. */
 async function relayJob(stream: SSEStreamingApi, first: StoredJob, options: ApiAppOptions): Promise<void> {
   const interval = options.eventsIntervalMs ?? 250;
   let aborted = false;
@@ -205,12 +183,11 @@ async function relayJob(stream: SSEStreamingApi, first: StoredJob, options: ApiA
 
 function registerCancelJob(app: ApiApp, options: ApiAppOptions, mustGet: MustGetJob): void {
   app.openapi(
-    createRoute({
+    v1Route({
       method: 'delete',
       path: '/v1/jobs/{id}',
       summary: 'Cancel a job (at once when queued; a running job stops at its next step)',
       operationId: 'cancelJob',
-      security: [{ bearer: [] }],
       request: { params: JobIdParam },
       responses: {
         200: json(JobSchema, 'canceled, or already finished (unchanged)'),
@@ -222,7 +199,7 @@ function registerCancelJob(app: ApiApp, options: ApiAppOptions, mustGet: MustGet
       const { id } = c.req.valid('param');
       await mustGet(c, id);
       const canceled = await cancelJob(options.store, options.dataDir, id);
-      if (!canceled) throw new ApiHttpError(404, 'not_found', `no job ${id}`);
+      if (!canceled) throw notFound(`no job ${id}`);
       return c.json(withLinks(canceled.job), canceled.outcome === 'cancel_requested' ? 202 : 200);
     },
   );

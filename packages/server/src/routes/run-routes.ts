@@ -1,14 +1,18 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { compareCodePoints, metricsSummarySchema, portableNameSchema, RunLayout, readJson } from '@xsb/core';
-import { ApiHttpError, ServerFault } from '../api-error';
-import { errorResponses, REQUEST_ID_HEADER, RunListSchema, RunParam, RunSummarySchema } from '../api-schemas';
+import { notFound, ServerFault } from '../api-error';
+import {
+  jsonResponse as answer,
+  errorResponses,
+  RunListSchema,
+  RunParam,
+  RunSummarySchema,
+  v1Route,
+} from '../api-schemas';
 import type { ApiApp, ApiAppOptions } from '../create-api-app';
-
-/** Where an HTML report of a run is looked for: the summary folder of stage 7. */
-export const REPORT_FILE = 'report.html';
 
 /** Runs under `<data>/runs/`: the list, a run's stage-7 summary, its HTML report where one was built. */
 export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
@@ -18,7 +22,6 @@ export function registerRunRoutes(app: ApiApp, options: ApiAppOptions): void {
   registerRunReport(app, files);
 }
 
-/** Where a run's summary and report are, and the 404 of a run that is not there. */
 class RunFiles {
   readonly layout: RunLayout;
   constructor(readonly dataDir: string) {
@@ -28,12 +31,11 @@ class RunFiles {
     return join(this.layout.summaryDir(run), 'summary.json');
   }
   report(run: string): string {
-    return join(this.layout.summaryDir(run), REPORT_FILE);
+    return join(this.layout.summaryDir(run), 'report.html');
   }
   mustExist(run: string): void {
-    if (!existsSync(this.layout.runDir(run))) throw new ApiHttpError(404, 'not_found', `no run "${run}"`);
+    if (!existsSync(this.layout.runDir(run))) throw notFound(`no run "${run}"`);
   }
-  /** The run folders whose names are portable, in code-point order. */
   async names(): Promise<string[]> {
     const root = join(this.dataDir, 'runs');
     if (!existsSync(root)) return [];
@@ -44,22 +46,15 @@ class RunFiles {
   }
 }
 
-const answer = <T extends z.ZodType>(description: string, type: string, schema: T) => ({
-  description,
-  headers: REQUEST_ID_HEADER,
-  content: { [type]: { schema } },
-});
-
 function registerListRuns(app: ApiApp, files: RunFiles): void {
   app.openapi(
-    createRoute({
+    v1Route({
       method: 'get',
       path: '/v1/runs',
       summary: 'The runs of the data folder',
       operationId: 'listRuns',
-      security: [{ bearer: [] }],
       responses: {
-        200: answer('the runs', 'application/json', RunListSchema),
+        200: answer(RunListSchema, 'the runs'),
         ...errorResponses(401, 403, 429),
       },
     }),
@@ -77,15 +72,14 @@ function registerListRuns(app: ApiApp, files: RunFiles): void {
 
 function registerRunSummary(app: ApiApp, files: RunFiles): void {
   app.openapi(
-    createRoute({
+    v1Route({
       method: 'get',
       path: '/v1/runs/{run}/summary',
       summary: "A run's stage-7 summary (summary.json of xsb aggregate)",
       operationId: 'getRunSummary',
-      security: [{ bearer: [] }],
       request: { params: RunParam },
       responses: {
-        200: answer('the summary', 'application/json', RunSummarySchema),
+        200: answer(RunSummarySchema, 'the summary'),
         ...errorResponses(400, 401, 403, 404, 429),
       },
     }),
@@ -94,11 +88,7 @@ function registerRunSummary(app: ApiApp, files: RunFiles): void {
       files.mustExist(run);
       const file = files.summary(run);
       if (!existsSync(file))
-        throw new ApiHttpError(
-          404,
-          'not_found',
-          `run "${run}" has no summary yet (run xsb aggregate --run ${run})`,
-        );
+        throw notFound(`run "${run}" has no summary yet (run xsb aggregate --run ${run})`);
       // The summary is the server's own file: a corrupt one is the server's fault, not the client's.
       const summary = await readJson(file, metricsSummarySchema).catch((error: unknown) => {
         throw new ServerFault(error);
@@ -110,15 +100,14 @@ function registerRunSummary(app: ApiApp, files: RunFiles): void {
 
 function registerRunReport(app: ApiApp, files: RunFiles): void {
   app.openapi(
-    createRoute({
+    v1Route({
       method: 'get',
       path: '/v1/runs/{run}/report',
       summary: "A run's HTML report, where one was built (runs/<run>/summary/report.html)",
       operationId: 'getRunReport',
-      security: [{ bearer: [] }],
       request: { params: RunParam },
       responses: {
-        200: answer('the report', 'text/html', z.string()),
+        200: answer(z.string(), 'the report', 'text/html'),
         ...errorResponses(400, 401, 403, 404, 429),
       },
     }),
@@ -126,7 +115,7 @@ function registerRunReport(app: ApiApp, files: RunFiles): void {
       const { run } = c.req.valid('param');
       files.mustExist(run);
       const file = files.report(run);
-      if (!existsSync(file)) throw new ApiHttpError(404, 'not_found', `run "${run}" has no HTML report`);
+      if (!existsSync(file)) throw notFound(`run "${run}" has no HTML report`);
       c.header('X-Content-Type-Options', 'nosniff');
       const html = await readFile(file, 'utf8').catch((error: unknown) => {
         throw new ServerFault(error);
