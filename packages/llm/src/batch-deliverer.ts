@@ -2,20 +2,16 @@ import { type BatchState, mapWithConcurrency } from '@xsb/core';
 import type { BatchProgress, EntryOutcome } from './batch-backend';
 import { type BatchContext, type Entry, memberEntry } from './batch-context';
 import { BatchCallError, retryBatchCall } from './batch-retry';
-import type { NoAnswer } from './batch-state-machine';
+import { type NoAnswer, unanswered } from './batch-state-machine';
 import type { CompletionResult } from './completion-types';
 
 /** Cache writes and ledger lines of one batch's results run this many at a time. */
 const DELIVERY_CONCURRENCY = 32;
-/**
- * Results of collected batches read again (a resumed run without the disk cache) kept in memory:
- * enough for the decks being resumed, not every batch of the run.
- */
+/** Results of collected batches read again (a resumed run without the disk cache) kept in memory. */
 const COLLECTED_RESULTS_KEPT = 4;
 
 type Counts = NonNullable<BatchState['counts']>;
 
-/** What one collection found, before the callers hear of it. */
 interface Collection {
   answered: Array<[string, CompletionResult]>;
   later: Array<[string, NoAnswer]>;
@@ -29,7 +25,6 @@ export class BatchDeliverer {
 
   constructor(private readonly context: BatchContext) {}
 
-  /** Reads an ended batch's results and hands them out. */
   async collect(localId: string, batchId: string, progress: BatchProgress): Promise<void> {
     const { scheduler, store, online } = this.context;
     const record = store.get(localId);
@@ -48,8 +43,7 @@ export class BatchDeliverer {
       const reason = error instanceof BatchCallError ? error.failure.reason : (error as Error).message;
       for (const [id, result] of found.answered) scheduler.dispatch({ type: 'answer', id, result });
       const detail = `has results in batch ${batchId} that could not be read (${online.redact(reason)}); run again to collect them`;
-      const why: NoAnswer = { code: 'batch_results', detail, resubmit: false, online: true };
-      scheduler.dispatch({ type: 'batch-lost', localId, why });
+      scheduler.dispatch({ type: 'batch-lost', localId, why: unanswered('batch_results', detail, false) });
       return;
     }
     const { succeeded } = found.counts;
@@ -127,9 +121,8 @@ export class BatchDeliverer {
   }
 
   /**
-   * A request a collected batch of this run answered (the disk cache is off, or lost the entry):
-   * its result is read again from the provider and handed out unbilled (ledger `cacheHit: true`).
-   * False when the answer could not be read (the request is then batched again).
+   * A request a collected batch of this run answered (no disk cache entry): its result is read again
+   * and handed out unbilled; false when it could not be read (the request is then batched again).
    */
   async answerFromCollected(entry: Entry, record: BatchState): Promise<boolean> {
     const batchId = record.batchId;
@@ -184,7 +177,7 @@ export function noAnswerOf(
     const detail = failed
       ? `got no answer: batch ${batchId} failed (${progress.reason})`
       : `has no result in batch ${batchId} (ended ${progress.providerStatus})`;
-    return { code: failed ? 'batch_failed' : 'batch_absent', detail, resubmit: true, online: true };
+    return unanswered(failed ? 'batch_failed' : 'batch_absent', detail, true);
   }
   switch (outcome.kind) {
     case 'errored': {
@@ -194,13 +187,8 @@ export function noAnswerOf(
       return { code: failure.code, detail, resubmit: retryable, online: retryable, failure };
     }
     case 'expired':
-      return {
-        code: 'batch_expired',
-        detail: 'expired before the provider processed it',
-        resubmit: true,
-        online: true,
-      };
+      return unanswered('batch_expired', 'expired before the provider processed it', true);
     case 'canceled':
-      return { code: 'batch_canceled', detail: 'was canceled', resubmit: true, online: true };
+      return unanswered('batch_canceled', 'was canceled', true);
   }
 }

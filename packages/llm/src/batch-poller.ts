@@ -2,7 +2,7 @@ import type { BatchState } from '@xsb/core';
 import type { BatchProgress } from './batch-backend';
 import type { BatchContext } from './batch-context';
 import { BatchCallError, retryBatchCall } from './batch-retry';
-import type { NoAnswer } from './batch-state-machine';
+import { unanswered } from './batch-state-machine';
 import { sleepOn } from './clock';
 
 /** Follows batches at the provider: checks a resumed record, polls, cancels. */
@@ -59,12 +59,7 @@ export class BatchPoller {
       record = (await store.reread(record.id)) ?? record;
     }
     if (record.status === 'failed') {
-      const why: NoAnswer = {
-        code: 'batch_submit',
-        detail: 'was in a submission that failed',
-        resubmit: true,
-        online: true,
-      };
+      const why = unanswered('batch_submit', 'was in a submission that failed', true);
       return scheduler.dispatch({ type: 'batch-lost', localId, why });
     }
     if (record.status === 'preparing') record = await this.recover(record);
@@ -118,18 +113,17 @@ export class BatchPoller {
     record.status = 'failed';
     record.error = `status check failed: ${reason}`;
     await this.context.store.write(record);
-    const why: NoAnswer = {
-      code: error.failure.code,
-      detail: `was in batch ${batchId}, which the provider no longer shows (${reason})`,
-      resubmit: true,
-      online: true,
-    };
+    const detail = `was in batch ${batchId}, which the provider no longer shows (${reason})`;
+    const why = unanswered(error.failure.code, detail, true);
     this.context.scheduler.dispatch({ type: 'batch-lost', localId: record.id, why });
   }
 
   private lost(localId: string, detail: string): void {
-    const why: NoAnswer = { code: 'batch_poll', detail, resubmit: false, online: true };
-    this.context.scheduler.dispatch({ type: 'batch-lost', localId, why });
+    this.context.scheduler.dispatch({
+      type: 'batch-lost',
+      localId,
+      why: unanswered('batch_poll', detail, false),
+    });
   }
 }
 

@@ -5,10 +5,10 @@ import type { Failure } from './classify-failure';
 import type { CompletionResult } from './completion-types';
 
 /**
- * The batching client's rules as one pure function: `transition(settings, slice, event)` gives the
- * next state of what the event names (the collector, one request, one batch) and the effects the
- * client must carry out (I/O, timers, answers). Nothing here waits, reads a clock or keeps state:
- * time comes in on the events (`at`), timers go out as effects.
+ * The batching client's rules as one pure function: time comes in on events, timers go out as
+ * effects. Flush rule: collected requests are submitted after `idleMs` with no new request, when a
+ * batch is full, or `maxCollectMs` after the first; the idle clock stops while a batch's answers are
+ * handed out, so a stage's follow-up calls (extract claims → verify them) form the next batch together.
  */
 
 /** Room kept under a byte limit for the batch envelope (`{"requests":[…]}`, multipart headers). */
@@ -19,7 +19,6 @@ export interface MachineSettings {
   maxRounds: number;
   maxRequestsPerBatch: number;
   maxBytesPerBatch: number;
-  /** The largest request a batch may take (with its envelope). */
   maxRequestBytes: number;
   idleMs: number;
   maxCollectMs: number;
@@ -40,6 +39,11 @@ export interface NoAnswer {
   failure?: Failure;
 }
 
+/** A batch gave no answer to a request an online call may still answer. */
+export function unanswered(code: XsbErrorCode, detail: string, resubmit: boolean): NoAnswer {
+  return { code, detail, resubmit, online: true };
+}
+
 /** One distinct request (identical concurrent calls share it); `rounds`: batches it went into here. */
 export type RequestState =
   /** Looking in the state files (an open batch may hold it, a collected one may have answered it), or being rendered. */
@@ -49,11 +53,9 @@ export type RequestState =
   | { kind: 'in-batch'; waiters: number; rounds: number; localId: string }
   | { kind: 'online'; waiters: number; rounds: number };
 
-/** A batch (by its local id, the state file's name) this client follows. */
 export type BatchPhase =
   /** Found in a state file, not made here: its record is being checked before polling. */
   | { kind: 'resuming' }
-  /** Its state file is written; the upload and create calls are being made. */
   | { kind: 'creating' }
   | { kind: 'polling'; batchId: string; submittedAt: number; interval: number; canceledAt?: number }
   | { kind: 'collecting'; batchId: string };
@@ -65,7 +67,6 @@ export interface OpenChunk {
   bytes: number;
 }
 
-/** The collection of requests into chunks, and the one-at-a-time submission of chunks. */
 export interface Collector {
   open: Readonly<Record<string, OpenChunk>>;
   /** Closed chunks waiting for the submission before them to end. */
@@ -91,15 +92,11 @@ export const EMPTY_COLLECTOR: Collector = {
 export type TimerName = 'idle' | 'collect' | `poll:${string}`;
 
 export type MachineEvent =
-  /** A caller asks (the first one creates the request). */
   | { type: 'arrive'; id: string }
-  /** A caller gave up. */
   | { type: 'leave'; id: string }
-  /** Routed and rendered: it goes into a chunk. */
   | { type: 'queue'; id: string; model: string; bytes: number }
   /** An open batch (of this process or another) holds it already. */
   | { type: 'attach'; id: string; localId: string }
-  /** The submitter put it into a new batch. */
   | { type: 'enter'; id: string; localId: string }
   | { type: 'answer'; id: string; result: CompletionResult }
   | { type: 'error'; id: string; error: unknown }
@@ -130,7 +127,6 @@ export type Effect =
   | { type: 'reject'; id: string; error: unknown }
   | { type: 'fail'; id: string; why: NoAnswer; batchId: string | undefined; rounds: number }
   | { type: 'online'; id: string }
-  /** The request is gone with no caller left to tell. */
   | { type: 'drop'; id: string }
   | { type: 'set-timer'; timer: TimerName; ms: number }
   | { type: 'clear-timer'; timer: TimerName }
@@ -149,7 +145,6 @@ export type Effect =
     }
   | { type: 'emit'; event: BatchEvent };
 
-/** What one event may read and change. */
 export interface Slice {
   collector: Collector;
   request: RequestState | undefined;
@@ -161,7 +156,6 @@ export interface Step extends Slice {
 }
 
 type RequestEvent = Extract<MachineEvent, { id: string }>;
-/** The event of a type (or types). */
 type On<T extends MachineEvent['type']> = Extract<MachineEvent, { type: T }>;
 type BatchEventOf = Exclude<Extract<MachineEvent, { localId: string }>, RequestEvent>;
 
@@ -202,13 +196,11 @@ function requestStep(settings: MachineSettings, slice: Slice, event: RequestEven
   }
 }
 
-/** A request leaves the machine: out of its chunk, with the effect that tells its callers. */
 function settle(settings: MachineSettings, slice: Slice, request: RequestState, effect: Effect): Step {
   const { collector, effects } = unqueue(settings, slice.collector, request);
   return { ...slice, collector, request: undefined, effects: [effect, ...effects] };
 }
 
-/** The request in a new state, out of its chunk, with the effects that follow. */
 function moveTo(
   settings: MachineSettings,
   slice: Slice,
@@ -232,12 +224,8 @@ function queue(settings: MachineSettings, slice: Slice, request: RequestState, e
   if (request.kind !== 'routing') return { ...slice, effects: [] };
   if (request.waiters === 0) return settle(settings, slice, request, { type: 'drop', id: event.id });
   if (event.bytes > settings.maxRequestBytes - ENVELOPE_BYTES) {
-    const why: NoAnswer = {
-      code: 'too_large',
-      detail: `is ${event.bytes} bytes, more than a batch may hold (${settings.maxRequestBytes})`,
-      resubmit: false,
-      online: true,
-    };
+    const detail = `is ${event.bytes} bytes, more than a batch may hold (${settings.maxRequestBytes})`;
+    const why = unanswered('too_large', detail, false);
     return noAnswer(settings, slice, request, { type: 'no-answer', id: event.id, why });
   }
   const { collector, chunk, effects } = addToChunk(settings, slice.collector, event.model, event.bytes);
@@ -327,7 +315,6 @@ function collectorStep(
   }
 }
 
-/** Adds a request to its model's open chunk, closing the chunk before it if it does not fit. */
 function addToChunk(
   settings: MachineSettings,
   initial: Collector,
@@ -380,10 +367,7 @@ function flushAll(settings: MachineSettings, slice: Slice, initial: Collector): 
   return { ...slice, collector: timed.collector, effects: [...effects, ...timed.effects] };
 }
 
-/**
- * Brings the collection timers in line with the collector: none while no chunk is open; after an
- * arrival the idle timer starts over and the collect timer starts unless it runs already.
- */
+/** No timers while no chunk is open; an arrival restarts the idle timer and starts the collect timer. */
 function syncTimers(
   settings: MachineSettings,
   collector: Collector,
@@ -402,7 +386,6 @@ function syncTimers(
   return { collector: { ...collector, idleTimer: true, collectTimer: true }, effects };
 }
 
-/** Takes a request out of its chunk while the chunk is still open (and stops the timers when none is). */
 function unqueue(
   settings: MachineSettings,
   collector: Collector,
@@ -477,11 +460,7 @@ function endBatch(slice: Slice, batch: BatchPhase, effects: Effect[]): Step {
   return { ...slice, collector, batch: undefined, effects };
 }
 
-/**
- * After a status check: an ended batch is collected; a running one is polled again after twice
- * the wait (up to the maximum), canceled once past its deadline, and given up `cancelGraceMs`
- * after the cancel if it still has not ended (its record stays `submitted` for a later run).
- */
+/** A batch given up `cancelGraceMs` after its deadline cancel keeps its record `submitted` for a later run. */
 function polled(
   settings: MachineSettings,
   slice: Slice,
@@ -521,12 +500,8 @@ function polled(
     );
   }
   if (canceledAt !== undefined && at - canceledAt > settings.cancelGraceMs) {
-    const why: NoAnswer = {
-      code: 'batch_deadline',
-      detail: `got no answer: batch ${batchId} did not end within ${settings.deadlineMs} ms (canceled)`,
-      resubmit: false,
-      online: true,
-    };
+    const detail = `got no answer: batch ${batchId} did not end within ${settings.deadlineMs} ms (canceled)`;
+    const why = unanswered('batch_deadline', detail, false);
     return endBatch(slice, batch, [
       ...effects,
       { type: 'each-member', localId, next: 'no-answer', why, batchId },

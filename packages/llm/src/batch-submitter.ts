@@ -6,10 +6,8 @@ import { BatchCallError, retryBatchCall } from './batch-retry';
 import type { NoAnswer } from './batch-state-machine';
 
 /**
- * Turns a closed chunk into a batch: the state file first (before any provider call), then the
- * upload and create calls. The scheduler hands it one chunk at a time: each submission holds its
- * batch's body (up to the byte limit) while it is sent, so several at once would add up; a create
- * takes seconds, a batch minutes to hours, so waiting for the one before costs a run nothing.
+ * Turns a closed chunk into a batch: the state file first, then the upload and create calls. One
+ * chunk at a time: each holds its body in memory while sent, and a create takes seconds, a batch hours.
  */
 export class BatchSubmitter {
   constructor(

@@ -18,41 +18,27 @@ import { type ProviderClient, withoutCredentials } from './provider-client';
 export interface BatchOptions {
   /** The run directory: state files go to `<stateDir>/batches/<id>.json`. */
   stateDir: string;
-  /**
-   * What becomes of a request a batch did not answer (expired, canceled, a retryable error, a
-   * submission the provider refused): `resubmit` (default) puts it into the next batch, up to
-   * `maxRounds` batches in all; `online` sends it through the normal client at once.
-   */
+  /** A request a batch did not answer goes into the next batch (`resubmit`, default) or online. */
   fallback?: 'resubmit' | 'online';
   /** Batches a request may go through in this process before its call fails (default 3). */
   maxRounds?: number;
   /** Requests per batch (default: the provider's limit, 100,000 Anthropic / 50,000 OpenAI). */
   maxRequestsPerBatch?: number;
-  /**
-   * Bytes per batch, at most the provider's limit (256 MB Anthropic / 200 MB OpenAI); a request
-   * larger than this fails (`too_large`). Default: batches of up to 16 MB
-   * ({@link DEFAULT_MAX_BATCH_BYTES}), and a request larger than that goes in a batch of its own
-   * under the provider's limit. A batch's body is in memory while it is sent.
-   */
+  /** Bytes per batch (default 16 MB), at most the provider's limit; a larger request fails (`too_large`). */
   maxBytesPerBatch?: number;
-  /**
-   * The client's `preferredConcurrency` (default: the provider's request limit of one batch,
-   * 100,000 / 50,000). Several batches can be in flight at once when `maxRequestsPerBatch` is lower.
-   */
+  /** The client's `preferredConcurrency` (default: the provider's requests per batch). */
   maxPending?: number;
   /** Submit once no new request came for this long (default 2,000 ms). */
   idleMs?: number;
   /** Submit at the latest this long after the first request of a collection (default 60,000 ms). */
   maxCollectMs?: number;
-  /** First wait before polling a batch (default 2,000 ms); it doubles after every poll … */
+  /** First wait before polling a batch (default 2,000 ms); it doubles up to `maxPollIntervalMs` (60,000). */
   pollIntervalMs?: number;
-  /** … up to this (default 60,000 ms). */
   maxPollIntervalMs?: number;
   /** A batch not ended this long after submission is canceled (default 25 h: providers expire at 24 h). */
   deadlineMs?: number;
   /** After a cancel, how long to wait for the batch to end before its calls give up (default 10 min). */
   cancelGraceMs?: number;
-  /** Progress for the CLI; a library never prints. */
   onEvent?: (event: BatchEvent) => void;
   /** The clock of the collection and poll timers (tests pass a fake one). */
   clock?: Clock;
@@ -78,12 +64,7 @@ const DEFAULTS = {
   cancelGraceMs: 10 * 60_000,
 } as const;
 
-/**
- * The default size of a batch, far below the providers' limits (256 / 200 MB): while a batch is
- * sent its body is in memory (its requests' JSON and the Blob made of it, streamed to the socket),
- * so this bounds what a submission adds to a run's footprint, and a failed upload costs little to
- * send again. Batches cost the same whatever their size; a run only makes more of them.
- */
+/** Far below the providers' limits: a batch's body is in memory while it is sent, and a failed upload is cheap to redo. */
 export const DEFAULT_MAX_BATCH_BYTES = 16_000_000;
 
 /** The custom_id of a request: its disk-cache key, shortened to the 64 characters both APIs allow. */
@@ -92,15 +73,8 @@ export function customIdFor(cacheKey: string): string {
 }
 
 /**
- * An LlmClient that answers `complete` calls through the provider's batch API. Stage code does not
- * change: it makes its calls as before (ideally `preferredConcurrency` of them at once); each call
- * waits while the client collects requests, submits them as batches, polls, and maps the results by
- * custom_id into the same disk cache and ledger as online answers.
- *
- * Flush rule: the collected requests are submitted when no new request has come for `idleMs` (all
- * callers are waiting), when they fill a batch (count or bytes), or `maxCollectMs` after the first.
- * While a batch's results are being handed out, the idle clock does not run, so the follow-up calls
- * of a stage with dependent steps (extract claims → verify them) form the next batch together.
+ * An LlmClient that answers `complete` calls through the provider's batch API, into the same disk
+ * cache and ledger as online answers. The flush rules live in batch-state-machine.ts.
  */
 export class BatchingClient implements LlmClient {
   readonly judgeId: string;
@@ -176,18 +150,12 @@ export class BatchingClient implements LlmClient {
     });
   }
 
-  /**
-   * Request entries of batch state records held in memory: only those of batches not yet collected
-   * (a collected batch's list stays in its state file), so memory follows the batches in flight.
-   */
+  /** Request entries of batch state records held in memory (open batches only). */
   get heldBatchRequests(): number {
     return this.store.heldRequests;
   }
 
-  /**
-   * Bytes of rendered requests the client holds: those collected or waiting for their submission
-   * (a request's JSON is dropped once its batch is created).
-   */
+  /** Bytes of rendered requests held (a request's JSON is dropped once its batch is created). */
   get heldRequestBytes(): number {
     let bytes = 0;
     for (const entry of this.entries.values()) bytes += entry.rendered?.bytes ?? 0;
@@ -212,7 +180,6 @@ export class BatchingClient implements LlmClient {
     signal.addEventListener('abort', waiter.onAbort, { once: true });
   }
 
-  /** Carries out what the scheduler decided. */
   private perform(effect: IoEffect): void {
     if (effect.type === 'emit') this.emit(effect.event);
     else if ('localId' in effect) this.performForBatch(effect);
@@ -282,7 +249,6 @@ export class BatchingClient implements LlmClient {
     }
   }
 
-  /** Renders the request for a batch (once) and queues it. */
   private render(entry: Entry): void {
     if (!entry.rendered) {
       try {
@@ -355,7 +321,6 @@ export class BatchingClient implements LlmClient {
     if (this.entries.get(entry.customId) === entry) this.scheduler.dispatch(event);
   }
 
-  /** Tells every caller of the request, once. */
   private settle(entry: Entry, tell: (waiter: Waiter, now: number) => void): void {
     this.forget(entry);
     const now = performance.now();
