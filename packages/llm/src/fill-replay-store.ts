@@ -1,6 +1,4 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import {
   ConfigError,
   describeError,
@@ -15,14 +13,10 @@ import {
 } from '@xsb/core';
 import type { ChatMessage, CompletionRequest, ContentPart, LlmClient } from './completion-types';
 import { parseJudgeSpec } from './parse-judge-spec';
-import { pendingFileFor, readLines, replayStoreModelLabel } from './replay-client';
+import { LineAppender, pendingFileFor, readLines, replayStoreModelLabel } from './replay-client';
 import { replayKeyFor } from './request-key';
 
-/**
- * The model label a filled store answers as: the judge spec (`openai:gpt-4o-mini`), so the store
- * names provider and model, and spec 002's "one fixed model per store" is checked against it.
- * Only provider judges can fill a store.
- */
+/** A filled store's model label: the provider judge's spec, so spec 002's "one model per store" is checked against it. */
 export function fillLabelFor(judgeSpec: string): string {
   const spec = parseJudgeSpec(judgeSpec);
   if (spec.kind !== 'anthropic' && spec.kind !== 'openai')
@@ -32,13 +26,9 @@ export function fillLabelFor(judgeSpec: string): string {
   return spec.spec;
 }
 
-/**
- * Appends `{key, model, completion}` lines to a replay store under one model label, one whole line
- * per `appendFile` (O_APPEND), in the order answers arrive. A store that already answers as another
- * label is refused at construction (ConfigError): a store stands for one fixed model.
- */
+/** Appends `{key, model, completion}` lines under one label; a store answering as another is a ConfigError. */
 export class ReplayStoreAppender {
-  private tail: Promise<void> = Promise.resolve();
+  private readonly lines: LineAppender;
 
   constructor(
     readonly store: string,
@@ -49,20 +39,12 @@ export class ReplayStoreAppender {
       throw new ConfigError(
         `${store}: the store answers as "${current}"; filling it with "${label}" would mix two models in one store (spec 002 pins a store to one fixed model): use another store`,
       );
+    this.lines = new LineAppender(store);
   }
 
   append(key: string, completion: string): Promise<void> {
-    const line = validateRecord(
-      replayStoreLineSchema,
-      { key, model: this.label, completion },
-      { file: this.store },
-    );
-    const next = this.tail.then(async () => {
-      await mkdir(dirname(this.store), { recursive: true });
-      await appendFile(this.store, `${JSON.stringify(line)}\n`);
-    });
-    this.tail = next.catch(() => undefined);
-    return next;
+    const line = { key, model: this.label, completion };
+    return this.lines.append(validateRecord(replayStoreLineSchema, line, { file: this.store }));
   }
 }
 
@@ -95,10 +77,8 @@ export function readPendingPrompts(store: string): ReplayPendingLine[] {
 }
 
 /**
- * The request a pending line was recorded from, or why it cannot be rebuilt: a pending line keeps
- * images and documents by hash only, so such a prompt can be answered only by running its stage
- * with the filling judge (e.g. `xsb bench run --llm record:STORE --fill JUDGE`). The rebuilt
- * request must have the recorded key, which guards against a hand-edited line.
+ * The request a pending line was recorded from, or why it cannot be rebuilt (images and documents are
+ * kept by hash only); the rebuilt request must hash to the recorded key (a hand-edited line does not).
  */
 export function requestFromPending(line: ReplayPendingLine): CompletionRequest | { unusable: string } {
   const messages: ChatMessage[] = [];
@@ -160,10 +140,8 @@ export interface FillReplayStoreResult {
 }
 
 /**
- * `xsb llm fill`: answers every prompt of `<store>.pending.jsonl` the store lacks with one model and
- * appends the answers to the store under that model's label, each as soon as it arrives (a killed
- * fill keeps what it got; a rerun asks only what is still missing). A call that fails is reported
- * and the others go on. With a batching client the prompts go through the provider's batch API.
+ * `xsb llm fill`: answers every pending prompt the store lacks and appends each answer as it arrives
+ * (a killed fill keeps what it got; a rerun asks only what is still missing).
  */
 export async function fillReplayStore(options: FillReplayStoreOptions): Promise<FillReplayStoreResult> {
   const label = options.label ?? fillLabelFor(options.client.judgeId);

@@ -15,6 +15,22 @@ import type { ReplayStoreAppender } from './fill-replay-store';
 import { canonicalMessages, renderPromptText, replayKeyFor } from './request-key';
 import type { UsageLedger } from './usage-ledger';
 
+/** Appends JSON lines to a file in call order, one whole line per `appendFile` (O_APPEND). */
+export class LineAppender {
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  append(value: unknown): Promise<void> {
+    const next = this.tail.then(async () => {
+      await mkdir(dirname(this.file), { recursive: true });
+      await appendFile(this.file, `${JSON.stringify(value)}\n`);
+    });
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
 /** `<store>.pending.jsonl` beside `<store>.jsonl`: the prompts record mode collected. */
 export function pendingFileFor(store: string): string {
   return `${store.replace(/\.jsonl$/, '')}.pending.jsonl`;
@@ -88,11 +104,7 @@ export interface ReplayClientOptions {
   mode: 'replay' | 'record';
   ledger?: UsageLedger;
   stage: string;
-  /**
-   * Record mode only: a prompt the store lacks is asked of `client` (a provider judge, online or
-   * batching), its answer appended to the store by `appender` under the store's one label, and the
-   * call answered from the store as a hit: the run stays pinned to one store and one model label.
-   */
+  /** Record mode only: a prompt the store lacks is asked of `client` and appended under the store's one label. */
   fill?: { client: LlmClient; appender: ReplayStoreAppender };
 }
 
@@ -105,7 +117,7 @@ export class ReplayClient implements LlmClient {
   readonly judgeId: string;
   private loaded: LoadedStore | undefined;
   private pendingKeys: Set<string> | undefined;
-  private pendingTail: Promise<void> = Promise.resolve();
+  private pending: LineAppender | undefined;
   private readonly filling = new Map<string, Promise<string>>();
 
   constructor(private readonly options: ReplayClientOptions) {
@@ -132,19 +144,7 @@ export class ReplayClient implements LlmClient {
     const key = replayKeyFor(request);
     const completion = store.completions.get(key);
     const stage = request.stage ?? this.options.stage;
-    if (completion !== undefined) {
-      const result: CompletionResult = {
-        text: completion,
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        model: store.model ?? 'replay',
-        latencyMs: performance.now() - started,
-        retries: 0,
-        fromCache: false,
-        judgeId: this.judgeId,
-      };
-      await this.ledgerLine(stage, result.model, result.latencyMs);
-      return result;
-    }
+    if (completion !== undefined) return this.answer(completion, store.model ?? 'replay', stage, started);
     const { store: storeFile } = this.options;
     if (this.options.mode === 'record' && this.options.fill)
       return this.fillMiss(request, key, stage, started);
@@ -191,17 +191,19 @@ export class ReplayClient implements LlmClient {
       this.filling.set(key, filling);
     }
     const text = await filling;
-    const result: CompletionResult = {
-      text,
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      model: this.loaded?.model ?? appender.label,
-      latencyMs: performance.now() - started,
-      retries: 0,
-      fromCache: false,
-      judgeId: this.judgeId,
-    };
-    await this.ledgerLine(stage, result.model, result.latencyMs);
-    return result;
+    return this.answer(text, this.loaded?.model ?? appender.label, stage, started);
+  }
+
+  private async answer(
+    text: string,
+    model: string,
+    stage: string,
+    started: number,
+  ): Promise<CompletionResult> {
+    const latencyMs = performance.now() - started;
+    await this.ledgerLine(stage, model, latencyMs);
+    const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    return { text, usage, model, latencyMs, retries: 0, fromCache: false, judgeId: this.judgeId };
   }
 
   private async appendPending(key: string, request: CompletionRequest): Promise<string> {
@@ -235,13 +237,8 @@ export class ReplayClient implements LlmClient {
       ...(request.seed !== undefined ? { seed: request.seed } : {}),
       ...(request.stop?.length ? { stop: request.stop } : {}),
     };
-    const text = `${JSON.stringify(validateRecord(replayPendingLineSchema, line, { file }))}\n`;
-    const next = this.pendingTail.then(async () => {
-      await mkdir(dirname(file), { recursive: true });
-      await appendFile(file, text);
-    });
-    this.pendingTail = next.catch(() => undefined);
-    await next;
+    this.pending ??= new LineAppender(file);
+    await this.pending.append(validateRecord(replayPendingLineSchema, line, { file }));
     return file;
   }
 
