@@ -28,9 +28,7 @@ const QUOTA_CODES = new Set([
 function serverMessage(error: { error?: unknown; message: string }): string {
   const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
   const message = body?.error?.message ?? body?.message;
-  const text = typeof message === 'string' && message !== '' ? message : error.message;
-  // A proxy may answer with a whole HTML page; a message needs only its start.
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  return typeof message === 'string' && message !== '' ? message : error.message;
 }
 
 function errorCode(error: { error?: unknown }): string | undefined {
@@ -62,11 +60,7 @@ const STATUS_CODES: Record<number, XsbErrorCode> = {
   529: 'overloaded',
 };
 
-/**
- * Sorts what an SDK call threw into retry or stop. HTTP errors go by status; a connection that
- * failed, reset or timed out, and a 2xx body that is empty or not JSON, are transient and retried.
- * `timedOut` is set when xsb's own per-attempt timer fired.
- */
+/** Sorts what an SDK call threw into retry or stop; `timedOut`: xsb's own per-attempt timer fired. */
 export function classifyFailure(error: unknown, timedOut: boolean): Failure {
   if (timedOut) return { retryable: true, code: 'timeout', reason: 'no answer within the timeout' };
   if (
@@ -74,29 +68,19 @@ export function classifyFailure(error: unknown, timedOut: boolean): Failure {
     !(error instanceof AnthropicConnectionError || error instanceof OpenAiConnectionError) &&
     typeof error.status === 'number'
   ) {
-    const status = error.status;
-    const code = errorCode(error);
-    const quota = code !== undefined && QUOTA_CODES.has(code);
+    const failure = failureFromStatus(error.status, serverMessage(error), errorCode(error));
     const headers = error.headers as Headers | undefined;
     const wait = retryAfterMs(headers);
     // Providers may say outright whether a retry can help; that beats the status rule, except that
     // a rejected request or key, or a spent quota, is never sent again whatever a header says.
     const should = headers?.get('x-should-retry');
-    const retryable =
-      quota || NEVER_RETRIED.has(status)
-        ? false
-        : should === 'true'
-          ? true
-          : should === 'false'
-            ? false
-            : isRetryableStatus(status);
-    return {
-      retryable,
-      code: quota ? 'quota' : (STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'http_error')),
-      status,
-      ...(wait !== undefined ? { retryAfterMs: wait } : {}),
-      reason: `HTTP ${status}: ${serverMessage(error)}`,
-    };
+    if (
+      failure.code !== 'quota' &&
+      !NEVER_RETRIED.has(error.status) &&
+      (should === 'true' || should === 'false')
+    )
+      failure.retryable = should === 'true';
+    return { ...failure, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
   }
   if (error instanceof AnthropicConnectionError || error instanceof OpenAiConnectionError) {
     const timeout = /timed? ?out/i.test(error.message);
@@ -120,17 +104,14 @@ export function classifyFailure(error: unknown, timedOut: boolean): Failure {
   return { retryable: false, code: 'unexpected', reason: `unexpected failure (${describeCause(error)})` };
 }
 
-/**
- * The failure of one batch entry that the provider answered with an HTTP status (OpenAI's
- * `response.status_code`, or the status an Anthropic error type stands for): retried or not by the
- * same rule as an online answer with that status.
- */
+/** A failure an HTTP status stands for (an online answer's, or a batch entry's), retried by the status rule. */
 export function failureFromStatus(status: number, message: string, errorCode?: string): Failure {
   const quota = errorCode !== undefined && QUOTA_CODES.has(errorCode);
   return {
     retryable: !quota && !NEVER_RETRIED.has(status) && isRetryableStatus(status),
     code: quota ? 'quota' : (STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'http_error')),
     status,
+    // A proxy may answer with a whole HTML page; a message needs only its start.
     reason: `HTTP ${status}: ${message.length > 500 ? `${message.slice(0, 500)}…` : message}`,
   };
 }

@@ -57,10 +57,7 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/**
- * Index of the bracket closing the one at `start`, skipping strings; -1 when unbalanced or when the
- * search budget runs out. The closers still expected are kept in a reused byte stack.
- */
+/** Index of the bracket closing the one at `start`, skipping strings; -1 when unbalanced or out of budget. */
 function balancedEnd(text: string, start: number, budget: { steps: number; stack: Uint8Array }): number {
   let depth = 0;
   let inString = false;
@@ -122,10 +119,8 @@ export interface CompleteJsonOptions {
 }
 
 /**
- * One call whose answer must be JSON matching `schema`. If it is not, one corrective call goes out
- * carrying the finding back to the model (the original exchange plus "your answer could not be
- * used because …"); if that also fails, a StructuredAnswerError (an InputError: the caller records a
- * failed row). `result` is the call whose answer was used.
+ * One call whose answer must be JSON matching `schema`; else one corrective call carrying the finding
+ * back to the model, then a StructuredAnswerError (an InputError: the caller records a failed row).
  */
 export async function completeJson<S extends z.ZodType>(
   client: LlmClient,
