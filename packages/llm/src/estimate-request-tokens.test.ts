@@ -2,7 +2,7 @@ import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
-import { DEFAULT_ANSWER_BUDGET, estimateRequestTokens, estimateTokens } from './estimate-request-tokens';
+import { DEFAULT_ANSWER_BUDGET, estimateTokens } from './estimate-request-tokens';
 import { ESTIMATOR_CASES } from './estimator-cases';
 
 let server: Awaited<ReturnType<typeof startFakeLlmServer>>;
@@ -36,7 +36,6 @@ describe('estimateTokens', () => {
     };
     // 40 + 40 (é is 2 bytes) + 4 + 17 schema bytes = 101 bytes → 25.25; + 1600 + 50.
     expect(estimateTokens(request)).toEqual({ inputTokens: 1676, maxOutputTokens: 77 });
-    expect(estimateRequestTokens(request)).toBe(1676 + 77);
     expect(estimateTokens({ messages: [{ role: 'user', content: 'hi' }] }).maxOutputTokens).toBe(
       DEFAULT_ANSWER_BUDGET,
     );

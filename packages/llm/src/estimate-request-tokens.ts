@@ -43,9 +43,3 @@ export function estimateTokens(request: CompletionRequest): TokenEstimate {
     maxOutputTokens: request.maxTokens ?? DEFAULT_ANSWER_BUDGET,
   };
 }
-
-/** The most a request can spend of a tokens-per-minute budget: estimated input plus the answer budget. */
-export function estimateRequestTokens(request: CompletionRequest): number {
-  const { inputTokens, maxOutputTokens } = estimateTokens(request);
-  return inputTokens + maxOutputTokens;
-}
