@@ -14,11 +14,7 @@ import type { Clock } from './clock';
 /** The effects the machine leaves to the client: I/O, answers, progress. */
 export type IoEffect = Exclude<Effect, { type: 'set-timer' | 'clear-timer' | 'each-member' }>;
 
-/**
- * Holds the batching state (the collector, each request, each batch), feeds every event through
- * `transition`, runs the timers on the clock and hands the other effects to `perform`. Events
- * raised while one is applied (by `perform`, or by a timer) are applied after it, in order.
- */
+/** Holds the batching state, feeds events through `transition` one at a time, and runs the timers. */
 export class BatchScheduler {
   private collectorState: Collector = EMPTY_COLLECTOR;
   private readonly requests = new Map<string, RequestState>();

@@ -45,16 +45,9 @@ function slotOf(customId: string): number {
 }
 
 /**
- * The batch state files of one run (`<stateDir>/batches/<id>.json`), for one provider and base URL.
- * Writes are atomic (temp + rename); changes that decide whether a request is submitted or billed
- * run under the folder's lock (`batches/.xsb.lock`), so two processes on one run never submit the
- * same request twice nor bill one answer twice.
- *
- * Memory stays bounded by the batches in flight, not by the size of the run: an open record
- * (`preparing`, `submitted`) is kept whole, a settled one (`collected`, `failed`: neither changes
- * again) only as its id, status and batch id, its request list staying in its file. A compact index
- * (a number per request, ~30 bytes) says which records may name a request; lookups that hit a
- * settled record read its file (the last few are kept).
+ * The batch state files of one run, for one provider and base URL. Changes that decide whether a request
+ * is submitted or billed run under the folder's lock. Memory follows the batches in flight: a settled
+ * record keeps only its header, and a compact index says which records may name a request.
  */
 export class BatchStateStore {
   readonly dir: string;
@@ -73,11 +66,7 @@ export class BatchStateStore {
     this.dir = join(stateDir, 'batches');
   }
 
-  /**
-   * Reads the state files this store has not seen settle (new ones, and open ones another process
-   * may have moved on). A file that does not parse or validate stops the run (InputError naming
-   * it): without it xsb cannot know whether its requests were paid.
-   */
+  /** Reads state files not yet seen settled; an unreadable one stops the run (were its requests paid?). */
   async scan(): Promise<void> {
     let names: string[];
     try {

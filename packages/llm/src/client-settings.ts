@@ -1,18 +1,11 @@
-/**
- * Config → model-client options, once. The CLI, the API's jobs and every library entry point that
- * builds judges read their settings through these functions, so a new setting is added in one place.
- */
+/** Config → model-client options, once: the CLI, the API's jobs and library entry points read them here. */
 import { resolve } from 'node:path';
 import { RunLayout, UsageError, type XsbConfig } from '@xsb/core';
 import type { BatchEvent, BatchOptions } from './batching-client';
 import { type CreateLlmClientOptions, providerLimitsFor } from './create-llm-client';
 import { describeJudge } from './judge';
 
-/**
- * A loaded configuration's client settings: the cache folder resolved against `cwd`, the limits of
- * the judge's provider, prices, and `batch` when given; unset settings are left out. Without a
- * ledger: add the run's with {@link runLedgerFile}.
- */
+/** A configuration's client settings (cache folder resolved against `cwd`); add the ledger with {@link runLedgerFile}. */
 export function clientSettingsFromConfig(
   config: Pick<XsbConfig, 'judge' | 'cacheDir' | 'noCache' | 'refresh' | 'providers' | 'prices'>,
   cwd: string,
@@ -46,11 +39,7 @@ export interface BatchRequest {
   onEvent?: (event: BatchEvent) => void;
 }
 
-/**
- * Checked batch options for judge `spec`: only a judge with a provider batch API can batch (the
- * offline judge makes no calls, a replay or record store calls no provider), and the fallback is
- * `resubmit` or `online`. Anything else is a UsageError saying why.
- */
+/** Batch options for judge `spec`; a judge without a provider batch API, or a bad fallback, is a UsageError. */
 export function batchOptionsForJudge(spec: string, request: BatchRequest): BatchOptions {
   const judge = describeJudge(spec);
   if (judge.kind === 'offline')

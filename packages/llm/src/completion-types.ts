@@ -1,7 +1,4 @@
-/**
- * The one request/answer shape every xsb judge call uses, whatever the provider. Stage packages
- * depend on these types only; providers translate them to the Anthropic or OpenAI wire formats.
- */
+/** The one request/answer shape of every judge call; adapters translate it to each provider's wire format. */
 
 export interface TextPart {
   type: 'text';
@@ -97,11 +94,7 @@ export interface CompleteOptions {
 
 export interface LlmClient {
   readonly judgeId: string;
-  /**
-   * How many calls the client wants in flight at once, for callers that size their own concurrency
-   * (core's `mapWithConcurrency`): a provider client's `maxConcurrency`, a batching client's batch
-   * capacity (it answers by collecting calls, so it needs many at once). Unset: no preference.
-   */
+  /** Calls the client wants in flight (a batching client needs many at once to fill batches); unset: no preference. */
   readonly preferredConcurrency?: number;
   complete(request: CompletionRequest, options?: CompleteOptions): Promise<CompletionResult>;
 }

@@ -23,11 +23,8 @@ const MAX_WAIT_MS = 10_000;
 type ResponsesInput = OpenAI.Responses.ResponseInputItem[];
 
 /**
- * A chat request as Responses API input, for OpenAI's only count endpoint (`POST
- * /v1/responses/input_tokens`; Chat Completions has none): the system message becomes
- * `instructions`, text content stays one string exactly as the chat body sends it, images and PDFs
- * become `input_image` / `input_file` parts. The count includes the Responses format's own framing
- * tokens, a few per message more or less than a chat completion bills.
+ * A chat request as Responses API input: OpenAI's only count endpoint (Chat Completions has none).
+ * Its count includes the Responses format's framing, a few tokens per message off a chat completion's.
  */
 function toResponsesCountBody(request: CompletionRequest, model: string) {
   const chat = toOpenAiBody(request, model, false);
@@ -105,13 +102,7 @@ async function withRetries(provider: string, key: string, call: () => Promise<nu
   }
 }
 
-/**
- * The provider's token counter for an `anthropic:` or `openai:` judge (keys and base URLs from `env`
- * as for completions): Anthropic `POST /v1/messages/count_tokens` through the SDK's
- * `messages.countTokens` (the body a completion would send, without the sampling settings; cache
- * breakpoints kept), OpenAI `POST /v1/responses/input_tokens` through `responses.inputTokens.count`.
- * The count is the whole prompt: cached and uncached input alike. Other judges: ConfigError.
- */
+/** The provider's own input-token count for an `anthropic:` or `openai:` judge (other judges: ConfigError). */
 export function createTokenCounter(
   judgeSpec: string,
   options: { env?: Record<string, string | undefined> } = {},

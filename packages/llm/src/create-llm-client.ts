@@ -34,19 +34,11 @@ export interface CreateLlmClientOptions {
   random?: () => number;
   /** First backoff step in ms (default 500); tests shorten it. Server-given retry times still apply. */
   baseBackoffMs?: number;
-  /**
-   * Answer calls through the provider's batch API (`--batch`): the client collects concurrent
-   * calls, submits them as batches and resolves each call with its batch result. Anthropic and
-   * OpenAI judges only; replay and record specs answer from their store as always.
-   */
+  /** Answer calls through the provider's batch API (`--batch`; Anthropic and OpenAI judges only). */
   batch?: BatchOptions;
   /** Config `prices` (over the default table) for the ledger lines' `costUsd`. */
   prices?: Record<string, ModelPrice>;
-  /**
-   * `record:` specs only: answer the prompts the store lacks with this provider client (online or
-   * batching) and append them to the store under its judge id as the model label (a store that
-   * answers as another label is a ConfigError), instead of recording them as pending.
-   */
+  /** `record:` specs only: answer the prompts the store lacks with this client and append them to the store. */
   fill?: LlmClient;
 }
 
@@ -59,11 +51,7 @@ function requireKey(env: Record<string, string | undefined>, variable: string, s
   return key;
 }
 
-/**
- * The limits config `providers` sets for a judge spec's provider (`anthropic` or `openai`), or
- * undefined for other specs: what createLlmClient applies when no explicit `limits` are given, for
- * callers that pass limits on to a stage.
- */
+/** The limits config `providers` sets for the spec's provider (undefined for other specs). */
 export function providerLimitsFor(
   judgeSpec: string,
   providers: Record<string, ProviderLimits> | undefined,
@@ -72,11 +60,7 @@ export function providerLimitsFor(
   return spec.kind === 'anthropic' || spec.kind === 'openai' ? providers?.[spec.kind] : undefined;
 }
 
-/**
- * The client for a judge spec. Everything that can be checked without a call is checked here, so a
- * missing key or replay store stops the run (ConfigError, exit 2) before any work. `lexical` has no
- * client: {@link createJudge} builds every judge.
- */
+/** The client for a judge spec; a missing key or replay store is a ConfigError before any work. */
 export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptions = {}): LlmClient {
   const spec = parseJudgeSpec(judgeSpec);
   const env = options.env ?? process.env;
@@ -135,12 +119,7 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
   }
 }
 
-/**
- * The concurrency a stage should run its calls at for these client options: with `batch`, the batch
- * capacity (the client answers by collecting calls, so a stage at 4-way concurrency would make
- * batches of 4); otherwise the provider's `maxConcurrency`. For callers that size
- * `mapWithConcurrency` before the stage builds its client.
- */
+/** Calls a stage should keep in flight: the batch capacity with `batch` (so batches fill), else `maxConcurrency`. */
 export function preferredConcurrencyFor(judgeSpec: string, options: CreateLlmClientOptions = {}): number {
   const spec = parseJudgeSpec(judgeSpec);
   const limits = resolveLimits(options.limits ?? providerLimitsFor(spec.spec, options.providers));
@@ -151,10 +130,7 @@ export function preferredConcurrencyFor(judgeSpec: string, options: CreateLlmCli
   );
 }
 
-/**
- * The base URL a provider client for this spec sends to (`ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`,
- * else the provider's own), which keys the disk cache; undefined for specs without a provider.
- */
+/** The base URL a provider client of this spec sends to (it keys the disk cache); undefined without a provider. */
 export function providerBaseUrl(
   judgeSpec: string,
   env: Record<string, string | undefined> = process.env,

@@ -28,10 +28,8 @@ export interface CacheStats {
 }
 
 /**
- * One file per answer under `<cacheDir>/llm/v<version>/<key[0..2]>/<key>.json`. Each file is
- * written with temp + rename in its own folder, so concurrent processes never see a half-written
- * entry and two writers of one key both leave a complete (identical-meaning) file. A file that
- * fails to parse is treated as a miss and overwritten by the next answer.
+ * One file per answer under `<cacheDir>/llm/v<version>/<key[0..2]>/<key>.json`, written with temp +
+ * rename; a file that fails to parse is a miss.
  */
 export class DiskCache {
   readonly root: string;

@@ -32,10 +32,7 @@ function createHttpFetch(): typeof fetch {
   };
 }
 
-/**
- * The request body as bytes, or a Blob to stream. JSON calls pass a string; a batch create a Blob;
- * a file upload (OpenAI `files.create`) FormData, encoded as `multipart/form-data`.
- */
+/** The body as bytes, or a Blob to stream (a batch's; FormData of an upload becomes one). */
 async function bufferedBody(
   body: RequestInit['body'],
   headers: Record<string, string>,

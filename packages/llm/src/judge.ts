@@ -1,8 +1,6 @@
 /**
- * The one judge value every stage and the plan take. A judge carries its id (the spec string users
- * write), its kind and its capabilities; a model or replay judge also carries the client its calls go
- * through. Stages ask a judge what it can do (`judge.kind`, `judge.capabilities`), never read its id:
- * this module is the only place that looks at a spec string to decide.
+ * The one judge value every stage and the plan take. Stages ask `judge.kind` and `judge.capabilities`,
+ * never the id: this module is the only place that decides by a spec string.
  */
 import type { LlmClient } from './completion-types';
 import { type CreateLlmClientOptions, createLlmClient } from './create-llm-client';
@@ -33,10 +31,7 @@ export type Judge =
 
 const OFFLINE_CAPABILITIES: JudgeCapabilities = { readsImages: false, batch: false, promptCache: false };
 
-/**
- * What the judge of `spec` is and can do, without building it. `overrides` narrows a model's
- * capabilities (config `judgeCapabilities`, or a library user whose model reads no images).
- */
+/** What the judge of `spec` is and can do, without building it; `overrides` narrows a model's capabilities. */
 export function describeJudge(spec: string, overrides: Partial<JudgeCapabilities> = {}): JudgeDescription {
   const parsed = parseJudgeSpec(spec);
   if (parsed.kind === 'lexical')
@@ -62,10 +57,7 @@ export function createJudge(
   return { ...description, kind: description.kind, client: createLlmClient(spec, clientOptions) };
 }
 
-/**
- * A judge around a client a caller already holds (a library user's own client, a scripted client in
- * tests). Its kind is `model`; capabilities default to a provider's.
- */
+/** A model judge around a client a caller holds (a library user's, a scripted one in tests). */
 export function judgeFromClient(
   id: string,
   client: LlmClient,

@@ -73,10 +73,7 @@ export function priceFor(
   return undefined;
 }
 
-/**
- * USD for token counts at a price, online or through the batch API. A batch kind the price leaves
- * out is billed at half its online price (the providers' documented batch discount).
- */
+/** USD for token counts, online or batch (a batch kind the price leaves out: half its online price). */
 export function costOfUsage(usage: TokenUsage, price: ModelPrice, batch: boolean): number {
   const cacheRead = price.cacheRead ?? price.input;
   const cacheWrite = price.cacheWrite ?? price.input;

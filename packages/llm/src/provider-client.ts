@@ -28,11 +28,7 @@ export interface ProviderClientOptions {
 /** Extra jitter on top of a server-given retry time, so a crowd told "2 s" does not return at once. */
 const RETRY_AFTER_JITTER_MS = 250;
 
-/**
- * A provider behind the whole policy: disk cache, admission (concurrency, RPM, TPM), one attempt
- * at a time through the SDK with its own retries off, backoff and retry-after, caps on attempts and
- * total wait, and one ledger line per call.
- */
+/** A provider behind the whole policy: disk cache, admission, retries with backoff, one ledger line per call. */
 export class ProviderClient implements LlmClient {
   readonly judgeId: string;
   readonly preferredConcurrency: number;
@@ -70,10 +66,7 @@ export class ProviderClient implements LlmClient {
     });
   }
 
-  /**
-   * The stored answer of a request, with its ledger line, or undefined (no cache, refresh, or a
-   * miss). `key` is the request's {@link cacheKeyOf}.
-   */
+  /** The cached answer of a request (with its ledger line), or undefined. */
   async cachedResult(
     request: CompletionRequest,
     key: string,
@@ -168,9 +161,8 @@ export class ProviderClient implements LlmClient {
   }
 
   /**
-   * Stores an answer (online or from a batch) in the disk cache under `key` and the ledger, and
-   * returns it as the caller sees it: one code path, so a batch answer is indistinguishable from an
-   * online one. `billed: false` marks an answer already billed once (a batch's results read again).
+   * Caches and records an answer, online or from a batch, so both look the same to a caller;
+   * `billed: false`: an answer already billed once (a batch's results read again).
    */
   async deliver(
     key: string,
@@ -218,10 +210,7 @@ export class ProviderClient implements LlmClient {
     return result;
   }
 
-  /**
-   * Undefined while another attempt is allowed; otherwise the suffix the error message gets: empty
-   * for a failure that is not worth retrying, else which cap (attempts or total wait) was reached.
-   */
+  /** Undefined while another attempt is allowed; else the error message's suffix (which cap was reached). */
   private whyGiveUp(failure: Failure, attempt: number, waited: number, delay: number): string | undefined {
     const { maxAttempts, maxTotalWaitMs } = this.options.limits;
     if (!failure.retryable) return '';

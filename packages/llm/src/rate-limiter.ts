@@ -1,8 +1,4 @@
-/**
- * How an attempt ended, as the limiter needs to know it: an answer (with the tokens it really
- * spent, to correct the tokens-per-minute estimate), a rate-limit answer (429), an overloaded
- * server (529, 503), or anything else.
- */
+/** How an attempt ended; an answer reports the tokens it really spent, to correct the TPM estimate. */
 export type AttemptOutcome =
   | { kind: 'answered'; tokens: number }
   | { kind: 'rate_limited' }
@@ -272,11 +268,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 const shared = new Map<string, RateLimiter>();
 
-/**
- * The limiter of one account at one endpoint with one set of limits, shared by every client of the
- * process that has them (every stage, every client a stage builds), so the provider's budget and the
- * adaptive concurrency limit are one per process.
- */
+/** One limiter per account, endpoint and limits in the process, so budget and adaptive limit are shared. */
 export function sharedRateLimiter(
   account: string,
   limits: { maxConcurrency: number; requestsPerMinute?: number; tokensPerMinute?: number },

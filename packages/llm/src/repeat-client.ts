@@ -1,10 +1,7 @@
 import type { LlmClient } from './completion-types';
 import { repeatPart } from './request-key';
 
-/**
- * The client asking every request as repeat `repeat` (test–retest): the same questions, each repeat
- * its own cache entry. Repeat 0 returns the client itself.
- */
+/** The client asking every request as repeat `repeat` (test–retest), each its own cache entry; 0: the client. */
 export function repeatClient(client: LlmClient, repeat: number): LlmClient {
   repeatPart({ repeat });
   if (repeat === 0) return client;

@@ -89,10 +89,7 @@ function loadStore(store: string): LoadedStore {
   return { model, completions, version };
 }
 
-/**
- * The model label a replay store answers as (one per store), or undefined when the store is absent
- * or empty; a store mixing labels is a ConfigError. Artifacts record it beside the `replay:` judge id.
- */
+/** The one model label a replay store answers as (undefined when absent or empty; mixed labels: ConfigError). */
 export function replayStoreModelLabel(store: string): string | undefined {
   return loadStore(store).model;
 }
@@ -109,9 +106,8 @@ export interface ReplayClientOptions {
 }
 
 /**
- * Answers from a replay store (spec 002). Replay needs the store to exist (checked at creation).
- * Record answers what the store already holds (so recording can resume after completions were
- * written), and for any other prompt appends it once to `<store>.pending.jsonl` and fails the call.
+ * Answers from a replay store (spec 002). Record mode answers what the store holds and appends any
+ * other prompt once to `<store>.pending.jsonl`, failing the call.
  */
 export class ReplayClient implements LlmClient {
   readonly judgeId: string;

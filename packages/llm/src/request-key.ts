@@ -71,10 +71,7 @@ export function cacheKeyFor({ provider, model, baseUrl, request }: CacheKeyInput
   });
 }
 
-/**
- * The repeat index as a key part, only from 1 on: repeat 0 is the ordinary call and keeps the key
- * (and so every cache entry and replay line) it always had.
- */
+/** The repeat index as a key part from 1 on: repeat 0 keeps the key (and every cache entry) it always had. */
 export function repeatPart(request: Pick<CompletionRequest, 'repeat'>): { repeat?: number } {
   const repeat = request.repeat ?? 0;
   if (!Number.isInteger(repeat) || repeat < 0)
@@ -83,11 +80,8 @@ export function repeatPart(request: Pick<CompletionRequest, 'repeat'>): { repeat
 }
 
 /**
- * The replay-store key of a request: sha256 of the exact system prompt and messages (binary parts
- * by hash), as spec 002 keys its stores. Model and sampling settings are not in it: a store answers
- * as one fixed model whatever the caller asked for. A repeat index ≥ 1 is in it: a store pins one
- * answer per key, so a repeat asked of a store that holds only the first answer misses (and is
- * recorded as its own pending prompt) instead of returning that answer again as a fake "retest".
+ * The replay-store key (spec 002): system prompt and messages only, as a store answers as one model.
+ * A repeat ≥ 1 is in it, so a store holding only the first answer misses rather than fake a retest.
  */
 export function replayKeyFor(request: Pick<CompletionRequest, 'system' | 'messages' | 'repeat'>): string {
   return hashCanonicalJson({

@@ -26,10 +26,8 @@ export interface LedgerCall {
 const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 /**
- * Appends one validated line per call to the run's usage ledger. Lines are written whole by
- * `appendFile` (O_APPEND), so lines from concurrent processes never interleave mid-line; within a
- * process lines keep call-completion order, and the lines that queue up while a write is under way
- * go out together in the next one (a batch's thousands of results do not cost a write each).
+ * Appends one validated line per call, whole lines by `appendFile` (O_APPEND); lines queued during a
+ * write go out together in the next (a batch's thousands of results do not cost a write each).
  */
 export class UsageLedger {
   private queued: Array<{ line: string; done: () => void; failed: (error: unknown) => void }> = [];

@@ -53,11 +53,7 @@ function emptyTotals(): UsageTotals {
   };
 }
 
-/**
- * Sums ledger lines per (stage, judge, model), sorted by those, with estimated costs: each line at
- * the online or the batch price its `batch` flag calls for, with today's prices (not the `costUsd`
- * the line was written with, so a corrected price table reprices old ledgers).
- */
+/** Sums ledger lines per (stage, judge, model) at today's prices, so a corrected price table reprices old ledgers. */
 export function summarizeUsage(
   entries: Iterable<UsageLedgerEntry>,
   prices: Readonly<Record<string, ModelPrice>> = {},
