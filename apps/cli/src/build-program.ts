@@ -2,11 +2,7 @@ import { Command } from 'commander';
 import type { CliContext, CliIo } from './cli-context';
 import { type CommandEntry, isLazyCommandModule } from './command-module';
 
-/**
- * Builds the `xsb` program: global flags, then every subcommand group. A group still lazy (not the
- * one the command line asks for) is listed by name and description only; its code is never loaded.
- * `context` is needed only to register loaded groups; `version` only to answer `--version`.
- */
+/** The `xsb` program; a group still lazy is listed by name and description only, its code never loaded. */
 export function buildProgram(
   io: Pick<CliIo, 'stdout' | 'stderr'>,
   modules: readonly CommandEntry[],

@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseShard, plural, type Shard, UsageError, type XsbConfig, type XsbConfigInput } from '@xsb/core';
+import { join, resolve } from 'node:path';
+import {
+  parseShard,
+  plural,
+  RunLayout,
+  type Shard,
+  UsageError,
+  type XsbConfig,
+  type XsbConfigInput,
+} from '@xsb/core';
 import {
   type BatchEvent,
   type BatchOptions,
@@ -25,10 +33,7 @@ export function collectList(value: string, previous: string[] = []): string[] {
   ];
 }
 
-/**
- * Parses an integer flag; `min` is the smallest value allowed (none by default). Bad input is a usage
- * error (exit 2).
- */
+/** An integer flag, at least `min`; bad input is a usage error (exit 2). */
 export function integerFlag(
   name: string,
   value: string | undefined,
@@ -68,7 +73,7 @@ export function parseTauA(value: string | undefined): number {
   return number;
 }
 
-/** The config overrides of the common `--data`, `--run` and `--judge` flags; unset flags override nothing. */
+/** The config overrides of `--data`, `--run` and `--judge`; unset flags override nothing. */
 export function configFlags(flags: { data?: string; run?: string; judge?: string }): Partial<XsbConfigInput> {
   return {
     ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
@@ -77,10 +82,7 @@ export function configFlags(flags: { data?: string; run?: string; judge?: string
   };
 }
 
-/**
- * Model-client options from the configuration: cache, limits, prices and the run's usage ledger, and
- * `batch` when the command runs with `--batch` (see {@link batchOptionsFor}).
- */
+/** Model-client options of the configuration, with the run's usage ledger. */
 export function llmClientOptions(
   context: CliContext,
   config: XsbConfig,
@@ -93,11 +95,7 @@ export function llmClientOptions(
   };
 }
 
-/**
- * The model-client options of the configuration for a stage that keeps its own usage ledger (the
- * run's, or the demo's) or none: cache folder resolved against the working folder, limits of the
- * provider, prices, and `batch` with `--batch`.
- */
+/** Model-client options of the configuration for a stage that keeps its own usage ledger, or none. */
 export function modelClientOptions(
   context: CliContext,
   config: XsbConfig,
@@ -107,16 +105,12 @@ export function modelClientOptions(
   return clientSettingsFromConfig(config, context.io.cwd, env, batch);
 }
 
-/** `--batch` and `--batch-fallback` of a judged command. */
 export interface BatchFlags {
   batch?: boolean;
   batchFallback?: string;
 }
 
-/**
- * Declares `--batch` and `--batch-fallback` on a judged command; `where` names the folder its batch
- * state goes to, so `--help` says what a restart needs.
- */
+/** Declares `--batch` and `--batch-fallback`; `where` names the state folder a restart needs. */
 export function addBatchFlags<T extends { option(flags: string, description: string): T }>(
   command: T,
   where: string,
@@ -132,11 +126,7 @@ export function addBatchFlags<T extends { option(flags: string, description: str
     );
 }
 
-/**
- * `BatchOptions` for `--batch` (undefined without it): the state folder, the fallback, config `batch`
- * settings and progress lines on stderr. `--batch` needs a provider judge: the offline `lexical` judge
- * and replay stores make no provider call, so either is a usage error (exit 2) naming why.
- */
+/** `BatchOptions` for `--batch` (undefined without it), progress lines on stderr. */
 export function batchOptionsFor(
   context: CliContext,
   flags: BatchFlags,
@@ -179,24 +169,75 @@ function batchEventLine(event: BatchEvent): string | undefined {
   }
 }
 
-/**
- * How many calls a stage keeps in flight: with `--batch` as many as a batch holds (so the batch
- * collects the whole stage), else `fallback` (the stage's own default).
- */
-export function stageConcurrency(
-  judge: string,
-  options: CreateLlmClientOptions,
-  fallback: number | undefined,
-): number | undefined {
-  return options.batch ? preferredConcurrencyFor(judge, options) : fallback;
+/** With `--batch`, as many calls in flight as a batch holds, so one batch collects the whole stage. */
+export function stageConcurrency(judge: string, options: CreateLlmClientOptions): number | undefined {
+  return options.batch ? preferredConcurrencyFor(judge, options) : undefined;
 }
 
-/** `--shard i/n` (undefined without it); a malformed value is a usage error (exit 2). */
+/**
+ * A judged stage's configuration, data layout and model-client options (`ledger`: the run's usage
+ * ledger, else none), `--batch` state in `stateDir(layout, run)`.
+ */
+export function judgedStage(
+  context: CliContext,
+  flags: BatchFlags & { data?: string; run?: string; judge?: string },
+  stateDir: (layout: RunLayout, run: string) => string,
+  ledger = true,
+) {
+  const { config, env } = context.loadConfig(configFlags(flags));
+  const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
+  const batch = batchOptionsFor(context, flags, config, config.judge, stateDir(layout, config.run));
+  const clientOptions = ledger
+    ? llmClientOptions(context, config, env, batch)
+    : modelClientOptions(context, config, env, batch);
+  return {
+    config,
+    env,
+    layout,
+    batch,
+    clientOptions,
+    concurrency: stageConcurrency(config.judge, clientOptions),
+  };
+}
+
+/** The usage ledger `--ledger` names, else the run's; it must exist. */
+export function existingLedger(context: CliContext, config: XsbConfig, ledger: string | undefined): string {
+  if (ledger) return requireExistingPath('usage ledger', resolve(context.io.cwd, ledger));
+  return requireExistingPath(
+    `run "${config.run}": usage ledger`,
+    runLedgerFile(config, context.io.cwd),
+    'a run gets one with its first judge call (or pass --ledger FILE)',
+  );
+}
+
+/** `--system`, `--condition`, `--audience` and `--case` as the row filters of a run. */
+export function rowFilters(flags: {
+  system?: string[];
+  condition?: string[];
+  audience?: string[];
+  case?: string[];
+}) {
+  return {
+    ...(flags.system ? { systems: flags.system } : {}),
+    ...(flags.condition ? { conditions: flags.condition } : {}),
+    ...(flags.audience ? { audiences: flags.audience } : {}),
+    ...(flags.case ? { cases: flags.case } : {}),
+  };
+}
+
+/** The run's deck folder must exist before a plan or an evaluation of it. */
+export function requireDeckFolder(layout: RunLayout, run: string): void {
+  requireExistingPath(
+    `run "${run}": deck folder`,
+    layout.decksRoot(run),
+    'generate or import decks for this run first (xsb decks generate|import --run …)',
+  );
+}
+
 export function shardFlag(value: string | undefined): Shard | undefined {
   return value === undefined ? undefined : parseShard(value);
 }
 
-/** The `--shard` option as every per-case stage declares it. */
 export const SHARD_OPTION = [
   '--shard <i/n>',
   'only cases with md5(case label) % n == i (as Python computes it): run n shards, then `xsb merge` them',
@@ -209,10 +250,7 @@ export function mineruCacheDirFor(config: XsbConfig, env: Record<string, string>
 
 export { discoverSelectedCases } from '@xsb/sources';
 
-/**
- * An input named on the command line must exist before any work starts: its absence is a usage error
- * (exit 2), not a failed row.
- */
+/** An input named on the command line must exist before any work starts: a usage error, not a failed row. */
 export function requireExistingPath(what: string, path: string, hint = ''): string {
   if (!existsSync(path)) throw new UsageError(`${what} ${path} does not exist${hint ? `; ${hint}` : ''}`);
   return path;

@@ -2,10 +2,7 @@ import type { ExitCode } from './command-module';
 
 let current: ExitCode = 0;
 
-/**
- * Actions report "some rows failed" by calling {@link reportExitCode}; the highest code wins.
- * Scoped to one parse so in-process test runs do not leak codes into each other.
- */
+/** The highest code reported wins; scoped to one parse so in-process test runs do not leak codes. */
 export async function setActionExitCode(run: () => Promise<unknown>): Promise<ExitCode> {
   current = 0;
   await run();

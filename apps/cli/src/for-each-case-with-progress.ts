@@ -1,9 +1,6 @@
 import type { ProgressReporter } from '@xsb/core';
 
-/**
- * Runs `work` on each source case in turn under a progress line for `stage`, ticking after each case:
- * for stages that judge nothing (stage 1), where a case is the finest unit that takes time.
- */
+/** For stages that judge nothing (stage 1), where a case is the finest unit that takes time. */
 export async function forEachCaseWithProgress<Case extends { caseId: string }>(
   progress: ProgressReporter,
   stage: string,

@@ -1,7 +1,4 @@
-/**
- * Prints aligned columns. The first column is left-aligned; `rightAligned` names the columns to
- * right-align, and without it every later column whose cells are all numbers is.
- */
+/** Aligned columns; without `rightAligned`, every later column whose cells are all numbers is right-aligned. */
 export function printTable(
   print: (line: string) => void,
   header: string[],

@@ -8,10 +8,7 @@ import { setActionExitCode } from './exit-code';
 /** Global options that take a value (`--config <file>`): their value is not the command name. */
 const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--config']);
 
-/**
- * The top-level command the arguments name (`xsb --config c.json eval …` → `eval`; `xsb help eval`
- * → `eval`), or undefined for `xsb`, `xsb --help`, `xsb --version`.
- */
+/** The top-level command the arguments name (`xsb --config c.json eval …`, `xsb help eval` → `eval`). */
 export function targetCommand(argv: readonly string[]): string | undefined {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i += 1) {
@@ -42,10 +39,8 @@ async function resolveModules(
 }
 
 /**
- * Runs `xsb` with argv (without node and script) and returns the exit code instead of exiting, so
- * tests drive the real CLI in-process. User errors print `ERROR: …` with no stack unless --debug.
- * Only the command group the arguments name is loaded; `xsb --help` and a mistyped command load no
- * package at all (not even @xsb/core, whose schemas take most of a start-up).
+ * Runs `xsb` and returns the exit code instead of exiting, so tests drive the real CLI in-process. Only
+ * the group the arguments name is loaded: `xsb --help` loads no package (@xsb/core's schemas are slow).
  */
 export async function runCli(
   argv: string[],

@@ -1,21 +1,19 @@
 import { resolve } from 'node:path';
-import { emptyProbeBankWarnings, plural, RunLayout } from '@xsb/core';
+import { emptyProbeBankWarnings, plural } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, type EvaluationRunResult, runEvaluation } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import type { CliContext } from '../cli-context';
 import {
   addBatchFlags,
   type BatchFlags,
-  batchOptionsFor,
   collectList,
-  configFlags,
   integerFlag,
-  modelClientOptions,
+  judgedStage,
   parseTauA,
-  requireExistingPath,
+  requireDeckFolder,
+  rowFilters,
   SHARD_OPTION,
   shardFlag,
-  stageConcurrency,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
@@ -71,20 +69,14 @@ export const evalCommand: CommandModule = {
         const repeats = repeatsFlag(flags.repeats);
         const batchSize = integerFlag('--batch-size', flags.batchSize, DEFAULT_BATCH_SIZE, 1);
         const shard = shardFlag(flags.shard);
-        const { config, env } = context.loadConfig(configFlags(flags));
-        const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
-        const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir(config.run));
-        requireExistingPath(
-          `run "${config.run}": deck folder`,
-          layout.decksRoot(config.run),
-          'generate or import decks for this run first (xsb decks generate|import --run …)',
-        );
-        const clientOptions = modelClientOptions(context, config, env, batch);
+        // The run keeps its own usage ledger.
+        const stage = judgedStage(context, flags, (layout, run) => layout.batchStateDir(run), false);
+        const { config, layout, clientOptions, concurrency } = stage;
+        requireDeckFolder(layout, config.run);
         // With --batch, every job's calls are asked at once (the jobs of one case still in order), so a
         // batch collects a whole step of the run: all answerability batches, then all claim extractions, …
-        const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
         const outcome = await runEvaluation({
-          dataDir: resolve(context.io.cwd, config.dataDir),
+          dataDir: layout.dataDir,
           run: config.run,
           judge: config.judge,
           tauA,
@@ -93,21 +85,17 @@ export const evalCommand: CommandModule = {
             ? { correctnessCacheDir: resolve(context.io.cwd, flags.correctnessCacheDir) }
             : {}),
           force: flags.force ?? false,
-          filters: {
-            ...(flags.system ? { systems: flags.system } : {}),
-            ...(flags.condition ? { conditions: flags.condition } : {}),
-            ...(flags.audience ? { audiences: flags.audience } : {}),
-            ...(flags.case ? { cases: flags.case } : {}),
-          },
+          filters: rowFilters(flags),
           ...clientOptions,
           ...(concurrency !== undefined ? { concurrency, jobConcurrency: concurrency } : {}),
           ...(shard ? { shard } : {}),
           progress: context.progress(),
           ...(repeats > 1 ? { repeats } : {}),
         });
-        const dataDir = resolve(context.io.cwd, config.dataDir);
         const retest =
-          repeats > 1 ? await evaluationRetestOf(outcome, { dataDir, run: config.run, repeats }) : null;
+          repeats > 1
+            ? await evaluationRetestOf(outcome, { dataDir: layout.dataDir, run: config.run, repeats })
+            : null;
         const { rows, failures } = printEvalOutcome(context, outcome, retest, flags.json ?? false);
         for (const line of await emptyProbeBankWarnings(
           layout,

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { type ModelPrice, plural, RunLayout, UsageError } from '@xsb/core';
+import { type ModelPrice, plural, UsageError } from '@xsb/core';
 import { createJudge, DiskCache, describeJudge, type LlmClient, summarizeUsageLedger } from '@xsb/llm';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
-import { configFlags, integerFlag, modelClientOptions, requireExistingPath } from '../cli-options';
+import { configFlags, existingLedger, integerFlag, modelClientOptions } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { registerFill } from './llm-fill-subcommand';
 
@@ -129,14 +129,12 @@ function registerUsage(llm: Command, context: CliContext): void {
     .option('--json', 'print as JSON')
     .action(async (flags: { ledger?: string; json?: boolean }) => {
       const { config } = context.loadConfig();
-      const file = requireExistingPath(
-        flags.ledger ? 'usage ledger' : `run "${config.run}": usage ledger`,
-        flags.ledger
-          ? resolve(context.io.cwd, flags.ledger)
-          : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
-        flags.ledger ? '' : 'a run gets one with its first judge call (or pass --ledger FILE)',
+      await printUsageSummary(
+        context,
+        existingLedger(context, config, flags.ledger),
+        config.prices,
+        flags.json ?? false,
       );
-      await printUsageSummary(context, file, config.prices, flags.json ?? false);
     });
 }
 

@@ -1,16 +1,9 @@
 import { resolve } from 'node:path';
-import { plural, RunLayout } from '@xsb/core';
+import { plural } from '@xsb/core';
 import { createLlmClient, fillLabelFor, fillReplayStore } from '@xsb/llm';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
-import {
-  addBatchFlags,
-  type BatchFlags,
-  batchOptionsFor,
-  configFlags,
-  llmClientOptions,
-  stageConcurrency,
-} from '../cli-options';
+import { addBatchFlags, type BatchFlags, judgedStage, stageConcurrency } from '../cli-options';
 import { reportExitCode } from '../exit-code';
 
 interface FillFlags extends BatchFlags {
@@ -20,11 +13,7 @@ interface FillFlags extends BatchFlags {
   json?: boolean;
 }
 
-/**
- * `xsb llm fill`: answers every prompt of `STORE.pending.jsonl` the store lacks with one model,
- * online or through the batch API, and appends `{key, model, completion}` lines under that model's
- * label (see @xsb/llm `fillReplayStore`).
- */
+/** `xsb llm fill`: answers the prompts a record run left with one model (see @xsb/llm `fillReplayStore`). */
 export function registerFill(llm: Command, context: CliContext): void {
   const command = llm
     .command('fill')
@@ -44,11 +33,10 @@ export function registerFill(llm: Command, context: CliContext): void {
     .option('--json', 'print the result as JSON')
     .action(async (flags: FillFlags) => {
       const label = fillLabelFor(flags.judge);
-      const { config, env } = context.loadConfig(configFlags({ judge: flags.judge }));
-      const layout = new RunLayout(resolve(context.io.cwd, config.dataDir));
-      const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir(config.run));
+      const stage = judgedStage(context, flags, (l, run) => l.batchStateDir(run));
+      const { config, batch } = stage;
       const options = {
-        ...llmClientOptions(context, config, env, batch),
+        ...stage.clientOptions,
         ...(flags.ledger ? { ledgerFile: resolve(context.io.cwd, flags.ledger) } : {}),
         stage: 'llm.fill',
       };
@@ -57,7 +45,7 @@ export function registerFill(llm: Command, context: CliContext): void {
         store: resolve(context.io.cwd, flags.store),
         client,
         label,
-        ...(batch ? { concurrency: stageConcurrency(config.judge, options, undefined) } : {}),
+        ...(batch ? { concurrency: stageConcurrency(config.judge, options) } : {}),
         progress: context.progress(),
       });
       if (result.failures.length > 0) reportExitCode(1);

@@ -16,14 +16,20 @@ import {
   hasOfflineJudge,
   mergeJudges,
   OFFLINE_JUDGE_WARNING,
-  type RowFilters,
   renderResultsTables,
   rescoreRun,
   runAggregation,
 } from '@xsb/metrics';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
-import { collectList, configFlags, integerFlag, parseTauA, requireExistingPath } from '../cli-options';
+import {
+  collectList,
+  configFlags,
+  integerFlag,
+  parseTauA,
+  requireExistingPath,
+  rowFilters,
+} from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 
@@ -60,15 +66,6 @@ function withFilterFlags(command: Command): Command {
     .option('--condition <name>', 'only these conditions', collectList)
     .option('--audience <name>', 'only these audiences', collectList)
     .option('--case <label>', 'only these cases', collectList);
-}
-
-function rowFilters(flags: FilterFlags): RowFilters {
-  return {
-    ...(flags.system ? { systems: flags.system } : {}),
-    ...(flags.condition ? { conditions: flags.condition } : {}),
-    ...(flags.audience ? { audiences: flags.audience } : {}),
-    ...(flags.case ? { cases: flags.case } : {}),
-  };
 }
 
 /** `xsb metrics` (stage 6 again, no judge) and `xsb aggregate` (stage 7). */

@@ -8,7 +8,7 @@ import type { CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
 import { printTable } from '../print-table';
 
-/** The flags `xsb plan <command>` adds to the planned command's own. */
+/** The flags `xsb plan <command>` adds to the planned command's own, and those several planned commands share. */
 export interface PlanFlags {
   exact?: boolean;
   json?: boolean;
@@ -16,14 +16,21 @@ export interface PlanFlags {
   planOut?: string;
   shard?: string;
   batch?: boolean;
+  data?: string;
+  run?: string;
+  judge?: string;
+  force?: boolean;
+  k?: string;
+  batchSize?: string;
+  audiences?: string;
+  audience?: string[];
+  case?: string[];
+  system?: string[];
+  condition?: string[];
   [flag: string]: unknown;
 }
 
-/**
- * The planned command as the real CLI registers it (`path`: `['eval']`, `['rubric', 'run']`), built
- * on a scratch program and never run: its options are the flag definitions a plan reuses, so
- * `xsb plan eval` takes exactly `xsb eval`'s flags, whatever they become.
- */
+/** The planned command as the real CLI registers it, never run: `xsb plan eval` takes exactly `xsb eval`'s flags. */
 export function registeredCommand(module: CommandModule, context: CliContext, path: string[]): Command {
   const scratch = new Command();
   module.register(scratch, context);
@@ -33,10 +40,7 @@ export function registeredCommand(module: CommandModule, context: CliContext, pa
   return command;
 }
 
-/**
- * Declares `xsb plan <path…>` with the real command's options (its `--json` becomes the plan's), then
- * `--exact`, `--json` and `--out PLAN.json` (`--plan-out` where the command has an `--out` of its own).
- */
+/** `xsb plan <path…>` with the real command's options, then `--exact`, `--json`, `--out`/`--plan-out`. */
 export function planSubcommand(
   parent: Command,
   real: Command,

@@ -3,20 +3,17 @@ import { plural, RunLayout, UsageError } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE } from '@xsb/eval';
 import { fillLabelFor } from '@xsb/llm';
 import { planDemo, planEval, planFill, planProbes, planRubric, planRubricDeck, planWeights } from '@xsb/plan';
-import { PROBE_DEFAULTS } from '@xsb/probes';
 import { loadInstanceAt } from '@xsb/rubric';
-import { loadAudienceProfiles, WEIGHT_DEFAULTS } from '@xsb/weights';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
 import {
   configFlags,
   discoverSelectedCases,
   integerFlag,
-  mineruCacheDirFor,
-  optionalIntegerFlag,
-  pagesFlag,
   parseTauA,
+  requireDeckFolder,
   requireExistingPath,
+  rowFilters,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { demoCommand } from './demo-command';
@@ -30,10 +27,10 @@ import {
   registeredCommand,
   shardFilter,
 } from './plan-command-shared';
-import { probesCommand } from './probes-command';
+import { probeSettings, probesCommand, sourceOptionsFor } from './probes-command';
 import { judgingOptions } from './rubric/rubric-flags';
 import { rubricCommand } from './rubric-command';
-import { weightsCommand } from './weights-command';
+import { audienceProfiles, weightSettings, weightsCommand } from './weights-command';
 
 const PLAN_NOTE = 'without calling any model: calls, tokens and cost (online, with prompt caching, batch)';
 
@@ -42,22 +39,10 @@ function registerPlanEval(plan: Command, context: CliContext): void {
   const { command, outFlag } = planSubcommand(plan, real, `plan \`xsb eval\` ${PLAN_NOTE}`);
   command.action(async (flags: PlanFlags) => {
     parseTauA(flags.tauA as string | undefined);
-    const batchSize = integerFlag(
-      '--batch-size',
-      flags.batchSize as string | undefined,
-      DEFAULT_BATCH_SIZE,
-      1,
-    );
-    const { config, env } = context.loadConfig(
-      configFlags(flags as { data?: string; run?: string; judge?: string }),
-    );
+    const batchSize = integerFlag('--batch-size', flags.batchSize, DEFAULT_BATCH_SIZE, 1);
+    const { config, env } = context.loadConfig(configFlags(flags));
     const dataDir = resolve(context.io.cwd, config.dataDir);
-    requireExistingPath(
-      `run "${config.run}": deck folder`,
-      new RunLayout(dataDir).decksRoot(config.run),
-      'generate or import decks for this run first (xsb decks generate|import --run …)',
-    );
-    const list = (name: string) => flags[name] as string[] | undefined;
+    requireDeckFolder(new RunLayout(dataDir), config.run);
     const builder = planBuilder(context, config, env, flags);
     await planEval(builder, {
       dataDir,
@@ -66,13 +51,8 @@ function registerPlanEval(plan: Command, context: CliContext): void {
       ...(typeof flags.correctnessCacheDir === 'string'
         ? { correctnessCacheDir: resolve(context.io.cwd, flags.correctnessCacheDir) }
         : {}),
-      force: flags.force === true,
-      filters: {
-        ...(list('system') ? { systems: list('system')! } : {}),
-        ...(list('condition') ? { conditions: list('condition')! } : {}),
-        ...(list('audience') ? { audiences: list('audience')! } : {}),
-        ...(list('case') ? { cases: list('case')! } : {}),
-      },
+      force: Boolean(flags.force),
+      filters: rowFilters(flags),
       include: shardFilter(flags),
     });
     await finishPlan(context, command, builder, { config, run: config.run, flags, outFlag });
@@ -118,13 +98,13 @@ function registerPlanRubric(plan: Command, context: CliContext): void {
       resolve(context.io.cwd, flags.instances as string),
     );
     const resultsDir = requireExistingPath('--results', resolve(context.io.cwd, flags.results as string));
-    const { config, env } = context.loadConfig(configFlags({ judge: flags.judge as string | undefined }));
+    const { config, env } = context.loadConfig(configFlags(flags));
     const builder = planBuilder(context, config, env, flags);
     const { concurrency: _concurrency, ...decided } = judging;
     await planRubric(builder, {
       instancesDir,
       resultsDir,
-      force: flags.force === true,
+      force: Boolean(flags.force),
       attachPdf: flags.attachPdf === true,
       ...decided,
       include: shardFilter(flags),
@@ -142,7 +122,7 @@ function registerPlanRubricEval(rubric: Command, context: CliContext): void {
     const deckPath = requireExistingPath('--deck', resolve(context.io.cwd, flags.deck as string));
     if (flags.attachPdf === true && !deckPath.toLowerCase().endsWith('.pdf'))
       throw new UsageError('--attach-pdf needs a PDF deck; convert the PPTX to PDF first');
-    const { config, env } = context.loadConfig(configFlags({ judge: flags.judge as string | undefined }));
+    const { config, env } = context.loadConfig(configFlags(flags));
     const builder = planBuilder(context, config, env, flags);
     const instance = await loadInstanceAt(
       instancePath,
@@ -152,7 +132,7 @@ function registerPlanRubricEval(rubric: Command, context: CliContext): void {
     await planRubricDeck(builder, {
       instance,
       deckPath,
-      force: flags.force === true,
+      force: Boolean(flags.force),
       attachPdf: flags.attachPdf === true,
       ...decided,
     });
@@ -165,19 +145,19 @@ function registerPlanDemo(plan: Command, context: CliContext): void {
   const { command, outFlag } = planSubcommand(plan, real, `plan \`xsb demo\` ${PLAN_NOTE}`);
   command.action(async (flags: PlanFlags) => {
     if (flags.tauA !== undefined) parseTauA(flags.tauA as string);
-    const { config, env } = context.loadConfig(configFlags({ judge: flags.judge as string | undefined }));
+    const { config, env } = context.loadConfig(configFlags(flags));
     const builder = planBuilder(context, config, env, flags);
     await planDemo(builder, {
-      outDir: resolve(context.io.cwd, (flags.out as string | undefined) ?? 'xsb-demo'),
+      outDir: resolve(context.io.cwd, flags.out ?? 'xsb-demo'),
       ...(typeof flags.sources === 'string'
         ? { sourcesDir: requireExistingPath('sources folder', resolve(context.io.cwd, flags.sources)) }
         : {}),
-      force: flags.force === true,
+      force: Boolean(flags.force),
     });
     // The demo keeps its own run ledger: <out>/data/runs/demo/usage_ledger.jsonl.
     const demoConfig = {
       ...config,
-      dataDir: resolve(context.io.cwd, (flags.out as string | undefined) ?? 'xsb-demo', 'data'),
+      dataDir: resolve(context.io.cwd, flags.out ?? 'xsb-demo', 'data'),
     };
     await finishPlan(context, command, builder, { config: demoConfig, run: 'demo', flags, outFlag });
   });
@@ -187,32 +167,18 @@ function registerPlanProbes(plan: Command, context: CliContext): void {
   const real = registeredCommand(probesCommand, context, ['probes']);
   const { command, outFlag } = planSubcommand(plan, real, `plan \`xsb probes\` ${PLAN_NOTE}`);
   command.action(async (flags: PlanFlags) => {
-    const value = (name: string) => flags[name] as string | undefined;
-    const k = integerFlag('--k', value('k'), PROBE_DEFAULTS.k, 1);
-    const chunkChars = integerFlag('--chunk-chars', value('chunkChars'), PROBE_DEFAULTS.chunkChars);
-    const chunkOverlap = integerFlag('--chunk-overlap', value('chunkOverlap'), PROBE_DEFAULTS.chunkOverlap);
-    const sourceChars = optionalIntegerFlag('--source-chars', value('sourceChars'), 1);
-    const pages = pagesFlag(value('pages'));
-    const { config, env } = context.loadConfig(configFlags({ data: value('data'), judge: value('judge') }));
+    const { pages, ...settings } = probeSettings(flags);
+    const { config, env } = context.loadConfig(configFlags(flags));
     const dataDir = resolve(context.io.cwd, config.dataDir);
-    const { cases, failures } = await discoverSelectedCases(dataDir, flags.case as string[] | undefined);
+    const { cases, failures } = await discoverSelectedCases(dataDir, flags.case);
     const builder = planBuilder(context, config, env, flags);
     for (const failure of failures) builder.note(`probes ${failure.caseId}: ${failure.error.message}`);
     const inShard = shardFilter(flags);
     await planProbes(builder, {
       layout: new RunLayout(dataDir),
       cases: cases.filter((sourceCase) => inShard(sourceCase.caseId)),
-      k,
-      chunkChars,
-      chunkOverlap,
-      sourceChars,
-      force: flags.force === true,
-      sourceOptions: {
-        pdfParser: config.pdfParser,
-        env,
-        mineruCacheDir: mineruCacheDirFor(config, env),
-        pages,
-      },
+      ...settings,
+      sourceOptions: sourceOptionsFor(config, env, pages),
     });
     await finishPlan(context, command, builder, { config, run: config.run, flags, outFlag });
   });
@@ -222,21 +188,12 @@ function registerPlanWeights(plan: Command, context: CliContext): void {
   const real = registeredCommand(weightsCommand, context, ['weights']);
   const { command, outFlag } = planSubcommand(plan, real, `plan \`xsb weights\` ${PLAN_NOTE}`);
   command.action(async (flags: PlanFlags) => {
-    const value = (name: string) => flags[name] as string | undefined;
-    const k = integerFlag('--k', value('k'), WEIGHT_DEFAULTS.k, 1);
-    const batchSize = integerFlag('--batch-size', value('batchSize'), WEIGHT_DEFAULTS.batchSize, 1);
-    const { config, env } = context.loadConfig(configFlags({ data: value('data'), judge: value('judge') }));
-    const profiles = await loadAudienceProfiles(
-      value('audiences') ? resolve(context.io.cwd, value('audiences')!) : undefined,
-    );
-    const wanted = (flags.audience as string[] | undefined) ?? [];
-    const unknown = wanted.filter((id) => !profiles.has(id));
-    if (unknown.length > 0)
-      throw new UsageError(
-        `unknown audience ${unknown.map((id) => JSON.stringify(id)).join(', ')} (known: ${[...profiles.keys()].join(', ')}; add profiles with --audiences <file>)`,
-      );
+    const settings = weightSettings(flags);
+    const { config, env } = context.loadConfig(configFlags(flags));
+    const profiles = await audienceProfiles(context, flags);
+    const wanted = flags.audience ?? [];
     const dataDir = resolve(context.io.cwd, config.dataDir);
-    const { cases } = await discoverSelectedCases(dataDir, flags.case as string[] | undefined);
+    const { cases } = await discoverSelectedCases(dataDir, flags.case);
     const inShard = shardFilter(flags);
     // The pairs `xsb weights` weights: each case's valid audiences, or those of --audience it allows.
     const pairs = cases
@@ -251,9 +208,7 @@ function registerPlanWeights(plan: Command, context: CliContext): void {
       layout: new RunLayout(dataDir),
       pairs,
       profiles,
-      k,
-      batchSize,
-      force: flags.force === true,
+      ...settings,
     });
     await finishPlan(context, command, builder, { config, run: config.run, flags, outFlag });
   });

@@ -1,5 +1,4 @@
-import { resolve } from 'node:path';
-import { emptyProbeBankWarnings, plural, progressListener, RunLayout } from '@xsb/core';
+import { emptyProbeBankWarnings, plural, progressListener, type XsbConfig } from '@xsb/core';
 import { createJudge } from '@xsb/llm';
 import {
   type CaseProbesResult,
@@ -12,19 +11,16 @@ import type { CliContext } from '../cli-context';
 import {
   addBatchFlags,
   type BatchFlags,
-  batchOptionsFor,
   collectList,
-  configFlags,
   discoverSelectedCases,
   integerFlag,
-  llmClientOptions,
+  judgedStage,
   mineruCacheDirFor,
   optionalIntegerFlag,
   PAGES_OPTION_HELP,
   pagesFlag,
   SHARD_OPTION,
   shardFlag,
-  stageConcurrency,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
@@ -81,34 +77,37 @@ export const probesCommand: CommandModule = {
   },
 };
 
+/** The stage's settings from the flags `xsb probes` and `xsb plan probes` share; usage errors first. */
+export function probeSettings(flags: Omit<ProbesFlags, 'case'>) {
+  return {
+    k: integerFlag('--k', flags.k, PROBE_DEFAULTS.k, 1),
+    // Spec 000 gives negative values a meaning (chunk_chars <= 0: one chunk; overlap max(0, ·)), so
+    // they are accepted as written rather than refused.
+    chunkChars: integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars),
+    chunkOverlap: integerFlag('--chunk-overlap', flags.chunkOverlap, PROBE_DEFAULTS.chunkOverlap),
+    // Unset: the retained source `xsb sources` decided (max chars, pages) is kept.
+    sourceChars: optionalIntegerFlag('--source-chars', flags.sourceChars, 1),
+    pages: pagesFlag(flags.pages),
+    force: Boolean(flags.force),
+  };
+}
+
+export function sourceOptionsFor(config: XsbConfig, env: Record<string, string>, pages: string | undefined) {
+  return { pdfParser: config.pdfParser, env, mineruCacheDir: mineruCacheDirFor(config, env), pages };
+}
+
 async function runProbes(context: CliContext, flags: ProbesFlags): Promise<void> {
-  const k = integerFlag('--k', flags.k, PROBE_DEFAULTS.k, 1);
-  // Spec 000 gives negative values a meaning (chunk_chars <= 0: one chunk; overlap max(0, ·)), so
-  // they are accepted as written rather than refused.
-  const chunkChars = integerFlag('--chunk-chars', flags.chunkChars, PROBE_DEFAULTS.chunkChars);
-  const chunkOverlap = integerFlag('--chunk-overlap', flags.chunkOverlap, PROBE_DEFAULTS.chunkOverlap);
-  // Unset: the retained source `xsb sources` decided (max chars, pages) is kept.
-  const sourceChars = optionalIntegerFlag('--source-chars', flags.sourceChars, 1);
-  const pages = pagesFlag(flags.pages);
+  const { pages, ...settings } = probeSettings(flags);
   const shard = shardFlag(flags.shard);
-  const { config, env } = context.loadConfig(configFlags(flags));
-  const dataDir = resolve(context.io.cwd, config.dataDir);
-  const layout = new RunLayout(dataDir);
-  const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
-  const clientOptions = llmClientOptions(context, config, env, batch);
+  const { config, env, layout, clientOptions, concurrency } = judgedStage(context, flags, (l) =>
+    l.batchStateDir(),
+  );
   const generator = createProbeGenerator(createJudge(config.judge, clientOptions));
-  // With --batch, every case's generations are asked at once so one batch collects them all.
-  const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
-  const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
-  const mineruCacheDir = mineruCacheDirFor(config, env);
+  const discovered = await discoverSelectedCases(layout.dataDir, flags.case, shard);
   const results = await generateRunProbes(layout, discovered, {
     generator,
-    k,
-    chunkChars,
-    chunkOverlap,
-    sourceChars,
-    force: Boolean(flags.force),
-    sourceOptions: { pdfParser: config.pdfParser, env, mineruCacheDir, pages },
+    ...settings,
+    sourceOptions: sourceOptionsFor(config, env, pages),
     ...(concurrency !== undefined ? { concurrency } : {}),
     onEvent: progressListener(context.progress()),
   });

@@ -60,9 +60,8 @@ export const LEASE_HELP =
   'seconds a job stays with a worker that stopped renewing it (killed, machine lost) before another takes it (default 30)';
 
 /**
- * Runs until SIGTERM or SIGINT, then `shutdown` (a drain); resolves with what it returned. A second
- * signal ends the process at once, unless `holdRepeats`: a cluster member ignores it, because Ctrl-C
- * reaches the whole process group and the primary then forwards a SIGTERM of its own.
+ * Runs until SIGTERM or SIGINT, then `shutdown`. A cluster member (`holdRepeats`) ignores a second
+ * signal: Ctrl-C reaches the whole process group and the primary then forwards a SIGTERM of its own.
  */
 export async function untilSignal<T>(
   shutdown: () => Promise<T>,

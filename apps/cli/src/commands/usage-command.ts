@@ -2,14 +2,13 @@ import { resolve } from 'node:path';
 import {
   costPlanSchema,
   plural,
-  RunLayout,
   readJson,
   readJsonlAll,
   UsageError,
   usageLedgerEntrySchema,
 } from '@xsb/core';
 import { reconcileUsage, reconciliationTable } from '@xsb/plan';
-import { configFlags, requireExistingPath } from '../cli-options';
+import { configFlags, existingLedger, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
 import { printTable } from '../print-table';
@@ -23,11 +22,7 @@ interface UsageFlags {
   json?: boolean;
 }
 
-/**
- * `xsb usage --run R --plan PLAN.json`: the run's ledger against a cost plan, stage by stage (calls
- * exact, input tokens within 10 % for exact rows: exit 1 otherwise). Without `--plan`: the ledger
- * summary of `xsb llm usage`.
- */
+/** `xsb usage [--plan PLAN.json]`: the run's ledger, or the ledger against a cost plan stage by stage. */
 export const usageCommand: CommandModule = {
   name: 'usage',
   register(program, context) {
@@ -43,13 +38,7 @@ export const usageCommand: CommandModule = {
       .option('--json', 'print as JSON')
       .action(async (flags: UsageFlags) => {
         const { config } = context.loadConfig(configFlags(flags));
-        const file = requireExistingPath(
-          flags.ledger ? 'usage ledger' : `run "${config.run}": usage ledger`,
-          flags.ledger
-            ? resolve(context.io.cwd, flags.ledger)
-            : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(config.run),
-          flags.ledger ? '' : 'a run gets one with its first judge call (or pass --ledger FILE)',
-        );
+        const file = existingLedger(context, config, flags.ledger);
         if (!flags.plan) {
           await printUsageSummary(context, file, config.prices, flags.json ?? false);
           return;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { emptyProbeBankWarnings, plural, progressListener, RunLayout, UsageError } from '@xsb/core';
+import { emptyProbeBankWarnings, plural, progressListener, UsageError } from '@xsb/core';
 import { createJudge } from '@xsb/llm';
 import {
   createUtilityJudge,
@@ -13,15 +13,12 @@ import type { CliContext } from '../cli-context';
 import {
   addBatchFlags,
   type BatchFlags,
-  batchOptionsFor,
   collectList,
-  configFlags,
   discoverSelectedCases,
   integerFlag,
-  llmClientOptions,
+  judgedStage,
   SHARD_OPTION,
   shardFlag,
-  stageConcurrency,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
@@ -72,35 +69,46 @@ export const weightsCommand: CommandModule = {
   },
 };
 
-async function runWeights(context: CliContext, flags: WeightsFlags): Promise<void> {
-  const k = integerFlag('--k', flags.k, WEIGHT_DEFAULTS.k, 1);
-  const shard = shardFlag(flags.shard);
-  const batchSize = integerFlag('--batch-size', flags.batchSize, WEIGHT_DEFAULTS.batchSize, 1);
-  const { config, env } = context.loadConfig(configFlags(flags));
+/** `--audiences` profiles; an `--audience` none of them knows is a usage error. */
+export async function audienceProfiles(
+  context: CliContext,
+  flags: { audiences?: string; audience?: string[] },
+) {
   const profiles = await loadAudienceProfiles(
     flags.audiences ? resolve(context.io.cwd, flags.audiences) : undefined,
   );
-  const unknownAudiences = (flags.audience ?? []).filter((id) => !profiles.has(id));
-  if (unknownAudiences.length > 0) {
+  const unknown = (flags.audience ?? []).filter((id) => !profiles.has(id));
+  if (unknown.length > 0)
     throw new UsageError(
-      `unknown audience ${unknownAudiences.map((id) => JSON.stringify(id)).join(', ')} (known: ${[...profiles.keys()].join(', ')}; add profiles with --audiences <file>)`,
+      `unknown audience ${unknown.map((id) => JSON.stringify(id)).join(', ')} (known: ${[...profiles.keys()].join(', ')}; add profiles with --audiences <file>)`,
     );
-  }
-  const dataDir = resolve(context.io.cwd, config.dataDir);
-  const layout = new RunLayout(dataDir);
-  const batch = batchOptionsFor(context, flags, config, config.judge, layout.batchStateDir());
-  const clientOptions = llmClientOptions(context, config, env, batch);
+  return profiles;
+}
+
+/** The stage's settings from the flags `xsb weights` and `xsb plan weights` share; usage errors first. */
+export function weightSettings(flags: { k?: string; batchSize?: string; force?: boolean }) {
+  return {
+    k: integerFlag('--k', flags.k, WEIGHT_DEFAULTS.k, 1),
+    batchSize: integerFlag('--batch-size', flags.batchSize, WEIGHT_DEFAULTS.batchSize, 1),
+    force: Boolean(flags.force),
+  };
+}
+
+async function runWeights(context: CliContext, flags: WeightsFlags): Promise<void> {
+  const { k, ...settings } = weightSettings(flags);
+  const shard = shardFlag(flags.shard);
+  const profiles = await audienceProfiles(context, flags);
+  const { config, layout, clientOptions, concurrency } = judgedStage(context, flags, (l) =>
+    l.batchStateDir(),
+  );
   const judge = createUtilityJudge(createJudge(config.judge, clientOptions));
-  // With --batch, every pair's judgments are asked at once so one batch collects them all.
-  const concurrency = stageConcurrency(config.judge, clientOptions, undefined);
-  const discovered = await discoverSelectedCases(dataDir, flags.case, shard);
+  const discovered = await discoverSelectedCases(layout.dataDir, flags.case, shard);
   const rows = await weighRun(layout, discovered, {
     judge,
     profiles,
     ...(flags.audience ? { audiences: flags.audience } : {}),
     k,
-    batchSize,
-    force: Boolean(flags.force),
+    ...settings,
     ...(concurrency !== undefined ? { concurrency } : {}),
     onEvent: progressListener(context.progress()),
   });

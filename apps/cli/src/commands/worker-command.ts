@@ -10,10 +10,7 @@ interface WorkerFlags {
   lease?: string;
 }
 
-/**
- * `xsb worker`: runs the queue's jobs without serving HTTP — with `--queue redis://…`, on any machine
- * that sees the same data folder; without it, beside `xsb serve` on the same machine (SQLite).
- */
+/** `xsb worker`: runs the queue's jobs without serving HTTP (on any machine that sees the data folder). */
 export const workerCommand: CommandModule = {
   name: 'worker',
   register(program, context) {

@@ -3,10 +3,7 @@ import { type MetaRetest, RunLayout } from '@xsb/core';
 import type { EvaluationRunResult } from '@xsb/eval';
 import { evaluationsRootFor } from '@xsb/metrics';
 
-/**
- * `xsb eval --repeats N`: the flip rates of the run's repeats, written to `retest.json` in the run's
- * evaluations folder. @xsb/meta is loaded only here, so a plain `xsb eval` does not load it.
- */
+/** `xsb eval --repeats N`; @xsb/meta is loaded only here, so a plain `xsb eval` does not load it. */
 export async function evaluationRetestOf(
   outcome: EvaluationRunResult,
   options: { dataDir: string; run: string; repeats: number },

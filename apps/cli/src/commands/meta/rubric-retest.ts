@@ -2,10 +2,7 @@ import { basename } from 'node:path';
 import type { MetaRetest } from '@xsb/core';
 import { type EvaluateDeckOptions, evaluateRepeats, retestFileFor } from '@xsb/rubric';
 
-/**
- * `xsb rubric eval --repeats N`: repeats 1 … N − 1 of the deck's evaluation (beside it), their flip
- * rates per dimension in `<deck>.xsb_rubric_<judge>.retest.json`. @xsb/meta is loaded only here.
- */
+/** `xsb rubric eval --repeats N`; @xsb/meta is loaded only here. */
 export async function rubricRetestOf(
   options: EvaluateDeckOptions,
   evaluationFile: string,

@@ -10,14 +10,7 @@ import {
   shownPaperTotal,
 } from '@xsb/rubric';
 import type { CliContext } from '../../cli-context';
-import {
-  type BatchFlags,
-  batchOptionsFor,
-  configFlags,
-  integerFlag,
-  llmClientOptions,
-  stageConcurrency,
-} from '../../cli-options';
+import { type BatchFlags, configFlags, integerFlag, judgedStage, llmClientOptions } from '../../cli-options';
 
 export function choice<T extends string>(
   value: string | undefined,
@@ -63,31 +56,25 @@ export function judgeFrom(context: CliContext, judgeFlag: string | undefined): J
   return createJudge(config.judge, llmClientOptions(context, config, env));
 }
 
-/**
- * {@link judgeFrom} with `--batch` (state in `stateDir`): the client answers through the provider's
- * batch API, and `batchConcurrency` is how many items to keep in flight so one batch collects them.
- */
+/** {@link judgeFrom} with `--batch` (state in `stateDir`). */
 export function batchedJudgeFrom(
   context: CliContext,
   flags: BatchFlags & { judge?: string },
   stateDir: string,
 ): { judge: Judge; batchConcurrency: number | undefined } {
-  const { config, env } = context.loadConfig(configFlags({ judge: flags.judge }));
-  const batch = batchOptionsFor(context, flags, config, config.judge, stateDir);
   // Batched calls go to the config run's usage ledger too, at the batch price (`xsb usage --plan`).
-  const options = llmClientOptions(context, config, env, batch);
-  const judge = createJudge(config.judge, options);
-  return {
-    judge,
-    batchConcurrency:
-      judge.kind === 'offline' ? undefined : stageConcurrency(config.judge, options, undefined),
-  };
+  const { config, clientOptions, concurrency } = judgedStage(
+    context,
+    { batch: flags.batch, batchFallback: flags.batchFallback, judge: flags.judge },
+    () => stateDir,
+  );
+  const judge = createJudge(config.judge, clientOptions);
+  return { judge, batchConcurrency: judge.kind === 'offline' ? undefined : concurrency };
 }
 
 /**
- * The judging options under `--batch`: items (and decks) at the batch's concurrency unless
- * `--concurrency` says otherwise, and no lone first item per tier (its prompt-cache warm-up means
- * nothing in a batch, which the provider processes in any order, and it would be a batch of its own).
+ * Under `--batch`, no lone first item per tier: its prompt-cache warm-up means nothing in a batch,
+ * which the provider processes in any order, and it would be a batch of its own.
  */
 export function batchJudging(batchConcurrency: number | undefined, concurrencyFlag: string | undefined) {
   if (batchConcurrency === undefined) return {};
