@@ -16,7 +16,7 @@ import {
 import { escapeHtml, safeId } from '../html/escape-html';
 import { formatValue, meanIntervalCell } from '../html/format-number';
 import { renderHtmlDocument } from '../html/html-document';
-import { badge, type Column, numeric, renderTable, text } from '../html/html-table';
+import { badge, type Column, countCell, numeric, renderTable, text, valueCell } from '../html/html-table';
 import { renderFacts, renderProblems, renderWarning, section } from '../html/sections';
 import { barIntervalSpec } from '../plots/bar-plots';
 import { intervalPlotSpec } from '../plots/interval-plots';
@@ -103,8 +103,8 @@ function comparisonTable(
       { label: 'B', cell: (c) => text(sideLabel(c, 'b', withConfiguration)) },
       { label: 'A', cell: (c) => text(sideLabel(c, 'a', withConfiguration)) },
       { label: 'metric', cell: (c) => text(c.metric) },
-      { label: 'cases', cell: (c) => numeric(String(c.n_cases), c.n_cases) },
-      { label: 'units', cell: (c) => numeric(String(c.n_units), c.n_units) },
+      { label: 'cases', cell: (c) => countCell(c.n_cases) },
+      { label: 'units', cell: (c) => countCell(c.n_units) },
       {
         label: 'mean diff B − A [95% CI]',
         cell: (c) =>
@@ -127,7 +127,7 @@ function comparisonTable(
           sort: verdictOf(c),
         }),
       },
-      { label: 'MDE', cell: (c) => numeric(formatValue(c.mde), c.mde) },
+      { label: 'MDE', cell: (c) => valueCell(c.mde) },
     ],
   });
 }
@@ -195,19 +195,19 @@ function rowsTable(rows: readonly BenchRow[]): string {
       },
       {
         label: 'coverage',
-        cell: (row) => numeric(formatValue(value(row, 'coverage')), value(row, 'coverage')),
+        cell: (row) => valueCell(value(row, 'coverage')),
       },
       {
         label: 'efficiency_time',
-        cell: (row) => numeric(formatValue(value(row, 'efficiency_time')), value(row, 'efficiency_time')),
+        cell: (row) => valueCell(value(row, 'efficiency_time')),
       },
       {
         label: 'correctness',
-        cell: (row) => numeric(formatValue(value(row, 'correctness')), value(row, 'correctness')),
+        cell: (row) => valueCell(value(row, 'correctness')),
       },
       {
         label: 'rubric total',
-        cell: (row) => numeric(formatValue(row.rubric?.total ?? null, 1), row.rubric?.total ?? null),
+        cell: (row) => valueCell(row.rubric?.total ?? null, 1),
       },
       { label: 'deck', cell: (row) => text(row.deck ?? '–') },
       { label: 'error', cell: (row) => text(row.error ?? '') },
@@ -350,8 +350,8 @@ export async function buildBenchReport(options: BenchReportOptions): Promise<Rep
             columns: [
               { label: 'configuration', cell: (s) => text(s.configuration) },
               { label: 'factors', cell: (s) => text(s.factors.join(', ') || 'none') },
-              { label: 'v(S)', cell: (s) => numeric(formatValue(s.value), s.value) },
-              { label: 'n rows', cell: (s) => numeric(String(s.n), s.n) },
+              { label: 'v(S)', cell: (s) => valueCell(s.value) },
+              { label: 'n rows', cell: (s) => countCell(s.n) },
             ],
           },
         )}`,
@@ -385,13 +385,11 @@ export async function buildBenchReport(options: BenchReportOptions): Promise<Rep
     subtitle: `split ${run.split} · ${plural(run.cases.length, 'case')} · ${plural(run.configurations.length, 'configuration')} · ${plural(summary.comparisons.length, 'comparison')} · judges ${run.judges.map((j) => j.id).join(', ')}`,
     toc: [
       ['measured', 'What was measured'],
-      ...(problems.length > 0
-        ? ([['problems', `Problems (${problems.length})`]] as Array<[string, string]>)
-        : []),
+      problems.length > 0 && ['problems', `Problems (${problems.length})`],
       ['comparisons', 'Comparisons'],
-      ...(ladder.length > 0 ? ([['ladder', 'Ladder']] as Array<[string, string]>) : []),
-      ...(loo.length > 0 ? ([['loo', 'Leave-one-out']] as Array<[string, string]>) : []),
-      ...(summary.shapley ? ([['shapley', 'Shapley']] as Array<[string, string]>) : []),
+      ladder.length > 0 && ['ladder', 'Ladder'],
+      loo.length > 0 && ['loo', 'Leave-one-out'],
+      Boolean(summary.shapley) && ['shapley', 'Shapley'],
       ['comparison-table', 'Table'],
       ['systems', 'Systems'],
       ['rows', 'Rows'],

@@ -1,10 +1,7 @@
 import { type Deck, describeError, hashFile } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import {
-  type DeckThumbnails,
-  prepareThumbnails,
-  type ThumbnailOptions,
-} from '../thumbnails/slide-thumbnails';
+import type { ReportOptions } from '../report-options';
+import { type DeckThumbnails, prepareThumbnails, THUMBNAIL_FORMATS } from '../thumbnails/slide-thumbnails';
 
 export interface LoadedDeck {
   path: string;
@@ -22,13 +19,15 @@ export interface ThumbnailCounts {
 }
 
 /**
- * Reads every deck once (slide titles and text through `@xsb/decks`' `readDeck`), hashes it, and gets
- * its thumbnails (cached by that hash). A deck that cannot be read keeps its place with the reason.
+ * Reads every deck once, hashes it, and gets its thumbnails (cached by that hash in `cacheDir` unless
+ * the options name another). A deck that cannot be read keeps its place with the reason.
  */
 export async function loadDecks(
   paths: readonly string[],
-  options: ThumbnailOptions,
-): Promise<{ decks: Map<string, LoadedDeck>; counts: ThumbnailCounts }> {
+  options: ReportOptions,
+  cacheDir: string,
+): Promise<{ decks: Map<string, LoadedDeck>; counts: ThumbnailCounts; width: number }> {
+  const size = options.thumbnails ?? 'small';
   const loaded = new Map<string, Omit<LoadedDeck, 'thumbnails'>>();
   for (const path of [...new Set(paths)]) {
     try {
@@ -48,7 +47,12 @@ export async function loadDecks(
       ? [{ sha256: entry.sha256, path: entry.path, slideWidth: entry.deck?.slide_width ?? null }]
       : [],
   );
-  const thumbnails = await prepareThumbnails(requests, options);
+  const thumbnails = await prepareThumbnails(requests, {
+    size,
+    cacheDir: options.cacheDir ?? cacheDir,
+    ...(options.soffice ? { soffice: options.soffice } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
   const decks = new Map<string, LoadedDeck>();
   const counts: ThumbnailCounts = { decks: loaded.size, rendered: 0, cached: 0, without: 0 };
   const seen = new Set<string>();
@@ -65,5 +69,5 @@ export async function loadDecks(
     else if (thumbs.rendered) counts.rendered += 1;
     else counts.cached += 1;
   }
-  return { decks, counts };
+  return { decks, counts, width: THUMBNAIL_FORMATS[size === 'off' ? 'small' : size].width };
 }

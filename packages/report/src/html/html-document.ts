@@ -23,19 +23,23 @@ export const REPORT_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+export type TocEntry = readonly [string, string] | false;
+
+export const tocOf = (entries: TocEntry[]) => entries.filter((entry) => entry !== false);
+
 export interface HtmlDocumentInput {
   title: string;
   /** One line under the title (what the report is of). */
   subtitle: string;
-  /** `[anchor id, label]` pairs for the sticky table of contents. */
-  toc: Array<[string, string]>;
+  /** `[anchor id, label]` pairs for the sticky table of contents (`false`: left out). */
+  toc: TocEntry[];
   /** Already-escaped HTML of the main column. */
   body: string;
 }
 
 /** A whole report page: one file, CSS and script inline, no external resource of any kind. */
 export function renderHtmlDocument(input: HtmlDocumentInput): string {
-  const toc = input.toc
+  const toc = tocOf(input.toc)
     .map(([id, label]) => `<a href="#${escapeHtml(id)}">${escapeHtml(label)}</a>`)
     .join('');
   return `<!DOCTYPE html>

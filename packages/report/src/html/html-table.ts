@@ -1,5 +1,6 @@
 import { compareCodePoints } from '@xsb/core';
 import { escapeHtml } from './escape-html';
+import { formatValue } from './format-number';
 
 /** One cell: `html` is already escaped; `sort` is the value the column sorts by (numbers sort as numbers). */
 export interface Cell {
@@ -44,6 +45,12 @@ export const numeric = (shown: string, value: number | null | undefined): Cell =
   sort: value === null || value === undefined || !Number.isFinite(value) ? null : value,
   className: 'num',
 });
+
+/** A number as the reports format it, sorting by its value. */
+export const valueCell = (value: number | null | undefined, digits = 3): Cell =>
+  numeric(formatValue(value, digits), value);
+
+export const countCell = (value: number): Cell => numeric(String(value), value);
 
 const attributes = (data: Record<string, string>): string =>
   Object.entries(data)

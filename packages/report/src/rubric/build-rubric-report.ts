@@ -17,14 +17,13 @@ import { loadDecks } from '../deck/load-decks';
 import { escapeHtml, safeId } from '../html/escape-html';
 import { formatValue, meanIntervalCell } from '../html/format-number';
 import { renderHtmlDocument } from '../html/html-document';
-import { badge, type Column, numeric, renderTable, text } from '../html/html-table';
+import { badge, type Column, countCell, numeric, renderTable, text, valueCell } from '../html/html-table';
 import { renderFacts, renderProblems, renderWarning, section } from '../html/sections';
 import { intervalPlotSpec } from '../plots/interval-plots';
 import { paletteFor } from '../plots/palette';
 import { plotFigure } from '../plots/render-vega-lite';
 import type { ReportOptions, ReportResult } from '../report-options';
 import { describeGit, describeJudge, judgeFact } from '../run/run-header';
-import { THUMBNAIL_FORMATS } from '../thumbnails/slide-thumbnails';
 import { finishReport } from '../write-report';
 import {
   findRubricSummaries,
@@ -336,19 +335,16 @@ function instancesSection(
         {
           label: 'paper total',
           cell: (i) =>
-            i.row.not_judged_count > 0
-              ? numeric('n/a', null)
-              : numeric(formatValue(i.row.paper_total_percent, 1), i.row.paper_total_percent),
+            i.row.not_judged_count > 0 ? numeric('n/a', null) : valueCell(i.row.paper_total_percent, 1),
         },
         {
           label: 'PresentBench total',
-          cell: (i) =>
-            numeric(formatValue(i.row.presentbench_total_percent, 1), i.row.presentbench_total_percent),
+          cell: (i) => valueCell(i.row.presentbench_total_percent, 1),
         },
-        { label: 'errors', cell: (i) => numeric(String(i.row.error_count), i.row.error_count) },
+        { label: 'errors', cell: (i) => countCell(i.row.error_count) },
         {
           label: 'not judged',
-          cell: (i) => numeric(String(i.row.not_judged_count), i.row.not_judged_count),
+          cell: (i) => countCell(i.row.not_judged_count),
         },
         {
           label: 'deck',
@@ -423,14 +419,8 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
   const root = resolve(options.dir);
   const files = await findRubricSummaries(root);
   const { summaries, instances, problems } = await readSummaries(files, root);
-  const size = options.thumbnails ?? 'small';
   const deckPaths = [...new Set(instances.flatMap((i) => (i.deckPath && i.evaluation ? [i.deckPath] : [])))];
-  const { decks, counts } = await loadDecks(deckPaths, {
-    size,
-    cacheDir: options.cacheDir ?? join(root, 'report_cache'),
-    ...(options.soffice ? { soffice: options.soffice } : {}),
-    ...(options.env ? { env: options.env } : {}),
-  });
+  const { decks, counts, width } = await loadDecks(deckPaths, options, join(root, 'report_cache'));
   const judges = [...new Set(summaries.map((view) => view.summary.judge))].sort(compareCodePoints);
   const body: string[] = [measuredSection(root, files, judges, instances)];
   body.push(renderProblems('problems', problems));
@@ -445,7 +435,6 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
   const drillIds = new Map(instances.map((instance, index) => [instance, `deck-${index + 1}`]));
   body.push(instancesSection(instances, summaries, drillIds));
   const shown = (path: string) => (path.startsWith(`${root}/`) ? relative(root, path) : path);
-  const width = size === 'off' ? THUMBNAIL_FORMATS.small.width : THUMBNAIL_FORMATS[size].width;
   const drills = instances.flatMap((instance) =>
     deckDrillDown(instance, drillIds.get(instance)!, decks, shown, width),
   );
@@ -461,9 +450,7 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
     subtitle: `${summaries.length} result summar${summaries.length === 1 ? 'y' : 'ies'} · ${instances.length} instances · judges ${judges.join(', ') || 'none'}`,
     toc: [
       ['measured', 'What was measured'],
-      ...(problems.length > 0
-        ? ([['problems', `Problems (${problems.length})`]] as Array<[string, string]>)
-        : []),
+      problems.length > 0 && ['problems', `Problems (${problems.length})`],
       ...judges.map((judge): [string, string] => [safeId('judge', judge), `scores (${judge})`]),
       ['instances', 'Instances'],
       ['decks', 'Decks'],

@@ -4,7 +4,7 @@ import { type DeckDrillDown, renderDeckDrillDown } from '../deck/deck-drill-down
 import { type LoadedDeck, loadDecks } from '../deck/load-decks';
 import { escapeHtml, safeId } from '../html/escape-html';
 import { formatValue } from '../html/format-number';
-import { renderHtmlDocument } from '../html/html-document';
+import { renderHtmlDocument, tocOf } from '../html/html-document';
 import { badge } from '../html/html-table';
 import { renderFacts, renderProblems, renderWarning, section } from '../html/sections';
 import { plotFigure } from '../plots/render-vega-lite';
@@ -197,12 +197,8 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   const size = options.thumbnails ?? 'small';
   const byDeck = evaluationsByDeck(data.evaluations);
   const deckPaths = [...byDeck.keys()];
-  const { decks, counts } = await loadDecks(deckPaths, {
-    size,
-    cacheDir: options.cacheDir ?? runReportCacheDir(options.dataDir, options.run),
-    ...(options.soffice ? { soffice: options.soffice } : {}),
-    ...(options.env ? { env: options.env } : {}),
-  });
+  const cacheDir = runReportCacheDir(options.dataDir, options.run);
+  const { decks, counts, width } = await loadDecks(deckPaths, options, cacheDir);
   const deckIds = new Map(deckPaths.map((path, index) => [path, `deck-${index + 1}`]));
   const deckIdOf = (evaluation: EvaluationView) =>
     evaluation.deckPath ? (deckIds.get(evaluation.deckPath) ?? null) : null;
@@ -236,16 +232,8 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
       `<p class="note">Every probe of every evaluation. Click a row to open its deck and highlight the slide the judge cited.${offline ? ' Answers by the offline lexical judge.' : ''}</p>${probeTable('probes-table', probeRows, true)}`,
     ),
   );
-  const thumbnailWidth = size === 'off' ? THUMBNAIL_FORMATS.small.width : THUMBNAIL_FORMATS[size].width;
   const drills = deckPaths.map((path) =>
-    deckDrillDown(
-      deckIds.get(path)!,
-      path,
-      decks.get(path),
-      byDeck.get(path)!,
-      options.dataDir,
-      thumbnailWidth,
-    ),
+    deckDrillDown(deckIds.get(path)!, path, decks.get(path), byDeck.get(path)!, options.dataDir, width),
   );
   body.push(
     section(
@@ -297,13 +285,13 @@ function runReportSubtitle(
   return `${plural(data.summary.row_count, 'evaluation')} · ${plural(audienceCount, 'audience')} · ${plural(systems, 'system')} · judges ${judgeIds.join(', ') || 'unknown'}`;
 }
 
-export function runReportToc(audiences: readonly string[], problemCount: number): Array<[string, string]> {
-  return [
+export function runReportToc(audiences: readonly string[], problemCount: number) {
+  return tocOf([
     ['measured', 'What was measured'],
-    ...(problemCount > 0 ? ([['problems', `Problems (${problemCount})`]] as Array<[string, string]>) : []),
+    problemCount > 0 && ['problems', `Problems (${problemCount})`],
     ...audiences.map((audience): [string, string] => [safeId('audience', audience), audience]),
     ['evaluations', 'Evaluations'],
     ['probes', 'Probes'],
     ['decks', 'Decks'],
-  ];
+  ]);
 }

@@ -1,5 +1,5 @@
 import type { VerifiedClaim } from '@xsb/core';
-import { badge, numeric, renderTable, text } from '../html/html-table';
+import { badge, countCell, renderTable, text } from '../html/html-table';
 
 const LABEL_TONE = { supported: 'good', contradicted: 'bad', unsupported: 'warn' } as const;
 
@@ -16,7 +16,7 @@ export function claimTable(id: string, claims: readonly VerifiedClaim[]): string
     }),
     empty: 'No claims were extracted from this deck.',
     columns: [
-      { label: 'slide', cell: (claim) => numeric(String(claim.slide_index), claim.slide_index) },
+      { label: 'slide', cell: (claim) => countCell(claim.slide_index) },
       {
         label: 'label',
         cell: (claim) => ({ html: badge(claim.label, LABEL_TONE[claim.label]), sort: claim.label }),

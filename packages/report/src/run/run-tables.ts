@@ -1,7 +1,7 @@
 import { SUMMARY_METRICS } from '@xsb/metrics';
 import { escapeHtml } from '../html/escape-html';
-import { formatValue, meanIntervalCell } from '../html/format-number';
-import { badge, type Column, numeric, renderTable, text } from '../html/html-table';
+import { meanIntervalCell } from '../html/format-number';
+import { badge, type Column, countCell, numeric, renderTable, text, valueCell } from '../html/html-table';
 import type { EvaluationView, ProbeView } from './read-run-report-data';
 import type { GroupView } from './run-groups';
 
@@ -15,7 +15,7 @@ export function systemTable(id: string, groups: readonly GroupView[]): string {
         sort: group.systemId,
       }),
     },
-    { label: 'decks', cell: (group) => numeric(String(group.rowCount), group.rowCount) },
+    { label: 'decks', cell: (group) => countCell(group.rowCount) },
     {
       label: 'included probes (min/med/max)',
       cell: (group) =>
@@ -71,7 +71,7 @@ export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: 
     : [
         { label: 'expected answer', cell: (row) => text(row.view.probe.answer) },
         { label: 'domain', cell: (row) => text(row.view.domain) },
-        { label: 'weight', cell: (row) => numeric(formatValue(row.view.weight, 2), row.view.weight) },
+        { label: 'weight', cell: (row) => valueCell(row.view.weight, 2) },
       ];
   const columns: Array<Column<ProbeRow>> = [
     ...identity,
@@ -134,7 +134,7 @@ export function evaluationTable(
       label: name,
       cell: ({ evaluation }: { evaluation: EvaluationView }) => {
         const value = evaluation.metrics?.[name] ?? null;
-        return numeric(formatValue(value), value);
+        return valueCell(value);
       },
     }) as Column<{ evaluation: EvaluationView; deckId: string | null }>;
   return renderTable({
