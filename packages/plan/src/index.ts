@@ -1,6 +1,6 @@
 export { CostPlanBuilder, type PlanContext, type PlannedCall } from './cost-plan-builder';
 export { OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
-export { OUTLINE_STAGE, type PlanDemoOptions, planDemo } from './plan-demo';
+export { type PlanDemoOptions, planDemo } from './plan-demo';
 export { type PlanEvalOptions, planEval } from './plan-eval';
 export { FILL_STAGE, type PlanFillResult, planFill } from './plan-fill';
 export { type PlannedCaseSource, type PlanProbesOptions, PROBES_STAGE, planProbes } from './plan-probes';

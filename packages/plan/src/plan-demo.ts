@@ -1,20 +1,23 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { type Condition, type Deck, RunLayout, UsageError } from '@xsb/core';
-import { BASELINE_SYSTEM, buildOutlineRequest, detectSourceLanguage, readDeck } from '@xsb/decks';
-import { DEMO_IMPORTED_SYSTEM, DEMO_RUN, defaultFixturesDir, type EvaluationJob } from '@xsb/eval';
-import { describeJudge } from '@xsb/llm';
+import { type Deck, RunLayout, runSheetRowSchema, UsageError } from '@xsb/core';
+import { BASELINE_SYSTEM, deckGenerationWorkList, OUTLINE_STAGE, type RunSheet, readDeck } from '@xsb/decks';
+import {
+  DEMO_IMPORTED_SYSTEM,
+  DEMO_RUN,
+  defaultFixturesDir,
+  demoSheetRows,
+  type EvaluationJob,
+} from '@xsb/eval';
+import { describeJudge, type JudgeDescription } from '@xsb/llm';
 import { discoverSourceCases, type SourceCase } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES } from '@xsb/weights';
 import type { CostPlanBuilder } from './cost-plan-builder';
-import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
 import { planEval } from './plan-eval';
 import { planProbes } from './plan-probes';
 import { planWeights } from './plan-weights';
 import { STAND_IN_ASSUMPTIONS, standInDeck, standInProbes } from './stand-ins';
-
-export const OUTLINE_STAGE = 'decks.outline';
 
 export interface PlanDemoOptions {
   /** The demo's output folder (`xsb demo --out`, default `./xsb-demo`). */
@@ -36,99 +39,76 @@ async function demoCases(dataDir: string, sourcesRoot: string): Promise<SourceCa
   return (await discoverSourceCases(dirname(sourcesRoot))).cases;
 }
 
-const hasFile = (file: string) => existsSync(file) && statSync(file).size > 0;
-
-type DemoRow = { sourceCase: SourceCase; condition: Condition; audience: string };
 type AssumedJob = { job: EvaluationJob; deck: Deck; assumption?: string };
 type PlannedSources = Awaited<ReturnType<typeof planProbes>>;
+type DeckUnits = Awaited<ReturnType<typeof deckGenerationWorkList>>;
 
-/** The run sheet runDemo writes: an agnostic deck per case, a conditioned one per audience. */
-function demoRows(cases: readonly SourceCase[]): DemoRow[] {
-  return cases.flatMap((sourceCase) => [
-    { sourceCase, condition: 'audience_agnostic' as Condition, audience: 'all' },
-    ...sourceCase.metadata.valid_audiences.map((audience) => ({
-      sourceCase,
-      condition: 'audience_conditioned' as Condition,
-      audience,
-    })),
-  ]);
+/** The run sheet runDemo writes (rows of @xsb/eval's demoSheetRows), held in memory: a plan writes nothing. */
+function demoSheet(layout: RunLayout, cases: readonly SourceCase[]): RunSheet {
+  const file = join(layout.runDir(DEMO_RUN), 'run_sheet.csv');
+  const entries = demoSheetRows(cases, file).map((cells, index) => ({
+    line: index + 2,
+    row: runSheetRowSchema.parse(cells),
+    sourceDocument: resolve(dirname(file), cells.source_document ?? ''),
+    promptPath: '',
+    outputDeckPath: '',
+  }));
+  return { file, entries, invalid: [] };
 }
 
-function deckFileOf(layout: RunLayout, row: DemoRow): string {
-  return join(
-    layout.deckDir({
-      run: DEMO_RUN,
-      system: BASELINE_SYSTEM,
-      condition: row.condition,
-      audience: row.audience,
-      caseLabel: row.sourceCase.caseId,
-    }),
-    `${row.sourceCase.caseId}.pptx`,
-  );
-}
-
-/** Stage 4: one outline call per deck not on disk (a model judge; the offline rule makes none). */
-async function planOutlines(
-  builder: CostPlanBuilder,
+/** Stage 4's work list, the one runDemo's deck stage runs (generateDecksFromRunSheet over the demo sheet). */
+export function demoDeckWorkList(
   layout: RunLayout,
-  rows: readonly DemoRow[],
-  textOf: (caseLabel: string) => string | undefined,
-  force: boolean,
-): Promise<void> {
-  if (describeJudge(builder.context.judge).kind === 'offline') return;
+  cases: readonly SourceCase[],
+  judge: JudgeDescription,
+  force = false,
+): Promise<DeckUnits> {
+  const sheet = demoSheet(layout, cases);
+  return deckGenerationWorkList({
+    sheet,
+    layout,
+    run: DEMO_RUN,
+    judge,
+    audienceProfiles: BUILT_IN_AUDIENCES,
+    force,
+  });
+}
+
+/** Stage 4 priced: each outline call of the list; the offline judge's lexical rule makes none (no row). */
+export async function planOutlines(builder: CostPlanBuilder, units: DeckUnits, judge: JudgeDescription) {
+  if (judge.kind === 'offline') return;
   builder.stage(OUTLINE_STAGE);
-  for (const row of rows) {
-    if (!force && hasFile(deckFileOf(layout, row))) {
-      builder.reuse(OUTLINE_STAGE, 1);
-      continue;
-    }
-    const sourceText = textOf(row.sourceCase.caseId);
-    if (sourceText === undefined) continue;
-    const profile = BUILT_IN_AUDIENCES.find((candidate) => candidate.id === row.audience);
-    const language = await detectSourceLanguage(sourceText);
-    const request = buildOutlineRequest({
-      sourceText,
-      condition: row.condition,
-      audience: row.audience,
-      maxSlides: STAND_IN_ASSUMPTIONS.slidesPerDeck,
-      ...(language ? { language } : {}),
-      ...(row.condition === 'audience_conditioned' && profile
-        ? { audienceProfile: profile.description }
-        : {}),
-    });
-    await builder.add({
-      stage: OUTLINE_STAGE,
-      request,
-      outputTokens: cappedOutput(OUTPUT_TOKEN_ESTIMATES.outline, request.maxTokens),
-    });
+  for (const unit of units) {
+    const { decision } = unit;
+    if (decision.kind === 'reuse') builder.reuse(OUTLINE_STAGE, 1);
+    if (decision.kind !== 'call') continue;
+    for (const request of decision.requests)
+      await builder.add({ stage: OUTLINE_STAGE, request, outputTokens: decision.outputTokens });
   }
 }
 
-/** The baseline's evaluation jobs, over the deck on disk or a stand-in for a deck this run makes. */
-async function baselineJobs(
-  layout: RunLayout,
-  rows: readonly DemoRow[],
-  force: boolean,
-): Promise<AssumedJob[]> {
+/** The baseline's evaluation jobs, over the deck the list reuses or a stand-in for a deck this run makes. */
+async function baselineJobs(units: DeckUnits, cases: readonly SourceCase[]): Promise<AssumedJob[]> {
   const jobs: AssumedJob[] = [];
-  for (const row of rows) {
-    const deckFile = deckFileOf(layout, row);
-    const onDisk = !force && hasFile(deckFile);
+  for (const unit of units) {
+    const { row } = unit.input.task.entry;
+    const deckFile = unit.input.task.outputDeckPath;
+    const onDisk = unit.decision.kind === 'reuse';
     const deck = onDisk
       ? await readDeck(deckFile)
-      : standInDeck(`${row.sourceCase.caseId} ${row.condition} ${row.audience}`);
+      : standInDeck(`${row.case_label} ${row.condition} ${row.audience}`);
     const assumption = onDisk
       ? undefined
       : `the deck does not exist yet: a stand-in of ${STAND_IN_ASSUMPTIONS.slidesPerDeck} slides × ${STAND_IN_ASSUMPTIONS.bulletsPerSlide} bullets of ~${STAND_IN_ASSUMPTIONS.wordsPerBullet} words`;
-    const audiences =
-      row.condition === 'audience_agnostic' ? row.sourceCase.metadata.valid_audiences : [row.audience];
+    const validAudiences = cases.find((c) => c.caseId === row.case_label)?.metadata.valid_audiences ?? [];
+    const audiences = row.condition === 'audience_agnostic' ? validAudiences : [row.audience];
     for (const audience of audiences)
       jobs.push({
         job: {
           system: BASELINE_SYSTEM,
           condition: row.condition,
           deckAudience: row.audience,
-          caseLabel: row.sourceCase.caseId,
+          caseLabel: row.case_label,
           deckFile,
           audience,
         },
@@ -202,16 +182,16 @@ export async function planDemo(builder: CostPlanBuilder, options: PlanDemoOption
     sourceCase.metadata.valid_audiences.map((audience) => ({ caseLabel: sourceCase.caseId, audience })),
   );
   await planWeights(builder, { layout, pairs, force, assumedBank });
-  const rows = demoRows(cases);
-  await planOutlines(builder, layout, rows, textOf, force);
-  // Stages 5–6: over the decks on disk when they all exist, else over stand-ins for the missing ones.
-  const missing = rows.filter((row) => force || !hasFile(deckFileOf(layout, row)));
-  if (missing.length === 0 && existsSync(layout.decksRoot(DEMO_RUN))) {
+  const judge = describeJudge(builder.context.judge);
+  const units = await demoDeckWorkList(layout, cases, judge, force);
+  await planOutlines(builder, units, judge);
+  // Stages 5–6: over the decks on disk when the list reuses them all, else over stand-ins for the others.
+  if (units.every((unit) => unit.decision.kind === 'reuse') && existsSync(layout.decksRoot(DEMO_RUN))) {
     await planEval(builder, { dataDir, run: DEMO_RUN, force, assumedBank, weightsPlanned: true });
     return;
   }
   const assumedJobs = [
-    ...(await baselineJobs(layout, rows, force)),
+    ...(await baselineJobs(units, cases)),
     ...(options.sourcesDir ? [] : await importedJobs(fixturesDir, cases)),
   ];
   await planEval(builder, {
