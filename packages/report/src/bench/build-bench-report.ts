@@ -215,11 +215,7 @@ function rowsTable(rows: readonly BenchRow[]): string {
   });
 }
 
-/**
- * The HTML report of one bench run (`xsb report --html --bench DIR`): the record of what was measured,
- * the paired comparisons as forest plots (difference and interval per pair; real / no evidence / diag
- * marked), ladder steps, leave-one-out deltas and Shapley values as bars, the system tables and every row.
- */
+/** The HTML report of one bench run (`xsb report --html --bench DIR`). */
 export async function buildBenchReport(options: BenchReportOptions): Promise<ReportResult> {
   const dir = resolve(options.dir);
   const run = await readJson(join(dir, BENCH_RUN_FILES.run), benchRunSchema);

@@ -38,10 +38,7 @@ function slideStrip(drill: DeckDrillDown): string {
   return `<div class="slides" style="--thumb-width: ${Math.round(drill.thumbnailWidth * 0.75)}px">${cards.join('')}</div>`;
 }
 
-/**
- * One deck, collapsed until opened: facts, its slides (thumbnails, or the slide text where there are
- * none, with the note saying why), then the tables whose rows highlight the slides they cite.
- */
+/** One deck, collapsed until opened: facts, its slides (or their text), then the tables citing them. */
 export function renderDeckDrillDown(drill: DeckDrillDown): string {
   const facts = drill.facts
     .map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`)

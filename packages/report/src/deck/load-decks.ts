@@ -18,10 +18,7 @@ export interface ThumbnailCounts {
   without: number;
 }
 
-/**
- * Reads every deck once, hashes it, and gets its thumbnails (cached by that hash in `cacheDir` unless
- * the options name another). A deck that cannot be read keeps its place with the reason.
- */
+/** Reads and hashes every deck once and gets its thumbnails; a deck that cannot be read keeps its place. */
 export async function loadDecks(
   paths: readonly string[],
   options: ReportOptions,

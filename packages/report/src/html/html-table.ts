@@ -57,10 +57,7 @@ const attributes = (data: Record<string, string>): string =>
     .map(([key, value]) => ` data-${key}="${escapeHtml(value)}"`)
     .join('');
 
-/**
- * A sortable table (click a header) with optional filters (one select per filter with every value that
- * occurs, plus free text) that work offline through the report's inline script.
- */
+/** A sortable, filterable table that works offline through the report's inline script. */
 export function renderTable<Row>(options: TableOptions<Row>): string {
   if (options.rows.length === 0) return `<p class="note">${escapeHtml(options.empty ?? 'No rows.')}</p>`;
   const filters = options.filters ?? [];

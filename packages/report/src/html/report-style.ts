@@ -1,7 +1,4 @@
-/**
- * The report's stylesheet, inlined. Fonts: the system font stack only, so nothing is downloaded and
- * nothing needs embedding ("fonts inline" is met by needing none).
- */
+/** The report's stylesheet, inlined; the system font stack, so no font is downloaded or embedded. */
 export const REPORT_STYLE = `
 :root { --ink: #1d2430; --muted: #5b6575; --line: #d9dee7; --bg: #f6f7f9; --card: #fff; --accent: #2457c5;
   --good: #1a7f37; --bad: #c0362c; --warn: #9a6700; --warn-bg: #fff8e1; --hl: #ffb000; }

@@ -28,10 +28,7 @@ export interface IntervalPlotOptions {
   width?: number;
 }
 
-/**
- * A dot per row with its interval as a horizontal rule (a forest plot when the rows are differences):
- * the one shape every "mean with 95% interval" in the reports takes.
- */
+/** A dot per row with its interval as a rule: every "mean with 95% interval" in the reports. */
 export function intervalPlotSpec(
   points: readonly IntervalPoint[],
   options: IntervalPlotOptions,

@@ -29,10 +29,7 @@ function offlineLoader(): ReturnType<typeof vega.loader> {
   return loader;
 }
 
-/**
- * A Vega-Lite spec compiled (vega-lite) and rendered to an SVG string in Node (vega's headless SVG
- * renderer: no canvas, no browser, no network). Text widths are vega's estimates without a canvas.
- */
+/** A Vega-Lite spec rendered to an SVG string in Node (no canvas: text widths are vega's estimates). */
 export async function renderVegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   const withConfig = { ...spec, config: { ...BASE_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec;
   // vega-lite's compile notes (e.g. on unioned facet domains) are about layout, not data: not printed.

@@ -409,12 +409,7 @@ function deckDrillDown(
   ];
 }
 
-/**
- * The HTML report of rubric results (`xsb report --html --rubric DIR`): every
- * `xsb_rubric_summary_<judge>.json` under DIR (one per system and judge; judges are never mixed),
- * dimension scores with intervals, every instance's items with the judge's explanation and the slides
- * it cites, layout-check findings, and a drill-down per deck.
- */
+/** The HTML report of rubric results (`xsb report --html --rubric DIR`); judges are never mixed. */
 export async function buildRubricReport(options: RubricReportOptions): Promise<ReportResult> {
   const root = resolve(options.dir);
   const files = await findRubricSummaries(root);

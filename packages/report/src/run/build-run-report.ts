@@ -186,11 +186,7 @@ function deckDrillDown(
   return renderDeckDrillDown(drill);
 }
 
-/**
- * The HTML report of one pipeline run (`xsb report --html --data D --run R`): what was measured, per
- * audience the systems with intervals and three plots, every evaluation and probe in filterable tables,
- * and a drill-down per deck with its slides. Reads only the artifacts on disk.
- */
+/** The HTML report of one pipeline run (`xsb report --html --data D --run R`), from the artifacts on disk. */
 export async function buildRunReport(options: RunReportOptions): Promise<ReportResult> {
   const data = await readRunReportData(options.dataDir, options.run);
   const header = await readRunHeader(data);

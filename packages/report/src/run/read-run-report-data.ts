@@ -167,48 +167,21 @@ async function readEvaluation(
   const dir = dirname(metricsFile);
   view.evaluationDir = dir;
   const problems = view.problems;
-  const file = (name: string) => join(dir, name);
-  view.manifest = await readOptional(
-    file(EVALUATION_FILES.manifest),
-    () => readJson(file(EVALUATION_FILES.manifest), runManifestSchema),
-    problems,
-  );
-  view.deckStats = await readOptional(
-    file(EVALUATION_FILES.deckStats),
-    () => readJson(file(EVALUATION_FILES.deckStats), deckStatsSchema),
-    problems,
-  );
-  view.correctness = await readOptional(
-    file(EVALUATION_FILES.correctness),
-    () => readJson(file(EVALUATION_FILES.correctness), correctnessSchema),
-    problems,
-    false,
-  );
-  const scores =
-    (await readOptional(
-      file(EVALUATION_FILES.probeScores),
-      () => readJsonlAll(file(EVALUATION_FILES.probeScores), probeScoreSchema),
-      problems,
-    )) ?? [];
+  const read = <T>(name: string, parse: (file: string) => Promise<T>, required = true) =>
+    readOptional(join(dir, name), () => parse(join(dir, name)), problems, required);
+  view.manifest = await read(EVALUATION_FILES.manifest, (f) => readJson(f, runManifestSchema));
+  view.deckStats = await read(EVALUATION_FILES.deckStats, (f) => readJson(f, deckStatsSchema));
+  view.correctness = await read(EVALUATION_FILES.correctness, (f) => readJson(f, correctnessSchema), false);
+  const scores = (await read(EVALUATION_FILES.probeScores, (f) => readJsonlAll(f, probeScoreSchema))) ?? [];
   const manifest = view.manifest;
   if (!manifest) return view;
   const deckInput = manifest.inputs.find((input) => input.role === MANIFEST_INPUT_ROLES.deck);
   view.deckSha256 = deckInput?.sha256 ?? null;
-  view.deckPath = await readManifestInput(dir, manifest, MANIFEST_INPUT_ROLES.deck, async (f) => f, problems);
-  const probes = await readManifestInput(
-    dir,
-    manifest,
-    MANIFEST_INPUT_ROLES.probes,
-    (f) => readJsonlAll(f, probeSchema),
-    problems,
-  );
-  const weights = await readManifestInput(
-    dir,
-    manifest,
-    MANIFEST_INPUT_ROLES.weights,
-    (f) => readJsonlAll(f, audienceWeightSchema),
-    problems,
-  );
+  const input = <T>(role: string, parse: (file: string) => Promise<T>) =>
+    readManifestInput(dir, manifest, role, parse, problems);
+  view.deckPath = await input(MANIFEST_INPUT_ROLES.deck, async (f) => f);
+  const probes = await input(MANIFEST_INPUT_ROLES.probes, (f) => readJsonlAll(f, probeSchema));
+  const weights = await input(MANIFEST_INPUT_ROLES.weights, (f) => readJsonlAll(f, audienceWeightSchema));
   if (probes) {
     const tauA = view.metrics?.tau_a ?? 0.7;
     const slideCount = view.deckStats?.slide_count ?? Number.POSITIVE_INFINITY;
@@ -218,10 +191,8 @@ async function readEvaluation(
 }
 
 /**
- * Everything a run report shows, read from the artifacts on disk through the `@xsb/core` schemas: the
- * stage 7 `summary.json` (which must exist: it is the report's spine) and, per summary row, its
- * evaluation folder (metrics, probe scores, correctness, deck stats, run manifest) and the probes and
- * weights that manifest names. A file that is missing or invalid becomes a problem of its row.
+ * Everything a run report shows: `summary.json` (which must exist) and, per row, its evaluation folder
+ * and the probes and weights its manifest names; a missing or invalid file becomes a problem of its row.
  */
 export async function readRunReportData(dataDir: string, run: string): Promise<RunReportData> {
   const summaryFile = summaryFileOf(dataDir, run);

@@ -53,12 +53,7 @@ function coveredBadge(view: ProbeView): string {
   return view.score.covered ? badge('covered', 'good') : badge('not covered', 'bad');
 }
 
-/**
- * Probe rows (`withIdentity`: the run-wide table, with system and case and without the long columns the
- * deck's own table shows). Probe rows: the question and expected answer (from the probe bank), the audience weight and whether
- * it reaches tau_a, the judge's verdict, answer and cited slide. A click highlights that slide in the
- * deck's drill-down.
- */
+/** Probe rows; `withIdentity`: the run-wide table, with system and case, without the deck table's long columns. */
 export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: boolean): string {
   const identity: Array<Column<ProbeRow>> = withIdentity
     ? [

@@ -16,12 +16,8 @@ export interface BatchConvertOptions {
 }
 
 /**
- * PPTX → PDF for many decks with one LibreOffice start (`soffice --convert-to pdf a.pptx b.pptx …`):
- * starting LibreOffice costs most of a single conversion (measured ~6 s for one deck, ~12 s for twelve
- * on the shared 2-core machine), so a report of many decks converts them together. Inputs are copied to
- * unique names in a private folder with a private profile. A deck the batch did not convert is retried
- * alone through `@xsb/decks`' `convertPptxToPdf`, whose error names the file and the reason.
- * `findSoffice`'s ConfigError (LibreOffice missing) is thrown before any work.
+ * PPTX → PDF for many decks with one LibreOffice start (the start costs most of a conversion: ~6 s for
+ * one deck, ~12 s for twelve). A deck the batch missed is retried alone for an error naming it.
  */
 export async function convertPptxBatch(
   conversions: readonly PptxConversion[],

@@ -5,10 +5,8 @@ import { createScratchDir } from '@xsb/core';
 export { removeScratchDir } from '@xsb/core';
 
 /**
- * A scratch folder on tmpfs (`/dev/shm`) when there is one, else the system temp folder: rendering
- * writes and fsyncs a PNG per page and LibreOffice a PDF per deck there, which on a busy disk cost
- * more than the rendering itself. Registered with `@xsb/core`'s cleanup, so an interrupted report
- * leaves none behind; remove it with `removeScratchDir`.
+ * A scratch folder on tmpfs when there is one (a PNG per page and a PDF per deck are fsynced there,
+ * which costs more than rendering on a busy disk); registered with `@xsb/core`'s cleanup.
  */
 export async function scratchDir(prefix: string): Promise<string> {
   return createScratchDir(prefix, existsSync('/dev/shm') ? '/dev/shm' : tmpdir());

@@ -110,10 +110,8 @@ const failureNote = (error: unknown) =>
   `no thumbnails: ${isXsbError(error) ? error.message : describeError(error)}`;
 
 /**
- * Slide thumbnails for every requested deck, rendered through `@xsb/decks` (`renderDeck`: PDF pages with
- * pdf-to-img, PPTX first to PDF through LibreOffice) and resized to WebP with sharp, cached on disk by
- * deck sha256 and size so a rebuild renders nothing. Never throws for a deck: a missing LibreOffice or
- * a deck that cannot be rendered gives that deck a note instead of thumbnails.
+ * WebP slide thumbnails of every deck, cached by deck sha256 and size. Never throws for a deck: one
+ * that cannot be rendered (or a missing LibreOffice) gets a note instead.
  */
 export async function prepareThumbnails(
   requests: readonly ThumbnailRequest[],

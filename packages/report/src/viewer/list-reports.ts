@@ -29,11 +29,7 @@ async function subfolders(dir: string): Promise<string[]> {
 const hrefOf = (kind: ReportKind, name: string) =>
   `/${kind}/${name.split('/').map(encodeURIComponent).join('/')}`;
 
-/**
- * Every report a data folder can give: pipeline runs with a stage 7 summary
- * (`runs/<run>/summary/summary.json`), bench runs with a record and summary (`bench/runs/<id>/`), and
- * every folder holding `xsb_rubric_summary_<judge>.json` files (searched six levels deep).
- */
+/** Every report of a data folder: runs with a summary, bench runs, and folders of rubric summaries (six levels). */
 export async function listReports(dataDir: string): Promise<ReportEntry[]> {
   const entries: ReportEntry[] = [];
   const layout = new RunLayout(dataDir);

@@ -132,11 +132,8 @@ function reportBuilder(
   options: ReportViewerOptions,
   onBuilt: () => void,
 ): (entry: ReportEntry) => Promise<string> {
-  const common = {
-    ...(options.thumbnails ? { thumbnails: options.thumbnails } : {}),
-    ...(options.soffice ? { soffice: options.soffice } : {}),
-    ...(options.env ? { env: options.env } : {}),
-  };
+  const { thumbnails, soffice, env } = options;
+  const common = { thumbnails, soffice, env };
   return async (entry) => {
     const started = performance.now();
     const result =
@@ -151,10 +148,7 @@ function reportBuilder(
   };
 }
 
-/**
- * The status and page of a failed request: its own status for an HttpError, 422 for a user error
- * (a bad artifact), 500 for anything else.
- */
+/** A failed request's page: an HttpError's status, 422 for a user error, 500 otherwise. */
 export function errorPage(error: unknown, dataDir: string): { status: number; html: string } {
   const status =
     error instanceof HttpError ? error.status : isXsbError(error) && error.kind !== 'internal' ? 422 : 500;
@@ -207,10 +201,8 @@ function requestHandler(
 }
 
 /**
- * `xsb view`: an HTTP server on 127.0.0.1 only, with an index of every run, bench record and rubric
- * result under the data folder and each report built on first request, cached by the digest of the
- * files it reads (a concurrent second request waits for the same build). Requests whose Host is not
- * the loopback address are refused (DNS rebinding).
+ * `xsb view` on 127.0.0.1 only: an index of the data folder's reports, each built on first request and
+ * cached by the digest of its files. A Host that is not a loopback name is refused (DNS rebinding).
  */
 export async function startReportViewer(options: ReportViewerOptions): Promise<ReportViewer> {
   const port = viewerPort(options);
