@@ -50,6 +50,7 @@ export {
   type AnswerabilityUnit,
   type ClaimExtractionUnit,
   claimExtractionUnit,
+  EVAL_OUTPUT_TOKENS,
   imageInputRefusal,
   judgeInputModeFor,
   type VerificationUnit,

@@ -45,7 +45,7 @@ export interface PlanContext {
 export interface PlannedCall {
   stage: string;
   request: CompletionRequest;
-  /** The estimated answer tokens (see `OUTPUT_TOKEN_ESTIMATES`). */
+  /** The estimated answer tokens: the work list's `decision.outputTokens` (each stage owns its estimate). */
   outputTokens: number;
   /** Set when the call (or its prompt) rests on an assumption about earlier answers: the row is estimated. */
   assumption?: string;

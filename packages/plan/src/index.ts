@@ -1,5 +1,4 @@
 export { CostPlanBuilder, type PlanContext, type PlannedCall } from './cost-plan-builder';
-export { OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
 export { type PlanDemoOptions, planDemo } from './plan-demo';
 export { type PlanEvalOptions, planEval } from './plan-eval';
 export { FILL_STAGE, type PlanFillResult, planFill } from './plan-fill';

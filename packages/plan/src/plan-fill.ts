@@ -1,25 +1,19 @@
 import { plural } from '@xsb/core';
-import { DEFAULT_BATCH_SIZE, DEFAULT_CLAIM_SETTINGS, EVAL_STAGES } from '@xsb/eval';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CLAIM_SETTINGS, EVAL_OUTPUT_TOKENS, EVAL_STAGES } from '@xsb/eval';
 import { readPendingPrompts, replayStoreKeys, requestFromPending } from '@xsb/llm';
+import { RUBRIC_ITEM_OUTPUT_TOKENS, RUBRIC_ITEM_STAGE } from '@xsb/rubric';
 import type { CostPlanBuilder } from './cost-plan-builder';
-import { cappedOutput, OUTPUT_TOKEN_ESTIMATES } from './output-token-estimates';
-import { RUBRIC_ITEM_STAGE } from './plan-rubric';
 
 /** The stage of a pending prompt that recorded none (as `xsb llm fill` logs it). */
 export const FILL_STAGE = 'llm.fill';
 
-/**
- * Answer tokens of one pending prompt, by its stage. A pending line does not say how many probes or
- * claims its prompt asks about, so the stage's default batch stands in (the default answerability
- * batch, the default claim cap of an extraction, the default verification batch); a stage xsb does
- * not know gets 500.
- */
+/** Answer tokens of a pending prompt by its stage: the line does not say its batch, so the stage default stands in. */
 const FILL_OUTPUT_ESTIMATES: Record<string, number> = {
-  [EVAL_STAGES.answerability]: OUTPUT_TOKEN_ESTIMATES.answerabilityPerProbe * DEFAULT_BATCH_SIZE,
-  [EVAL_STAGES.claimExtraction]: OUTPUT_TOKEN_ESTIMATES.claimPerClaim * DEFAULT_CLAIM_SETTINGS.max_claims,
+  [EVAL_STAGES.answerability]: EVAL_OUTPUT_TOKENS.answerabilityPerProbe * DEFAULT_BATCH_SIZE,
+  [EVAL_STAGES.claimExtraction]: EVAL_OUTPUT_TOKENS.claimPerClaim * DEFAULT_CLAIM_SETTINGS.max_claims,
   [EVAL_STAGES.claimVerification]:
-    OUTPUT_TOKEN_ESTIMATES.verificationPerClaim * DEFAULT_CLAIM_SETTINGS.verify_batch_size,
-  [RUBRIC_ITEM_STAGE]: OUTPUT_TOKEN_ESTIMATES.rubricItem,
+    EVAL_OUTPUT_TOKENS.verificationPerClaim * DEFAULT_CLAIM_SETTINGS.verify_batch_size,
+  [RUBRIC_ITEM_STAGE]: RUBRIC_ITEM_OUTPUT_TOKENS,
 };
 const UNKNOWN_STAGE_OUTPUT = 500;
 
@@ -56,7 +50,10 @@ export async function planFill(
     await builder.add({
       stage,
       request,
-      outputTokens: cappedOutput(FILL_OUTPUT_ESTIMATES[stage] ?? UNKNOWN_STAGE_OUTPUT, request.maxTokens),
+      outputTokens: Math.min(
+        FILL_OUTPUT_ESTIMATES[stage] ?? UNKNOWN_STAGE_OUTPUT,
+        request.maxTokens ?? Infinity,
+      ),
     });
   }
   const alreadyStored = pending.filter((line) => stored.has(line.key)).length;

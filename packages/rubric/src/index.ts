@@ -43,6 +43,7 @@ export { readMaterials } from './read-materials';
 export { countInstanceItems, loadRubricInstance, type RubricInstance } from './rubric-instance';
 export {
   evaluationInputHash,
+  RUBRIC_ITEM_OUTPUT_TOKENS,
   RUBRIC_ITEM_STAGE,
   type RubricItemListOptions,
   type RubricItemUnit,
