@@ -6,18 +6,22 @@ import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
-export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefined): ProviderAdapter {
-  const resolvedBase = baseUrl || ANTHROPIC_DEFAULT_BASE_URL;
-  const client = new Anthropic({
+/** The SDK client xsb calls through: xsb owns retries and timeouts (one policy, one count of attempts). */
+export function anthropicSdk(apiKey: string, baseURL: string): Anthropic {
+  return new Anthropic({
     apiKey,
     authToken: null,
-    baseURL: resolvedBase,
-    // xsb owns retries and timeouts so there is one policy and one count of attempts.
+    baseURL,
     maxRetries: 0,
     openTelemetry: false,
     logLevel: 'off',
     fetch: httpFetch,
   });
+}
+
+export function createAnthropicAdapter(apiKey: string, baseUrl: string | undefined): ProviderAdapter {
+  const resolvedBase = baseUrl || ANTHROPIC_DEFAULT_BASE_URL;
+  const client = anthropicSdk(apiKey, resolvedBase);
   return {
     provider: 'anthropic',
     keyVariable: 'ANTHROPIC_API_KEY',

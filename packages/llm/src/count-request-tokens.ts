@@ -1,12 +1,11 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { ConfigError, ProviderError, plural } from '@xsb/core';
-import OpenAI from 'openai';
-import { ANTHROPIC_DEFAULT_BASE_URL } from './anthropic-adapter';
+import type OpenAI from 'openai';
+import { anthropicSdk } from './anthropic-adapter';
 import { toAnthropicBody } from './anthropic-wire';
 import { classifyFailure } from './classify-failure';
 import type { CompletionRequest } from './completion-types';
-import { httpFetch } from './http-fetch';
-import { OPENAI_DEFAULT_BASE_URL } from './openai-adapter';
+import { providerBaseUrl } from './create-llm-client';
+import { openAiSdk } from './openai-adapter';
 import { toOpenAiBody } from './openai-wire';
 import { parseJudgeSpec } from './parse-judge-spec';
 
@@ -119,15 +118,9 @@ export function createTokenCounter(
     throw new ConfigError(
       `counting tokens exactly for "${judgeSpec}" needs ${variable}: set it in the environment or in .env`,
     );
+  const baseUrl = providerBaseUrl(judgeSpec, env) as string;
   if (spec.kind === 'anthropic') {
-    const client = new Anthropic({
-      apiKey: key,
-      authToken: null,
-      baseURL: env.ANTHROPIC_BASE_URL?.trim() || ANTHROPIC_DEFAULT_BASE_URL,
-      maxRetries: 0,
-      logLevel: 'off',
-      fetch: httpFetch,
-    });
+    const client = anthropicSdk(key, baseUrl);
     return {
       endpoint: 'anthropic count_tokens',
       count: (request) =>
@@ -139,16 +132,7 @@ export function createTokenCounter(
         }),
     };
   }
-  const baseURL = env.OPENAI_BASE_URL?.trim() || OPENAI_DEFAULT_BASE_URL;
-  const client = new OpenAI({
-    apiKey: key,
-    baseURL,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    logLevel: 'off',
-    fetch: httpFetch,
-  });
+  const client = openAiSdk(key, baseUrl);
   return {
     endpoint: 'openai responses/input_tokens',
     count: (request) =>

@@ -6,19 +6,23 @@ import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-export function createOpenAiAdapter(apiKey: string, baseUrl: string | undefined): ProviderAdapter {
-  const resolvedBase = baseUrl || OPENAI_DEFAULT_BASE_URL;
-  const officialApi = isOfficialOpenAi(resolvedBase);
-  const client = new OpenAI({
+/** The SDK client xsb calls through: xsb owns retries and timeouts (one policy, one count of attempts). */
+export function openAiSdk(apiKey: string, baseURL: string): OpenAI {
+  return new OpenAI({
     apiKey,
-    baseURL: resolvedBase,
+    baseURL,
     organization: null,
     project: null,
-    // xsb owns retries and timeouts so there is one policy and one count of attempts.
     maxRetries: 0,
     logLevel: 'off',
     fetch: httpFetch,
   });
+}
+
+export function createOpenAiAdapter(apiKey: string, baseUrl: string | undefined): ProviderAdapter {
+  const resolvedBase = baseUrl || OPENAI_DEFAULT_BASE_URL;
+  const officialApi = isOfficialOpenAi(resolvedBase);
+  const client = openAiSdk(apiKey, resolvedBase);
   return {
     provider: 'openai',
     keyVariable: 'OPENAI_API_KEY',
