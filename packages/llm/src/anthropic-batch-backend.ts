@@ -48,11 +48,7 @@ export class AnthropicBatchBackend implements BatchBackend {
     return { customId, json, bytes: json.length + 1 };
   }
 
-  /**
-   * `{"requests":[…]}`, the bytes the SDK's `batches.create` would send, as a Blob of the entries'
-   * JSON (streamed by xsb's fetch): `batches.create` would hold the whole body as one JS string and
-   * copies of it (measured by `pnpm bench body`).
-   */
+  /** The create body as a Blob of the entries' JSON: `batches.create` would hold it as one JS string and copies. */
   async create(entries: readonly BatchEntry[]): Promise<string> {
     const parts: Array<string | Buffer<ArrayBuffer>> = ['{"requests":['];
     for (const [index, entry] of entries.entries()) parts.push(index > 0 ? ',' : '', entry.json);
@@ -66,9 +62,8 @@ export class AnthropicBatchBackend implements BatchBackend {
   }
 
   /**
-   * A batch carries no metadata at Anthropic, so a lost one is recognised by what it holds: created
-   * after the create call started (less clock skew), with exactly as many requests, and not named by
-   * any state file. Batches are listed newest first; the search stops at the first older one.
+   * Anthropic batches carry no metadata: a lost one is the newest not named by a state file, created
+   * after the create call started (less skew), with as many requests.
    */
   async findOrphan(hints: OrphanHints): Promise<string | undefined> {
     for await (const batch of this.client.messages.batches.list({ limit: 100 }, { maxRetries: 0 })) {

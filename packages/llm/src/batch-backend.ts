@@ -3,11 +3,7 @@ import type { CompletionRequest } from './completion-types';
 import type { ProviderName } from './parse-judge-spec';
 import type { ProviderAnswer } from './provider-adapter';
 
-/**
- * One request rendered for a batch: the provider's per-request object as UTF-8 JSON, and its size in
- * the upload. Serialised once, held off the JS heap until its batch is sent, and copied into the
- * body from there (a JS string of it would be two bytes a character for text beyond Latin-1).
- */
+/** One request rendered for a batch, as UTF-8 JSON held off the JS heap until its batch is sent. */
 export interface BatchEntry {
   customId: string;
   /** Anthropic `{custom_id, params}`; OpenAI `{custom_id, method, url, body}`. */
@@ -64,10 +60,7 @@ export interface BatchBackend {
   cancel(batchId: string): Promise<void>;
 }
 
-/**
- * The outcome of a result the provider reports as answered: the parsed answer, or (a body without
- * content or usage) a retryable `malformed_answer`, as the same answer online would be.
- */
+/** An answered result, or a retryable `malformed_answer` for a body without content, as online. */
 export function answeredOutcome(parse: () => ProviderAnswer): EntryOutcome {
   try {
     return { kind: 'succeeded', answer: parse() };

@@ -19,10 +19,8 @@ export interface BatchRetryPolicy {
 }
 
 /**
- * Runs one batch-API call under the online retry rule (same statuses, `retry-after`, attempt and
- * wait caps). `beforeRetry` runs after an ambiguous failure (5xx, timeout, connection: the provider
- * may have done the work) and may return a value that ends the call: how a lost create finds the
- * batch it made instead of making a second one.
+ * One batch-API call under the online retry rule. `beforeRetry` runs after an ambiguous failure (the
+ * provider may have done the work): how a lost create finds its batch instead of making a second.
  */
 export async function retryBatchCall<T>(
   call: () => Promise<T>,

@@ -35,11 +35,7 @@ interface Settled {
   missing: Set<string>;
 }
 
-/**
- * A request's custom_id as a 32-bit number (its key is a sha-256, so the bits are uniform): the
- * index maps it to the records that may name the request. Two requests can share a number, so a
- * hit is confirmed against the record (in memory while open, its file once settled).
- */
+/** A custom_id as a 32-bit number (its key is a sha-256); a hit is confirmed against the record. */
 function slotOf(customId: string): number {
   return Number.parseInt(customId.slice(4, 12), 16) | 0;
 }

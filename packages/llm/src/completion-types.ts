@@ -3,10 +3,7 @@
 export interface TextPart {
   type: 'text';
   text: string;
-  /**
-   * Marks the end of a shared prompt prefix (e.g. deck + source material): Anthropic gets a
-   * `cache_control` breakpoint here; for OpenAI the parts up to here are rendered byte-stable first.
-   */
+  /** Ends a shared prompt prefix (Anthropic `cache_control`; OpenAI renders the prefix byte-stable). */
   cacheBreakpoint?: boolean;
 }
 
@@ -53,11 +50,7 @@ export interface CompletionRequest {
   responseSchema?: ResponseJsonSchema;
   /** Pipeline stage for the usage ledger, e.g. `probes`, `weights`, `eval.answerability`. */
   stage?: string;
-  /**
-   * Test–retest: the repeat index of a question asked again on purpose (`--repeats`). Never sent to
-   * the provider; from 1 on it enters the cache key (and a replay store's key), so each repeat is its
-   * own cache entry and is not answered from the first ask's. 0 or unset is the ordinary call.
-   */
+  /** Test–retest repeat index (`--repeats`): never sent; from 1 on it is part of the cache and replay keys. */
   repeat?: number;
 }
 
@@ -79,10 +72,7 @@ export interface CompletionResult {
   fromCache: boolean;
   /** The judge spec string, recorded in artifacts (e.g. `anthropic:claude-sonnet-4-5`). */
   judgeId: string;
-  /**
-   * Why the model stopped, where the provider said: `max_tokens` means the answer was cut off at
-   * `maxTokens`. Unset for replayed answers.
-   */
+  /** `max_tokens`: the answer was cut off at `maxTokens`. Unset for replayed answers. */
   stopReason?: StopReason;
 }
 

@@ -20,10 +20,8 @@ export interface TokenEstimate {
 }
 
 /**
- * Tokens of a request before any call, for rate budgets, cost plans (`xsb plan`) and the ledger's
- * `estimatedInputTokens`: text as UTF-8 bytes / 4 (system prompt, every text part, and the JSON of a
- * response schema, which both providers bill as prompt), images at a flat 1,600, PDFs at bytes / 100.
- * No tokenizer is used: provider tokenizers differ and are not public for every model.
+ * Tokens of a request before any call: UTF-8 bytes / 4 for text (and a response schema), 1,600 per
+ * image, PDF bytes / 100. No tokenizer: provider tokenizers differ and are not all public.
  */
 export function estimateTokens(request: CompletionRequest): TokenEstimate {
   let bytes = Buffer.byteLength(request.system ?? '');

@@ -8,11 +8,8 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /**
- * A small `fetch` over node:http(s) with keep-alive agents, handed to both SDKs. Node 20's
- * built-in fetch costs several hundred µs of CPU per call; at 16 concurrent calls that CPU lands
- * between the answers of every wave and costs throughput. Answers are buffered (xsb never
- * streams), so the SDK parses a complete answer or gets a rejected fetch on a reset. A Blob body
- * (a batch's, tens of MB) is streamed from the Blob with its Content-Length, not copied first.
+ * A `fetch` over node:http(s) with keep-alive agents for both SDKs: Node 20's fetch costs several
+ * hundred µs of CPU a call. Answers are buffered (xsb never streams); a Blob body is streamed.
  */
 export const httpFetch: typeof fetch = createHttpFetch();
 
@@ -54,11 +51,7 @@ async function bufferedBody(
   throw new TypeError('xsb http fetch sends only string, byte, Blob or FormData bodies');
 }
 
-/**
- * FormData as a `multipart/form-data` Blob (RFC 7578, escaped as the WHATWG encoding does) whose
- * file parts refer to the files' Blobs: an upload of tens of MB is streamed, not copied twice as
- * `new Response(form).arrayBuffer()` would. Sets the content type with the boundary.
- */
+/** FormData as a `multipart/form-data` Blob whose file parts stay Blobs, so an upload is streamed, not copied. */
 function multipartBlob(form: FormData, headers: Record<string, string>): Blob {
   const boundary = `----xsb-${randomBytes(16).toString('hex')}`;
   const quoted = (value: string) => value.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');

@@ -22,11 +22,7 @@ function textOnly(parts: ContentPart[]): string | undefined {
   return parts.map((part) => (part as { text: string }).text).join('\n\n');
 }
 
-/**
- * Chat messages in the caller's order: the system prompt, then the shared prefix (the parts up to a
- * cache breakpoint) exactly as given, so OpenAI's automatic prefix cache sees identical bytes on every
- * call. Text-only content is sent as one string, which every OpenAI-compatible server accepts.
- */
+/** Chat messages with the shared prefix exactly as given, so OpenAI's prefix cache sees identical bytes. */
 function toMessages(request: CompletionRequest): OpenAI.Chat.ChatCompletionMessageParam[] {
   const out: OpenAI.Chat.ChatCompletionMessageParam[] = [];
   if (request.system) out.push({ role: 'system', content: request.system });

@@ -45,13 +45,7 @@ const ONLINE: Readonly<Record<string, OnlinePrice>> = {
   'gpt-4o-mini': { input: 0.15, output: 0.6, cacheRead: 0.075 },
 };
 
-/**
- * List prices in USD per million tokens (as of {@link DEFAULT_PRICES_AS_OF}): online input, output,
- * cached input (`cacheRead`), cache write, and the same four through the batch APIs. Cache reads and
- * writes default to the input price when a model lists none (OpenAI bills no cache writes). Users
- * override or extend it with config `prices` (keyed by model id or by judge spec). A dated model id
- * (`claude-sonnet-4-5-20250929`) matches its longest listed prefix.
- */
+/** List prices in USD per million tokens, online and batch; a dated model id matches its longest listed prefix. */
 export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = Object.fromEntries(
   Object.entries(ONLINE).map(([model, price]) => [model, withBatch(price)]),
 );

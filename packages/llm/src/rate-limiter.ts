@@ -19,18 +19,9 @@ export interface LimiterSnapshot {
 }
 
 /**
- * Admission control for one provider account: calls in flight under an adaptive limit, and optional
- * requests-per-minute and tokens-per-minute budgets as token buckets refilled continuously (a full
- * minute's budget may be spent at once, then calls wait for refill).
- *
- * Concurrency is AIMD: the limit starts at `maxConcurrency`, halves on a 429 or 529/503 (once per
- * wave: only an attempt admitted after the last decrease can halve it again), and grows by one after
- * each `limit` answers in a row, up to `maxConcurrency`. A 429 also empties both local buckets and
- * shrinks them to one second of refill: the provider enforces its limit over a shorter window than
- * the minute the client allowed itself to burst, so the client goes on at the refill rate instead
- * of bursting again after every pause. The tokens-per-minute bucket is charged the
- * estimate before the call and corrected by the tokens the answer reports (as Anthropic adjusts its
- * output-token limit at the end of a request). A server's retry time pauses every caller.
+ * Admission control for one provider account: an AIMD concurrency limit (halved on 429/529/503 once
+ * per wave) and RPM/TPM token buckets. A 429 shrinks the buckets to one second of refill: the provider
+ * enforces its limit over a shorter window than the minute the client allowed itself to burst.
  */
 export class RateLimiter {
   private active = 0;
@@ -200,11 +191,7 @@ export class RateLimiter {
     });
   }
 
-  /**
-   * Waits until the budgets allow the call and charges it; returns the tokens charged. A request
-   * larger than the bucket would never fit: it goes once the bucket is full and leaves it in debt,
-   * so the calls after it wait for the refill it used.
-   */
+  /** Waits for budget and charges it; a request larger than a bucket goes once it is full, leaving it in debt. */
   private async waitForBudget(estimatedTokens: number, signal?: AbortSignal): Promise<number> {
     const charge = this.tokensPerMinute ? estimatedTokens : 0;
     for (;;) {

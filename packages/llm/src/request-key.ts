@@ -13,11 +13,7 @@ export interface CanonicalMessage {
   content: CanonicalPart[];
 }
 
-/**
- * The prompt as the key sees it: string content becomes one text part, binary parts become their
- * sha256 and size. Cache breakpoints are left out because they change what the provider bills,
- * never what it answers.
- */
+/** The prompt as keys see it: binary parts by sha256 and size, no cache breakpoints (they change billing only). */
 export function canonicalMessages(messages: ChatMessage[]): CanonicalMessage[] {
   return messages.map((message) => ({
     role: message.role,
@@ -46,12 +42,7 @@ export interface CacheKeyInputs {
   request: CompletionRequest;
 }
 
-/**
- * The disk-cache key: sha256 of the canonical JSON of everything that can change the answer
- * (provider, model, base URL, sampling parameters, response schema, system, full prompt with
- * binary parts by hash) plus the cache-format version. The stage is not part of it: two stages
- * asking the same question share the answer.
- */
+/** The disk-cache key: everything that can change the answer, binary parts by hash; not the stage. */
 export function cacheKeyFor({ provider, model, baseUrl, request }: CacheKeyInputs): string {
   return hashCanonicalJson({
     v: CACHE_FORMAT_VERSION,

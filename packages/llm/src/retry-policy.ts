@@ -27,10 +27,7 @@ export function resolveLimits(limits: ProviderLimits | undefined): ResolvedLimit
 const BASE_BACKOFF_MS = 500;
 const MAX_DELAY_MS = 30_000;
 
-/**
- * Exponential backoff with "equal jitter": half of base × 2^(retry-1) (base 500 ms, capped at 30 s)
- * is fixed and the other half random, so simultaneous failures spread out but never retry instantly.
- */
+/** Exponential backoff with "equal jitter" (half fixed, half random; base 500 ms, cap 30 s). */
 export function backoffDelayMs(
   retry: number,
   random: () => number = Math.random,
@@ -49,10 +46,7 @@ interface HeaderSource {
   get(name: string): string | null;
 }
 
-/**
- * The wait a server asked for: `retry-after-ms` (milliseconds, as OpenAI sends) wins over
- * `retry-after` (seconds or an HTTP date). Undefined when neither is present or readable.
- */
+/** The wait a server asked for: `retry-after-ms` (OpenAI) over `retry-after` (seconds or an HTTP date). */
 export function retryAfterMs(
   headers: HeaderSource | undefined,
   now: number = Date.now(),
