@@ -1,11 +1,9 @@
-export { CostPlanBuilder, type PlanContext, type PlannedCall } from './cost-plan-builder';
+export { CostPlanBuilder, type PlanContext } from './cost-plan-builder';
 export { type PlanDemoOptions, planDemo } from './plan-demo';
 export { type PlanEvalOptions, planEval } from './plan-eval';
-export { FILL_STAGE, type PlanFillResult, planFill } from './plan-fill';
-export { type PlannedCaseSource, type PlanProbesOptions, PROBES_STAGE, planProbes } from './plan-probes';
+export { type PlanFillResult, planFill } from './plan-fill';
+export { type PlanProbesOptions, planProbes } from './plan-probes';
 export { type PlanRubricOptions, planRubric, planRubricDeck } from './plan-rubric';
-export { costPlanTable, planRowBasis, reconciliationTable } from './plan-tables';
+export { costPlanTable, reconciliationTable } from './plan-tables';
 export { type PlanWeightsOptions, planWeights } from './plan-weights';
-export { PromptCacheModel } from './prompt-cache-model';
 export { reconcileUsage } from './reconcile-usage';
-export { STAND_IN_ASSUMPTIONS } from './stand-ins';

@@ -16,7 +16,7 @@ import { BUILT_IN_AUDIENCES } from '@xsb/weights';
 import type { CostPlanBuilder } from './cost-plan-builder';
 import { planEval } from './plan-eval';
 import { planProbes } from './plan-probes';
-import { planWeights } from './plan-weights';
+import { planWeights, priceUnit } from './plan-weights';
 import { STAND_IN_ASSUMPTIONS, standInDeck, standInProbes } from './stand-ins';
 
 export interface PlanDemoOptions {
@@ -78,13 +78,7 @@ export function demoDeckWorkList(
 export async function planOutlines(builder: CostPlanBuilder, units: DeckUnits, judge: JudgeDescription) {
   if (judge.kind === 'offline') return;
   builder.stage(OUTLINE_STAGE);
-  for (const unit of units) {
-    const { decision } = unit;
-    if (decision.kind === 'reuse') builder.reuse(OUTLINE_STAGE, 1);
-    if (decision.kind !== 'call') continue;
-    for (const request of decision.requests)
-      await builder.add({ stage: OUTLINE_STAGE, request, outputTokens: decision.outputTokens });
-  }
+  for (const unit of units) await priceUnit(builder, unit, 1);
 }
 
 /** The baseline's evaluation jobs, over the deck the list reuses or a stand-in for a deck this run makes. */

@@ -40,7 +40,7 @@ import { EVALUATION_FILES, evaluationsRootFor } from '@xsb/metrics';
 import { findWeightsBankMismatch, WEIGHT_DEFAULTS, weightsFileForK } from '@xsb/weights';
 import { lexicalBankCheck } from './bank-judge';
 import type { CostPlanBuilder } from './cost-plan-builder';
-import { planWeights } from './plan-weights';
+import { planWeights, priceUnit } from './plan-weights';
 
 /** The options of `runEvaluation` that decide which calls it makes. */
 export interface PlanEvalOptions {
@@ -109,20 +109,10 @@ async function countLines(file: string): Promise<number> {
  * reused, and the offline judge's rule as the zero-token ledger line each of its steps writes.
  */
 async function priceUnits(builder: CostPlanBuilder, units: readonly WorkUnit<CompletionRequest>[]) {
-  for (const unit of units) {
-    const { decision } = unit;
-    if (decision.kind === 'reuse') builder.reuse(unit.stage, 1);
-    else if (decision.kind === 'rule')
+  for (const unit of units)
+    if (unit.decision.kind === 'rule')
       await builder.add({ stage: unit.stage, request: { messages: [] }, outputTokens: 0 });
-    else
-      for (const request of decision.requests)
-        await builder.add({
-          stage: unit.stage,
-          request,
-          outputTokens: decision.outputTokens,
-          ...(decision.assumption ? { assumption: decision.assumption } : {}),
-        });
-  }
+    else await priceUnit(builder, unit, 1);
 }
 
 /**

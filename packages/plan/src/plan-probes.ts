@@ -5,8 +5,6 @@ import type { PrepareSourceContextOptions, SourceCase } from '@xsb/sources';
 import type { CostPlanBuilder } from './cost-plan-builder';
 import { planningJudge, priceUnit } from './plan-weights';
 
-export { PROBES_STAGE };
-
 export interface PlanProbesOptions {
   layout: RunLayout;
   cases: readonly SourceCase[];

@@ -15,6 +15,7 @@ import {
   rubricItemWorkList,
 } from '@xsb/rubric';
 import type { CostPlanBuilder } from './cost-plan-builder';
+import { priceUnit } from './plan-weights';
 
 export { RUBRIC_ITEM_STAGE };
 
@@ -121,11 +122,7 @@ export async function planRubricDeck(
   const judge = options.judge ?? describeJudge(builder.context.judge);
   builder.stage(RUBRIC_ITEM_STAGE);
   for (const unit of await rubricDeckWorkList({ ...options, judge })) {
-    const { decision, input } = unit;
-    if (decision.kind === 'reuse' && input.item.kind === 'kept' && input.item.result.attempts > 0)
-      builder.reuse(unit.stage, 1);
-    if (decision.kind !== 'call') continue;
-    for (const request of decision.requests)
-      await builder.add({ stage: unit.stage, request, outputTokens: decision.outputTokens });
+    const { item } = unit.input;
+    await priceUnit(builder, unit, item.kind === 'kept' && item.result.attempts > 0 ? 1 : 0);
   }
 }
