@@ -48,6 +48,12 @@ export function integerFlag(
   return Number(value);
 }
 
+export function portFlag(value: string | undefined, fallback: number): number {
+  const port = integerFlag('--port', value, fallback, 0);
+  if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  return port;
+}
+
 /** An integer flag with no default: undefined when not given (the caller keeps a recorded value). */
 export function optionalIntegerFlag(
   name: string,
@@ -65,13 +71,39 @@ export function pagesFlag(value: string | undefined): string | undefined {
   return value === undefined ? undefined : parsePageRange(value).spec;
 }
 
-export function parseTauA(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_TAU_A;
+/** A number flag within [min, max]; bad input is a usage error (exit 2). */
+export function numberFlag(
+  flag: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
   const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1)
-    throw new UsageError(`--tau-a must be a number from 0 to 1, got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(number) || number < min || number > max) {
+    throw new UsageError(`${flag} must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
   return number;
 }
+
+/** A comma-separated list flag whose entries must come from `allowed`. */
+export function choiceList<T extends string>(
+  flag: string,
+  values: string[] | undefined,
+  allowed: readonly T[],
+): T[] | undefined {
+  if (!values || values.length === 0) return undefined;
+  const unknown = values.filter((value) => !allowed.includes(value as T));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `${flag}: unknown ${unknown.map((value) => JSON.stringify(value)).join(', ')} (known: ${allowed.join(', ')})`,
+    );
+  return values as T[];
+}
+
+export const parseTauA = (value: string | undefined): number =>
+  numberFlag('--tau-a', value, DEFAULT_TAU_A, 0, 1);
 
 /** The config overrides of `--data`, `--run` and `--judge`; unset flags override nothing. */
 export function configFlags(flags: { data?: string; run?: string; judge?: string }): Partial<XsbConfigInput> {

@@ -19,5 +19,4 @@ export type CommandEntry = CommandModule | LazyCommandModule;
 
 export const isLazyCommandModule = (entry: CommandEntry): entry is LazyCommandModule => 'load' in entry;
 
-/** Wraps an action so its returned exit code reaches the runner. */
 export type ExitCode = 0 | 1 | 2;

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
-import { type CostPlan, costPlanSchema, RunLayout, writeJson, type XsbConfig } from '@xsb/core';
+import { type CostPlan, costPlanSchema, writeJson, type XsbConfig } from '@xsb/core';
 import { isCaseInShard, parseShard } from '@xsb/decks';
 import { countLedgerLines } from '@xsb/eval';
+import { runLedgerFile } from '@xsb/llm';
 import { CostPlanBuilder, costPlanTable } from '@xsb/plan';
 import { Command, type Option } from 'commander';
 import type { CliContext } from '../cli-context';
+import { configFlags } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { printTable } from '../print-table';
 
@@ -31,7 +33,7 @@ export interface PlanFlags {
 }
 
 /** The planned command as the real CLI registers it, never run: `xsb plan eval` takes exactly `xsb eval`'s flags. */
-export function registeredCommand(module: CommandModule, context: CliContext, path: string[]): Command {
+function registeredCommand(module: CommandModule, context: CliContext, path: string[]): Command {
   const scratch = new Command();
   module.register(scratch, context);
   let command: Command | undefined = scratch;
@@ -41,7 +43,7 @@ export function registeredCommand(module: CommandModule, context: CliContext, pa
 }
 
 /** `xsb plan <path…>` with the real command's options, then `--exact`, `--json`, `--out`/`--plan-out`. */
-export function planSubcommand(
+function planSubcommand(
   parent: Command,
   real: Command,
   description: string,
@@ -64,8 +66,59 @@ export function shardFilter(flags: PlanFlags): (caseLabel: string) => boolean {
   return (caseLabel) => isCaseInShard(caseLabel, shard);
 }
 
+const PLAN_NOTE = 'without calling any model: calls, tokens and cost (online, with prompt caching, batch)';
+
+/** What a plan action changes of what the plan records: the run, its config, the ledger it writes. */
+type PlanTarget = { run?: string; config?: XsbConfig; ledgerFile?: string };
+
+/**
+ * Declares `xsb plan <path…>` for a real command: `plan` checks the flags, calls `load` (config and
+ * builder, after the flag checks) and prices the command's work list; the plan is then rendered
+ * (table or JSON) and written to `--out`.
+ */
+export function registerPlan(
+  parent: Command,
+  context: CliContext,
+  module: CommandModule,
+  path: string[],
+  plan: (
+    flags: PlanFlags,
+    load: () => { config: XsbConfig; env: Record<string, string>; builder: CostPlanBuilder },
+  ) => Promise<PlanTarget> | Promise<void>,
+  what = '',
+): void {
+  const description = `plan \`xsb ${path.join(' ')}\`${what} ${PLAN_NOTE}`;
+  const { command, outFlag } = planSubcommand(parent, registeredCommand(module, context, path), description);
+  command.action(async (flags: PlanFlags) => {
+    let loaded: { config: XsbConfig; builder: CostPlanBuilder } | undefined;
+    const target = (await plan(flags, () => {
+      const { config, env } = context.loadConfig(configFlags(flags));
+      loaded = { config, builder: planBuilder(context, config, env, flags) };
+      return { ...loaded, env };
+    })) as PlanTarget | undefined;
+    const { builder } = loaded!;
+    const config = target?.config ?? loaded!.config;
+    const run = target?.run ?? config.run;
+    const ledgerFile = target?.ledgerFile ?? runLedgerFile({ dataDir: config.dataDir, run }, context.io.cwd);
+    if (flags.batch)
+      builder.note('--batch: the calls go through the provider batch API, so the "batch" column is the bill');
+    const costPlan = await builder.finish({
+      command: plannedCommandLine(command),
+      run,
+      ledgerLinesBefore: await countLedgerLines(ledgerFile),
+    });
+    const out = flags[outFlag];
+    if (typeof out === 'string') await writeJson(resolve(context.io.cwd, out), costPlanSchema, costPlan);
+    if (flags.json) context.printJson(costPlan);
+    else {
+      printCostPlan(context, costPlan);
+      if (typeof out === 'string') context.print(`plan written to ${resolve(context.io.cwd, out)}`);
+    }
+  });
+}
+
 /** A builder for the configured judge, client settings and prices. */
-export function planBuilder(
+function planBuilder(
   context: CliContext,
   config: XsbConfig,
   env: Record<string, string>,
@@ -89,42 +142,6 @@ function plannedCommandLine(command: Command): string {
   const args = (root as unknown as { rawArgs: string[] }).rawArgs ?? [];
   const at = args.indexOf('plan');
   return (at >= 0 ? args.slice(at + 1) : [command.name()]).join(' ');
-}
-
-/** Renders the plan (table or JSON), writes `--out`, and returns it. */
-export async function finishPlan(
-  context: CliContext,
-  command: Command,
-  builder: CostPlanBuilder,
-  options: {
-    config: XsbConfig;
-    run: string | null;
-    flags: PlanFlags;
-    outFlag: 'out' | 'planOut';
-    /** The ledger the planned command writes when it is not the run's (`--ledger FILE`). */
-    ledgerFile?: string;
-  },
-): Promise<CostPlan> {
-  const { config, run, flags } = options;
-  const ledgerFile =
-    options.ledgerFile ??
-    (run === null ? undefined : new RunLayout(resolve(context.io.cwd, config.dataDir)).usageLedgerFile(run));
-  if (flags.batch)
-    builder.note('--batch: the calls go through the provider batch API, so the "batch" column is the bill');
-  const plan = await builder.finish({
-    command: plannedCommandLine(command),
-    run,
-    ledgerLinesBefore: ledgerFile ? await countLedgerLines(ledgerFile) : 0,
-  });
-  const out = flags[options.outFlag];
-  if (typeof out === 'string') await writeJson(resolve(context.io.cwd, out), costPlanSchema, plan);
-  if (flags.json) {
-    context.printJson(plan);
-    return plan;
-  }
-  printCostPlan(context, plan);
-  if (typeof out === 'string') context.print(`plan written to ${resolve(context.io.cwd, out)}`);
-  return plan;
 }
 
 function printCostPlan(context: CliContext, plan: CostPlan): void {

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { createBatchedLineWriter, plural, UsageError, type XsbConfig } from '@xsb/core';
+import { createBatchedLineWriter, plural, UsageError } from '@xsb/core';
 import type { ServedApi } from '@xsb/server';
 import type { CliContext } from '../cli-context';
-import { configFlags, integerFlag, requireExistingPath } from '../cli-options';
+import { configFlags, integerFlag, portFlag, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 
 interface ServeFlags {
@@ -37,18 +37,12 @@ export function jobProcessSettings(
     throw new UsageError(`--queue must be redis://HOST:PORT, got ${JSON.stringify(queue)}`);
   return {
     config,
-    env,
     dataDir,
     ...(queue ? { queue } : {}),
     workers: integerFlag('--workers', flags.workers, config.api.workers, minWorkers),
     drainTimeoutMs: 1000 * integerFlag('--drain-timeout', flags.drainTimeout, config.api.drainTimeoutS, 0),
     leaseMs: 1000 * integerFlag('--lease', flags.lease, 30, 1),
-    judge: judgeSettings(context, config, env),
-  };
-}
-
-function judgeSettings(context: CliContext, config: XsbConfig, env: Record<string, string>) {
-  return {
+    // What the job workers judge with.
     env,
     cacheDir: resolve(context.io.cwd, config.cacheDir),
     noCache: config.noCache,
@@ -123,24 +117,17 @@ export const serveCommand: CommandModule = {
 
 /** The flags and config as `serveApiProcesses` options, tokens and log aside; usage errors before any work. */
 function serveOptions(context: CliContext, flags: ServeFlags) {
-  const settings = jobProcessSettings(context, flags, 0);
-  const { config } = settings;
-  const port = integerFlag('--port', flags.port, 8787, 0);
-  if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const { config, ...settings } = jobProcessSettings(context, flags, 0);
+  const port = portFlag(flags.port, 8787);
   const bodyLimitMb = integerFlag('--body-limit', flags.bodyLimit, config.api.bodyLimitMb, 1);
   return {
-    settings,
+    config,
     options: {
       processes: integerFlag('--processes', flags.processes, config.api.processes, 1),
-      dataDir: settings.dataDir,
+      ...settings,
       host: flags.host ?? '127.0.0.1',
       port,
-      ...(settings.queue ? { queue: settings.queue } : {}),
-      workers: settings.workers,
-      drainTimeoutMs: settings.drainTimeoutMs,
-      leaseMs: settings.leaseMs,
       insecureLocal: flags.insecureLocal ?? false,
-      ...settings.judge,
       bodyLimitBytes: bodyLimitMb * 1_000_000,
       rateLimitPerMinute: integerFlag('--rate-limit', flags.rateLimit, config.api.rateLimitPerMinute, 1),
       authFailuresPerMinute: integerFlag('--auth-rate-limit', flags.authRateLimit, 30, 1),
@@ -150,15 +137,15 @@ function serveOptions(context: CliContext, flags: ServeFlags) {
 }
 
 async function serve(context: CliContext, flags: ServeFlags): Promise<void> {
-  const { settings, options } = serveOptions(context, flags);
+  const { config, options } = serveOptions(context, flags);
   // Loaded here, not at the top: the server's dependencies (hono, BullMQ) would slow every other command's start.
   const server = await import('@xsb/server');
   // A line per request: batched, or a busy server spends more on writing its log than on answering.
   const logWriter = createBatchedLineWriter((text) => context.io.stderr.write(text));
   try {
     const tokens = server.mergeTokens(
-      server.parseTokenList(settings.env[server.TOKENS_VARIABLE]),
-      server.tokensFromConfig(settings.config.api.tokens),
+      server.parseTokenList(options.env[server.TOKENS_VARIABLE]),
+      server.tokensFromConfig(config.api.tokens),
     );
     // Each line is one JSON object (pino), written as it comes.
     const served = await server.serveApiProcesses({

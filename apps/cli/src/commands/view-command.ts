@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { UsageError } from '@xsb/core';
-import { configFlags, integerFlag, requireExistingPath } from '../cli-options';
+import { configFlags, portFlag, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
+import { untilSignal } from './serve-command';
 
 interface ViewFlags {
   data?: string;
@@ -26,8 +26,7 @@ export const viewCommand: CommandModule = {
       .action(async (flags: ViewFlags) => {
         const { config } = context.loadConfig(configFlags(flags));
         const dataDir = requireExistingPath('data folder', resolve(context.io.cwd, config.dataDir));
-        const port = integerFlag('--port', flags.port, 7575, 0);
-        if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+        const port = portFlag(flags.port, 7575);
         const { parseThumbnailSize, startReportViewer } = await import('@xsb/report');
         const thumbnails = parseThumbnailSize(flags.thumbnails);
         const viewer = await startReportViewer({
@@ -40,15 +39,7 @@ export const viewCommand: CommandModule = {
             context.warn(`built ${entry.kind} report ${entry.name} (${(ms / 1000).toFixed(1)} s)`),
         });
         context.print(`xsb view: reports of ${dataDir} at ${viewer.url} (Ctrl-C stops)`);
-        await new Promise<void>((done) => {
-          const stop = () => {
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            void viewer.close().then(done);
-          };
-          process.on('SIGINT', stop);
-          process.on('SIGTERM', stop);
-        });
+        await untilSignal(() => viewer.close());
       });
   },
 };

@@ -39,11 +39,10 @@ export const workerCommand: CommandModule = {
         });
         await store.check();
         const runner = startJobWorker({
+          ...settings,
           store,
-          dataDir: settings.dataDir,
           concurrency: settings.workers,
           heartbeatMs: heartbeatForLease(settings.leaseMs),
-          ...settings.judge,
           log: (line) => logger.info(line),
         });
         context.print(

@@ -2,9 +2,8 @@ import { resolve } from 'node:path';
 import { checkAnchors, DEFAULT_MIN_KAPPA } from '@xsb/meta';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
-import { configFlags, modelClientOptions } from '../../cli-options';
+import { configFlags, modelClientOptions, numberFlag } from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
-import { numberFlag } from './meta-flags';
 
 interface CheckFlags {
   data?: string;

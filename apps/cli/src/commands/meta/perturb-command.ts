@@ -9,9 +9,8 @@ import {
 } from '@xsb/meta';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
-import { collectList, configFlags, integerFlag, requireExistingPath } from '../../cli-options';
+import { choiceList, collectList, configFlags, integerFlag, requireExistingPath } from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
-import { choiceList } from './meta-flags';
 
 interface PerturbFlags {
   deck?: string;

@@ -3,6 +3,7 @@ import { DEFAULT_META_SEED, type EvaluatorFamily, runSensitivity } from '@xsb/me
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import {
+  choiceList,
   collectList,
   configFlags,
   integerFlag,
@@ -11,7 +12,6 @@ import {
   requireExistingPath,
 } from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
-import { choiceList } from './meta-flags';
 
 interface SensitivityFlags {
   data?: string;

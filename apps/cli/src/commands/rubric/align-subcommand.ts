@@ -2,8 +2,7 @@ import { basename, resolve } from 'node:path';
 import { alignWithHumans, humanAgreement, readHumanRankings, readSystemScores } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
-import { integerFlag, requireExistingPath } from '../../cli-options';
-import { optionalPositiveInteger } from './rubric-flags';
+import { integerFlag, optionalIntegerFlag, requireExistingPath } from '../../cli-options';
 
 interface AlignFlags {
   human: string;
@@ -30,7 +29,7 @@ export function registerAlign(rubric: Command, context: CliContext): void {
     .option('--json', 'print the alignment table as JSON')
     .action(async (flags: AlignFlags) => {
       const seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0);
-      const resamples = optionalPositiveInteger(flags.resamples, '--resamples');
+      const resamples = optionalIntegerFlag('--resamples', flags.resamples, 1);
       const bootstrap = { ...(seed !== undefined ? { seed } : {}), ...(resamples ? { resamples } : {}) };
       const rankings = await readHumanRankings(
         requireExistingPath('--human', resolve(context.io.cwd, flags.human)),

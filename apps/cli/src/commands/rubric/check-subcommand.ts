@@ -4,9 +4,9 @@ import { readDeck } from '@xsb/decks';
 import { runLayoutChecks } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
-import { requireExistingPath } from '../../cli-options';
+import { optionalIntegerFlag, requireExistingPath } from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
-import { languageFlag, optionalPositiveInteger, positiveNumber } from './rubric-flags';
+import { languageFlag, positiveNumber } from './rubric-flags';
 
 interface CheckFlags {
   json?: boolean;
@@ -58,7 +58,7 @@ export function registerCheck(rubric: Command, context: CliContext): void {
     .action(async (deckArgument: string, flags: CheckFlags) => {
       const slideRange = slideRangeFlag(flags.slides);
       const language = languageFlag(flags.language);
-      const maxBullets = optionalPositiveInteger(flags.maxBullets, '--max-bullets');
+      const maxBullets = optionalIntegerFlag('--max-bullets', flags.maxBullets, 1);
       const minFont = positiveNumber(flags.minFont, '--min-font');
       const deckPath = requireExistingPath('deck', resolve(context.io.cwd, deckArgument));
       const deck = await readDeck(deckPath);

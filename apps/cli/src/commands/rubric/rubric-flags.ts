@@ -10,7 +10,13 @@ import {
   shownPaperTotal,
 } from '@xsb/rubric';
 import type { CliContext } from '../../cli-context';
-import { type BatchFlags, configFlags, integerFlag, judgedStage, llmClientOptions } from '../../cli-options';
+import {
+  type BatchFlags,
+  configFlags,
+  judgedStage,
+  llmClientOptions,
+  optionalIntegerFlag,
+} from '../../cli-options';
 
 export function choice<T extends string>(
   value: string | undefined,
@@ -22,11 +28,6 @@ export function choice<T extends string>(
   if (!allowed.includes(value as T))
     throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
-}
-
-/** An optional whole-number flag >= 1; unset leaves the package default in force. */
-export function optionalPositiveInteger(value: string | undefined, flag: string): number | undefined {
-  return value === undefined ? undefined : integerFlag(flag, value, 1, 1);
 }
 
 export function positiveNumber(value: string | undefined, flag: string): number | undefined {
@@ -168,8 +169,8 @@ export function judgingOptions(flags: JudgingFlags) {
   const slideCountOn = choice(flags.slideCountOn, SLIDE_COUNT_BASES, '--slide-count-on', 'judged');
   const errorPolicy = choice<ErrorPolicy>(flags.errors, ERROR_POLICIES, '--errors', 'report');
   const parser = choice<RubricParser>(flags.parse, RUBRIC_PARSERS, '--parse', 'strict');
-  const maxAttempts = optionalPositiveInteger(flags.maxAttempts, '--max-attempts');
-  const concurrency = optionalPositiveInteger(flags.concurrency, '--concurrency');
+  const maxAttempts = optionalIntegerFlag('--max-attempts', flags.maxAttempts, 1);
+  const concurrency = optionalIntegerFlag('--concurrency', flags.concurrency, 1);
   return {
     errorPolicy,
     judging: {
