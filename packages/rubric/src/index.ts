@@ -1,13 +1,11 @@
-export { readLenientVerdict, readStrictVerdict } from './boxed-verdict';
 export {
   cachedInputShare,
-  countPlannedItems,
   type EvaluateDeckOptions,
   evaluateDeck,
   type StandInMode,
 } from './evaluate-deck';
 export { evaluateRepeats, type RubricRepeatResult, retestFileFor } from './evaluate-repeats';
-export { type HolisticUnit, holisticWorkList, judgeHolistic, runHolistic } from './holistic-judge';
+export { holisticWorkList, judgeHolistic, runHolistic } from './holistic-judge';
 export {
   alignWithHumans,
   formatScoresCsv,
@@ -18,12 +16,7 @@ export {
 } from './human-alignment';
 export { LAYOUT_CHECK_IDS, runLayoutChecks } from './layout-checks';
 export { loadInstanceAt } from './load-instance-at';
-export {
-  findPresentBenchCases,
-  findPresentBenchDeck,
-  loadPresentBenchCase,
-  readPresentBenchWeights,
-} from './load-presentbench-case';
+export { findPresentBenchDeck, readPresentBenchWeights } from './load-presentbench-case';
 export { rubricSummaryCombiner } from './merge-rubric-summaries';
 export {
   PRESENTBENCH_TIMESTAMP,
@@ -35,18 +28,16 @@ export {
   type ErrorExport,
   itemsFromPresentBenchResult,
   readPresentBenchResult,
-  toPresentBenchResult,
 } from './presentbench-result';
-export { type PresentBenchCountingRule, scorePresentBenchResult } from './presentbench-scoring';
+export type { PresentBenchCountingRule } from './presentbench-scoring';
 export { readPythonYaml } from './python-values';
 export { readMaterials } from './read-materials';
-export { countInstanceItems, loadRubricInstance, type RubricInstance } from './rubric-instance';
+export { loadRubricInstance, type RubricInstance } from './rubric-instance';
 export {
   evaluationInputHash,
   RUBRIC_ITEM_OUTPUT_TOKENS,
   RUBRIC_ITEM_STAGE,
   type RubricItemListOptions,
-  type RubricItemUnit,
   rubricItemWorkList,
 } from './rubric-item-work-list';
 export {
@@ -70,10 +61,8 @@ export {
 } from './score-evaluation';
 export {
   classHasNoItems,
-  type PresentBenchSummary,
   type ScoreReport,
   scoreEvaluation,
   scorePresentBenchVerdicts,
 } from './score-report';
 export { KNOWN_LANGUAGES } from './script-detection';
-export { slideContentItems } from './slide-content-items';

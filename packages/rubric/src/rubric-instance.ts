@@ -115,14 +115,3 @@ export async function loadRubricInstance(file: string): Promise<RubricInstance> 
     origin: resolve(file),
   };
 }
-
-/** Item counts per dimension, fidelity as the number of per-slide items before truncation. */
-export function countInstanceItems(instance: RubricInstance): Record<RubricDimension, number> {
-  return {
-    fundamentals: instance.checklists.fundamentals.length,
-    design: instance.checklists.design.length,
-    completeness: instance.checklists.completeness.length,
-    correctness: instance.checklists.correctness.length,
-    fidelity: instance.checklists.fidelity.length,
-  };
-}
