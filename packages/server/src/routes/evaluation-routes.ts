@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { z } from '@hono/zod-openapi';
 import { type SubmitJobRequest, submitJob } from '@xsb/jobs';
 import type { Context } from 'hono';
-import { ApiHttpError, errorResponse, invalidField } from '../api-error';
+import { ApiHttpError, invalidField } from '../api-error';
 import {
   errorResponses,
   JobAcceptedSchema,
@@ -165,13 +165,10 @@ export function registerEvaluationRoutes(
         );
         const job = withLinks(outcome.job);
         if (outcome.outcome !== 'created' && !ownsJob(c.get('principal'), outcome.job))
-          return errorResponse(
-            c,
-            new ApiHttpError(
-              409,
-              'deck_location_busy',
-              "another token's job is evaluating another deck at the same place; use another system or run, or retry later",
-            ),
+          throw new ApiHttpError(
+            409,
+            'deck_location_busy',
+            "another token's job is evaluating another deck at the same place; use another system or run, or retry later",
           );
         if (outcome.outcome === 'created') {
           c.header('Location', job.links.self);
