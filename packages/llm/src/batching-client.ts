@@ -53,17 +53,6 @@ export type BatchEvent =
   | { type: 'canceled'; localId: string; batchId: string; reason: string }
   | { type: 'online'; customId: string; reason: string };
 
-const DEFAULTS = {
-  fallback: 'resubmit',
-  maxRounds: 3,
-  idleMs: 2_000,
-  maxCollectMs: 60_000,
-  pollIntervalMs: 2_000,
-  maxPollIntervalMs: 60_000,
-  deadlineMs: 25 * 3_600_000,
-  cancelGraceMs: 10 * 60_000,
-} as const;
-
 /** Far below the providers' limits: a batch's body is in memory while it is sent, and a failed upload is cheap to redo. */
 export const DEFAULT_MAX_BATCH_BYTES = 16_000_000;
 
@@ -345,18 +334,18 @@ export class BatchingClient implements LlmClient {
 
 function settingsOf(options: BatchOptions, backend: BatchBackend): MachineSettings {
   return {
-    fallback: options.fallback ?? DEFAULTS.fallback,
-    maxRounds: options.maxRounds ?? DEFAULTS.maxRounds,
+    fallback: options.fallback ?? 'resubmit',
+    maxRounds: options.maxRounds ?? 3,
     maxRequestsPerBatch: Math.min(options.maxRequestsPerBatch ?? backend.maxRequests, backend.maxRequests),
     maxBytesPerBatch: Math.min(options.maxBytesPerBatch ?? DEFAULT_MAX_BATCH_BYTES, backend.maxBytes),
     // The largest request a batch may take: the explicit `maxBytesPerBatch`, else the provider's limit.
     maxRequestBytes: Math.min(options.maxBytesPerBatch ?? backend.maxBytes, backend.maxBytes),
-    idleMs: options.idleMs ?? DEFAULTS.idleMs,
-    maxCollectMs: options.maxCollectMs ?? DEFAULTS.maxCollectMs,
-    pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
-    maxPollIntervalMs: options.maxPollIntervalMs ?? DEFAULTS.maxPollIntervalMs,
-    deadlineMs: options.deadlineMs ?? DEFAULTS.deadlineMs,
-    cancelGraceMs: options.cancelGraceMs ?? DEFAULTS.cancelGraceMs,
+    idleMs: options.idleMs ?? 2_000,
+    maxCollectMs: options.maxCollectMs ?? 60_000,
+    pollIntervalMs: options.pollIntervalMs ?? 2_000,
+    maxPollIntervalMs: options.maxPollIntervalMs ?? 60_000,
+    deadlineMs: options.deadlineMs ?? 25 * 3_600_000,
+    cancelGraceMs: options.cancelGraceMs ?? 10 * 60_000,
   };
 }
 
