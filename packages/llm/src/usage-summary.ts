@@ -38,19 +38,20 @@ export interface UsageSummary {
   unpricedModels: string[];
 }
 
+const COUNTS = [
+  'calls',
+  'cacheHits',
+  'batchCalls',
+  'failures',
+  'retries',
+  'inputTokens',
+  'outputTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+] as const;
+
 function emptyTotals(): UsageTotals {
-  return {
-    calls: 0,
-    cacheHits: 0,
-    batchCalls: 0,
-    failures: 0,
-    retries: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    costUsd: 0,
-  };
+  return { ...Object.fromEntries(COUNTS.map((key) => [key, 0])), costUsd: 0 } as UsageTotals;
 }
 
 /** Sums ledger lines per (stage, judge, model) at today's prices, so a corrected price table reprices old ledgers. */
@@ -95,18 +96,7 @@ export function summarizeUsage(
   );
   const totals = emptyTotals();
   for (const row of sorted) {
-    for (const key of [
-      'calls',
-      'cacheHits',
-      'batchCalls',
-      'failures',
-      'retries',
-      'inputTokens',
-      'outputTokens',
-      'cacheReadTokens',
-      'cacheWriteTokens',
-    ] as const)
-      totals[key] += row[key];
+    for (const key of COUNTS) totals[key] += row[key];
     totals.costUsd = (totals.costUsd ?? 0) + (row.costUsd ?? 0);
   }
   return { rows: sorted, totals, unpricedModels: [...unpriced].sort() };
