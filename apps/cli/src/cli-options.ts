@@ -282,6 +282,11 @@ export function mineruCacheDirFor(config: XsbConfig, env: Record<string, string>
 
 export { discoverSelectedCases } from '@xsb/sources';
 
+/** How stages 1 and 2 read a source: the configured PDF parser, the MinerU cache, `--pages`. */
+export function sourceOptionsFor(config: XsbConfig, env: Record<string, string>, pages: string | undefined) {
+  return { pdfParser: config.pdfParser, env, mineruCacheDir: mineruCacheDirFor(config, env), pages };
+}
+
 /** An input named on the command line must exist before any work starts: a usage error, not a failed row. */
 export function requireExistingPath(what: string, path: string, hint = ''): string {
   if (!existsSync(path)) throw new UsageError(`${what} ${path} does not exist${hint ? `; ${hint}` : ''}`);

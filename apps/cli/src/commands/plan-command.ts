@@ -13,13 +13,14 @@ import {
   requireDeckFolder,
   requireExistingPath,
   rowFilters,
+  sourceOptionsFor,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { demoCommand } from './demo-command';
 import { evalCommand } from './eval-command';
 import { llmCommand } from './llm-command';
 import { registerPlan, shardFilter } from './plan-command-shared';
-import { probeSettings, probesCommand, sourceOptionsFor } from './probes-command';
+import { probeSettings, probesCommand } from './probes-command';
 import { judgingOptions } from './rubric/rubric-flags';
 import { rubricCommand } from './rubric-command';
 import { audienceProfiles, weightSettings, weightsCommand } from './weights-command';

@@ -1,4 +1,4 @@
-import { emptyProbeBankWarnings, plural, progressListener, type XsbConfig } from '@xsb/core';
+import { emptyProbeBankWarnings, plural, progressListener } from '@xsb/core';
 import { createJudge } from '@xsb/llm';
 import {
   type CaseProbesResult,
@@ -15,12 +15,12 @@ import {
   discoverSelectedCases,
   integerFlag,
   judgedStage,
-  mineruCacheDirFor,
   optionalIntegerFlag,
   PAGES_OPTION_HELP,
   pagesFlag,
   SHARD_OPTION,
   shardFlag,
+  sourceOptionsFor,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
@@ -90,10 +90,6 @@ export function probeSettings(flags: Omit<ProbesFlags, 'case'>) {
     pages: pagesFlag(flags.pages),
     force: Boolean(flags.force),
   };
-}
-
-export function sourceOptionsFor(config: XsbConfig, env: Record<string, string>, pages: string | undefined) {
-  return { pdfParser: config.pdfParser, env, mineruCacheDir: mineruCacheDirFor(config, env), pages };
 }
 
 async function runProbes(context: CliContext, flags: ProbesFlags): Promise<void> {

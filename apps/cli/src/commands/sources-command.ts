@@ -6,14 +6,13 @@ import {
   configFlags,
   discoverSelectedCases,
   integerFlag,
-  mineruCacheDirFor,
   pagesFlag,
   SHARD_OPTION,
   shardFlag,
+  sourceOptionsFor,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
-import { forEachCaseWithProgress } from '../for-each-case-with-progress';
 import { printTable } from '../print-table';
 
 interface SourcesFlags {
@@ -73,19 +72,15 @@ export const sourcesCommand: CommandModule = {
         const layout = new RunLayout(dataDir);
         const { cases, failures } = await discoverSelectedCases(dataDir, flags.case, shard);
         const rows = failures.map((failure) => failedRow(failure.caseId, null, failure.error));
-        const mineruCacheDir = mineruCacheDirFor(config, env);
-        await forEachCaseWithProgress(context.progress(), 'sources', cases, async (sourceCase) => {
-          rows.push(
-            await prepareRow(layout, sourceCase, {
-              maxChars,
-              pages,
-              pdfParser: config.pdfParser,
-              env,
-              mineruCacheDir,
-              force: Boolean(flags.force),
-            }),
-          );
-        });
+        const options = { maxChars, ...sourceOptionsFor(config, env, pages), force: Boolean(flags.force) };
+        // A case is the finest unit that takes time: stage 1 judges nothing.
+        const progress = context.progress();
+        progress.start('sources', cases.length, { unit: 'cases' });
+        for (const sourceCase of cases) {
+          rows.push(await prepareRow(layout, sourceCase, options));
+          progress.tick(1, sourceCase.caseId);
+        }
+        progress.finish();
         rows.sort((a, b) => compareCodePoints(a.case_id, b.case_id));
         if (flags.json) context.printJson(rows);
         else printSourcesTable(context.print, rows);
