@@ -1,18 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import { isXsbError } from '@xsb/core';
-import { readDeck } from '@xsb/decks';
 import { describeJudge, type JudgeDescription } from '@xsb/llm';
 import {
+  deckItemWorkList,
   type EvaluateDeckOptions,
-  evaluationFilesFor,
   findInstances,
   findPresentBenchDeck,
-  matchingStoredEvaluation,
   RUBRIC_ITEM_STAGE,
   type RubricInstance,
-  type RubricItemListOptions,
-  readMaterials,
-  rubricItemWorkList,
 } from '@xsb/rubric';
 import type { CostPlanBuilder } from './cost-plan-builder';
 import { priceUnit } from './plan-weights';
@@ -75,39 +69,6 @@ export async function planRubric(
   return { instances: entries.length, failures };
 }
 
-/** The work list of one deck as `evaluateOrReuse` would run it (resumed from a current stored evaluation). */
-export async function rubricDeckWorkList(
-  options: Omit<PlanRubricOptions, 'instancesDir' | 'resultsDir' | 'include' | 'judge'> & {
-    instance: RubricInstance;
-    deckPath: string;
-    judge: JudgeDescription;
-  },
-): Promise<ReturnType<typeof rubricItemWorkList>> {
-  const { instance, deckPath, judge } = options;
-  const deck = await readDeck(deckPath);
-  const listOptions: RubricItemListOptions = {
-    instance,
-    deck,
-    materials: await readMaterials(instance.materials),
-    ...(options.attachPdf && deck.format === 'pdf'
-      ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
-      : {}),
-    judge,
-    ...(options.parser ? { parser: options.parser } : {}),
-    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-    ...(options.standIn ? { standIn: options.standIn } : {}),
-    ...(options.slideCountOn ? { slideCountOn: options.slideCountOn } : {}),
-    ...(options.layoutOptions ? { layoutOptions: options.layoutOptions } : {}),
-    ...(options.warmPrefixCache === false ? { warmPrefixCache: false } : {}),
-  };
-  const previous = await matchingStoredEvaluation(
-    listOptions,
-    evaluationFilesFor(deckPath, judge.id),
-    options.force,
-  );
-  return rubricItemWorkList(previous ? { ...listOptions, resumeFrom: previous } : listOptions);
-}
-
 /**
  * One deck against one instance (`xsb rubric eval`, and each deck of `planRubric`): its work list
  * priced — a kept item a judge answered counts as a reused call, a call item as its request.
@@ -121,7 +82,7 @@ export async function planRubricDeck(
 ): Promise<void> {
   const judge = options.judge ?? describeJudge(builder.context.judge);
   builder.stage(RUBRIC_ITEM_STAGE);
-  for (const unit of await rubricDeckWorkList({ ...options, judge })) {
+  for (const unit of await deckItemWorkList(options.instance, options.deckPath, { ...options, judge })) {
     const { item } = unit.input;
     await priceUnit(builder, unit, item.kind === 'kept' && item.result.attempts > 0 ? 1 : 0);
   }

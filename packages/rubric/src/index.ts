@@ -37,16 +37,15 @@ export {
   evaluationInputHash,
   RUBRIC_ITEM_OUTPUT_TOKENS,
   RUBRIC_ITEM_STAGE,
-  type RubricItemListOptions,
   rubricItemWorkList,
 } from './rubric-item-work-list';
 export {
   BATCH_INSTANCE_CONCURRENCY,
+  deckItemWorkList,
   evaluateOrReuse,
   evaluationFilesFor,
   findInstances,
   type InstanceEntry,
-  matchingStoredEvaluation,
   runRubric,
 } from './run-rubric';
 export {

@@ -21,7 +21,7 @@ import {
   writeJson,
 } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import type { Judge } from '@xsb/llm';
+import type { Judge, JudgeDescription } from '@xsb/llm';
 import { DEFAULT_PARSER } from './boxed-verdict';
 import { countPlannedItems, type EvaluateDeckOptions, evaluateDeck } from './evaluate-deck';
 import { findPresentBenchCases, findPresentBenchDeck, loadPresentBenchCase } from './load-presentbench-case';
@@ -34,7 +34,12 @@ import {
 } from './presentbench-files';
 import { readMaterials } from './read-materials';
 import { loadRubricInstance, type RubricInstance } from './rubric-instance';
-import { evaluationInputHash, type RubricItemListOptions } from './rubric-item-work-list';
+import {
+  evaluationInputHash,
+  type RubricItemListOptions,
+  type RubricItemUnit,
+  rubricItemWorkList,
+} from './rubric-item-work-list';
 import { type ErrorPolicy, meansByCategory } from './score-evaluation';
 import { scoreEvaluation } from './score-report';
 
@@ -351,13 +356,18 @@ async function loadEntry(entry: InstanceEntry): Promise<RubricInstance | RubricR
   }
 }
 
-/** What `evaluateDeck` gets for one deck of the run. */
-async function deckOptions(
+/** The settings of a run that decide one deck's items (what `xsb plan rubric` is given as well). */
+type DeckSettings = Pick<
+  RunRubricOptions,
+  'attachPdf' | 'parser' | 'maxAttempts' | 'warmPrefixCache' | 'standIn' | 'slideCountOn' | 'layoutOptions'
+>;
+
+/** What decides one deck's items: the deck, the instance's materials and the run's settings. */
+async function deckItemOptions(
   instance: RubricInstance,
   deckPath: string,
-  options: RunRubricOptions,
-  onItemDone: () => void,
-): Promise<EvaluateDeckOptions> {
+  options: DeckSettings,
+): Promise<Omit<RubricItemListOptions, 'judge'>> {
   const deck = await readDeck(deckPath);
   return {
     instance,
@@ -366,16 +376,28 @@ async function deckOptions(
     ...(options.attachPdf && deck.format === 'pdf'
       ? { deckPdf: new Uint8Array(await readFile(deckPath)) }
       : {}),
-    judge: options.judge,
     ...(options.parser ? { parser: options.parser } : {}),
-    maxAttempts: options.maxAttempts,
-    concurrency: options.concurrency,
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
     ...(options.warmPrefixCache === false ? { warmPrefixCache: false } : {}),
-    standIn: options.standIn,
-    slideCountOn: options.slideCountOn,
-    layoutOptions: options.layoutOptions,
-    onItemDone,
+    ...(options.standIn ? { standIn: options.standIn } : {}),
+    ...(options.slideCountOn ? { slideCountOn: options.slideCountOn } : {}),
+    ...(options.layoutOptions ? { layoutOptions: options.layoutOptions } : {}),
   };
+}
+
+/**
+ * The work list `evaluateOrReuse` runs for one deck (resumed from a current stored evaluation), for
+ * `xsb plan rubric` to price: the run and the plan read the deck the same way.
+ */
+export async function deckItemWorkList(
+  instance: RubricInstance,
+  deckPath: string,
+  options: DeckSettings & { judge: JudgeDescription; force?: boolean },
+): Promise<RubricItemUnit[]> {
+  const listOptions = { ...(await deckItemOptions(instance, deckPath, options)), judge: options.judge };
+  const files = evaluationFilesFor(deckPath, options.judge.id);
+  const previous = await matchingStoredEvaluation(listOptions, files, options.force);
+  return rubricItemWorkList(previous ? { ...listOptions, resumeFrom: previous } : listOptions);
 }
 
 /** The row of an evaluated (or reused) deck: both totals under the run's error policy. */
@@ -417,8 +439,12 @@ async function runOne(
   }
   const files = evaluationFilesFor(deckPath, options.judge.id);
   try {
-    const evaluateOptions = await deckOptions(instance, deckPath, options, onItemDone);
-    const result = await evaluateOrReuse(evaluateOptions, files, options.force);
+    const evaluateOptions = await deckItemOptions(instance, deckPath, options);
+    const result = await evaluateOrReuse(
+      { ...evaluateOptions, judge: options.judge, concurrency: options.concurrency, onItemDone },
+      files,
+      options.force,
+    );
     return evaluatedRow(instance, deckPath, result, options.errorPolicy);
   } catch (error) {
     if (!isXsbError(error) || error.kind !== 'input') throw error;
