@@ -166,8 +166,6 @@ function systemTables(summary: BenchSummary): string {
 }
 
 function rowsTable(rows: readonly BenchRow[]): string {
-  const value = (row: BenchRow, metric: 'coverage' | 'correctness' | 'efficiency_time') =>
-    row.metrics?.[metric] ?? null;
   return renderTable({
     id: 'rows-table',
     rows,
@@ -193,22 +191,10 @@ function rowsTable(rows: readonly BenchRow[]): string {
             row.metrics?.included_probe_count ?? null,
           ),
       },
-      {
-        label: 'coverage',
-        cell: (row) => valueCell(value(row, 'coverage')),
-      },
-      {
-        label: 'efficiency_time',
-        cell: (row) => valueCell(value(row, 'efficiency_time')),
-      },
-      {
-        label: 'correctness',
-        cell: (row) => valueCell(value(row, 'correctness')),
-      },
-      {
-        label: 'rubric total',
-        cell: (row) => valueCell(row.rubric?.total ?? null, 1),
-      },
+      { label: 'coverage', cell: (row) => valueCell(row.metrics?.coverage) },
+      { label: 'efficiency_time', cell: (row) => valueCell(row.metrics?.efficiency_time) },
+      { label: 'correctness', cell: (row) => valueCell(row.metrics?.correctness) },
+      { label: 'rubric total', cell: (row) => valueCell(row.rubric?.total, 1) },
       { label: 'deck', cell: (row) => text(row.deck ?? '–') },
       { label: 'error', cell: (row) => text(row.error ?? '') },
     ],

@@ -337,15 +337,9 @@ function instancesSection(
           cell: (i) =>
             i.row.not_judged_count > 0 ? numeric('n/a', null) : valueCell(i.row.paper_total_percent, 1),
         },
-        {
-          label: 'PresentBench total',
-          cell: (i) => valueCell(i.row.presentbench_total_percent, 1),
-        },
+        { label: 'PresentBench total', cell: (i) => valueCell(i.row.presentbench_total_percent, 1) },
         { label: 'errors', cell: (i) => countCell(i.row.error_count) },
-        {
-          label: 'not judged',
-          cell: (i) => countCell(i.row.not_judged_count),
-        },
+        { label: 'not judged', cell: (i) => countCell(i.row.not_judged_count) },
         {
           label: 'deck',
           cell: (i) => ({
