@@ -18,7 +18,6 @@ import {
   importExternalDecks,
   parseShard,
   prepareSlideTailor,
-  type RunSheet,
   readDeck,
   readRunSheet,
   removeSystemFromRun,
@@ -127,11 +126,6 @@ function singleDeckFlags(context: CliContext, flags: GenerateFlags) {
   };
 }
 
-/** A one-row run sheet from flags, for `xsb decks generate --source … --case …` into the deck tree. */
-function sheetFromFlags(context: CliContext, flags: GenerateFlags): RunSheet {
-  return singleRowRunSheet({ system: BASELINE_SYSTEM, ...singleDeckFlags(context, flags) });
-}
-
 interface GenerateFlags extends RunFlags {
   runSheet?: string;
   source?: string;
@@ -196,7 +190,7 @@ async function runGenerate(context: CliContext, flags: GenerateFlags): Promise<v
   }
   const sheet = flags.runSheet
     ? await readRunSheet(requireExistingPath('run sheet', resolve(context.io.cwd, flags.runSheet)))
-    : sheetFromFlags(context, flags);
+    : singleRowRunSheet({ system: BASELINE_SYSTEM, ...singleDeckFlags(context, flags) });
   const summary = await generateDecksFromRunSheet({
     sheet,
     layout,
