@@ -20,13 +20,6 @@ import {
 /** A PresentBench result: `{material_independent: {"1": {"1.1": {answer, explanation}}}, ...}`. */
 export type PresentBenchResult = PyValue;
 
-/** `judge_weights.yaml`: class weights per tier (a section map may itself hold a `total`), optional `total`. */
-export interface PresentBenchWeights {
-  material_independent?: Record<string, number>;
-  material_dependent?: Record<string, number>;
-  total?: number;
-}
-
 /**
  * Which item answers count in a class's denominator. `all-items` is scoring.py at main: every item
  * entry counts, so any answer but "yes" scores as not-yes. `yes-no-only` is the rule of PresentBench
