@@ -7,7 +7,7 @@ import type { ProviderAdapter, ProviderAnswer } from './provider-adapter';
 import { type AttemptOutcome, type RateLimiter, sharedRateLimiter, sleep } from './rate-limiter';
 import { CACHE_FORMAT_VERSION, cacheKeyFor } from './request-key';
 import { backoffDelayMs, type ResolvedLimits } from './retry-policy';
-import type { UsageLedger } from './usage-ledger';
+import type { LedgerCall, UsageLedger } from './usage-ledger';
 
 export interface ProviderClientOptions {
   judgeId: string;
@@ -86,7 +86,7 @@ export class ProviderClient implements LlmClient {
       judgeId: this.judgeId,
       ...(hit.stopReason ? { stopReason: hit.stopReason } : {}),
     };
-    await this.record({ stage: this.stageFor(request), result, cacheHit: true });
+    await this.answered(this.stageFor(request), result, { cacheHit: true });
     return result;
   }
 
@@ -198,14 +198,10 @@ export class ProviderClient implements LlmClient {
         latencyMs: result.latencyMs,
         stopReason: answer.stopReason,
       });
-    await this.record({
-      stage: context.stage,
-      result,
+    await this.answered(context.stage, result, {
       cacheHit: context.billed === false,
-      ...(context.batchId !== undefined ? { batchId: context.batchId } : {}),
-      ...(context.estimatedInputTokens !== undefined
-        ? { estimatedInputTokens: context.estimatedInputTokens }
-        : {}),
+      batchId: context.batchId,
+      estimatedInputTokens: context.estimatedInputTokens,
     });
     return result;
   }
@@ -243,25 +239,22 @@ export class ProviderClient implements LlmClient {
     return out;
   }
 
-  private async record(line: {
-    stage: string;
-    result: CompletionResult;
-    cacheHit: boolean;
-    batchId?: string;
-    estimatedInputTokens?: number;
-  }): Promise<void> {
+  /** Appends a call's ledger line (judge and provider are this client's). */
+  private async record(call: Omit<LedgerCall, 'judge' | 'provider'>): Promise<void> {
     await this.options.ledger?.appendCall({
-      stage: line.stage,
+      ...call,
       judge: this.judgeId,
       provider: this.options.adapter.provider,
-      model: line.result.model,
-      usage: line.result.usage,
-      latencyMs: line.result.latencyMs,
-      retries: line.result.retries,
-      cacheHit: line.cacheHit,
-      ...(line.batchId !== undefined ? { batchId: line.batchId } : {}),
-      ...(line.estimatedInputTokens !== undefined ? { estimatedInputTokens: line.estimatedInputTokens } : {}),
     });
+  }
+
+  private answered(
+    stage: string,
+    result: CompletionResult,
+    extra: Pick<LedgerCall, 'cacheHit' | 'batchId' | 'estimatedInputTokens'>,
+  ) {
+    const { model, usage, latencyMs, retries } = result;
+    return this.record({ stage, model, usage, latencyMs, retries, ...extra });
   }
 
   /** The ledger line of a call that got no answer; a failing ledger never hides the call's error. */
@@ -274,17 +267,9 @@ export class ProviderClient implements LlmClient {
     batchId?: string;
   }): Promise<void> {
     try {
-      await this.options.ledger?.appendCall({
-        stage: line.stage,
-        judge: this.judgeId,
-        provider: this.options.adapter.provider,
-        model: line.model,
-        latencyMs: performance.now() - line.started,
-        retries: line.retries,
-        cacheHit: false,
-        error: line.code,
-        ...(line.batchId !== undefined ? { batchId: line.batchId } : {}),
-      });
+      const { stage, model, retries, code, batchId } = line;
+      const latencyMs = performance.now() - line.started;
+      await this.record({ stage, model, latencyMs, retries, cacheHit: false, error: code, batchId });
     } catch {
       // The call's own error is what the caller needs; a ledger write failure must not replace it.
     }
