@@ -97,12 +97,8 @@ export interface EvaluationFiles {
 }
 
 /**
- * Outputs of one deck's evaluation. The xsb evaluation sits beside the deck, named after it (two decks
- * in one folder never share files) and after the judge (verdicts of different judges never mix):
- * `<deck file>.xsb_rubric_<judge>.json`. The PresentBench result goes where PresentBench's own tools
- * look for it when the deck is `slides.pdf|pptx` in a case's `generation_task/results/`
- * (`<model>_<YYYY-MM-DD_HH-MM-SS>.yaml` + `…_score.yaml`, see `writePresentBenchFiles`), else beside
- * the deck as `<deck file>.xsb_rubric_<judge>_presentbench.yaml`.
+ * Outputs of one deck's evaluation (README "Files written"): named after the deck and the judge, so two
+ * decks in one folder never share files and verdicts of different judges never mix.
  */
 export function evaluationFilesFor(deckPath: string, judgeId: string): EvaluationFiles {
   const stem = join(dirname(deckPath), `${basename(deckPath)}.xsb_rubric_${judgeSlug(judgeId)}`);
@@ -132,10 +128,7 @@ export interface EvaluateOrReuseResult {
   presentbench: PresentBenchFiles;
 }
 
-/**
- * The stored evaluation of `files` whose input hash matches these options (same instance, deck,
- * materials, judge and options), or undefined: none, unreadable, other inputs, or `force`.
- */
+/** The stored evaluation whose input hash matches these options, or undefined (none, unreadable, other inputs, `force`). */
 export async function matchingStoredEvaluation(
   options: RubricItemListOptions,
   files: EvaluationFiles,
@@ -147,10 +140,8 @@ export async function matchingStoredEvaluation(
 }
 
 /**
- * The evaluation `files` already hold when its input hash matches (same instance, deck, materials,
- * judge and options), unless `force`. Like PresentBench's resume, a matching evaluation with
- * unanswered (`error`) items keeps its answered items and judges only those again. Otherwise a fresh
- * evaluation. An unreadable previous file is simply evaluated again.
+ * The matching stored evaluation, else a fresh one. Like PresentBench's resume, a matching evaluation
+ * with unanswered (`error`) items keeps its answered items and judges only those again.
  */
 export async function evaluateOrReuse(
   options: EvaluateDeckOptions,
@@ -264,11 +255,7 @@ async function instanceIdOf(entry: InstanceEntry): Promise<string> {
   }
 }
 
-/**
- * Evaluates every instance's deck found at `<results>/<case>/generation_task/results/slides.pdf|pptx`.
- * A finished evaluation with the same input hash is reused unless `force`; a failing case becomes a
- * `failed` row and the run goes on. Writes `xsb_rubric_summary_<judge>.json` into the results folder.
- */
+/** Every instance's deck of a results tree through evaluateOrReuse; a failing case is a `failed` row, the run goes on. */
 export async function runRubric(
   options: RunRubricOptions,
 ): Promise<{ summary: RubricRunSummary; summaryFile: string }> {
