@@ -15,6 +15,7 @@ import {
   readJsonlAll,
   type StageEventListener,
   stopsTheRun,
+  type UnitContext,
   type UnitOutcome,
   type WeightFailure,
   weightFailureSchema,
@@ -98,7 +99,7 @@ export function runWeightsUnits(
   pairConcurrency: number,
 ): Promise<Array<UnitOutcome<WeightsUnit, AudienceWeightsResult>>> {
   return executeWorkList(units, {
-    run: (unit) => runWeightsUnit(unit, options.judge, options.concurrency ?? 4),
+    run: (unit, context) => runWeightsUnit(unit, options.judge, options.concurrency ?? 4, context),
     concurrency: pairConcurrency,
     unitName: 'case-audience pairs',
     stopsStage: stopsTheRun,
@@ -119,6 +120,7 @@ async function runWeightsUnit(
   unit: WeightsUnit,
   judge: UtilityJudge,
   concurrency: number,
+  context: UnitContext,
 ): Promise<AudienceWeightsResult> {
   const input = unit.input;
   const { caseLabel, audience, weightsFile, failuresFile, bank } = input;
@@ -129,7 +131,7 @@ async function runWeightsUnit(
     const highVariance = rows.filter((row) => row.metadata.high_variance === true).length;
     return { ...base, status: 'skipped', rows: rows.length, failures: 0, highVariance };
   }
-  const judged = await judgeBatches(input, judge, concurrency);
+  const judged = await judgeBatches(input, judge, concurrency, context);
   const { rows, failures } = weightRows({ ...input, bank }, judge.id, judged);
   const highVariance = rows.filter((row) => row.metadata.high_variance === true).length;
   if (failures.length > 0) {
@@ -166,6 +168,7 @@ async function judgeBatches(
   input: PairWeightsInput,
   judge: UtilityJudge,
   concurrency: number,
+  context: UnitContext,
 ): Promise<JudgedSamples> {
   const samples: JudgedSamples['samples'] = new Map();
   const reasons: JudgedSamples['reasons'] = new Map();
@@ -173,7 +176,8 @@ async function judgeBatches(
     reasons.set(probeId, [...(reasons.get(probeId) ?? []), reason]);
   await mapWithConcurrency(input.batches, concurrency, async ({ probes, sampleIndex }) => {
     try {
-      const output = await judge.judgeBatch({ audience: input.profile, probes, sampleIndex, k: input.k });
+      const batch = { audience: input.profile, probes, sampleIndex, k: input.k };
+      const output = await judge.judgeBatch(batch, context.callMade);
       for (const probe of probes) {
         const judgment = output.judgments.get(probe.probe_id);
         if (!samples.has(probe.probe_id)) samples.set(probe.probe_id, []);

@@ -19,7 +19,7 @@ export class LexicalUtilityJudge implements UtilityJudge {
   async judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput> {
     const judgments: JudgeBatchOutput['judgments'] = new Map();
     for (const probe of input.probes) judgments.set(probe.probe_id, lexicalUtility(probe, input.audience));
-    return { judgments, failures: new Map(), exchanges: [] };
+    return { judgments, failures: new Map() };
   }
 }
 

@@ -1,5 +1,5 @@
-import { hashCanonicalJson } from '@xsb/core';
-import type { CompletionRequest, CompletionResult, LlmClient } from '@xsb/llm';
+import { type CallUsage, hashCanonicalJson } from '@xsb/core';
+import type { CompletionRequest, LlmClient } from '@xsb/llm';
 import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-judge';
 import {
   buildUtilityCorrection,
@@ -29,12 +29,11 @@ export class LlmUtilityJudge implements UtilityJudge {
     return buildUtilityJudgmentRequest(input.audience, input.probes, input.sampleIndex);
   }
 
-  async judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput> {
+  async judgeBatch(input: JudgeBatchInput, callMade?: (usage: CallUsage) => void): Promise<JudgeBatchOutput> {
     const ids = new Set(input.probes.map((probe) => probe.probe_id));
     const request = this.requestFor(input);
-    const exchanges: JudgeBatchOutput['exchanges'] = [];
     const first = await this.client.complete(request);
-    exchanges.push({ request, response: rawResponse(first) });
+    callMade?.(first.usage);
     const parsed = parseUtilityAnswer(first.text, ids);
     const judgments = parsed.judgments;
     let missing = [...ids].filter((id) => !judgments.has(id));
@@ -48,7 +47,7 @@ export class LlmUtilityJudge implements UtilityJudge {
         ],
       };
       const second = await this.client.complete(retry);
-      exchanges.push({ request: retry, response: rawResponse(second) });
+      callMade?.(second.usage);
       const corrected = parseUtilityAnswer(second.text, new Set(missing));
       for (const [id, judgment] of corrected.judgments) judgments.set(id, judgment);
       missing = missing.filter((id) => !judgments.has(id));
@@ -63,10 +62,6 @@ export class LlmUtilityJudge implements UtilityJudge {
         }`,
       ]),
     );
-    return { judgments, failures, exchanges };
+    return { judgments, failures };
   }
-}
-
-function rawResponse(result: CompletionResult): unknown {
-  return { model: result.model, text: result.text };
 }

@@ -24,7 +24,7 @@ export class ScriptedUtilityJudge implements UtilityJudge {
   async judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput> {
     const probeIds = input.probes.map((probe) => probe.probe_id);
     this.calls.push({ probeIds, sampleIndex: input.sampleIndex, audience: input.audience.id });
-    const output: JudgeBatchOutput = { judgments: new Map(), failures: new Map(), exchanges: [] };
+    const output: JudgeBatchOutput = { judgments: new Map(), failures: new Map() };
     for (const id of probeIds) {
       const value = this.valueFor(id, input.sampleIndex, input.audience.id);
       if (value === undefined) output.failures.set(id, `sample ${input.sampleIndex}: scripted miss`);

@@ -1,4 +1,4 @@
-import type { AudienceProfile, Probe } from '@xsb/core';
+import type { AudienceProfile, CallUsage, Probe } from '@xsb/core';
 import type { CompletionRequest } from '@xsb/llm';
 
 /** One raw judgment of one probe for one audience. */
@@ -21,8 +21,6 @@ export interface JudgeBatchOutput {
   judgments: Map<string, UtilityJudgment>;
   /** Why each missing probe id has no judgment. */
   failures: Map<string, string>;
-  /** Each request and raw answer, for debugging (not written to the weights file). */
-  exchanges: Array<{ request: unknown; response: unknown }>;
 }
 
 export interface UtilityJudge {
@@ -30,7 +28,8 @@ export interface UtilityJudge {
   readonly id: string;
   /** Changes whenever the judge would answer differently (prompt, sampling, algorithm version). */
   readonly fingerprint: string;
-  judgeBatch(input: JudgeBatchInput): Promise<JudgeBatchOutput>;
+  /** `callMade` hears the usage of each model call the batch makes. */
+  judgeBatch(input: JudgeBatchInput, callMade?: (usage: CallUsage) => void): Promise<JudgeBatchOutput>;
   /**
    * The first request a model judge sends for this batch and sample (what a plan prices); absent for
    * a judge that calls no model (its work list units are decided by its rule).
