@@ -3,6 +3,7 @@ import type { BatchProgress, EntryOutcome } from './batch-backend';
 import { type BatchContext, type Entry, memberEntry } from './batch-context';
 import { BatchCallError, retryBatchCall } from './batch-retry';
 import { type NoAnswer, unanswered } from './batch-state-machine';
+import { keepRecent } from './batch-state-store';
 import type { CompletionResult } from './completion-types';
 
 /** Cache writes and ledger lines of one batch's results run this many at a time. */
@@ -150,8 +151,7 @@ export class BatchDeliverer {
   private resultsOf(record: BatchState, batchId: string): Promise<Map<string, EntryOutcome>> {
     const { backend, retry } = this.context;
     let results = this.collectedResults.get(record.id);
-    if (results) this.collectedResults.delete(record.id);
-    else {
+    if (!results) {
       const reading = retryBatchCall(() => backend.results(batchId, record.model), retry);
       // A read that failed is not kept: the next request of this batch tries it again.
       reading.catch(() => {
@@ -159,11 +159,8 @@ export class BatchDeliverer {
       });
       results = reading;
     }
-    // The most recently used last; the oldest goes (a later request of it reads its results again).
-    this.collectedResults.set(record.id, results);
-    if (this.collectedResults.size > COLLECTED_RESULTS_KEPT)
-      this.collectedResults.delete(this.collectedResults.keys().next().value as string);
-    return results;
+    // An evicted batch's later request reads its results again.
+    return keepRecent(this.collectedResults, record.id, results, COLLECTED_RESULTS_KEPT);
   }
 }
 

@@ -13,6 +13,14 @@ import {
 
 let sequence = 0;
 
+/** Puts `key` last (most recently used) and drops the oldest entries past `max`. */
+export function keepRecent<V>(map: Map<string, V>, key: string, value: V, max: number): V {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value as string);
+  return value;
+}
+
 /** Long enough for another process to store a large batch's results while this one waits. */
 const LOCK_TIMEOUT_MS = 30 * 60_000;
 
@@ -215,23 +223,13 @@ export class BatchStateStore {
 
   /** A settled record's custom_ids and missing ones, read from its file (the last few are kept). */
   private async settled(id: string): Promise<Settled | undefined> {
-    let hit = this.settledCache.get(id);
-    if (hit) {
-      this.settledCache.delete(id);
-      this.settledCache.set(id, hit);
-      return hit;
-    }
+    const hit = this.settledCache.get(id);
+    if (hit) return keepRecent(this.settledCache, id, hit, SETTLED_CACHE_SIZE);
     const record = await this.readFile(this.fileOf(id));
     if (!record) return undefined;
-    hit = {
-      record,
-      customIds: new Set(record.requests.map((request) => request.customId)),
-      missing: new Set(record.missing ?? []),
-    };
-    this.settledCache.set(id, hit);
-    if (this.settledCache.size > SETTLED_CACHE_SIZE)
-      this.settledCache.delete(this.settledCache.keys().next().value as string);
-    return hit;
+    const customIds = new Set(record.requests.map((request) => request.customId));
+    const settled = { record, customIds, missing: new Set(record.missing ?? []) };
+    return keepRecent(this.settledCache, id, settled, SETTLED_CACHE_SIZE);
   }
 
   private remember(record: BatchState): void {
