@@ -10,13 +10,7 @@ import {
   shownPaperTotal,
 } from '@xsb/rubric';
 import type { CliContext } from '../../cli-context';
-import {
-  type BatchFlags,
-  configFlags,
-  judgedStage,
-  llmClientOptions,
-  optionalIntegerFlag,
-} from '../../cli-options';
+import { type BatchFlags, judgedStage, optionalIntegerFlag } from '../../cli-options';
 
 export function choice<T extends string>(
   value: string | undefined,
@@ -50,12 +44,9 @@ export function languageFlag(value: string | undefined): string | undefined {
   return value;
 }
 
-/** The judge from config + `--judge` (the offline `lexical` judge has no client). */
-export function judgeFrom(context: CliContext, judgeFlag: string | undefined): Judge {
-  const { config, env } = context.loadConfig(configFlags({ judge: judgeFlag }));
-  // Calls go to the config run's usage ledger, as every judged command's do (`xsb usage`, `xsb llm usage`).
-  return createJudge(config.judge, llmClientOptions(context, config, env));
-}
+/** The judge from config + `--judge`; its calls go to the config run's usage ledger, as every judged command's do. */
+export const judgeFrom = (context: CliContext, judge: string | undefined): Judge =>
+  batchedJudgeFrom(context, { judge }, '').judge;
 
 /** {@link judgeFrom} with `--batch` (state in `stateDir`). */
 export function batchedJudgeFrom(

@@ -34,7 +34,7 @@ interface ScoreFlags {
 async function scoreResultFile(
   context: CliContext,
   flags: ScoreFlags,
-  options: { errorPolicy: ErrorPolicy; countingRule: PresentBenchCountingRule },
+  options: ScoreOptions,
 ): Promise<ScoreReport> {
   if (!flags.weights) throw new UsageError('--presentbench-result needs --weights judge_weights.yaml');
   if (flags.instance) throw new UsageError('--instance goes with --evaluation; give --weights here');
