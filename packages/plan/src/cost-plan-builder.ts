@@ -330,12 +330,7 @@ export class CostPlanBuilder {
       ? {
           online: round(
             costOfUsage(
-              {
-                inputTokens: row.inputTokens,
-                outputTokens: row.outputTokens,
-                cacheReadTokens: 0,
-                cacheWriteTokens: 0,
-              },
+              { ...cachedUsage, inputTokens: row.inputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
               price,
               false,
             ),
