@@ -11,6 +11,7 @@ import {
   type RunLayout,
   type StageEventListener,
   stopsTheRun,
+  type UnitContext,
   withDirectoryLock,
   writeFileAtomic,
   writeJson,
@@ -61,7 +62,8 @@ export async function generateRunProbes(
   const units = await probesWorkList(layout, discovered.cases, options.generator, options);
   const failedStatus = new Map<string, ProbeGenerationStatus>();
   const outcomes = await executeWorkList(units, {
-    run: (unit) => runProbesUnit(layout, unit, options, (status) => failedStatus.set(unit.id, status)),
+    run: (unit, context) =>
+      runProbesUnit(layout, unit, options, context, (status) => failedStatus.set(unit.id, status)),
     concurrency: options.concurrency ?? 1,
     unitName: 'cases',
     stopsStage: stopsTheRun,
@@ -98,6 +100,7 @@ function runProbesUnit(
   layout: RunLayout,
   unit: ProbesUnit,
   options: GenerateProbesOptions,
+  context: UnitContext,
   recordFailure: (status: ProbeGenerationStatus) => void,
 ): Promise<CaseProbesResult> {
   const caseId = unit.id;
@@ -118,7 +121,7 @@ function runProbesUnit(
       if (existing) return { caseId, status: 'skipped', generationStatus: existing };
       let outputs: GenerationOutput[];
       try {
-        outputs = await generateAll(layout, input, options.generator, options.concurrency ?? 4);
+        outputs = await generateAll(layout, input, options, context);
       } catch (error) {
         recordFailure(await writeFailedStatus(layout, input, judge, input.chunks.length, error));
         throw error;
@@ -134,8 +137,8 @@ function runProbesUnit(
 async function generateAll(
   layout: RunLayout,
   input: ReadyCaseProbes,
-  generator: ProbeGenerator,
-  concurrency: number,
+  { generator, concurrency = 4 }: GenerateProbesOptions,
+  context: UnitContext,
 ): Promise<GenerationOutput[]> {
   const caseId = input.sourceCase.caseId;
   await rm(join(layout.probesDir(caseId), 'raw'), { recursive: true, force: true });
@@ -154,7 +157,7 @@ async function generateAll(
     };
     const store = (record: object) => writeFileAtomic(rawFile, `${JSON.stringify(record, null, 2)}\n`);
     try {
-      const output = await generator.generate(generation);
+      const output = await generator.generate(generation, context.callMade);
       await store({ ...rawHeader, exchanges: output.exchanges });
       return output;
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { SourcePageFurniture, SourcePageSpan } from '@xsb/core';
+import type { CallUsage, SourcePageFurniture, SourcePageSpan } from '@xsb/core';
 import type { CompletionRequest } from '@xsb/llm';
 
 /** A probe as a generator returns it, before filters, grounding, dedup and ids. */
@@ -60,7 +60,8 @@ export interface ProbeGenerator {
    * algorithm version); part of the settings that decide whether a finished bank is still current.
    */
   readonly fingerprint: string;
-  generate(input: GenerationInput): Promise<GenerationOutput>;
+  /** `callMade` hears the usage of each model call the generation makes. */
+  generate(input: GenerationInput, callMade?: (usage: CallUsage) => void): Promise<GenerationOutput>;
   /**
    * The first request a model generator sends for this generation (what a plan prices); absent for a
    * generator that calls no model (its work list units are decided by its rule).

@@ -1,4 +1,4 @@
-import { hashCanonicalJson, InputError } from '@xsb/core';
+import { type CallUsage, hashCanonicalJson, InputError } from '@xsb/core';
 import type { CompletionRequest, CompletionResult, LlmClient } from '@xsb/llm';
 import type { GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 import {
@@ -40,10 +40,11 @@ export class LlmProbeGenerator implements ProbeGenerator {
     return buildProbeGenerationRequest(input);
   }
 
-  async generate(input: GenerationInput): Promise<GenerationOutput> {
+  async generate(input: GenerationInput, callMade?: (usage: CallUsage) => void): Promise<GenerationOutput> {
     const request = this.requestFor(input);
     const exchanges: GenerationOutput['exchanges'] = [];
     const first = await this.client.complete(request);
+    callMade?.(first.usage);
     exchanges.push({ request: describeRequest(request), response: rawResponse(first) });
     let parsed = parseProbeGenerationAnswer(first.text);
     if (!parsed) {
@@ -56,6 +57,7 @@ export class LlmProbeGenerator implements ProbeGenerator {
         ],
       };
       const second = await this.client.complete(retry);
+      callMade?.(second.usage);
       exchanges.push({ request: describeRequest(retry), response: rawResponse(second) });
       parsed = parseProbeGenerationAnswer(second.text);
     }
