@@ -215,7 +215,7 @@ export async function runEvaluationJob(
     context.reportProgress({ phase: 'evaluating', done: index, total, message: audience });
     evaluations.push(
       await evaluateAudience(
-        { dataDir, request, judgeSpec: judge.runtimeSpec, deckFile, deckDir, settings, limits },
+        { dataDir, request, judgeSpec: judge.runtimeSpec, deckFile, deckDir, settings, limits, context },
         audience,
       ),
     );
@@ -249,6 +249,7 @@ async function evaluateAudience(
     deckDir: string;
     settings: JudgeSettings;
     limits: ReturnType<typeof providerLimitsFor>;
+    context: JobHandlerContext;
   },
   audience: string,
 ): Promise<ApiEvaluationResult['evaluations'][number]> {
@@ -267,6 +268,7 @@ async function evaluateAudience(
     ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
     ...(settings.noCache !== undefined ? { noCache: settings.noCache } : {}),
     ...(limits ? { limits } : {}),
+    onEvent: input.context.onEvent,
   });
   const mine = outcome.results.find((r) => r.job.deckFile === deckFile && r.job.audience === audience);
   const discovery = outcome.discoveryFailures.find((f) => f.where === deckDir || f.where === deckFile);

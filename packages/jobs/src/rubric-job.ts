@@ -155,6 +155,7 @@ export async function runRubricJob(
       materials: await readMaterials(instance.materials),
       judge: rubricJudge,
       progress: progressFor(context),
+      onEvent: context.onEvent,
     },
     files,
   );

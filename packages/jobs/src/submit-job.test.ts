@@ -8,6 +8,7 @@ import {
   buildZip,
   probeScoreSchema,
   readJsonlAll,
+  type StageEvent,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -101,9 +102,15 @@ describe('submitJob and the evaluation handler', () => {
     expect((await submit(evaluation())).outcome).toBe('duplicate');
     expect(await readdir(new ApiDataLayout(dataDir).uploadsDir())).toEqual([`${job.id}.pptx`]);
 
-    worker = startJobWorker({ store, dataDir, env: {} });
+    const events: Array<[string, StageEvent]> = [];
+    worker = startJobWorker({ store, dataDir, env: {}, onEvent: (id, event) => events.push([id, event]) });
     const done = await finished(job.id);
     expect(done.status).toBe('done');
+    // The evaluation's stage events reach the job's event stream (the API's SSE `stage` events).
+    expect(events.every(([id]) => id === job.id)).toBe(true);
+    expect(
+      events.filter(([, e]) => e.type === 'stage-finished' && e.stage.startsWith('eval.')).length,
+    ).toBeGreaterThan(0);
     await expect.poll(() => existsSync(staged)).toBe(false);
     const result = apiEvaluationResultSchema.parse(await store.result(job.id));
     expect(result).toMatchObject({
@@ -251,10 +258,14 @@ describe('the rubric handler', () => {
       kind: 'rubric_evaluation',
       fields: { instance: 'appendix-cs', system: 'gen' },
     });
-    worker = startJobWorker({ store, dataDir, env: {} });
+    const events: StageEvent[] = [];
+    worker = startJobWorker({ store, dataDir, env: {}, onEvent: (_id, event) => events.push(event) });
     const job = await finished(submitted.job.id);
     expect(job.status).toBe('done');
     expect(job.progress).toMatchObject({ phase: 'judging_items' });
+    expect(events.filter((e) => e.stage === 'rubric.item').map((e) => e.type)).toEqual(
+      expect.arrayContaining(['stage-started', 'unit-done', 'stage-finished']),
+    );
     const result = apiRubricResultSchema.parse(await store.result(job.id));
     expect(result).toMatchObject({
       instance: 'appendix-cs',
