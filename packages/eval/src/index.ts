@@ -1,23 +1,7 @@
-export { aggregateCorrectness } from './aggregate-correctness';
 export { aggregateRun } from './aggregate-run';
-export {
-  ANSWERABILITY_SYSTEM,
-  answerabilityAnswerSchema,
-  buildAnswerabilityRequest,
-  reconcileJudgments,
-} from './answerability-prompt';
-export {
-  buildClaimExtractionRequest,
-  CLAIM_EXTRACTION_SYSTEM,
-  claimExtractionAnswerSchema,
-  claimsFromExtraction,
-} from './claim-extraction-prompt';
-export {
-  buildClaimVerificationRequest,
-  CLAIM_VERIFICATION_SYSTEM,
-  claimVerificationAnswerSchema,
-  reconcileVerdicts,
-} from './claim-verification-prompt';
+export { ANSWERABILITY_SYSTEM, buildAnswerabilityRequest } from './answerability-prompt';
+export { CLAIM_EXTRACTION_SYSTEM } from './claim-extraction-prompt';
+export { CLAIM_VERIFICATION_SYSTEM } from './claim-verification-prompt';
 export { countLedgerLines } from './count-ledger-lines';
 export {
   type DiscoveryFailure,
@@ -33,11 +17,8 @@ export {
   type EvalJudge,
   evalJudgeCapabilities,
   evalJudgeFrom,
-  LexicalEvalJudge,
-  LlmEvalJudge,
 } from './eval-judge';
 export {
-  evaluateJob,
   isJobCurrent,
   type JobResult,
   PARTIAL_SCORES_FILE,
@@ -47,20 +28,16 @@ export {
 } from './evaluate-job';
 export { repeatFiles } from './evaluate-job-repeat';
 export {
-  type AnswerabilityUnit,
-  type ClaimExtractionUnit,
   claimExtractionUnit,
   EVAL_OUTPUT_TOKENS,
   imageInputRefusal,
   judgeInputModeFor,
-  type VerificationUnit,
   verificationItems,
   verificationUnits,
 } from './evaluation-work-list';
 export { extractClaimsLexically } from './extract-claims-lexically';
 export { findMissingEvaluationJobs } from './find-missing-evaluation-jobs';
-export { type JudgeInputMode, probeForJudge } from './probe-judgment';
-export { renderSlidesWithDecks } from './render-slides-with-decks';
+export type { JudgeInputMode } from './probe-judgment';
 export {
   DEMO_IMPORTED_SYSTEM,
   DEMO_RUN,
@@ -79,6 +56,5 @@ export {
   runEvaluation,
   selectEvaluationJobs,
 } from './run-evaluation';
-export { correctnessCacheKey, DEFAULT_CLAIM_SETTINGS, scoreDeckCorrectness } from './score-deck-correctness';
-export { readAnswerabilityWork, type ScoreReuseKey, scoreProbesInBatches } from './score-probes-in-batches';
-export { SourceRetriever } from './source-retriever';
+export { correctnessCacheKey, DEFAULT_CLAIM_SETTINGS } from './score-deck-correctness';
+export { readAnswerabilityWork } from './score-probes-in-batches';
