@@ -35,10 +35,7 @@ export interface AudienceWeightsOptions extends Omit<WeightsSettings, 'weightsFi
   judge: UtilityJudge;
   /** Judge calls at once. Default 4. */
   concurrency?: number;
-  /**
-   * Where the weights go instead of `weights/<audience>.jsonl` (e.g. {@link weightsFileForK} for
-   * another k); the failures file sits beside it.
-   */
+  /** Where the weights go instead of `weights/<audience>.jsonl` (e.g. {@link weightsFileForK}). */
   file?: string;
   onEvent?: StageEventListener;
 }
@@ -56,11 +53,7 @@ export interface AudienceWeightsResult {
   error?: string;
 }
 
-/**
- * The weights file of k samples per probe: `weights/<audience>.jsonl` for the default k (3), else
- * `weights@k<k>/<audience>.jsonl`, so weights of another k never replace the default ones and
- * both can be compared (the bench's `weight_k` factor).
- */
+/** `weights/<audience>.jsonl` for the default k, else `weights@k<k>/…`: another k never replaces the default weights. */
 export function weightsFileForK(layout: RunLayout, caseLabel: string, audience: string, k: number): string {
   const file = layout.weightsFile(caseLabel, audience);
   if (k === WEIGHT_DEFAULTS.k) return file;
@@ -68,15 +61,7 @@ export function weightsFileForK(layout: RunLayout, caseLabel: string, audience: 
   return join(`${layout.weightsDir(caseLabel)}@k${k}`, `${audience}.jsonl`);
 }
 
-/**
- * Stage 3 for one case and audience, and what later stages call to get weights they lack: reads the
- * probe bank, judges it in batches (`batchSize`, default 12) k times (default 3), snaps every raw value,
- * and writes `probes/<case>/weights/<audience>.jsonl` with the mean of the snapped values per probe.
- * A probe needs all k samples; one without them is written to `<audience>.failures.jsonl`, and then no
- * weights file is written at all (a stale one is removed), so a weights file always covers the whole
- * bank. A finished file (no failures file, the same probe ids in bank order, every row made by this
- * judge, k, probe content and profile) is left alone unless `force`.
- */
+/** Stage 3 for one case and audience, and what later stages call to get weights they lack (README: Algorithm). */
 export async function ensureAudienceWeights(
   layout: RunLayout,
   caseLabel: string,
@@ -247,12 +232,7 @@ export function weightRows(
   return { rows, failures };
 }
 
-/**
- * Why an existing weights file does not fit the case's current probe bank (other probe ids, another
- * order, or a probe whose content changed since it was weighted), or null when it fits. Judge-neutral:
- * weights made by any judge pass as long as they weight exactly this bank. Later stages call it before
- * trusting a weights file they did not make.
- */
+/** Why a weights file (of any judge) does not weight exactly the case's current bank, or null when it does. */
 export async function findWeightsBankMismatch(
   layout: RunLayout,
   caseLabel: string,

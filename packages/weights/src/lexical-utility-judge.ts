@@ -2,16 +2,7 @@ import { type AudienceProfile, type LexicalPreferences, type Probe, UTILITY_LEVE
 import { NEUTRAL_LEXICAL_PREFERENCES } from './audience-profiles';
 import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-judge';
 
-/**
- * The offline judge `lexical`: a deterministic, profile-based weighting. It starts from the profile's
- * utility for the probe's level (1, 2, 3; levels outside clamp to 1 or 3), moves one step up the ladder
- * {0, 0.3, 0.6, 1.0} when a theme word matches a preferred theme (a theme word equal to, or starting
- * with, the entry: "results" matches "result"), one step down when it matches an avoided theme (both:
- * no move), and one step up when the modality is preferred; the step index is clamped to the ladder.
- * Every value is on the ladder, and the k samples are identical (std 0). Blind spots: it never reads the
- * question or answer, so a trivial probe with a favoured theme scores high, and the theme words the
- * generator chose decide everything beyond the level.
- */
+/** The offline judge `lexical`: profile-based steps on the utility ladder (algorithm and blind spots: README). */
 export class LexicalUtilityJudge implements UtilityJudge {
   readonly id = 'lexical';
   readonly fingerprint = 'lexical-v1';

@@ -7,12 +7,7 @@ import {
   parseUtilityAnswer,
 } from './utility-judgment-prompt';
 
-/**
- * The LLM utility judge: one request per batch and sample. Ids the answer leaves out (or rates
- * outside [0, 1]) get ONE corrective follow-up in the same conversation asking for exactly those ids;
- * ids still missing after it are failures (never weighted 0). A provider error fails the whole batch
- * sample.
- */
+/** One request per batch and sample; ids left out get ONE corrective follow-up, then are failures (never weighted 0). */
 export class LlmUtilityJudge implements UtilityJudge {
   readonly id: string;
   // The request for a fixed placeholder batch: it changes exactly when the prompt template does.

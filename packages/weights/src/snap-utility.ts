@@ -1,11 +1,6 @@
 import { UTILITY_LEVELS } from '@xsb/core';
 
-/**
- * Snaps a raw utility in [0, 1] to the nearest of {0.0, 0.3, 0.6, 1.0}. A value exactly halfway
- * between two levels (0.15, 0.45, 0.8, within 1e-9) goes to the HIGHER level, so rounding never
- * lowers what the judge said. Values outside [0, 1] or not finite are refused (undefined): the caller
- * treats them as missing judgments rather than guessing a scale.
- */
+/** The nearest utility level; a tie goes up (never lower what the judge said); outside [0, 1]: undefined, not a guessed scale. */
 export function snapUtility(value: number): number | undefined {
   if (!Number.isFinite(value) || value < 0 || value > 1) return undefined;
   let best: number = UTILITY_LEVELS[0];

@@ -66,13 +66,7 @@ export interface ParsedUtilityAnswer {
   unknownIds: string[];
 }
 
-/**
- * Reads a judgment answer (a JSON array, or `{"judgments": [...]}`, possibly in prose or a fence).
- * An entry counts only with a batch probe id and a numeric utility in [0, 1] (a numeric string is
- * accepted; `utility`, `utility_weight`, `weight` and `value` are read, in that order); the rationale
- * defaults to "". The first valid entry for an id wins. Entries for ids outside the batch are listed
- * in `unknownIds`.
- */
+/** Reads a judgment answer (accepted shapes: README, LLM judge); the first valid entry of an id wins. */
 export function parseUtilityAnswer(text: string, batchIds: ReadonlySet<string>): ParsedUtilityAnswer {
   const value = extractJson(text);
   const list = Array.isArray(value)

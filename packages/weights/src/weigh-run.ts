@@ -27,12 +27,7 @@ export interface WeighRunOptions extends Omit<AudienceWeightsOptions, 'file'> {
   concurrency?: number;
 }
 
-/**
- * Stage 3 over every case and audience: a case whose source folder could not be read or that has no
- * probe bank fails once (no bank at all is one UsageError: stage 2 has not run); an audience the case
- * does not list is `not_applicable`; one without a profile fails; every other pair is weighted
- * (`weightsWorkList` run through the judge). Rows in case order.
- */
+/** Stage 3 over every case and audience (`xsb weights`), rows in case order. */
 export async function weighRun(
   layout: RunLayout,
   discovered: WeightedCases,

@@ -1,9 +1,4 @@
-/**
- * Stage 3 as a work list (docs/architecture.md): one unit per case × audience, decided by reuse (a
- * finished weights file of the same bank, profile, judge and k), by the judge's rule (the offline
- * lexical judge), or by its model calls (one per batch of the bank and sample). `weighRun` and
- * `ensureAudienceWeights` run these units and `xsb plan` (`planWeights`) prices the same ones.
- */
+/** Stage 3 as a work list (docs/architecture.md): one unit per case × audience, run by weighRun, priced by xsb plan. */
 import { existsSync } from 'node:fs';
 import {
   type AudienceProfile,
