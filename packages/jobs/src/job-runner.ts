@@ -88,7 +88,7 @@ export function heartbeatForLease(leaseMs = 30_000): number {
   return Math.max(50, Math.min(1000, Math.floor(leaseMs / 3)));
 }
 
-export function defaultWorkerId(): string {
+function defaultWorkerId(): string {
   return `worker-${randomUUID().slice(0, 8)}`;
 }
 

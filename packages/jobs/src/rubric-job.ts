@@ -7,7 +7,7 @@ import {
   apiRubricEvaluationRequestSchema,
   hashCanonicalJson,
   InputError,
-  type ProgressReporter,
+  type StageEventListener,
 } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import { createJudge, providerLimitsFor } from '@xsb/llm';
@@ -93,19 +93,14 @@ export function rubricJobInput(
   };
 }
 
-function progressFor(context: JobHandlerContext): ProgressReporter {
-  let total = 0;
-  let done = 0;
-  return {
-    start(_label, count) {
-      total = count;
-      context.reportProgress({ phase: 'judging_items', done: 0, total, message: null });
-    },
-    tick(count = 1) {
-      done += count;
-      context.reportProgress({ phase: 'judging_items', done, total, message: null });
-    },
-    finish() {},
+/** The job's progress (one tick per item) and its event stream, from the stage's events. */
+function rubricEvents(context: JobHandlerContext): StageEventListener {
+  return (event) => {
+    if (event.type === 'stage-started' || event.type === 'unit-done') {
+      const done = event.type === 'unit-done' ? event.done : 0;
+      context.reportProgress({ phase: 'judging_items', done, total: event.total, message: null });
+    }
+    context.onEvent(event);
   };
 }
 
@@ -154,8 +149,7 @@ export async function runRubricJob(
       deck: await readDeck(deckPath),
       materials: await readMaterials(instance.materials),
       judge: rubricJudge,
-      progress: progressFor(context),
-      onEvent: context.onEvent,
+      onEvent: rubricEvents(context),
     },
     files,
   );

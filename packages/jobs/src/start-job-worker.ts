@@ -1,6 +1,5 @@
-import type { JobKind } from '@xsb/core';
 import { type JudgeSettings, runEvaluationJob } from './evaluation-job';
-import { type JobEventListener, type JobHandler, type JobRunner, startJobRunner } from './job-runner';
+import { type JobEventListener, type JobRunner, startJobRunner } from './job-runner';
 import type { JobStore } from './job-store';
 import { runRubricJob } from './rubric-job';
 import { removeStagedUpload, sweepStagedUploads } from './submit-job';
@@ -19,14 +18,6 @@ export interface StartJobWorkerOptions extends JudgeSettings {
   onEvent?: JobEventListener;
 }
 
-/** The handlers of every job kind over one data folder, with the server's judge settings. */
-export function jobHandlers(dataDir: string, settings: JudgeSettings): Record<JobKind, JobHandler> {
-  return {
-    evaluation: (job, context) => runEvaluationJob(job, context, dataDir, settings),
-    rubric_evaluation: (job, context) => runRubricJob(job, context, dataDir, settings),
-  };
-}
-
 /**
  * Runs the store's jobs in this process (what `xsb serve` does beside the HTTP server, and all that
  * `xsb worker` does): evaluations through @xsb/eval, rubric evaluations through @xsb/rubric, each
@@ -34,16 +25,15 @@ export function jobHandlers(dataDir: string, settings: JudgeSettings): Record<Jo
  * and the response cache.
  */
 export function startJobWorker(options: StartJobWorkerOptions): JobRunner {
-  const { env, cacheDir, noCache, providers } = options;
+  const { dataDir } = options;
   void sweepStagedUploads(options.store, options.dataDir).catch(() => {});
   return startJobRunner({
     store: options.store,
-    handlers: jobHandlers(options.dataDir, {
-      env,
-      ...(cacheDir ? { cacheDir } : {}),
-      ...(noCache !== undefined ? { noCache } : {}),
-      ...(providers ? { providers } : {}),
-    }),
+    // The options are the judge settings (they extend `JudgeSettings`).
+    handlers: {
+      evaluation: (job, context) => runEvaluationJob(job, context, dataDir, options),
+      rubric_evaluation: (job, context) => runRubricJob(job, context, dataDir, options),
+    },
     concurrency: options.concurrency ?? 2,
     ...(options.worker ? { worker: options.worker } : {}),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
