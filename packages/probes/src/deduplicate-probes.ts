@@ -29,12 +29,7 @@ export function probeTokens(probe: DedupInput): ProbeTokens {
   };
 }
 
-/**
- * The pair rule of spec 000: duplicates when (evidence token overlap >= 0.80 and answer similarity
- * >= 0.70) or (question similarity >= 0.90 and answer similarity >= 0.70). Evidence overlap is the
- * overlap coefficient of the evidence token sets (all evidence texts of a probe together); question and
- * answer similarity are Jaccard similarities of token sets. Tokens are those of `normalizeText`.
- */
+/** The pair rule of spec 000 (README: Deduplication). */
 export function isDuplicatePair(a: ProbeTokens, b: ProbeTokens): boolean {
   if (jaccardSimilarity(a.answer, b.answer) < DEDUP_THRESHOLDS.answerSimilarity) return false;
   return (
@@ -50,25 +45,8 @@ export interface DedupResult<T> {
 }
 
 /**
- * Greedy keep-first deduplication over the input order: probe i is kept unless it is a duplicate
- * ({@link isDuplicatePair}) of a probe kept before it; a dropped probe names the earliest such kept
- * probe. Callers fix the order (stage 2 sorts the union by source position, then content hash).
- *
- * Only candidate pairs are verified, and every duplicate pair is a candidate, so the result is
- * identical to {@link deduplicateProbesAllPairs}. Tokens of each field are sorted by one global order
- * (rarest first, then alphabetically); the prefix of a set X for a bound α is its first |X| − α + 1
- * tokens. A pair is a candidate when it passes the answer filter AND (the question filter OR the
- * evidence filter):
- * - answer, Jaccard ≥ 0.70 (needed by both branches of the rule): J(A,B) ≥ t implies
- *   |A∩B| ≥ max(ceil(t|A|), ceil(t|B|)), so the prefixes for α = ceil(t|A|) and ceil(t|B|) share a token
- *   (prefix filtering, Chaudhuri et al. 2006 / Bayardo et al. 2007);
- * - question, Jaccard ≥ 0.90: the same argument;
- * - evidence, overlap coefficient ≥ 0.80: with S the smaller set, |S∩L| ≥ ceil(0.8|S|), so at most
- *   |S| − ceil(0.8|S|) tokens of S are missing from L and S's prefix for that α holds a token of L
- *   (true for any token order). Kept probes are indexed both by evidence prefix (looked up with all
- *   tokens of the new probe: the kept one is the smaller) and by all evidence tokens (looked up with
- *   the new probe's prefix: the new one is the smaller).
- * Only kept probes are indexed.
+ * Greedy keep-first dedup in input order, equal to {@link deduplicateProbesAllPairs}: only candidate pairs
+ * (prefix filtering, Chaudhuri et al. 2006 / Bayardo et al. 2007; the proof is in the README) are verified.
  */
 export function deduplicateProbes<T extends DedupInput>(probes: readonly T[]): DedupResult<T> {
   const tokens = probes.map(probeTokens);

@@ -102,15 +102,7 @@ export function isCreditLineProbe(probe: FilterInput): boolean {
   return mentions(probe, CREDIT_LINE);
 }
 
-/**
- * Reference-only probe: the answer, or the question, is nothing but pointers into the document
- * ("Figure 3", "Table 2 and Section 4", "[12]", "page 7") once filler words (articles, prepositions,
- * wh-words, auxiliaries, "show/present/contain/describe/list/…", "paper/document") are removed. Deck numbering differs from the source's, so such
- * a probe measures nothing about content. The question side is the same test: "What is presented in
- * Table 2?" names an element and nothing else, while "What accuracy is reported in Table 2?" asks for a
- * fact and stays. A cloze whose blank is an element's number ("Nach Bemerkung ____ ist …", "Figure
- * ____ shows …", "§____") is one too.
- */
+/** Reference-only: question or answer only points into the document ("Figure 3"); deck numbering differs, so it measures nothing. */
 export function isReferenceOnlyProbe(probe: FilterInput): boolean {
   return onlyPointers(probe.answer) || onlyPointers(probe.question) || POINTER_BLANK.test(probe.question);
 }

@@ -78,14 +78,7 @@ export async function generateRunProbes(
   ].sort((a, b) => compareCodePoints(a.caseId, b.caseId));
 }
 
-/**
- * Stage 2 for one case: source context (stage 1's `prepareSourceContext`), chunks, k generations per
- * chunk with every exchange stored under `raw/chunk_XX/`, the union, filters (citation-list,
- * reference-only), grounding (every evidence quote must occur in the source; locators become "page N"
- * for PDFs), the page-furniture filter (evidence only in running headers/footers or page numbers),
- * dedup over the whole union, ids, then `probes_deduped.jsonl` and last
- * `probe_generation_status.json` (its presence with status complete marks the bank finished).
- */
+/** Stage 2 for one case (README: Pipeline of one case). */
 export async function generateCaseProbes(
   layout: RunLayout,
   sourceCase: SourceCase,

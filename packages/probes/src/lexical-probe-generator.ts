@@ -52,31 +52,7 @@ const DOT_LEADER = /(?:\.\s*){4,}/;
 // Inline markdown marks (bold, italics with underscores, code) that a question should not show.
 const MARKDOWN_MARKS = /\*\*|__|`/g;
 
-/**
- * The offline generator `lexical`: deterministic cloze and what-is questions from informative
- * sentences of the chunk. Sentences (see `splitSentences`: 40–400 characters, ending a sentence) are
- * scanned for targets: a definition ("X is a/an/the Y", or a glossary line "X (ABBR): a/an/the Y", with
- * a concrete subject of at most five words → "What is X?", answer Y, level 2, theme `definition`; a
- * subject opening with a sentence adverbial such as "Thus" or "In practice" loses it, and one opening
- * with any other function word — "Because ownership is …" — asks nothing, see `definitionSubject`),
- * numbers and named terms (capitalised multi-word names or acronyms not opening the sentence), each
- * blanked in a "Fill in the blank" question (phrased in the source's language where it has templates —
- * en, de, fr, es — else in English, see `lexical-question-templates.ts`; formula debris, element numbers
- * and non-names are no targets, see `lexical-target-guards.ts`). A number or term that occurs a second time in the
- * sentence is not a target (the question would show its own answer). Definitions whose definiens points
- * back ("this", "these", "such", "above") are skipped, and so are layout debris (table-of-contents dot
- * leaders, lines under 40% letters). Cloze probes take the sentence's theme from
- * {@link LEXICAL_THEME_CUES} (limitation, recommendation, cost, background, result, method; else `quantitative`
- * or `entity` by target kind) and level 2 when the sentence relates facts ({@link LEXICAL_RELATION}: because,
- * so that, than, due to …), else level 1. Inline markdown marks are dropped from questions and answers;
- * the evidence is the sentence, verbatim. Sample g of k blanks target g mod n of each sentence, so the
- * k samples differ where a sentence has several targets and coincide (and are merged by dedup) where it
- * has one. Page furniture (running headers/footers, page numbers of a PDF) is read as blank lines, so
- * no sentence comes from or runs through it. Sentences are ranked by 3·definitions + 2·numbers + terms, ties by position, and the top
- * {@link LEXICAL_MAX_PROBES_PER_GENERATION} are used. Blind spots: it cannot write level-3 synthesis
- * probes, never paraphrases, misses facts not carried by numbers, names or "is a" definitions, trusts
- * sentence splitting on abbreviations, and its themes and levels come from English keyword cues.
- */
+/** The offline generator `lexical`: cloze and what-is questions from informative sentences (algorithm, blind spots: README). */
 export class LexicalProbeGenerator implements ProbeGenerator {
   readonly id = 'lexical';
   readonly fingerprint: string;
@@ -131,14 +107,7 @@ export class LexicalProbeGenerator implements ProbeGenerator {
   }
 }
 
-/**
- * Sentences of a chunk with their source offsets. A line break inside a paragraph is read as a space
- * when the line before is long (>= 60 characters) and does not end a sentence: PDF extraction and
- * wrapped text break lines mid-sentence, while headings are short. The text keeps its length, so
- * offsets stay exact and the evidence differs from the source only in whitespace. A sentence must end
- * with `.`, `!` or `?` (optionally followed by a closing quote or bracket); leading list markers are
- * dropped.
- */
+/** Sentences of a chunk with their source offsets (README: Sentences); the text keeps its length so offsets stay exact. */
 function splitSentences(body: string, offset: number): Array<{ text: string; start: number }> {
   const joined = body.replace(/([^\n]{60,})\n(?=[^\n])/g, (whole, line: string) =>
     /[.!?:]["')\u201d]?\s*$/.test(line) ? whole : `${line} `,
