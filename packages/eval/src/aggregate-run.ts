@@ -11,14 +11,7 @@ export interface AggregateRunOptions extends Omit<AggregateOptions, 'missingJobs
   filters?: RowFilters;
 }
 
-/**
- * Stage 7 for a run: aggregates every metric row under the run folder into `summary.json`,
- * `summary.csv` and `report.md`, and lists as `missing_jobs` each evaluation job of the run (its deck
- * tree expanded over audiences) that has no metrics.json, with the reason: nothing drops out
- * silently. Filters narrow rows and missing jobs alike. Cases whose finished probe bank is empty are
- * listed as `empty_probe_banks` (each a line of report.md: "case X: 0 probes, contributes no coverage"),
- * and banks whose questions are not in the source's language as `probe_language_notes`.
- */
+/** Stage 7 for a run, listing jobs without metrics as `missing_jobs` so nothing drops out silently. */
 export async function aggregateRun(
   options: AggregateRunOptions,
 ): Promise<{ summary: MetricsSummary; files: { json: string; csv: string; report: string } }> {

@@ -462,16 +462,7 @@ async function evaluateLocked(frame: JobFrame, result: JobResult): Promise<JobRe
   return result;
 }
 
-/**
- * Stage 5 for one (deck, audience) job, under the evaluation folder's lock. Writes, in order:
- * visible text + `deck_stats.json`, rendered slides (image mode), `probe_scores.jsonl`,
- * `correctness.json`, `run_manifest.json`, `metrics.json` (+ the compact copy), `status.json` and
- * `evaluate.log`. A job whose manifest matches (same input hashes, judge, settings) is not judged
- * again; only its metrics are recomputed (tau_a may have changed). Answerability is resumable per
- * batch: each judged batch is appended to `probe_scores.partial.jsonl`, and the final file is
- * rewritten in probe order, so a killed run continues without duplicated rows. The judged steps run
- * as work units (`evaluation-work-list.ts`), the same ones `xsb plan` prices.
- */
+/** Stage 5 for one (deck, audience) job under the evaluation folder's lock (files and reuse: README). */
 export async function evaluateJob(job: EvaluationJob, context: EvaluateJobContext): Promise<JobResult> {
   const { layout, run } = context;
   const evaluationDir = context.evaluationDir?.(job) ?? evaluationDirOf(layout, run, job);

@@ -70,18 +70,7 @@ function statesNumberNearTerm(slide: SlideIndex, number: string, probeTerms: rea
   );
 }
 
-/**
- * The offline answerability judge `lexical`. For each probe, the expected answer's key tokens
- * (content words, stemmed) and numbers are looked up in the deck's visible text:
- * - every number of the answer must occur in the deck (normalised, e.g. "1,200" = "1200") near one of
- *   the probe's own terms (topic words of its question and answer): in the same sentence unit, or on a
- *   slide whose title holds one (see statesNumberNearTerm); a probe without terms cannot anchor a number;
- * - at least 60% of its distinct key tokens must occur in the deck (all slides together), or 30%
- *   when the answer has numbers (the numbers carry the fact; the words around them vary);
- * - an answer with neither key tokens nor numbers cannot be checked and is uncovered.
- * Confidence is the key-token recall (0 when a number is missing). The cited evidence is the slide
- * sharing the most key tokens and numbers; the deck-supported answer is that slide's best sentence.
- */
+/** The offline answerability judge `lexical` (algorithm and blind spots: README, Offline judge). */
 export function judgeAnswerabilityLexically(deck: Deck, probes: readonly Probe[]): ProbeJudgment[] {
   const slides = indexSlides(deck);
   const deckTokens = new Set(slides.flatMap((slide) => [...slide.tokens]));

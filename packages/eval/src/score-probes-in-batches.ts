@@ -151,12 +151,8 @@ function batchNotes(index: number, answer: AnswerabilityBatchResult): string[] {
 }
 
 /**
- * Probe answerability, resumable per batch. Batches are fixed (`probes[i·B, (i+1)·B)` in bank
- * order); a batch whose rows all exist with the same reuse key (in the final or the partial file) is
- * not judged. Each judged batch is appended to the partial file; then the final file is rewritten in
- * bank order and the partial file removed, so a killed run continues without duplicated rows. A
- * failing batch stops the step: the batches in flight finish and are kept, no new one starts.
- * `notes` (missing and unknown judgment ids) come in batch order.
+ * Probe answerability, resumable per batch (README: Reuse): a failing batch stops the step, the
+ * batches in flight finish and are kept; `notes` come in batch order.
  */
 export async function scoreProbesInBatches(
   input: ScoreProbesInput,

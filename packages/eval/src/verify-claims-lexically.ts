@@ -5,15 +5,7 @@ import type { RetrievedSnippet } from './source-retriever';
 /** Share of a claim's distinct content words its snippets must contain to support it. */
 export const LEXICAL_SUPPORT_RECALL = 0.6;
 
-/**
- * The offline claim verifier `lexical`, against the claim's BM25-retrieved source snippets:
- * - term recall r = share of the claim's distinct content words found in the snippets;
- * - a claim with numbers is `supported` when every number occurs in the snippets and r ≥ 0.6;
- *   `contradicted` when r ≥ 0.6 (the source talks about the same thing) but one of its numbers does
- *   not occur there while the snippets do state numbers; otherwise `unsupported`;
- * - a claim without numbers is `supported` when r ≥ 0.6, else `unsupported`.
- * It never sees negation or paraphrase: "X did not improve Y" is supported by "X improved Y".
- */
+/** The offline claim verifier `lexical` against the BM25 snippets (README: Verification); blind to negation. */
 export function verifyClaimLexically(
   claim: string,
   snippets: readonly RetrievedSnippet[],
