@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type MetaScoreRow, PERTURBATION_KINDS, type PerturbationRecord } from '@xsb/core';
-import { computeSensitivity, EVALUATOR_IDS, expectedEffects, perturbDeck } from '../src/index';
+import { EVALUATOR_IDS, expectedEffects } from '../src/evaluator-ids';
+import { perturbDeck } from '../src/perturb/perturb-deck';
+import { computeSensitivity } from '../src/sensitivity/compute-sensitivity';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/decks');
 const work = await mkdtemp(join(tmpdir(), 'xsb-meta-bench-'));

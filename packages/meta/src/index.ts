@@ -8,13 +8,11 @@ export {
   DEFAULT_MIN_KAPPA,
   listAnchorSets,
 } from '@xsb/bench';
-export { normalQuantile } from '@xsb/core';
 export { computeAgreement, DEFAULT_AGREEMENT_SEED } from './agreement/compute-agreement';
-export { flipRates } from './agreement/flip-rate';
 export { readVerdictSet } from './agreement/read-verdict-set';
 export { checkAnchors } from './anchors/check-anchors';
 export { DEFAULT_ANCHOR_SIZE, freezeAnchors } from './anchors/freeze-anchors';
-export { EVALUATOR_IDS, type EvaluatorFamily, expectedEffects, LENGTH_CONTROL_KINDS } from './evaluator-ids';
+export type { EvaluatorFamily } from './evaluator-ids';
 export {
   checkSeverities,
   DEFAULT_PERTURBATION_SEED,
@@ -24,13 +22,4 @@ export {
 export { perturbRun } from './perturb/perturb-run';
 export { EVALUATION_RETEST_FILE, evaluationRetest } from './retest/evaluation-retest';
 export { rubricRetest } from './retest/rubric-retest';
-export { computeSensitivity } from './sensitivity/compute-sensitivity';
-export { buildDerivedRun } from './sensitivity/derived-run';
-export { renderSensitivityReport } from './sensitivity/render-sensitivity-report';
 export { DEFAULT_META_SEED, runSensitivity } from './sensitivity/run-sensitivity';
-export { scoreDerivedDecks } from './sensitivity/score-decks';
-export { bootstrapStatistic, pairedMeanChange } from './stats/bootstrap-statistic';
-export { cohenKappa } from './stats/cohen-kappa';
-export { kendallTauB } from './stats/kendall-tau';
-export { krippendorffAlphaNominal } from './stats/krippendorff-alpha';
-export { wilsonInterval } from './stats/share-interval';
