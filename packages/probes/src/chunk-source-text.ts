@@ -10,13 +10,7 @@ export interface SourceChunk {
   text: string;
 }
 
-/**
- * Spec 000 `chunk_source_text()`: with `chunkChars <= 0`, or a source no longer than `chunkChars`,
- * the whole source is one chunk; otherwise windows of `chunkChars` characters start every
- * `chunkChars - max(0, overlap)` characters (at least 1), and the last window is the one that reaches
- * the end of the source. Every chunk is prefixed `[Source chunk chars start-end]` with `start` inclusive
- * and `end` exclusive 0-based offsets (the slice bounds), followed by a newline.
- */
+/** Spec 000 `chunk_source_text()` (rules: README, Chunking). */
 export function chunkSourceText(text: string, chunkChars: number, overlap: number): SourceChunk[] {
   const make = (index: number, start: number, end: number): SourceChunk => ({
     index,

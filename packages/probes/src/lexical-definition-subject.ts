@@ -100,14 +100,7 @@ export interface DefinitionSubject {
   rephrased: boolean;
 }
 
-/**
- * The term a "What is X?" question may ask about, or undefined when there is none: leading
- * sentence adverbials ({@link LEADING_ADVERBIALS}) are taken off (`rephrased`), then a term whose
- * first word is a function word ({@link FUNCTION_WORDS}) is refused; after an article (a, an, the)
- * the next word is tested instead, and an article alone is refused. A subject holding a finite verb,
- * a modal or a clause opener anywhere ({@link CLAUSE_WORDS}: "three zones are distinguished", "the
- * data that was kept") is a clause and is refused too (the grammar guard of "What is X?").
- */
+/** The term a "What is X?" question may ask about, or undefined (the guards: README, Generators). */
 export function definitionSubject(term: string): DefinitionSubject | undefined {
   let subject = term.trim();
   let rephrased = false;

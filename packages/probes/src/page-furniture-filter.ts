@@ -1,12 +1,6 @@
 import type { SourcePageFurniture } from '@xsb/core';
 
-/**
- * True when every evidence passage of a probe lies in page furniture: once the running headers,
- * footers and page numbers it overlaps are taken out, nothing but whitespace and punctuation is left
- * of each passage (`text.slice(start, end)`). Such a probe asks about a page's furniture ("What is the
- * running title of page 4?"), which no reader takes from a document. A passage that reaches into the
- * body is kept.
- */
+/** Every evidence passage lies in page furniture (README: Filters): no reader takes a running title from a document. */
 export function isPageFurnitureProbe(
   text: string,
   passages: ReadonlyArray<{ start: number; end: number }>,

@@ -66,13 +66,7 @@ export interface ParsedProbeAnswer {
   malformed: number;
 }
 
-/**
- * Reads a generation answer: the JSON array (or `{"probes": [...]}`) may sit in prose or a code fence.
- * Each item needs a non-empty question and answer, at least one evidence text (objects
- * `{locator, text}` or bare strings), and level 1–3 (a numeric string is accepted); modality defaults to
- * "text" and theme to "general". Unusable items are counted, not guessed. Returns null when the answer
- * holds no such list at all (the caller then asks once more).
- */
+/** Reads a generation answer (accepted shapes: README); unusable items are counted, not guessed; null: no list at all. */
 export function parseProbeGenerationAnswer(text: string): ParsedProbeAnswer | null {
   const value = extractJson(text);
   const list = Array.isArray(value)
