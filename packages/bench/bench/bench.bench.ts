@@ -7,7 +7,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSeededRandom } from '@xsb/core';
-import { clusterBootstrapMean, clusterIndices, pairedComparison, runBench } from '../src/index';
+import { runBench } from '../src/run/run-bench';
+import { clusterBootstrapMean, clusterIndices } from '../src/stats/cluster-bootstrap';
+import { pairedComparison } from '../src/stats/paired-comparison';
 import { makeFastTempDir, prepareBenchData } from '../src/testing';
 
 const random = createSeededRandom(7);

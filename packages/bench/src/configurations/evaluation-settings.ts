@@ -3,10 +3,9 @@ import {
   type BenchEvaluationSettings,
   canonicalJson,
   hashCanonicalJson,
-  type RunLayout,
 } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CLAIM_SETTINGS, DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE } from '@xsb/eval';
-import { DEFAULT_TAU_A, evaluationsRootFor } from '@xsb/metrics';
+import { DEFAULT_TAU_A } from '@xsb/metrics';
 import { WEIGHT_DEFAULTS } from '@xsb/weights';
 
 /** The evaluation as `xsb eval` runs it, with the run's judge. */
@@ -60,13 +59,4 @@ export function evaluationVariant(settings: BenchEvaluationSettings, runJudge: s
   if (canonicalJson(folderKey(settings, runJudge)) === canonicalJson(folderKey(base, runJudge)))
     return undefined;
   return settingsDigest(settings, runJudge).slice(0, 12);
-}
-
-export function evaluationsDirFor(
-  layout: RunLayout,
-  run: string,
-  settings: BenchEvaluationSettings,
-  runJudge: string,
-): string {
-  return evaluationsRootFor(layout, run, evaluationVariant(settings, runJudge));
 }
