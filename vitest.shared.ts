@@ -23,16 +23,11 @@ function workspaceAliases(): Array<{ find: string; replacement: string }> {
   return aliases;
 }
 
-/**
- * `maxWorkers`: vitest's default on 2 cores is 1 worker, so a package whose files mostly wait on
- * child processes (the CLI) runs them one after another; such a package asks for more.
- */
-export function defineXsbConfig(options: { maxWorkers?: number } = {}) {
+export function defineXsbConfig() {
   return defineConfig({
     resolve: { alias: workspaceAliases() },
     test: {
       include: ['src/**/*.test.ts'],
-      ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },
