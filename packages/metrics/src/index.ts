@@ -5,9 +5,8 @@ export {
   DEFAULT_BOOTSTRAP_SEED,
   domainMetricName,
   SUMMARY_METRICS,
-  THIN_BELOW_PROBES,
 } from './aggregate-metrics';
-export { classifyProbeDomain, DOMAIN_KEYWORDS, PROBE_DOMAINS } from './classify-probe-domain';
+export { classifyProbeDomain, PROBE_DOMAINS } from './classify-probe-domain';
 export { computeDomainCoverage } from './compute-domain-coverage';
 export { computeMetrics, DEFAULT_TAU_A, joinIncludedProbes } from './compute-metrics';
 export { describeJudge, hasOfflineJudge, mergeJudges, OFFLINE_JUDGE_WARNING } from './describe-judges';
@@ -18,7 +17,7 @@ export {
   resolveManifestInput,
 } from './evaluation-files';
 export { MANIFEST_MODEL_LABELS, readEvaluationInputs } from './recompute-evaluation-metrics';
-export { formatJudges, formatMissingJob, renderResultsTables, renderSummaryHeader } from './render-summary';
+export { formatJudges, formatMissingJob, renderResultsTables } from './render-summary';
 export {
   assertFiltersMatch,
   type FilterableIdentity,

@@ -1,5 +1,4 @@
 export { extractPlainText } from './decode-utf8-text';
-export { detectPageFurniture, PAGE_FURNITURE_RULES } from './detect-page-furniture';
 export {
   type DiscoveredSources,
   discoverSourceCases,
@@ -7,14 +6,12 @@ export {
   SOURCE_METADATA_FILE,
   sourceTypeForFile,
 } from './discover-source-cases';
-export { extractHtmlText, htmlToText } from './extract-html-text';
+export { extractHtmlText } from './extract-html-text';
 export { extractOfficeText } from './extract-office-text';
-export { extractPdfPages, joinPages } from './extract-pdf-text';
-export { cutToMaxChars, extractSourceText } from './extract-source-text';
-export { DROPPED_ARIA_ROLES, DROPPED_HTML_ELEMENTS } from './html-page-chrome';
-export { mapMathFontGlyphs, mathFontFamily, resolveCombiningMarks } from './map-math-font-glyphs';
+export { extractPdfPages } from './extract-pdf-text';
+export { extractSourceText } from './extract-source-text';
 export { parsePdfWithMineru, resolveMineruCacheDir } from './mineru-client';
-export { assertPagesExist, parsePageRange } from './page-range';
+export { parsePageRange } from './page-range';
 export {
   prepareSourceContext,
   readSourceContext,
@@ -22,7 +19,6 @@ export {
 } from './prepare-source-context';
 export { discoverSelectedCases } from './select-source-cases';
 export {
-  DEFAULT_MAX_HTML_BYTES,
   DEFAULT_SOURCE_CHARS,
   type ExtractedSource,
   type PreparedSourceContext,
