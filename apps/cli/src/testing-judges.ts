@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readJsonlAll, replayStoreLineSchema } from '@xsb/core';
+import { readJsonlAll } from '@xsb/core';
 import { ANSWERABILITY_SYSTEM, CLAIM_EXTRACTION_SYSTEM, CLAIM_VERIFICATION_SYSTEM } from '@xsb/eval';
-import { replayKeyFor } from '@xsb/llm';
+import { replayKeyFor, replayStoreLineSchema } from '@xsb/llm';
 import type { FakeLlmReply, FakeLlmRequest } from '@xsb/llm/testing';
 
 /** A stable yes/no from text: the same prompt always gets the same answer, online or in a batch. */

@@ -1,5 +1,6 @@
-import { type BenchRow, RUBRIC_DIMENSIONS } from '@xsb/core';
 import { SUMMARY_METRICS } from '@xsb/metrics';
+import { RUBRIC_DIMENSIONS } from '@xsb/rubric';
+import type { BenchRow } from './schemas/bench-row';
 
 /** The rubric metrics: the paper total and its five dimensions (0..100). */
 const RUBRIC_METRICS = ['rubric_total', ...RUBRIC_DIMENSIONS.map((d) => `rubric.${d}`)];

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ConfigError } from './errors';
 import { environmentWithDotenv } from './load-dotenv';
 import { didYouMean } from './nearest-name';
-import { API_SCOPES, portableNameSchema } from './schemas/api-request';
+import { API_SCOPES, portableNameSchema } from './schemas/api-names';
 import { formatIssuePath } from './validate-record';
 
 const positiveInt = z.coerce.number().int().positive();

@@ -8,9 +8,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { DeckOutline } from '@xsb/core';
 import { planLexicalOutline } from '../src/plan-lexical-outline';
 import { convertPptxToPdf } from '../src/render-deck';
+import type { DeckOutline } from '../src/schemas/deck-outline';
 import { writeOutlinePptx } from '../src/write-outline-pptx';
 
 const root = resolve(import.meta.dirname, '../../..');

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DeckOutline } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { createJudge, offlineJudge } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
@@ -12,6 +11,7 @@ import { loadSourceText } from './load-source-text';
 import { normaliseText } from './near-duplicate-text';
 import { presentableDeckViolations } from './presentable-deck-rules';
 import { readDeck } from './read-deck';
+import type { DeckOutline } from './schemas/deck-outline';
 
 // Sources in the six languages with scaffolding words; each repeats one sentence (as running heads
 // and blind text do) and nearly repeats another.

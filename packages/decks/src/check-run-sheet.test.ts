@@ -1,12 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deckImportManifestSchema, RunLayout, writeJson } from '@xsb/core';
+import { RunLayout, writeJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { offlineJudge } from '@xsb/llm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkRunSheet } from './check-run-sheet';
 import { generateDecksFromRunSheet } from './generate-decks-from-run-sheet';
 import { readRunSheet } from './run-sheet';
+import { deckImportManifestSchema } from './schemas/deck-import-manifest';
 
 const HEADER = 'system,condition,audience,case_label,source_document,prompt_path,output_deck_path';
 const AUDIENCES = ['specialists', 'learners', 'decision_makers'];

@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { type DeckImportManifest, didYouMean, type RunLayout, UsageError } from '@xsb/core';
+import { didYouMean, type RunLayout, UsageError } from '@xsb/core';
 import { type DataCase, readDataCases, readImportedSystems, sameDocument } from './data-cases';
 import { BASELINE_SYSTEM } from './generate-baseline-deck';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
+import type { DeckImportManifest } from './schemas/deck-import-manifest';
 
 /** One thing wrong with one row of a run sheet. */
 export interface RunSheetProblem {

@@ -1,16 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  type DeckImportManifest,
-  deckImportManifestSchema,
-  describeError,
-  hashBytes,
-  isXsbError,
-  type RunLayout,
-  readJson,
-} from '@xsb/core';
+import { describeError, hashBytes, isXsbError, type RunLayout, readJson } from '@xsb/core';
 import { discoverSourceCases } from '@xsb/sources';
+import { type DeckImportManifest, deckImportManifestSchema } from './schemas/deck-import-manifest';
 
 /** A case of the data folder: its one source file, or why it has none usable. */
 export interface DataCase {

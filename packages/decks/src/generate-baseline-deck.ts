@@ -1,13 +1,7 @@
 import { join } from 'node:path';
-import {
-  type Condition,
-  type DeckOutline,
-  deckOutlineSchema,
-  InputError,
-  type LexicalPreferences,
-  writeJson,
-} from '@xsb/core';
+import { type Condition, InputError, writeJson } from '@xsb/core';
 import type { Judge } from '@xsb/llm';
+import type { LexicalPreferences } from '@xsb/weights';
 import { audienceLabel, type DeckScaffolding, scaffoldingFor } from './deck-scaffolding';
 import { detectSourceLanguage } from './detect-source-language';
 import { hasGlyphDebris } from './glyph-debris';
@@ -15,6 +9,7 @@ import { mainScript } from './main-script';
 import { BulletRegister } from './near-duplicate-text';
 import { planLexicalOutline } from './plan-lexical-outline';
 import { type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
+import { type DeckOutline, deckOutlineSchema } from './schemas/deck-outline';
 import { agendaOf, writeOutlinePptx } from './write-outline-pptx';
 
 /** The system name of the built-in generator in run sheets and the deck tree. */

@@ -1,15 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  acquireDirectoryLock,
-  callsPerStage,
-  deckBatchSummarySchema,
-  deckRowStatusSchema,
-  RunLayout,
-  readJson,
-  UsageError,
-} from '@xsb/core';
+import { acquireDirectoryLock, callsPerStage, RunLayout, readJson, UsageError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { createLlmClient, describeJudge, judgeFromClient, offlineJudge } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
@@ -17,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deckGenerationWorkList, generateDecksFromRunSheet } from './generate-decks-from-run-sheet';
 import { readDeck } from './read-deck';
 import { readRunSheet } from './run-sheet';
+import { deckBatchSummarySchema, deckRowStatusSchema } from './schemas/deck-run-status';
 
 const SOURCE = `# Heat pumps in Riverton
 

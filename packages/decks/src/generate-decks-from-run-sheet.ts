@@ -2,18 +2,16 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import {
   type Condition,
-  type DeckBatchSummary,
-  type DeckImportManifest,
   type GeneratorConfig,
   hashBytes,
   InputError,
-  type LexicalPreferences,
   type ProgressReporter,
   type RunLayout,
   readUtf8Text,
   type StageEventListener,
 } from '@xsb/core';
 import type { CompletionRequest, Judge, JudgeDescription } from '@xsb/llm';
+import type { LexicalPreferences } from '@xsb/weights';
 import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
 import { detectSourceLanguage, stopLanguageDetector } from './detect-source-language';
 import {
@@ -40,6 +38,8 @@ import {
   runDeckRows,
 } from './run-deck-rows';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
+import type { DeckImportManifest } from './schemas/deck-import-manifest';
+import type { DeckBatchSummary } from './schemas/deck-run-status';
 
 /** The stage id of deck generation's units, plan rows and ledger lines. */
 export const OUTLINE_STAGE = 'decks.outline';

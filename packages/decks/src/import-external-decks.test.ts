@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deckImportManifestSchema, RunLayout, readJson, UsageError } from '@xsb/core';
+import { RunLayout, readJson, UsageError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findDeckFile } from './find-deck-file';
 import { importExternalDecks } from './import-external-decks';
 import { readDeck } from './read-deck';
+import { deckImportManifestSchema } from './schemas/deck-import-manifest';
 import { buildTestPptx } from './testing';
 
 const fixturePdf = resolve(

@@ -5,8 +5,6 @@ import {
   assertSafePathPart,
   type Condition,
   conditionSchema,
-  type DeckImportManifest,
-  deckImportManifestSchema,
   describeError,
   didYouMean,
   hashBytes,
@@ -20,6 +18,7 @@ import {
 } from '@xsb/core';
 import { type DataCase, readDataCases } from './data-cases';
 import { readDeck } from './read-deck';
+import { type DeckImportManifest, deckImportManifestSchema } from './schemas/deck-import-manifest';
 
 export interface ImportDecksOptions {
   /** The system name the decks are filed under, e.g. `notebooklm`. */

@@ -30,5 +30,13 @@ export {
   writeCsvAtomic,
 } from './run-sheet';
 export { runSlideTailor } from './run-slidetailor';
+export { deckImportManifestSchema } from './schemas/deck-import-manifest';
+export { deckOutlineSchema } from './schemas/deck-outline';
+export {
+  type DeckBatchSummary,
+  deckBatchSummarySchema,
+  deckRowStatusSchema,
+} from './schemas/deck-run-status';
+export { slidetailorConfigSchema, slidetailorPreferenceSchema } from './schemas/slidetailor-job';
 export { truncateDeck } from './truncate-deck';
 export { writeOutlinePptx } from './write-outline-pptx';

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashBytes, type SourcePageFurniture, sourceContextSchema } from '@xsb/core';
+import { hashBytes } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { type SourcePageFurniture, sourceContextSchema } from '@xsb/sources';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSourceText, withoutPageFurniture } from './load-source-text';
 import { planLexicalOutline } from './plan-lexical-outline';

@@ -1,14 +1,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { hashBytes, InputError, readJson, readUtf8Text } from '@xsb/core';
 import {
-  hashBytes,
-  InputError,
-  readJson,
-  readUtf8Text,
+  extractSourceText,
   type SourcePageFurniture,
   sourceContextSchema,
-} from '@xsb/core';
-import { extractSourceText, sourceTypeForFile } from '@xsb/sources';
+  sourceTypeForFile,
+} from '@xsb/sources';
 
 /** The record stage 1 writes beside `source_context.txt` (its page spans and page furniture). */
 const SOURCE_CONTEXT_META_FILE = 'source_context.json';

@@ -1,11 +1,5 @@
-import {
-  type DeckBatchSummary,
-  type DeckRowStatus,
-  deckBatchSummarySchema,
-  readJson,
-  type ShardFileCombiner,
-  validateRecord,
-} from '@xsb/core';
+import { readJson, type ShardFileCombiner, validateRecord } from '@xsb/core';
+import { type DeckBatchSummary, type DeckRowStatus, deckBatchSummarySchema } from './schemas/deck-run-status';
 
 const SHARD_SUMMARY = /^(.*\/)?batch_summary\.shard-(\d+)-of-(\d+)\.json$/;
 

@@ -1,10 +1,4 @@
-import {
-  type DeckOutline,
-  InputError,
-  type LexicalPreferences,
-  type OutlineSlide,
-  type Probe,
-} from '@xsb/core';
+import { InputError, type Probe } from '@xsb/core';
 import {
   LEXICAL_DEFINITION,
   LEXICAL_GLOSSARY,
@@ -12,10 +6,11 @@ import {
   LEXICAL_RELATION,
   LEXICAL_THEME_CUES,
 } from '@xsb/probes';
-import { BUILT_IN_AUDIENCES, lexicalUtility } from '@xsb/weights';
+import { BUILT_IN_AUDIENCES, type LexicalPreferences, lexicalUtility } from '@xsb/weights';
 import { scaffoldingFor } from './deck-scaffolding';
 import { hasGlyphDebris } from './glyph-debris';
 import { BulletRegister } from './near-duplicate-text';
+import type { DeckOutline, OutlineSlide } from './schemas/deck-outline';
 
 export interface LexicalOutlineOptions {
   /** Fallback deck title when the source has no heading. */

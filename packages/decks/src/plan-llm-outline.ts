@@ -1,7 +1,8 @@
-import { type Condition, type DeckOutline, deckOutlineSchema } from '@xsb/core';
+import type { Condition } from '@xsb/core';
 import { type CompletionRequest, type CompletionResult, completeJson, type LlmClient } from '@xsb/llm';
 import { z } from 'zod';
 import { languageName } from './deck-scaffolding';
+import { type DeckOutline, deckOutlineSchema } from './schemas/deck-outline';
 
 export interface LlmOutlineInput {
   sourceText: string;

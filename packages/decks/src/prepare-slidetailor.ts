@@ -8,9 +8,6 @@ import {
   InputError,
   isXsbError,
   type RunLayout,
-  SLIDETAILOR_TEMPLATE_MODE,
-  slidetailorConfigSchema,
-  slidetailorPreferenceSchema,
   writeJson,
 } from '@xsb/core';
 import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
@@ -18,6 +15,11 @@ import type { AudienceDescription } from './generate-decks-from-run-sheet';
 import { readFileHead } from './read-deck';
 import { type DeckRowFilters, rowMatchesFilters } from './run-deck-rows';
 import { RUN_SHEET_COLUMNS, type RunSheet, type RunSheetEntry, writeCsvAtomic } from './run-sheet';
+import {
+  SLIDETAILOR_TEMPLATE_MODE,
+  slidetailorConfigSchema,
+  slidetailorPreferenceSchema,
+} from './schemas/slidetailor-job';
 
 export const SLIDETAILOR_SYSTEM = 'slidetailor';
 

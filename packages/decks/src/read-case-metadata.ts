@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readJson, type SourceMetadataInput, sourceMetadataInputSchema } from '@xsb/core';
-import { SOURCE_METADATA_FILE } from '@xsb/sources';
+import { readJson } from '@xsb/core';
+import { SOURCE_METADATA_FILE, type SourceMetadataInput, sourceMetadataInputSchema } from '@xsb/sources';
 
 /**
  * The `source_metadata.json` of a run-sheet row's case: the one beside the source document (stage

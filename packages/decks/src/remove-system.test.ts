@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deckImportManifestSchema, RunLayout, readJson, UsageError, writeJson } from '@xsb/core';
+import { RunLayout, readJson, UsageError, writeJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listRunSystems, removeSystemFromRun } from './remove-system';
+import { deckImportManifestSchema } from './schemas/deck-import-manifest';
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -4,13 +4,13 @@ import { join, relative, sep } from 'node:path';
 import {
   assertSafePathPart,
   conditionSchema,
-  deckImportManifestSchema,
   didYouMean,
   type RunLayout,
   readJson,
   UsageError,
   writeJson,
 } from '@xsb/core';
+import { deckImportManifestSchema } from './schemas/deck-import-manifest';
 
 export interface RemoveSystemOptions {
   layout: RunLayout;

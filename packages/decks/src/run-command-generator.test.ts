@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, deckRowStatusSchema, type GeneratorConfig, RunLayout, readJson } from '@xsb/core';
+import { ConfigError, type GeneratorConfig, RunLayout, readJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { offlineJudge } from '@xsb/llm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { generateDecksFromRunSheet } from './generate-decks-from-run-sheet';
 import { readDeck } from './read-deck';
 import { generatorArgv, resolveGeneratorEnv } from './run-command-generator';
 import { readRunSheet } from './run-sheet';
+import { deckRowStatusSchema } from './schemas/deck-run-status';
 
 const FIXTURE_DECK = join(import.meta.dirname, '../../../fixtures/decks/cs_raft_consensus.baseline.pptx');
 

@@ -2,10 +2,6 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import {
-  type DeckBatchSummary,
-  type DeckRowStatus,
-  deckBatchSummarySchema,
-  deckRowStatusSchema,
   describeError,
   executeWorkList,
   hashCanonicalJson,
@@ -26,6 +22,12 @@ import {
   writeJson,
 } from '@xsb/core';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
+import {
+  type DeckBatchSummary,
+  type DeckRowStatus,
+  deckBatchSummarySchema,
+  deckRowStatusSchema,
+} from './schemas/deck-run-status';
 
 export interface DeckRowFilters {
   conditions?: string[];

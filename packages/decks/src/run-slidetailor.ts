@@ -1,16 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import {
-  type DeckBatchSummary,
-  InputError,
-  type ProgressReporter,
-  type RunLayout,
-  UsageError,
-} from '@xsb/core';
+import { InputError, type ProgressReporter, type RunLayout, UsageError } from '@xsb/core';
 import { readDeck } from './read-deck';
 import { type DeckRowFilters, describeByFiles, runDeckRows } from './run-deck-rows';
 import type { RunSheet } from './run-sheet';
+import type { DeckBatchSummary } from './schemas/deck-run-status';
 
 export interface RunSlideTailorOptions {
   /** The prepared `slidetailor_run_sheet.csv`, read with readRunSheet. */

@@ -2,20 +2,19 @@ import { existsSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  deckRowStatusSchema,
-  RunLayout,
-  readJson,
-  SLIDETAILOR_TEMPLATE_MODE,
-  slidetailorConfigSchema,
-  slidetailorPreferenceSchema,
-} from '@xsb/core';
+import { RunLayout, readJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareSlideTailor } from './prepare-slidetailor';
 import { readDeck } from './read-deck';
 import { readRunSheet } from './run-sheet';
 import { runSlideTailor, splitCommand } from './run-slidetailor';
+import { deckRowStatusSchema } from './schemas/deck-run-status';
+import {
+  SLIDETAILOR_TEMPLATE_MODE,
+  slidetailorConfigSchema,
+  slidetailorPreferenceSchema,
+} from './schemas/slidetailor-job';
 import { buildTestPptx } from './testing';
 
 const fixturePdf = resolve(

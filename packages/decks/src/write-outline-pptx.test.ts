@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DeckOutline } from '@xsb/core';
 import { ZipArchive } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readDeck } from './read-deck';
+import type { DeckOutline } from './schemas/deck-outline';
 import { writeOutlinePptx } from './write-outline-pptx';
 
 const categories = Array.from({ length: 12 }, (_, index) => `Month ${index + 1}`);

@@ -1,13 +1,7 @@
-import {
-  buildZip,
-  type DeckOutline,
-  deckOutlineSchema,
-  type OutlineSlide,
-  writeFileAtomic,
-  ZipArchive,
-} from '@xsb/core';
+import { buildZip, writeFileAtomic, ZipArchive } from '@xsb/core';
 import PptxGenJS from 'pptxgenjs';
 import { estimateTextHeight, fitFontSize, type TextArea } from './fit-font-size';
+import { type DeckOutline, deckOutlineSchema, type OutlineSlide } from './schemas/deck-outline';
 
 /**
  * The baseline theme: one font, one accent. Sizes are the preferred ones; long text steps down

@@ -5,14 +5,13 @@ import {
   type Condition,
   compareCodePoints,
   conditionSchema,
-  deckRowStatusSchema,
   InputError,
   isXsbError,
   type RunLayout,
   readJson,
   type XsbError,
 } from '@xsb/core';
-import { findDeckFile } from '@xsb/decks';
+import { deckRowStatusSchema, findDeckFile } from '@xsb/decks';
 import { type FilterableIdentity, filterAllows, matchesFilters, type RowFilters } from '@xsb/metrics';
 import { loadSourceCase } from '@xsb/sources';
 

@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type ClaimLabel, type Deck, type Probe, usageLedgerEntrySchema, validateRecord } from '@xsb/core';
+import { type ClaimLabel, type Deck, type Probe, validateRecord } from '@xsb/core';
 import {
   type CreateLlmClientOptions,
   completeJson,
@@ -11,6 +11,7 @@ import {
   type JudgeDescription,
   type JudgeKind,
   repeatClient,
+  usageLedgerEntrySchema,
 } from '@xsb/llm';
 import {
   type AnswerabilityPromptInput,

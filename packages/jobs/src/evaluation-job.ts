@@ -2,11 +2,6 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import {
-  type ApiDeckUpload,
-  type ApiEvaluationParameters,
-  type ApiEvaluationRequest,
-  type ApiEvaluationResult,
-  apiEvaluationRequestSchema,
   conditionSchema,
   hashCanonicalJson,
   InputError,
@@ -24,6 +19,13 @@ import { fieldError, listNames, portableName } from './field-error';
 import type { JobHandlerContext } from './job-runner';
 import type { EnqueueInput, StoredJob } from './job-store';
 import { placeDeck } from './place-deck';
+import {
+  type ApiDeckUpload,
+  type ApiEvaluationParameters,
+  type ApiEvaluationRequest,
+  apiEvaluationRequestSchema,
+} from './schemas/api-request';
+import type { ApiEvaluationResult } from './schemas/api-result';
 import { resolveServerJudge } from './server-judge';
 
 /** The API's run when a request names none. */

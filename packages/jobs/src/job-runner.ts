@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  describeError,
-  isDiskFull,
-  isXsbError,
-  type JobKind,
-  type JobProgress,
-  type StageEvent,
-  type StageEventListener,
-} from '@xsb/core';
+import { describeError, isDiskFull, isXsbError, type StageEvent, type StageEventListener } from '@xsb/core';
 import type { JobOutcome, JobSource, JobStore, StartedJob, StoredJob } from './job-store';
+import type { JobKind, JobProgress } from './schemas/api-job';
 
 export interface JobHandlerContext {
   /** Aborted when the job is canceled or a drain gave it back; handlers stop at their next step. */

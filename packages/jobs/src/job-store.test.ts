@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { type ApiEvaluationRequest, InputError } from '@xsb/core';
+import { InputError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type JobHandler, startJobRunner } from './job-runner';
 import type { JobStore, StoredJob } from './job-store';
 import { RedisJobStore } from './redis-job-store';
+import type { ApiEvaluationRequest } from './schemas/api-request';
 import { SqliteJobStore } from './sqlite-job-store';
 import { enqueueInput, type RedisServer, redisServerUnavailable, startRedisServer } from './testing';
 

@@ -1,12 +1,5 @@
-import type {
-  ApiEvaluationRequest,
-  ApiJob,
-  ApiRubricEvaluationRequest,
-  JobExecution,
-  JobKind,
-  JobProgress,
-  JobStatus,
-} from '@xsb/core';
+import type { ApiJob, JobExecution, JobKind, JobProgress, JobStatus } from './schemas/api-job';
+import type { ApiEvaluationRequest, ApiRubricEvaluationRequest } from './schemas/api-request';
 
 /** A job as the store holds it: the API's job resource without its links. */
 export type StoredJob = ApiJob & { executions: JobExecution[] };

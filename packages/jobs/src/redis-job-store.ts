@@ -1,11 +1,4 @@
-import {
-  ConfigError,
-  InternalError,
-  isXsbError,
-  type JobProgress,
-  type JobStatus,
-  XsbError,
-} from '@xsb/core';
+import { ConfigError, InternalError, isXsbError, XsbError } from '@xsb/core';
 import { type Job, Queue, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
@@ -23,6 +16,7 @@ import {
   type StartedJob,
   type StoredJob,
 } from './job-store';
+import type { JobProgress, JobStatus } from './schemas/api-job';
 
 /** Lua helpers shared by the scripts: status moves keep the per-status indexes in step. */
 const LUA_HELPERS = `

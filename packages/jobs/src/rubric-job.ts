@@ -1,14 +1,6 @@
 import { existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import {
-  type ApiDeckUpload,
-  type ApiRubricParameters,
-  type ApiRubricResult,
-  apiRubricEvaluationRequestSchema,
-  hashCanonicalJson,
-  InputError,
-  type StageEventListener,
-} from '@xsb/core';
+import { hashCanonicalJson, InputError, type StageEventListener } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import { createJudge, providerLimitsFor } from '@xsb/llm';
 import {
@@ -25,6 +17,12 @@ import { fieldError, listNames, portableName } from './field-error';
 import type { JobHandlerContext } from './job-runner';
 import type { EnqueueInput, StoredJob } from './job-store';
 import { placeDeck } from './place-deck';
+import {
+  type ApiDeckUpload,
+  type ApiRubricParameters,
+  apiRubricEvaluationRequestSchema,
+} from './schemas/api-request';
+import type { ApiRubricResult } from './schemas/api-result';
 import { resolveServerJudge } from './server-judge';
 
 /** The form fields of `POST /v1/rubric/evaluations`. */

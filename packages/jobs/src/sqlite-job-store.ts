@@ -1,13 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import {
-  InternalError,
-  type JobExecution,
-  type JobProgress,
-  type JobStatus,
-  processIsAlive,
-} from '@xsb/core';
+import { InternalError, processIsAlive } from '@xsb/core';
 import Database from 'better-sqlite3';
 import {
   type CancelOutcome,
@@ -24,6 +18,7 @@ import {
   type StartedJob,
   type StoredJob,
 } from './job-store';
+import type { JobExecution, JobProgress, JobStatus } from './schemas/api-job';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (

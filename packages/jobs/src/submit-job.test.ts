@@ -2,19 +2,13 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  apiEvaluationResultSchema,
-  apiRubricResultSchema,
-  buildZip,
-  probeScoreSchema,
-  readJsonlAll,
-  type StageEvent,
-} from '@xsb/core';
+import { buildZip, probeScoreSchema, readJsonlAll, type StageEvent } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiDataLayout } from './api-data-layout';
 import type { JobRunner } from './job-runner';
 import type { StoredJob } from './job-store';
+import { apiEvaluationResultSchema, apiRubricResultSchema } from './schemas/api-result';
 import { SqliteJobStore } from './sqlite-job-store';
 import { startJobWorker } from './start-job-worker';
 import { type SubmitJobRequest, submitJob } from './submit-job';

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { type ApiDeckUpload, didYouMean, hashBytes, identifyDeckContent, type JobKind } from '@xsb/core';
+import { didYouMean, hashBytes, identifyDeckContent } from '@xsb/core';
 import { ApiDataLayout } from './api-data-layout';
 import { type EvaluationFields, evaluationJobInput, prepareEvaluationRequest } from './evaluation-job';
 import { fieldError } from './field-error';
 import type { CancelOutcome, EnqueueInput, EnqueueOutcome, JobStore, StoredJob } from './job-store';
 import { prepareRubricRequest, type RubricFields, rubricJobInput } from './rubric-job';
+import type { JobKind } from './schemas/api-job';
+import type { ApiDeckUpload } from './schemas/api-request';
 
 export interface SubmitJobOptions {
   store: JobStore;

@@ -1,9 +1,9 @@
-import type { BatchState } from '@xsb/core';
 import type { BatchProgress } from './batch-backend';
 import type { BatchContext } from './batch-context';
 import { BatchCallError, retryBatchCall } from './batch-retry';
 import { unanswered } from './batch-state-machine';
 import { sleepOn } from './clock';
+import type { BatchState } from './schemas/batch-state';
 
 /** Follows batches at the provider: checks a resumed record, polls, cancels. */
 export class BatchPoller {

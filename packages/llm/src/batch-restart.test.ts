@@ -5,13 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  type BatchState,
-  batchStateSchema,
-  readJsonlAll,
-  usageLedgerEntrySchema,
-  writeFileAtomic,
-} from '@xsb/core';
+import { readJsonlAll, writeFileAtomic } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -20,6 +14,8 @@ import { BatchingClient, customIdFor } from './batching-client';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
 import { cacheKeyFor } from './request-key';
+import { type BatchState, batchStateSchema } from './schemas/batch-state';
+import { usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 

@@ -1,9 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BatchState, InputError } from '@xsb/core';
+import { InputError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchStateStore } from './batch-state-store';
+import type { BatchState } from './schemas/batch-state';
 
 const SCOPE = { provider: 'anthropic', baseUrl: 'http://127.0.0.1:1' };
 

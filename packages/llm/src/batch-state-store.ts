@@ -2,14 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import {
-  type BatchState,
-  batchStateSchema,
-  InputError,
-  validateRecord,
-  withDirectoryLock,
-  writeFileAtomic,
-} from '@xsb/core';
+import { InputError, validateRecord, withDirectoryLock, writeFileAtomic } from '@xsb/core';
+import { type BatchState, batchStateSchema } from './schemas/batch-state';
 
 let sequence = 0;
 

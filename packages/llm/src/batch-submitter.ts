@@ -1,9 +1,9 @@
-import type { BatchState } from '@xsb/core';
 import type { BatchContext, Entry } from './batch-context';
 import type { BatchDeliverer } from './batch-deliverer';
 import { findOrphan } from './batch-poller';
 import { BatchCallError, retryBatchCall } from './batch-retry';
 import type { NoAnswer } from './batch-state-machine';
+import type { BatchState } from './schemas/batch-state';
 
 /**
  * Turns a closed chunk into a batch: the state file first, then the upload and create calls. One

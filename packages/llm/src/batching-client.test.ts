@@ -1,12 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type BatchState,
-  batchStateSchema,
-  ProviderError,
-  readJsonlAll,
-  usageLedgerEntrySchema,
-} from '@xsb/core';
+import { ProviderError, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,6 +15,8 @@ import type { CompletionRequest, LlmClient } from './completion-types';
 import { createLlmClient, preferredConcurrencyFor } from './create-llm-client';
 import { FakeClock } from './fake-clock';
 import { cacheKeyFor } from './request-key';
+import { type BatchState, batchStateSchema } from './schemas/batch-state';
+import { usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
 
 const SPECS = ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] as const;
 

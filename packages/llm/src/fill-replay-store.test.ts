@@ -1,6 +1,6 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, readJsonlAll, replayPendingLineSchema, replayStoreLineSchema } from '@xsb/core';
+import { ConfigError, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { createLlmClient } from './create-llm-client';
 import { fillLabelFor, fillReplayStore, requestFromPending } from './fill-replay-store';
 import { pendingFileFor } from './replay-client';
 import { replayKeyFor } from './request-key';
+import { replayPendingLineSchema, replayStoreLineSchema } from './schemas/replay-store';
 
 let server: FakeLlmServer;
 let dir: string;

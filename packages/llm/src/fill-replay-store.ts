@@ -4,9 +4,6 @@ import {
   describeError,
   mapWithConcurrency,
   type ProgressReporter,
-  type ReplayPendingLine,
-  replayPendingLineSchema,
-  replayStoreLineSchema,
   silentProgress,
   UsageError,
   validateRecord,
@@ -15,6 +12,11 @@ import type { ChatMessage, CompletionRequest, ContentPart, LlmClient } from './c
 import { parseJudgeSpec } from './parse-judge-spec';
 import { LineAppender, pendingFileFor, readLines, replayStoreModelLabel } from './replay-client';
 import { replayKeyFor } from './request-key';
+import {
+  type ReplayPendingLine,
+  replayPendingLineSchema,
+  replayStoreLineSchema,
+} from './schemas/replay-store';
 
 /** A filled store's model label: the provider judge's spec, so spec 002's "one model per store" is checked against it. */
 export function fillLabelFor(judgeSpec: string): string {

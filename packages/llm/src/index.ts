@@ -41,4 +41,7 @@ export { costOfUsage, DEFAULT_PRICES_AS_OF, priceFor } from './price-table';
 export { repeatClient } from './repeat-client';
 export { replayStoreModelLabel } from './replay-client';
 export { cacheKeyFor, replayKeyFor } from './request-key';
+export { batchStateSchema } from './schemas/batch-state';
+export { replayPendingLineSchema, replayStoreLineSchema } from './schemas/replay-store';
+export { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
 export { summarizeUsage, summarizeUsageLedger } from './usage-summary';

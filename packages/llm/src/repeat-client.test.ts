@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputError, readJsonlAll, replayPendingLineSchema } from '@xsb/core';
+import { InputError, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { createLlmClient } from './create-llm-client';
 import { repeatClient } from './repeat-client';
 import { pendingFileFor } from './replay-client';
 import { cacheKeyFor, replayKeyFor } from './request-key';
+import { replayPendingLineSchema } from './schemas/replay-store';
 
 const request: CompletionRequest = {
   system: 'judge',

@@ -1,12 +1,13 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, exitCodeFor, InputError, readJsonlAll, replayPendingLineSchema } from '@xsb/core';
+import { ConfigError, exitCodeFor, InputError, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
 import { pendingFileFor, replayStoreModelLabel } from './replay-client';
 import { replayKeyFor } from './request-key';
+import { replayPendingLineSchema } from './schemas/replay-store';
 
 let dir: string;
 let cleanup: () => Promise<void>;

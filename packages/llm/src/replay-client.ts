@@ -1,18 +1,16 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { ConfigError, InputError, validateRecord } from '@xsb/core';
+import type { CompletionRequest, CompletionResult, LlmClient } from './completion-types';
+import type { ReplayStoreAppender } from './fill-replay-store';
+import { canonicalMessages, renderPromptText, replayKeyFor } from './request-key';
 import {
-  ConfigError,
-  InputError,
   type ReplayPendingLine,
   type ReplayStoreLine,
   replayPendingLineSchema,
   replayStoreLineSchema,
-  validateRecord,
-} from '@xsb/core';
-import type { CompletionRequest, CompletionResult, LlmClient } from './completion-types';
-import type { ReplayStoreAppender } from './fill-replay-store';
-import { canonicalMessages, renderPromptText, replayKeyFor } from './request-key';
+} from './schemas/replay-store';
 import type { UsageLedger } from './usage-ledger';
 
 /** Appends JSON lines to a file in call order, one whole line per `appendFile` (O_APPEND). */

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { ConfigError, exitCodeFor, readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
+import { ConfigError, exitCodeFor, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from './create-llm-client';
 import { parseJudgeSpec } from './parse-judge-spec';
 import { costOfUsage, DEFAULT_PRICES, DEFAULT_PRICES_AS_OF, priceFor } from './price-table';
+import { usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
 import { summarizeUsage, summarizeUsageLedger } from './usage-summary';
 
 let server: FakeLlmServer;

@@ -1,8 +1,9 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type ModelPrice, type UsageLedgerEntry, usageLedgerEntrySchema, validateRecord } from '@xsb/core';
+import { type ModelPrice, validateRecord } from '@xsb/core';
 import type { TokenUsage } from './completion-types';
 import { costOfUsage, priceFor } from './price-table';
+import { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
 
 /** One call as the clients report it; the ledger adds the time, `ok` and zero usage for failures. */
 export interface LedgerCall {

@@ -1,11 +1,6 @@
-import {
-  compareCodePoints,
-  type ModelPrice,
-  readJsonlAll,
-  type UsageLedgerEntry,
-  usageLedgerEntrySchema,
-} from '@xsb/core';
+import { compareCodePoints, type ModelPrice, readJsonlAll } from '@xsb/core';
 import { costOfUsage, priceFor } from './price-table';
+import { type UsageLedgerEntry, usageLedgerEntrySchema } from './schemas/usage-ledger-entry';
 
 export interface UsageTotals {
   /** Every ledger line. */

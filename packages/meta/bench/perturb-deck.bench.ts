@@ -7,9 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type MetaScoreRow, PERTURBATION_KINDS, type PerturbationRecord } from '@xsb/core';
 import { EVALUATOR_IDS, expectedEffects } from '../src/evaluator-ids';
 import { perturbDeck } from '../src/perturb/perturb-deck';
+import { PERTURBATION_KINDS, type PerturbationRecord } from '../src/schemas/meta-perturbation';
+import type { MetaScoreRow } from '../src/schemas/meta-sensitivity';
 import { computeSensitivity } from '../src/sensitivity/compute-sensitivity';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/decks');

@@ -1,6 +1,6 @@
-import { type PerturbationKind, RUBRIC_DIMENSIONS } from '@xsb/core';
 import type { SUMMARY_METRICS } from '@xsb/metrics';
-import { LAYOUT_CHECK_IDS } from '@xsb/rubric';
+import { LAYOUT_CHECK_IDS, RUBRIC_DIMENSIONS } from '@xsb/rubric';
+import type { PerturbationKind } from './schemas/meta-perturbation';
 
 /** The X+Slides metrics of stage 6 (named by @xsb/metrics' SUMMARY_METRICS), as evaluator ids, in meta's report order. */
 export const XSLIDES_EVALUATORS = [

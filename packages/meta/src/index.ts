@@ -22,4 +22,12 @@ export {
 export { perturbRun } from './perturb/perturb-run';
 export { EVALUATION_RETEST_FILE, evaluationRetest } from './retest/evaluation-retest';
 export { rubricRetest } from './retest/rubric-retest';
+export { metaAgreementSchema } from './schemas/meta-agreement';
+export {
+  PERTURBATION_KINDS,
+  type PerturbationRecord,
+  perturbationRecordSchema,
+} from './schemas/meta-perturbation';
+export { type MetaRetest, type MetaRetestClass, metaRetestSchema } from './schemas/meta-retest';
+export { metaScoreRowSchema, metaSensitivitySchema } from './schemas/meta-sensitivity';
 export { DEFAULT_META_SEED, runSensitivity } from './sensitivity/run-sensitivity';

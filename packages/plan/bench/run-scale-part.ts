@@ -3,13 +3,14 @@
 // line. argv: JSON RunPartOptions.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RunLayout, readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
+import { type RunLayout, readJsonlAll } from '@xsb/core';
 import {
   type CreateLlmClientOptions,
   costOfUsage,
   createLlmClient,
   judgeFromClient,
   priceFor,
+  usageLedgerEntrySchema,
 } from '@xsb/llm';
 import { runRubric } from '@xsb/rubric';
 import { CostPlanBuilder } from '../src/cost-plan-builder';

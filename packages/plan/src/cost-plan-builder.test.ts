@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { UsageLedgerEntry } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import type { UsageLedgerEntry } from '@xsb/llm';
 import { type CompletionRequest, createLlmClient } from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,11 +1,4 @@
-import {
-  type CostPlan,
-  type CostPlanRow,
-  costPlanSchema,
-  type ModelPrice,
-  stopsTheRun,
-  validateRecord,
-} from '@xsb/core';
+import { type ModelPrice, stopsTheRun, validateRecord } from '@xsb/core';
 import {
   type CompletionRequest,
   cacheKeyFor,
@@ -20,6 +13,7 @@ import {
   type TokenCounter,
 } from '@xsb/llm';
 import { MIN_CACHEABLE_TOKENS, PromptCacheModel } from './prompt-cache-model';
+import { type CostPlan, type CostPlanRow, costPlanSchema } from './schemas/cost-plan';
 
 /** Everything a plan needs to know about the judge and the client settings the run would use. */
 export interface PlanContext {

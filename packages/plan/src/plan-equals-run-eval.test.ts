@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunLayout, readJsonlAll, type UsageLedgerEntry, usageLedgerEntrySchema } from '@xsb/core';
+import { RunLayout, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { formatDeckText, readDeck } from '@xsb/decks';
 import {
@@ -16,7 +16,13 @@ import {
   runEvaluation,
   selectEvaluationJobs,
 } from '@xsb/eval';
-import { createLlmClient, judgeFromClient, offlineJudge } from '@xsb/llm';
+import {
+  createLlmClient,
+  judgeFromClient,
+  offlineJudge,
+  type UsageLedgerEntry,
+  usageLedgerEntrySchema,
+} from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CostPlanBuilder } from './cost-plan-builder';

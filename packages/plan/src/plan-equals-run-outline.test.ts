@@ -6,7 +6,7 @@
  */
 import { cp, mkdir, readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { RunLayout, readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
+import { RunLayout, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import {
   generateDecksFromRunSheet,
@@ -16,7 +16,14 @@ import {
   writeCsvAtomic,
 } from '@xsb/decks';
 import { DEMO_RUN, demoSheetRows } from '@xsb/eval';
-import { createLlmClient, type Judge, judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
+import {
+  createLlmClient,
+  type Judge,
+  judgeFromClient,
+  type LlmClient,
+  offlineJudge,
+  usageLedgerEntrySchema,
+} from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { discoverSourceCases, type SourceCase } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES } from '@xsb/weights';

@@ -5,9 +5,16 @@
  */
 import { cp, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { RunLayout, readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
+import { RunLayout, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient, type Judge, judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
+import {
+  createLlmClient,
+  type Judge,
+  judgeFromClient,
+  type LlmClient,
+  offlineJudge,
+  usageLedgerEntrySchema,
+} from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { createProbeGenerator, generateRunProbes } from '@xsb/probes';
 import { discoverSourceCases } from '@xsb/sources';

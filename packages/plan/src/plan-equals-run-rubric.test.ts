@@ -1,8 +1,15 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { callsPerStage, readJsonlAll, type UsageLedgerEntry, usageLedgerEntrySchema } from '@xsb/core';
+import { callsPerStage, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient, type Judge, judgeFromClient, offlineJudge } from '@xsb/llm';
+import {
+  createLlmClient,
+  type Judge,
+  judgeFromClient,
+  offlineJudge,
+  type UsageLedgerEntry,
+  usageLedgerEntrySchema,
+} from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { holisticWorkList, runHolistic, runRubric } from '@xsb/rubric';
 import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { RunLayout, readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
+import { RunLayout, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { DEMO_RUN, runDemo, runEvaluation } from '@xsb/eval';
+import { usageLedgerEntrySchema } from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEXICAL_BANK_ASSUMPTION } from './bank-judge';

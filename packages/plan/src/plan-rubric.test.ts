@@ -1,8 +1,14 @@
 import { copyFile, cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonlAll, type UsageLedgerEntry, usageLedgerEntrySchema } from '@xsb/core';
+import { readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { createLlmClient, judgeFromClient, preferredConcurrencyFor } from '@xsb/llm';
+import {
+  createLlmClient,
+  judgeFromClient,
+  preferredConcurrencyFor,
+  type UsageLedgerEntry,
+  usageLedgerEntrySchema,
+} from '@xsb/llm';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { runRubric } from '@xsb/rubric';
 import { writeLectureDeck } from '@xsb/rubric/testing';

@@ -1,5 +1,5 @@
-import type { CostPlan } from '@xsb/core';
 import type { UsageReconciliation } from './reconcile-usage';
+import type { CostPlan } from './schemas/cost-plan';
 
 export interface TextTable {
   header: string[];

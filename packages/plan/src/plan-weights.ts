@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type AudienceProfile, InternalError, type Probe, type RunLayout, type WorkUnit } from '@xsb/core';
+import { InternalError, type Probe, type RunLayout, type WorkUnit } from '@xsb/core';
 import {
   type CompletionRequest,
   describeJudge,
@@ -8,6 +8,7 @@ import {
   type LlmClient,
 } from '@xsb/llm';
 import {
+  type AudienceProfile,
   BUILT_IN_AUDIENCES,
   createUtilityJudge,
   WEIGHT_DEFAULTS,

@@ -1,6 +1,8 @@
-import type { CostPlan, ModelPrice, UsageLedgerEntry } from '@xsb/core';
+import type { ModelPrice } from '@xsb/core';
 import { plural } from '@xsb/core';
+import type { UsageLedgerEntry } from '@xsb/llm';
 import { summarizeUsage } from '@xsb/llm';
+import type { CostPlan } from './schemas/cost-plan';
 
 /** Input tokens of an exact row must be within this share of what the provider billed. */
 export const INPUT_TOKEN_TOLERANCE = 0.1;

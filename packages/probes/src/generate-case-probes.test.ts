@@ -10,11 +10,15 @@ import {
   readJson,
   readJsonlAll,
   type StageEvent,
-  sourceContextSchema,
   writeJson,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
-import { loadSourceCase, SOURCE_EXTRACTOR_VERSION, sourceContextMetaFile } from '@xsb/sources';
+import {
+  loadSourceCase,
+  SOURCE_EXTRACTOR_VERSION,
+  sourceContextMetaFile,
+  sourceContextSchema,
+} from '@xsb/sources';
 import { buildTextPdf, writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCaseProbes } from './generate-case-probes';

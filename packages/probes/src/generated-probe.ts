@@ -1,5 +1,6 @@
-import type { CallUsage, SourcePageFurniture, SourcePageSpan } from '@xsb/core';
+import type { CallUsage } from '@xsb/core';
 import type { CompletionRequest } from '@xsb/llm';
+import type { SourcePageFurniture, SourcePageSpan } from '@xsb/sources';
 
 /** A probe as a generator returns it, before filters, grounding, dedup and ids. */
 export interface GeneratedProbe {

@@ -1,4 +1,4 @@
-import type { SourcePageSpan } from '@xsb/core';
+import type { SourcePageSpan } from '@xsb/sources';
 import { normalizeText } from './text-tokens';
 
 /** Where one evidence quote was found in the source. */

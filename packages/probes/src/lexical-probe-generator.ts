@@ -1,4 +1,4 @@
-import type { SourcePageFurniture } from '@xsb/core';
+import type { SourcePageFurniture } from '@xsb/sources';
 import { filterReasonFor } from './filter-probes';
 import type { GeneratedProbe, GenerationInput, GenerationOutput, ProbeGenerator } from './generated-probe';
 import {

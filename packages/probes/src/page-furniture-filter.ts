@@ -1,4 +1,4 @@
-import type { SourcePageFurniture } from '@xsb/core';
+import type { SourcePageFurniture } from '@xsb/sources';
 
 /** Every evidence passage lies in page furniture (README: Filters): no reader takes a running title from a document. */
 export function isPageFurnitureProbe(

@@ -2,13 +2,8 @@
  * The pure steps that turn a case's generations into its bank: filter → ground → page furniture →
  * order → dedup → ids. No file is read or written here, so each rule is tested on its own.
  */
-import {
-  compareCodePoints,
-  hashCanonicalJson,
-  type Probe,
-  type SourcePageFurniture,
-  type SourcePageSpan,
-} from '@xsb/core';
+import { compareCodePoints, hashCanonicalJson, type Probe } from '@xsb/core';
+import type { SourcePageFurniture, SourcePageSpan } from '@xsb/sources';
 import { deduplicateProbes } from './deduplicate-probes';
 import { FILTER_REASONS, type FilterReason, filterReasonFor } from './filter-probes';
 import type { GeneratedProbe, GenerationOutput } from './generated-probe';

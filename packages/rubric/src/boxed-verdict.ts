@@ -1,4 +1,4 @@
-import type { RubricParser, RubricVerdict } from '@xsb/core';
+import type { RubricParser, RubricVerdict } from './schemas/rubric-evaluation';
 
 /**
  * Characters Python's `str.isspace()` accepts: what `str.strip()` removes and what `\s` matches in a

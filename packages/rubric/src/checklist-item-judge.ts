@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { type Deck, isXsbError, type RubricParser, type RubricVerdict } from '@xsb/core';
+import { type Deck, isXsbError } from '@xsb/core';
 import type { ChatMessage, CompletionRequest, ContentPart, LlmClient, TokenUsage } from '@xsb/llm';
 import {
   readLenientVerdict,
@@ -7,6 +7,7 @@ import {
   storedLenientAnswer,
   verdictOfStoredAnswer,
 } from './boxed-verdict';
+import type { RubricParser, RubricVerdict } from './schemas/rubric-evaluation';
 
 /** A material as the judge sees it: file name and extracted text. */
 export interface MaterialText {

@@ -1,4 +1,5 @@
-import { InputError, type RubricChecklistItem } from '@xsb/core';
+import { InputError } from '@xsb/core';
+import type { RubricChecklistItem } from './schemas/rubric-instance';
 
 /**
  * PresentBench callables (by qualified name) and the built-in check that decides the same question.

@@ -2,11 +2,6 @@ import {
   type Deck,
   executeWorkList,
   type ProgressReporter,
-  type RubricEvaluation,
-  type RubricItemResult,
-  type RubricParser,
-  type RubricSlideCountBase,
-  type RubricUsage,
   type StageEvent,
   type StageEventListener,
   silentProgress,
@@ -30,6 +25,13 @@ import {
   type RubricItemUnit,
   rubricItemWorkList,
 } from './rubric-item-work-list';
+import type {
+  RubricEvaluation,
+  RubricItemResult,
+  RubricParser,
+  RubricSlideCountBase,
+  RubricUsage,
+} from './schemas/rubric-evaluation';
 
 /** How the deterministic checks relate to the LLM items they match (see `standInCheckFor`). */
 export type StandInMode = 'beside' | 'replace' | 'off';

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { isXsbError, type RubricEvaluation, readJson, rubricEvaluationSchema, writeJson } from '@xsb/core';
+import { isXsbError, readJson, writeJson } from '@xsb/core';
 import { repeatClient } from '@xsb/llm';
 import { type EvaluateDeckOptions, evaluateDeck } from './evaluate-deck';
 import { evaluationInputHash } from './rubric-item-work-list';
+import { type RubricEvaluation, rubricEvaluationSchema } from './schemas/rubric-evaluation';
 
 const EVALUATION_SUFFIX = /\.json$/;
 

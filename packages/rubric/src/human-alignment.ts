@@ -3,11 +3,11 @@ import {
   bootstrapMeanInterval,
   compareCodePoints,
   InputError,
-  type RubricRunSummary,
   readUtf8Text,
   ValidationError,
 } from '@xsb/core';
 import { parse } from 'csv-parse/sync';
+import type { RubricRunSummary } from './schemas/rubric-evaluation';
 import { type BootstrapInterval, spearman } from './spearman';
 
 /** One human ranking: in sample `sample_id`, `system` got `rank` (1 = best) from `annotator`. */

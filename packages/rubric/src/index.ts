@@ -49,6 +49,26 @@ export {
   runRubric,
 } from './run-rubric';
 export {
+  type LayoutCheckResult,
+  RUBRIC_PARSERS,
+  RUBRIC_VERDICTS,
+  type RubricEvaluation,
+  type RubricItemResult,
+  type RubricParser,
+  type RubricRunRow,
+  type RubricRunSummary,
+  type RubricVerdict,
+  rubricEvaluationSchema,
+  rubricRunSummarySchema,
+} from './schemas/rubric-evaluation';
+export {
+  RUBRIC_DIMENSIONS,
+  type RubricClassWeights,
+  rubricClassWeightsSchema,
+  rubricInstanceFileSchema,
+} from './schemas/rubric-instance';
+export { presentBenchResultFileSchema, presentBenchScoreFileSchema } from './schemas/rubric-presentbench';
+export {
   type DimensionScore,
   describeDimensionScore,
   dimensionCounts,

@@ -1,4 +1,5 @@
-import type { BoundingBox, Deck, LayoutCheckResult, SlideElement } from '@xsb/core';
+import type { BoundingBox, Deck, SlideElement } from '@xsb/core';
+import type { LayoutCheckResult } from './schemas/rubric-evaluation';
 import { countScripts, dominantScript, type Script, scriptOfLanguage } from './script-detection';
 import { slideContentItems } from './slide-content-items';
 

@@ -1,8 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { RUBRIC_CATEGORIES, type RubricCategory, UsageError } from '@xsb/core';
+import { UsageError } from '@xsb/core';
 import { loadPresentBenchCase } from './load-presentbench-case';
 import { loadRubricInstance, type RubricInstance } from './rubric-instance';
+import { RUBRIC_CATEGORIES, type RubricCategory } from './schemas/rubric-instance';
 
 /**
  * The instance a user points at: an xsb instance file, or a PresentBench case folder. A case's data

@@ -1,23 +1,19 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import {
-  compareCodePoints,
-  InputError,
-  RUBRIC_CATEGORIES,
-  type RubricCategory,
-  type RubricChecklistItem,
-  type RubricClassWeights,
-  readUtf8Text,
-  rubricClassWeightsSchema,
-  ValidationError,
-  validateRecord,
-} from '@xsb/core';
+import { compareCodePoints, InputError, readUtf8Text, ValidationError, validateRecord } from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
 import { decodePresentBenchItem } from './decode-presentbench-item';
 import { isPyMapping, pyGet, pyItems, pyStr, readPythonYaml } from './python-values';
 import { detectInstructionLanguage, detectSourceAttributionRequirement } from './read-instruction';
 import type { RubricInstance } from './rubric-instance';
+import {
+  RUBRIC_CATEGORIES,
+  type RubricCategory,
+  type RubricChecklistItem,
+  type RubricClassWeights,
+  rubricClassWeightsSchema,
+} from './schemas/rubric-instance';
 
 const CHECKLIST_KEYS = [
   'material_independent_checklist_1',

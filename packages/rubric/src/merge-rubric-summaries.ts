@@ -1,5 +1,6 @@
-import { readJson, rubricRunSummarySchema, type ShardFileCombiner } from '@xsb/core';
+import { readJson, type ShardFileCombiner } from '@xsb/core';
 import { summarizeRubricRun } from './run-rubric';
+import { rubricRunSummarySchema } from './schemas/rubric-evaluation';
 
 const SHARD_SUMMARY = /^(.*\/)?(xsb_rubric_summary_[^/]+)\.shard-(\d+)-of-(\d+)\.json$/;
 

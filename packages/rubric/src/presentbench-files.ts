@@ -1,14 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import {
-  presentBenchResultFileSchema,
-  presentBenchScoreFileSchema,
-  type RubricClassWeights,
-  type RubricEvaluation,
-  validateRecord,
-  writeFileAtomic,
-} from '@xsb/core';
+import { validateRecord, writeFileAtomic } from '@xsb/core';
 import {
   type ErrorExport,
   isResultAnswered,
@@ -17,6 +10,9 @@ import {
 } from './presentbench-result';
 import { type PresentBenchScoreTree, scorePresentBenchResult } from './presentbench-scoring';
 import { pythonFloatRepr } from './python-values';
+import type { RubricEvaluation } from './schemas/rubric-evaluation';
+import type { RubricClassWeights } from './schemas/rubric-instance';
+import { presentBenchResultFileSchema, presentBenchScoreFileSchema } from './schemas/rubric-presentbench';
 
 const INVALID_FILENAME_CHARS = /[<>:"/\\|?*\x00-\x1f]+/g;
 

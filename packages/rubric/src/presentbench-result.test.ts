@@ -1,6 +1,5 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RubricEvaluation } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -19,6 +18,7 @@ import {
   toPresentBenchResult,
 } from './presentbench-result';
 import { scorePresentBenchResult } from './presentbench-scoring';
+import type { RubricEvaluation } from './schemas/rubric-evaluation';
 import { scorePaper } from './score-evaluation';
 import { scoreEvaluation, scorePresentBenchVerdicts } from './score-report';
 

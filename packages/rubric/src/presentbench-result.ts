@@ -1,19 +1,17 @@
-import {
-  InputError,
-  type PresentBenchResultFile,
-  plural,
-  type RubricDimension,
-  type RubricEvaluation,
-  type RubricItemResult,
-  type RubricSection,
-  type RubricVerdict,
-  ValidationError,
-} from '@xsb/core';
+import { InputError, plural, ValidationError } from '@xsb/core';
 import { stringify as stringifyYaml } from 'yaml';
 import { pythonStrip, verdictOfStoredAnswer } from './boxed-verdict';
 import { citedSlides } from './checklist-item-judge';
 import type { PresentBenchResult } from './presentbench-scoring';
 import { isPyMapping, pyGet, pyHasKey, pyItems, pyStr, pyTypeName, readPythonYaml } from './python-values';
+import type {
+  RubricEvaluation,
+  RubricItemResult,
+  RubricSection,
+  RubricVerdict,
+} from './schemas/rubric-evaluation';
+import type { RubricDimension } from './schemas/rubric-instance';
+import type { PresentBenchResultFile } from './schemas/rubric-presentbench';
 
 const DIMENSION_OF: Record<RubricSection, Record<string, RubricDimension>> = {
   material_independent: { '1': 'fundamentals', '2': 'design' },

@@ -10,7 +10,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { RubricClassWeights, RubricEvaluation } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { createLlmClient, judgeFromClient } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
@@ -26,6 +25,8 @@ import {
 import { scorePresentBenchResult } from './presentbench-scoring';
 import { readPythonYaml } from './python-values';
 import { runRubric } from './run-rubric';
+import type { RubricEvaluation } from './schemas/rubric-evaluation';
+import type { RubricClassWeights } from './schemas/rubric-instance';
 import { scoreEvaluation, scorePresentBenchVerdicts } from './score-report';
 import { writeLayoutFixtureDecks } from './write-layout-fixture-decks';
 

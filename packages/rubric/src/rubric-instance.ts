@@ -1,17 +1,15 @@
 import { dirname, extname, resolve } from 'node:path';
+import { readUtf8Text, ValidationError, validateRecord } from '@xsb/core';
+import { parse as parseYaml } from 'yaml';
+import { LAYOUT_CHECK_IDS } from './layout-checks';
+import type { RubricSection } from './schemas/rubric-evaluation';
 import {
   type RubricCategory,
   type RubricChecklistItem,
   type RubricClassWeights,
   type RubricDimension,
-  type RubricSection,
-  readUtf8Text,
   rubricInstanceFileSchema,
-  ValidationError,
-  validateRecord,
-} from '@xsb/core';
-import { parse as parseYaml } from 'yaml';
-import { LAYOUT_CHECK_IDS } from './layout-checks';
+} from './schemas/rubric-instance';
 
 /** A loaded instance: paths absolute, instruction read, fidelity items expanded to slide_range.max. */
 export interface RubricInstance {

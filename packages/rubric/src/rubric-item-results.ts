@@ -3,7 +3,7 @@
  * item, an item the offline judge leaves `not_judged`, and a judge's answer.
  */
 
-import { type Deck, type LayoutCheckResult, type RubricItemResult, UsageError } from '@xsb/core';
+import { type Deck, UsageError } from '@xsb/core';
 import { citedSlides, type ItemJudgement } from './checklist-item-judge';
 import {
   checkBulletsPerSlide,
@@ -17,6 +17,7 @@ import {
   type LayoutCheckOptions,
 } from './layout-checks';
 import type { RubricInstance } from './rubric-instance';
+import type { LayoutCheckResult, RubricItemResult } from './schemas/rubric-evaluation';
 
 type ItemFields = Omit<RubricItemResult, 'key' | 'section' | 'class_id' | 'dimension'>;
 type CheckItem = Exclude<RubricInstance['checklists']['fundamentals'][number], string>;

@@ -9,12 +9,6 @@ import {
   hashBytes,
   hashCanonicalJson,
   InputError,
-  type LayoutCheckResult,
-  RUBRIC_DIMENSIONS,
-  type RubricDimension,
-  type RubricItemResult,
-  type RubricParser,
-  type RubricSlideCountBase,
   UsageError,
   type WorkDecision,
   type WorkUnit,
@@ -29,6 +23,13 @@ import {
   renderMaterialForJudge,
 } from './checklist-item-judge';
 import type { EvaluateDeckOptions, StandInMode } from './evaluate-deck';
+import type {
+  LayoutCheckResult,
+  RubricItemResult,
+  RubricParser,
+  RubricSlideCountBase,
+} from './schemas/rubric-evaluation';
+import { RUBRIC_DIMENSIONS, type RubricDimension } from './schemas/rubric-instance';
 
 /** The options that decide an evaluation's items; the judge only as a description (what a plan has). */
 export type RubricItemListOptions = Omit<

@@ -8,13 +8,7 @@ import {
   isXsbError,
   mapWithConcurrency,
   type ProgressReporter,
-  RUBRIC_CATEGORIES,
-  type RubricEvaluation,
-  type RubricRunRow,
-  type RubricRunSummary,
   readJson,
-  rubricEvaluationSchema,
-  rubricRunSummarySchema,
   type Shard,
   shardFileTag,
   silentProgress,
@@ -40,6 +34,14 @@ import {
   type RubricItemUnit,
   rubricItemWorkList,
 } from './rubric-item-work-list';
+import {
+  type RubricEvaluation,
+  type RubricRunRow,
+  type RubricRunSummary,
+  rubricEvaluationSchema,
+  rubricRunSummarySchema,
+} from './schemas/rubric-evaluation';
+import { RUBRIC_CATEGORIES } from './schemas/rubric-instance';
 import { type ErrorPolicy, meansByCategory } from './score-evaluation';
 import { scoreEvaluation } from './score-report';
 

@@ -1,5 +1,5 @@
-import type { RubricItemResult } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
+import type { RubricItemResult } from './schemas/rubric-evaluation';
 import {
   describeDimensionScore,
   dimensionCounts,

@@ -1,9 +1,5 @@
-import {
-  RUBRIC_DIMENSIONS,
-  type RubricDimension,
-  type RubricItemResult,
-  type RubricVerdict,
-} from '@xsb/core';
+import type { RubricItemResult, RubricVerdict } from './schemas/rubric-evaluation';
+import { RUBRIC_DIMENSIONS, type RubricDimension } from './schemas/rubric-instance';
 
 /**
  * What an `error` verdict (an answer that stayed unparseable) does to a score: `report` leaves it out

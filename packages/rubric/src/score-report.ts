@@ -1,10 +1,4 @@
-import {
-  isXsbError,
-  type RubricClassWeights,
-  type RubricEvaluation,
-  type RubricItemResult,
-  type RubricSection,
-} from '@xsb/core';
+import { isXsbError } from '@xsb/core';
 import { itemsFromPresentBenchResult, toPresentBenchResult } from './presentbench-result';
 import {
   type PresentBenchCountingRule,
@@ -13,6 +7,8 @@ import {
   scorePresentBenchResult,
 } from './presentbench-scoring';
 import type { PyValue } from './python-values';
+import type { RubricEvaluation, RubricItemResult, RubricSection } from './schemas/rubric-evaluation';
+import type { RubricClassWeights } from './schemas/rubric-instance';
 import { type ErrorPolicy, type PaperScore, scorePaper } from './score-evaluation';
 
 export interface PresentBenchClassSummary {

@@ -1,4 +1,6 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
+import { metricsSummarySchema } from '@xsb/core';
+import type { StoredJob } from '@xsb/jobs';
 import {
   apiErrorSchema,
   apiEvaluationResultSchema,
@@ -8,9 +10,7 @@ import {
   apiRubricResultSchema,
   apiRunListSchema,
   JOB_STATUSES,
-  metricsSummarySchema,
-} from '@xsb/core';
-import type { StoredJob } from '@xsb/jobs';
+} from '@xsb/jobs';
 
 type DocumentedResponse = RouteConfig['responses'][string];
 

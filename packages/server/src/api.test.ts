@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { apiEvaluationResultSchema, apiJobSchema, apiRunListSchema, ConfigError } from '@xsb/core';
+import { ConfigError } from '@xsb/core';
+import { apiEvaluationResultSchema, apiJobSchema, apiRunListSchema } from '@xsb/jobs';
 import { fixtureDeck } from '@xsb/jobs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTokenList } from './api-tokens';

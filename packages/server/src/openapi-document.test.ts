@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { apiErrorSchema, apiJobListSchema, apiJobSchema, apiRunListSchema } from '@xsb/core';
+import { apiErrorSchema, apiJobListSchema, apiJobSchema, apiRunListSchema } from '@xsb/jobs';
 import { fixtureDeck } from '@xsb/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';

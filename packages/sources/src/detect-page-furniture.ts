@@ -1,4 +1,4 @@
-import type { SourcePageFurniture } from '@xsb/core';
+import type { SourcePageFurniture } from './schemas/source-context';
 
 /**
  * The thresholds of {@link detectPageFurniture}: a document needs `minPages` pages; a line or a page

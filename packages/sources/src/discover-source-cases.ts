@@ -7,15 +7,17 @@ import {
   InputError,
   isXsbError,
   readJson,
+  validateRecord,
+  type XsbError,
+} from '@xsb/core';
+import {
   type SourceMetadata,
   type SourceMetadataInput,
   type SourceType,
   sourceMetadataInputSchema,
   sourceMetadataSchema,
   sourceTypeSchema,
-  validateRecord,
-  type XsbError,
-} from '@xsb/core';
+} from './schemas/source-metadata';
 import type { SourceCase } from './source-types';
 
 export const SOURCE_METADATA_FILE = 'source_metadata.json';

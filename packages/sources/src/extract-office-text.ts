@@ -1,4 +1,5 @@
-import { InputError, type SourcePageSpan, ZipArchive } from '@xsb/core';
+import { InputError, ZipArchive } from '@xsb/core';
+import type { SourcePageSpan } from './schemas/source-context';
 
 /** The office formats stage 1 reads: Word (OOXML), OpenDocument text, PowerPoint (OOXML). */
 export type OfficeSourceType = 'docx' | 'odt' | 'pptx';

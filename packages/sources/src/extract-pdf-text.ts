@@ -1,6 +1,7 @@
-import { InputError, type SourcePageSpan } from '@xsb/core';
+import { InputError } from '@xsb/core';
 import { getDocumentProxy } from 'unpdf';
 import { mapMathFontGlyphs, mayBeMathGlyph, resolveCombiningMarks } from './map-math-font-glyphs';
+import type { SourcePageSpan } from './schemas/source-context';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;

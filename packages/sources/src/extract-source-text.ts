@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { hashBytes, InputError, type SourcePageFurniture, type SourcePageSpan, UsageError } from '@xsb/core';
+import { hashBytes, InputError, UsageError } from '@xsb/core';
 import { extractPlainText } from './decode-utf8-text';
 import { detectPageFurniture } from './detect-page-furniture';
 import { extractHtmlText } from './extract-html-text';
@@ -7,6 +7,7 @@ import { extractOfficeText } from './extract-office-text';
 import { extractPdfPages, joinPages } from './extract-pdf-text';
 import { parsePdfWithMineru, resolveMineruCacheDir } from './mineru-client';
 import { assertPagesExist, type PageRange, parsePageRange } from './page-range';
+import type { SourcePageFurniture, SourcePageSpan } from './schemas/source-context';
 import {
   DEFAULT_MAX_HTML_BYTES,
   DEFAULT_MAX_SOURCE_BYTES,

@@ -17,6 +17,12 @@ export {
   readSourceContext,
   sourceContextMetaFile,
 } from './prepare-source-context';
+export { type SourcePageFurniture, type SourcePageSpan, sourceContextSchema } from './schemas/source-context';
+export {
+  type SourceMetadataInput,
+  sourceMetadataInputSchema,
+  sourceMetadataSchema,
+} from './schemas/source-metadata';
 export { discoverSelectedCases } from './select-source-cases';
 export {
   DEFAULT_SOURCE_CHARS,

@@ -1,12 +1,13 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashBytes, InputError, RunLayout, readJson, sourceContextSchema, writeJson } from '@xsb/core';
+import { hashBytes, InputError, RunLayout, readJson, writeJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTextPdf } from './build-text-pdf';
 import { loadSourceCase } from './discover-source-cases';
 import { startFakeMineruServer } from './fake-mineru-server';
 import { prepareSourceContext, readSourceContext, sourceContextMetaFile } from './prepare-source-context';
+import { sourceContextSchema } from './schemas/source-context';
 import { SOURCE_EXTRACTOR_VERSION } from './source-types';
 import { writeSourceCase } from './write-source-case';
 

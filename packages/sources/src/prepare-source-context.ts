@@ -8,13 +8,12 @@ import {
   type RunLayout,
   readJson,
   readUtf8Text,
-  type SourceContext,
-  sourceContextSchema,
   writeFileAtomic,
   writeJson,
 } from '@xsb/core';
 import { extractSourceText, resolveMaxChars, resolvePdfParser } from './extract-source-text';
 import { parsePageRange } from './page-range';
+import { type SourceContext, sourceContextSchema } from './schemas/source-context';
 import {
   type ExtractedSource,
   type PreparedSourceContext,

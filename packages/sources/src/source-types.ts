@@ -1,4 +1,5 @@
-import type { SourceMetadata, SourcePageFurniture, SourcePageSpan, SourceType } from '@xsb/core';
+import type { SourcePageFurniture, SourcePageSpan } from './schemas/source-context';
+import type { SourceMetadata, SourceType } from './schemas/source-metadata';
 
 /** The PDF parsers stage 1 can use; `unpdf` is local and the default, `mineru` calls a MinerU service. */
 export type PdfParserName = 'unpdf' | 'mineru';

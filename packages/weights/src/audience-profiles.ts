@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { ConfigError } from '@xsb/core';
+import { parse as parseYaml } from 'yaml';
 import {
   type AudienceProfile,
   audienceProfilesFileSchema,
-  ConfigError,
   type LexicalPreferences,
-} from '@xsb/core';
-import { parse as parseYaml } from 'yaml';
+} from './schemas/audience-profile';
 
 /** The lexical preferences of a user profile that gives none: level alone decides. */
 export const NEUTRAL_LEXICAL_PREFERENCES: LexicalPreferences = {

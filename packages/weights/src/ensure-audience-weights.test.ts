@@ -9,7 +9,6 @@ import {
   RunLayout,
   readJsonlAll,
   type StageEvent,
-  weightFailureSchema,
   writeJsonlAtomic,
 } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
@@ -20,6 +19,7 @@ import { loadAudienceProfiles } from './audience-profiles';
 import { ensureAudienceWeights, findWeightsBankMismatch, weightsFileForK } from './ensure-audience-weights';
 import { LexicalUtilityJudge } from './lexical-utility-judge';
 import { LlmUtilityJudge } from './llm-utility-judge';
+import { weightFailureSchema } from './schemas/weight-failure';
 import { ScriptedUtilityJudge } from './testing';
 import { weightFailuresFile, weightsWorkList } from './weights-work-list';
 

@@ -17,10 +17,9 @@ import {
   stopsTheRun,
   type UnitContext,
   type UnitOutcome,
-  type WeightFailure,
-  weightFailureSchema,
   writeJsonlAtomic,
 } from '@xsb/core';
+import { type WeightFailure, weightFailureSchema } from './schemas/weight-failure';
 import { HIGH_VARIANCE_STD, meanAndStd, snapUtility } from './snap-utility';
 import type { UtilityJudge, UtilityJudgment } from './utility-judge';
 import {

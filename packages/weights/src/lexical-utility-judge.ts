@@ -1,5 +1,6 @@
-import { type AudienceProfile, type LexicalPreferences, type Probe, UTILITY_LEVELS } from '@xsb/core';
+import { type Probe, UTILITY_LEVELS } from '@xsb/core';
 import { NEUTRAL_LEXICAL_PREFERENCES } from './audience-profiles';
+import type { AudienceProfile, LexicalPreferences } from './schemas/audience-profile';
 import type { JudgeBatchInput, JudgeBatchOutput, UtilityJudge } from './utility-judge';
 
 /** The offline judge `lexical`: profile-based steps on the utility ladder (algorithm and blind spots: README). */

@@ -1,5 +1,6 @@
-import type { AudienceProfile, CallUsage, Probe } from '@xsb/core';
+import type { CallUsage, Probe } from '@xsb/core';
 import type { CompletionRequest } from '@xsb/llm';
+import type { AudienceProfile } from './schemas/audience-profile';
 
 /** One raw judgment of one probe for one audience. */
 export interface UtilityJudgment {

@@ -1,5 +1,6 @@
-import type { AudienceProfile, Probe } from '@xsb/core';
+import type { Probe } from '@xsb/core';
 import { type CompletionRequest, extractJson } from '@xsb/llm';
+import type { AudienceProfile } from './schemas/audience-profile';
 import type { UtilityJudgment } from './utility-judge';
 
 const UTILITY_JUDGE_SYSTEM = `You rate how useful knowing the answer to each probe is for one audience of a presentation about a source document.

@@ -1,7 +1,6 @@
 /** Stage 3 as a work list (docs/architecture.md): one unit per case × audience, run by weighRun, priced by xsb plan. */
 import { existsSync } from 'node:fs';
 import {
-  type AudienceProfile,
   audienceWeightSchema,
   ConfigError,
   hashCanonicalJson,
@@ -15,6 +14,7 @@ import {
 } from '@xsb/core';
 import type { CompletionRequest } from '@xsb/llm';
 import { BUILT_IN_AUDIENCES } from './audience-profiles';
+import type { AudienceProfile } from './schemas/audience-profile';
 import type { UtilityJudge } from './utility-judge';
 
 export const WEIGHTS_STAGE = 'weights';

@@ -1,9 +1,10 @@
 import { copyFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
+import { readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { buildTestPptx } from '@xsb/decks/testing';
 import { runDemo } from '@xsb/eval';
+import { usageLedgerEntrySchema } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { BATCH_INSTANCE_CONCURRENCY } from '@xsb/rubric';
 import { writeLayoutFixtureDecks } from '@xsb/rubric/testing';

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DeckBatchSummary, deckBatchSummarySchema, deckSchema } from '@xsb/core';
+import { deckSchema } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { type DeckBatchSummary, deckBatchSummarySchema } from '@xsb/decks';
 import { buildTestPptx, presentableDeckViolations } from '@xsb/decks/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

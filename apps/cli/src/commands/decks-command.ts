@@ -1,15 +1,8 @@
 import { resolve } from 'node:path';
-import {
-  type Condition,
-  conditionSchema,
-  type DeckBatchSummary,
-  plural,
-  RunLayout,
-  UsageError,
-  type XsbConfig,
-} from '@xsb/core';
+import { type Condition, conditionSchema, plural, RunLayout, UsageError, type XsbConfig } from '@xsb/core';
 import {
   BASELINE_SYSTEM,
+  type DeckBatchSummary,
   type DeckRowFilters,
   defaultSlideTailorRunSheet,
   formatDeckText,

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonlAll, usageLedgerEntrySchema } from '@xsb/core';
+import { readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { usageLedgerEntrySchema } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runXsb } from '../testing-cli';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { type CostPlan, costPlanSchema, writeJson, type XsbConfig } from '@xsb/core';
+import { writeJson, type XsbConfig } from '@xsb/core';
 import { isCaseInShard, parseShard } from '@xsb/decks';
 import { countLedgerLines } from '@xsb/eval';
 import { runLedgerFile } from '@xsb/llm';
-import { CostPlanBuilder, costPlanTable } from '@xsb/plan';
+import { type CostPlan, CostPlanBuilder, costPlanSchema, costPlanTable } from '@xsb/plan';
 import { Command, type Option } from 'commander';
 import type { CliContext } from '../cli-context';
 import { configFlags } from '../cli-options';

@@ -1,9 +1,9 @@
 import { copyFile, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CostPlan } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { copyOfflineDemo } from '@xsb/eval/testing';
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import type { CostPlan } from '@xsb/plan';
 import { stageAnswerHandler } from '@xsb/plan/testing';
 import { writeLectureDeck } from '@xsb/rubric/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

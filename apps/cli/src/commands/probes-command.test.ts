@@ -6,9 +6,9 @@ import {
   probeSchema,
   readJson,
   readJsonlAll,
-  sourceContextSchema,
 } from '@xsb/core';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { sourceContextSchema } from '@xsb/sources';
 import { writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runXsb, type XsbArgs } from '../testing-cli';

@@ -1,6 +1,7 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildZip, probeGenerationStatusSchema, readJson, sourceContextSchema } from '@xsb/core';
+import { buildZip, probeGenerationStatusSchema, readJson } from '@xsb/core';
+import { sourceContextSchema } from '@xsb/sources';
 import { buildTextPdf, startFakeMineruServer, writeSourceCase } from '@xsb/sources/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runXsb, type XsbArgs } from '../testing-cli';

@@ -1,13 +1,7 @@
 import { resolve } from 'node:path';
-import {
-  costPlanSchema,
-  plural,
-  readJson,
-  readJsonlAll,
-  UsageError,
-  usageLedgerEntrySchema,
-} from '@xsb/core';
-import { reconcileUsage, reconciliationTable } from '@xsb/plan';
+import { plural, readJson, readJsonlAll, UsageError } from '@xsb/core';
+import { usageLedgerEntrySchema } from '@xsb/llm';
+import { costPlanSchema, reconcileUsage, reconciliationTable } from '@xsb/plan';
 import { configFlags, existingLedger, requireExistingPath } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';

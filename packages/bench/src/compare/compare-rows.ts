@@ -1,6 +1,8 @@
-import { type BenchComparison, type BenchRow, compareCodePoints, deriveSeed } from '@xsb/core';
+import { compareCodePoints, deriveSeed } from '@xsb/core';
 import { splitSystemId } from '@xsb/metrics';
 import { BENCH_METRICS, isRubricMetric, metricValue } from '../bench-metrics';
+import type { BenchRow } from '../schemas/bench-row';
+import type { BenchComparison } from '../schemas/bench-summary';
 import { discordantPairs, exactMcNemar } from '../stats/exact-mcnemar';
 import { holmAdjust } from '../stats/holm';
 import { type PairedUnit, pairedComparison } from '../stats/paired-comparison';

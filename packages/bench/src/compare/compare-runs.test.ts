@@ -1,8 +1,6 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  benchRowSchema,
-  benchRunSchema,
   exitCodeFor,
   type MetaAnchorCheck,
   type MetaAnchorSet,
@@ -15,6 +13,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBenchRun } from '../run/bench-run-files';
 import { runBench } from '../run/run-bench';
+import { benchRowSchema } from '../schemas/bench-row';
+import { benchRunSchema } from '../schemas/bench-run';
 import { makeFastTempDir, prepareBenchData } from '../testing';
 import { anchorCheckFile, anchorSetFile } from './anchor-checks';
 import { compareSides } from './compare-rows';

@@ -1,16 +1,10 @@
 import { resolve } from 'node:path';
-import {
-  type BenchRow,
-  type BenchRun,
-  type BenchRunsComparison,
-  benchRunsComparisonSchema,
-  compareCodePoints,
-  hashCanonicalJson,
-  UsageError,
-  validateRecord,
-} from '@xsb/core';
+import { compareCodePoints, hashCanonicalJson, UsageError, validateRecord } from '@xsb/core';
 import { isRubricMetric } from '../bench-metrics';
 import { benchLayoutOfRunDir, readBenchRun } from '../run/bench-run-files';
+import type { BenchRow } from '../schemas/bench-row';
+import type { BenchRun } from '../schemas/bench-run';
+import { type BenchRunsComparison, benchRunsComparisonSchema } from '../schemas/bench-summary';
 import { type AnchorStanding, anchorStandings, DEFAULT_MIN_KAPPA } from './anchor-checks';
 import { applyHolm, compareSides } from './compare-rows';
 import { presentMetrics } from './summarize-rows';

@@ -1,13 +1,7 @@
-import {
-  type BenchRow,
-  type BenchShapley,
-  type BenchStat,
-  compareCodePoints,
-  createSeededRandom,
-  deriveSeed,
-  quantileSorted,
-} from '@xsb/core';
+import { compareCodePoints, createSeededRandom, deriveSeed, quantileSorted } from '@xsb/core';
 import { BENCH_METRICS, metricValue } from '../bench-metrics';
+import type { BenchRow } from '../schemas/bench-row';
+import type { BenchShapley, BenchStat } from '../schemas/bench-summary';
 import { clusterBootstrapMean, clusterIndices } from '../stats/cluster-bootstrap';
 import { shapleyValues } from '../stats/shapley';
 

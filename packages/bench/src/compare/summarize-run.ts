@@ -1,6 +1,9 @@
-import type { BenchEvaluationOverrides, BenchRow, BenchRun, BenchSummary } from '@xsb/core';
 import type { FactorDefinition } from '../configurations/bench-factors';
 import { type ConfigurationPlan, planConfigurations } from '../configurations/configuration-sets';
+import type { BenchEvaluationOverrides } from '../schemas/bench-config';
+import type { BenchRow } from '../schemas/bench-row';
+import type { BenchRun } from '../schemas/bench-run';
+import type { BenchSummary } from '../schemas/bench-summary';
 import { compareRows, planPairs } from './compare-rows';
 import { groupStats, presentMetrics, shapleyOf } from './summarize-rows';
 

@@ -1,4 +1,4 @@
-import type { BenchEvaluationOverrides } from '@xsb/core';
+import type { BenchEvaluationOverrides } from '../schemas/bench-config';
 
 export interface FactorDefinition {
   name: string;

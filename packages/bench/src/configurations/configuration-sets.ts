@@ -1,4 +1,5 @@
-import { type BenchEvaluationOverrides, ConfigError, UsageError } from '@xsb/core';
+import { ConfigError, UsageError } from '@xsb/core';
+import type { BenchEvaluationOverrides } from '../schemas/bench-config';
 import type { FactorDefinition } from './bench-factors';
 
 /** A configuration to run: its name, factor states (generated sets) and overrides. */

@@ -1,12 +1,9 @@
-import {
-  type BenchEvaluationOverrides,
-  type BenchEvaluationSettings,
-  canonicalJson,
-  hashCanonicalJson,
-} from '@xsb/core';
+import { canonicalJson, hashCanonicalJson } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CLAIM_SETTINGS, DEFAULT_IMAGE_MODE_WORDS_PER_SLIDE } from '@xsb/eval';
 import { DEFAULT_TAU_A } from '@xsb/metrics';
 import { WEIGHT_DEFAULTS } from '@xsb/weights';
+import type { BenchEvaluationOverrides } from '../schemas/bench-config';
+import type { BenchEvaluationSettings } from '../schemas/bench-run';
 
 /** The evaluation as `xsb eval` runs it, with the run's judge. */
 export function baseEvaluationSettings(judge: string, tauA = DEFAULT_TAU_A): BenchEvaluationSettings {

@@ -1,5 +1,7 @@
-import { type BenchEvaluationOverrides, type BenchRun, UsageError } from '@xsb/core';
+import { UsageError } from '@xsb/core';
 import { evalJudgeCapabilities } from '@xsb/eval';
+import type { BenchEvaluationOverrides } from '../schemas/bench-config';
+import type { BenchRun } from '../schemas/bench-run';
 import type { FactorDefinition } from './bench-factors';
 import { selectFactors } from './configuration-sets';
 

@@ -1,13 +1,7 @@
 import { existsSync } from 'node:fs';
-import {
-  type BenchConfigFile,
-  benchConfigFileSchema,
-  ConfigError,
-  isXsbError,
-  readUtf8Text,
-  validateRecord,
-} from '@xsb/core';
+import { ConfigError, isXsbError, readUtf8Text, validateRecord } from '@xsb/core';
 import { parse as parseYaml } from 'yaml';
+import { type BenchConfigFile, benchConfigFileSchema } from '../schemas/bench-config';
 import { BUILT_IN_FACTORS, type FactorDefinition } from './bench-factors';
 
 export interface LoadedBenchConfig {

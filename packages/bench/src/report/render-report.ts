@@ -1,6 +1,7 @@
-import type { BenchComparison, BenchRun, BenchStat, BenchSummary } from '@xsb/core';
 import { plural } from '@xsb/core';
 import { referenceReason } from '../run/reference-system';
+import type { BenchRun } from '../schemas/bench-run';
+import type { BenchComparison, BenchStat, BenchSummary } from '../schemas/bench-summary';
 
 /** Fixed decimals; a value that rounds to zero prints without a minus sign. */
 export const formatNumber = (value: number | null | undefined, digits = 3) =>

@@ -1,7 +1,8 @@
 import { relative, sep } from 'node:path';
-import type { BenchRow, BenchRowRubric, BenchSplitName } from '@xsb/core';
 import type { JobResult } from '@xsb/eval';
 import { computeMetrics, joinIncludedProbes, readEvaluationInputs, systemIdFor } from '@xsb/metrics';
+import type { BenchRow, BenchRowRubric } from '../schemas/bench-row';
+import type { BenchSplitName } from '../schemas/bench-split';
 import type { BenchCase } from '../splits/bench-cases';
 
 const dataRelative = (dataDir: string, file: string) => relative(dataDir, file).split(sep).join('/');

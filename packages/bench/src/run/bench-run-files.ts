@@ -1,21 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  type BenchComparison,
-  type BenchRow,
-  type BenchRun,
-  type BenchSummary,
-  benchRowSchema,
-  benchRunSchema,
-  benchSummarySchema,
-  readJson,
-  readJsonlAll,
-  UsageError,
-  writeFileAtomic,
-} from '@xsb/core';
+import { readJson, readJsonlAll, UsageError, writeFileAtomic } from '@xsb/core';
 import { BENCH_RUN_FILES, BenchLayout } from '../bench-layout';
 import { summarizeBenchRun } from '../compare/summarize-run';
 import { renderBenchReport } from '../report/render-report';
+import { type BenchRow, benchRowSchema } from '../schemas/bench-row';
+import { type BenchRun, benchRunSchema } from '../schemas/bench-run';
+import { type BenchComparison, type BenchSummary, benchSummarySchema } from '../schemas/bench-summary';
 
 /** The data folder a bench run folder `<data>/bench/runs/<id>/` belongs to. */
 export function benchLayoutOfRunDir(dir: string): BenchLayout {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { BenchGitState } from '@xsb/core';
+import type { BenchGitState } from '../schemas/bench-test-ledger';
 
 function git(cwd: string, args: string[]): string | null {
   try {

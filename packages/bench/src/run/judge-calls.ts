@@ -1,16 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type BenchJudgeCalls,
-  type BenchRow,
-  correctnessSchema,
-  probeScoreSchema,
-  readJson,
-  readJsonlAll,
-  usageLedgerEntrySchema,
-} from '@xsb/core';
+import { correctnessSchema, probeScoreSchema, readJson, readJsonlAll } from '@xsb/core';
+import { usageLedgerEntrySchema } from '@xsb/llm';
 import { EVALUATION_FILES } from '@xsb/metrics';
+import type { BenchRow } from '../schemas/bench-row';
+import type { BenchJudgeCalls } from '../schemas/bench-run';
 
 /** Usage-ledger lines of the evaluation stages (`eval.*`) in a ledger, from line `from` on. */
 export async function countEvaluationCalls(

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { type BenchJudge, ConfigError, UsageError } from '@xsb/core';
+import { ConfigError, UsageError } from '@xsb/core';
 import { parseJudgeSpec } from '@xsb/llm';
+import type { BenchJudge } from '../schemas/bench-run';
 
 /**
  * The bench's judge, checked before any work. Spec 002 pins every LLM call of a bench run to a

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deckBatchSummarySchema, type RunLayout, readJson, UsageError } from '@xsb/core';
+import { type RunLayout, readJson, UsageError } from '@xsb/core';
+import { deckBatchSummarySchema } from '@xsb/decks';
 import { systemIdFor } from '@xsb/metrics';
 
 /** Where the reference came from: `--reference`, the first of `--systems`, the run sheet, or sorted ids. */

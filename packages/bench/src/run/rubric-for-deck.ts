@@ -1,15 +1,17 @@
-import { type BenchRowRubric, describeError, isXsbError, RUBRIC_DIMENSIONS } from '@xsb/core';
+import { describeError, isXsbError } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import {
   evaluateOrReuse,
   evaluationFilesFor,
+  RUBRIC_DIMENSIONS,
   type RubricInstance,
   readMaterials,
   scoreEvaluation,
   shownDimensionScore,
   shownPaperTotal,
 } from '@xsb/rubric';
+import type { BenchRowRubric } from '../schemas/bench-row';
 
 /**
  * The rubric result of one deck under one judge, evaluated once per run (an agnostic deck's rows of

@@ -1,21 +1,13 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  benchRowSchema,
-  exitCodeFor,
-  probeSchema,
-  RunLayout,
-  readJsonlAll,
-  readUtf8Text,
-  replayPendingLineSchema,
-  usageLedgerEntrySchema,
-} from '@xsb/core';
+import { exitCodeFor, probeSchema, RunLayout, readJsonlAll, readUtf8Text } from '@xsb/core';
 import { formatDeckText, readDeck } from '@xsb/decks';
 import { buildAnswerabilityRequest, defaultFixturesDir } from '@xsb/eval';
-import { replayKeyFor } from '@xsb/llm';
+import { replayKeyFor, replayPendingLineSchema, usageLedgerEntrySchema } from '@xsb/llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchLayout } from '../bench-layout';
+import { benchRowSchema } from '../schemas/bench-row';
 import { makeFastTempDir, prepareBenchData } from '../testing';
 import { compareBenchRun, readBenchRun, rerenderBenchReport } from './bench-run-files';
 import { runBench } from './run-bench';

@@ -2,15 +2,6 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import {
-  type BenchConfiguration,
-  type BenchEvaluationSettings,
-  type BenchJudge,
-  type BenchRow,
-  type BenchRun,
-  type BenchSplitName,
-  type BenchSummary,
-  benchRowSchema,
-  benchSummarySchema,
   compareCodePoints,
   type Deck,
   describeError,
@@ -66,6 +57,10 @@ import {
 } from '../configurations/judge-capable-factors';
 import { loadBenchConfig } from '../configurations/load-bench-config';
 import { renderBenchReport } from '../report/render-report';
+import { type BenchRow, benchRowSchema } from '../schemas/bench-row';
+import type { BenchConfiguration, BenchEvaluationSettings, BenchJudge, BenchRun } from '../schemas/bench-run';
+import type { BenchSplitName } from '../schemas/bench-split';
+import { type BenchSummary, benchSummarySchema } from '../schemas/bench-summary';
 import { type BenchCase, discoverBenchCases } from '../splits/bench-cases';
 import { readSplits } from '../splits/bench-splits';
 import { DEFAULT_CLUSTER_RESAMPLES } from '../stats/cluster-bootstrap';

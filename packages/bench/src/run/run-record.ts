@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { type BenchRun, benchRunSchema, isXsbError, readJson, writeJson } from '@xsb/core';
+import { isXsbError, readJson, writeJson } from '@xsb/core';
 import { BENCH_RUN_FILES, type BenchLayout } from '../bench-layout';
+import { type BenchRun, benchRunSchema } from '../schemas/bench-run';
 
 /** `20260101T120000Z`: the UTC second, sortable, without characters a file system dislikes. */
 export function utcStamp(date: Date): string {

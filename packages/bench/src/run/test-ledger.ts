@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type BenchTestLedgerEntry, benchTestLedgerEntrySchema, validateRecord } from '@xsb/core';
+import { validateRecord } from '@xsb/core';
+import { type BenchTestLedgerEntry, benchTestLedgerEntrySchema } from '../schemas/bench-test-ledger';
 
 /**
  * Appends one opening of the sealed test split and syncs it to disk before returning, so the ledger

@@ -1,4 +1,5 @@
-import { type BenchCaseKind, type BenchSplitRow, compareCodePoints, hashBytes } from '@xsb/core';
+import { compareCodePoints, hashBytes } from '@xsb/core';
+import type { BenchCaseKind, BenchSplitRow } from '../schemas/bench-split';
 
 export const DEFAULT_TEST_SHARE = 0.3;
 

@@ -1,14 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type BenchCaseKind,
-  compareCodePoints,
-  hashCanonicalJson,
-  isXsbError,
-  type XsbError,
-} from '@xsb/core';
+import { compareCodePoints, hashCanonicalJson, isXsbError, type XsbError } from '@xsb/core';
 import { findInstances, type RubricInstance } from '@xsb/rubric';
 import { discoverSourceCases, type SourceCase } from '@xsb/sources';
+import type { BenchCaseKind } from '../schemas/bench-split';
 import { caseLanguage } from './case-language';
 
 /** A case the bench can split: a source case, a rubric instance, or both under one id. */

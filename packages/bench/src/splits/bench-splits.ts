@@ -1,12 +1,7 @@
 import { existsSync } from 'node:fs';
-import {
-  type BenchSplitRow,
-  benchSplitRowSchema,
-  JsonlWriter,
-  readJsonlAll,
-  withDirectoryLock,
-} from '@xsb/core';
+import { JsonlWriter, readJsonlAll, withDirectoryLock } from '@xsb/core';
 import type { BenchLayout } from '../bench-layout';
+import { type BenchSplitRow, benchSplitRowSchema } from '../schemas/bench-split';
 import { assignSplits } from './assign-splits';
 import type { BenchCase } from './bench-cases';
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BenchSplitRow, compareCodePoints } from '@xsb/core';
+import { compareCodePoints } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { describe, expect, it } from 'vitest';
 import { BenchLayout } from '../bench-layout';
+import type { BenchSplitRow } from '../schemas/bench-split';
 import { assignSplits, type SplitCandidate } from './assign-splits';
 import { discoverBenchCases } from './bench-cases';
 import { readSplits, splitCases } from './bench-splits';

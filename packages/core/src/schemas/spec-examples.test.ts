@@ -9,24 +9,10 @@ import { probeGenerationStatusSchema } from './probe-generation-status';
 import { probeScoreSchema } from './probe-score';
 import { runManifestSchema } from './run-manifest';
 import { runSheetRowSchema } from './run-sheet-row';
-import { sourceMetadataSchema } from './source-metadata';
 
 // The example objects of spec 000 "Artifact Data Formats", verbatim, plus our own examples for the
 // files spec 000 names without an example.
 const examples = {
-  source_metadata: {
-    schema: sourceMetadataSchema,
-    value: {
-      case_id: 'case_000',
-      title: 'Document title',
-      source_path: 'data/sources/case_000/source.pdf',
-      source_type: 'pdf',
-      scene: 'academic_research_talk',
-      valid_audiences: ['specialists', 'learners', 'decision_makers'],
-      metadata: {},
-    },
-    required: ['case_id', 'title', 'source_path', 'source_type', 'scene', 'valid_audiences'],
-  },
   probe: {
     schema: probeSchema,
     value: {

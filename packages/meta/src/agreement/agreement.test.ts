@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { metaAgreementSchema, type RubricEvaluation, type RubricVerdict } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import type { RubricEvaluation, RubricVerdict } from '@xsb/rubric';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { metaAgreementSchema } from '../schemas/meta-agreement';
 import { computeAgreement } from './compute-agreement';
 import { flipRates } from './flip-rate';
 import { readVerdictSet } from './read-verdict-set';

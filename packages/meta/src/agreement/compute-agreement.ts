@@ -1,4 +1,5 @@
-import { compareCodePoints, deriveSeed, type MetaAgreement } from '@xsb/core';
+import { compareCodePoints, deriveSeed } from '@xsb/core';
+import type { MetaAgreement } from '../schemas/meta-agreement';
 import { bootstrapStatistic, type StatisticInterval } from '../stats/bootstrap-statistic';
 import { cohenKappa } from '../stats/cohen-kappa';
 import { krippendorffAlphaNominal } from '../stats/krippendorff-alpha';

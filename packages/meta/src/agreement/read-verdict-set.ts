@@ -6,13 +6,16 @@ import {
   correctnessSchema,
   InputError,
   probeScoreSchema,
-  type RubricItemResult,
   readJson,
   readJsonlAll,
-  rubricEvaluationSchema,
   UsageError,
 } from '@xsb/core';
-import { itemsFromPresentBenchResult, readPresentBenchResult } from '@xsb/rubric';
+import {
+  itemsFromPresentBenchResult,
+  type RubricItemResult,
+  readPresentBenchResult,
+  rubricEvaluationSchema,
+} from '@xsb/rubric';
 
 /** One judged item: a rubric item, a probe's coverage, a claim's label. */
 export interface VerdictItem {

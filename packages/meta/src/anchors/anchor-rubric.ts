@@ -1,22 +1,17 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import {
-  hashCanonicalJson,
-  type MetaAnchorSet,
-  type RubricEvaluation,
-  readJson,
-  rubricEvaluationSchema,
-  UsageError,
-} from '@xsb/core';
+import { hashCanonicalJson, type MetaAnchorSet, readJson, UsageError } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import {
   evaluateOrReuse,
   evaluationFilesFor,
   evaluationInputHash,
+  type RubricEvaluation,
   type RubricInstance,
   readMaterials,
+  rubricEvaluationSchema,
 } from '@xsb/rubric';
 
 type AnchorDeck = MetaAnchorSet['decks'][number];

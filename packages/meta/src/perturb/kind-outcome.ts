@@ -1,5 +1,6 @@
-import type { BoundingBox, Deck, PerturbationChange } from '@xsb/core';
+import type { BoundingBox, Deck } from '@xsb/core';
 import { countVisibleWords } from '@xsb/decks';
+import type { PerturbationChange } from '../schemas/meta-perturbation';
 import type { PptxEditor } from './pptx-editor';
 import type { SlideList } from './slide-list';
 import type { SlideTexts } from './slide-texts';

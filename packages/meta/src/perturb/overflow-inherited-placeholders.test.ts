@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildZip, type Deck, type PerturbationRecord, ZipArchive } from '@xsb/core';
+import { buildZip, type Deck, ZipArchive } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { convertPptxToPdf, findSoffice, readDeck } from '@xsb/decks';
 import { buildTestPptx } from '@xsb/decks/testing';
 import { runLayoutChecks } from '@xsb/rubric';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PerturbationRecord } from '../schemas/meta-perturbation';
 import { perturbDeck } from './perturb-deck';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,5 +1,6 @@
-import type { Deck, PerturbationKind } from '@xsb/core';
+import type { Deck } from '@xsb/core';
 import { PDFDocument } from 'pdf-lib';
+import type { PerturbationKind } from '../schemas/meta-perturbation';
 import { contentSlidePositions, excerpt, type KindOutcome } from './kind-outcome';
 import { derangement, sampleIndices, unitsFor } from './text-patterns';
 

@@ -2,20 +2,17 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type Deck,
-  InputError,
-  PERTURBATION_KINDS,
-  type PerturbationRecord,
-  perturbationRecordSchema,
-  readJsonlAll,
-  ZipArchive,
-} from '@xsb/core';
+import { type Deck, InputError, readJsonlAll, ZipArchive } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { convertPptxToPdf, countVisibleWords, findSoffice, readDeck } from '@xsb/decks';
 import { buildTestPptx } from '@xsb/decks/testing';
 import { runLayoutChecks } from '@xsb/rubric';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PERTURBATION_KINDS,
+  type PerturbationRecord,
+  perturbationRecordSchema,
+} from '../schemas/meta-perturbation';
 import { perturbDeck } from './perturb-deck';
 import { NUMBER_PATTERN } from './text-patterns';
 

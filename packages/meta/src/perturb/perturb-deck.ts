@@ -7,16 +7,18 @@ import {
   deriveSeed,
   hashBytes,
   InputError,
-  PERTURBATION_KINDS,
-  type PerturbationKind,
-  type PerturbationRecord,
-  perturbationRecordSchema,
   readJsonlAll,
   writeFileAtomic,
   writeJsonlAtomic,
 } from '@xsb/core';
 import { detectDeckFormat, readDeck as readDeckFile } from '@xsb/decks';
 import { expectedEffects } from '../evaluator-ids';
+import {
+  PERTURBATION_KINDS,
+  type PerturbationKind,
+  type PerturbationRecord,
+  perturbationRecordSchema,
+} from '../schemas/meta-perturbation';
 import { contentSlidePositions, type KindOutcome, type PptxVariant } from './kind-outcome';
 import { perturbPdf } from './pdf-kinds';
 import { PptxEditor } from './pptx-editor';

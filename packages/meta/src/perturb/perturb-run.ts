@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { isXsbError, type PerturbationRecord, RunLayout, UsageError } from '@xsb/core';
+import { isXsbError, RunLayout, UsageError } from '@xsb/core';
 import { discoverDeckRows } from '@xsb/eval';
+import type { PerturbationRecord } from '../schemas/meta-perturbation';
 import { type PerturbDeckOptions, perturbDeck } from './perturb-deck';
 
 export interface PerturbRunOptions extends Omit<PerturbDeckOptions, 'deck' | 'outDir'> {

@@ -1,5 +1,5 @@
-import type { PerturbationChange } from '@xsb/core';
 import { type InheritedXfrm, placeholderGeometryResolver } from '@xsb/decks';
+import type { PerturbationChange } from '../schemas/meta-perturbation';
 import { excerpt, type KindOutcome, type PptxVariant, unchangedSlides } from './kind-outcome';
 import type { SlideModel, SlideShape } from './slide-model';
 import { sampleIndices, unitsFor } from './text-patterns';

@@ -1,5 +1,5 @@
-import type { PerturbationChange } from '@xsb/core';
 import { countVisibleWords } from '@xsb/decks';
+import type { PerturbationChange } from '../schemas/meta-perturbation';
 import { excerpt, type KindOutcome, type PptxVariant } from './kind-outcome';
 import { isTitleShape } from './slide-model';
 import { applyTextEdits, type ParagraphInsert, type RunEdit } from './slide-texts';

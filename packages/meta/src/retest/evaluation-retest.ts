@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MetaRetest } from '@xsb/core';
 import { type JobResult, repeatFiles } from '@xsb/eval';
 import { EVALUATION_FILES } from '@xsb/metrics';
 import { readVerdictFile, type VerdictSet } from '../agreement/read-verdict-set';
+import type { MetaRetest } from '../schemas/meta-retest';
 import { writeRetest } from './retest-record';
 
 /** The file name `retest.json` takes in an evaluations folder. */

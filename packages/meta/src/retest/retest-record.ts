@@ -1,7 +1,8 @@
-import { type MetaRetest, type MetaRetestClass, metaRetestSchema, writeJson } from '@xsb/core';
+import { writeJson } from '@xsb/core';
 import type { FlipRateRow } from '../agreement/flip-rate';
 import { flipRates } from '../agreement/flip-rate';
 import type { VerdictSet } from '../agreement/read-verdict-set';
+import { type MetaRetest, type MetaRetestClass, metaRetestSchema } from '../schemas/meta-retest';
 
 export interface RetestInput {
   kind: MetaRetest['kind'];

@@ -1,6 +1,6 @@
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { correctnessSchema, hashBytes, metaRetestSchema, RunLayout, readJson } from '@xsb/core';
+import { correctnessSchema, hashBytes, RunLayout, readJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { readDeck } from '@xsb/decks';
 import {
@@ -28,6 +28,7 @@ import {
 } from '@xsb/rubric';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimKey } from '../agreement/read-verdict-set';
+import { metaRetestSchema } from '../schemas/meta-retest';
 import { EVALUATION_RETEST_FILE, evaluationRetest } from './evaluation-retest';
 import { rubricRetest } from './rubric-retest';
 

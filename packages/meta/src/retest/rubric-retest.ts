@@ -1,6 +1,6 @@
-import type { MetaRetest } from '@xsb/core';
 import type { RubricRepeatResult } from '@xsb/rubric';
 import { readVerdictFile, type VerdictSet } from '../agreement/read-verdict-set';
+import type { MetaRetest } from '../schemas/meta-retest';
 import { writeRetest } from './retest-record';
 
 export interface RubricRetestOptions {

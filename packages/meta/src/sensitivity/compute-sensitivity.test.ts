@@ -1,6 +1,7 @@
-import { type MetaScoreRow, metaSensitivitySchema, type PerturbationRecord } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
 import { expectedEffects } from '../evaluator-ids';
+import type { PerturbationRecord } from '../schemas/meta-perturbation';
+import { type MetaScoreRow, metaSensitivitySchema } from '../schemas/meta-sensitivity';
 import { computeSensitivity } from './compute-sensitivity';
 import { renderSensitivityReport } from './render-sensitivity-report';
 

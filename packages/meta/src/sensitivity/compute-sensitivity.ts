@@ -1,12 +1,11 @@
+import { deriveSeed } from '@xsb/core';
+import { EVALUATOR_IDS, evaluatorFamily, LENGTH_CONTROL_KINDS } from '../evaluator-ids';
 import {
-  deriveSeed,
-  type MetaScoreRow,
-  type MetaSensitivity,
   PERTURBATION_KINDS,
   type PerturbationKind,
   type PerturbationRecord,
-} from '@xsb/core';
-import { EVALUATOR_IDS, evaluatorFamily, LENGTH_CONTROL_KINDS } from '../evaluator-ids';
+} from '../schemas/meta-perturbation';
+import type { MetaScoreRow, MetaSensitivity } from '../schemas/meta-sensitivity';
 import { pairedMeanChange } from '../stats/bootstrap-statistic';
 import { kendallTauB } from '../stats/kendall-tau';
 import { type ShareInterval, wilsonInterval } from '../stats/share-interval';

@@ -1,18 +1,10 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import {
-  type Condition,
-  compareCodePoints,
-  hashFile,
-  type PerturbationRecord,
-  perturbationRecordSchema,
-  RunLayout,
-  readJsonlAll,
-  UsageError,
-} from '@xsb/core';
+import { type Condition, compareCodePoints, hashFile, RunLayout, readJsonlAll, UsageError } from '@xsb/core';
 import { discoverDeckRows } from '@xsb/eval';
 import { PERTURBATIONS_FILE } from '../perturb/perturb-deck';
+import { type PerturbationRecord, perturbationRecordSchema } from '../schemas/meta-perturbation';
 
 /** The derived run `xsb meta sensitivity` evaluates: `<run>@meta`. */
 export function derivedRunName(run: string): string {

@@ -1,4 +1,5 @@
-import { type MetaSensitivity, PERTURBATION_KINDS } from '@xsb/core';
+import { PERTURBATION_KINDS } from '../schemas/meta-perturbation';
+import type { MetaSensitivity } from '../schemas/meta-sensitivity';
 
 const MARKS: Record<MetaSensitivity['summary'][number]['mark'], string> = {
   real: ' ✓',

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunLayout, readJsonlAll, replayPendingLineSchema } from '@xsb/core';
+import { RunLayout, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { replayPendingLineSchema } from '@xsb/llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perturbDeck } from '../perturb/perturb-deck';
 import { FABRICATED_CLAIM_TEMPLATES } from '../perturb/text-patterns';

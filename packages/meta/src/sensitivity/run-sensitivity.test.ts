@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { cp, readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { metaScoreRowSchema, metaSensitivitySchema, RunLayout, readJson, readJsonlAll } from '@xsb/core';
+import { RunLayout, readJson, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { runDemo } from '@xsb/eval';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perturbDeck } from '../perturb/perturb-deck';
+import { metaScoreRowSchema, metaSensitivitySchema } from '../schemas/meta-sensitivity';
 import { runSensitivity } from './run-sensitivity';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures');

@@ -1,17 +1,14 @@
 import { join } from 'node:path';
+import { RunLayout, writeFileAtomic, writeJson, writeJsonlAtomic } from '@xsb/core';
+import { type CreateLlmClientOptions, createJudge, describeJudge, type LlmClient } from '@xsb/llm';
+import type { EvaluatorFamily } from '../evaluator-ids';
+import type { PerturbationRecord } from '../schemas/meta-perturbation';
 import {
   type MetaScoreRow,
   type MetaSensitivity,
   metaScoreRowSchema,
   metaSensitivitySchema,
-  type PerturbationRecord,
-  RunLayout,
-  writeFileAtomic,
-  writeJson,
-  writeJsonlAtomic,
-} from '@xsb/core';
-import { type CreateLlmClientOptions, createJudge, describeJudge, type LlmClient } from '@xsb/llm';
-import type { EvaluatorFamily } from '../evaluator-ids';
+} from '../schemas/meta-sensitivity';
 import { computeSensitivity } from './compute-sensitivity';
 import { buildDerivedRun } from './derived-run';
 import { renderSensitivityReport } from './render-sensitivity-report';

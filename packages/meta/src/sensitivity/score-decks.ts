@@ -1,17 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  type Deck,
-  hashFile,
-  isXsbError,
-  type LayoutCheckResult,
-  type MetaScoreRow,
-  metricsSchema,
-  RUBRIC_DIMENSIONS,
-  RunLayout,
-  readJson,
-  writeJson,
-} from '@xsb/core';
+import { type Deck, hashFile, isXsbError, metricsSchema, RunLayout, readJson, writeJson } from '@xsb/core';
 import { readDeck as readDeckFile } from '@xsb/decks';
 import { type RunEvaluationOptions, runEvaluation } from '@xsb/eval';
 import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
@@ -22,7 +11,9 @@ import {
   findInstances,
   judgeHolistic,
   LAYOUT_CHECK_IDS,
+  type LayoutCheckResult,
   loadInstanceAt,
+  RUBRIC_DIMENSIONS,
   type RubricInstance,
   readMaterials,
   runLayoutChecks,
@@ -35,6 +26,7 @@ import {
   RUBRIC_EVALUATORS,
   XSLIDES_EVALUATORS,
 } from '../evaluator-ids';
+import type { MetaScoreRow } from '../schemas/meta-sensitivity';
 import type { DerivedRun } from './derived-run';
 
 /** Model client settings passed on to stage 5 (cache, limits, keys). */

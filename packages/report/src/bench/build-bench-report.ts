@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
-import { BENCH_RUN_FILES, referenceReason } from '@xsb/bench';
 import {
+  BENCH_RUN_FILES,
   type BenchComparison,
   type BenchRow,
   type BenchStat,
@@ -8,11 +8,9 @@ import {
   benchRowSchema,
   benchRunSchema,
   benchSummarySchema,
-  compareCodePoints,
-  plural,
-  readJson,
-  readJsonlAll,
-} from '@xsb/core';
+  referenceReason,
+} from '@xsb/bench';
+import { compareCodePoints, plural, readJson, readJsonlAll } from '@xsb/core';
 import { escapeHtml, safeId } from '../html/escape-html';
 import { formatValue, meanIntervalCell } from '../html/format-number';
 import { renderHtmlDocument } from '../html/html-document';

@@ -1,17 +1,16 @@
 import { basename, join, relative, resolve } from 'node:path';
 import { readGitState } from '@xsb/bench';
+import { bootstrapMeanInterval, compareCodePoints, deriveSeed, type MeanInterval } from '@xsb/core';
+import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '@xsb/metrics';
 import {
-  bootstrapMeanInterval,
-  compareCodePoints,
-  deriveSeed,
-  type MeanInterval,
+  type DimensionScore,
+  dimensionCounts,
   RUBRIC_DIMENSIONS,
   type RubricEvaluation,
   type RubricItemResult,
   type RubricVerdict,
-} from '@xsb/core';
-import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '@xsb/metrics';
-import { type DimensionScore, dimensionCounts, shownPaperTotal } from '@xsb/rubric';
+  shownPaperTotal,
+} from '@xsb/rubric';
 import { renderDeckDrillDown } from '../deck/deck-drill-down';
 import { loadDecks } from '../deck/load-decks';
 import { escapeHtml, safeId } from '../html/escape-html';

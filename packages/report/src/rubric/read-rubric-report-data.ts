@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { compareCodePoints, describeError, readJson } from '@xsb/core';
 import {
-  compareCodePoints,
-  describeError,
+  evaluationFilesFor,
+  type PaperScore,
   type RubricEvaluation,
   type RubricRunRow,
   type RubricRunSummary,
-  readJson,
   rubricEvaluationSchema,
   rubricRunSummarySchema,
-} from '@xsb/core';
-import { evaluationFilesFor, type PaperScore, scorePaper } from '@xsb/rubric';
+  scorePaper,
+} from '@xsb/rubric';
 
 export const RUBRIC_SUMMARY_FILE = /^xsb_rubric_summary_.+\.json$/;
 

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import {
+  type BenchComparison,
+  type BenchRunsComparison,
   benchLayoutOfRunDir,
   compareBenchRun,
   compareBenchRuns,
@@ -9,7 +11,7 @@ import {
   markInterruptedRuns,
   type SideComparison,
 } from '@xsb/bench';
-import { type BenchComparison, type BenchRunsComparison, plural, UsageError } from '@xsb/core';
+import { plural, UsageError } from '@xsb/core';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { requireExistingPath } from '../../cli-options';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { metaAgreementSchema, plural, writeJson } from '@xsb/core';
-import { computeAgreement, DEFAULT_AGREEMENT_SEED, readVerdictSet } from '@xsb/meta';
+import { plural, writeJson } from '@xsb/core';
+import { computeAgreement, DEFAULT_AGREEMENT_SEED, metaAgreementSchema, readVerdictSet } from '@xsb/meta';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { integerFlag, requireExistingPath } from '../../cli-options';

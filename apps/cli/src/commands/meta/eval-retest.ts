@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { type MetaRetest, RunLayout } from '@xsb/core';
+import { RunLayout } from '@xsb/core';
 import type { EvaluationRunResult } from '@xsb/eval';
+import type { MetaRetest } from '@xsb/meta';
 import { evaluationsRootFor } from '@xsb/metrics';
 
 /** `xsb eval --repeats N`; @xsb/meta is loaded only here, so a plain `xsb eval` does not load it. */

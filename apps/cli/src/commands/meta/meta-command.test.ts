@@ -1,14 +1,9 @@
 import { existsSync } from 'node:fs';
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  metaAgreementSchema,
-  metaSensitivitySchema,
-  perturbationRecordSchema,
-  readJson,
-  readJsonlAll,
-} from '@xsb/core';
+import { readJson, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { metaAgreementSchema, metaSensitivitySchema, perturbationRecordSchema } from '@xsb/meta';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runXsb, type XsbArgs } from '../../testing-cli';
 import { repoFixture } from '../../testing-fixtures';

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
-import { PERTURBATION_KINDS, type PerturbationRecord, plural, UsageError } from '@xsb/core';
+import { plural, UsageError } from '@xsb/core';
 import {
   checkSeverities,
   DEFAULT_PERTURBATION_SEED,
   DEFAULT_SEVERITIES,
+  PERTURBATION_KINDS,
+  type PerturbationRecord,
   perturbDeck,
   perturbRun,
 } from '@xsb/meta';

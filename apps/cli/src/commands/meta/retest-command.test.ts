@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { cp, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { metaRetestSchema, readJson } from '@xsb/core';
+import { readJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { runDemo } from '@xsb/eval';
+import { metaRetestSchema } from '@xsb/meta';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runXsb } from '../../testing-cli';
 import { repoFixture } from '../../testing-fixtures';

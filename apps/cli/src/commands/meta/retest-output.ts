@@ -1,4 +1,4 @@
-import type { MetaRetest, MetaRetestClass } from '@xsb/core';
+import type { MetaRetest, MetaRetestClass } from '@xsb/meta';
 import type { CliContext } from '../../cli-context';
 import { integerFlag } from '../../cli-options';
 

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { MetaRetest } from '@xsb/core';
+import type { MetaRetest } from '@xsb/meta';
 import { type EvaluateDeckOptions, evaluateRepeats, retestFileFor } from '@xsb/rubric';
 
 /** `xsb rubric eval --repeats N`; @xsb/meta is loaded only here. */

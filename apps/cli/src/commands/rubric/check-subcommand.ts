@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { type LayoutCheckResult, UsageError } from '@xsb/core';
+import { UsageError } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import { runLayoutChecks } from '@xsb/rubric';
+import { type LayoutCheckResult, runLayoutChecks } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { optionalIntegerFlag, requireExistingPath } from '../../cli-options';

@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
-import { type RubricClassWeights, type RubricEvaluation, UsageError } from '@xsb/core';
-import { loadInstanceAt, readPresentBenchWeights } from '@xsb/rubric';
+import { UsageError } from '@xsb/core';
+import {
+  loadInstanceAt,
+  type RubricClassWeights,
+  type RubricEvaluation,
+  readPresentBenchWeights,
+} from '@xsb/rubric';
 import type { CliContext } from '../../cli-context';
 import { requireExistingPath } from '../../cli-options';
 

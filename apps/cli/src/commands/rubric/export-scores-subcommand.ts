@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { readJson, rubricRunSummarySchema, UsageError, writeFileAtomic } from '@xsb/core';
-import { formatScoresCsv, scoresFromRunSummaries } from '@xsb/rubric';
+import { readJson, UsageError, writeFileAtomic } from '@xsb/core';
+import { formatScoresCsv, rubricRunSummarySchema, scoresFromRunSummaries } from '@xsb/rubric';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { requireExistingPath } from '../../cli-options';

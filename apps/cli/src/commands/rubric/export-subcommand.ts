@@ -1,10 +1,11 @@
 import { dirname, resolve } from 'node:path';
-import { readJson, rubricEvaluationSchema, UsageError } from '@xsb/core';
+import { readJson, UsageError } from '@xsb/core';
 import {
   type ErrorExport,
   PRESENTBENCH_TIMESTAMP,
   type PresentBenchTarget,
   presentBenchModelName,
+  rubricEvaluationSchema,
   writePresentBenchFiles,
 } from '@xsb/rubric';
 import type { Command } from 'commander';

@@ -1,9 +1,11 @@
-import { plural, RUBRIC_PARSERS, type RubricParser, UsageError } from '@xsb/core';
+import { plural, UsageError } from '@xsb/core';
 import { createJudge, type Judge } from '@xsb/llm';
 import {
   dimensionCounts,
   type ErrorPolicy,
   KNOWN_LANGUAGES,
+  RUBRIC_PARSERS,
+  type RubricParser,
   type ScoreReport,
   type StandInMode,
   shownDimensionScore,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { readJson, rubricEvaluationSchema, UsageError } from '@xsb/core';
+import { readJson, UsageError } from '@xsb/core';
 import {
   classHasNoItems,
   type ErrorPolicy,
@@ -7,6 +7,7 @@ import {
   readPresentBenchResult,
   readPresentBenchWeights,
   readPythonYaml,
+  rubricEvaluationSchema,
   type ScoreReport,
   scoreEvaluation,
   scorePresentBenchVerdicts,

@@ -1,5 +1,5 @@
+import { modelPriceSchema } from '@xsb/core';
 import { z } from 'zod';
-import { modelPriceSchema } from '../xsb-config';
 
 const count = z.number().int().min(0);
 const usd = z.number().min(0).nullable();

@@ -1,6 +1,6 @@
+import { JUDGE_KINDS, metricsSchema } from '@xsb/core';
 import { z } from 'zod';
 import { apiDeckUploadSchema } from './api-request';
-import { JUDGE_KINDS, metricsSchema } from './metrics';
 
 const percent = z.number().refine(Number.isFinite, 'must be a finite number').nullable();
 

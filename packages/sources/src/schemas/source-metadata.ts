@@ -1,5 +1,5 @@
+import { metadataSchema } from '@xsb/core';
 import { z } from 'zod';
-import { metadataSchema } from './metadata';
 
 export const sourceTypeSchema = z.enum(['pdf', 'html', 'markdown', 'text', 'docx', 'odt', 'pptx']);
 export type SourceType = z.infer<typeof sourceTypeSchema>;

@@ -1,5 +1,5 @@
+import { RUBRIC_VERDICTS } from '@xsb/rubric';
 import { z } from 'zod';
-import { RUBRIC_VERDICTS } from './rubric-evaluation';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const value = finite.nullable();
