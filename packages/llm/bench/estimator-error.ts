@@ -1,7 +1,7 @@
 // The token estimator against what the fake server bills, per case and provider (no latency).
 import { createLlmClient } from '../src/create-llm-client';
 import { estimateTokens } from '../src/estimate-request-tokens';
-import { ESTIMATOR_CASES } from '../src/estimator-cases';
+import { ESTIMATOR_CASES } from './estimator-cases';
 import { envFor, serveInChild } from './fake-server-process';
 
 export async function estimatorError(): Promise<string[]> {

@@ -1,8 +1,8 @@
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ESTIMATOR_CASES } from '../bench/estimator-cases';
 import { createTokenCounter } from './count-request-tokens';
 import { createLlmClient } from './create-llm-client';
-import { ESTIMATOR_CASES } from './estimator-cases';
 
 let server: Awaited<ReturnType<typeof startFakeLlmServer>>;
 beforeAll(async () => {

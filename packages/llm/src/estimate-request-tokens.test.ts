@@ -1,9 +1,9 @@
 import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ESTIMATOR_CASES } from '../bench/estimator-cases';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
 import { DEFAULT_ANSWER_BUDGET, estimateTokens } from './estimate-request-tokens';
-import { ESTIMATOR_CASES } from './estimator-cases';
 
 let server: Awaited<ReturnType<typeof startFakeLlmServer>>;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { CompletionRequest } from './completion-types';
+import type { CompletionRequest } from '../src/completion-types';
 
 const text = (words: number) =>
   Array.from(
