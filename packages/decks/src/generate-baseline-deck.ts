@@ -31,14 +31,10 @@ export interface BaselineDeckRequest {
   language?: string;
   /** The audience profile description; required for `audience_conditioned`. */
   audienceProfile?: string;
-  /**
-   * The profile's offline preferences, for the lexical planner. Built-in audiences need none (the planner
-   * knows them by id); a user profile passes its own.
-   */
+  /** The lexical planner's preferences of a user profile (built-in audiences are known by id). */
   audiencePreferences?: LexicalPreferences;
   /** Most slides including the title slide (default 8). */
   maxSlides?: number;
-  /** Where the PPTX goes. */
   outputDeckPath: string;
   /** Where `deck_outline.json` goes (the normalized deck folder); without it no outline file is written. */
   deckDir?: string;
@@ -58,21 +54,16 @@ export interface BaselineDeckResult {
 /** The layout rule the baseline's decks keep: at most six readable items on a slide. */
 const MAX_ITEMS_PER_SLIDE = 6;
 
-/** `academic_research_talk` → `Academic research talk`. */
 function sceneLabel(scene: string): string {
   const text = scene.replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A scene given as an id (`classroom_lecture`): English words joined by `_` or `-`, not a phrase. */
 const SCENE_ID = /^[a-z0-9]+(?:[_-][a-z0-9]+)+$/;
 
 /**
- * The scene as the cover names it, in the deck's language. A scene id has its name in the language's
- * scaffolding (`classroom_lecture` → "Vorlesung"), else — for English, or a source whose language is
- * not known — the id read as words; an id with no name in the deck's known, non-English language gets
- * none (an English "Classroom lecture" on a German deck is what the cover must not say). A scene
- * written as a phrase ("Vortrag an der Volkshochschule") is the user's own words, shown as written.
+ * The scene in the deck's language: an id without a name in a known non-English language gets none (an
+ * English "Classroom lecture" on a German deck is what the cover must not say); a phrase is shown as written.
  */
 function sceneInLanguage(
   scene: string,
@@ -86,13 +77,7 @@ function sceneInLanguage(
   return language === undefined || words?.language === 'en' ? sceneLabel(id) : '';
 }
 
-/**
- * The cover's subtitle: what a model planner proposed, else "For <audience>" in the deck's language
- * when conditioned (the audience's name alone when the language has no scaffolding words), the
- * case's scene in the deck's language when agnostic (sceneInLanguage). A subtitle in another script
- * than the slides (an English scene on a Chinese deck) is not used: the cover then lists the deck's
- * slide titles instead (see writeOutlinePptx).
- */
+/** The model's subtitle, else "For <audience>" or the scene; never one in another script than the slides. */
 function coverSubtitle(
   request: BaselineDeckRequest,
   language: string | undefined,
@@ -110,7 +95,6 @@ function coverSubtitle(
         : '';
   const body = outline.slides.flatMap((slide) => [slide.title, ...slide.bullets]).join('\n');
   const deckScript = mainScript(body);
-  // A model planner's own subtitle is written for the audience from the source: it comes first.
   for (const candidate of [outline.subtitle.trim(), ours]) {
     if (candidate && (deckScript === undefined || mainScript(candidate) === deckScript)) return candidate;
   }
@@ -118,10 +102,8 @@ function coverSubtitle(
 }
 
 /**
- * The outline with what its cover shows under the title: the subtitle (coverSubtitle), else the
- * agenda the writer lists, else — a deck of untitled sections in an unknown language, with no
- * scene — the first bullet of the first slide that has two or more, moved (not copied) to the
- * cover, else the case label. A cover never holds its title alone.
+ * A cover never holds its title alone: the subtitle, else the agenda, else a bullet moved (not copied)
+ * from the first slide with two or more, else the case label.
  */
 function withCover(
   request: BaselineDeckRequest,
@@ -139,12 +121,7 @@ function withCover(
   return { ...outline, subtitle: outline.slides[donor]?.bullets[0] ?? '', slides };
 }
 
-/**
- * What every baseline deck keeps, whichever planner made the outline: a title, no bullet
- * that repeats or nearly copies an earlier one (see near-duplicate-text.ts), no bullet with PDF glyph
- * debris ("f 6 = id", see glyph-debris.ts), at most six bullets a slide, and no slide left without
- * content.
- */
+/** What every baseline deck keeps, whichever planner made the outline. */
 function finishOutline(outline: DeckOutline, title: string | undefined): DeckOutline {
   const kept = new BulletRegister();
   const slides = outline.slides
@@ -178,7 +155,6 @@ export function requireAudienceProfile(
 
 type PlannedRequest = Omit<BaselineDeckRequest, 'outputDeckPath' | 'deckDir'>;
 
-/** What the model planner is asked for one deck (the request it sends: buildOutlineRequest of this). */
 export function llmOutlineInputOf(request: PlannedRequest, language: string | undefined): LlmOutlineInput {
   const profile = request.condition === 'audience_conditioned' ? request.audienceProfile : undefined;
   return {
@@ -192,7 +168,6 @@ export function llmOutlineInputOf(request: PlannedRequest, language: string | un
   };
 }
 
-/** The outline of the offline judge: the lexical planner's rule (plan-lexical-outline.ts). */
 function lexicalOutlineOf(request: PlannedRequest, language: string | undefined): DeckOutline {
   const profile = request.condition === 'audience_conditioned' ? request.audienceProfile : undefined;
   return planLexicalOutline(request.sourceText, {
@@ -205,13 +180,7 @@ function lexicalOutlineOf(request: PlannedRequest, language: string | undefined)
   });
 }
 
-/**
- * The built-in `xsb-baseline` generator: source (+ audience profile when conditioned) → outline
- * (from `judge`: the model's outline, or the offline judge's deterministic extractive planner) → PPTX.
- * The outline is kept as `deck_outline.json` in `deckDir` when one is given. The source's language
- * (detected with eld unless given) decides the words the deck adds; the cover carries the title of
- * the case's metadata and the audience or scene (see coverSubtitle).
- */
+/** The built-in `xsb-baseline` generator: source → outline (model or offline judge) → PPTX. */
 export async function generateBaselineDeck(
   request: BaselineDeckRequest,
   judge: Judge,

@@ -41,7 +41,6 @@ import type { RunSheet, RunSheetEntry } from './run-sheet';
 import type { DeckImportManifest } from './schemas/deck-import-manifest';
 import type { DeckBatchSummary } from './schemas/deck-run-status';
 
-/** The stage id of deck generation's units, plan rows and ledger lines. */
 export const OUTLINE_STAGE = 'decks.outline';
 
 /** The estimated answer of one outline request: ~7 slides of 2–6 bullets. */
@@ -54,14 +53,11 @@ export interface AudienceDescription {
   lexical?: LexicalPreferences;
 }
 
-/** What decides a run sheet's decks: what the work list reads and the plan prices. */
 export interface DeckWorkListOptions {
   sheet: RunSheet;
   layout: RunLayout;
   run: string;
-  /** The outline planner: the offline judge (the lexical rule) or a model (one outline call per deck). */
   judge: JudgeDescription;
-  /** Audience profiles by id (e.g. `@xsb/weights`' built-ins plus the user's file). */
   audienceProfiles: ReadonlyArray<AudienceDescription>;
   /** Command generators by system name (`generators` of the config): rows of these systems run them. */
   generators?: Readonly<Record<string, GeneratorConfig>>;
@@ -77,11 +73,9 @@ export interface GenerateDecksOptions extends DeckWorkListOptions {
   /** The folder a generator's relative `cwd` is resolved against (default: this process's working folder). */
   baseDir?: string;
   progress?: ProgressReporter;
-  /** The stage's typed events (started, unit done, unit failed, finished). */
   onEvent?: StageEventListener;
 }
 
-/** Where one baseline deck's inputs are read from. */
 interface BaselineSource {
   sourceDocument: string;
   caseLabel: string;
@@ -91,7 +85,6 @@ interface BaselineSource {
   sourceContextFile?: string;
   /** The data tree's `source_metadata.json` of the case, when none is beside the source document. */
   caseMetadataFile?: string;
-  /** The row's prompt file (extra model instructions). */
   promptPath?: string;
   audienceProfiles: ReadonlyArray<AudienceDescription>;
   maxSlides?: number;
@@ -119,12 +112,7 @@ async function naming<T>(sourceDocument: string, step: () => Promise<T>): Promis
   }
 }
 
-/**
- * Everything that decides one baseline deck, read from its inputs: the text (the case's source
- * context when stage 2 made one), the title and scene of its `source_metadata.json`, the prompt
- * file and the audience profile. A conditioned row without a profile fails. The language is not read
- * here: it follows from the text (whose hash decides), and the deck or the request detects it.
- */
+/** Everything that decides one baseline deck but its language, which follows from the (hashed) text. */
 async function readBaselineRequest(
   source: BaselineSource,
 ): Promise<{ request: PlannedRequest; reads: string[] }> {
@@ -161,10 +149,7 @@ async function readBaselineRequest(
   });
 }
 
-/**
- * The `xsb-baseline` deck of one source (see readBaselineRequest). A source without usable sentences
- * fails with an InputError naming the source.
- */
+/** The `xsb-baseline` deck of one source; its InputErrors name the source. */
 export async function generateBaselineDeckFromSource(
   options: BaselineDeckFromSource,
 ): Promise<BaselineDeckResult> {
@@ -181,7 +166,6 @@ export async function generateBaselineDeckFromSource(
   );
 }
 
-/** How a baseline deck is decided: the offline judge's lexical rule, or one outline call. */
 function baselineDecision(
   request: PlannedRequest,
   judge: JudgeDescription,
@@ -195,7 +179,6 @@ function baselineDecision(
   };
 }
 
-/** What a deck row runs: the built-in generator with its read request, or a command generator. */
 type DeckRowInput =
   | { kind: 'baseline'; request: PlannedRequest }
   | { kind: 'generator'; config: GeneratorConfig };
@@ -241,7 +224,6 @@ function unknownSystemError(options: DeckWorkListOptions, task: DeckRowTask): In
   );
 }
 
-/** What decides one row's deck: the baseline's read request and judge, or a generator's config and files. */
 async function describeRow(
   options: DeckWorkListOptions,
   rows: SheetRows,
@@ -310,12 +292,7 @@ function rowsOptions(
   };
 }
 
-/**
- * The work list of a run sheet's selected rows (see deckRowWorkList): per row its reads, its reuse
- * key and its decision — reused (a current or imported deck), a rule (the offline judge's lexical
- * outline, a command generator) or one outline call of a model judge, with the request it sends.
- * The run (generateDecksFromRunSheet) walks this list; `xsb plan` prices it. Reads, never writes.
- */
+/** The work list the run walks and `xsb plan` prices (see deckRowWorkList). Reads, never writes. */
 export async function deckGenerationWorkList(
   options: DeckWorkListOptions,
 ): Promise<Array<DeckRowUnit<DeckRowInput, CompletionRequest>>> {
@@ -329,16 +306,10 @@ export async function deckGenerationWorkList(
 }
 
 /**
- * Generates the rows of a run sheet into the normalized deck tree (`<case_label>.pptx`, or `.pdf` for
- * a PDF command generator, unless the row names an output path): `xsb-baseline` rows with the
- * built-in generator, rows whose system is a configured command generator by running it (see
- * runCommandGenerator); rows of a system imported into the run (`xsb decks import`) are skipped, and
- * so is a row whose deck was made from the same inputs (deckGenerationWorkList).
- * Every row of the sheet (not only the selected ones) is checked first (see checkRunSheet): any
- * problem is a UsageError listing them all by line and column, and nothing is written. A row that
- * fails while its deck is made is recorded and the batch goes on. A generator's `${VAR}` that is not
- * set is a ConfigError before any row runs. The language detector's thread (see detectSourceLanguage) ends with the batch, so a
- * stage after it in the same process does not carry eld's database.
+ * Generates a run sheet's rows into the deck tree: `xsb-baseline` rows with the built-in generator,
+ * others with their command generator; imported and current decks are reused. The whole sheet is
+ * checked first (nothing is written on a problem). The language detector's thread ends with the batch,
+ * so a later stage in the same process does not carry eld's database.
  */
 export async function generateDecksFromRunSheet(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
   try {

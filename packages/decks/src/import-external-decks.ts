@@ -18,6 +18,7 @@ import {
 } from '@xsb/core';
 import { type DataCase, readDataCases } from './data-cases';
 import { readDeck } from './read-deck';
+import { rowDeckDir } from './run-deck-rows';
 import { type DeckImportManifest, deckImportManifestSchema } from './schemas/deck-import-manifest';
 
 export interface ImportDecksOptions {
@@ -55,27 +56,20 @@ interface Candidate {
 
 const DECK_EXTENSIONS = new Set(['.pdf', '.pptx']);
 
-/** Files `<case>.pdf` at the top, and `<condition>/<audience>/<case>.pdf` below it. */
+/** `<case>.pdf` at the top, `<condition>/<audience>/<case>.pdf` below it. */
 async function findCandidates(
   options: ImportDecksOptions,
   skipped: ImportDecksResult['skipped'],
 ): Promise<Candidate[]> {
   const found: Candidate[] = [];
-  const defaults = {
-    condition: options.condition ?? 'audience_agnostic',
-    audience: options.audience ?? 'all',
-  };
+  const sorted = async (dir: string) =>
+    (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
   const visit = async (dir: string, where: { condition: string; audience: string }, depth: number) => {
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    );
-    for (const entry of entries) {
+    for (const entry of await sorted(dir)) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (depth === 0 && conditionSchema.safeParse(entry.name).success) {
-          for (const audience of (await readdir(path, { withFileTypes: true })).sort((a, b) =>
-            a.name.localeCompare(b.name),
-          )) {
+          for (const audience of await sorted(path)) {
             if (audience.isDirectory()) {
               await visit(join(path, audience.name), { condition: entry.name, audience: audience.name }, 2);
             }
@@ -96,16 +90,14 @@ async function findCandidates(
       found.push({ file: path, ...where });
     }
   };
-  await visit(options.fromDir, defaults, 0);
+  const condition = options.condition ?? 'audience_agnostic';
+  await visit(options.fromDir, { condition, audience: options.audience ?? 'all' }, 0);
   return found;
 }
 
 /**
- * Imports exported decks (NotebookLM PDFs and the like) into the normalized deck tree
- * `decks/<system>/<condition>/<audience>/<case_label>/<case_label>.<ext>`, the case label being the
- * file name. Each deck must read (encrypted or broken files are skipped with the reason). Re-running
- * with the same files changes nothing; a deck whose content changed is replaced only with `force`.
- * `import_manifest.json` under `decks/<system>/` lists every imported deck.
+ * Imports exported decks (NotebookLM PDFs and the like) into the deck tree, listed in
+ * `decks/<system>/import_manifest.json`; changed content is replaced only with `force`.
  */
 export async function importExternalDecks(options: ImportDecksOptions): Promise<ImportDecksResult> {
   const system = assertSafePathPart(options.system, 'system');
@@ -164,11 +156,7 @@ interface CopyOutcome {
   skipped: ImportDecksResult['skipped'];
 }
 
-/**
- * Copies one checked deck into its deck folder: identical content is left alone, other content is
- * replaced only with `force` (else the file is skipped). Returns its manifest entry, or undefined
- * when skipped.
- */
+/** Copies one checked deck into its deck folder; undefined when skipped. */
 async function copyCandidate(
   options: ImportDecksOptions,
   system: string,
@@ -178,13 +166,7 @@ async function copyCandidate(
   const { layout } = options;
   const extension = extname(candidate.file).toLowerCase();
   const caseLabel = basename(candidate.file, extname(candidate.file));
-  const deckDir = layout.deckDir({
-    run: options.run,
-    system,
-    condition: candidate.condition,
-    audience: candidate.audience,
-    caseLabel,
-  });
+  const deckDir = rowDeckDir(layout, options.run, { ...candidate, system, case_label: caseLabel });
   const bytes = await readFile(candidate.file);
   const sha256 = hashBytes(bytes);
   const target = join(deckDir, `${caseLabel}${extension}`);
@@ -235,12 +217,7 @@ async function writeManifest(
   return manifest;
 }
 
-/**
- * Checks every deck before any is imported: its file name must be a case of the data folder (when
- * the folder has cases; see readDataCases), a conditioned deck's audience a known profile, and the
- * deck must read (else it is skipped with the reason, as before). A deck with no slides or no
- * visible words is a warning, a problem with `strict`.
- */
+/** Checks every deck before any is imported; an unreadable one is skipped with the reason. */
 async function checkCandidates(
   candidates: Candidate[],
   cases: Map<string, DataCase>,
@@ -294,10 +271,7 @@ async function checkCandidates(
   return { ready, warnings, problems };
 }
 
-/**
- * The case a misnamed export most likely holds: the nearest case label by edit distance, else the
- * longest one the file name contains (exports get titles such as "Topo export.pdf").
- */
+/** The nearest case label, else the longest one the name holds (exports get titles: "Topo export.pdf"). */
 function suggestCase(name: string, cases: readonly string[]): string {
   const near = didYouMean(name, cases);
   if (near) return near;

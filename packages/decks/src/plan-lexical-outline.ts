@@ -17,20 +17,11 @@ export interface LexicalOutlineOptions {
   fallbackTitle: string;
   /** The deck title (e.g. `title` of `source_metadata.json`); without it the source's first heading or title line. */
   title?: string;
-  /**
-   * The source's language (ISO 639-1). Slide titles the planner adds ("Key takeaways", "Overview")
-   * are written in it; a language without scaffolding words, or none, gets no added words at all:
-   * untitled sections take the deck title and there is no closing takeaways slide.
-   */
+  /** ISO 639-1; without scaffolding words for it, untitled sections take the deck title and no takeaways slide is added. */
   language?: string;
   /** Audience profile description: its words raise the score of sentences that mention them. */
   audienceProfile?: string;
-  /**
-   * The audience id. When `audiencePreferences` is absent and the id names a built-in profile of
-   * `@xsb/weights` whose description is `audienceProfile` (or no description is given), that profile's
-   * lexical preferences condition the outline; a user profile that reuses a built-in id with another
-   * description does not inherit them.
-   */
+  /** A built-in profile's id lends its lexical preferences only when its description is unchanged. */
   audienceId?: string;
   /** What the audience values, as the offline utility judge reads it (a profile's `lexical` block). */
   audiencePreferences?: LexicalPreferences;
@@ -60,12 +51,7 @@ const MAX_BULLETS_PER_SLIDE = 6;
 
 const STANDALONE_NUMBER = /(?<![\p{L}\p{N}.,])\d/u;
 
-/**
- * The themes the lexical probe generator would give the probes of a sentence, and their level: a
- * definition gives a `definition` probe; a number or a name not opening the sentence gives cloze
- * probes themed by the first cue (else `quantitative` for a number, `entity` for a name). A sentence
- * with no target at all is judged by its cue theme (else `entity`), as a model's probe would be.
- */
+/** The themes and level the lexical probe generator would give a sentence's probes (mirrors @xsb/probes). */
 function predictedProbes(sentence: string): { themes: string[]; level: 1 | 2 } {
   const themes: string[] = [];
   const definition = LEXICAL_DEFINITION.test(sentence) || LEXICAL_GLOSSARY.test(sentence);
@@ -79,11 +65,7 @@ function predictedProbes(sentence: string): { themes: string[]; level: 1 | 2 } {
   return { themes, level: LEXICAL_RELATION.test(sentence) ? 2 : 1 };
 }
 
-/**
- * The utility the offline judge (`lexicalUtility` of `@xsb/weights`, the one owner of the rule) gives
- * the probe the lexical generator would write of this theme and level: a text probe, so a profile that
- * prefers the `text` modality takes that step too.
- */
+/** The offline judge's utility (`lexicalUtility`, the one owner of the rule) of such a text probe. */
 function judgedUtility(theme: string, level: 1 | 2, preferences: LexicalPreferences): number {
   const probe: Probe = {
     probe_id: 'predicted',
@@ -100,27 +82,12 @@ function judgedUtility(theme: string, level: 1 | 2, preferences: LexicalPreferen
   return lexicalUtility(probe, { id: 'planned', description: '', lexical: preferences }).value;
 }
 
-/**
- * Multiplies a conditioned deck's sentence scores: 0.5 + the judged utility of the most useful probe
- * the sentence would yield, so a sentence the audience values most (utility 1) outweighs one it does
- * not value (utility 0) threefold.
- */
-function audienceFactor(sentence: string, preferences: LexicalPreferences): number {
-  return 0.5 + sentenceUtility(sentence, preferences);
-}
-
 function sentenceUtility(sentence: string, preferences: LexicalPreferences): number {
   const { themes, level } = predictedProbes(sentence);
   return Math.max(...themes.map((theme) => judgedUtility(theme, level, preferences)));
 }
 
-/**
- * For a conditioned deck, a sentence too long for a bullet keeps a later clause (split at `;` or
- * `:`, 5 to MAX_BULLET_WORDS words) when the audience values it more than the first one (a higher
- * judged utility; among several, the highest score): "designed to be easy to understand: in a user
- * study, 33 of 43 students scored higher …" keeps the study for an audience that values results.
- * Otherwise (and always for an agnostic deck) the sentence is shortened as usual.
- */
+/** A too-long sentence keeps a later clause the audience values more ("…: in a study, 33 of 43 …"). */
 function valuedClause(
   sentence: string,
   preferences: LexicalPreferences,
@@ -148,12 +115,7 @@ function valuedClause(
   return best && `${best.clause.charAt(0).toUpperCase()}${best.clause.slice(1)}.`;
 }
 
-/**
- * A conditioned deck leaves out the sentences whose probes the audience's profile rates 0 (e.g.
- * history for specialists, mechanism detail for decision makers): the slide budget then goes to what
- * the audience values, and a small source gives a shorter deck instead of padding. If nothing would
- * remain, every sentence stays.
- */
+/** Drops sentences the audience rates 0 (unless none would remain): the budget goes to what it values. */
 function valuedSections(sections: Section[], preferences: LexicalPreferences): Section[] {
   const kept = sections.map((section) => ({
     ...section,
@@ -176,10 +138,7 @@ const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+/gu;
 /** CJK text has no spaces between words: a bullet may hold this many of its characters. */
 const MAX_BULLET_CJK_CHARACTERS = 60;
 
-/**
- * Scoring words: letters and digits of three or more, not stop words; runs of Han or Kana (no spaces
- * between words) count as their character bigrams, as near-duplicate-text.ts compares them.
- */
+/** Scoring words; Han/Kana runs (no spaces) count as character bigrams, as near-duplicate-text.ts does. */
 function contentWords(text: string): string[] {
   const lower = text.toLowerCase();
   const bigrams: string[] = [];
@@ -213,10 +172,7 @@ function shortenCjk(sentence: string): string {
   return clause >= 10 ? `${head.slice(0, clause)}。` : `${head}…`;
 }
 
-/**
- * A bullet of at most MAX_BULLET_WORDS words: a long sentence ends at its last semicolon or colon
- * inside the limit (the clause before it is a statement of its own), else it is cut with `…`.
- */
+/** A long sentence ends at its last `;`/`:` inside MAX_BULLET_WORDS (a statement), else at `…` */
 function shorten(sentence: string): string {
   if (CJK.test(sentence) && !/\s\S+\s/.test(sentence)) return shortenCjk(sentence);
   const words = sentence.split(/\s+/);
@@ -234,7 +190,6 @@ function shorten(sentence: string): string {
     .replace(/[,;:]$/, '')} …`;
 }
 
-/** Drops inline Markdown (emphasis, code ticks, links) so slides show plain words. */
 function plainInline(text: string): string {
   return text
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -266,26 +221,17 @@ function balancedBrackets(text: string): boolean {
 }
 
 /**
- * A table row: a Markdown pipe row (`| a | b |`), or cells joined by ` | ` as `@xsb/sources` writes
- * HTML table rows into `source_context.txt` — unless a cell opens a bracket another one closes: that
- * is set-builder notation ("T = { U ⊆ X1 × X2 | U offen }"), not a table.
+ * A pipe row, or ` | `-joined cells as @xsb/sources writes HTML rows; not set-builder notation
+ * ("{ U ⊆ X | U offen }").
  */
 function isTableRow(line: string): boolean {
   if (line.startsWith('|') && line.includes('|', 1)) return true;
   return /^[^|]+( \| [^|]+)+$/.test(line) && line.split(' | ').every(balancedBrackets);
 }
 
-/** Relations, arrows and brace glyphs of a formula, which section headings do not hold. */
 const FORMULA_MARK = /[=≠<>≤≥∈∉⊂⊆⊃⊇→↦⇒⇔∼≅︷︸]/u;
 
-/**
- * In text without Markdown headings (PDF or HTML extractions), a short line (at most 8 words) that
- * starts with a capital or a section number, has no closing punctuation and follows the end of a
- * sentence (or a blank line) is taken as a heading, unless it reads as a wrapped line of prose (a
- * sentence end inside, two commas, a closing hyphen or short lower-case word), holds no letter (a
- * page number) or no word of three letters (a figure's label), a formula's relation or arrow, or
- * PDF glyph debris (see glyph-debris.ts).
- */
+/** Without Markdown headings: a short capitalised line after a sentence end that is not wrapped prose. */
 function isPlainHeading(line: string, previous: string): boolean {
   if (line === '' || isTableRow(line) || !/\p{L}/u.test(line) || hasGlyphDebris(line)) return false;
   // A formula broken onto its own line ("Da M zusammenhängend ist und M = Z︸︷︷︸") or a figure's
@@ -293,24 +239,16 @@ function isPlainHeading(line: string, previous: string): boolean {
   if (FORMULA_MARK.test(line) || !/\p{L}{3}/u.test(line)) return false;
   const words = line.split(/\s+/).length;
   if (words > 8 || /[.,;:!?-]$/.test(line) || !/^[\p{Lu}\d]/u.test(line)) return false;
-  // A wrapped line of prose: a sentence ends inside it, or it stops on a short lower-case word
-  // ("… senectus et"), which headings do not.
+  // Wrapped prose: a sentence ends inside, or it stops on a short lower-case word ("… senectus et").
   if (/\p{Ll}[.!?]\s/u.test(line) || /\s\p{Ll}{1,3}$/u.test(line) || /,.*,/.test(line)) return false;
   return previous === '' || /[.!?:)]$/.test(previous) || /^\d+(\.\d+)*\.?\s/.test(line);
 }
 
 const MAX_TITLE_WORDS = 14;
-/** A table of contents' heading is not the document's title. */
 const CONTENTS_HEADING =
   /^(contents|table of contents|inhalt|inhaltsverzeichnis|sommaire|table des matières|índice|contenido|目录|目次)$/iu;
 
-/**
- * The title of extracted text (PDF, HTML), which starts with it when its first lines read like one:
- * the first line, continued onto the next (up to three lines) while it ends in a hyphen, a colon or a
- * short lower-case word ("Einführung in die / Geometrie und Topologie"), at most MAX_TITLE_WORDS
- * words, with no sentence end inside and no closing comma-like mark. A first line that is prose
- * ("Hello, here is some text …") or a table of contents' heading gives no title.
- */
+/** Extracted text's title: its first lines while they end mid-phrase ("Einführung in die / Geometrie"). */
 function leadingTitle(lines: string[]): { title: string; lines: number } | undefined {
   const first = lines.findIndex((line) => line.trim() !== '');
   if (first < 0) return undefined;
@@ -334,14 +272,12 @@ function leadingTitle(lines: string[]): { title: string; lines: number } | undef
   return { title, lines: index };
 }
 
-/** A heading line as `[line, marks, text]`: a markdown one, or a plain one read as a section's (`##`). */
+/** `[line, marks, text]`; a plain heading is a section's (`##`): only leadingTitle titles the deck. */
 function headingOf(line: string, plain: boolean): readonly string[] | null {
-  // A plain heading is a section's: only the leading lines (leadingTitle) title the deck.
   if (plain) return [line, '##', line.replace(/^\d+(\.\d+)*\.?\s+/, '')];
   return /^(#{1,6})\s+(.+)$/.exec(line);
 }
 
-/** Splits markdown-ish text into sections at headings; pipe tables are kept apart from prose. */
 function splitSections(text: string, fallbackTitle: string): { title: string; sections: Section[] } {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const sections: Section[] = [];
@@ -424,7 +360,6 @@ function parseNumber(cell: string): number | undefined {
   return Number(cleaned);
 }
 
-/** A chart from a table whose non-first columns are all numbers (up to three series). */
 function chartFromTable(table: string[][], title: string): OutlineSlide['chart'] {
   const [header, ...body] = table;
   if (!header || body.length < 3 || body.length > 12) return undefined;
@@ -439,20 +374,7 @@ function chartFromTable(table: string[][], title: string): OutlineSlide['chart']
   return { type: 'bar', title, categories: body.map((row) => row[0] ?? ''), series };
 }
 
-/**
- * The deterministic `lexical` planner: an extractive outline, so demos and tests need no model.
- * Sentences are scored by the summed document frequency of their content words (divided by the
- * square root of their length), plus a bonus for numbers and, for a conditioned deck, for words of
- * the audience profile. The best sections become slides, in source order, with their top sentences
- * as bullets (in source order too); the first pipe table becomes a native table and, if numeric, a
- * bar chart, placed where its section stands in the source; a closing "Key takeaways" slide holds the
- * best remaining sentences. Sentences and headings with PDF glyph debris ("f 6 = id") are left out.
- * With the audience's lexical preferences (explicit, or a built-in profile's via `audienceId`), a
- * conditioned deck also weighs each sentence by the offline judge's utility of the probes it would
- * yield (0.5 + U), drops sentences of utility 0 and keeps the more valued clause of a long sentence;
- * see the package README ("Audience conditioning").
- * Blind spots: no paraphrase, no cross-section synthesis, headings are trusted as slide titles.
- */
+/** The offline judge's extractive outline: demos and tests need no model (README "Audience conditioning"). */
 export function planLexicalOutline(sourceText: string, options: LexicalOutlineOptions): DeckOutline {
   const maxSlides = Math.max(2, options.maxSlides ?? 8);
   const perSlide = Math.min(MAX_BULLETS_PER_SLIDE, options.bulletsPerSlide ?? 4);
@@ -497,8 +419,8 @@ export function planLexicalOutline(sourceText: string, options: LexicalOutlineOp
 }
 
 /**
- * A sentence's score: Σ log(1 + document frequency) of its content words (+1.5 for a word of the
- * audience profile) / √length, ×1.2 with a number, × the audience factor with preferences.
+ * Σ log(1 + df) of content words (+1.5 per profile word) / √length, ×1.2 with a number, ×(0.5 + utility)
+ * when conditioned.
  */
 function sentenceScorer(
   sourceText: string,
@@ -515,16 +437,13 @@ function sentenceScorer(
     for (const word of words)
       total += Math.log1p(frequency.get(word) ?? 0) + (profileWords.has(word) ? 1.5 : 0);
     const numberBonus = /\d/.test(sentence) ? 1.2 : 1;
-    const audience = preferences ? audienceFactor(sentence, preferences) : 1;
+    // A sentence the audience values most (utility 1) outweighs one it does not value threefold.
+    const audience = preferences ? 0.5 + sentenceUtility(sentence, preferences) : 1;
     return (total / Math.sqrt(words.length)) * numberBonus * audience;
   };
 }
 
-/**
- * Picks a slide's bullets: the best-scored sentences not used yet, in source order. Sources repeat
- * themselves (running heads, blind text, a summary restating the introduction): a bullet that repeats
- * or nearly copies one already in the deck is passed over for the next best.
- */
+/** Best-scored unused sentences in source order; sources repeat themselves: near-copies are passed over. */
 function bulletPicker(
   score: (sentence: string) => number,
   preferences: LexicalPreferences | undefined,
@@ -548,7 +467,6 @@ function bulletPicker(
   };
 }
 
-/** The first table as a native table slide (≤ 5 columns, ≤ 8 rows) and, if numeric, a bar chart slide. */
 function tableSlidesOf(
   first: { section: Section; table: string[][] },
   words: ReturnType<typeof scaffoldingFor>,
@@ -575,7 +493,6 @@ function tableSlidesOf(
   return slides;
 }
 
-/** The sections that fill the slide budget: best summed top scores, then back in source order. */
 function rankedSections(
   sections: Section[],
   score: (sentence: string) => number,

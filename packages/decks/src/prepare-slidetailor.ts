@@ -13,7 +13,7 @@ import {
 import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
 import type { AudienceDescription } from './generate-decks-from-run-sheet';
 import { readFileHead } from './read-deck';
-import { type DeckRowFilters, rowMatchesFilters } from './run-deck-rows';
+import { type DeckRowFilters, rowDeckDir, rowMatchesFilters } from './run-deck-rows';
 import { RUN_SHEET_COLUMNS, type RunSheet, type RunSheetEntry, writeCsvAtomic } from './run-sheet';
 import {
   SLIDETAILOR_TEMPLATE_MODE,
@@ -21,9 +21,9 @@ import {
   slidetailorPreferenceSchema,
 } from './schemas/slidetailor-job';
 
-export const SLIDETAILOR_SYSTEM = 'slidetailor';
+const SLIDETAILOR_SYSTEM = 'slidetailor';
 
-export const SLIDETAILOR_RUN_SHEET_COLUMNS = [...RUN_SHEET_COLUMNS, 'config_path', 'template_mode'] as const;
+const SLIDETAILOR_RUN_SHEET_COLUMNS = [...RUN_SHEET_COLUMNS, 'config_path', 'template_mode'] as const;
 
 const RUN_SHEET_NAME = 'slidetailor_run_sheet.csv';
 
@@ -31,7 +31,7 @@ function defaultOutDir(layout: RunLayout, run: string): string {
   return join(layout.runDir(run), 'slidetailor');
 }
 
-/** The run sheet {@link prepareSlideTailor} writes when given no `outDir`: what `runSlideTailor` reads by default. */
+/** The run sheet prepareSlideTailor writes without `outDir`: what `runSlideTailor` reads by default. */
 export function defaultSlideTailorRunSheet(layout: RunLayout, run: string): string {
   return join(defaultOutDir(layout, run), RUN_SHEET_NAME);
 }
@@ -58,12 +58,7 @@ export interface PrepareSlideTailorResult {
 const AGNOSTIC_GUIDELINES =
   'No audience is specified. Produce a general-purpose deck that covers the paper’s most important content for a broad audience.';
 
-/**
- * The SlideTailor rows are checked as `xsb decks generate` checks its rows, before anything is written:
- * a row that does not parse, a conditioned row's audience without a profile, a case without sources, a
- * source document that is missing, not the case's own or another than its other rows name — all listed
- * at once in a UsageError. (Rows of other systems are not this command's: they are not checked here.)
- */
+/** The SlideTailor rows (only) are checked as `xsb decks generate` checks its rows, before any write. */
 async function refuseBadSlideTailorRows(options: PrepareSlideTailorOptions): Promise<void> {
   const sheet: RunSheet = {
     ...options.sheet,
@@ -79,7 +74,7 @@ async function refuseBadSlideTailorRows(options: PrepareSlideTailorOptions): Pro
   if (problems.length > 0) throw runSheetProblemsError(sheet.file, problems);
 }
 
-/** The row's source as `dataset/<case>/paper.pdf` (copied unless the same bytes are there); a PDF only. */
+/** The row's PDF source as `dataset/<case>/paper.pdf`, copied unless the same bytes are there. */
 async function copyPaper(entry: RunSheetEntry, outDir: string): Promise<string> {
   if (!existsSync(entry.sourceDocument)) {
     throw new InputError('the source document does not exist', {
@@ -103,7 +98,6 @@ async function copyPaper(entry: RunSheetEntry, outDir: string): Promise<string> 
   return paperPath;
 }
 
-/** The row's preference guidelines: the audience profile when conditioned, plus its prompt file. */
 async function preferenceGuidelines(
   entry: RunSheetEntry,
   profiles: ReadonlyArray<{ id: string; description: string }>,
@@ -122,7 +116,6 @@ async function preferenceGuidelines(
   return guidelines;
 }
 
-/** One row's paper, preferences and config; returns its row of the prepared run sheet. */
 async function prepareRow(
   options: PrepareSlideTailorOptions,
   outDir: string,
@@ -141,13 +134,7 @@ async function prepareRow(
     template_mode: SLIDETAILOR_TEMPLATE_MODE,
     preference_guidelines: await preferenceGuidelines(entry, options.audienceProfiles),
   });
-  const deckDir = options.layout.deckDir({
-    run: options.run,
-    system: row.system,
-    condition: row.condition,
-    audience: row.audience,
-    caseLabel: row.case_label,
-  });
+  const deckDir = rowDeckDir(options.layout, options.run, row);
   const outputDeckPath = entry.outputDeckPath || join(deckDir, `${row.case_label}.pptx`);
   const configPath = join(outDir, 'configs', `${jobId}.json`);
   await writeJson(configPath, slidetailorConfigSchema, {
@@ -173,11 +160,8 @@ async function prepareRow(
 }
 
 /**
- * Builds what the external SlideTailor program needs for the `slidetailor` rows of a run sheet:
- * `dataset/<case_label>/paper.pdf` (PDF sources only; other rows are skipped with the reason),
- * `preferences/<job>.json` (the row's preference guidelines: the audience profile, plus the row's
- * prompt file, for conditioned rows; a general-audience guideline otherwise), `configs/<job>.json`,
- * and `slidetailor_run_sheet.csv`. Both conditions use `template_mode=source_template_generation`.
+ * Builds what the external SlideTailor program needs for a sheet's `slidetailor` rows: papers,
+ * preferences, configs and `slidetailor_run_sheet.csv`; a row that cannot be prepared is skipped.
  */
 export async function prepareSlideTailor(
   options: PrepareSlideTailorOptions,

@@ -38,29 +38,23 @@ export interface DeckRowFilters {
 
 export interface DeckRowTask {
   entry: RunSheetEntry;
-  /** The normalized deck folder `decks/<system>/<condition>/<audience>/<case_label>/`. */
   deckDir: string;
   /** Where the deck must be written: the row's preferred path, else `<deckDir>/<deckFileName>`. */
   outputDeckPath: string;
 }
 
-/** What decides a row's deck, read before anything runs (see RunDeckRowsOptions.describe). */
 export interface DeckRowWork<Input> {
-  /** The files whose bytes decide the deck. */
   reads: string[];
-  /** Everything that decides the deck (hashed into the reuse key): settings, content hashes. */
+  /** Hashed into the reuse key. */
   decidedBy: unknown;
-  /** How the deck is made when it is not reused: a rule (no judge call) or judge calls. */
   decision: Exclude<WorkDecision<unknown>, { kind: 'reuse' }>;
   input: Input;
 }
 
-/** A row's unit of work: its task, the reason it is reused (skipped) if it is, and the stage's input. */
 export interface DeckRowUnitInput<Input> {
   task: DeckRowTask;
-  /** Why the row is not made again: its status message (`skipped`). */
   reuseReason?: string;
-  /** An input error found while reading what decides the row: the row fails with it. */
+  /** An input error met while describing the row: the row fails with it. */
   error?: unknown;
   input?: Input;
 }
@@ -71,7 +65,6 @@ export interface RunDeckRowsOptions<Input = undefined> {
   sheet: RunSheet;
   layout: RunLayout;
   run: string;
-  /** The stage id of the units and their events (default `decks`). */
   stage?: string;
   filters?: DeckRowFilters;
   force?: boolean;
@@ -84,13 +77,11 @@ export interface RunDeckRowsOptions<Input = undefined> {
   /** Produces one deck; throws an XsbError (InputError …) to fail the row. */
   produce: (task: DeckRowTask, input: Input) => Promise<void>;
   progress?: ProgressReporter;
-  /** The stage's typed events (started, unit done, unit failed, finished). */
   onEvent?: StageEventListener;
 }
 
 const EXISTS_MESSAGE = 'output deck exists (use --force to redo it)';
 
-/** Whether a row passes the `--condition/--audience/--case/--shard` filters. */
 export function rowMatchesFilters(entry: Pick<RunSheetEntry, 'row'>, filters: DeckRowFilters = {}): boolean {
   const { row } = entry;
   if (filters.conditions?.length && !filters.conditions.includes(row.condition)) return false;
@@ -116,10 +107,8 @@ async function hasOutput(path: string): Promise<boolean> {
 }
 
 /**
- * The one reuse rule of every stage, for decks: a row's deck is reused when it exists and the
- * `deck_status.json` beside it records it made from the same inputs (`input_hash`); a recorded hash
- * that differs makes it again. A deck without a recorded hash (placed by hand, or made before inputs
- * were recorded) is reused as it always was: making it again could overwrite a deck someone put there.
+ * A deck is current when its `deck_status.json` records the same `input_hash`; one without a recorded
+ * hash (placed by hand, or older) is reused: making it again could overwrite a deck someone put there.
  */
 async function isCurrent(task: DeckRowTask, reuseKey: string): Promise<boolean> {
   if (!(await hasOutput(task.outputDeckPath))) return false;
@@ -133,10 +122,7 @@ async function isCurrent(task: DeckRowTask, reuseKey: string): Promise<boolean> 
   }
 }
 
-/**
- * A row's inputs as files: its fields, `settings` (a command, a generator's config) and the bytes of
- * its source, prompt and `extraReads` files. The default `describe` of runDeckRows.
- */
+/** The default `describe`: the row's fields, `settings` and the bytes of its source, prompt and `reads`. */
 export async function describeByFiles(
   task: DeckRowTask,
   extra: { reads?: string[]; settings?: unknown } = {},
@@ -154,18 +140,21 @@ export async function describeByFiles(
   };
 }
 
+/** The row's normalized deck folder `decks/<system>/<condition>/<audience>/<case_label>/`. */
+export function rowDeckDir(
+  layout: RunLayout,
+  run: string,
+  row: { system: string; condition: string; audience: string; case_label: string },
+): string {
+  const { system, condition, audience } = row;
+  return layout.deckDir({ run, system, condition, audience, caseLabel: row.case_label });
+}
+
 function taskOf<Input>(
   options: Omit<RunDeckRowsOptions<Input>, 'produce'>,
   entry: RunSheetEntry,
 ): DeckRowTask {
-  const { row } = entry;
-  const deckDir = options.layout.deckDir({
-    run: options.run,
-    system: row.system,
-    condition: row.condition,
-    audience: row.audience,
-    caseLabel: row.case_label,
-  });
+  const deckDir = rowDeckDir(options.layout, options.run, entry.row);
   return {
     entry,
     deckDir,
@@ -201,10 +190,9 @@ async function unitOf<Input>(
     work = await describe(task);
   } catch (error) {
     if (!isXsbError(error)) throw error;
-    const reads = [entry.sourceDocument];
     return {
       ...base,
-      reads,
+      reads: [entry.sourceDocument],
       reuseKey: '',
       decision: { kind: 'rule', rule: 'input error' },
       input: { task, error },
@@ -221,11 +209,7 @@ async function unitOf<Input>(
   };
 }
 
-/**
- * The work list of a run sheet's selected rows, in sheet order: per row what it reads, its reuse key
- * (the hash of what decides its deck) and whether it is reused, decided by a rule or by judge calls.
- * Reads the inputs (and the decks' recorded keys), writes nothing.
- */
+/** The selected rows' work list, in sheet order; reads the inputs and recorded keys, writes nothing. */
 export async function deckRowWorkList<Input>(
   options: Omit<RunDeckRowsOptions<Input>, 'produce'>,
 ): Promise<Array<DeckRowUnit<Input>>> {
@@ -262,9 +246,8 @@ function invalidRowStatuses(sheet: RunSheet): DeckRowStatus[] {
 }
 
 /**
- * Makes one row's deck under the deck folder's lock (a second process on the same deck, an
- * overlapping shard or a rerun, fails fast instead of racing) and records `deck_status.json` with
- * the reuse key; a failure is recorded there too, then thrown for the executor to count.
+ * Under the deck folder's lock (an overlapping shard or rerun fails fast instead of racing); a failure
+ * is recorded in `deck_status.json` too, then thrown for the executor to count.
  */
 async function produceRow<Input>(
   options: RunDeckRowsOptions<Input>,
@@ -332,11 +315,8 @@ function batchSummary<Input>(
 }
 
 /**
- * Runs the selected rows of a run sheet as a work list (deckRowWorkList) through executeWorkList, one
- * at a time: a row whose deck is current (same input hash) is reused and reported `skipped`, the
- * others are made (unless `force` reuses nothing), each recording `deck_status.json`; a batch summary
- * is written. A failing row (an XsbError) is recorded and the batch goes on; anything else is a bug
- * and propagates.
+ * Runs the selected rows' work list one at a time and writes the batch summary. A failing row (an
+ * XsbError) is recorded and the batch goes on; anything else is a bug and propagates.
  */
 export async function runDeckRows<Input = undefined>(
   options: RunDeckRowsOptions<Input>,
