@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTextPdf } from '../src/build-text-pdf';
+import { buildTextPdf } from '../src/testing';
 
 const PAGES: string[][] = [
   [

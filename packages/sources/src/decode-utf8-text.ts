@@ -1,9 +1,6 @@
 import { decodeUtf8Text, InputError } from '@xsb/core';
 
-/**
- * Markdown and plain text are used as written (spec 000: "direct UTF-8 read"); only trailing spaces
- * on lines and runs of more than two blank lines are trimmed. A file with no visible text fails.
- */
+/** Spec 000: markdown and text are a "direct UTF-8 read"; only trailing spaces and blank-line runs go. */
 export function extractPlainText(bytes: Uint8Array, file: string): string {
   const text = decodeUtf8Text(bytes, file)
     .replace(/[ \t]+$/gm, '')

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTextPdf } from './build-text-pdf';
 import { detectPageFurniture } from './detect-page-furniture';
 import { extractSourceText } from './extract-source-text';
+import { buildTextPdf } from './testing';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const corpusPdfDir = join(repoRoot, '../shared/corpus/pdf');

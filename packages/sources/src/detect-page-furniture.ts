@@ -1,22 +1,16 @@
 import type { SourcePageFurniture } from './schemas/source-context';
 
-/**
- * The thresholds of {@link detectPageFurniture}: a document needs `minPages` pages; a line or a page
- * numbering counts as running when it is seen on at least `minShare` of the pages (and on at least
- * `minPages` of them); the top and bottom bands are the first and last `bandLines` non-empty lines of
- * a page; a line longer than `maxLineChars` is body text, never furniture.
- */
+/** A line is running when seen on `minShare` of the pages and on `minPages`; longer than `maxLineChars` is body text. */
 export const PAGE_FURNITURE_RULES = { minPages: 3, minShare: 0.5, bandLines: 2, maxLineChars: 120 } as const;
 
 type Band = 'top' | 'bottom';
 
-/** One furniture line of a page: `start`/`end` are offsets within that page's text (not the joined text). */
+/** Offsets within that page's text, not the joined text. */
 export type PdfPageFurniture = SourcePageFurniture;
 
 interface BandLine {
   page: number;
   band: Band;
-  /** Rank from the page edge: 0 is the first (top) or last (bottom) non-empty line. */
   rank: number;
   start: number;
   end: number;
@@ -32,24 +26,12 @@ const TRAILING_NUMBER = /\S\s+(\d{1,4})$/;
 const NUMBER_OF_TOTAL = /\b(\d{1,4})\s*(?:of|\/|von)\s*\d{1,4}\b/i;
 
 /**
- * Page furniture of a PDF: running headers and footers and page numbers, which a reader skips and
- * which are no probe material. Page texts are those of `extractPdfPages` (page 1 first); offsets in
- * the result are within each page's text, whole lines. A band line is furniture when
- *
- * 1. its normal form (NFKC, lower case, whitespace collapsed; in a bare page number such as "12",
- *    "- 12 -" or "Page 12 of 40" every digit run also becomes `#`) occurs in the same band (top or
- *    bottom) of at least half of the pages, and of at least 3: a constant running title or footer
- *    line, or page numbers (also where the numbering restarts). Body lines that differ only in their
- *    numbers ("grew by 10 percent in year 1", "… 20 percent in year 2") are not one line; or
- * 2. it is the outermost line of its band (or the next one in, when the outermost is furniture) and
- *    carries the page's printed number: the document's printed numbers run in step with the page
- *    index (printed = page + d for one offset d on at least half of the pages, and on 3), and this
- *    line's leading, trailing, bare or "N of M" number is page + d. This catches running headers
- *    whose title changes with the chapter ("4 1.1. TOPOLOGISCHE RÄUME", "5 1.1. …", "7 1.2. …").
- *
- * A bare number (or "Page N", "N of M") is `page_number`; another line is `running_header` in the
- * top band and `running_footer` in the bottom one. Documents under 3 pages have none. Text is never
- * changed here: callers mark these lines, and the page locators stay as they were.
+ * Running headers, footers and page numbers (no probe material). A band line is furniture when
+ * 1. its normal form recurs in the same band on enough pages; only bare page numbers have their digits
+ *    folded, so body lines that differ only in their numbers stay apart; or
+ * 2. it is outermost in its band (or next in, after furniture) and carries the page's printed number
+ *    (page + d for the document's dominant offset d): this catches headers whose title changes with
+ *    the chapter ("4 1.1. TOPOLOGISCHE RÄUME", "7 1.2. …").
  */
 export function detectPageFurniture(pages: readonly string[]): PdfPageFurniture[] {
   const { minPages, minShare, bandLines } = PAGE_FURNITURE_RULES;
@@ -113,7 +95,6 @@ function normalLine(text: string): string {
   return BARE_PAGE_NUMBER.test(text) ? normal.replace(/\d+/g, '#') : normal;
 }
 
-/** `band\0normal` of the band lines seen on at least `needed` distinct pages in the same band. */
 function repeatedLines(lines: readonly BandLine[], needed: number): Set<string> {
   const pagesOf = new Map<string, Set<number>>();
   for (const line of lines) {
@@ -125,10 +106,7 @@ function repeatedLines(lines: readonly BandLine[], needed: number): Set<string> 
   return new Set([...pagesOf].filter(([, pages]) => pages.size >= needed).map(([key]) => key));
 }
 
-/**
- * The offset d with printed page number = page index + d seen on the most pages (ties: the smallest
- * |d|, then the smallest d), among the outermost line of each band; undefined below `needed` pages.
- */
+/** Ties go to the smallest |d|, then the smallest d. */
 function dominantPageOffset(bands: ReadonlyArray<readonly BandLine[]>, needed: number): number | undefined {
   const pagesOf = new Map<number, Set<number>>();
   for (const line of bands.flat()) {

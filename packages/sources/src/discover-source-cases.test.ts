@@ -9,7 +9,7 @@ import {
   sourceTypeOfCase,
   theOneSourceFile,
 } from './discover-source-cases';
-import { writeSourceCase } from './write-source-case';
+import { writeSourceCase } from './testing';
 
 let root: string;
 let cleanup: () => Promise<void>;

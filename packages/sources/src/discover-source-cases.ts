@@ -22,9 +22,8 @@ import type { SourceCase } from './source-types';
 
 export const SOURCE_METADATA_FILE = 'source_metadata.json';
 
-/** Audiences a case is valid for when its metadata does not say: the three built-in profiles. */
 const DEFAULT_VALID_AUDIENCES = ['specialists', 'learners', 'decision_makers'] as const;
-/** Scene used when the metadata names none (spec 000 requires one on every probe). */
+/** Spec 000 requires a scene on every probe. */
 const DEFAULT_SCENE = 'general';
 
 const SOURCE_TYPE_BY_EXTENSION: Readonly<Record<string, SourceType>> = {
@@ -41,7 +40,7 @@ const SOURCE_TYPE_BY_EXTENSION: Readonly<Record<string, SourceType>> = {
   '.pptx': 'pptx',
 };
 
-/** Binary office formats that are not read, with the format to save them as. */
+/** Binary formats that are not read, with the format to save them as. */
 const LEGACY_OFFICE_EXTENSIONS: Readonly<Record<string, string>> = {
   '.doc': '.docx',
   '.rtf': '.docx',
@@ -49,7 +48,6 @@ const LEGACY_OFFICE_EXTENSIONS: Readonly<Record<string, string>> = {
   '.odp': '.pptx',
 };
 
-/** The source type a file name implies, or undefined for an unknown extension. */
 export function sourceTypeForFile(file: string): SourceType | undefined {
   return SOURCE_TYPE_BY_EXTENSION[extname(file).toLowerCase()];
 }
@@ -59,13 +57,7 @@ export interface DiscoveredSources {
   failures: Array<{ caseId: string; error: XsbError }>;
 }
 
-/**
- * Finds every case folder `<data>/sources/<case_id>/`, in case-id order. A folder holds exactly one
- * source file (hidden files and `source_metadata.json` aside) and optionally `source_metadata.json`,
- * validated with `sourceMetadataInputSchema` and completed: case_id, source_path and source_type
- * come from the folder; title, scene and valid_audiences get documented defaults. A broken folder
- * becomes a failure naming the file; the other cases are still returned.
- */
+/** Every case folder `<data>/sources/<case_id>/`; a broken one is a failure, the others still load. */
 export async function discoverSourceCases(dataDir: string): Promise<DiscoveredSources> {
   const sourcesDir = join(resolve(dataDir), 'sources');
   let entries: string[];
@@ -93,7 +85,6 @@ export async function discoverSourceCases(dataDir: string): Promise<DiscoveredSo
   return { cases, failures };
 }
 
-/** Reads one case folder; throws InputError naming the folder or file when it is unusable. */
 export async function loadSourceCase(dataDir: string, caseId: string): Promise<SourceCase> {
   const dir = join(dataDir, 'sources', assertSafePathPart(caseId, 'case id'));
   const names = await listCaseFiles(dir);
@@ -131,7 +122,6 @@ export async function loadSourceCase(dataDir: string, caseId: string): Promise<S
   return { caseId, dir, sourceFile, sourceType, metadata: completed };
 }
 
-/** The visible entries of a case folder other than its metadata file, sorted. */
 async function listCaseFiles(dir: string): Promise<string[]> {
   let dirents: Dirent[];
   try {
@@ -148,7 +138,6 @@ async function listCaseFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** A case holds exactly one source file: its name, or an InputError naming the folder. */
 export function theOneSourceFile(names: readonly string[], dir: string): string {
   if (names.length === 0) {
     throw new InputError('no source file in the case folder (expected one .pdf, .html, .md or .txt)', {
@@ -165,10 +154,7 @@ export function theOneSourceFile(names: readonly string[], dir: string): string 
   return names[0]!;
 }
 
-/**
- * The source type of a case: the file extension's, which source_metadata.json may repeat but not
- * contradict, else the metadata's source_type; source_path, when given, must name the file.
- */
+/** The extension's type, which source_metadata.json may repeat but not contradict, else the metadata's. */
 export function sourceTypeOfCase(
   name: string,
   input: SourceMetadataInput,

@@ -5,7 +5,6 @@ import { chromeRule, isHeadingElement, isSectioningElement, readingRegion } from
 type Node = DefaultTreeAdapterTypes.Node;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 
-/** Tags that end a block of text: they become a paragraph break. */
 const BLOCK_TAGS = new Set([
   'address',
   'article',
@@ -42,18 +41,13 @@ const BLOCK_TAGS = new Set([
   'tfoot',
   'ul',
 ]);
-/** Table cells: joined with ` | ` so a row stays one line. */
 const CELL_TAGS = new Set(['td', 'th']);
 const CELL_MARK = '\u0001';
-/** A line break inside `<pre>`, kept through whitespace collapsing. */
+/** A `<pre>` line break, kept through whitespace collapsing. */
 const PRE_BREAK = '\u0002';
-/**
- * Permalink anchors beside headings (Sphinx and MkDocs `¶`, `§`, `#`, link symbols, a zero-width
- * space): a link whose whole text is made of these is chrome, not text.
- */
+/** Sphinx and MkDocs permalink anchors beside headings: a link made only of these is chrome. */
 const PERMALINK_TEXT = /^[\s\u00b6\u00a7#\u{1f517}\u2693\u200b\ufeff]*$/u;
 
-/** What holds for the children of an element (shared by all of them: one object per element). */
 interface ReadState {
   inSection: boolean;
   /** Inside a section `header`: only heading text is read. */
@@ -63,20 +57,9 @@ interface ReadState {
 }
 
 /**
- * HTML → the text a reader reads. The page is parsed as a browser does (parse5, the WHATWG
- * algorithm: implied end tags, misnested markup, entities), then only the reading region is kept:
- * the `main` element(s) (or `role=main`), else the `article`(s), else the body (see
- * `readingRegion`). Page chrome is dropped with its content wherever it is (see `chromeRule`:
- * navigation, banners, footers, side notes, forms and controls, menus and dialogs, hidden content),
- * and so are permalink anchors. Text: source whitespace collapses to one space; block elements
- * (`p, div, h1–h6, li, section, table, …`) become paragraph breaks, `<br>` and `<tr>` line breaks;
- * the cells of a row are joined with ` | `; `<pre>` keeps its line breaks; a dropped element leaves
- * one space (so words on either side do not run together); lines are trimmed and blank-line runs
- * collapse to one blank line, so paragraphs stay separated by `\n\n`.
- *
- * Linear in the size of the page: parse5's tree construction, then one walk with an explicit stack
- * (no recursion, so hostile nesting cannot overflow the call stack). Timings on hostile inputs:
- * `pnpm --filter @xsb/sources bench`.
+ * HTML → the text a reader reads: parsed as a browser does (parse5), then the reading region without
+ * its chrome. A dropped element leaves one space so the words around it do not run together. Walked
+ * with an explicit stack: hostile nesting cannot overflow the call stack (`pnpm --filter @xsb/sources bench`).
  */
 export function htmlToText(html: string): string {
   const { roots, body } = readingRegion(parse(html));
@@ -101,8 +84,7 @@ function renderInto(root: ParentNode, out: string[]): void {
     inHeading: false,
     inPre: false,
   };
-  // Three parallel stacks: the node, the state it is read in, and for an element's second visit
-  // (after its children) where its text started in `out` (-1 on the first visit).
+  // Parallel stacks; a mark ≥ 0 is an element's second visit (after its children): where its text started.
   const nodes: Node[] = [];
   const states: ReadState[] = [];
   const marks: number[] = [];
@@ -174,7 +156,7 @@ function closeElement(tag: string, mark: number, out: string[]): void {
   } else if (BLOCK_TAGS.has(tag)) out.push('\n\n');
 }
 
-/** A short link text made only of permalink symbols (checked on at most a few pieces: linear). */
+/** Looks at a few pieces at most, so the walk stays linear. */
 function isPermalink(out: readonly string[], mark: number): boolean {
   if (out.length - mark > 4) return false;
   const text = out.slice(mark).join('');
@@ -198,7 +180,6 @@ function finishText(raw: string): string {
     .trim();
 }
 
-/** Reads an HTML file (strict UTF-8) and converts it with {@link htmlToText}; no text is an error. */
 export function extractHtmlText(bytes: Uint8Array, file: string): string {
   const text = htmlToText(decodeUtf8Text(bytes, file));
   if (text === '') {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSourceCase } from './discover-source-cases';
 import { extractOfficeText } from './extract-office-text';
 import { extractSourceText } from './extract-source-text';
-import { writeSourceCase } from './write-source-case';
+import { writeSourceCase } from './testing';
 
 const corpusPptxDir = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/corpus/pptx');
 

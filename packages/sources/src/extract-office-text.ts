@@ -1,20 +1,17 @@
 import { InputError, ZipArchive } from '@xsb/core';
 import type { SourcePageSpan } from './schemas/source-context';
 
-/** The office formats stage 1 reads: Word (OOXML), OpenDocument text, PowerPoint (OOXML). */
 export type OfficeSourceType = 'docx' | 'odt' | 'pptx';
 
 export interface OfficeText {
   text: string;
-  /** PPTX: where each slide lies in `text` (`page` = slide number, in presentation order); else `[]`. */
+  /** PPTX: where each slide lies in `text`, in presentation order; else `[]`. */
   pages: SourcePageSpan[];
-  /** PPTX: slides in the deck; else 0. */
   pageCount: number;
 }
 
-/** How one format marks up its text: which elements hold it and which end a paragraph, cell or row. */
 interface XmlTextRules {
-  /** Elements whose character data is text (DOCX `w:t`, DrawingML `a:t`); undefined: any inside a paragraph (ODF). */
+  /** Elements holding text (DOCX `w:t`); undefined: any text inside a paragraph (ODF). */
   textElements?: ReadonlySet<string>;
   paragraphs: ReadonlySet<string>;
   tabs: ReadonlySet<string>;
@@ -22,7 +19,6 @@ interface XmlTextRules {
   tables: ReadonlySet<string>;
   rows: ReadonlySet<string>;
   cells: ReadonlySet<string>;
-  /** Subtrees that are not the document's text (tab stop lists, tracked deletions, comments, notes). */
   skipped: ReadonlySet<string>;
   /** ODF `text:s`: a run of `text:c` spaces. */
   spaces?: string;
@@ -63,13 +59,7 @@ const ODF_RULES: XmlTextRules = {
   spaces: 'text:s',
 };
 
-/**
- * Reads the text of a `.docx`, `.odt` or `.pptx` file (read as ZIP packages with `@xsb/core`'s
- * capped reader, their XML walked here): paragraphs separated by a blank line, table rows one per
- * line with cells joined by ` | ` (as for HTML). DOCX: the body (`word/document.xml`), without
- * headers, footers, footnotes and comments. ODT: `content.xml`'s body. PPTX: the slides in the
- * order the presentation lists them, each slide a page span; speaker notes are not read.
- */
+/** Table cells are joined by ` | ` as for HTML; DOCX headers, footers, notes and PPTX speaker notes are not read. */
 export function extractOfficeText(bytes: Uint8Array, file: string, type: OfficeSourceType): OfficeText {
   const zip = openPackage(bytes, file, type);
   if (type === 'pptx') return readSlides(zip, file);
@@ -111,10 +101,7 @@ function readSlides(zip: ZipArchive, file: string): OfficeText {
   return { text, pages, pageCount: slideParts.length };
 }
 
-/**
- * The slide parts in presentation order (`p:sldIdLst` resolved through the presentation's
- * relationships); a package without that list falls back to the slide files' numbers.
- */
+/** Slide parts in `p:sldIdLst` order; a package without that list falls back to the file numbers. */
 function slideOrder(zip: ZipArchive): string[] {
   const presentation = zip.readText('ppt/presentation.xml') ?? '';
   const rels = zip.readText('ppt/_rels/presentation.xml.rels') ?? '';
@@ -135,13 +122,11 @@ function slideOrder(zip: ZipArchive): string[] {
     .sort((a, b) => number(a) - number(b));
 }
 
-/** Walks one XML part and returns its text by `rules` (see {@link extractOfficeText} for the layout). */
 export function xmlToText(xml: string, rules: XmlTextRules): string {
   let out = '';
   let skipDepth = 0;
   let textDepth = 0;
   let paragraphDepth = 0;
-  // Open table rows (their cells' texts so far) and open cells (where their text starts in `out`).
   const rows: string[][] = [];
   const cellStarts: number[] = [];
   const tokens =
@@ -191,13 +176,11 @@ export function xmlToText(xml: string, rules: XmlTextRules): string {
   return tidy(out);
 }
 
-/** A table row as one line, cells joined by ` | `; empty cells at its end and empty rows leave nothing. */
 function formatRow(cells: string[]): string {
   while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
   return cells.length === 0 ? '' : `${cells.join(' | ')}\n`;
 }
 
-/** Spaces at line ends and starts trimmed, runs of blank lines collapsed. */
 function tidy(text: string): string {
   return text
     .replace(/[ \t]+\n/g, '\n')

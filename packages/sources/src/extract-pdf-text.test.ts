@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
-import { buildTextPdf } from './build-text-pdf';
 import { extractPdfPages, joinPages, PAGE_SEPARATOR } from './extract-pdf-text';
+import { buildTextPdf } from './testing';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const corpusPdfDir = join(repoRoot, '../shared/corpus/pdf');

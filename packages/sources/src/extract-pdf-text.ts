@@ -6,20 +6,13 @@ import type { SourcePageSpan } from './schemas/source-context';
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 
-/** Text of each page of a PDF, in page order (page 1 first). */
 export interface PdfPages {
   pages: string[];
 }
 
-/** The separator between pages in a joined PDF text; page spans exclude it. */
 export const PAGE_SEPARATOR = '\n\n';
 
-/**
- * Extracts the text layer of a PDF page by page with unpdf (pdf.js). Errors name the file and the
- * reason: password-protected, corrupt or not a PDF, or no text layer (every page empty, as in a
- * scanned PDF). Page texts are normalised: CR/CRLF → LF, trailing spaces trimmed. Glyphs of TeX's
- * math fonts that pdf.js cannot name (`6=` for ≠, `7→` for ↦) are mapped back by their font.
- */
+/** The text layer of each page (unpdf); TeX math-font glyphs pdf.js cannot name are mapped back by font. */
 export async function extractPdfPages(bytes: Uint8Array, file: string): Promise<PdfPages> {
   if (bytes.byteLength === 0)
     throw new InputError('the PDF file is empty (0 bytes)', { file, code: 'empty_file' });
@@ -74,7 +67,6 @@ function pdfOpenError(error: unknown, file: string): InputError {
   return new InputError(`corrupt or not a PDF (${message})`, { file, code: 'corrupt_pdf', cause: error });
 }
 
-/** Joins page texts with {@link PAGE_SEPARATOR}, recording where each page lies in the result. */
 export function joinPages(pages: readonly string[]): {
   text: string;
   spans: SourcePageSpan[];
@@ -89,10 +81,7 @@ export function joinPages(pages: readonly string[]): {
   return { text, spans };
 }
 
-/**
- * One page's text as unpdf's `extractText` builds it (each item's string, a line break after an item
- * that ends a line), with math-font glyphs mapped by {@link mapMathFontGlyphs}.
- */
+/** One page's text as unpdf's `extractText` builds it, with math-font glyphs mapped. */
 async function readPageText(document: PdfDocument, number: number): Promise<string> {
   const page = await document.getPage(number);
   const content = await page.getTextContent();
@@ -109,10 +98,8 @@ async function readPageText(document: PdfDocument, number: number): Promise<stri
 }
 
 /**
- * The PDF names (`BIKXFS+CMSY10`) of the given pdf.js fonts. pdf.js sends a font's name to this side
- * only while building a page's operator list, so that is built for a page that uses a font not seen
- * before (fonts are shared by the document's pages: most pages need none). A page whose operators
- * cannot be read leaves its fonts unnamed, and their text unmapped.
+ * PDF font names (`BIKXFS+CMSY10`): pdf.js sends them only while building an operator list, so one
+ * is built for a page using a font not seen before (most pages need none).
  */
 async function resolveFontNames(page: PdfPage, wanted: string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();

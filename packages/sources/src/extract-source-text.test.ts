@@ -4,11 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { hashBytes, InputError, UsageError } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTextPdf } from './build-text-pdf';
 import { discoverSourceCases, loadSourceCase } from './discover-source-cases';
 import { clipToMaxChars, cutToMaxChars, extractSourceText } from './extract-source-text';
 import { startFakeMineruServer } from './fake-mineru-server';
-import { writeSourceCase } from './write-source-case';
+import { buildTextPdf, writeSourceCase } from './testing';
 
 const fixturesData = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 let data: string;

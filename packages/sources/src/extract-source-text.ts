@@ -38,7 +38,6 @@ export function resolvePdfParser(parser: string | undefined): PdfParserName {
   return value as PdfParserName;
 }
 
-/** Reads a source file whole after checking its size against the limit; errors name the file. */
 export async function readSourceBytes(
   file: string,
   maxBytes = DEFAULT_MAX_SOURCE_BYTES,
@@ -59,13 +58,7 @@ export async function readSourceBytes(
   return new Uint8Array(await readFile(file));
 }
 
-/**
- * Extracts the text of one case's source (spec 000 stage 1): PDF page by page with unpdf (default)
- * or MinerU, HTML cleaned to text, markdown/plain text read as strict UTF-8. `maxChars` is applied
- * after extraction; PDF page spans are clipped to the kept text. Bad input throws InputError
- * naming the file and the reason. Any file can be extracted: pass its path and
- * `sourceTypeForFile(path)` when there is no case folder.
- */
+/** Spec 000 stage 1: the text of one source, cut to `maxChars` after extraction. */
 export async function extractSourceText(
   sourceCase: Pick<SourceCase, 'sourceFile' | 'sourceType'>,
   options: ExtractSourceOptions = {},
@@ -166,10 +159,7 @@ function extractDocument(
   }
 }
 
-/**
- * `maxChars` applied to an extraction: the kept text, its page spans clipped to it (a page starting
- * past the cut is dropped), and the furniture lines still whole in it.
- */
+/** `maxChars` applied to an extraction; a page starting past the cut is dropped. */
 export function clipToMaxChars(
   raw: Pick<RawExtraction, 'full' | 'spans' | 'furniture'>,
   maxChars: number,
@@ -183,11 +173,7 @@ export function clipToMaxChars(
   return { text, truncated, pages, furniture };
 }
 
-/**
- * The text of the selected pages (all without a range), joined as {@link joinPages} does; spans keep
- * the document's page numbers. Furniture is found on the whole document (the rules count pages) and
- * kept for the selected pages.
- */
+/** Furniture is found on the whole document (its rules count pages), then kept for the selected pages. */
 function selectPages(
   pages: string[],
   range: PageRange | undefined,
@@ -214,10 +200,7 @@ function assertHtmlSize(bytes: Uint8Array, file: string, maxBytes: number): void
   }
 }
 
-/**
- * Keeps the first `maxChars` UTF-16 units, backing off one unit rather than splitting a surrogate
- * pair (a half pair would make the file invalid UTF-8).
- */
+/** Backs off one UTF-16 unit rather than split a surrogate pair (a half pair is invalid UTF-8). */
 export function cutToMaxChars(text: string, maxChars: number): { text: string; truncated: boolean } {
   if (text.length <= maxChars) return { text, truncated: false };
   let end = maxChars;

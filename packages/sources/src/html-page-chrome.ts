@@ -3,11 +3,6 @@ import type { DefaultTreeAdapterTypes } from 'parse5';
 type Element = DefaultTreeAdapterTypes.Element;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 
-/**
- * Elements dropped with their content wherever they are: code and styling, embedded documents,
- * and the page chrome a reader does not read as the document (navigation, side notes, forms and
- * their controls, dialogs that are not open).
- */
 export const DROPPED_HTML_ELEMENTS: ReadonlySet<string> = new Set([
   'head',
   'script',
@@ -31,11 +26,7 @@ export const DROPPED_HTML_ELEMENTS: ReadonlySet<string> = new Set([
   'menu',
 ]);
 
-/**
- * ARIA roles of chrome: the page's banner and footer, navigation, search, side content, and the
- * widgets of a page's controls (menus, toolbars, dialogs, tooltips), such as mdBook's theme picker
- * (`<ul role="menu">`).
- */
+/** Control widgets count as chrome too, e.g. mdBook's theme picker (`<ul role="menu">`). */
 export const DROPPED_ARIA_ROLES: ReadonlySet<string> = new Set([
   'navigation',
   'banner',
@@ -57,23 +48,13 @@ const INLINE_HIDDEN_STYLE =
   /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 
 /**
- * What the text extractor does with one element:
- * - `drop`: skip it and everything inside;
- * - `headings`: keep only the text of its headings (`h1`–`h6`, `hgroup`);
- * - `keep`: read it.
- *
- * Dropped: {@link DROPPED_HTML_ELEMENTS}; a `dialog` without `open`; `[hidden]` (but not
- * `hidden="until-found"`, which a reader can reveal by searching); `[aria-hidden=true]`; an inline
- * `display: none` or `visibility: hidden`; a {@link DROPPED_ARIA_ROLES} role (`role=main` and others
- * are kept). A `header` or `footer` outside `article`/`section`/`main` is the page's banner or footer
- * and is dropped. Inside one, a `footer` (bylines, tags, share links, "edit this page") is dropped and a
- * `header` keeps only its headings: it usually holds the section's title, which a reader reads, beside
- * dates and share buttons.
+ * `hidden="until-found"` is kept: a reader can reveal it by searching. A section's `header` keeps only
+ * its headings: its title is read, its dates and share buttons are not.
  */
 export function chromeRule(element: Element, inSection: boolean): 'drop' | 'headings' | 'keep' {
   const tag = element.tagName;
   if (DROPPED_HTML_ELEMENTS.has(tag)) return 'drop';
-  if (tag === 'dialog' && !hasAttribute(element, 'open')) return 'drop';
+  if (tag === 'dialog' && attribute(element, 'open') === undefined) return 'drop';
   const hidden = attribute(element, 'hidden');
   if (hidden !== undefined && hidden.trim().toLowerCase() !== 'until-found') return 'drop';
   if (attribute(element, 'aria-hidden')?.trim().toLowerCase() === 'true') return 'drop';
@@ -86,7 +67,6 @@ export function chromeRule(element: Element, inSection: boolean): 'drop' | 'head
   return 'keep';
 }
 
-/** True for the elements whose `header`/`footer` children belong to them rather than to the page. */
 export function isSectioningElement(element: Element): boolean {
   return SECTIONING_ELEMENTS.has(element.tagName) || isMainRole(element);
 }
@@ -96,11 +76,8 @@ export function isHeadingElement(element: Element): boolean {
 }
 
 /**
- * The parts of the page a reader reads as the document (`roots`): every outermost `main` (or
- * `role=main`, as Sphinx themes write it) outside dropped chrome; without one, every outermost
- * `article`; without either, the `body`, which is also returned for callers that fall back to it. One
- * pass over the tree with an explicit stack (deeply nested hostile input cannot overflow the call
- * stack).
+ * Every outermost `main` (or `role=main`, as Sphinx writes it) outside chrome, else every outermost
+ * `article`, else the body (also returned for callers that fall back to it).
  */
 export function readingRegion(document: DefaultTreeAdapterTypes.Document): {
   roots: ParentNode[];
@@ -126,7 +103,6 @@ export function readingRegion(document: DefaultTreeAdapterTypes.Document): {
       inSection ||= isSectioningElement(node);
       inArticle ||= article;
     }
-    // Children pushed last-first, so they are visited in document order.
     for (let index = node.childNodes.length - 1; index >= 0; index -= 1) {
       const child = node.childNodes[index]!;
       if ('childNodes' in child) stack.push({ node: child, inSection, inArticle });
@@ -143,8 +119,4 @@ function isMainRole(element: Element): boolean {
 function attribute(element: Element, name: string): string | undefined {
   for (const attr of element.attrs) if (attr.name === name) return attr.value;
   return undefined;
-}
-
-function hasAttribute(element: Element, name: string): boolean {
-  return attribute(element, name) !== undefined;
 }

@@ -6,7 +6,7 @@
  * CMMI, the AMS `msam`/`msbm` tables), only for codes pdf.js was seen to leave unnamed.
  */
 
-/** Placeholders for the two CMSY glyphs that combine with the next character (Unicode noncharacters). */
+/** Noncharacters standing for the two CMSY glyphs that combine with the next character. */
 export const NEGATION_MARK = '\ufdd0';
 export const MAPSTO_MARK = '\ufdd1';
 
@@ -28,10 +28,7 @@ for (let code = 0x41; code <= 0x5a; code += 1) {
   GLYPHS.msbm[letter] = DOUBLE_STRUCK_BMP[letter] ?? String.fromCodePoint(0x1d538 + code - 0x41);
 }
 
-/**
- * The TeX math font family of a PDF font name (`BIKXFS+CMSY10` → `cmsy`), or undefined. The subset
- * tag and the design size are ignored; the bold variants (CMBSY, CMMIB) use the same encodings.
- */
+/** `BIKXFS+CMSY10` → `cmsy`; the bold variants (CMBSY, CMMIB) use the same encodings. */
 export function mathFontFamily(fontName: string | undefined): FontFamily | undefined {
   const base = (fontName ?? '').replace(/^[A-Z]{6}\+/, '').toUpperCase();
   if (/^CMB?SY\d*$/.test(base)) return 'cmsy';
@@ -44,9 +41,8 @@ export function mathFontFamily(fontName: string | undefined): FontFamily | undef
 const MAPPED_CODES = new Set(Object.values(GLYPHS).flatMap((table) => Object.keys(table)));
 
 /**
- * True when a text item could hold unnamed math-font glyphs: a short item (pdf.js starts a new item
- * at every font change, so such glyphs come alone or with other symbols: `6`, `∅ 6`, `R`) with one
- * of the mapped codes and no word in it. Testing only those keeps the font look-ups to a few pages.
+ * pdf.js starts an item at every font change, so such glyphs come in short items without words;
+ * testing only those keeps the font look-ups to a few pages.
  */
 export function mayBeMathGlyph(str: string): boolean {
   const chars = [...str.trim()];
@@ -58,7 +54,6 @@ export function mayBeMathGlyph(str: string): boolean {
   );
 }
 
-/** Rewrites the characters of one text item drawn in `fontName`; other fonts' text is returned unchanged. */
 export function mapMathFontGlyphs(str: string, fontName: string | undefined): string {
   const family = mathFontFamily(fontName);
   if (!family) return str;
@@ -66,12 +61,7 @@ export function mapMathFontGlyphs(str: string, fontName: string | undefined): st
   return [...str].map((ch) => table[ch] ?? ch).join('');
 }
 
-/**
- * Resolves the combining marks in a page's text: the negation slash joins the next character
- * (`= → ≠`, `∈ → ∉`, `⊆ → ⊈`; precomposed by NFC where Unicode has the form, else followed by
- * U+0338), the maps-to stem joins the arrow after it (`→ → ↦`, `−→ → ⟼`). Spaces pdf.js put between
- * the two glyphs go. A mark with nothing to join keeps the glyph's look: `/` and `|`.
- */
+/** The negation slash joins the next character (U+0338, NFC), the maps-to stem the arrow after it. */
 export function resolveCombiningMarks(text: string): string {
   if (!text.includes(NEGATION_MARK) && !text.includes(MAPSTO_MARK)) return text;
   return text

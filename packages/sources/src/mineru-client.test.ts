@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { ConfigError, InputError, ProviderError, ZipArchive } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTextPdf } from './build-text-pdf';
 import { type FakeMineruServer, startFakeMineruServer } from './fake-mineru-server';
 import { parsePdfWithMineru } from './mineru-client';
+import { buildTextPdf } from './testing';
 
 const pdf = buildTextPdf([['A page for MinerU']]);
 const sha = 'a'.repeat(64);

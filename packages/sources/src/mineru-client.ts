@@ -7,14 +7,12 @@ export const MINERU_DEFAULT_BASE_URL = 'https://mineru.net';
 
 export interface MineruParseOptions {
   env: Record<string, string | undefined>;
-  /** sha256 of the PDF bytes: the cache key. */
   sourceSha256: string;
   /** Folder for cached markdown (`<sha256>.md`); undefined disables the cache. */
   cacheDir?: string | undefined;
   fetch?: typeof fetch;
-  /** Hosted API: wait between status polls; default 3000 ms. */
+  /** Hosted API; defaults 3000 ms and 10 minutes. */
   pollIntervalMs?: number;
-  /** Hosted API: give up after this long; default 10 minutes. */
   timeoutMs?: number;
 }
 
@@ -25,21 +23,17 @@ export interface MineruParseResult {
   cached: boolean;
 }
 
-/** `XSLIDESBENCH_MINERU_CACHE_DIR`, or undefined when unset. */
 export function resolveMineruCacheDir(env: Record<string, string | undefined>): string | undefined {
   return env.XSLIDESBENCH_MINERU_CACHE_DIR || undefined;
 }
 
-/** Hosted task states that mean "not finished yet" (v4 batch results). */
 const PENDING_STATES = new Set(['waiting-file', 'pending', 'running', 'converting']);
 const REQUEST_TIMEOUT_MS = 120_000;
 
 /**
- * Converts a PDF to markdown with MinerU. `MINERU_API_URL` (a self-hosted `mineru-api` server or a
- * compatible endpoint) is used when set, since it keeps documents on the user's machines; otherwise
- * `MINERU_API_KEY` selects the hosted v4 API at `MINERU_BASE_URL` (default {@link MINERU_DEFAULT_BASE_URL}).
- * The markdown is cached as `<cacheDir>/<sha256>.md`: a cache hit makes no request. The API key is
- * sent only to the MinerU API host, never to the upload or result URLs, and never appears in errors.
+ * PDF → markdown with MinerU. `MINERU_API_URL` wins over `MINERU_API_KEY` (the hosted API): it keeps
+ * documents on the user's machines. The API key goes only to the API host, never to upload or result
+ * URLs, and never into errors.
  */
 export async function parsePdfWithMineru(
   bytes: Uint8Array,
@@ -90,11 +84,7 @@ async function readCached(cacheFile: string): Promise<string | undefined> {
   }
 }
 
-/**
- * The open-source `mineru-api` server: `POST <url>/file_parse` with a multipart form (`files`,
- * `return_md=true`); the JSON answer is `{ backend, version, results: { <file stem>: { md_content } } }`.
- * Errors come back as `{ error }` (400/500) or `{ detail }` (422/503).
- */
+/** `mineru-api`'s `POST /file_parse`: answers `{ results: { <file stem>: { md_content } } }`. */
 async function parseWithLocalServer(
   http: typeof fetch,
   apiUrl: string,
@@ -112,23 +102,14 @@ async function parseWithLocalServer(
   const stem = name.replace(/\.[^.]*$/, '');
   const entry = results?.[stem] ?? (results ? Object.values(results)[0] : undefined);
   if (!entry || typeof entry.md_content !== 'string') {
-    throw new ProviderError(
-      'mineru',
-      `mineru-api answer has no results.${stem}.md_content (${describeShape(body)})`,
-      {
-        code: 'mineru_bad_response',
-      },
-    );
+    throw badResponse(`mineru-api answer has no results.${stem}.md_content (${describeShape(body)})`);
   }
   return entry.md_content;
 }
 
 /**
- * The hosted v4 API for a local file: `POST /api/v4/file-urls/batch` (Bearer key) returns a batch id
- * and a pre-signed upload URL; the PDF is `PUT` there (no Content-Type, as the docs require), which
- * starts the task; `GET /api/v4/extract-results/batch/<id>` is polled until the file's state is `done`
- * (its `full_zip_url` holds `full.md`) or `failed` (`err_msg`). Every answer is `{ code, msg, data }`,
- * `code` 0 on success.
+ * Hosted v4 API: file-urls/batch gives a pre-signed upload URL; the PDF is PUT there without
+ * Content-Type (the docs require it), then extract-results/batch is polled until done or failed.
  */
 async function parseWithHostedApi(
   http: typeof fetch,
@@ -155,13 +136,7 @@ async function parseWithHostedApi(
   const batchId = (created as { batch_id?: unknown }).batch_id;
   const uploadUrl = (created as { file_urls?: unknown[] }).file_urls?.[0];
   if (typeof batchId !== 'string' || typeof uploadUrl !== 'string') {
-    throw new ProviderError(
-      'mineru',
-      `file-urls/batch answer lacks batch_id or file_urls (${describeShape(created)})`,
-      {
-        code: 'mineru_bad_response',
-      },
-    );
+    throw badResponse(`file-urls/batch answer lacks batch_id or file_urls (${describeShape(created)})`);
   }
   const upload = await send(http, uploadUrl, { method: 'PUT', body: new Uint8Array(bytes) }, 'upload');
   if (!upload.ok) {
@@ -185,9 +160,7 @@ async function parseWithHostedApi(
     const state = typeof mine?.state === 'string' ? mine.state : 'waiting-file';
     if (state === 'done') {
       if (typeof mine?.full_zip_url !== 'string') {
-        throw new ProviderError('mineru', 'task is done but has no full_zip_url', {
-          code: 'mineru_bad_response',
-        });
+        throw badResponse('task is done but has no full_zip_url');
       }
       return await downloadFullMarkdown(http, mine.full_zip_url);
     }
@@ -196,9 +169,7 @@ async function parseWithHostedApi(
       throw new InputError(`MinerU could not parse the PDF (${reason})`, { file, code: 'mineru_failed' });
     }
     if (!PENDING_STATES.has(state)) {
-      throw new ProviderError('mineru', `unknown task state ${JSON.stringify(state)}`, {
-        code: 'mineru_bad_response',
-      });
+      throw badResponse(`unknown task state ${JSON.stringify(state)}`);
     }
     if (Date.now() + pollIntervalMs > deadline) {
       throw new ProviderError('mineru', `task ${batchId} still "${state}" when the time limit ran out`, {
@@ -210,7 +181,7 @@ async function parseWithHostedApi(
   }
 }
 
-/** Downloads the result zip (no credentials: it is a CDN link) and returns its `full.md`. */
+/** The result zip's `full.md`; no credentials: it is a CDN link. */
 async function downloadFullMarkdown(http: typeof fetch, zipUrl: string): Promise<string> {
   const response = await send(http, zipUrl, { method: 'GET' }, 'result download');
   if (!response.ok) {
@@ -229,21 +200,15 @@ async function downloadFullMarkdown(http: typeof fetch, zipUrl: string): Promise
       .sort((a, b) => a.length - b.length)[0];
     markdown = first === undefined ? undefined : archive.read(first);
   } catch (error) {
-    throw new ProviderError('mineru', `the result zip is unreadable (${(error as Error).message})`, {
-      code: 'mineru_bad_response',
-      cause: error,
-    });
+    throw badResponse(`the result zip is unreadable (${(error as Error).message})`, error);
   }
   if (markdown === undefined) {
-    throw new ProviderError('mineru', 'the result zip holds no full.md', { code: 'mineru_bad_response' });
+    throw badResponse('the result zip holds no full.md');
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(markdown);
   } catch (error) {
-    throw new ProviderError('mineru', 'full.md in the result zip is not valid UTF-8', {
-      code: 'mineru_bad_response',
-      cause: error,
-    });
+    throw badResponse('full.md in the result zip is not valid UTF-8', error);
   }
 }
 
@@ -281,9 +246,7 @@ async function requestJson(
     });
   }
   if (body === undefined) {
-    throw new ProviderError('mineru', `${what} answered with non-JSON (${text.slice(0, 100)})`, {
-      code: 'mineru_bad_response',
-    });
+    throw badResponse(`${what} answered with non-JSON (${text.slice(0, 100)})`);
   }
   return body;
 }
@@ -312,7 +275,7 @@ async function requestEnvelope(
     );
   }
   if (body.data === null || typeof body.data !== 'object') {
-    throw new ProviderError('mineru', `${what} answer has no data object`, { code: 'mineru_bad_response' });
+    throw badResponse(`${what} answer has no data object`);
   }
   return body.data;
 }
@@ -332,4 +295,8 @@ function errorReason(body: unknown): string | undefined {
 function describeShape(value: unknown): string {
   if (value === null || typeof value !== 'object') return typeof value;
   return `keys: ${Object.keys(value).join(', ') || 'none'}`;
+}
+
+function badResponse(message: string, cause?: unknown): ProviderError {
+  return new ProviderError('mineru', message, { code: 'mineru_bad_response', cause });
 }

@@ -1,18 +1,12 @@
 import { UsageError } from '@xsb/core';
 
-/**
- * A set of PDF pages as the user writes it (`--pages 1-40`, `1-5,9`): pages ascending, each once.
- * `spec` is the canonical spelling (`1-5,9`) recorded in `source_context.json`.
- */
+/** `spec` is the canonical spelling (`1-5,9`) recorded in `source_context.json`; pages ascend, each once. */
 export interface PageRange {
   spec: string;
   pages: number[];
 }
 
-/**
- * Parses `1-40`, `1-5,9`, `3`: comma-separated pages and inclusive ranges, 1-based. Page 0, a
- * backwards range (`5-2`) or anything else is a UsageError naming the flag; overlaps are merged.
- */
+/** `1-40`, `1-5,9`, `3`: 1-based pages and inclusive ranges; overlaps merge. */
 export function parsePageRange(value: string, flag = '--pages'): PageRange {
   const fail = (why: string): never => {
     throw new UsageError(`${flag} ${JSON.stringify(value)}: ${why}; write pages like 1-40 or 1-5,9`);
@@ -33,7 +27,6 @@ export function parsePageRange(value: string, flag = '--pages'): PageRange {
   return { spec: formatPages(sorted), pages: sorted };
 }
 
-/** Checks a range against the document: a page beyond the last is a UsageError naming the file. */
 export function assertPagesExist(range: PageRange, pageCount: number, file: string): void {
   const beyond = range.pages.filter((page) => page > pageCount);
   if (beyond.length > 0) {

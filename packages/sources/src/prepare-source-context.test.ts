@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import { hashBytes, InputError, RunLayout, readJson, writeJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTextPdf } from './build-text-pdf';
 import { loadSourceCase } from './discover-source-cases';
 import { startFakeMineruServer } from './fake-mineru-server';
 import { prepareSourceContext, readSourceContext, sourceContextMetaFile } from './prepare-source-context';
 import { sourceContextSchema } from './schemas/source-context';
 import { SOURCE_EXTRACTOR_VERSION } from './source-types';
-import { writeSourceCase } from './write-source-case';
+import { buildTextPdf, writeSourceCase } from './testing';
 
 let data: string;
 let layout: RunLayout;

@@ -25,18 +25,14 @@ import {
 
 const SOURCE_CONTEXT_META_FILE = 'source_context.json';
 
-/** `<data>/probes/<case>/source_context.json`, the record beside `source_context.txt`. */
 export function sourceContextMetaFile(layout: RunLayout, caseLabel: string): string {
   return join(dirname(layout.sourceContextFile(caseLabel)), SOURCE_CONTEXT_META_FILE);
 }
 
 /**
- * Writes `source_context.txt` and `source_context.json` for one case, each atomically (the .json last,
- * so a crash between the two leaves a record that no longer matches the text and forces a redo).
- * Skips all work when the existing record has the same source hash, settings (max chars, and for
- * PDFs the parser unless `keepPdfParser`) and extraction rules (`extractor_version`), and the text
- * file still hashes to what the record says, unless `force`. A record from older rules is redone, so
- * a changed rule reaches the text (and, through its hashes, every later stage).
+ * Writes `source_context.txt`, then `source_context.json` (last: a crash between leaves a record that
+ * no longer matches the text, forcing a redo). Skipped while the record matches the source, settings
+ * and `extractor_version`, so a changed rule reaches the text and, through its hash, every later stage.
  */
 export async function prepareSourceContext(
   layout: RunLayout,
@@ -98,10 +94,7 @@ export async function prepareSourceContext(
   return { extracted, skipped: false, contextFile, contextMetaFile };
 }
 
-/**
- * Reads a prepared context (for stage 2 and later): the text, validated against its record (the
- * text's hash must match, so an edited or half-copied file is refused rather than silently used).
- */
+/** The text's hash must match its record: an edited or half-copied file is refused, not used. */
 export async function readSourceContext(layout: RunLayout, caseLabel: string): Promise<SourceContextText> {
   const contextFile = layout.sourceContextFile(caseLabel);
   const metaFile = sourceContextMetaFile(layout, caseLabel);
@@ -113,24 +106,11 @@ export async function readSourceContext(layout: RunLayout, caseLabel: string): P
       { file: contextFile, code: 'stale_source_context' },
     );
   }
-  return {
-    text,
-    pages: meta.pages,
-    furniture: meta.page_furniture,
-    parser: meta.parser,
-    sourceSha256: meta.source_sha256,
-    pageCount: meta.page_count,
-    truncated: meta.truncated,
-    maxChars: meta.max_chars,
-    ...(meta.page_range !== undefined ? { pageRange: meta.page_range } : {}),
-  };
+  const { originalChars: _, ...context } = toExtracted(meta, text);
+  return context;
 }
 
-/**
- * The retained source: `maxChars` and (for PDFs) the page range given, else — with
- * `keepSourceSelection` — what the current context records, else the defaults (every page, 1M chars).
- * The range is returned in its canonical spelling, as recorded.
- */
+/** The given selection, else (`keepSourceSelection`) the recorded one, else the defaults. */
 function resolveSelection(
   sourceCase: SourceCase,
   options: PrepareSourceContextOptions,

@@ -1,11 +1,7 @@
 import { isCaseInShard, type Shard, UsageError } from '@xsb/core';
 import { type DiscoveredSources, discoverSourceCases } from './discover-source-cases';
 
-/**
- * The source cases under `<dataDir>/sources/` that `--case` and `--shard` pick (all without them), and
- * the cases whose folder could not be read. Asking for a case that does not exist is a usage error
- * naming it.
- */
+/** The cases `--case` and `--shard` pick (all without them); an unknown case is a usage error. */
 export async function discoverSelectedCases(
   dataDir: string,
   wanted: string[] | undefined,

@@ -8,12 +8,7 @@ export const sourcePageSpanSchema = z.object({
 });
 export type SourcePageSpan = z.infer<typeof sourcePageSpanSchema>;
 
-/**
- * A line of page furniture in `source_context.txt`: a running header or footer, or a page number,
- * repeated across the pages of a PDF. It stays in the text (the page spans are unchanged) and is
- * marked here so that probe generation skips it: `text.slice(start, end)` is the whole line, on page
- * `page`.
- */
+/** A running header, footer or page number left in the text, marked so probe generation skips it. */
 export const sourcePageFurnitureSchema = z.object({
   page: z.number().int().positive(),
   start: z.number().int().min(0),
@@ -22,10 +17,7 @@ export const sourcePageFurnitureSchema = z.object({
 });
 export type SourcePageFurniture = z.infer<typeof sourcePageFurnitureSchema>;
 
-/**
- * `source_context.json`, written beside `source_context.txt` by stage 1: how the text was made, so a
- * re-run can tell whether it is still current and later stages can cite pages.
- */
+/** `source_context.json` beside `source_context.txt`: how the text was made, so a re-run can tell if it is current. */
 export const sourceContextSchema = z.object({
   case_id: z.string().min(1),
   source_file: z.string().min(1),
@@ -39,17 +31,11 @@ export const sourceContextSchema = z.object({
   text_sha256: z.string().regex(/^[0-9a-f]{64}$/),
   page_count: z.number().int().min(0),
   pages: z.array(sourcePageSpanSchema),
-  /**
-   * Version of stage 1's extraction rules that made the text; a context from older rules (or none
-   * recorded) is re-extracted on the next run.
-   */
+  /** Stage 1's extraction rules; a context from older rules (or none recorded) is re-extracted. */
   extractor_version: z.number().int().positive().optional(),
   /** Page furniture in the text (PDFs read with unpdf; empty for other sources and older records). */
   page_furniture: z.array(sourcePageFurnitureSchema).default([]),
-  /**
-   * The PDF pages kept (`xsb sources --pages`, canonical spelling such as `1-5,9`); absent when all
-   * pages were. Later stages keep it (and `max_chars`) unless told otherwise.
-   */
+  /** `xsb sources --pages` (canonical spelling); absent when all pages were kept. */
   page_range: z
     .string()
     .regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/)

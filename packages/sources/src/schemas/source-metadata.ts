@@ -24,9 +24,6 @@ export const sourceMetadataSchema = z.looseObject({
 });
 export type SourceMetadata = z.infer<typeof sourceMetadataSchema>;
 
-/**
- * What a user may write in `source_metadata.json`: every field optional, since case discovery fills
- * case_id, source_path and source_type from the folder. Known fields are still type-checked.
- */
+/** What a user may write: every field optional, since case discovery fills the rest from the folder. */
 export const sourceMetadataInputSchema = sourceMetadataSchema.partial();
 export type SourceMetadataInput = z.infer<typeof sourceMetadataInputSchema>;
