@@ -116,6 +116,8 @@ function withCutOff<T>(result: Check<T>, answer: CompletionResult): Check<T> {
 
 export interface CompleteJsonOptions {
   stage?: string;
+  /** Hears the usage of each call made, the corrective one included (a stage's `call-made` event). */
+  callMade?: (usage: CompletionResult['usage']) => void;
 }
 
 /**
@@ -130,6 +132,7 @@ export async function completeJson<S extends z.ZodType>(
 ): Promise<{ value: z.infer<S>; result: CompletionResult }> {
   const staged: CompletionRequest = options.stage ? { ...request, stage: options.stage } : request;
   const first = await client.complete(staged);
+  options.callMade?.(first.usage);
   const firstCheck = withCutOff(check(first.text, schema), first);
   if (firstCheck.ok) return { value: firstCheck.value, result: first };
 
@@ -145,6 +148,7 @@ export async function completeJson<S extends z.ZodType>(
     ],
   };
   const second = await client.complete(corrective);
+  options.callMade?.(second.usage);
   const secondCheck = withCutOff(check(second.text, schema), second);
   if (secondCheck.ok) return { value: secondCheck.value, result: second };
   throw new StructuredAnswerError(
