@@ -27,16 +27,13 @@ const BODY_SIZES = [BASELINE_THEME.bodySize, 18, 16, 14];
 const LEAD_SIZES = [16, 14];
 const TABLE_SIZES = [BASELINE_THEME.tableSize, 12];
 
-/** Boxes in inches on the 10 × 5.625 in (16:9) slide. */
+/** Inches on the 10 × 5.625 in (16:9) slide. */
 const TITLE_BOX = { x: 0.5, y: 0.25, w: 9, h: 0.85 };
 const BODY_BOX = { x: 0.6, y: 1.25, w: 8.8, h: 4.05 };
 const COVER_TITLE_BOX = { x: 0.7, y: 1.4, w: 8.6, h: 1.6 };
 const COVER_SUBTITLE_BOX = { x: 0.7, y: 3.1, w: 8.6, h: 2.2 };
-/** The lowest edge content may reach (0.33 in above the slide's bottom). */
 const CONTENT_BOTTOM = BODY_BOX.y + BODY_BOX.h;
-/** The tallest a lead-in above a table or chart may be (inches). */
 const LEAD_MAX_HEIGHT = 1.5;
-/** Space between a lead-in and the visual under it (inches). */
 const GAP = 0.12;
 
 /** pptxgenjs defaults: 0.1 in left/right text inset, 0.05 in top/bottom, 27 pt bullet indent, table cell margins. */
@@ -51,7 +48,6 @@ function textArea(box: { w: number; h: number }, indentPt = 0): TextArea {
   return { widthPt: box.w * 72 - 2 * INSET_X_PT - indentPt, heightPt: box.h * 72 - 2 * INSET_Y_PT };
 }
 
-/** Estimated height (inches) of a table whose columns share `widthIn` equally. */
 function tableHeight(rows: string[][], sizePt: number, widthIn: number): number {
   const cellWidthPt = (widthIn * 72) / Math.max(1, rows[0]?.length ?? 1) - CELL_MARGIN_X_PT;
   const heightPt = rows.reduce(
@@ -83,82 +79,56 @@ const COVER = 'XSB_COVER';
 const VISUAL = 'XSB_VISUAL';
 const FIXED_DATE = '2000-01-01T00:00:00Z';
 
+type PlaceholderOptions = PptxGenJS.TextPropsOptions & { name: string; type: 'title' | 'body' };
+
+function placeholder(box: Box, options: PlaceholderOptions) {
+  return { placeholder: { options: { ...options, ...box, fontFace: BASELINE_THEME.font }, text: '' } };
+}
+
 function defineMasters(pptx: PptxGenJS): void {
   const theme = BASELINE_THEME;
   const accentBar = { rect: { x: 0, y: 0, w: 10, h: 0.12, fill: { color: theme.accent } } };
-  const title = {
-    placeholder: {
-      options: {
-        name: 'title',
-        type: 'title' as const,
-        ...TITLE_BOX,
-        fontFace: theme.font,
-        fontSize: theme.titleSize,
-        bold: true,
-        color: theme.accent,
-        align: 'left' as const,
-        valign: 'middle' as const,
-      },
-      text: '',
-    },
-  };
-  const body = {
-    placeholder: {
-      options: {
-        name: 'body',
-        type: 'body' as const,
-        ...BODY_BOX,
-        fontFace: theme.font,
-        fontSize: theme.bodySize,
-        color: theme.text,
-        valign: 'top' as const,
-      },
-      text: '',
-    },
-  };
-  pptx.defineSlideMaster({
-    title: MASTER,
-    background: { color: 'FFFFFF' },
-    objects: [accentBar, title, body],
+  const title = placeholder(TITLE_BOX, {
+    name: 'title',
+    type: 'title',
+    fontSize: theme.titleSize,
+    bold: true,
+    color: theme.accent,
+    align: 'left',
+    valign: 'middle',
   });
+  const body = placeholder(BODY_BOX, {
+    name: 'body',
+    type: 'body',
+    fontSize: theme.bodySize,
+    color: theme.text,
+    valign: 'top',
+  });
+  const white = { color: 'FFFFFF' };
+  pptx.defineSlideMaster({ title: MASTER, background: white, objects: [accentBar, title, body] });
   // Table and chart slides get no body placeholder: an empty one would sit under the visual.
-  pptx.defineSlideMaster({ title: VISUAL, background: { color: 'FFFFFF' }, objects: [accentBar, title] });
+  pptx.defineSlideMaster({ title: VISUAL, background: white, objects: [accentBar, title] });
+  const coverTitle = placeholder(COVER_TITLE_BOX, {
+    name: 'title',
+    type: 'title',
+    fontSize: theme.coverTitleSize,
+    bold: true,
+    color: 'FFFFFF',
+    align: 'left',
+    valign: 'bottom',
+  });
+  const coverSubtitle = placeholder(COVER_SUBTITLE_BOX, {
+    name: 'subtitle',
+    type: 'body',
+    fontSize: theme.bodySize,
+    color: 'DDE6F0',
+    align: 'left',
+    valign: 'top',
+  });
   pptx.defineSlideMaster({
     title: COVER,
     background: { color: theme.accent },
-    objects: [
-      {
-        placeholder: {
-          options: {
-            name: 'title',
-            type: 'title',
-            ...COVER_TITLE_BOX,
-            fontFace: theme.font,
-            fontSize: theme.coverTitleSize,
-            bold: true,
-            color: 'FFFFFF',
-            align: 'left',
-            valign: 'bottom',
-          },
-          text: '',
-        },
-      },
-      {
-        placeholder: {
-          options: {
-            name: 'subtitle',
-            type: 'body',
-            ...COVER_SUBTITLE_BOX,
-            fontFace: theme.font,
-            fontSize: theme.bodySize,
-            color: 'DDE6F0',
-            align: 'left',
-            valign: 'top',
-          },
-          text: '',
-        },
-      },
-    ],
+    objects: [coverTitle, coverSubtitle],
   });
 }
 
@@ -215,7 +185,6 @@ interface Box {
   h: number;
 }
 
-/** A native table in `box`, at the largest table size whose estimated height fits the box. */
 function addTable(slide: PptxGenJS.Slide, table: OutlineTable, box: Box): void {
   const theme = BASELINE_THEME;
   const { columns } = table;
@@ -276,10 +245,7 @@ function addChart(pptx: PptxGenJS, slide: PptxGenJS.Slide, chart: OutlineChart, 
   );
 }
 
-/**
- * The cover's agenda when the outline has no subtitle: the deck's distinct slide titles other than
- * the deck title, in order, at most six (the layout rule's limit of items on a slide).
- */
+/** The cover's agenda when the outline has no subtitle: the distinct slide titles, at most six. */
 export function agendaOf(outline: DeckOutline): string[] {
   const seen = new Set<string>([outline.title.trim().toLowerCase()]);
   const titles: string[] = [];
@@ -292,9 +258,6 @@ export function agendaOf(outline: DeckOutline): string[] {
   return titles.slice(0, MAX_COVER_ITEMS);
 }
 
-type OutlineSlideOf = DeckOutline['slides'][number];
-
-/** The cover: the title, and the subtitle or (without one) the agenda, each at the size that fits. */
 function addCover(pptx: PptxGenJS, outline: DeckOutline): void {
   const cover = pptx.addSlide({ masterName: COVER });
   // pptxgenjs lets a placeholder's own options win over the text options: sizes go on the runs.
@@ -321,11 +284,8 @@ function addCover(pptx: PptxGenJS, outline: DeckOutline): void {
   );
 }
 
-/**
- * A slide's bullets: the body placeholder, or above a visual a short lead-in in a box only as tall as
- * its text needs. Returns where the visual starts.
- */
-function addBullets(slide: PptxGenJS.Slide, planned: OutlineSlideOf, hasVisual: boolean): number {
+/** Above a visual, the bullets are a lead-in only as tall as their text. Returns where the visual starts. */
+function addBullets(slide: PptxGenJS.Slide, planned: OutlineSlide, hasVisual: boolean): number {
   if (planned.bullets.length === 0) return BODY_BOX.y;
   const bullets = (fontSize: number) =>
     planned.bullets.map((text) => ({ text, options: { bullet: true, breakLine: true, fontSize } }));
@@ -357,8 +317,7 @@ function addBullets(slide: PptxGenJS.Slide, planned: OutlineSlideOf, hasVisual: 
   return BODY_BOX.y + h + GAP;
 }
 
-/** One content slide: title, bullets, and a native table and/or chart below them. */
-function addContentSlide(pptx: PptxGenJS, planned: OutlineSlideOf): void {
+function addContentSlide(pptx: PptxGenJS, planned: OutlineSlide): void {
   const hasVisual = Boolean(planned.table || planned.chart);
   const slide = pptx.addSlide({ masterName: hasVisual ? VISUAL : MASTER });
   slide.addText(
@@ -382,11 +341,7 @@ function addContentSlide(pptx: PptxGenJS, planned: OutlineSlideOf): void {
   if (planned.notes) slide.addNotes(planned.notes);
 }
 
-/**
- * Writes an outline as a real PPTX: a cover slide (title + subtitle placeholders), then one slide per
- * outline slide with a title placeholder and bullets, a native table, or a native chart. Returns the
- * number of slides written (cover included).
- */
+/** Writes an outline as a real PPTX (cover, then one slide per outline slide); returns the slide count. */
 export async function writeOutlinePptx(outline: DeckOutline, file: string): Promise<number> {
   const valid = deckOutlineSchema.parse(outline);
   const pptx = new PptxGenJS();
