@@ -1,18 +1,19 @@
 import { type InheritedXfrm, placeholderGeometryResolver } from '@xsb/decks';
 import type { PerturbationChange } from '../schemas/meta-perturbation';
-import { excerpt, type KindOutcome, type PptxVariant, unchangedSlides } from './kind-outcome';
+import {
+  chooseUnits,
+  excerpt,
+  type KindOutcome,
+  type PptxVariant,
+  skippedOutcome,
+  unchangedSlides,
+} from './kind-outcome';
 import type { SlideModel, SlideShape } from './slide-model';
-import { sampleIndices, unitsFor } from './text-patterns';
-import { applySplices, encodeXmlAttribute, type Splice, tagAttribute } from './xml-scan';
+import { applySplices, encodeXmlAttribute, prefixOf, type Splice, tagAttribute } from './xml-scan';
 
 const EMU_PER_POINT = 12_700;
 /** Sizes `shrink_fonts` sets, in points: all below the 12 pt legibility floor of the layout check. */
 export const SHRUNK_FONT_SIZES_PT = [6, 7, 8, 9, 10] as const;
-
-function prefixOf(raw: string): string {
-  const match = /^<([\w.-]+):/.exec(raw);
-  return match ? `${match[1]}:` : '';
-}
 
 /** `shrink_fonts`: sets a share of the text runs on content slides to 6–10 pt. */
 export function shrinkFonts(variant: PptxVariant): KindOutcome {
@@ -22,11 +23,8 @@ export function shrinkFonts(variant: PptxVariant): KindOutcome {
       if (run.text.trim() !== '') units.push({ position, run: index });
     });
   }
-  if (units.length === 0)
-    return { changes: [], eligible: 0, changed: 0, skipped: 'the content slides hold no text run' };
-  const chosen = sampleIndices(units.length, unitsFor(variant.severity, units.length), variant.random).map(
-    (index) => units[index]!,
-  );
+  if (units.length === 0) return skippedOutcome('the content slides hold no text run');
+  const chosen = chooseUnits(units, variant);
   const changes: PerturbationChange[] = [];
   const fontChecks = new Map<number, { maxPt: number; count: number }>();
   const positions = [...new Set(chosen.map((unit) => unit.position))];
@@ -268,18 +266,11 @@ const pointsOf = (value: number) => Math.round((value / EMU_PER_POINT) * 100) / 
 export function overflowText(variant: PptxVariant): KindOutcome {
   const geometryOf = slideGeometry(variant);
   const units = overflowUnits(variant, geometryOf);
-  if (units.length === 0) {
-    return {
-      changes: [],
-      eligible: 0,
-      changed: 0,
-      skipped:
-        "the content slides hold no text box with a position and size (its own, or its layout placeholder's)",
-    };
-  }
-  const chosen = sampleIndices(units.length, unitsFor(variant.severity, units.length), variant.random).map(
-    (index) => units[index]!,
-  );
+  if (units.length === 0)
+    return skippedOutcome(
+      "the content slides hold no text box with a position and size (its own, or its layout placeholder's)",
+    );
+  const chosen = chooseUnits(units, variant);
   const changes: PerturbationChange[] = [];
   const boxChecks: KindOutcome['boxChecks'] = [];
   const broken = new Set<'off_slide' | 'text_overlap'>();
@@ -316,13 +307,7 @@ export function overflowText(variant: PptxVariant): KindOutcome {
     }
     variant.editor.setText(variant.list.entries[position]!.part, applySplices(xml, splices));
   }
-  if (changes.length === 0)
-    return {
-      changes: [],
-      eligible: units.length,
-      changed: 0,
-      skipped: 'no slide size and no second box to overlap',
-    };
+  if (changes.length === 0) return skippedOutcome('no slide size and no second box to overlap', units.length);
   return {
     eligible: units.length,
     changed: changes.length,

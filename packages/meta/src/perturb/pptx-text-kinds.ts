@@ -1,6 +1,6 @@
 import { countVisibleWords } from '@xsb/decks';
 import type { PerturbationChange } from '../schemas/meta-perturbation';
-import { excerpt, type KindOutcome, type PptxVariant } from './kind-outcome';
+import { chooseUnits, excerpt, type KindOutcome, type PptxVariant, skippedOutcome } from './kind-outcome';
 import { isTitleShape } from './slide-model';
 import { applyTextEdits, type ParagraphInsert, type RunEdit } from './slide-texts';
 import {
@@ -12,7 +12,6 @@ import {
   NAMED_TERM_PATTERN,
   NUMBER_PATTERN,
   removeSpan,
-  sampleIndices,
   startsSentence,
   unitsFor,
 } from './text-patterns';
@@ -110,11 +109,8 @@ function finish(
 /** `corrupt_numbers`: changes one digit of a share of the numbers in the slide text, so each value differs. */
 export function corruptNumbers(variant: PptxVariant): KindOutcome {
   const units = findUnits(variant, NUMBER_PATTERN, 'number');
-  if (units.length === 0)
-    return { changes: [], eligible: 0, changed: 0, skipped: 'the content slides hold no number' };
-  const chosen = sampleIndices(units.length, unitsFor(variant.severity, units.length), variant.random).map(
-    (index) => units[index]!,
-  );
+  if (units.length === 0) return skippedOutcome('the content slides hold no number');
+  const chosen = chooseUnits(units, variant);
   const { edits, changes } = editSpans(
     variant,
     chosen.map((unit) => {
@@ -172,14 +168,11 @@ export function swapFacts(variant: PptxVariant): KindOutcome {
     used.add(partner);
     pairs.push([unit, partner]);
   }
-  if (pairs.length === 0) {
-    return {
-      changes: [],
-      eligible: units.length,
-      changed: 0,
-      skipped: 'no two content slides hold different numbers or named terms to swap',
-    };
-  }
+  if (pairs.length === 0)
+    return skippedOutcome(
+      'no two content slides hold different numbers or named terms to swap',
+      units.length,
+    );
   const spans = pairs.flatMap(([a, b]) => [
     {
       ...a,
@@ -199,18 +192,11 @@ export function swapFacts(variant: PptxVariant): KindOutcome {
 /** `remove_citations`: strips a share of the source references from the slide text. */
 export function removeCitations(variant: PptxVariant): KindOutcome {
   const units = findUnits(variant, CITATION_PATTERN, 'citation');
-  if (units.length === 0) {
-    return {
-      changes: [],
-      eligible: 0,
-      changed: 0,
-      skipped:
-        'the content slides hold no source reference ("Section 2.3", "Table 1", "p. 12", "[4]", "(Author, 2020)", "Source: …")',
-    };
-  }
-  const chosen = sampleIndices(units.length, unitsFor(variant.severity, units.length), variant.random).map(
-    (index) => units[index]!,
-  );
+  if (units.length === 0)
+    return skippedOutcome(
+      'the content slides hold no source reference ("Section 2.3", "Table 1", "p. 12", "[4]", "(Author, 2020)", "Source: …")',
+    );
+  const chosen = chooseUnits(units, variant);
   const { edits, changes } = editSpans(
     variant,
     chosen.map((unit) => ({
@@ -243,13 +229,8 @@ function bodyParagraphs(
 /** `pad_words`: appends a filler sentence (no number, no name, no claim) to a share of the body paragraphs. */
 export function padWords(variant: PptxVariant): KindOutcome {
   const paragraphs = bodyParagraphs(variant);
-  if (paragraphs.length === 0)
-    return { changes: [], eligible: 0, changed: 0, skipped: 'the content slides hold no body paragraph' };
-  const chosen = sampleIndices(
-    paragraphs.length,
-    unitsFor(variant.severity, paragraphs.length),
-    variant.random,
-  ).map((index) => paragraphs[index]!);
+  if (paragraphs.length === 0) return skippedOutcome('the content slides hold no body paragraph');
+  const chosen = chooseUnits(paragraphs, variant);
   const edits: RunEdit[] = [];
   const changes: PerturbationChange[] = [];
   for (const { position, lastRun } of chosen) {
@@ -280,11 +261,8 @@ export function injectClaims(variant: PptxVariant): KindOutcome {
   const lastBySlide = new Map<number, { position: number; paragraph: number; lastRun: number }>();
   for (const entry of paragraphs) lastBySlide.set(entry.position, entry);
   const slides = [...lastBySlide.values()];
-  if (slides.length === 0)
-    return { changes: [], eligible: 0, changed: 0, skipped: 'the content slides hold no body paragraph' };
-  const chosen = sampleIndices(slides.length, unitsFor(variant.severity, slides.length), variant.random).map(
-    (index) => slides[index]!,
-  );
+  if (slides.length === 0) return skippedOutcome('the content slides hold no body paragraph');
+  const chosen = chooseUnits(slides, variant);
   const deckText = variant.deck.slides.map((slide) => slide.visible_text).join('\n');
   const deckNumbers = new Set([...deckText.matchAll(NUMBER_PATTERN)].map((match) => match[0]));
   const termUnits = findUnits(variant, NAMED_TERM_PATTERN, 'term');

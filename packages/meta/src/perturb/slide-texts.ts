@@ -2,7 +2,7 @@ import type { Deck } from '@xsb/core';
 import type { PptxEditor } from './pptx-editor';
 import type { SlideList } from './slide-list';
 import { readSlideModel, type SlideModel } from './slide-model';
-import { applySplices, encodeXmlText, type Splice, scanTags } from './xml-scan';
+import { applySplices, encodeXmlText, prefixOf, type Splice, scanTags } from './xml-scan';
 
 /** A run whose text becomes `text`. */
 export interface RunEdit {
@@ -58,11 +58,6 @@ function childElement(xml: string, start: number, end: number, name: string): st
     if (depth === 0) return slice.slice(open, tag.end);
   }
   return undefined;
-}
-
-function prefixOf(rawTag: string): string {
-  const match = /^<([\w.-]+):/.exec(rawTag);
-  return match ? `${match[1]}:` : '';
 }
 
 function paragraphCopy(xml: string, model: SlideModel, paragraphIndex: number, text: string): string {

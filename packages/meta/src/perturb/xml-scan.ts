@@ -69,11 +69,10 @@ export function tagAttribute(tag: string, name: string): string | undefined {
   return decodeXmlText(match[1] ?? match[2] ?? '');
 }
 
-/** An attribute by local name, whatever its prefix (`r:id`, `id`). */
-export function tagAttributeLocal(tag: string, local: string): string | undefined {
-  const match = new RegExp(`\\s(?:[\\w.-]+:)?${local}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(tag);
-  if (!match) return undefined;
-  return decodeXmlText(match[1] ?? match[2] ?? '');
+/** The namespace prefix of a tag's text (`a:` for `<a:rPr …>`), or `''`. */
+export function prefixOf(rawTag: string): string {
+  const match = /^<([\w.-]+):/.exec(rawTag);
+  return match ? `${match[1]}:` : '';
 }
 
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
