@@ -9,9 +9,9 @@ import { generateBaselineDeck } from './generate-baseline-deck';
 import { generateBaselineDeckFromSource } from './generate-decks-from-run-sheet';
 import { loadSourceText } from './load-source-text';
 import { normaliseText } from './near-duplicate-text';
-import { presentableDeckViolations } from './presentable-deck-rules';
 import { readDeck } from './read-deck';
 import type { DeckOutline } from './schemas/deck-outline';
+import { presentableDeckViolations } from './testing-presentable-deck-rules';
 
 // Sources in the six languages with scaffolding words; each repeats one sentence (as running heads
 // and blind text do) and nearly repeats another.

@@ -5,18 +5,13 @@
  */
 export interface DeckScaffolding {
   language: ScaffoldingLanguage;
-  /** Title of a first content slide whose section has no heading. */
+  /** Titles of untitled sections: the first content slide, then later ones. */
   overview: string;
-  /** Title of a later content slide whose section has no heading. */
   moreDetails: string;
-  /** Title of the closing slide of best remaining sentences. */
   keyTakeaways: string;
-  /** Title of a table slide without a topic; `{topic}` variant below. */
   keyFigures: string;
   keyFiguresOf: (topic: string) => string;
-  /** Title of a chart slide about a topic. */
   atAGlance: (topic: string) => string;
-  /** The cover's subtitle of a conditioned deck. */
   forAudience: (audience: string) => string;
   /** The built-in audiences' names in this language (other ids are shown as written). */
   audiences: Readonly<Record<string, string>>;
@@ -27,8 +22,7 @@ export interface DeckScaffolding {
   scenes: Readonly<Record<string, string>>;
 }
 
-export const SCAFFOLDING_LANGUAGES = ['en', 'de', 'fr', 'es', 'zh', 'ja'] as const;
-export type ScaffoldingLanguage = (typeof SCAFFOLDING_LANGUAGES)[number];
+type ScaffoldingLanguage = 'en' | 'de' | 'fr' | 'es' | 'zh' | 'ja';
 
 const SCAFFOLDING: Readonly<Record<ScaffoldingLanguage, DeckScaffolding>> = {
   en: {

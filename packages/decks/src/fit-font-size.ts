@@ -15,7 +15,6 @@ export interface TextArea {
 const WIDE_CHARACTER =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\uff00-\uffef]/u;
 
-/** A word's width in average glyphs. */
 function glyphUnits(word: string): number {
   let units = 0;
   for (const character of word) units += WIDE_CHARACTER.test(character) ? 2 : 1;
@@ -47,10 +46,7 @@ export function estimateTextHeight(paragraphs: string[], sizePt: number, widthPt
   return lines * sizePt * LINE_HEIGHT_EM + Math.max(0, paragraphs.length - 1) * gapPt;
 }
 
-/**
- * The largest of `sizes` (largest first) at which the paragraphs are estimated to fit the area; the
- * smallest when none fits (text never goes below the theme's floor, it may overflow instead).
- */
+/** The largest of `sizes` that fits; the smallest when none does (text never goes below the floor). */
 export function fitFontSize(
   paragraphs: string[],
   area: TextArea,

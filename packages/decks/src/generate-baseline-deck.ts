@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { type Condition, InputError, writeJson } from '@xsb/core';
+import { type Condition, detectSourceLanguage, InputError, writeJson } from '@xsb/core';
 import type { Judge } from '@xsb/llm';
 import type { LexicalPreferences } from '@xsb/weights';
 import { audienceLabel, type DeckScaffolding, scaffoldingFor } from './deck-scaffolding';
-import { detectSourceLanguage } from './detect-source-language';
 import { hasGlyphDebris } from './glyph-debris';
 import { mainScript } from './main-script';
 import { BulletRegister } from './near-duplicate-text';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import {
   type Condition,
+  detectSourceLanguage,
   type GeneratorConfig,
   hashBytes,
   InputError,
@@ -9,11 +10,11 @@ import {
   type RunLayout,
   readUtf8Text,
   type StageEventListener,
+  stopLanguageDetector,
 } from '@xsb/core';
 import type { CompletionRequest, Judge, JudgeDescription } from '@xsb/llm';
 import type { LexicalPreferences } from '@xsb/weights';
 import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
-import { detectSourceLanguage, stopLanguageDetector } from './detect-source-language';
 import {
   BASELINE_SYSTEM,
   type BaselineDeckRequest,

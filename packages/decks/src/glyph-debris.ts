@@ -7,10 +7,7 @@
  */
 const GLYPH_DEBRIS = /(?:[\p{L})\]}∅]\s?)(?:6\s?[=∈⊂⊆⊃⊇≡∼]|7\s?→)/u;
 
-/**
- * Whether a text holds PDF glyph debris (see GLYPH_DEBRIS). Stage 1 maps such glyphs back where the
- * font tells it; a span it could not map is kept off the slides rather than shown as "f 6 = id".
- */
+/** Stage 1 maps such glyphs back where the font tells it; a span it could not map stays off the slides. */
 export function hasGlyphDebris(text: string): boolean {
   return GLYPH_DEBRIS.test(text);
 }

@@ -1,9 +1,6 @@
 /**
- * Near-duplicate rule for the bullets of one deck: two bullets are the same when their normalised
- * forms are equal, and near-copies when the Jaccard similarity of their token sets is at least
- * {@link NEAR_COPY_JACCARD}. Normalisation: NFKC, lower case, punctuation removed, whitespace
- * collapsed. Tokens: words between spaces; runs of Han, Hiragana or Katakana (written without spaces)
- * become character bigrams, so two Chinese or Japanese bullets are compared by what they say rather
+ * Two bullets of a deck are near-copies at this Jaccard similarity of their token sets. Han/Kana runs
+ * (written without spaces) become character bigrams, so CJK bullets compare by what they say rather
  * than as one giant "word" each.
  */
 export const NEAR_COPY_JACCARD = 0.9;
@@ -15,7 +12,6 @@ export function normaliseText(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(PUNCTUATION, ' ').replace(/\s+/g, ' ').trim();
 }
 
-/** The token set the Jaccard rule compares (see the module comment). */
 export function textTokens(text: string): Set<string> {
   const tokens = new Set<string>();
   for (const word of normaliseText(text).split(' ')) {
@@ -40,11 +36,7 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
-/**
- * Remembers the bullets kept so far in a deck and tells whether a new one repeats one of them (equal
- * after normalisation, or a near-copy). A bullet with nothing left after normalisation (only
- * punctuation) counts as a repeat: it is not readable content.
- */
+/** The bullets kept so far; one with nothing left after normalisation counts as a repeat (not readable). */
 export class BulletRegister {
   private readonly normalised = new Set<string>();
   private readonly tokenSets: Array<Set<string>> = [];

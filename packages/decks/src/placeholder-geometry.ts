@@ -14,7 +14,6 @@ export interface InheritedXfrm {
   cy: number;
   /** `rot`, `flipH`, `flipV` of the inherited `a:xfrm` as written, when it sets them. */
   attributes: Record<string, string>;
-  /** Where the geometry came from. */
   from: 'layout' | 'master';
 }
 
@@ -79,11 +78,8 @@ function xfrmOf(shape: XmlNode | undefined, from: InheritedXfrm['from']): Inheri
 }
 
 /**
- * Resolves the position and size a slide placeholder without its own `a:xfrm` inherits, the way
- * PowerPoint and `readDeck` do: the layout placeholder with the same `idx` (else the same type), then
- * the master placeholder of the same family (title / body / other types by name). Give it the layout
- * and master parts' XML of one slide; the returned function answers per placeholder (undefined when
- * neither part positions it). Parsed once, so a caller asks for every placeholder of the slide cheaply.
+ * The geometry a slide placeholder without its own `a:xfrm` inherits from one slide's layout, then
+ * master, as PowerPoint and `readDeck` resolve it; the parts are parsed once for all placeholders.
  */
 export function placeholderGeometryResolver(parts: {
   layoutXml: string | undefined;

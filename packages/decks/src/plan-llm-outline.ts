@@ -8,20 +8,16 @@ export interface LlmOutlineInput {
   sourceText: string;
   condition: Condition;
   audience: string;
-  /** Required for the conditioned condition: who the deck is for. */
   audienceProfile?: string;
   maxSlides: number;
-  /** The source's language (ISO 639-1), when detected: the deck is written in it. */
   language?: string;
-  /** Extra instructions from the run sheet's prompt file, appended verbatim. */
   extraInstructions?: string;
 }
 
 const OUTLINE_SYSTEM = `You plan presentation slide decks from a source document. Use only facts stated in the source. Reply with one JSON object and nothing else.`;
 
 /**
- * The instructions are English, so a model writes English unless told otherwise: a source in another
- * language (or one whose language is unknown) gets a rule to write in it. An English source's prompt
+ * English instructions make a model write English unless told otherwise; an English source's prompt
  * stays as it was, so stored replays of it still answer.
  */
 function languageRule(language: string | undefined): string {
@@ -49,10 +45,7 @@ Rules:
   }`;
 }
 
-/**
- * The outline request: the source first (a cache breakpoint, so conditioned and agnostic requests
- * for one case share the prefix), then the audience and the JSON contract.
- */
+/** The source comes first (a cache breakpoint): conditioned and agnostic requests of a case share it. */
 export function buildOutlineRequest(input: LlmOutlineInput): CompletionRequest {
   return {
     system: OUTLINE_SYSTEM,
@@ -74,7 +67,6 @@ export function buildOutlineRequest(input: LlmOutlineInput): CompletionRequest {
   };
 }
 
-/** Asks the model for a deck outline ({@link buildOutlineRequest}), validated against the outline schema. */
 export async function planLlmOutline(
   client: LlmClient,
   input: LlmOutlineInput,

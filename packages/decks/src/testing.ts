@@ -137,4 +137,4 @@ export function buildTestPptx(options: TestPptxOptions): Buffer {
   });
   return buildZip(entries);
 }
-export { presentableDeckViolations } from './presentable-deck-rules';
+export { presentableDeckViolations } from './testing-presentable-deck-rules';
