@@ -25,7 +25,7 @@ import { runClientOptions, runEvaluation } from '@xsb/eval';
 import { createJudge } from '@xsb/llm';
 import { computeAgreement } from '../agreement/compute-agreement';
 import { readVerdictSet, type VerdictSet } from '../agreement/read-verdict-set';
-import { loadCaseInstances, type ModelClientSettings } from '../sensitivity/score-decks';
+import { clientSettings, loadCaseInstances, type ModelClientSettings } from '../sensitivity/score-decks';
 import { checkDeckRubric } from './anchor-rubric';
 
 export interface CheckAnchorsOptions extends ModelClientSettings {
@@ -166,11 +166,7 @@ export async function checkAnchors(
     dataDir: options.dataDir,
     run,
     judge: options.judge,
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...clientSettings(options),
   });
   await checkRubricDecks(options, set, layout, run);
   // Rubric verdicts sit beside the decks (keyed by deck path, judge dropped), X+Slides verdicts in

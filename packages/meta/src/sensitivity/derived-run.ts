@@ -109,6 +109,27 @@ function recordProblem(
   return undefined;
 }
 
+function derivedDeck(
+  row: DeckRow,
+  sha: string,
+  variant: string,
+  record: PerturbationRecord | null,
+  deckFile: string,
+): DerivedDeck {
+  return {
+    deck: `${row.system}/${row.condition}/${row.deckAudience}/${row.caseLabel}`,
+    system: row.system,
+    condition: row.condition,
+    deckAudience: row.deckAudience,
+    caseLabel: row.caseLabel,
+    originalSha256: sha,
+    variant,
+    variantSystem: `${row.system}@${variant}`,
+    record,
+    deckFile,
+  };
+}
+
 /** One perturbed deck per (original deck row, variant), each row's original remembered. */
 function addVariantDecks(
   collected: Collected,
@@ -118,23 +139,12 @@ function addVariantDecks(
 ): void {
   const variant = `${record.kind}@${record.severity}@${record.seed}`;
   for (const row of matches) {
-    const deck = `${row.system}/${row.condition}/${row.deckAudience}/${row.caseLabel}`;
-    const key = `${deck}\u0000${variant}`;
+    const deck = derivedDeck(row, record.original_sha256, variant, record, output);
+    const key = `${deck.deck}\u0000${variant}`;
     if (collected.seen.has(key)) continue;
     collected.seen.add(key);
-    collected.originalsUsed.set(deck, { ...row, sha: record.original_sha256 });
-    collected.decks.push({
-      deck,
-      system: row.system,
-      condition: row.condition,
-      deckAudience: row.deckAudience,
-      caseLabel: row.caseLabel,
-      originalSha256: record.original_sha256,
-      variant,
-      variantSystem: `${row.system}@${variant}`,
-      record,
-      deckFile: output,
-    });
+    collected.originalsUsed.set(deck.deck, { ...row, sha: record.original_sha256 });
+    collected.decks.push(deck);
   }
 }
 
@@ -167,19 +177,8 @@ async function collectPerturbations(
             bySha.get(record.original_sha256)!,
           );
       }
-  for (const [deck, row] of collected.originalsUsed)
-    collected.decks.push({
-      deck,
-      system: row.system,
-      condition: row.condition,
-      deckAudience: row.deckAudience,
-      caseLabel: row.caseLabel,
-      originalSha256: row.sha,
-      variant: 'original',
-      variantSystem: `${row.system}@original`,
-      record: null,
-      deckFile: row.deckFile,
-    });
+  for (const row of collected.originalsUsed.values())
+    collected.decks.push(derivedDeck(row, row.sha, 'original', null, row.deckFile));
   return collected;
 }
 

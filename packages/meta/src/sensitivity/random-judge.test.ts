@@ -8,7 +8,7 @@ import { readVerdictSet } from '../agreement/read-verdict-set';
 import { perturbDeck } from '../perturb/perturb-deck';
 import { randomJudgeReply } from '../testing';
 import { runSensitivity } from './run-sensitivity';
-import { TEST_ITEMS_PER_DIMENSION, writeRubricTestData } from './test-data-dir';
+import { TEST_ITEMS_PER_DIMENSION, writeRubricTestData } from './testing-rubric-data';
 
 const DECKS = 40;
 let dir: string;

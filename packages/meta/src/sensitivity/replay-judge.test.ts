@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perturbDeck } from '../perturb/perturb-deck';
 import { FABRICATED_CLAIM_TEMPLATES } from '../perturb/text-patterns';
 import { runSensitivity } from './run-sensitivity';
-import { writeRubricTestData } from './test-data-dir';
+import { writeRubricTestData } from './testing-rubric-data';
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { RunLayout, writeFileAtomic, writeJson, writeJsonlAtomic } from '@xsb/core';
-import { type CreateLlmClientOptions, createJudge, describeJudge, type LlmClient } from '@xsb/llm';
+import { createJudge, describeJudge, type LlmClient } from '@xsb/llm';
 import type { EvaluatorFamily } from '../evaluator-ids';
 import type { PerturbationRecord } from '../schemas/meta-perturbation';
 import {
@@ -12,7 +12,12 @@ import {
 import { computeSensitivity } from './compute-sensitivity';
 import { buildDerivedRun } from './derived-run';
 import { renderSensitivityReport } from './render-sensitivity-report';
-import { loadCaseInstances, type ModelClientSettings, scoreDerivedDecks } from './score-decks';
+import {
+  clientSettings,
+  loadCaseInstances,
+  type ModelClientSettings,
+  scoreDerivedDecks,
+} from './score-decks';
 
 export const DEFAULT_META_SEED = 12;
 
@@ -53,15 +58,10 @@ export async function runSensitivity(options: RunSensitivityOptions): Promise<Ru
   const offline = describeJudge(judge).kind === 'offline';
   const derived = await buildDerivedRun(options.dataDir, options.run, options.perturbations);
   const layout = new RunLayout(options.dataDir);
-  const clientOptions: CreateLlmClientOptions = {
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-    ledgerFile: options.ledgerFile ?? layout.usageLedgerFile(derived.run),
-  };
-  const client = options.client !== undefined ? options.client : createJudge(judge, clientOptions).client;
+  const settings = clientSettings(options);
+  const ledgerFile = options.ledgerFile ?? layout.usageLedgerFile(derived.run);
+  const client =
+    options.client !== undefined ? options.client : createJudge(judge, { ...settings, ledgerFile }).client;
   const instances = await loadCaseInstances(options.dataDir, options.instances ?? []);
   const scored = await scoreDerivedDecks(derived, {
     dataDir: options.dataDir,
@@ -71,11 +71,7 @@ export async function runSensitivity(options: RunSensitivityOptions): Promise<Ru
     instances,
     ...(options.families ? { families: options.families } : {}),
     ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...settings,
   });
   const records = new Map<string, PerturbationRecord>();
   for (const deck of derived.decks)

@@ -23,6 +23,7 @@ import { z } from 'zod';
 import {
   type EvaluatorFamily,
   HOLISTIC_EVALUATORS,
+  LAYOUT_EVALUATORS,
   RUBRIC_EVALUATORS,
   XSLIDES_EVALUATORS,
 } from '../evaluator-ids';
@@ -34,6 +35,17 @@ export type ModelClientSettings = Pick<
   RunEvaluationOptions,
   'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits'
 >;
+
+/** The settings as given, absent ones left out (stage 5 and the judge get the same). */
+export function clientSettings(options: ModelClientSettings): ModelClientSettings {
+  return {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
+    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  };
+}
 
 export interface ScoreDecksOptions extends ModelClientSettings {
   dataDir: string;
@@ -115,6 +127,8 @@ interface DeckScoring {
   families: ReadonlySet<EvaluatorFamily>;
   failures: ScoredDecks['failures'];
   push: (evaluator: string, value: number | null, reason?: string) => void;
+  /** Every one of `evaluators` without a value, for `reason`. */
+  nulls: (evaluators: readonly string[], reason: string) => void;
   notRequested: (family: EvaluatorFamily) => string;
 }
 
@@ -132,11 +146,7 @@ async function evaluateDerivedRun(
     judge: options.judge,
     correctnessCacheDir: layout.correctnessCacheDir(options.run),
     ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-    ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
-    ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...clientSettings(options),
   });
 }
 
@@ -199,15 +209,9 @@ async function rubricRows(
   materials: Materials,
 ): Promise<void> {
   const { push, options, deck } = scoring;
-  if (!scoring.families.has('rubric')) {
-    for (const evaluator of RUBRIC_EVALUATORS) push(evaluator, null, scoring.notRequested('rubric'));
-    return;
-  }
-  if (!instance) {
-    for (const evaluator of RUBRIC_EVALUATORS)
-      push(evaluator, null, `no rubric instance with id "${deck.caseLabel}"`);
-    return;
-  }
+  if (!scoring.families.has('rubric'))
+    return scoring.nulls(RUBRIC_EVALUATORS, scoring.notRequested('rubric'));
+  if (!instance) return scoring.nulls(RUBRIC_EVALUATORS, `no rubric instance with id "${deck.caseLabel}"`);
   try {
     let material = materials.get(instance.id);
     if (!material) {
@@ -231,7 +235,7 @@ async function rubricRows(
   } catch (error) {
     if (!isXsbError(error)) throw error;
     scoring.failures.push({ where: deck.deckFile, error: `rubric: ${error.message}` });
-    for (const evaluator of RUBRIC_EVALUATORS) push(evaluator, null, `rubric failed: ${error.message}`);
+    scoring.nulls(RUBRIC_EVALUATORS, `rubric failed: ${error.message}`);
   }
 }
 
@@ -255,15 +259,13 @@ function layoutRows(scoring: DeckScoring, parsed: Deck, instance: RubricInstance
 /** The holistic baseline's four scores, cached beside the deck per judge and deck hash. */
 async function holisticRows(scoring: DeckScoring, parsed: Deck): Promise<void> {
   const { push, options, deck } = scoring;
-  if (!scoring.families.has('holistic')) {
-    for (const evaluator of HOLISTIC_EVALUATORS) push(evaluator, null, scoring.notRequested('holistic'));
-    return;
-  }
-  if (!options.client) {
-    for (const evaluator of HOLISTIC_EVALUATORS)
-      push(evaluator, null, `the holistic baseline needs a model judge (offline judge ${options.judge})`);
-    return;
-  }
+  if (!scoring.families.has('holistic'))
+    return scoring.nulls(HOLISTIC_EVALUATORS, scoring.notRequested('holistic'));
+  if (!options.client)
+    return scoring.nulls(
+      HOLISTIC_EVALUATORS,
+      `the holistic baseline needs a model judge (offline judge ${options.judge})`,
+    );
   try {
     // Named like the rubric's evaluation file (deck file + judge), so judges never share a cache entry.
     const cache = evaluationFilesFor(deck.deckFile, options.judge).evaluation.replace(
@@ -292,8 +294,7 @@ async function holisticRows(scoring: DeckScoring, parsed: Deck): Promise<void> {
   } catch (error) {
     if (!isXsbError(error)) throw error;
     scoring.failures.push({ where: deck.deckFile, error: `holistic: ${error.message}` });
-    for (const evaluator of HOLISTIC_EVALUATORS)
-      push(evaluator, null, `holistic judge failed: ${error.message}`);
+    scoring.nulls(HOLISTIC_EVALUATORS, `holistic judge failed: ${error.message}`);
   }
 }
 
@@ -331,7 +332,10 @@ export async function scoreDerivedDecks(
         value: value === null || Number.isFinite(value) ? value : null,
         ...(value === null && reason ? { reason } : {}),
       });
-    const scoring: DeckScoring = { deck, options, families, failures, push, notRequested };
+    const nulls = (evaluators: readonly string[], reason: string) => {
+      for (const evaluator of evaluators) push(evaluator, null, reason);
+    };
+    const scoring: DeckScoring = { deck, options, families, failures, push, nulls, notRequested };
     const jobs = jobsByDeck.get(
       `${deck.variantSystem}/${deck.condition}/${deck.deckAudience}/${deck.caseLabel}`,
     );
@@ -342,12 +346,10 @@ export async function scoreDerivedDecks(
     } catch (error) {
       if (!isXsbError(error)) throw error;
       failures.push({ where: deck.deckFile, error: error.message });
-      for (const evaluator of [
-        ...RUBRIC_EVALUATORS,
-        ...LAYOUT_CHECK_IDS.map((id) => `layout.${id}`),
-        ...HOLISTIC_EVALUATORS,
-      ])
-        push(evaluator, null, `the deck cannot be read: ${error.message}`);
+      nulls(
+        [...RUBRIC_EVALUATORS, ...LAYOUT_EVALUATORS, ...HOLISTIC_EVALUATORS],
+        `the deck cannot be read: ${error.message}`,
+      );
       continue;
     }
     const instance = options.instances.get(deck.caseLabel);
