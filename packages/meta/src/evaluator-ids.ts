@@ -44,15 +44,8 @@ export function evaluatorFamily(id: string): EvaluatorFamily {
 export const LENGTH_CONTROL_KINDS: readonly PerturbationKind[] = ['pad_words', 'duplicate_slides'];
 
 const layout = (...ids: string[]) => ids.map((id) => `layout.${id}`);
-const ALL_XSLIDES = [...XSLIDES_EVALUATORS];
-const TEXT_GEOMETRY_UNCHANGED = layout(
-  'slide_count',
-  'min_font_size',
-  'text_overlap',
-  'off_slide',
-  'empty_slide',
-  'language',
-);
+const layoutExcept = (...ids: string[]) => LAYOUT_EVALUATORS.filter((id) => !ids.includes(id.slice(7)));
+const CONTENT_RUBRIC = ['rubric.completeness', 'rubric.correctness', 'rubric.fidelity'];
 
 type ExpectedEffects = { lower: string[]; unchanged: string[] };
 
@@ -84,7 +77,7 @@ const EXPECTED_EFFECTS: Record<PerturbationKind, ExpectedEffects> = {
   shuffle_slides: {
     lower: ['rubric.fundamentals', 'rubric.total', 'holistic.coherence', 'holistic.overall'],
     unchanged: [
-      ...ALL_XSLIDES,
+      ...XSLIDES_EVALUATORS,
       ...LAYOUT_EVALUATORS,
       'rubric.design',
       'rubric.completeness',
@@ -94,53 +87,25 @@ const EXPECTED_EFFECTS: Record<PerturbationKind, ExpectedEffects> = {
   corrupt_numbers: FACT_DAMAGE,
   swap_facts: FACT_DAMAGE,
   inject_claims: {
-    lower: [
-      'xslides.correctness',
-      'xslides.safe_efficiency_time',
-      'rubric.correctness',
-      'rubric.fidelity',
-      'rubric.total',
-    ],
-    unchanged: ['xslides.coverage', ...TEXT_GEOMETRY_UNCHANGED],
+    lower: FACT_DAMAGE.lower,
+    unchanged: ['xslides.coverage', ...layoutExcept('bullets_per_slide', 'source_attribution')],
   },
   remove_citations: {
     lower: ['layout.source_attribution'],
-    unchanged: ['xslides.coverage', 'xslides.correctness', ...TEXT_GEOMETRY_UNCHANGED, 'rubric.design'],
+    unchanged: [
+      'xslides.coverage',
+      'xslides.correctness',
+      ...layoutExcept('bullets_per_slide', 'source_attribution'),
+      'rubric.design',
+    ],
   },
   shrink_fonts: {
     lower: ['layout.min_font_size', 'rubric.design', 'rubric.total', 'holistic.design', 'holistic.overall'],
-    unchanged: [
-      ...ALL_XSLIDES,
-      ...layout(
-        'slide_count',
-        'bullets_per_slide',
-        'text_overlap',
-        'off_slide',
-        'empty_slide',
-        'language',
-        'source_attribution',
-      ),
-      'rubric.completeness',
-      'rubric.correctness',
-      'rubric.fidelity',
-    ],
+    unchanged: [...XSLIDES_EVALUATORS, ...layoutExcept('min_font_size'), ...CONTENT_RUBRIC],
   },
   overflow_text: {
     lower: [OVERFLOW_PLACEHOLDER, 'rubric.design', 'rubric.total', 'holistic.design', 'holistic.overall'],
-    unchanged: [
-      ...ALL_XSLIDES,
-      ...layout(
-        'slide_count',
-        'bullets_per_slide',
-        'min_font_size',
-        'empty_slide',
-        'language',
-        'source_attribution',
-      ),
-      'rubric.completeness',
-      'rubric.correctness',
-      'rubric.fidelity',
-    ],
+    unchanged: [...XSLIDES_EVALUATORS, ...layoutExcept('text_overlap', 'off_slide'), ...CONTENT_RUBRIC],
   },
   pad_words: {
     lower: [
@@ -156,19 +121,8 @@ const EXPECTED_EFFECTS: Record<PerturbationKind, ExpectedEffects> = {
       'xslides.coverage',
       'xslides.correctness',
       'xslides.efficiency_slide',
-      ...layout(
-        'slide_count',
-        'bullets_per_slide',
-        'min_font_size',
-        'text_overlap',
-        'off_slide',
-        'empty_slide',
-        'language',
-        'source_attribution',
-      ),
-      'rubric.completeness',
-      'rubric.correctness',
-      'rubric.fidelity',
+      ...LAYOUT_EVALUATORS,
+      ...CONTENT_RUBRIC,
     ],
   },
   duplicate_slides: {

@@ -8,7 +8,7 @@ import {
 import type { MetaScoreRow, MetaSensitivity } from '../schemas/meta-sensitivity';
 import { pairedMeanChange } from '../stats/bootstrap-statistic';
 import { kendallTauB } from '../stats/kendall-tau';
-import { type ShareInterval, wilsonInterval } from '../stats/share-interval';
+import { wilsonInterval } from '../stats/share-interval';
 import { scaleOf, toleranceFor, withinTolerance } from './tolerances';
 
 export interface SensitivityInput {
@@ -43,11 +43,9 @@ function expectationOf(record: PerturbationRecord, evaluator: string): Expectati
   return 'none';
 }
 
-function share(k: number, n: number, confidence: number): ShareInterval {
-  return wilsonInterval(k, n, confidence);
-}
-
 const fellCount = (pairs: readonly Pair[]) => pairs.filter((pair) => pair.after < pair.before).length;
+const stayedCount = (pairs: readonly Pair[], evaluator: string) =>
+  pairs.filter((pair) => withinTolerance(pair.before, pair.after, toleranceFor(evaluator))).length;
 
 const SEP = '\u0000';
 
@@ -116,7 +114,6 @@ function severityCell(
 ): MetaSensitivity['cells'][number] {
   const { evaluator, kind, input } = context;
   const { confidence } = input;
-  const tolerance = toleranceFor(evaluator);
   const { lower, unchanged, expected } = splitByExpectation(entry.pairs);
   const fellOver = expected === 'lower' ? lower : entry.pairs;
   const stayedOver = expected === 'none' ? entry.pairs : unchanged;
@@ -127,12 +124,8 @@ function severityCell(
     expected,
     n: entry.pairs.length,
     missing: entry.missing,
-    fell: share(fellCount(fellOver), fellOver.length, confidence),
-    stayed: share(
-      stayedOver.filter((pair) => withinTolerance(pair.before, pair.after, tolerance)).length,
-      stayedOver.length,
-      confidence,
-    ),
+    fell: wilsonInterval(fellCount(fellOver), fellOver.length, confidence),
+    stayed: wilsonInterval(stayedCount(stayedOver, evaluator), stayedOver.length, confidence),
     mean_change: pairedMeanChange(entry.pairs, {
       seed: deriveSeed(input.seed, `${evaluator}|${kind}|${severity}`),
       resamples: input.resamples,
@@ -144,19 +137,14 @@ function severityCell(
 function summaryRow(context: CellContext, all: readonly Pair[]): MetaSensitivity['summary'][number] {
   const { evaluator, kind } = context;
   const { confidence } = context.input;
-  const tolerance = toleranceFor(evaluator);
   const { lower, unchanged, expected } = splitByExpectation(all);
   const graded = expected === 'lower' ? lower : all;
   return {
     evaluator,
     kind,
     expected,
-    sensitivity: share(fellCount(lower), lower.length, confidence),
-    specificity: share(
-      unchanged.filter((pair) => withinTolerance(pair.before, pair.after, tolerance)).length,
-      unchanged.length,
-      confidence,
-    ),
+    sensitivity: wilsonInterval(fellCount(lower), lower.length, confidence),
+    specificity: wilsonInterval(stayedCount(unchanged, evaluator), unchanged.length, confidence),
     graded_tau_b: kendallTauB(
       graded.map((pair) => pair.severity),
       graded.map((pair) => pair.before - pair.after),

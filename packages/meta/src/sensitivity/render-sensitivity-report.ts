@@ -50,6 +50,29 @@ function headerSection(result: MetaSensitivity): string[] {
   ];
 }
 
+type Evaluator = MetaSensitivity['evaluators'][number];
+type SummaryRow = MetaSensitivity['summary'][number];
+
+/** One row per evaluator, one column per kind shown. */
+function kindTable(
+  view: ReportView,
+  evaluators: readonly Evaluator[],
+  before: Array<[string, (evaluator: Evaluator) => string]>,
+  cell: (evaluator: Evaluator, row: SummaryRow | undefined) => string,
+): string[] {
+  return [
+    ...table(
+      ['evaluator', ...before.map(([name]) => name), ...view.kinds],
+      evaluators.map((evaluator) => [
+        `\`${evaluator.id}\``,
+        ...before.map(([, value]) => value(evaluator)),
+        ...view.kinds.map((kind) => cell(evaluator, view.cell(evaluator.id, kind))),
+      ]),
+    ),
+    '',
+  ];
+}
+
 function sensitivitySection(view: ReportView): string[] {
   const applicable = new Set(view.applicable.map((evaluator) => evaluator.id));
   return [
@@ -57,25 +80,17 @@ function sensitivitySection(view: ReportView): string[] {
     '',
     'Pooled over severities; `(n)` decks. ✓ = real: the lower bound of the interval is above 0.5 (a judge answering at random) and above the rate at which the evaluator falls on the length-only controls it should ignore. ~ = falls, but no more than on those controls (length only). · = this kind is not expected to lower it. – = the evaluator does not apply.',
     '',
-    ...table(
-      ['evaluator', ...view.kinds],
-      view.result.evaluators.map((evaluator) => [
-        `\`${evaluator.id}\``,
-        ...view.kinds.map((kind) => {
-          if (!applicable.has(evaluator.id)) return '–';
-          const row = view.cell(evaluator.id, kind);
-          if (!row) return 'skipped';
-          if (row.expected !== 'lower') return '·';
-          if (row.sensitivity.n === 0) return '–';
-          return `${number(row.sensitivity.share)}${MARKS[row.mark]} (${row.sensitivity.n})`;
-        }),
-      ]),
-    ),
-    '',
+    ...kindTable(view, view.result.evaluators, [], (evaluator, row) => {
+      if (!applicable.has(evaluator.id)) return '–';
+      if (!row) return 'skipped';
+      if (row.expected !== 'lower') return '·';
+      if (row.sensitivity.n === 0) return '–';
+      return `${number(row.sensitivity.share)}${MARKS[row.mark]} (${row.sensitivity.n})`;
+    }),
   ];
 }
 
-function toleranceText(tolerance: MetaSensitivity['evaluators'][number]['tolerance']): string {
+function toleranceText({ tolerance }: Evaluator): string {
   if (tolerance.relative > 0) return `${tolerance.relative * 100} %`;
   return `${tolerance.absolute < 1e-6 ? 0 : tolerance.absolute}`;
 }
@@ -84,19 +99,11 @@ function specificitySection(view: ReportView): string[] {
   return [
     '## Specificity: share of decks whose score stayed within tolerance where the damage should not move it',
     '',
-    ...table(
-      ['evaluator', 'tolerance', ...view.kinds],
-      view.applicable.map((evaluator) => [
-        `\`${evaluator.id}\``,
-        toleranceText(evaluator.tolerance),
-        ...view.kinds.map((kind) => {
-          const row = view.cell(evaluator.id, kind);
-          if (row?.expected !== 'unchanged' || row.specificity.n === 0) return '·';
-          return `${number(row.specificity.share)} (${row.specificity.n})`;
-        }),
-      ]),
+    ...kindTable(view, view.applicable, [['tolerance', toleranceText]], (_, row) =>
+      row?.expected !== 'unchanged' || row.specificity.n === 0
+        ? '·'
+        : `${number(row.specificity.share)} (${row.specificity.n})`,
     ),
-    '',
   ];
 }
 
@@ -104,18 +111,9 @@ function gradedSection(view: ReportView): string[] {
   return [
     '## Graded response: Kendall tau-b of severity vs score drop (expected-to-fall cells)',
     '',
-    ...table(
-      ['evaluator', ...view.kinds],
-      view.applicable.map((evaluator) => [
-        `\`${evaluator.id}\``,
-        ...view.kinds.map((kind) => {
-          const row = view.cell(evaluator.id, kind);
-          if (row?.expected !== 'lower' || row.graded_n === 0) return '·';
-          return `${number(row.graded_tau_b)} (${row.graded_n})`;
-        }),
-      ]),
+    ...kindTable(view, view.applicable, [], (_, row) =>
+      row?.expected !== 'lower' || row.graded_n === 0 ? '·' : `${number(row.graded_tau_b)} (${row.graded_n})`,
     ),
-    '',
   ];
 }
 
