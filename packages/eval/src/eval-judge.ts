@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type ClaimLabel, type Deck, type Probe, validateRecord } from '@xsb/core';
+import { type CallUsage, type ClaimLabel, type Deck, type Probe, validateRecord } from '@xsb/core';
 import {
   type CreateLlmClientOptions,
   completeJson,
@@ -35,6 +35,8 @@ import type { ProbeJudgment } from './probe-judgment';
 import type { RetrievedSnippet } from './source-retriever';
 import { verifyClaimLexically } from './verify-claims-lexically';
 
+type CallMade = (usage: CallUsage) => void;
+
 export const EVAL_STAGES = {
   answerability: 'eval.answerability',
   claimExtraction: 'eval.claims',
@@ -60,10 +62,18 @@ export interface ClaimVerdict {
  * capabilities decide the work (`judge.kind`, `judge.capabilities.readsImages`), never its id string.
  */
 export interface EvalJudge extends JudgeDescription {
-  judgeAnswerability(input: AnswerabilityPromptInput & { deck: Deck }): Promise<AnswerabilityBatchResult>;
-  extractClaims(input: { deck: Deck; deckText: string; maxClaims: number }): Promise<DeckClaim[]>;
+  /** `callMade` hears each model call's usage (a stage's `call-made` event); the offline rules make none. */
+  judgeAnswerability(
+    input: AnswerabilityPromptInput & { deck: Deck },
+    callMade?: CallMade,
+  ): Promise<AnswerabilityBatchResult>;
+  extractClaims(
+    input: { deck: Deck; deckText: string; maxClaims: number },
+    callMade?: CallMade,
+  ): Promise<DeckClaim[]>;
   verifyClaims(
     items: ReadonlyArray<{ claim: DeckClaim; snippets: readonly RetrievedSnippet[] }>,
+    callMade?: CallMade,
   ): Promise<{ verdicts: ClaimVerdict[]; unknown: string[] }>;
   /**
    * The same judge asked again as test–retest repeat `repeat` (≥ 1): a model judge's calls carry the
@@ -161,13 +171,17 @@ export class LlmEvalJudge implements EvalJudge {
     });
   }
 
-  async judgeAnswerability(input: AnswerabilityPromptInput): Promise<AnswerabilityBatchResult> {
+  async judgeAnswerability(
+    input: AnswerabilityPromptInput,
+    callMade?: CallMade,
+  ): Promise<AnswerabilityBatchResult> {
     const { value } = await completeJson(
       this.client,
       buildAnswerabilityRequest(input),
       answerabilityAnswerSchema,
       {
         stage: EVAL_STAGES.answerability,
+        ...(callMade ? { callMade } : {}),
       },
     );
     return reconcileJudgments(
@@ -176,24 +190,28 @@ export class LlmEvalJudge implements EvalJudge {
     );
   }
 
-  async extractClaims(input: { deck: Deck; deckText: string; maxClaims: number }): Promise<DeckClaim[]> {
+  async extractClaims(
+    input: { deck: Deck; deckText: string; maxClaims: number },
+    callMade?: CallMade,
+  ): Promise<DeckClaim[]> {
     const { value } = await completeJson(
       this.client,
       buildClaimExtractionRequest(input.deckText, input.maxClaims),
       claimExtractionAnswerSchema,
-      { stage: EVAL_STAGES.claimExtraction },
+      { stage: EVAL_STAGES.claimExtraction, ...(callMade ? { callMade } : {}) },
     );
     return claimsFromExtraction(value, input.deck.slide_count, input.maxClaims);
   }
 
   async verifyClaims(
     items: ReadonlyArray<{ claim: DeckClaim; snippets: readonly RetrievedSnippet[] }>,
+    callMade?: CallMade,
   ): Promise<{ verdicts: ClaimVerdict[]; unknown: string[] }> {
     const { value } = await completeJson(
       this.client,
       buildClaimVerificationRequest(items),
       claimVerificationAnswerSchema,
-      { stage: EVAL_STAGES.claimVerification },
+      { stage: EVAL_STAGES.claimVerification, ...(callMade ? { callMade } : {}) },
     );
     return reconcileVerdicts(
       value,

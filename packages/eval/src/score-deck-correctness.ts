@@ -204,14 +204,13 @@ export async function scoreDeckCorrectness(
   const [extracted] = await executeWorkList([extraction], {
     stopsStage: () => true,
     onEvent: events,
-    run: async (unit) =>
+    run: async (unit, context) =>
       unit.decision.kind === 'reuse'
         ? []
-        : judge.extractClaims({
-            deck: input.deck,
-            deckText: input.deckText,
-            maxClaims: unit.input.maxClaims,
-          }),
+        : judge.extractClaims(
+            { deck: input.deck, deckText: input.deckText, maxClaims: unit.input.maxClaims },
+            context.callMade,
+          ),
   });
   if (cached) return { record: cached, fromCache: true };
   const items = verificationItems(extracted?.result ?? [], input.sourceText, settings);
@@ -221,7 +220,10 @@ export async function scoreDeckCorrectness(
     concurrency: units.length,
     stopsStage: () => true,
     onEvent: events,
-    run: async (unit) => ({ items: unit.input.items, ...(await judge.verifyClaims(unit.input.items)) }),
+    run: async (unit, context) => ({
+      items: unit.input.items,
+      ...(await judge.verifyClaims(unit.input.items, context.callMade)),
+    }),
   });
   const verified = verifiedClaims(
     answered.map((outcome) => outcome.result!),

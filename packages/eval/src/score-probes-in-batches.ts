@@ -169,10 +169,10 @@ export async function scoreProbesInBatches(
       unitName: 'batches',
       stopsStage: () => true,
       onEvent: progressTicks(input.progress, input.progressNote, input.onEvent),
-      run: async (unit) => {
+      run: async (unit, context) => {
         if (unit.decision.kind === 'reuse') return;
         const { index, probes } = unit.input;
-        const answer = await judge.judgeAnswerability({ ...input.request, probes });
+        const answer = await judge.judgeAnswerability({ ...input.request, probes }, context.callMade);
         notesByBatch.set(index, batchNotes(index, answer));
         for (const judgment of answer.judgments) {
           const row = scoreRow(judgment, reuseKey, index, answer.missing.includes(judgment.probe_id));

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunLayout, readJsonlAll } from '@xsb/core';
+import { RunLayout, readJsonlAll, type StageEvent } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { formatDeckText, readDeck } from '@xsb/decks';
 import {
@@ -155,7 +155,9 @@ describe('plan = run for stage 5 on the demo decks', () => {
       const plan = await builder.finish({ command: 'eval', run: DEMO_RUN, ledgerLinesBefore: 0 });
 
       const before = (await ledgerLines()).length;
-      const run = await runEvaluation({ ...options, judge, renderSlides: renderOnePerSlide });
+      const events: StageEvent[] = [];
+      const onEvent = (event: StageEvent) => events.push(event);
+      const run = await runEvaluation({ ...options, judge, renderSlides: renderOnePerSlide, onEvent });
       const lines = (await ledgerLines()).slice(before);
 
       expect(run.results).toHaveLength(9);
@@ -165,6 +167,14 @@ describe('plan = run for stage 5 on the demo decks', () => {
         const row = plan.rows.find((r) => r.stage === stage)!;
         const ran = lines.filter((line) => line.stage === stage);
         expect(row.calls + row.cached_calls, stage).toBe(ran.length);
+        // Each model call is a call-made event of its stage, with the usage the ledger holds; the
+        // offline judge's rules make none.
+        const calls = events.flatMap((event) =>
+          event.type === 'call-made' && event.stage === stage ? [event] : [],
+        );
+        const inputs = (entries: Array<{ inputTokens: number }>) => entries.map((e) => e.inputTokens).sort();
+        if (judge.kind === 'offline') expect(calls, stage).toEqual([]);
+        else expect(inputs(calls.map((call) => call.usage)), stage).toEqual(inputs(ran));
         if (judge.kind === 'offline' || ran.length === 0) continue;
         const billed = ran.reduce(
           (sum, line) => sum + line.inputTokens + line.cacheReadTokens + line.cacheWriteTokens,
