@@ -1,11 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { didYouMean, type RunLayout, UsageError } from '@xsb/core';
-import { type DataCase, readDataCases, readImportedSystems, sameDocument } from './data-cases';
+import {
+  type DataCase,
+  importedDeckOf,
+  readDataCases,
+  readImportedSystems,
+  sameDocument,
+} from './data-cases';
 import { BASELINE_SYSTEM } from './generate-baseline-deck';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
 import type { DeckImportManifest } from './schemas/deck-import-manifest';
 
-/** One thing wrong with one row of a run sheet. */
 export interface RunSheetProblem {
   line: number;
   /** The column at fault, or `row` for the row as a whole. */
@@ -17,9 +22,7 @@ export interface CheckRunSheetOptions {
   sheet: RunSheet;
   layout: RunLayout;
   run: string;
-  /** Names of the configured command generators. */
   generators: readonly string[];
-  /** Audience ids a conditioned row may name (built-in and user profiles). */
   audiences: readonly string[];
 }
 
@@ -34,19 +37,10 @@ interface SheetContext {
   cases: Map<string, DataCase>;
   imported: Map<string, DeckImportManifest>;
   hashes: Map<string, string>;
-  /** The first source document each case label was given with, and its line. */
   firstSource: Map<string, { path: string; line: number }>;
 }
 
-/**
- * Checks every row of a run sheet before any deck is made, and returns all problems at once:
- * rows that did not parse; a system that is neither `xsb-baseline`, a configured generator nor a
- * system imported into the run (an imported row must have its deck imported); a conditioned row's
- * audience without a profile; a case the data folder has no source for (when the data folder has
- * cases at all: `<data>/sources/<case>/` or `<data>/probes/<case>/source_context.txt`); a source
- * document that does not exist, is not the case's own source (`<data>/sources/<case>/`, same file or
- * same bytes), or differs from the one another row of the same case names.
- */
+/** Checks every row of a run sheet before any deck is made, and returns all problems at once. */
 export async function checkRunSheet(options: CheckRunSheetOptions): Promise<CheckedRunSheet> {
   const context: SheetContext = {
     options,
@@ -91,13 +85,7 @@ function checkSystem(entry: RunSheetEntry, context: SheetContext): string | unde
   if (row.system === BASELINE_SYSTEM || generators.includes(row.system)) return undefined;
   const manifest = context.imported.get(row.system);
   if (manifest) {
-    const found = manifest.decks.some(
-      (deck) =>
-        deck.case_label === row.case_label &&
-        deck.condition === row.condition &&
-        deck.audience === row.audience,
-    );
-    return found
+    return importedDeckOf(manifest, row)
       ? undefined
       : `no deck of the imported system "${row.system}" for ${row.condition}/${row.audience}/${row.case_label} in run ${run} (run \`xsb decks import --system ${row.system}\` with it first)`;
   }
@@ -144,7 +132,6 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-/** The usage error (exit 2) listing every problem of a sheet by line and column. */
 export function runSheetProblemsError(file: string, problems: readonly RunSheetProblem[]): UsageError {
   const lines = problems.map((problem) => `  line ${problem.line}, ${problem.field}: ${problem.message}`);
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;

@@ -15,9 +15,8 @@ export interface DataCase {
 }
 
 /**
- * The cases the data folder knows: every `<data>/sources/<case>/` folder (stage 1's input) and every
- * `<data>/probes/<case>/` with a `source_context.txt` (its output). Empty when the folder has neither,
- * i.e. decks are made from documents kept elsewhere and no case can be checked against it.
+ * The cases of `<data>/sources/` and `<data>/probes/<case>/source_context.txt`; empty when decks are made
+ * from documents kept elsewhere and no case can be checked against the folder.
  */
 export async function readDataCases(layout: RunLayout): Promise<Map<string, DataCase>> {
   const cases = new Map<string, DataCase>();
@@ -35,33 +34,43 @@ export async function readDataCases(layout: RunLayout): Promise<Map<string, Data
   return cases;
 }
 
-async function listFolders(dir: string): Promise<string[]> {
+/** The visible sub-folders of a folder, sorted; none when it does not exist. */
+export async function listFolders(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((e) => e.name);
+    return entries
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+      .map((entry) => entry.name)
+      .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
 }
 
-/** Systems whose decks came in through `xsb decks import` into this run, with their manifests. */
 export async function readImportedSystems(
   layout: RunLayout,
   run: string,
 ): Promise<Map<string, DeckImportManifest>> {
   const systems = new Map<string, DeckImportManifest>();
-  for (const system of (await listFolders(layout.decksRoot(run))).sort()) {
+  for (const system of await listFolders(layout.decksRoot(run))) {
     const manifest = join(layout.decksRoot(run), system, 'import_manifest.json');
     if (existsSync(manifest)) systems.set(system, await readJson(manifest, deckImportManifestSchema));
   }
   return systems;
 }
 
-/**
- * Whether two paths hold the same document: the same file (after links), or files with the same
- * bytes (a source copied into the data folder). Hashes are kept in `hashes` so each file is read once.
- */
+export function importedDeckOf(
+  manifest: DeckImportManifest | undefined,
+  row: { condition: string; audience: string; case_label: string },
+): DeckImportManifest['decks'][number] | undefined {
+  const { condition, audience, case_label } = row;
+  return manifest?.decks.find(
+    (deck) => deck.case_label === case_label && deck.condition === condition && deck.audience === audience,
+  );
+}
+
+/** The same file (after links) or the same bytes (a source copied into the data folder). */
 export async function sameDocument(a: string, b: string, hashes: Map<string, string>): Promise<boolean> {
   const [left, right] = await Promise.all([canonical(a), canonical(b)]);
   if (left === right) return true;

@@ -15,6 +15,7 @@ import {
 import type { CompletionRequest, Judge, JudgeDescription } from '@xsb/llm';
 import type { LexicalPreferences } from '@xsb/weights';
 import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
+import { importedDeckOf } from './data-cases';
 import {
   BASELINE_SYSTEM,
   type BaselineDeckRequest,
@@ -204,14 +205,7 @@ async function checkedSheetRows(options: DeckWorkListOptions): Promise<SheetRows
   const importedDeck = (entry: RunSheetEntry) => {
     const { row } = entry;
     if (row.system === BASELINE_SYSTEM || generatorOf(row.system)) return undefined;
-    return imported
-      .get(row.system)
-      ?.decks.find(
-        (deck) =>
-          deck.case_label === row.case_label &&
-          deck.condition === row.condition &&
-          deck.audience === row.audience,
-      );
+    return importedDeckOf(imported.get(row.system), row);
   };
   return { generatorOf, importedDeck };
 }

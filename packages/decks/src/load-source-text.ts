@@ -8,14 +8,7 @@ import {
   sourceTypeForFile,
 } from '@xsb/sources';
 
-/** The record stage 1 writes beside `source_context.txt` (its page spans and page furniture). */
-const SOURCE_CONTEXT_META_FILE = 'source_context.json';
-
-/**
- * The text without its page furniture (running headers and footers, page numbers, as stage 1 marks
- * them): each marked line is removed with its line break, so a page's body follows the blank line
- * that separates pages and a sentence broken across pages joins up again.
- */
+/** Each marked line goes with its line break, so a sentence broken across pages joins up again. */
 export function withoutPageFurniture(text: string, furniture: readonly SourcePageFurniture[]): string {
   let result = text;
   const lines = [...furniture].sort((a, b) => b.start - a.start);
@@ -27,12 +20,9 @@ export function withoutPageFurniture(text: string, furniture: readonly SourcePag
   return result;
 }
 
-/**
- * The furniture stage 1 recorded for this context text, or none when the record is missing,
- * unreadable or describes another text (its offsets would cut the wrong lines).
- */
+/** None when the record is missing, unreadable or of another text (its offsets would cut wrong lines). */
 async function recordedFurniture(contextFile: string, text: string): Promise<SourcePageFurniture[]> {
-  const metaFile = join(dirname(contextFile), SOURCE_CONTEXT_META_FILE);
+  const metaFile = join(dirname(contextFile), 'source_context.json');
   if (!existsSync(metaFile)) return [];
   try {
     const meta = await readJson(metaFile, sourceContextSchema);
@@ -44,12 +34,8 @@ async function recordedFurniture(contextFile: string, text: string): Promise<Sou
 }
 
 /**
- * The source text a generator works from: the case's `source_context.txt` (stage 2's extraction,
- * what probes and evaluation use) when it exists, else the row's source document extracted the way
- * stage 1 does it (`@xsb/sources`: PDF text via unpdf page by page, HTML without chrome, Markdown and
- * text as written). Page furniture (running headers and footers, page numbers) is left out, so no
- * running head becomes a slide title: for the context, the lines its `source_context.json` marks; for
- * an extraction, the lines the extraction marks. Capped at `maxChars`.
+ * The case's `source_context.txt` (what probes and evaluation use) when it exists, else the source
+ * extracted as stage 1 does; without page furniture, so no running head becomes a slide title.
  */
 export async function loadSourceText(
   sourceDocument: string,

@@ -57,24 +57,33 @@ export function masterPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef)
   return placeholdersOf(tree).find((item) => masterType(item.ph.type) === wanted)?.shape;
 }
 
-function xfrmOf(shape: XmlNode | undefined, from: InheritedXfrm['from']): InheritedXfrm | undefined {
-  const xfrm = path(shape, 'spPr', 'xfrm') ?? path(shape, 'grpSpPr', 'xfrm') ?? child(shape, 'xfrm');
+export function xfrmOf(shape: XmlNode | undefined): XmlNode | undefined {
+  return path(shape, 'spPr', 'xfrm') ?? path(shape, 'grpSpPr', 'xfrm') ?? child(shape, 'xfrm');
+}
+
+/** An `a:xfrm`'s offset and extent (EMU), undefined unless all four are numbers. */
+export function boxFromXfrm(
+  xfrm: XmlNode | undefined,
+): { x: number; y: number; w: number; h: number } | undefined {
   const off = child(xfrm, 'off');
   const ext = child(xfrm, 'ext');
-  if (!xfrm || !off || !ext) return undefined;
-  const [x, y, cx, cy] = [off.attrs.x, off.attrs.y, ext.attrs.cx, ext.attrs.cy].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (![x, y, cx, cy].every(Number.isFinite)) return undefined;
+  if (!off || !ext) return undefined;
+  const values = [off.attrs.x, off.attrs.y, ext.attrs.cx, ext.attrs.cy].map(Number);
+  if (values.some((value) => !Number.isFinite(value))) return undefined;
+  const [x, y, w, h] = values as [number, number, number, number];
+  return { x, y, w, h };
+}
+
+function inheritedXfrm(shape: XmlNode | undefined, from: InheritedXfrm['from']): InheritedXfrm | undefined {
+  const xfrm = xfrmOf(shape);
+  const box = boxFromXfrm(xfrm);
+  if (!xfrm || !box) return undefined;
   const attributes: Record<string, string> = {};
   for (const name of ['rot', 'flipH', 'flipV']) {
     const value = xfrm.attrs[name];
     if (value !== undefined) attributes[name] = value;
   }
-  return { x, y, cx, cy, attributes, from };
+  return { x: box.x, y: box.y, cx: box.w, cy: box.h, attributes, from };
 }
 
 /**
@@ -88,6 +97,6 @@ export function placeholderGeometryResolver(parts: {
   const layoutTree = path(parts.layoutXml ? parseXml(parts.layoutXml) : undefined, 'cSld', 'spTree');
   const masterTree = path(parts.masterXml ? parseXml(parts.masterXml) : undefined, 'cSld', 'spTree');
   return (placeholder) =>
-    xfrmOf(layoutPlaceholder(layoutTree, placeholder), 'layout') ??
-    xfrmOf(masterPlaceholder(masterTree, placeholder), 'master');
+    inheritedXfrm(layoutPlaceholder(layoutTree, placeholder), 'layout') ??
+    inheritedXfrm(masterPlaceholder(masterTree, placeholder), 'master');
 }

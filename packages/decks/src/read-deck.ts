@@ -5,13 +5,10 @@ import { readPdfDeck } from './read-pdf-deck';
 import { readPptxDeck } from './read-pptx-deck';
 
 export interface ReadDeckOptions {
-  /** Largest deck file accepted (bytes). Default 512 MiB. */
+  /** Defaults: 512 MiB, core's zip limits, 2000 pages, 60 s. */
   maxFileBytes?: number;
-  /** Inflate caps for PPTX packages (zip bombs, huge XML parts). */
   zipLimits?: Partial<ZipLimits>;
-  /** Most PDF pages read. Default 2000. */
   maxPages?: number;
-  /** Gives up on one deck after this long (ms). Default 60 s. */
   timeoutMs?: number;
 }
 
@@ -34,7 +31,6 @@ export function detectDeckFormat(head: Buffer, file: string): DeckFormat {
   throw new InputError('not a deck: expected a PPTX (ZIP package) or a PDF', { file, code: 'not_a_deck' });
 }
 
-/** The first `length` bytes of a file (fewer when it is shorter), for format sniffing. */
 export async function readFileHead(file: string, length: number): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
@@ -64,11 +60,7 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number, file: string)
   }
 }
 
-/**
- * Reads a PPTX or PDF deck: slides in true order with title, visible text, speaker notes (apart) and
- * positioned elements (points, top-left origin), plus warnings for what could not be read. Any
- * failure is an InputError `<file>: <reason>`; hostile files hit size, inflate and time limits.
- */
+/** Reads a PPTX or PDF deck; any failure is an InputError, hostile files hit size, inflate and time limits. */
 export async function readDeck(path: string, options: ReadDeckOptions = {}): Promise<Deck> {
   const maxFileBytes = options.maxFileBytes ?? 512 * 1024 * 1024;
   let size: number;

@@ -31,10 +31,6 @@ function multiply(m1: Matrix, m2: Matrix): Matrix {
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/**
- * Groups text items into lines: a new line starts after an end-of-line mark, when the baseline moves
- * by more than half the font size, or when the text jumps back to the left.
- */
 function groupLines(items: PositionedText[]): TextLine[] {
   const lines: TextLine[] = [];
   let current: TextLine | undefined;
@@ -70,7 +66,6 @@ function lineText(line: TextLine): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** A line that starts with a bullet glyph or a list number reads as one bullet. */
 const BULLET_START =
   /^([\u2022\u2023\u25aa\u25ab\u25cf\u25e6\u2043\u2219\u25a0\u25a1\u27a2\u2013\u2014*-]\s|\d{1,2}[.)]\s)/u;
 
@@ -140,7 +135,6 @@ async function openPdf(bytes: Uint8Array, deckPath: string): Promise<PdfDocument
   }
 }
 
-/** One page as a slide: its text items positioned through the page's viewport, grouped into lines. */
 async function readPdfPage(
   document: PdfDocument,
   pageNumber: number,
@@ -174,17 +168,13 @@ async function readPdfPage(
   return { slide, width: viewport.width, height: viewport.height };
 }
 
-/** The warning for pages without a text layer (all of them: an image-only PDF). */
 function textlessWarning(textless: number[], pageCount: number): string {
   return textless.length === pageCount
     ? 'no page has a text layer (image-only PDF): visible text is empty; judge it in image mode'
     : `page${textless.length === 1 ? '' : 's'} ${describePages(textless)} ha${textless.length === 1 ? 's' : 've'} no text layer`;
 }
 
-/**
- * Reads a PDF deck page by page through unpdf (pdfjs): text items with positions (points, top-left
- * origin after the page's viewport transform, so rotation and crop boxes are honoured) and font sizes.
- */
+/** Positions go through each page's viewport transform, so rotation and crop boxes are honoured. */
 export async function readPdfDeck(
   bytes: Uint8Array,
   deckPath: string,

@@ -2,11 +2,13 @@ import type { ZipArchive } from '@xsb/core';
 import { type BoundingBox, type Deck, InputError, type Slide, type SlideElement } from '@xsb/core';
 import { countDeckVisibleWords } from './count-visible-words';
 import {
+  boxFromXfrm,
   layoutPlaceholder,
   masterPlaceholder,
   masterType,
   type PlaceholderRef,
   placeholderOf,
+  xfrmOf,
 } from './placeholder-geometry';
 import { readChartText, readDiagramText } from './pptx-graphic-text';
 import { PptxPackage } from './pptx-package';
@@ -15,9 +17,6 @@ import { child, childrenNamed, path, prefixedAttr, type XmlNode } from './xml-tr
 
 const EMU_PER_POINT = 12_700;
 
-type Placeholder = PlaceholderRef;
-
-/** Maps child coordinates of nested groups onto the slide (EMU). */
 interface Affine {
   scaleX: number;
   scaleY: number;
@@ -28,7 +27,6 @@ interface Affine {
 const IDENTITY: Affine = { scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0 };
 
 interface ShapeSource {
-  /** Layout and master spTrees, for inherited placeholder geometry and styles. */
   layoutTree: XmlNode | undefined;
   masterTree: XmlNode | undefined;
   masterTextStyles: XmlNode | undefined;
@@ -49,21 +47,6 @@ function isHidden(shape: XmlNode): boolean {
   return cNvPr?.attrs.hidden === '1' || cNvPr?.attrs.hidden === 'true';
 }
 
-function xfrmOf(shape: XmlNode | undefined): XmlNode | undefined {
-  if (!shape) return undefined;
-  return path(shape, 'spPr', 'xfrm') ?? path(shape, 'grpSpPr', 'xfrm') ?? child(shape, 'xfrm') ?? undefined;
-}
-
-function boxFromXfrm(xfrm: XmlNode | undefined): { x: number; y: number; w: number; h: number } | undefined {
-  const off = child(xfrm, 'off');
-  const ext = child(xfrm, 'ext');
-  if (!off || !ext) return undefined;
-  const values = [off.attrs.x, off.attrs.y, ext.attrs.cx, ext.attrs.cy].map(Number);
-  if (values.some((value) => !Number.isFinite(value))) return undefined;
-  const [x, y, w, h] = values as [number, number, number, number];
-  return { x, y, w, h };
-}
-
 function toPoints(box: { x: number; y: number; w: number; h: number }, affine: Affine): BoundingBox {
   const round = (value: number) => Math.round((value / EMU_PER_POINT) * 100) / 100;
   return {
@@ -76,7 +59,7 @@ function toPoints(box: { x: number; y: number; w: number; h: number }, affine: A
 
 function textStyleFamily(
   masterTextStyles: XmlNode | undefined,
-  ph: Placeholder | undefined,
+  ph: PlaceholderRef | undefined,
 ): XmlNode | undefined {
   if (!ph) return child(masterTextStyles, 'otherStyle');
   const type = masterType(ph.type);
@@ -107,7 +90,7 @@ class PptxSlideReader {
     return out;
   }
 
-  private geometry(shape: XmlNode, ph: Placeholder | undefined, source: ShapeSource, affine: Affine) {
+  private geometry(shape: XmlNode, ph: PlaceholderRef | undefined, source: ShapeSource, affine: Affine) {
     let box = boxFromXfrm(xfrmOf(shape));
     if (!box && ph) {
       box =
@@ -186,7 +169,7 @@ class PptxSlideReader {
     return { placeholderType, element: this.readTextShape(shape, ph, source, bbox) };
   }
 
-  private styleChain(ph: Placeholder | undefined, source: ShapeSource): StyleChain {
+  private styleChain(ph: PlaceholderRef | undefined, source: ShapeSource): StyleChain {
     const layoutShape = ph ? layoutPlaceholder(source.layoutTree, ph) : undefined;
     const masterShape = ph ? masterPlaceholder(source.masterTree, ph) : undefined;
     return [
@@ -199,7 +182,7 @@ class PptxSlideReader {
 
   private readTextShape(
     shape: XmlNode,
-    ph: Placeholder | undefined,
+    ph: PlaceholderRef | undefined,
     source: ShapeSource,
     bbox: BoundingBox | null,
   ): SlideElement {
@@ -221,7 +204,7 @@ class PptxSlideReader {
     shape: XmlNode,
     source: ShapeSource,
     bbox: BoundingBox | null,
-    ph: Placeholder | undefined,
+    ph: PlaceholderRef | undefined,
   ): SlideElement {
     const data = path(shape, 'graphic', 'graphicData');
     const uri = data?.attrs.uri ?? '';
@@ -269,7 +252,6 @@ function isTextBox(shape: XmlNode): boolean {
   return flag === '1' || flag === 'true';
 }
 
-/** Longest text (characters) an inferred title may have. */
 const MAX_INFERRED_TITLE_LENGTH = 120;
 
 function textElements(elements: SlideElement[]): SlideElement[] {
@@ -285,11 +267,8 @@ function textElements(elements: SlideElement[]): SlideElement[] {
 const largestSize = (element: SlideElement): number => Math.max(0, ...element.font_sizes);
 
 /**
- * A slide's title. Its `title` / `ctrTitle` placeholder when that holds text; otherwise (generators that
- * draw text boxes) the inferred title: among text elements with a position whose text is one
- * non-empty line of at most 120 characters without bullet markup and whose top edge lies in the
- * upper half of the slide, the topmost (then leftmost) one whose largest font is the largest font of
- * any text on the slide (within 0.5 pt). No such element, no title.
+ * The title placeholder's text, else (generators that draw text boxes) the topmost one-line text of
+ * ≤ 120 characters without bullets in the upper half whose font is the slide's largest (within 0.5 pt).
  */
 function slideTitle(read: ReadElement[], slideHeight: number | null): string {
   const placeholder = read.find(

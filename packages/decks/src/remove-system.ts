@@ -10,6 +10,7 @@ import {
   UsageError,
   writeJson,
 } from '@xsb/core';
+import { listFolders } from './data-cases';
 import { deckImportManifestSchema } from './schemas/deck-import-manifest';
 
 export interface RemoveSystemOptions {
@@ -27,25 +28,12 @@ export interface RemoveSystemResult {
   removed: string[];
 }
 
-/** `<system>__<condition>`: the system id @xsb/metrics files compact metrics under (`metrics/<id>/`). */
+/** `<system>__<condition>`: the id @xsb/metrics files compact metrics under. */
 const SYSTEM_ID_SEPARATOR = '__';
-
-async function folders(dir: string): Promise<string[]> {
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries
-      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-      .map((entry) => entry.name)
-      .sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
 
 /** The run's deck tree and evaluation trees (`evaluations/` and the bench's `evaluations@<variant>/`). */
 async function systemRoots(layout: RunLayout, run: string): Promise<string[]> {
-  const variants = (await folders(layout.runDir(run))).filter((name) => name.startsWith('evaluations@'));
+  const variants = (await listFolders(layout.runDir(run))).filter((name) => name.startsWith('evaluations@'));
   return [
     layout.decksRoot(run),
     layout.evaluationsRoot(run),
@@ -53,18 +41,17 @@ async function systemRoots(layout: RunLayout, run: string): Promise<string[]> {
   ];
 }
 
-/** Every system of a run: the folders under its deck and evaluation trees. */
 export async function listRunSystems(layout: RunLayout, run: string): Promise<string[]> {
   const names = new Set<string>();
-  for (const root of await systemRoots(layout, run)) for (const name of await folders(root)) names.add(name);
+  for (const root of await systemRoots(layout, run))
+    for (const name of await listFolders(root)) names.add(name);
   return [...names].sort();
 }
 
-/** `<root>/<system>/<condition>/<audience>/<case>/` folders of one case. */
 async function caseFolders(systemDir: string, caseLabel: string): Promise<string[]> {
   const found: string[] = [];
-  for (const condition of await folders(systemDir))
-    for (const audience of await folders(join(systemDir, condition))) {
+  for (const condition of await listFolders(systemDir))
+    for (const audience of await listFolders(join(systemDir, condition))) {
       const dir = join(systemDir, condition, audience, caseLabel);
       if (existsSync(dir)) found.push(dir);
     }
@@ -77,7 +64,6 @@ function metricsFolders(layout: RunLayout, run: string, system: string): string[
     .filter((dir) => existsSync(dir));
 }
 
-/** Everything of one system (or one case of it) in a run: deck folders, evaluation folders, metric copies. */
 async function targetsOf(options: RemoveSystemOptions): Promise<string[]> {
   const { layout, run, system, caseLabel } = options;
   const roots = (await systemRoots(layout, run)).map((root) => join(root, system));
@@ -86,16 +72,15 @@ async function targetsOf(options: RemoveSystemOptions): Promise<string[]> {
   const targets: string[] = [];
   for (const root of roots) targets.push(...(await caseFolders(root, caseLabel)));
   for (const dir of metrics)
-    for (const audience of await folders(dir)) {
+    for (const audience of await listFolders(dir)) {
       const file = join(dir, audience, `${caseLabel}.json`);
       if (existsSync(file)) targets.push(file);
     }
   return targets;
 }
 
-/** Removes the empty folders of a tree, bottom up, the root included when it ends up empty. */
 async function pruneEmptyTree(dir: string): Promise<void> {
-  for (const name of await folders(dir)) await pruneEmptyTree(join(dir, name));
+  for (const name of await listFolders(dir)) await pruneEmptyTree(join(dir, name));
   try {
     if ((await readdir(dir)).length === 0) await rmdir(dir);
   } catch (error) {
@@ -120,12 +105,8 @@ async function forgetImportedCase(options: RemoveSystemOptions): Promise<string 
 }
 
 /**
- * Removes a system from a run: its decks (`decks/<system>/`, import manifest included), its
- * evaluation job folders (`evaluations/<system>/` and the bench's `evaluations@<variant>/<system>/`)
- * and its compact metric copies (`metrics/<system>__<condition>/`); with `caseLabel`, only that
- * case's folders and files (and the case's entries of the import manifest). Folders left empty are
- * removed. An unknown system, or a case the system has nothing of, is a UsageError naming the known
- * ones. The run's summary is not touched: `xsb aggregate` rewrites it.
+ * Removes a system (or one case of it) from a run: decks, evaluations, metric copies, import manifest
+ * entries. The run's summary is not touched: `xsb aggregate` rewrites it.
  */
 export async function removeSystemFromRun(options: RemoveSystemOptions): Promise<RemoveSystemResult> {
   const { layout, run } = options;

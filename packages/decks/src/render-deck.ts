@@ -12,11 +12,9 @@ import {
 } from '@xsb/core';
 import { detectDeckFormat } from './read-deck';
 
-/** The Debian package that provides a headless `soffice` for PPTX → PDF. */
 const LIBREOFFICE_PACKAGE = 'libreoffice-impress-nogui';
 
 export interface RenderDeckOptions {
-  /** Output folder for `slide-001.png` …; created when missing. */
   outDir: string;
   /** Pixels per point (1 = 72 dpi; default 2 ≈ 144 dpi). */
   scale?: number;
@@ -55,10 +53,8 @@ export function findSoffice(options: Pick<RenderDeckOptions, 'soffice' | 'env'> 
 }
 
 /**
- * One `soffice --headless --convert-to pdf` over `inputs`, with its own profile folder (two conversions
- * sharing one silently produce no file) and HOME in `work`. It runs in its own process group,
- * registered for cleanup: an interrupted command kills LibreOffice's forked soffice.bin too instead of
- * leaving it converting for another ~20 s.
+ * Own profile folder (two conversions sharing one silently produce no file); a tracked process group,
+ * so an interrupted command kills LibreOffice's forked soffice.bin too.
  */
 export function runSofficeToPdf(options: {
   soffice: string;
@@ -89,10 +85,6 @@ export function runSofficeToPdf(options: {
   );
 }
 
-/**
- * PPTX → PDF with `soffice --headless`. Each conversion gets its own LibreOffice profile folder:
- * two conversions sharing one profile silently produce no file.
- */
 export async function convertPptxToPdf(
   pptxPath: string,
   pdfPath: string,
@@ -143,11 +135,7 @@ export async function convertPptxToPdf(
   }
 }
 
-/**
- * Renders a deck's slides to `slide-001.png` … in `outDir`: PDF pages directly with pdf-to-img
- * (pdfjs + @napi-rs/canvas, no system packages), PPTX first through LibreOffice to PDF. Returns the
- * PNG paths in slide order.
- */
+/** Renders a deck's slides to `slide-001.png` … in `outDir` (PPTX through LibreOffice to PDF first). */
 export async function renderDeck(deckPath: string, options: RenderDeckOptions): Promise<string[]> {
   const bytes = await readFile(deckPath).catch((error: Error) => {
     throw new InputError(`cannot open the deck: ${error.message}`, { file: deckPath, code: 'missing_file' });

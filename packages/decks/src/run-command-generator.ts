@@ -12,18 +12,12 @@ import {
 } from '@xsb/core';
 import { readDeck } from './read-deck';
 
-/** What one run-sheet row gives a command generator: every value a placeholder may stand for. */
 export type GeneratorValues = Record<GeneratorPlaceholder, string>;
 
-/** A grace period between the polite SIGTERM and the SIGKILL of a timed-out generator's process group. */
 const KILL_GRACE_MS = 2000;
 const STDERR_TAIL_BYTES = 4000;
 
-/**
- * The argv of one row: each template element with its placeholders replaced by the row's values
- * (`{{` and `}}` stand for literal braces). Elements are never split or joined, and no shell sees
- * them, so spaces, quotes, `;` or `$(…)` in a path reach the program as they are.
- */
+/** No shell sees the argv and elements are never split: `;` or `$(…)` in a path reach the program as is. */
 export function generatorArgv(name: string, template: readonly string[], values: GeneratorValues): string[] {
   return template.map((argument, index) => {
     const unknown = unknownGeneratorPlaceholders(argument);
@@ -36,11 +30,7 @@ export function generatorArgv(name: string, template: readonly string[], values:
   });
 }
 
-/**
- * The generator's `env` with `${VAR}` references filled in from `environment`. A reference to a
- * variable that is not set is a ConfigError naming the generator, the key and the variable (never a
- * value). Returns the values that came from references too, so messages can hide them.
- */
+/** `${VAR}` references filled in; returns the values that came from them too, so messages can hide them. */
 export function resolveGeneratorEnv(
   name: string,
   env: Readonly<Record<string, string>>,
@@ -64,19 +54,14 @@ export function resolveGeneratorEnv(
 }
 
 export interface CommandGeneratorRow {
-  /** The generator's name (the run sheet's `system`), for messages. */
   name: string;
   config: GeneratorConfig;
   values: Omit<GeneratorValues, 'out'>;
-  /** Where the validated deck goes (the row's output deck path). */
   outputDeckPath: string;
   /** The row's deck folder: `stdout.log`, `stderr.log` and `work/` are kept here. */
   deckDir: string;
-  /** The environment the generator inherits (the CLI passes its own, `.env` included). */
   environment: Readonly<Record<string, string | undefined>>;
-  /** Folder that a relative `cwd` of the config is resolved against. */
   baseDir: string;
-  /** Names the row in messages (`<run sheet>:<line>`). */
   where: string;
 }
 
@@ -95,9 +80,8 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
- * Runs the program in its own process group (so a time-out ends its children too) with stdout and
- * stderr going straight to files. Whatever is left of the group once the program has exited is
- * killed: nothing a generator started keeps writing after its row is decided.
+ * In its own process group, so a time-out ends its children too; what is left of the group after the
+ * program exits is killed: nothing a generator started keeps writing after its row is decided.
  */
 async function runInGroup(
   argv: string[],
@@ -160,7 +144,6 @@ async function runInGroup(
   }
 }
 
-/** The last lines of stderr.log (at most 3 lines, 500 characters), with secret values hidden. */
 async function stderrTail(file: string, secrets: string[]): Promise<string> {
   let text: string;
   try {
@@ -189,11 +172,8 @@ async function moveIntoPlace(from: string, to: string): Promise<void> {
 }
 
 /**
- * Runs one row through a command generator and puts its deck at `outputDeckPath` only once it has
- * been read: the program writes `{out}`, a file in the row's fresh `work/` folder; a time-out, a
- * non-zero exit, a missing, empty or unreadable deck, or a deck of the other format fails the row
- * with an InputError saying which. Logs stay beside the deck (`stdout.log`, `stderr.log`), so a
- * failed row can be looked into; no half-written deck is ever at the output path.
+ * Runs one row through a command generator; its deck reaches `outputDeckPath` only once it has been
+ * read, so no half-written deck is ever there. Logs stay beside the deck for a failed row.
  */
 export async function runCommandGenerator(row: CommandGeneratorRow): Promise<{ slideCount: number }> {
   const { name, config } = row;
