@@ -1,11 +1,10 @@
 import type { ThumbnailCounts } from './deck/load-decks';
 import type { ThumbnailSize } from './thumbnails/slide-thumbnails';
 
-/** What every report builder takes. */
 export interface ReportOptions {
   /** `off`, `small` (default, 320 px WebP) or `large` (800 px). */
   thumbnails?: ThumbnailSize;
-  /** Write the HTML here (atomically); nothing is written without it. */
+  /** Written atomically; nothing is written without it. */
   out?: string;
   /** Thumbnail cache folder (default: beside the artifacts, see each builder). */
   cacheDir?: string;
@@ -16,10 +15,9 @@ export interface ReportOptions {
 
 export interface ReportResult {
   html: string;
-  /** Where it was written, or null. */
   file: string | null;
   bytes: number;
-  /** Rows or files that could not be read: each is shown in the report too. */
+  /** Also shown in the report. */
   problems: string[];
   thumbnails: ThumbnailCounts;
 }

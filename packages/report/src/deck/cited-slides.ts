@@ -1,8 +1,4 @@
-/**
- * Slide numbers a probe's `cited_evidence` names. Stage 5 writes "Slide N" (the answerability prompt
- * asks for it; the lexical judge writes it); model judges sometimes write "Slides 2 and 4" or
- * "slides 3-5", so lists and short ranges are read too. Numbers outside 1..slideCount are dropped.
- */
+/** Stage 5 writes "Slide N", but model judges sometimes write "Slides 2 and 4" or "slides 3-5". */
 export function parseCitedSlides(citation: string, slideCount = Number.POSITIVE_INFINITY): number[] {
   const found = new Set<number>();
   for (const match of citation.matchAll(/\bslides?\s*#?\s*(\d+(?:\s*(?:,|&|and|-|–|to)\s*\d+)*)/gi)) {

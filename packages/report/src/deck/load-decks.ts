@@ -1,7 +1,12 @@
 import { type Deck, describeError, hashFile } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import type { ReportOptions } from '../report-options';
-import { type DeckThumbnails, prepareThumbnails, THUMBNAIL_FORMATS } from '../thumbnails/slide-thumbnails';
+import {
+  type DeckThumbnails,
+  noThumbnails,
+  prepareThumbnails,
+  THUMBNAIL_FORMATS,
+} from '../thumbnails/slide-thumbnails';
 
 export interface LoadedDeck {
   path: string;
@@ -54,11 +59,8 @@ export async function loadDecks(
   const counts: ThumbnailCounts = { decks: loaded.size, rendered: 0, cached: 0, without: 0 };
   const seen = new Set<string>();
   for (const entry of loaded.values()) {
-    const thumbs = (entry.sha256 && thumbnails.get(entry.sha256)) || {
-      slides: [],
-      note: entry.problem ?? 'no thumbnails',
-      rendered: false,
-    };
+    const thumbs =
+      (entry.sha256 && thumbnails.get(entry.sha256)) || noThumbnails(entry.problem ?? 'no thumbnails');
     decks.set(entry.path, { ...entry, thumbnails: thumbs });
     if (entry.sha256 && seen.has(entry.sha256)) continue;
     if (entry.sha256) seen.add(entry.sha256);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, safeId } from './escape-html';
-import { formatMeanInterval } from './format-number';
+import { meanIntervalCell } from './format-number';
 
 describe('escapeHtml', () => {
   it('turns every markup character into an entity', () => {
@@ -18,12 +18,15 @@ describe('escapeHtml', () => {
   });
 });
 
-describe('formatMeanInterval', () => {
+describe('meanIntervalCell', () => {
   it('never shows a mean without its n, and shows the interval when n > 1', () => {
-    expect(formatMeanInterval({ mean: 0.5, ci_low: 0.25, ci_high: 0.75, n: 4 })).toBe(
-      '0.500 [0.250, 0.750] (n=4)',
+    const muted = (text: string) => `<br><span class="small muted">${text}</span>`;
+    expect(meanIntervalCell({ mean: 0.5, ci_low: 0.25, ci_high: 0.75, n: 4 })).toBe(
+      `<b>0.500</b>${muted('[0.250, 0.750] n=4')}`,
     );
-    expect(formatMeanInterval({ mean: 0.5, ci_low: 0.5, ci_high: 0.5, n: 1 })).toBe('0.500 (n=1)');
-    expect(formatMeanInterval({ mean: null, ci_low: null, ci_high: null, n: 0 })).toBe('– (n=0)');
+    expect(meanIntervalCell({ mean: 0.5, ci_low: 0.5, ci_high: 0.5, n: 1 })).toBe(
+      `<b>0.500</b>${muted('n=1')}`,
+    );
+    expect(meanIntervalCell({ mean: null, ci_low: null, ci_high: null, n: 0 })).toBe(`–${muted('n=0')}`);
   });
 });

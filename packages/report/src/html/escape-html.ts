@@ -7,11 +7,7 @@ const ESCAPES: Record<string, string> = {
   '`': '&#96;',
 };
 
-/**
- * Escapes text for HTML element content and quoted attribute values alike. Everything a report shows
- * from the outside world (deck text, judge answers, file names, case labels) goes through here: a
- * deck whose text holds `<script>` shows the characters and runs nothing.
- */
+/** For element content and quoted attributes alike: all outside text (decks, judge answers) goes through here. */
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"'`]/g, (char) => ESCAPES[char] ?? char);
 }

@@ -6,10 +6,8 @@ import { REPORT_STYLE } from './report-style';
 const cspHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
- * The Content-Security-Policy of every report: nothing may be fetched (`default-src 'none'`), images
- * only from `data:` URIs, and only the report's own script and stylesheet run (by sha256, so a
- * `<script>` smuggled in through deck text would not run even if escaping failed). Inline `style`
- * attributes are allowed: the SVG plots and thumbnail widths use them, and they cannot run code.
+ * Scripts and styles by sha256: a `<script>` smuggled in through deck text would not run even if
+ * escaping failed. Inline `style` attributes (plots, thumbnail widths) cannot run code.
  */
 export const REPORT_CSP = [
   "default-src 'none'",
@@ -29,15 +27,13 @@ export const tocOf = (entries: TocEntry[]) => entries.filter((entry) => entry !=
 
 export interface HtmlDocumentInput {
   title: string;
-  /** One line under the title (what the report is of). */
   subtitle: string;
-  /** `[anchor id, label]` pairs for the sticky table of contents (`false`: left out). */
+  /** `[anchor id, label]`; `false` is left out. */
   toc: TocEntry[];
-  /** Already-escaped HTML of the main column. */
+  /** Already escaped. */
   body: string;
 }
 
-/** A whole report page: one file, CSS and script inline, no external resource of any kind. */
 export function renderHtmlDocument(input: HtmlDocumentInput): string {
   const toc = tocOf(input.toc)
     .map(([id, label]) => `<a href="#${escapeHtml(id)}">${escapeHtml(label)}</a>`)

@@ -2,7 +2,7 @@ import { compareCodePoints } from '@xsb/core';
 import { escapeHtml } from './escape-html';
 import { formatValue } from './format-number';
 
-/** One cell: `html` is already escaped; `sort` is the value the column sorts by (numbers sort as numbers). */
+/** `html` is already escaped; numbers in `sort` sort as numbers. */
 export interface Cell {
   html: string;
   sort?: string | number | null;
@@ -27,26 +27,22 @@ export interface TableOptions<Row> {
   /** Extra `data-*` attributes per row (e.g. `slides`, `deck` for click-to-highlight). */
   rowData?: (row: Row) => Record<string, string>;
   filters?: Array<TableFilter<Row>>;
-  /** Adds a free-text filter over each row's text. */
   search?: boolean;
-  /** Shown when there is no row. */
   empty?: string;
 }
 
-/** Text cell, escaped. */
 export const text = (value: unknown, sort?: string | number | null): Cell => ({
   html: escapeHtml(value),
   ...(sort !== undefined ? { sort } : {}),
 });
 
-/** Numeric cell: the shown text and the number it sorts by (missing values sort last as text). */
+/** Missing values sort last, as text. */
 export const numeric = (shown: string, value: number | null | undefined): Cell => ({
   html: escapeHtml(shown),
   sort: value === null || value === undefined || !Number.isFinite(value) ? null : value,
   className: 'num',
 });
 
-/** A number as the reports format it, sorting by its value. */
 export const valueCell = (value: number | null | undefined, digits = 3): Cell =>
   numeric(formatValue(value, digits), value);
 
@@ -91,7 +87,6 @@ export function renderTable<Row>(options: TableOptions<Row>): string {
   return `${bar}<table id="${escapeHtml(options.id)}" class="sortable"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-/** A small badge (`good`, `bad`, `mid`, `warn`). */
 export function badge(label: string, tone: 'good' | 'bad' | 'mid' | 'warn'): string {
   return `<span class="badge b-${tone}">${escapeHtml(label)}</span>`;
 }

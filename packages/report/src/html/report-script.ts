@@ -1,9 +1,4 @@
-/**
- * The report's only script, inlined (no framework, no network): sortable tables, filters, and the
- * click on a probe, claim or rubric item that highlights the slide it cites. It reads only `data-*`
- * attributes the builder wrote, and changes classes, `hidden` and `open` — never innerHTML — so text
- * from decks and judges stays text.
- */
+/** Never sets innerHTML (only classes, `hidden`, `open`), so text from decks and judges stays text. */
 export const REPORT_SCRIPT = `(() => {
   'use strict';
   const cellValue = (row, index) => {

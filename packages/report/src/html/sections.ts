@@ -1,6 +1,5 @@
 import { escapeHtml } from './escape-html';
 
-/** A definition list of plain-text facts. */
 export function renderFacts(facts: ReadonlyArray<readonly [string, string]>): string {
   return `<dl class="facts">${facts
     .map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`)

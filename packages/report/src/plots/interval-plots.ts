@@ -1,31 +1,36 @@
 import type { TopLevelSpec } from 'vega-lite';
 
 export interface IntervalPoint {
-  /** The row label (y axis). */
   label: string;
   mean: number;
   low: number;
   high: number;
-  /** Colour group (e.g. "thin" vs "enough probes", or a verdict). */
   group: string;
-  /** Shape group (e.g. `diag`); defaults to one shape. */
   shape?: string;
-  /** Optional facet (e.g. metric of a comparison). */
+  /** One panel per facet, each with its own scales. */
   facet?: string;
 }
 
 export interface IntervalPlotOptions {
   xTitle: string;
   groupTitle: string;
-  /** Colours per group value, in legend order. */
+  /** In legend order. */
   colors: Record<string, string>;
   shapeTitle?: string;
   shapes?: Record<string, string>;
-  /** Fixed x domain (e.g. [0, 1] for coverage); otherwise fitted to the intervals. */
   domain?: [number, number];
-  /** Draw a vertical line at this x (0 for differences). */
   reference?: number;
   width?: number;
+}
+
+/** A mean and its interval as one point (none without a mean); a missing bound is the mean. */
+export function intervalPoints(
+  label: string,
+  stat: { mean: number | null; ci_low: number | null; ci_high: number | null } | undefined,
+  group: string,
+): IntervalPoint[] {
+  if (!stat || stat.mean === null) return [];
+  return [{ label, mean: stat.mean, low: stat.ci_low ?? stat.mean, high: stat.ci_high ?? stat.mean, group }];
 }
 
 /** A dot per row with its interval as a rule: every "mean with 95% interval" in the reports. */
@@ -77,7 +82,6 @@ export function intervalPlotSpec(
   const values = points.map((point) => ({ ...point, shape: point.shape ?? '' }));
   const width = options.width ?? 420;
   if (points.some((point) => point.facet !== undefined)) {
-    // One panel per facet (e.g. per metric), each with its own x scale and rows.
     return {
       $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
       data: { values },

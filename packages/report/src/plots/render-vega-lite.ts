@@ -3,7 +3,6 @@ import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { escapeHtml } from '../html/escape-html';
 
-/** The system font stack the page uses, so plot text matches it without any webfont. */
 const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica Neue, Arial, Liberation Sans, sans-serif';
 
 const BASE_CONFIG = {
@@ -18,7 +17,7 @@ const BASE_CONFIG = {
   legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 0 },
 };
 
-/** A loader that refuses every load: every plot's data is inline, and a report never fetches. */
+/** Every plot's data is inline: a report never fetches. */
 function offlineLoader(): ReturnType<typeof vega.loader> {
   const loader = vega.loader();
   const refuse = async (uri: string): Promise<never> => {
@@ -29,7 +28,6 @@ function offlineLoader(): ReturnType<typeof vega.loader> {
   return loader;
 }
 
-/** A Vega-Lite spec rendered to an SVG string in Node (no canvas: text widths are vega's estimates). */
 export async function renderVegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   const withConfig = { ...spec, config: { ...BASE_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec;
   // vega-lite's compile notes (e.g. on unioned facet domains) are about layout, not data: not printed.
@@ -58,10 +56,7 @@ export async function renderVegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-/**
- * vega numbers gradient and clip ids with a process-wide counter (`gradient_3`), so the same plot got
- * other ids on a rebuild; they are renamed after the plot's own id, in order of appearance.
- */
+/** vega numbers gradient and clip ids process-wide (`gradient_3`): renamed so a rebuild gives the same bytes. */
 function stableIds(svg: string, prefix: string): string {
   const ids = [...new Set([...svg.matchAll(/id="([A-Za-z]+_\d+)"/g)].map((match) => match[1] as string))];
   let result = svg;
@@ -75,7 +70,6 @@ function stableIds(svg: string, prefix: string): string {
   return result;
 }
 
-/** A plot in a `<figure>` with its caption (what it shows and what it rests on). */
 export async function plotFigure(id: string, spec: TopLevelSpec, caption: string): Promise<string> {
   const svg = stableIds(await renderVegaLiteSvg(spec), `${id}-def`);
   return `<figure class="plot" id="${escapeHtml(id)}" data-plot>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;

@@ -18,7 +18,7 @@ import { formatValue, meanIntervalCell } from '../html/format-number';
 import { renderHtmlDocument } from '../html/html-document';
 import { badge, type Column, countCell, numeric, renderTable, text, valueCell } from '../html/html-table';
 import { renderFacts, renderProblems, renderWarning, section } from '../html/sections';
-import { intervalPlotSpec } from '../plots/interval-plots';
+import { intervalPlotSpec, intervalPoints } from '../plots/interval-plots';
 import { paletteFor } from '../plots/palette';
 import { plotFigure } from '../plots/render-vega-lite';
 import type { ReportOptions, ReportResult } from '../report-options';
@@ -52,7 +52,6 @@ interface DimensionStats {
   system: string;
   total: MeanInterval;
   dimensions: Record<string, MeanInterval>;
-  /** Verdict counts per dimension over the system's evaluated instances. */
   counts: Record<string, Omit<DimensionScore, 'score'>>;
   /** Evaluated instances with an item not judged: their totals are not a verdict on the deck. */
   notJudgedInstances: number;
@@ -66,11 +65,7 @@ function summedCounts(scores: readonly DimensionScore[]): Omit<DimensionScore, '
   return sum;
 }
 
-/**
- * Means over instances of each dimension and of the total. A dimension with any item not judged (in
- * any instance) has no mean: the share of its judged few would read as a verdict on the dimension,
- * so its cell says n/a with the counts; likewise the total while any item is not judged.
- */
+/** A dimension (or total) with any item not judged has no mean: its judged few would read as a verdict. */
 function dimensionStats(system: string, instances: readonly RubricInstanceView[]): DimensionStats {
   const interval = (name: string, values: number[]) =>
     bootstrapMeanInterval(values, {
@@ -101,7 +96,6 @@ function dimensionStats(system: string, instances: readonly RubricInstanceView[]
   return { system, total: interval('total', totals), dimensions, counts, notJudgedInstances };
 }
 
-/** A dimension's cell: mean [interval] n, or n/a with the counts while items are not judged. */
 function dimensionCell(stats: DimensionStats, dimension: string): string {
   const counts = stats.counts[dimension]!;
   if (counts.not_judged === 0) return meanIntervalCell(stats.dimensions[dimension], 1);
@@ -125,16 +119,7 @@ async function judgeSection(
   const points = stats.flatMap((entry) =>
     (['total', ...RUBRIC_DIMENSIONS] as const).flatMap((name) => {
       const stat = name === 'total' ? entry.total : entry.dimensions[name]!;
-      if (stat.mean === null) return [];
-      return [
-        {
-          label: `${name} · ${entry.system} (n=${stat.n})`,
-          mean: stat.mean,
-          low: stat.ci_low ?? stat.mean,
-          high: stat.ci_high ?? stat.mean,
-          group: entry.system,
-        },
-      ];
+      return intervalPoints(`${name} · ${entry.system} (n=${stat.n})`, stat, entry.system);
     }),
   );
   const plot =
@@ -245,7 +230,6 @@ function layoutTable(id: string, evaluation: RubricEvaluation): string {
   });
 }
 
-/** Every summary under the folder, read; an unreadable one (or a row's problem) is a listed problem. */
 async function readSummaries(files: string[], root: string) {
   const problems: string[] = [];
   const summaries: RubricSummaryView[] = [];
@@ -263,7 +247,6 @@ async function readSummaries(files: string[], root: string) {
   return { summaries, instances, problems };
 }
 
-/** "What was measured": the folder, summaries, judges, and how scores and intervals are made. */
 function measuredSection(
   root: string,
   files: string[],
@@ -304,7 +287,6 @@ function measuredSection(
   );
 }
 
-/** The table of every instance row, with a link to its deck's drill-down. */
 function instancesSection(
   instances: RubricInstanceView[],
   summaries: RubricSummaryView[],
@@ -350,7 +332,6 @@ function instancesSection(
   );
 }
 
-/** One evaluated deck's drill-down: facts, thumbnails, items and layout checks. */
 function deckDrillDown(
   instance: RubricInstanceView,
   id: string,
@@ -359,7 +340,6 @@ function deckDrillDown(
   width: number,
 ): string[] {
   if (!instance.evaluation || !instance.deckPath) return [];
-  const loaded = decks.get(instance.deckPath);
   const evaluation = instance.evaluation;
   const verdicts = evaluation.items.reduce<Record<string, number>>((acc, item) => {
     acc[item.verdict] = (acc[item.verdict] ?? 0) + 1;
@@ -388,9 +368,7 @@ function deckDrillDown(
             .join(', '),
         ],
       ],
-      deck: loaded?.deck ?? null,
-      ...(loaded?.problem ? { deckProblem: loaded.problem } : {}),
-      thumbnails: loaded?.thumbnails ?? { slides: [], note: 'deck not found', rendered: false },
+      loaded: decks.get(instance.deckPath),
       thumbnailWidth: width,
       sections: [
         `<h4>Items (${evaluation.items.length})</h4>`,
@@ -402,7 +380,7 @@ function deckDrillDown(
   ];
 }
 
-/** The HTML report of rubric results (`xsb report --html --rubric DIR`); judges are never mixed. */
+/** `xsb report --html --rubric DIR`; judges are never mixed. */
 export async function buildRubricReport(options: RubricReportOptions): Promise<ReportResult> {
   const root = resolve(options.dir);
   const files = await findRubricSummaries(root);

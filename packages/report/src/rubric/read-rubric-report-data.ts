@@ -26,14 +26,12 @@ export interface RubricInstanceView {
 }
 
 export interface RubricSummaryView {
-  /** The summary's `system` (`rubric run --system`), else its folder relative to the report's folder. */
   system: string;
   file: string;
   summary: RubricRunSummary;
   instances: RubricInstanceView[];
 }
 
-/** Every `xsb_rubric_summary_<judge>.json` under `root` (the folder and up to four levels below). */
 export async function findRubricSummaries(root: string, depth = 4): Promise<string[]> {
   const found: string[] = [];
   async function walk(dir: string, level: number): Promise<void> {
@@ -62,7 +60,6 @@ function resolveDeck(deckPath: string | null, summaryDir: string): string | null
   return existsSync(beside) ? beside : resolve(deckPath);
 }
 
-/** One summary and, per row, the evaluation file `xsb rubric run` wrote beside its deck. */
 export async function readRubricSummary(file: string, root: string): Promise<RubricSummaryView> {
   const summary = await readJson(file, rubricRunSummarySchema);
   const folder = relative(resolve(root), dirname(file)).split(sep).join('/');

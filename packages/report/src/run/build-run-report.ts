@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { compareCodePoints, plural, RunLayout } from '@xsb/core';
-import { type DeckDrillDown, renderDeckDrillDown } from '../deck/deck-drill-down';
+import type { TopLevelSpec } from 'vega-lite';
+import { renderDeckDrillDown } from '../deck/deck-drill-down';
 import { type LoadedDeck, loadDecks } from '../deck/load-decks';
 import { escapeHtml, safeId } from '../html/escape-html';
 import { formatValue } from '../html/format-number';
@@ -23,7 +24,6 @@ export interface RunReportOptions extends ReportOptions {
   run: string;
 }
 
-/** `runs/<run>/report_cache/`: thumbnails by deck sha256 and size, converted PDFs. */
 export function runReportCacheDir(dataDir: string, run: string): string {
   return join(new RunLayout(dataDir).runDir(run), 'report_cache');
 }
@@ -77,34 +77,26 @@ async function audienceSection(audience: string, data: RunReportData, offline: b
       : [],
   );
   const judgeNote = offline ? ' Offline judge (lexical): a smoke test, not a ranking.' : '';
+  const figures: Array<[string, TopLevelSpec | null, string]> = [
+    [
+      'coverage',
+      coveragePlotSpec(groups),
+      `Audience coverage per system: dot = mean over decks, line = 95% bootstrap interval; n = decks with a value; thin = few included probes.${judgeNote}`,
+    ],
+    [
+      'scatter',
+      efficiencyScatterSpec(groups, rows),
+      `efficiency_time against coverage: small dots are decks, large dots system means with their 95% intervals on both axes.`,
+    ],
+    [
+      'domains',
+      domainHeatmapSpec(groups),
+      'Domain-wise coverage: mean over decks with included probes in the domain (n decks); grey = no included probe in that domain.',
+    ],
+  ];
   const plots: string[] = [];
-  const coverage = coveragePlotSpec(groups);
-  if (coverage)
-    plots.push(
-      await plotFigure(
-        `${id}-coverage`,
-        coverage,
-        `Audience coverage per system: dot = mean over decks, line = 95% bootstrap interval; n = decks with a value; thin = few included probes.${judgeNote}`,
-      ),
-    );
-  const scatter = efficiencyScatterSpec(groups, rows);
-  if (scatter)
-    plots.push(
-      await plotFigure(
-        `${id}-scatter`,
-        scatter,
-        `efficiency_time against coverage: small dots are decks, large dots system means with their 95% intervals on both axes.`,
-      ),
-    );
-  const heatmap = domainHeatmapSpec(groups);
-  if (heatmap)
-    plots.push(
-      await plotFigure(
-        `${id}-domains`,
-        heatmap,
-        'Domain-wise coverage: mean over decks with included probes in the domain (n decks); grey = no included probe in that domain.',
-      ),
-    );
+  for (const [name, spec, caption] of figures)
+    if (spec) plots.push(await plotFigure(`${id}-${name}`, spec, caption));
   const thin = groups.filter((group) => group.thin);
   const thinNote =
     thin.length > 0
@@ -163,18 +155,17 @@ function deckDrillDown(
         : 'not scored',
     ],
   ];
-  const problems = ordered.flatMap((e) => e.problems);
-  const drill: DeckDrillDown = {
+  return renderDeckDrillDown({
     id,
     title: deckTitle(ordered),
     badges,
     facts,
-    deck: loaded?.deck ?? null,
-    ...(loaded?.problem ? { deckProblem: loaded.problem } : {}),
-    thumbnails: loaded?.thumbnails ?? { slides: [], note: 'deck not found', rendered: false },
+    loaded,
     thumbnailWidth,
     sections: [
-      ...problems.map((problem) => `<div class="problem">${escapeHtml(problem)}</div>`),
+      ...ordered
+        .flatMap((e) => e.problems)
+        .map((problem) => `<div class="problem">${escapeHtml(problem)}</div>`),
       `<h4>Probes (${probeRows.length} over ${plural(ordered.length, 'audience')})</h4>`,
       probeTable(`${id}-probes`, probeRows, false),
       `<h4>Claims${correctness ? ` (${correctness.claims.length})` : ''}</h4>`,
@@ -182,11 +173,10 @@ function deckDrillDown(
         ? claimTable(`${id}-claims`, correctness.claims)
         : '<p class="note">Correctness was not scored for this deck.</p>',
     ],
-  };
-  return renderDeckDrillDown(drill);
+  });
 }
 
-/** The HTML report of one pipeline run (`xsb report --html --data D --run R`), from the artifacts on disk. */
+/** `xsb report --html --data D --run R`. */
 export async function buildRunReport(options: RunReportOptions): Promise<ReportResult> {
   const data = await readRunReportData(options.dataDir, options.run);
   const header = await readRunHeader(data);
@@ -247,7 +237,6 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   return finishReport(html, options.out, problems, counts);
 }
 
-/** The evaluations of each deck, decks in path order (an evaluation without a deck has none). */
 export function evaluationsByDeck(evaluations: readonly EvaluationView[]): Map<string, EvaluationView[]> {
   const byDeck = new Map<string, EvaluationView[]>();
   for (const evaluation of evaluations)
@@ -256,7 +245,6 @@ export function evaluationsByDeck(evaluations: readonly EvaluationView[]): Map<s
   return new Map([...byDeck].sort(([a], [b]) => compareCodePoints(a, b)));
 }
 
-/** What the report lists as problems: stage 7's skipped files, then each evaluation's, then each deck's. */
 function runReportProblems(data: RunReportData, decks: ReadonlyMap<string, LoadedDeck>): string[] {
   return [
     ...data.summary.skipped.map((skipped) => `${skipped.file}: skipped by stage 7 (${skipped.reason})`),

@@ -33,19 +33,16 @@ import {
 } from '@xsb/metrics';
 import { parseCitedSlides } from '../deck/cited-slides';
 
-/** One probe of one evaluation, as the drill-down shows it. */
 export interface ProbeView {
   probe: Probe;
   domain: string;
-  /** Utility weight for the evaluation's audience; null when the probe has no weight row. */
   weight: number | null;
-  /** Weight ≥ tau_a: the probe counts in coverage (stage 6's own join). */
+  /** Stage 6's own join: weight ≥ tau_a. */
   included: boolean;
   score: ProbeScore | null;
   citedSlides: number[];
 }
 
-/** One row of the summary with everything its evaluation folder holds. */
 export interface EvaluationView {
   systemId: string;
   system: string;
@@ -58,10 +55,8 @@ export interface EvaluationView {
   manifest: RunManifest | null;
   correctness: Correctness | null;
   probes: ProbeView[];
-  /** Absolute deck path and its recorded sha256 (from run_manifest.json). */
   deckPath: string | null;
   deckSha256: string | null;
-  /** What could not be read; the report shows it and goes on. */
   problems: string[];
 }
 
@@ -73,19 +68,8 @@ export interface RunReportData {
   evaluations: EvaluationView[];
 }
 
-const summaryFileOf = (dataDir: string, run: string) =>
-  join(new RunLayout(dataDir).summaryDir(run), SUMMARY_FILES.json);
-
-async function readOptional<T>(
-  file: string,
-  read: () => Promise<T>,
-  problems: string[],
-  required = true,
-): Promise<T | null> {
-  if (!existsSync(file)) {
-    if (required) problems.push(`${file}: missing`);
-    return null;
-  }
+/** A file that cannot be read is a problem of its row: listed, and the report goes on. */
+async function readOrProblem<T>(read: () => Promise<T>, problems: string[]): Promise<T | null> {
   try {
     return await read();
   } catch (error) {
@@ -94,19 +78,15 @@ async function readOptional<T>(
   }
 }
 
-async function readManifestInput<T>(
-  evaluationDir: string,
-  manifest: RunManifest,
-  role: string,
-  read: (file: string) => Promise<T>,
+async function readOptional<T>(
+  file: string,
+  read: () => Promise<T>,
   problems: string[],
+  required = true,
 ): Promise<T | null> {
-  try {
-    return await read(resolveManifestInput(evaluationDir, manifest, role));
-  } catch (error) {
-    problems.push(describeError(error));
-    return null;
-  }
+  if (existsSync(file)) return readOrProblem(read, problems);
+  if (required) problems.push(`${file}: missing`);
+  return null;
 }
 
 function probeViews(
@@ -178,7 +158,7 @@ async function readEvaluation(
   const deckInput = manifest.inputs.find((input) => input.role === MANIFEST_INPUT_ROLES.deck);
   view.deckSha256 = deckInput?.sha256 ?? null;
   const input = <T>(role: string, parse: (file: string) => Promise<T>) =>
-    readManifestInput(dir, manifest, role, parse, problems);
+    readOrProblem(() => parse(resolveManifestInput(dir, manifest, role)), problems);
   view.deckPath = await input(MANIFEST_INPUT_ROLES.deck, async (f) => f);
   const probes = await input(MANIFEST_INPUT_ROLES.probes, (f) => readJsonlAll(f, probeSchema));
   const weights = await input(MANIFEST_INPUT_ROLES.weights, (f) => readJsonlAll(f, audienceWeightSchema));
@@ -190,17 +170,12 @@ async function readEvaluation(
   return view;
 }
 
-/**
- * Everything a run report shows: `summary.json` (which must exist) and, per row, its evaluation folder
- * and the probes and weights its manifest names; a missing or invalid file becomes a problem of its row.
- */
+/** `summary.json` must exist; any other missing or invalid file becomes a problem of its row. */
 export async function readRunReportData(dataDir: string, run: string): Promise<RunReportData> {
-  const summaryFile = summaryFileOf(dataDir, run);
+  const summaryFile = join(new RunLayout(dataDir).summaryDir(run), SUMMARY_FILES.json);
   const summary = await readJson(summaryFile, metricsSummarySchema);
   const summaryDir = dirname(summaryFile);
   const evaluations: EvaluationView[] = [];
   for (const row of summary.rows) evaluations.push(await readEvaluation(row, summaryDir));
   return { dataDir, run, summaryFile, summary, evaluations };
 }
-
-export { summaryFileOf };

@@ -16,7 +16,6 @@ export interface GroupView {
   metric(name: string): MetricSummary | undefined;
 }
 
-/** The summary's groups with their thin flag and included-probe range, as `summary.json` records them. */
 export function groupViews(groups: readonly MetricsGroupSummary[]): GroupView[] {
   return groups.map((group) => {
     const byName = new Map(group.metrics.map((metric) => [metric.metric, metric]));

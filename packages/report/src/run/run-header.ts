@@ -11,7 +11,6 @@ import {
 import { z } from 'zod';
 import type { RunReportData } from './read-run-report-data';
 
-/** The sentence every report shows where an offline judge's numbers appear. */
 export const OFFLINE_JUDGE_WARNING =
   'Offline judge: `lexical` numbers are a smoke test of the pipeline; they do not rank real systems.';
 
@@ -33,15 +32,12 @@ export interface RunHeader {
   bootstrap: string;
   offlineWarning: string | null;
   missingJobs: string[];
-  /** "case X: 0 probes, contributes no coverage" for each case whose finished probe bank is empty. */
   emptyProbeBanks: string[];
-  /** Cases whose template-phrased probe questions are not in the source's language (summary.json). */
   probeLanguageNotes: string[];
-  /** A group is thin when its median deck has fewer included probes than this (summary.json). */
   thinBelow: number;
 }
 
-/** The git state, when a summary records it (stage 7 does not yet; the report then reads it itself). */
+/** Stage 7 does not record git yet: the report then reads it itself. */
 const recordedGitSchema = z.looseObject({
   git: z.looseObject({ sha: z.string().nullable(), dirty: z.boolean().nullable().optional() }),
 });
@@ -68,7 +64,6 @@ export function judgeFact(stage: string, id: string): JudgeFact {
   };
 }
 
-/** One judge as the report header shows it: stage, id, kind, and the model behind it (or why there is none). */
 export function describeJudge(judge: JudgeFact): string {
   let detail: string;
   if (judge.offline) detail = 'offline, no model: deterministic';
@@ -78,7 +73,6 @@ export function describeJudge(judge: JudgeFact): string {
   return `${judge.stage}: ${judge.id} (${detail})`;
 }
 
-/** The git state a report shows: the recorded sha, or the one read at build time (and saying so). */
 export function describeGit(git: RunHeader['git']): string {
   return `${git.sha ?? 'not in a git repository'}${git.dirty ? ' (dirty)' : ''}${git.atReportTime ? ' — read when this report was built; the results do not record it' : ''}`;
 }
@@ -88,7 +82,6 @@ function describeMissingJob(job: MissingJob): string {
   return `${who.join(' / ') || job.where}: ${job.status} (${job.reason})`;
 }
 
-/** A judge as summary.json records it. */
 function factOfDescriptor(judge: JudgeDescriptor): JudgeFact {
   return {
     stage: judge.stage,
@@ -100,7 +93,6 @@ function factOfDescriptor(judge: JudgeDescriptor): JudgeFact {
   };
 }
 
-/** What the run measured, from the summary's own fields where it has them, else from the evaluations. */
 export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
   const { summary } = data;
   const judges = new Map<string, JudgeFact>();

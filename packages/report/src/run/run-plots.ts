@@ -1,6 +1,6 @@
 import { domainMetricName, PROBE_DOMAINS } from '@xsb/metrics';
 import type { TopLevelSpec } from 'vega-lite';
-import { intervalPlotSpec } from '../plots/interval-plots';
+import { intervalPlotSpec, intervalPoints } from '../plots/interval-plots';
 import type { GroupView } from './run-groups';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
@@ -9,21 +9,14 @@ export const THIN_COLORS = { 'enough probes': '#2457c5', 'thin group': '#e07b00'
 const groupLabel = (group: GroupView, metric: string) =>
   `${group.systemId} (n=${group.metric(metric)?.n ?? 0})${group.thin ? ' · thin' : ''}`;
 
-/** Coverage per system for one audience: mean and 95% interval, thin groups in their own colour. */
 export function coveragePlotSpec(groups: readonly GroupView[]): TopLevelSpec | null {
-  const points = groups.flatMap((group) => {
-    const stat = group.metric('coverage');
-    if (!stat || stat.mean === null) return [];
-    return [
-      {
-        label: groupLabel(group, 'coverage'),
-        mean: stat.mean,
-        low: stat.ci_low ?? stat.mean,
-        high: stat.ci_high ?? stat.mean,
-        group: group.thin ? 'thin group' : 'enough probes',
-      },
-    ];
-  });
+  const points = groups.flatMap((group) =>
+    intervalPoints(
+      groupLabel(group, 'coverage'),
+      group.metric('coverage'),
+      group.thin ? 'thin group' : 'enough probes',
+    ),
+  );
   if (points.length === 0) return null;
   return intervalPlotSpec(points, {
     xTitle: 'audience coverage (mean over decks, 95% bootstrap interval)',
@@ -40,7 +33,6 @@ export interface ScatterRow {
   efficiency: number;
 }
 
-/** efficiency_time against coverage: one faint dot per deck, the system mean with both intervals. */
 export function efficiencyScatterSpec(
   groups: readonly GroupView[],
   rows: readonly ScatterRow[],
@@ -103,7 +95,6 @@ export function efficiencyScatterSpec(
   } as TopLevelSpec;
 }
 
-/** Domain-wise coverage: system × domain, colour = mean, text = mean and n; empty domains grey. */
 export function domainHeatmapSpec(groups: readonly GroupView[]): TopLevelSpec | null {
   const cells = groups.flatMap((group) =>
     PROBE_DOMAINS.map((domain) => {

@@ -5,7 +5,6 @@ import { badge, type Column, countCell, numeric, renderTable, text, valueCell } 
 import type { EvaluationView, ProbeView } from './read-run-report-data';
 import type { GroupView } from './run-groups';
 
-/** The system table of one audience: every metric as mean [95% CI] (n), thin groups marked. */
 export function systemTable(id: string, groups: readonly GroupView[]): string {
   const columns: Array<Column<GroupView>> = [
     {
@@ -53,7 +52,7 @@ function coveredBadge(view: ProbeView): string {
   return view.score.covered ? badge('covered', 'good') : badge('not covered', 'bad');
 }
 
-/** Probe rows; `withIdentity`: the run-wide table, with system and case, without the deck table's long columns. */
+/** `withIdentity`: the run-wide table, with system and case, without the deck table's long columns. */
 export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: boolean): string {
   const identity: Array<Column<ProbeRow>> = withIdentity
     ? [
@@ -119,7 +118,6 @@ export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: 
   });
 }
 
-/** Every evaluation of the run with its metrics, linked to its deck's drill-down. */
 export function evaluationTable(
   id: string,
   rows: ReadonlyArray<{ evaluation: EvaluationView; deckId: string | null }>,

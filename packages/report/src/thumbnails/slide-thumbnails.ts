@@ -10,7 +10,6 @@ import { removeScratchDir, scratchDir } from './scratch-dir';
 export const THUMBNAIL_SIZES = ['off', 'small', 'large'] as const;
 export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
 
-/** `--thumbnails` as given (default `small`); anything else is a UsageError naming the choices. */
 export function parseThumbnailSize(value: string | undefined, flag = '--thumbnails'): ThumbnailSize {
   const size = value ?? 'small';
   if (!(THUMBNAIL_SIZES as readonly string[]).includes(size))
@@ -24,34 +23,28 @@ export const THUMBNAIL_FORMATS: Record<Exclude<ThumbnailSize, 'off'>, { width: n
   large: { width: 800, quality: 75 },
 };
 
-/**
- * Render at this multiple of the thumbnail width, then downscale with sharp (crisper text). pdf-to-img's
- * time grows with the pixels: 1.5× took 68 ms a page, 1× 31 ms (78 demo pages, shared 2-core machine).
- */
+/** Rendered larger, then downscaled (crisper text); 1.5× took 68 ms a page, 1× 31 ms. */
 const OVERSAMPLE = 1.25;
 /** PPTX slides are 960 pt wide (16:9, 13.33 in) unless the deck says otherwise. */
 const DEFAULT_SLIDE_WIDTH_PT = 960;
 
 export interface ThumbnailRequest {
-  /** sha256 of the deck's bytes: the cache key (equal decks share thumbnails). */
+  /** The cache key: equal decks share thumbnails. */
   sha256: string;
   path: string;
-  /** Slide width in points from the parsed deck, when known. */
   slideWidth?: number | null;
 }
 
 export interface DeckThumbnails {
-  /** `data:image/webp;base64,…` per slide, in slide order; empty when there are none. */
+  /** `data:image/webp;base64,…` per slide. */
   slides: string[];
-  /** Why there are no thumbnails (off, LibreOffice missing, render failure); null when there are. */
+  /** Why there are none (off, LibreOffice missing, render failure). */
   note: string | null;
-  /** Rendered in this build (false: read from the cache). */
   rendered: boolean;
 }
 
 export interface ThumbnailOptions extends BatchConvertOptions {
   size: ThumbnailSize;
-  /** Cache folder (e.g. `runs/<run>/report_cache`); thumbnails live under `thumbnails/<sha256>/<size>/`. */
   cacheDir: string;
 }
 
@@ -59,7 +52,6 @@ export interface ThumbnailOptions extends BatchConvertOptions {
 interface CacheEntry {
   width: number;
   quality: number;
-  /** WebP bytes of each slide, base64. */
   slides: string[];
 }
 
@@ -106,13 +98,12 @@ async function renderThumbnails(
   }
 }
 
-const failureNote = (error: unknown) =>
-  `no thumbnails: ${isXsbError(error) ? error.message : describeError(error)}`;
+export const noThumbnails = (note: string): DeckThumbnails => ({ slides: [], note, rendered: false });
 
-/**
- * WebP slide thumbnails of every deck, cached by deck sha256 and size. Never throws for a deck: one
- * that cannot be rendered (or a missing LibreOffice) gets a note instead.
- */
+const failed = (error: unknown) =>
+  noThumbnails(`no thumbnails: ${isXsbError(error) ? error.message : describeError(error)}`);
+
+/** Never throws for a deck: one that cannot be rendered (or a missing LibreOffice) gets a note. */
 export async function prepareThumbnails(
   requests: readonly ThumbnailRequest[],
   options: ThumbnailOptions,
@@ -121,7 +112,7 @@ export async function prepareThumbnails(
   const unique = [...new Map(requests.map((request) => [request.sha256, request])).values()];
   if (options.size === 'off') {
     for (const request of unique)
-      result.set(request.sha256, { slides: [], note: 'thumbnails off (--thumbnails off)', rendered: false });
+      result.set(request.sha256, noThumbnails('thumbnails off (--thumbnails off)'));
     return result;
   }
   const format = THUMBNAIL_FORMATS[options.size];
@@ -144,10 +135,9 @@ export async function prepareThumbnails(
         if (deckFormat === 'pdf') pending.push({ ...request, pdf: request.path });
         else toConvert.push(request);
       } catch (error) {
-        result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+        result.set(request.sha256, failed(error));
       }
     }
-    // LibreOffice converts in its own process while the PDF decks render here.
     const conversion =
       toConvert.length === 0
         ? Promise.resolve(new Map<string, Error | null>())
@@ -165,14 +155,14 @@ export async function prepareThumbnails(
         );
         result.set(request.sha256, { slides, note: null, rendered: true });
       } catch (error) {
-        result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+        result.set(request.sha256, failed(error));
       }
     };
     for (const request of pending) await render(request);
     const converted = await conversion;
     for (const request of toConvert) {
       const error = converted.get(request.path);
-      if (error) result.set(request.sha256, { slides: [], note: failureNote(error), rendered: false });
+      if (error) result.set(request.sha256, failed(error));
       else await render({ ...request, pdf: pdfOf(request.sha256) });
     }
   } finally {

@@ -12,9 +12,8 @@ export interface ReportEntry {
   kind: ReportKind;
   /** Run name, bench run id, or the rubric folder relative to the data folder (`/`-separated). */
   name: string;
-  /** The path the viewer serves it at: `/run/<name>`, `/bench/<id>`, `/rubric/<folder>`. */
   href: string;
-  /** The files whose bytes decide the report (its cache key is their digest). */
+  /** Their digest is the report's cache key. */
   files: string[];
 }
 
@@ -29,7 +28,6 @@ async function subfolders(dir: string): Promise<string[]> {
 const hrefOf = (kind: ReportKind, name: string) =>
   `/${kind}/${name.split('/').map(encodeURIComponent).join('/')}`;
 
-/** Every report of a data folder: runs with a summary, bench runs, and folders of rubric summaries (six levels). */
 export async function listReports(dataDir: string): Promise<ReportEntry[]> {
   const entries: ReportEntry[] = [];
   const layout = new RunLayout(dataDir);
@@ -59,7 +57,6 @@ export async function listReports(dataDir: string): Promise<ReportEntry[]> {
   return entries;
 }
 
-/** sha256 over the entry's files (path and bytes): a changed summary means a new report. */
 export async function entryDigest(entry: ReportEntry): Promise<string> {
   const parts: string[] = [];
   for (const file of entry.files)

@@ -19,16 +19,15 @@ export interface ReportViewerOptions extends Omit<ReportOptions, 'out'> {
   dataDir: string;
   /** Default 7575; 0 picks a free port. */
   port?: number;
-  /** Only `127.0.0.1` (or `localhost`) is accepted: the viewer serves local files to this machine only. */
+  /** Only `127.0.0.1` or `localhost`: the viewer serves local files. */
   host?: string;
-  /** Called after each report build (for logs). */
   onBuild?: (entry: ReportEntry, ms: number) => void;
 }
 
 export interface ReportViewer {
   url: string;
   port: number;
-  /** How many reports were built (not served from the cache) since start. */
+  /** Reports built, not served from the cache, since start. */
   builds(): number;
   close(): Promise<void>;
 }
@@ -89,10 +88,7 @@ function indexPage(dataDir: string, entries: readonly ReportEntry[]): string {
   });
 }
 
-/**
- * The request path's parts, decoded, each checked as a safe name (no `.`/`..`, separators, control
- * characters) on the raw path, before any URL normalisation could fold `/run/..` into `/`.
- */
+/** Checked on the raw path, before any URL normalisation could fold `/run/..` into `/`. */
 function pathParts(rawUrl: string): string[] {
   const raw = (rawUrl.split('?')[0] ?? '').split('/').slice(1);
   if (raw.at(-1) === '') raw.pop();
@@ -103,7 +99,6 @@ function pathParts(rawUrl: string): string[] {
   }
 }
 
-/** Resolves `/<kind>/<name…>` to a listed entry. */
 function entryFor(parts: readonly string[], entries: readonly ReportEntry[]): ReportEntry {
   const [kind, ...rest] = parts;
   const name = rest.join('/');
@@ -113,7 +108,6 @@ function entryFor(parts: readonly string[], entries: readonly ReportEntry[]): Re
   return entry;
 }
 
-/** The viewer's port, after checking that it listens on the loopback address and the port is valid. */
 export function viewerPort(options: Pick<ReportViewerOptions, 'host' | 'port'>): number {
   const host = options.host ?? LOOPBACK;
   if (host !== LOOPBACK && host !== 'localhost')
@@ -126,7 +120,6 @@ export function viewerPort(options: Pick<ReportViewerOptions, 'host' | 'port'>):
   return port;
 }
 
-/** Builds one listed report's HTML with the viewer's options; `onBuilt` is told each finished build. */
 function reportBuilder(
   dataDir: string,
   options: ReportViewerOptions,
@@ -148,7 +141,6 @@ function reportBuilder(
   };
 }
 
-/** A failed request's page: an HttpError's status, 422 for a user error, 500 otherwise. */
 export function errorPage(error: unknown, dataDir: string): { status: number; html: string } {
   const status =
     error instanceof HttpError ? error.status : isXsbError(error) && error.kind !== 'internal' ? 422 : 500;
@@ -166,7 +158,6 @@ export function errorPage(error: unknown, dataDir: string): { status: number; ht
   return { status, html };
 }
 
-/** Answers GET/HEAD from loopback hosts: the index, or a report built once per digest of its files. */
 function requestHandler(
   dataDir: string,
   build: (entry: ReportEntry) => Promise<string>,
@@ -200,10 +191,7 @@ function requestHandler(
   };
 }
 
-/**
- * `xsb view` on 127.0.0.1 only: an index of the data folder's reports, each built on first request and
- * cached by the digest of its files. A Host that is not a loopback name is refused (DNS rebinding).
- */
+/** `xsb view`; a Host that is not a loopback name is refused (DNS rebinding). */
 export async function startReportViewer(options: ReportViewerOptions): Promise<ReportViewer> {
   const port = viewerPort(options);
   const dataDir = resolve(options.dataDir);
