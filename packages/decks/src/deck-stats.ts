@@ -14,9 +14,7 @@ export function deckStatsFor(deck: Deck, extractedTextPath: string): DeckStats {
 }
 
 export interface DeckStatsFiles {
-  /** Where `deck_stats.json` goes. */
   statsFile: string;
-  /** Where the extracted visible text goes (see {@link formatDeckText}). */
   textFile: string;
 }
 

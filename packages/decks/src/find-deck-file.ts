@@ -2,10 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '@xsb/core';
 
-/**
- * The deck inside a normalized deck folder: the one `.pptx` or `.pdf` file (a PPTX wins when a
- * folder holds both, e.g. a generated deck and its rendered PDF). Undefined when there is none.
- */
+/** The deck of a deck folder; a PPTX wins over a PDF (a generated deck and its rendered PDF). */
 export async function findDeckFile(deckDir: string): Promise<string | undefined> {
   let names: string[];
   try {

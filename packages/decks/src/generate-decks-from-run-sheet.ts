@@ -270,13 +270,10 @@ function rowsOptions(
   options: DeckWorkListOptions,
   rows: SheetRows,
 ): Omit<RunDeckRowsOptions<DeckRowInput>, 'produce'> {
+  // A run's `progress` and `onEvent` pass through with the options.
   return {
-    sheet: options.sheet,
-    layout: options.layout,
-    run: options.run,
+    ...options,
     stage: OUTLINE_STAGE,
-    ...(options.filters ? { filters: options.filters } : {}),
-    ...(options.force ? { force: true } : {}),
     deckFileName: (entry) => {
       const deck = rows.importedDeck(entry);
       if (deck) return basename(deck.deck_path);
@@ -323,8 +320,6 @@ async function generateSheetRows(options: GenerateDecksOptions): Promise<DeckBat
   const rows = await checkedSheetRows(options);
   return runDeckRows({
     ...rowsOptions(options, rows),
-    ...(options.progress ? { progress: options.progress } : {}),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     produce: async ({ entry, deckDir, outputDeckPath }, input) => {
       if (input.kind === 'baseline') {
         await naming(entry.sourceDocument, () =>

@@ -3,12 +3,7 @@ import { type DeckBatchSummary, type DeckRowStatus, deckBatchSummarySchema } fro
 
 const SHARD_SUMMARY = /^(.*\/)?batch_summary\.shard-(\d+)-of-(\d+)\.json$/;
 
-/**
- * `xsb merge`: the n batch summaries of a run sheet run with `--shard i/n` (one per shard, all of
- * them) become the `batch_summary.json` the unsharded run writes: the sheet's invalid rows (every
- * shard reports them all) first, then each selected row in sheet order, counts recounted, `shard`
- * null. Summaries of different sheets or shard counts, or a missing shard, make no whole.
- */
+/** `xsb merge`: all n shards' batch summaries become the one the unsharded run writes. */
 export const deckBatchSummaryCombiner: ShardFileCombiner = {
   name: 'deck batch summaries',
   targetOf(path) {

@@ -7,10 +7,7 @@ function pointValues(container: XmlNode | undefined): string[] {
   return points.map((pt) => pt.value);
 }
 
-/**
- * The words a chart shows: its title, axis titles, and per series "name: category value, …".
- * Values are kept because a chart's figures are evidence a reader can see on the slide.
- */
+/** Values are kept because a chart's figures are evidence a reader can see on the slide. */
 export function readChartText(chartSpace: XmlNode | undefined): string {
   const chart = child(chartSpace, 'chart');
   if (!chart) return '';

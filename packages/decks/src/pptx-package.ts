@@ -9,15 +9,11 @@ export interface Relationship {
   target: string | undefined;
 }
 
-/** The kind of a relationship: the last segment of its type URI (`slide`, `slideLayout`, `chart` …). */
 function relationshipKind(relationship: Relationship): string {
   return relationship.type.slice(relationship.type.lastIndexOf('/') + 1);
 }
 
-/**
- * Parts and relationships of an OPC package (PPTX). Parts are parsed once and cached; missing parts
- * come back undefined and the caller decides how to warn, so one broken link never loses the deck.
- */
+/** Missing parts come back undefined and the caller warns, so one broken link never loses the deck. */
 export class PptxPackage {
   private readonly xmlCache = new Map<string, XmlNode | undefined>();
   private readonly relsCache = new Map<string, Map<string, Relationship>>();
@@ -56,7 +52,6 @@ export class PptxPackage {
     return map;
   }
 
-  /** The first related part of a kind (`slideLayout`, `notesSlide` …). */
   relatedOfKind(partName: string, kind: string): Relationship | undefined {
     for (const relationship of this.relationships(partName).values()) {
       if (relationshipKind(relationship) === kind) return relationship;

@@ -1,6 +1,5 @@
 import { child, childrenNamed, type XmlNode } from './xml-tree';
 
-/** PowerPoint's size for text no style sets (points). */
 const DEFAULT_FONT_SIZE = 18;
 
 export interface TextBodyContent {
@@ -12,11 +11,7 @@ export interface TextBodyContent {
 
 const BULLET_ON = new Set(['buChar', 'buAutoNum', 'buBlip']);
 
-/**
- * Level styles (`a:lstStyle`, `p:titleStyle`, `a:defaultTextStyle` …) from the most specific to the
- * most general: the shape, its layout placeholder, its master placeholder, the master's text style
- * for that placeholder family, then the presentation default. The first one that sets a property wins.
- */
+/** Level styles from the most specific (layout placeholder) to the most general; the first setting wins. */
 export type StyleChain = Array<XmlNode | undefined>;
 
 function levelProps(style: XmlNode | undefined, level: number): XmlNode | undefined {
@@ -62,10 +57,7 @@ function runText(run: XmlNode): string {
   return t ? t.children.map((item) => item.text).join('') : '';
 }
 
-/**
- * Text, run font sizes and bullet count of a `txBody` (shape or table cell). Paragraphs become lines;
- * `a:br` breaks a line. Sizes resolve run `sz` → level styles along the chain → 18 pt, then autofit.
- */
+/** Sizes resolve run `sz` → level styles along the chain → 18 pt, then autofit. */
 export function readTextBody(txBody: XmlNode | undefined, chain: StyleChain): TextBodyContent {
   if (!txBody) return { text: '', fontSizes: [], bulletCount: 0 };
   const fullChain: StyleChain = [child(txBody, 'lstStyle'), ...chain];

@@ -38,12 +38,10 @@ export interface RunSheetEntry {
 
 export interface InvalidRunSheetRow {
   line: number;
-  /** The raw cells, for reporting which deck the row meant. */
   raw: Record<string, string>;
   error: InputError;
   /** The column at fault, when one is (`condition`, `case_label` …). */
   field?: string;
-  /** The reason without the file and line. */
   reason: string;
 }
 
@@ -58,11 +56,7 @@ function resolveCell(base: string, value: string): string {
   return isAbsolute(value) ? value : resolve(base, value);
 }
 
-/**
- * Reads and validates a run sheet CSV row by row: a bad row becomes an `invalid` entry naming its
- * line and field, and the other rows stay usable. A file that cannot be a run sheet at all (missing
- * columns, broken CSV) throws.
- */
+/** A bad row becomes an `invalid` entry and the others stay usable; a file that is no run sheet throws. */
 export async function readRunSheet(file: string): Promise<RunSheet> {
   let bytes: Buffer;
   try {
@@ -143,7 +137,7 @@ function csvCell(value: string): string {
   return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** Writes rows as CSV (RFC 4180 quoting, `\n` line ends) atomically, columns in the given order. */
+/** RFC 4180 quoting, `\n` line ends. */
 export async function writeCsvAtomic(
   file: string,
   columns: readonly string[],

@@ -8,26 +8,20 @@ import type { RunSheet } from './run-sheet';
 import type { DeckBatchSummary } from './schemas/deck-run-status';
 
 export interface RunSlideTailorOptions {
-  /** The prepared `slidetailor_run_sheet.csv`, read with readRunSheet. */
   sheet: RunSheet;
   layout: RunLayout;
   run: string;
-  /**
-   * The command for one row, split on spaces (quotes group words) and run without a shell.
-   * Placeholders: {config} {source} {preferences} {output} {case_label} {condition} {audience}.
-   */
+  /** Run without a shell; {config} {source} {preferences} {output} {case_label} {condition} {audience}. */
   command: string;
   filters?: DeckRowFilters;
   force?: boolean;
-  /** Gives up on one row after this long (ms, default 2 h). */
+  /** Per row, default 2 h. */
   timeoutMs?: number;
   env?: Record<string, string | undefined>;
-  /** Working folder of the command (default: this process's). */
   cwd?: string;
   progress?: ProgressReporter;
 }
 
-/** Splits a command line into words: whitespace separates, single or double quotes group. */
 export function splitCommand(command: string): string[] {
   const words: string[] = [];
   const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
@@ -83,20 +77,11 @@ function runCommand(
   });
 }
 
-/**
- * Runs prepared SlideTailor rows through an external command, one row at a time, with the run-sheet
- * filters, sharding, skip-if-done and per-row status of {@link runDeckRows}. A row succeeds only if
- * the command exits 0 AND leaves a readable deck at the row's output path.
- */
+/** A row succeeds only if the command exits 0 AND leaves a readable deck at the row's output path. */
 export async function runSlideTailor(options: RunSlideTailorOptions): Promise<DeckBatchSummary> {
   const template = splitCommand(options.command);
   return runDeckRows({
-    sheet: options.sheet,
-    layout: options.layout,
-    run: options.run,
-    ...(options.filters ? { filters: options.filters } : {}),
-    ...(options.force ? { force: true } : {}),
-    ...(options.progress ? { progress: options.progress } : {}),
+    ...options,
     deckFileName: (entry) => `${entry.row.case_label}.pptx`,
     // The prepared config decides the deck too, beside the row's source and preferences; the
     // `--command` running SlideTailor does not (a rerun with another invocation keeps done decks).

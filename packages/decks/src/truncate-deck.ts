@@ -1,11 +1,7 @@
 import type { Deck } from '@xsb/core';
 import { countDeckVisibleWords } from './count-visible-words';
 
-/**
- * The deck cut to its first `maxSlides` slides (PresentBench truncates decks past the instruction's
- * maximum). Works on the parsed deck, so PPTX and PDF behave alike and the file is left untouched;
- * word counts are recomputed and a warning records the cut. A deck within the limit comes back as is.
- */
+/** As PresentBench truncates decks; on the parsed deck, so PPTX and PDF behave alike. */
 export function truncateDeck(deck: Deck, maxSlides: number): Deck {
   if (!Number.isInteger(maxSlides) || maxSlides < 0) {
     throw new RangeError(`maxSlides must be a whole number >= 0, got ${maxSlides}`);

@@ -2,12 +2,10 @@ import { XMLParser } from 'fast-xml-parser';
 
 /** An XML element with its local name (namespace prefix dropped), raw attributes and children in order. */
 export interface XmlNode {
-  /** Local name, e.g. `sp` for `p:sp`; `#text` for a text node. */
   name: string;
   /** Attributes keyed as written (`r:id`, `type`). */
   attrs: Record<string, string>;
   children: XmlNode[];
-  /** Text content of a `#text` node; empty for elements. */
   text: string;
 }
 
@@ -52,7 +50,6 @@ function convert(raw: OrderedNode[]): XmlNode[] {
   return nodes;
 }
 
-/** Parses an XML document and returns its root element (undefined when there is none). */
 export function parseXml(xml: string): XmlNode | undefined {
   const raw = parser.parse(xml) as OrderedNode[];
   return convert(raw).find((node) => node.name !== '#text');
@@ -66,14 +63,12 @@ export function childrenNamed(node: XmlNode | undefined, name: string): XmlNode[
   return node ? node.children.filter((item) => item.name === name) : [];
 }
 
-/** The first element reached by following local names child by child. */
 export function path(node: XmlNode | undefined, ...names: string[]): XmlNode | undefined {
   let current = node;
   for (const name of names) current = child(current, name);
   return current;
 }
 
-/** Every descendant element with that local name, in document order. */
 export function descendants(node: XmlNode | undefined, name: string, out: XmlNode[] = []): XmlNode[] {
   if (!node) return out;
   for (const item of node.children) {
