@@ -141,11 +141,9 @@ const EXPECTED_EFFECTS: Record<PerturbationKind, ExpectedEffects> = {
 };
 
 /**
- * What each kind of damage should do, stated before anything is scored. `lower`: a score that
- * measures what the kind damages must fall. `unchanged`: a score that does not measure it must stay
- * within its tolerance. Scores in neither list are not judged for that kind (e.g. coverage under
- * corrupted numbers may rightly fall, or not, depending on the probes). `overflow_text` names the
- * check(s) its boxes actually break (see `overflowChecks`).
+ * What each kind of damage should do, stated before anything is scored: `lower` must fall, `unchanged`
+ * must stay within tolerance; scores in neither (e.g. coverage under corrupted numbers, which depends on
+ * the probes) are not judged for that kind.
  */
 export function expectedEffects(
   kind: PerturbationKind,

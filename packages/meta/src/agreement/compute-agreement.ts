@@ -1,6 +1,6 @@
 import { compareCodePoints, deriveSeed } from '@xsb/core';
 import type { MetaAgreement } from '../schemas/meta-agreement';
-import { bootstrapStatistic, type StatisticInterval } from '../stats/bootstrap-statistic';
+import { bootstrapStatistic } from '../stats/bootstrap-statistic';
 import { cohenKappa } from '../stats/cohen-kappa';
 import { krippendorffAlphaNominal } from '../stats/krippendorff-alpha';
 import type { VerdictSet } from './read-verdict-set';
@@ -13,12 +13,6 @@ export interface AgreementOptions {
 
 export const DEFAULT_AGREEMENT_SEED = 12;
 
-const interval = (value: StatisticInterval) => ({
-  value: value.value,
-  ci_low: value.ci_low,
-  ci_high: value.ci_high,
-});
-
 function statsFor(
   label: string,
   pairs: ReadonlyArray<{ a: string; b: string }>,
@@ -28,44 +22,28 @@ function statsFor(
   const b = pairs.map((pair) => pair.b);
   const pick = (values: readonly string[], indices: readonly number[]) =>
     indices.map((index) => values[index]!);
-  const settings = (name: string) => ({
-    seed: deriveSeed(options.seed, `${label}|${name}`),
-    resamples: options.resamples,
-    confidence: options.confidence,
-  });
+  const bootstrap = (name: string, statistic: (indices: readonly number[]) => number | null) => {
+    const { value, ci_low, ci_high } = bootstrapStatistic(pairs.length, statistic, {
+      seed: deriveSeed(options.seed, `${label}|${name}`),
+      resamples: options.resamples,
+      confidence: options.confidence,
+    });
+    return { value, ci_low, ci_high };
+  };
   return {
     class: label,
     n: pairs.length,
     labels: [...new Set([...a, ...b])].sort(compareCodePoints),
-    agreement: interval(
-      bootstrapStatistic(
-        pairs.length,
-        (indices) => cohenKappa(pick(a, indices), pick(b, indices)).agreement,
-        settings('agreement'),
-      ),
-    ),
-    kappa: interval(
-      bootstrapStatistic(
-        pairs.length,
-        (indices) => cohenKappa(pick(a, indices), pick(b, indices)).kappa,
-        settings('kappa'),
-      ),
-    ),
-    alpha: interval(
-      bootstrapStatistic(
-        pairs.length,
-        (indices) => krippendorffAlphaNominal(indices.map((index) => [a[index]!, b[index]!])).alpha,
-        settings('alpha'),
-      ),
+    agreement: bootstrap('agreement', (indices) => cohenKappa(pick(a, indices), pick(b, indices)).agreement),
+    kappa: bootstrap('kappa', (indices) => cohenKappa(pick(a, indices), pick(b, indices)).kappa),
+    alpha: bootstrap(
+      'alpha',
+      (indices) => krippendorffAlphaNominal(indices.map((index) => [a[index]!, b[index]!])).alpha,
     ),
   };
 }
 
-/**
- * Agreement of two verdict sets over the items both hold (matched by key): raw agreement, Cohen's
- * kappa and Krippendorff's alpha (nominal), per item class and over all items, each with a percentile
- * bootstrap interval over items; plus every disagreement.
- */
+/** Raw agreement, Cohen's kappa and Krippendorff's alpha over the items both sets hold (by key), bootstrapped over items. */
 export function computeAgreement(
   a: VerdictSet,
   b: VerdictSet,

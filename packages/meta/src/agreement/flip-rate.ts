@@ -45,11 +45,7 @@ function row(label: string, items: ReadonlyArray<readonly string[]>, confidence:
   };
 }
 
-/**
- * Test–retest: the same judge asked N times about the same items (each repeat its own verdict set).
- * An item flips when its repeats do not all agree; the flip rate per item class is the share of items
- * that flipped, with a Wilson interval. One repeat flips nothing by definition.
- */
+/** Test–retest: an item flips when its N repeats do not all agree; the flip rate per class has a Wilson interval. */
 export function flipRates(repeats: readonly VerdictSet[], confidence = 0.95): FlipRates {
   if (repeats.length === 0) throw new RangeError('flip rates need at least one verdict set');
   // Every item any repeat judged: one missing from some repeat (a failed repeat, a claim only some

@@ -82,10 +82,7 @@ function kindOfName(name: string): VerdictFileKind | null {
   return null;
 }
 
-/**
- * The verdicts of one file of a known kind, keyed `<base>#<item>`, and the judges it names. A
- * repeat's files (`probe_scores.repeat-<r>.jsonl`, …) are read with the kind of their repeat-0 file.
- */
+/** The verdicts of one file keyed `<base>#<item>`; a repeat's files are read with the kind of their repeat-0 file. */
 export async function readVerdictFile(
   file: string,
   kind: VerdictFileKind,
@@ -144,10 +141,8 @@ function isVerdictFile(path: string): boolean {
 }
 
 /**
- * A verdict set from a file or a folder. Files: a rubric evaluation (`<deck>.xsb_rubric_<judge>.json`),
- * a PresentBench result YAML, `probe_scores.jsonl` (coverage), `correctness.json` (claim labels, keyed by
- * claim text). A folder is searched for those files and items are keyed by their path inside it, so two
- * folders (two judges' evaluation trees, two result trees) match file by file.
+ * A verdict set from a verdict file or a folder of them; in a folder, items are keyed by their path inside
+ * it, so two folders (two judges' evaluation trees) match file by file.
  */
 export async function readVerdictSet(path: string): Promise<VerdictSet> {
   const info = await stat(path).catch(() => undefined);

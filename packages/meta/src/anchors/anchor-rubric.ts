@@ -35,10 +35,8 @@ export function judgedItemCount(evaluation: RubricEvaluation): number {
 }
 
 /**
- * The deck's rubric evaluation by `judge` (beside the deck, as `xsb bench run` and `xsb rubric eval`
- * write it), copied into the anchor folder as `<base>/<file>` when it is current for the case's
- * instance (same input hash with its recorded parser and slide-count rule) and holds at least one
- * item a judge decided; otherwise none (the deck anchors its X+Slides verdicts only).
+ * Copies the deck's rubric evaluation by `judge` into the anchor folder when it is current for the
+ * instance and holds an item a judge decided; otherwise the deck anchors its X+Slides verdicts only.
  */
 export async function freezeDeckRubric(input: {
   deckFile: string;
@@ -73,10 +71,7 @@ export async function freezeDeckRubric(input: {
   };
 }
 
-/**
- * Re-evaluates a frozen deck's rubric with the checked judge beside its copy in the anchor run,
- * refusing (usage error) when the instance or its materials changed since the freeze.
- */
+/** Re-evaluates a frozen deck's rubric with the checked judge; a changed instance or material is a usage error. */
 export async function checkDeckRubric(input: {
   rubric: AnchorRubric;
   caseLabel: string;

@@ -112,10 +112,7 @@ async function checkRubricDecks(
     });
 }
 
-/**
- * Whether the check passes: kappa ≥ minKappa over the matched items; with one label only (kappa
- * undefined) raw agreement must be 1; nothing matched fails.
- */
+/** Passes on kappa ≥ minKappa; with one label only (kappa undefined) raw agreement must be 1; nothing matched fails. */
 export function anchorVerdict(
   agreement: { matched_items: number; kappa: number | null; raw: number | null },
   minKappa: number,
@@ -141,11 +138,8 @@ export function anchorVerdict(
 }
 
 /**
- * `xsb meta anchors check --judge J`: re-scores the anchor decks with J (stage 5 in the run
- * `<id>@anchors`, against the same probe bank and source context, checked by hash; the rubric of
- * decks frozen with one, against the same instance, checked by hash) and compares the new verdicts
- * with the frozen ones: Cohen's kappa and raw agreement over all matched items. Writes
- * `checks/<judge>.json`; passed = kappa ≥ minKappa (default 0.8).
+ * `xsb meta anchors check --judge J`: re-scores the anchor decks with J in the run `<id>@anchors` (inputs
+ * checked by hash) and writes `checks/<judge>.json` with the kappa against the frozen verdicts.
  */
 export async function checkAnchors(
   options: CheckAnchorsOptions,

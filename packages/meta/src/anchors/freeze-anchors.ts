@@ -146,10 +146,8 @@ async function freezeVerdicts(
 }
 
 /**
- * `xsb meta anchors freeze`: picks a small seeded sample of a run's decks whose evaluations are all
- * finished, and stores the decks, the verdicts their judge gave (probe coverage and claim labels, and
- * the deck's rubric evaluation by the same judge where its case has an instance and the evaluation is
- * current) and the hashes of the probe bank, source context and instance, under `<data>/meta/anchors/<id>/`.
+ * `xsb meta anchors freeze`: stores a seeded sample of a run's finished decks, their judge's verdicts and
+ * the hashes of their inputs under `<data>/meta/anchors/<id>/`.
  */
 export async function freezeAnchors(
   options: FreezeAnchorsOptions,

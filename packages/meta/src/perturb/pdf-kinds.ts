@@ -52,10 +52,7 @@ async function editPages(
   return duplicatedOutcome(deck, content.length, chosen, views(deck), 'page');
 }
 
-/**
- * Page-level damage to a PDF deck with pdf-lib (pages removed, reordered or copied; the document is
- * saved without touching its metadata, so the same input and seed give the same bytes).
- */
+/** Page-level damage with pdf-lib; metadata left as it was, so the same input and seed give the same bytes. */
 export async function perturbPdf(
   bytes: Uint8Array,
   deck: Deck,

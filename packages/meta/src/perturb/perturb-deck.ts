@@ -217,10 +217,8 @@ function mergeRecords(
 }
 
 /**
- * Writes, for each kind and severity, a damaged copy of one deck and one record per copy saying what
- * exactly changed and which scores should fall or stay; every written deck is read back with `readDeck`
- * and must show exactly the intended change (else it is deleted and its record carries the error).
- * Records of other decks already in `perturbations.jsonl` are kept; this deck's are replaced.
+ * Writes a damaged copy of one deck per kind and severity, each read back and checked (else deleted, its
+ * record carrying the error); other decks' records in `perturbations.jsonl` are kept, this deck's replaced.
  */
 export async function perturbDeck(options: PerturbDeckOptions): Promise<PerturbDeckResult> {
   const deckPath = resolve(options.deck);

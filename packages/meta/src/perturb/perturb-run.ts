@@ -12,9 +12,8 @@ export interface PerturbRunOptions extends Omit<PerturbDeckOptions, 'deck' | 'ou
 }
 
 /**
- * `xsb meta perturb --data D --run R --out DIR`: every deck of a run perturbed into its own folder
- * (decks of one run share file names, so one folder per deck keeps `<kind>/<severity>/<name>` unique).
- * A deck that cannot be read becomes a failure and the others go on.
+ * `xsb meta perturb`: every deck of a run into its own folder (decks of one run share file names); a deck
+ * that cannot be read becomes a failure and the others go on.
  */
 export async function perturbRun(options: PerturbRunOptions): Promise<{
   records: PerturbationRecord[];

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { buildZip, InputError, ZipArchive } from '@xsb/core';
-import { encodeXmlAttribute, scanTags, tagAttribute } from './xml-scan';
+import { encodeXmlAttribute, scanTags, tagAttribute, type XmlTag } from './xml-scan';
 
 export interface PackageRelationship {
   id: string;
@@ -26,11 +26,7 @@ export function relativeTarget(fromPart: string, toPart: string): string {
   return posix.relative(posix.dirname(fromPart), toPart);
 }
 
-/**
- * An OPC package (PPTX) opened for editing: every entry is kept as its inflated bytes in archive
- * order, so parts we do not touch are written back byte for byte; the archive is rebuilt with core's
- * `buildZip` (no timestamps), so the same edits give the same file.
- */
+/** A PPTX opened for editing: untouched parts are written back byte for byte, in order, without timestamps. */
 export class PptxEditor {
   private constructor(
     private readonly entries: Array<{ name: string; data: Buffer }>,
@@ -128,19 +124,28 @@ export class PptxEditor {
     return id;
   }
 
-  /** Removes the relationship with this id from a part's rels part. */
-  removeRelationship(partName: string, id: string): void {
-    const relsName = relsPartOf(partName);
-    const xml = this.text(relsName);
-    if (xml === undefined) return;
+  /** Rewrites a part at the first `name` tag whose `attribute` is `value` (`edit` returns the part's new text). */
+  editTag(
+    part: string,
+    name: string,
+    [attribute, value]: [string, string],
+    edit: (xml: string, tag: XmlTag) => string,
+  ): void {
+    const xml = this.text(part) ?? '';
     for (const tag of scanTags(xml)) {
-      if (tag.kind === 'close' || tag.name !== 'Relationship') continue;
-      if (tagAttribute(xml.slice(tag.start, tag.end), 'Id') !== id) continue;
-      let end = tag.end;
-      if (tag.kind === 'open') end = xml.indexOf('</Relationship>', tag.end) + '</Relationship>'.length;
-      this.setText(relsName, xml.slice(0, tag.start) + xml.slice(end));
+      if (tag.kind === 'close' || tag.name !== name) continue;
+      if (tagAttribute(xml.slice(tag.start, tag.end), attribute)?.replace(/^\//, '') !== value) continue;
+      this.setText(part, edit(xml, tag));
       return;
     }
+  }
+
+  removeRelationship(partName: string, id: string): void {
+    this.editTag(relsPartOf(partName), 'Relationship', ['Id', id], (xml, tag) => {
+      const close = '</Relationship>';
+      const end = tag.kind === 'open' ? xml.indexOf(close, tag.end) + close.length : tag.end;
+      return xml.slice(0, tag.start) + xml.slice(end);
+    });
   }
 
   /** The content type `[Content_Types].xml` gives a part (its Override, else the Default of its extension). */
@@ -169,13 +174,9 @@ export class PptxEditor {
   }
 
   removeContentTypeOverride(partName: string): void {
-    const xml = this.text('[Content_Types].xml') ?? '';
-    for (const tag of scanTags(xml)) {
-      if (tag.kind === 'close' || tag.name !== 'Override') continue;
-      if (tagAttribute(xml.slice(tag.start, tag.end), 'PartName')?.replace(/^\//, '') !== partName) continue;
-      this.setText('[Content_Types].xml', xml.slice(0, tag.start) + xml.slice(tag.end));
-      return;
-    }
+    this.editTag('[Content_Types].xml', 'Override', ['PartName', partName], (xml, tag) => {
+      return xml.slice(0, tag.start) + xml.slice(tag.end);
+    });
   }
 
   /** Every part reachable from the package root through internal relationships. */

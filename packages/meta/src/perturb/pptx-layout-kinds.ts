@@ -92,11 +92,7 @@ function ownGeometry(shape: SlideShape): Geometry | undefined {
   return box && { box, inherited: undefined };
 }
 
-/**
- * The geometry of each shape of a slide: its own `a:off`/`a:ext`, else (a placeholder with no
- * `a:xfrm`, the usual case in decks made from a template) the box its layout or master placeholder
- * gives it, resolved by @xsb/decks the way `readDeck` resolves it.
- */
+/** A shape's own box, else (a placeholder without `a:xfrm`, usual in template decks) the one it inherits, as `readDeck` resolves it. */
 function slideGeometry(variant: PptxVariant): (position: number, shape: SlideShape) => Geometry | undefined {
   const resolvers = new Map<number, ReturnType<typeof placeholderGeometryResolver>>();
   const resolverFor = (position: number) => {
@@ -131,10 +127,7 @@ function drawingPrefix(xml: string): { prefix: string; declaration: string } {
   return { prefix: 'a:', declaration: ' xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"' };
 }
 
-/**
- * The splice that gives a placeholder its own `a:xfrm` (first child of `p:spPr`, as the schema
- * orders it) at `box`, keeping the rotation and flips it inherited, so the move is explicit.
- */
+/** Gives a placeholder its own `a:xfrm` (first child of `p:spPr`, as the schema orders it), keeping inherited rotation and flips. */
 function writeXfrm(xml: string, shape: SlideShape, box: Box, inherited: InheritedXfrm): Splice {
   const spPr = shape.spPr!;
   const { prefix, declaration } = drawingPrefix(xml);
@@ -258,11 +251,7 @@ function boxSplices(
 
 const pointsOf = (value: number) => Math.round((value / EMU_PER_POINT) * 100) / 100;
 
-/**
- * `overflow_text`: moves a share of the text boxes on content slides either half off the right edge,
- * or onto another text box or picture of the same slide (taking its size, offset by a tenth), and
- * records which of the two geometry checks each move breaks.
- */
+/** `overflow_text`: moves text boxes half off the slide or onto another box, recording which geometry checks break. */
 export function overflowText(variant: PptxVariant): KindOutcome {
   const geometryOf = slideGeometry(variant);
   const units = overflowUnits(variant, geometryOf);

@@ -153,11 +153,7 @@ export function duplicationBlocker(editor: PptxEditor, part: string): string | u
     : undefined;
 }
 
-/**
- * Removes slides from the show and the package: their id-list entries, presentation relationships,
- * section and custom-show references, and every part that only they made reachable (slide, rels,
- * notes, charts, media), with the content-type overrides of those parts.
- */
+/** Removes slides from the show and every part only they made reachable (notes, charts, media, overrides). */
 export function removeSlides(editor: PptxEditor, list: SlideList, positions: readonly number[]): void {
   const before = editor.reachableParts();
   const doomed = new Set(positions.map((position) => list.entries[position]!));
@@ -191,23 +187,14 @@ function copyPart(editor: PptxEditor, part: string): string {
 }
 
 function retarget(editor: PptxEditor, owner: string, id: string, target: string): void {
-  const relsName = relsPartOf(owner);
-  const xml = editor.text(relsName) ?? '';
-  for (const tag of scanTags(xml)) {
-    if (tag.kind === 'close' || tag.name !== 'Relationship') continue;
+  editor.editTag(relsPartOf(owner), 'Relationship', ['Id', id], (xml, tag) => {
     const raw = xml.slice(tag.start, tag.end);
-    if (tagAttribute(raw, 'Id') !== id) continue;
     const rewritten = raw.replace(/(\sTarget\s*=\s*)("[^"]*"|'[^']*')/, `$1"${target}"`);
-    editor.setText(relsName, xml.slice(0, tag.start) + rewritten + xml.slice(tag.end));
-    return;
-  }
+    return xml.slice(0, tag.start) + rewritten + xml.slice(tag.end);
+  });
 }
 
-/**
- * Adds a copy of the slide at `position` right after it: the slide part and its rels copied, its notes
- * slide and charts copied too (pointing at the copy), layouts and media shared, a new id-list entry and
- * presentation relationship, and the copy added to the original's section. Returns the new part.
- */
+/** Adds a copy of a slide right after it (notes and charts copied, layouts and media shared); returns the new part. */
 export function duplicateSlide(editor: PptxEditor, list: SlideList, position: number): string {
   const original = list.entries[position]!;
   const copy = copyPart(editor, original.part);

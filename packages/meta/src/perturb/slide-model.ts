@@ -26,17 +26,17 @@ export interface SlideShape {
   end: number;
   /** The enclosing shape (a group) or -1 for a child of the slide's shape tree. */
   parent: number;
-  placeholderType: string | undefined;
+  placeholderType?: string;
   /** `idx` of the shape's `p:ph`, which matches it to its layout placeholder. */
-  placeholderIdx: string | undefined;
+  placeholderIdx?: string;
   hidden: boolean;
   /** The shape's own `p:spPr` tag (`empty` for `<p:spPr/>`), where an inherited `a:xfrm` is written. */
-  spPr: { start: number; end: number; empty: boolean } | undefined;
+  spPr?: { start: number; end: number; empty: boolean };
   /** Whether `spPr` holds an `a:xfrm` (complete or not): only a shape without one inherits geometry. */
   hasXfrm: boolean;
   /** `a:off` / `a:ext` tags of the shape's own `spPr/xfrm` (or `p:xfrm` of a graphic frame). */
-  off: { start: number; end: number; x: number; y: number } | undefined;
-  ext: { start: number; end: number; cx: number; cy: number } | undefined;
+  off?: { start: number; end: number; x: number; y: number };
+  ext?: { start: number; end: number; cx: number; cy: number };
   paragraphs: number[];
 }
 
@@ -69,8 +69,8 @@ interface ReaderState {
   alternate: number;
   mergedCell: number;
   currentParagraph: number;
-  currentRun: { runTag: { start: number; end: number }; rPr?: SlideRun['rPrTag'] } | undefined;
-  textOpen: XmlTag | undefined;
+  currentRun?: { runTag: { start: number; end: number }; rPr?: SlideRun['rPrTag'] };
+  textOpen?: XmlTag;
 }
 
 const innermostShape = (state: ReaderState) =>
@@ -128,13 +128,8 @@ function newShape(state: ReaderState, tag: XmlTag): number {
     start: tag.start,
     end: tag.end,
     parent: innermostShape(state),
-    placeholderType: undefined,
-    placeholderIdx: undefined,
     hidden: false,
-    spPr: undefined,
     hasXfrm: false,
-    off: undefined,
-    ext: undefined,
     paragraphs: [],
   });
   return state.shapes.length - 1;
@@ -217,11 +212,8 @@ function openTag(state: ReaderState, tag: XmlTag): void {
 }
 
 /**
- * The visible text structure of one slide part, as `readDeck` of @xsb/decks sees it: shapes of the
- * slide's shape tree (groups included), their paragraphs and text runs, skipping what the reader skips
- * (hidden shapes, merged table continuation cells) and, to stay on the safe side, everything inside
- * `mc:AlternateContent` (the reader picks one branch; we never edit either). Offsets point into the
- * XML so edits can splice exactly one run.
+ * A slide's shapes, paragraphs and runs as `readDeck` sees them, with XML offsets for splicing; nothing
+ * inside `mc:AlternateContent` is kept (the reader picks one branch, so neither is safe to edit).
  */
 export function readSlideModel(xml: string): SlideModel {
   const state: ReaderState = {
@@ -234,8 +226,6 @@ export function readSlideModel(xml: string): SlideModel {
     alternate: 0,
     mergedCell: 0,
     currentParagraph: -1,
-    currentRun: undefined,
-    textOpen: undefined,
   };
   for (const tag of scanTags(xml)) {
     if (tag.kind === 'close') closeTag(state, tag);

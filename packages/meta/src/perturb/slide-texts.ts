@@ -69,12 +69,7 @@ function paragraphCopy(xml: string, model: SlideModel, paragraphIndex: number, t
   return `<${prefix}p>${pPr}<${prefix}r>${rPr}<${prefix}t>${encodeXmlText(text)}</${prefix}t></${prefix}r></${prefix}p>`;
 }
 
-/**
- * Applies run edits and paragraph inserts to the slide parts and returns the visible text each slide
- * should read back as: the original's visible text with each changed run's text replaced where that
- * run stands (found by walking every run of the slide in document order, which is the reader's order)
- * and each new paragraph on its own line after its anchor.
- */
+/** Applies the edits and returns each slide's expected visible text (runs walked in document order, the reader's). */
 export function applyTextEdits(
   texts: SlideTexts,
   edits: readonly RunEdit[],

@@ -1,15 +1,9 @@
-/**
- * The text patterns the perturbations look for and the text they add. Kept in one place so the
- * documentation (docs/meta-evaluation.md) and the code cannot drift apart.
- */
+// In one place so docs/meta-evaluation.md and the code cannot drift apart.
 
 /** A number written with digits, not glued to letters (`H2O`, `x86` are not numbers here). */
 export const NUMBER_PATTERN = /(?<![\p{L}\p{N}_.,])\d+(?:[.,]\d+)*(?![\p{L}\p{N}_])/gu;
 
-/**
- * A named term: a run of capitalised words (`Diego Ongaro`, `Stanford University`, `Raft`), at least
- * three letters, that does not start a sentence (a capital there says nothing).
- */
+/** A run of capitalised words (`Stanford University`), at least three letters, not starting a sentence. */
 export const NAMED_TERM_PATTERN =
   /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’-]{2,}(?:\s+\p{Lu}[\p{L}\p{N}'’-]+)*/gu;
 
@@ -24,10 +18,7 @@ export function startsSentence(text: string, index: number, runStartsParagraph: 
   return /[.!?…:;•\-–—]$/.test(before);
 }
 
-/**
- * Filler appended by `pad_words`: words that add no information (no number, no name, no claim about
- * the topic), so a good judge's coverage and correctness should not move while efficiency falls.
- */
+/** `pad_words` filler: no number, name or claim, so only efficiency should fall. */
 export const FILLER_SENTENCES = [
   'In other words, this is basically the case.',
   'As a matter of fact, it is what it is.',
@@ -37,10 +28,7 @@ export const FILLER_SENTENCES = [
   'Generally speaking, that is more or less the point here.',
 ] as const;
 
-/**
- * Sentences `inject_claims` adds: plausible in tone, built around a term of the deck, with figures
- * drawn at random and checked not to occur in the deck, so the source cannot support them.
- */
+/** `inject_claims` sentences: figures drawn so they do not occur in the deck, so the source cannot support them. */
 export const FABRICATED_CLAIM_TEMPLATES = [
   'A {Y} follow-up study found that {T} cut operating costs by {P} percent across {N} sites.',
   '{T} was independently replicated in {N} countries, with {P} percent of trials reporting gains.',

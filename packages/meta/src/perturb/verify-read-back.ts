@@ -14,11 +14,7 @@ function flatten(elements: readonly SlideElement[]): SlideElement[] {
   return elements.flatMap((element) => [element, ...flatten(element.children ?? [])]);
 }
 
-/**
- * Whether the written deck, read back with `readDeck`, shows exactly the intended change: every slide's
- * visible text and notes as expected (in order), the shrunk runs at their sizes, the moved boxes where
- * they were put. Returns the first mismatch, or undefined.
- */
+/** The first way the written deck, read back, differs from the intended change, or undefined. */
 export function verifyReadBack(outcome: KindOutcome, deck: Deck): string | undefined {
   const expected = outcome.expectedSlides;
   if (!expected) return 'nothing to verify against';

@@ -14,10 +14,8 @@ function localName(qualified: string): string {
 }
 
 /**
- * The tags of an XML document in order, with their offsets, so a caller can splice new text into
- * exactly one place and leave every other byte as it was (a parser + serializer would reformat the
- * whole part). Comments, processing instructions, CDATA and doctype are skipped; quoted attribute
- * values may hold `>`. OOXML parts are machine-written, so this is all the syntax they use.
+ * The tags of an XML document with their offsets, so an edit splices one place and leaves every other
+ * byte (a parser + serializer would reformat the part). Enough for machine-written OOXML.
  */
 export function* scanTags(xml: string): Generator<XmlTag> {
   let position = 0;

@@ -21,11 +21,9 @@ export interface EvaluationRetestOptions {
 }
 
 /**
- * Test–retest of stage 5: per deck, the probe coverage and claim labels of every repeat (repeat 0 =
- * the ordinary `probe_scores.jsonl` / `correctness.json`, then `….repeat-<r>.…`), flip rates per
- * item class, written to `retest.json`. An agnostic deck judged for several audiences counts once
- * (its first job in job order): the bank and the claims are the deck's, and its audiences share each
- * repeat's answers, so counting it per audience would count one verdict several times.
+ * Test–retest of stage 5 (probe coverage and claim labels per repeat) into `retest.json`. An agnostic
+ * deck counts once: its audiences share each repeat's answers, so counting per audience would count one
+ * verdict several times.
  */
 export async function evaluationRetest(options: EvaluationRetestOptions): Promise<MetaRetest> {
   const sets: VerdictSet[] = Array.from({ length: options.repeats }, (_, repeat) => ({

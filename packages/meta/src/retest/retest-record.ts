@@ -36,11 +36,11 @@ function noteOf(input: RetestInput, judged: number): string | null {
   return null;
 }
 
-/** The `retest.json` record of N repeated verdict sets (flip rate per item class, Wilson interval). */
-export function retestRecord(input: RetestInput): MetaRetest {
+/** Writes `retest.json` (atomically, validated): the flip rate per item class of N repeated verdict sets. */
+export async function writeRetest(file: string, input: RetestInput): Promise<MetaRetest> {
   const confidence = input.confidence ?? 0.95;
   const rates = flipRates(input.repeats, confidence);
-  return {
+  return writeJson(file, metaRetestSchema, {
     kind: input.kind,
     judge: input.judge,
     deterministic: input.deterministic,
@@ -54,10 +54,5 @@ export function retestRecord(input: RetestInput): MetaRetest {
     failures: input.failures,
     flips: rates.flips,
     note: noteOf(input, rates.overall.n),
-  };
-}
-
-/** Computes the record and writes it (atomically, validated). */
-export async function writeRetest(file: string, input: RetestInput): Promise<MetaRetest> {
-  return writeJson(file, metaRetestSchema, retestRecord(input));
+  });
 }

@@ -15,11 +15,7 @@ export interface RubricRetestOptions {
   scope: MetaRetest['scope'];
 }
 
-/**
- * Test–retest of one deck's rubric evaluation: the verdict of every checklist item a judge decided
- * (items a deterministic check decided are the code's and left out) in each repeat, flip rates per
- * dimension (`rubric.<dimension>`), written to `<deck>.xsb_rubric_<judge>.retest.json`.
- */
+/** Test–retest of one deck's rubric evaluation: flip rates per dimension of the items a judge decided. */
 export async function rubricRetest(options: RubricRetestOptions): Promise<MetaRetest> {
   const sets: VerdictSet[] = [];
   const read = async (file: string | null, source: string): Promise<VerdictSet> => {

@@ -170,11 +170,7 @@ function evaluatorEntries(
   }));
 }
 
-/**
- * Sensitivity, specificity, graded response and paired change for every evaluator × kind × severity
- * (see the `metaSensitivitySchema` doc comment), from the per-deck scores of the originals and their
- * perturbations. Pure: the same rows give the same JSON.
- */
+/** `sensitivity.json` from the per-deck scores of originals and perturbations; pure, so the same rows give the same JSON. */
 export function computeSensitivity(input: SensitivityInput): MetaSensitivity {
   const { value, reasons } = indexScores(input.rows);
   const pairsOf = pairScores(input.records, value);
@@ -223,10 +219,8 @@ export function computeSensitivity(input: SensitivityInput): MetaSensitivity {
 const fallShare = (pairs: readonly Pair[]) => (pairs.length === 0 ? null : fellCount(pairs) / pairs.length);
 
 /**
- * Marks each expected-to-fall cell: `real` when the Wilson lower bound of its sensitivity beats both a
- * coin (0.5: a judge that ignores the damage but answers at random falls half the time) and the
- * evaluator's fall rate on the length controls it should not react to; `length_only` when it falls
- * often (≥ 0.5) but no more than on those controls; else `missed`; `not_applicable` without pairs.
+ * `real` when the Wilson lower bound of the sensitivity beats both a coin (0.5: a random judge falls half
+ * the time) and the fall rate on the length controls; `length_only` when it falls often but no more.
  */
 function markSummary(
   summary: MetaSensitivity['summary'],

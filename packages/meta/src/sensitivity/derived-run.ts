@@ -204,11 +204,8 @@ async function placeDecks(layout: RunLayout, derived: string, decks: DerivedDeck
 }
 
 /**
- * Builds `runs/<run>@meta/decks/<system>@<variant>/<condition>/<audience>/<case>/` from the decks of
- * `run` and their perturbations, so stage 5 evaluates each perturbed deck exactly as if it were the
- * original system's deck for its case and audience (same probes, weights and source). Perturbations
- * are matched to their original by content hash; deck folders of the derived run that no longer
- * correspond to an original or a perturbation are removed, so the derived run holds exactly this set.
+ * Builds `runs/<run>@meta/decks/<system>@<variant>/…` so stage 5 evaluates each perturbed deck as its
+ * original (same probes, weights, source); originals matched by content hash, stale folders removed.
  */
 export async function buildDerivedRun(
   dataDir: string,

@@ -49,10 +49,7 @@ export interface RunSensitivityResult {
   rows: MetaScoreRow[];
 }
 
-/**
- * `xsb meta sensitivity`: builds the derived run of originals and perturbations, scores every deck
- * with every evaluator that applies, and writes `scores.jsonl`, `sensitivity.json` and `report.md`.
- */
+/** `xsb meta sensitivity`: scores originals and perturbations, writes `scores.jsonl`, `sensitivity.json`, `report.md`. */
 export async function runSensitivity(options: RunSensitivityOptions): Promise<RunSensitivityResult> {
   const judge = options.judge ?? 'lexical';
   const offline = describeJudge(judge).kind === 'offline';

@@ -67,20 +67,7 @@ export interface ScoredDecks {
   failures: Array<{ where: string; error: string }>;
 }
 
-const METRIC_FIELD: Record<(typeof XSLIDES_EVALUATORS)[number], string> = {
-  'xslides.coverage': 'coverage',
-  'xslides.correctness': 'correctness',
-  'xslides.efficiency_time': 'efficiency_time',
-  'xslides.efficiency_slide': 'efficiency_slide',
-  'xslides.efficiency_word': 'efficiency_word',
-  'xslides.safe_efficiency_time': 'safe_efficiency_time',
-};
-
-/**
- * A layout check as a score in [0, 1]: the share of slides without a finding (so one more bad slide
- * lowers it, where pass/fail would not move once a deck already fails), `slide_count` as 1 pass / 0
- * fail; null when the check cannot decide.
- */
+/** Share of slides without a finding, so one more bad slide lowers it (pass/fail would not move once failing). */
 export function layoutCheckScore(check: LayoutCheckResult, slideCount: number): number | null {
   if (check.passed === null) return null;
   if (check.id === 'slide_count') return check.passed ? 1 : 0;
@@ -190,7 +177,7 @@ async function xslidesRows(scoring: DeckScoring, jobs: Evaluation['results']): P
       continue;
     }
     const values = metrics
-      .map((entry) => (entry as Record<string, unknown>)[METRIC_FIELD[evaluator]])
+      .map((entry) => (entry as Record<string, unknown>)[evaluator.slice('xslides.'.length)])
       .filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
     push(
       evaluator,
@@ -298,12 +285,7 @@ async function holisticRows(scoring: DeckScoring, parsed: Deck): Promise<void> {
   }
 }
 
-/**
- * Scores every deck of the derived run with every evaluator that applies: stage 5–6 through
- * `runEvaluation` (X+Slides metrics, the mean over the audiences a deck is evaluated for), the rubric
- * when the case has an instance, the deterministic layout checks, and the holistic baseline with a
- * model judge. A value that does not apply is null with its reason, never 0.
- */
+/** Every deck of the derived run by every evaluator family; a value that does not apply is null with its reason, never 0. */
 export async function scoreDerivedDecks(
   derived: DerivedRun,
   options: ScoreDecksOptions,

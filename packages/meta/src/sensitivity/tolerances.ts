@@ -8,10 +8,8 @@ export interface Tolerance {
 }
 
 /**
- * How far an expected-unchanged score may move and still count as unchanged, per evaluator: two
- * points of coverage or correctness, 2 % of an efficiency (they are unbounded ratios), less than one
- * item of a rubric dimension (0.05; the total 0.02), nothing for the deterministic layout checks, and
- * half a point on the holistic 1–5 scale (one aspect moving by one point moves the mean by 1/3).
+ * How far an expected-unchanged score may move: relative for efficiencies (unbounded ratios), under one
+ * item of a rubric dimension, nothing for deterministic layout checks, half a holistic point.
  */
 export function toleranceFor(evaluator: string): Tolerance {
   if (evaluator === 'xslides.coverage' || evaluator === 'xslides.correctness')

@@ -8,11 +8,7 @@ export interface StatisticInterval {
   seed: number;
 }
 
-/**
- * Percentile bootstrap of any statistic over n items: `resamples` index resamples of size n drawn with
- * replacement (core's seeded mulberry32), the statistic computed on each, resamples where it is
- * undefined (null) left out. The interval is null when fewer than half of the resamples gave a value.
- */
+/** Percentile bootstrap of any statistic over n items; null interval when under half the resamples give a value. */
 export function bootstrapStatistic(
   n: number,
   statistic: (indices: readonly number[]) => number | null,
@@ -43,11 +39,7 @@ export function bootstrapStatistic(
   };
 }
 
-/**
- * The mean paired change after − before over decks with its percentile bootstrap interval (core's
- * `bootstrapMeanInterval` on the per-deck differences, so deck-to-deck variation is what the interval
- * carries). Pairs where either value is missing are left out; `n` counts the pairs used.
- */
+/** Mean of after − before with core's bootstrap over per-deck differences (the interval carries deck-to-deck variation). */
 export function pairedMeanChange(
   pairs: ReadonlyArray<{ before: number | null; after: number | null }>,
   options: { seed: number; resamples?: number; confidence?: number },

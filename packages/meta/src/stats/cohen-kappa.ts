@@ -10,10 +10,7 @@ export interface PairAgreement {
   expected_agreement: number | null;
 }
 
-/**
- * Cohen's kappa (1960): observed agreement p_o against the agreement p_e = Σ_k p_a(k)·p_b(k) two raters
- * with these marginals would reach by chance. Labels are compared as strings.
- */
+/** Cohen's kappa (1960): observed agreement against p_e = Σ_k p_a(k)·p_b(k), chance at these marginals. */
 export function cohenKappa(a: readonly string[], b: readonly string[]): PairAgreement {
   if (a.length !== b.length)
     throw new RangeError(`rater lists differ in length (${a.length} vs ${b.length})`);

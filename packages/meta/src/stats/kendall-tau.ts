@@ -1,9 +1,4 @@
-/**
- * Kendall's tau-b between two paired samples (ties in either are corrected for, as in scipy's
- * `kendalltau`): (concordant − discordant) / sqrt((n0 − n1)(n0 − n2)), n0 = n(n − 1)/2, n1 and n2 the
- * pairs tied in x and in y. O(n²), meant for the tens to hundreds of decks a meta-evaluation has.
- * Null when n < 2 or either sample is constant.
- */
+/** Kendall's tau-b with ties corrected as scipy's `kendalltau`; O(n²), fine for a meta-evaluation's decks. */
 export function kendallTauB(x: readonly number[], y: readonly number[]): number | null {
   if (x.length !== y.length) throw new RangeError(`samples differ in length (${x.length} vs ${y.length})`);
   const n = x.length;

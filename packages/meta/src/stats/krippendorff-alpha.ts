@@ -1,10 +1,6 @@
 /**
- * Krippendorff's alpha for nominal data. `units[u]` holds the labels the coders gave unit u; a missing
- * label is simply absent (`null`/`undefined` entries are skipped), and units with fewer than two labels
- * are not pairable and drop out, as Krippendorff (2011, "Computing Krippendorff's alpha-reliability")
- * prescribes. Coincidences: o_ck = Σ_u (ordered c–k pairs of different coders in u) / (m_u − 1);
- * n_c = Σ_k o_ck; alpha = 1 − (n − 1) · Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k. Null when fewer than two
- * pairable values or when every value is the same label (no expected disagreement).
+ * Krippendorff's alpha, nominal, by coincidences as Krippendorff (2011, "Computing Krippendorff's
+ * alpha-reliability") prescribes: missing labels skipped, units with fewer than two labels dropped.
  */
 export function krippendorffAlphaNominal(units: ReadonlyArray<ReadonlyArray<string | null | undefined>>): {
   alpha: number | null;

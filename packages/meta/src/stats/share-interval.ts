@@ -9,11 +9,7 @@ export interface ShareInterval {
   ci_high: number | null;
 }
 
-/**
- * Wilson score interval for k successes in n trials (Wilson 1927): unlike the normal approximation it
- * stays inside [0, 1] and is honest at k = 0 or k = n with the few decks a meta-evaluation has.
- * n = 0 gives nulls.
- */
+/** Wilson score interval (1927): unlike the normal approximation, inside [0, 1] and honest at k = 0 or n. */
 export function wilsonInterval(k: number, n: number, confidence = 0.95): ShareInterval {
   if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) {
     throw new RangeError(`wilson interval needs integers 0 <= k <= n, got k=${k} n=${n}`);
