@@ -9,7 +9,7 @@ import { BulletRegister } from './near-duplicate-text';
 import { planLexicalOutline } from './plan-lexical-outline';
 import { type LlmOutlineInput, planLlmOutline } from './plan-llm-outline';
 import { type DeckOutline, deckOutlineSchema } from './schemas/deck-outline';
-import { agendaOf, writeOutlinePptx } from './write-outline-pptx';
+import { agendaOf, MAX_ITEMS_PER_SLIDE, writeOutlinePptx } from './write-outline-pptx';
 
 /** The system name of the built-in generator in run sheets and the deck tree. */
 export const BASELINE_SYSTEM = 'xsb-baseline';
@@ -26,13 +26,12 @@ export interface BaselineDeckRequest {
   title?: string;
   /** The case's scene (`scene` of `source_metadata.json`): the agnostic deck's subtitle. */
   scene?: string;
-  /** The source's language (ISO 639-1); detected from the source text (eld) when not given. */
+  /** ISO 639-1; detected when not given. */
   language?: string;
   /** The audience profile description; required for `audience_conditioned`. */
   audienceProfile?: string;
   /** The lexical planner's preferences of a user profile (built-in audiences are known by id). */
   audiencePreferences?: LexicalPreferences;
-  /** Most slides including the title slide (default 8). */
   maxSlides?: number;
   outputDeckPath: string;
   /** Where `deck_outline.json` goes (the normalized deck folder); without it no outline file is written. */
@@ -49,9 +48,6 @@ export interface BaselineDeckResult {
   /** The `deck_outline.json` written beside the deck (undefined without `deckDir`). */
   outlineFile: string | undefined;
 }
-
-/** The layout rule the baseline's decks keep: at most six readable items on a slide. */
-const MAX_ITEMS_PER_SLIDE = 6;
 
 function sceneLabel(scene: string): string {
   const text = scene.replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
@@ -152,7 +148,7 @@ export function requireAudienceProfile(
   }
 }
 
-type PlannedRequest = Omit<BaselineDeckRequest, 'outputDeckPath' | 'deckDir'>;
+export type PlannedRequest = Omit<BaselineDeckRequest, 'outputDeckPath' | 'deckDir'>;
 
 export function llmOutlineInputOf(request: PlannedRequest, language: string | undefined): LlmOutlineInput {
   const profile = request.condition === 'audience_conditioned' ? request.audienceProfile : undefined;

@@ -18,11 +18,11 @@ import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
 import { importedDeckOf } from './data-cases';
 import {
   BASELINE_SYSTEM,
-  type BaselineDeckRequest,
   type BaselineDeckResult,
   DEFAULT_MAX_SLIDES,
   generateBaselineDeck,
   llmOutlineInputOf,
+  type PlannedRequest,
   requireAudienceProfile,
 } from './generate-baseline-deck';
 import { loadSourceText } from './load-source-text';
@@ -99,8 +99,6 @@ export interface BaselineDeckFromSource extends BaselineSource {
   deckDir?: string;
   judge: Judge;
 }
-
-type PlannedRequest = Omit<BaselineDeckRequest, 'outputDeckPath' | 'deckDir'>;
 
 /** An InputError of one deck names the source it came from when it names no file of its own. */
 async function naming<T>(sourceDocument: string, step: () => Promise<T>): Promise<T> {

@@ -11,9 +11,9 @@ import { scaffoldingFor } from './deck-scaffolding';
 import { hasGlyphDebris } from './glyph-debris';
 import { BulletRegister } from './near-duplicate-text';
 import type { DeckOutline, OutlineSlide } from './schemas/deck-outline';
+import { MAX_ITEMS_PER_SLIDE } from './write-outline-pptx';
 
 export interface LexicalOutlineOptions {
-  /** Fallback deck title when the source has no heading. */
   fallbackTitle: string;
   /** The deck title (e.g. `title` of `source_metadata.json`); without it the source's first heading or title line. */
   title?: string;
@@ -25,7 +25,6 @@ export interface LexicalOutlineOptions {
   audienceId?: string;
   /** What the audience values, as the offline utility judge reads it (a profile's `lexical` block). */
   audiencePreferences?: LexicalPreferences;
-  /** Shown under the title, e.g. "For decision makers". */
   subtitle?: string;
   /** Most slides in the deck including the title slide (default 8). */
   maxSlides?: number;
@@ -46,8 +45,6 @@ const STOP_WORDS = new Set(
 );
 
 const MAX_BULLET_WORDS = 24;
-/** The layout rule: at most six readable items on a slide. */
-const MAX_BULLETS_PER_SLIDE = 6;
 
 const STANDALONE_NUMBER = /(?<![\p{L}\p{N}.,])\d/u;
 
@@ -377,7 +374,7 @@ function chartFromTable(table: string[][], title: string): OutlineSlide['chart']
 /** The offline judge's extractive outline: demos and tests need no model (README "Audience conditioning"). */
 export function planLexicalOutline(sourceText: string, options: LexicalOutlineOptions): DeckOutline {
   const maxSlides = Math.max(2, options.maxSlides ?? 8);
-  const perSlide = Math.min(MAX_BULLETS_PER_SLIDE, options.bulletsPerSlide ?? 4);
+  const perSlide = Math.min(MAX_ITEMS_PER_SLIDE, options.bulletsPerSlide ?? 4);
   const words = scaffoldingFor(options.language);
   const extracted = splitSections(sourceText, options.fallbackTitle);
   const title = options.title?.trim() || extracted.title;

@@ -326,8 +326,12 @@ export function readPptxDeck(zip: ZipArchive, deckPath: string): Deck {
     });
   }
   const size = child(presentation, 'sldSz');
-  const slideWidth = size ? Number(size.attrs.cx) / EMU_PER_POINT : null;
-  const slideHeight = size ? Number(size.attrs.cy) / EMU_PER_POINT : null;
+  const points = (emu: string | undefined) => {
+    const value = Number(emu) / EMU_PER_POINT;
+    return size && Number.isFinite(value) ? value : null;
+  };
+  const slideWidth = points(size?.attrs.cx);
+  const slideHeight = points(size?.attrs.cy);
   const defaultTextStyle = child(presentation, 'defaultTextStyle');
   const presentationRels = pkg.relationships(presentationPart);
   const reader = new PptxSlideReader(pkg, warnings);
@@ -365,7 +369,7 @@ export function readPptxDeck(zip: ZipArchive, deckPath: string): Deck {
     const elements = read.map((item) => item.element);
     slides.push({
       index,
-      title: slideTitle(read, slideHeight !== null && Number.isFinite(slideHeight) ? slideHeight : null),
+      title: slideTitle(read, slideHeight),
       visible_text: elements
         .map((item) => item.text.trim())
         .filter((text) => text !== '')
@@ -381,8 +385,8 @@ export function readPptxDeck(zip: ZipArchive, deckPath: string): Deck {
     parser: 'pptx',
     slide_count: slides.length,
     visible_word_count: countDeckVisibleWords(slides),
-    slide_width: slideWidth !== null && Number.isFinite(slideWidth) ? slideWidth : null,
-    slide_height: slideHeight !== null && Number.isFinite(slideHeight) ? slideHeight : null,
+    slide_width: slideWidth,
+    slide_height: slideHeight,
     slides,
     warnings,
   };

@@ -91,6 +91,7 @@ export async function convertPptxToPdf(
   options: Pick<RenderDeckOptions, 'soffice' | 'env' | 'convertTimeoutMs'> = {},
 ): Promise<void> {
   const soffice = findSoffice(options);
+  const fail = (reason: string) => new InputError(reason, { file: pptxPath, code: 'convert_failed' });
   const work = await createScratchDir('xsb-soffice-');
   try {
     const profile = join(work, 'profile');
@@ -107,27 +108,16 @@ export async function convertPptxToPdf(
       timeoutMs: options.convertTimeoutMs ?? 180_000,
       ...(options.env ? { env: options.env } : {}),
     }).catch((error: Error) => {
-      throw new InputError(`LibreOffice could not start: ${error.message}`, {
-        file: pptxPath,
-        code: 'convert_failed',
-      });
+      throw fail(`LibreOffice could not start: ${error.message}`);
     });
     if (result.timedOut || result.code !== 0) {
       const reason = result.timedOut
         ? 'timed out'
         : result.stderr.trim() || `soffice exited with ${result.signal ?? `code ${result.code}`}`;
-      throw new InputError(`LibreOffice could not convert the deck to PDF: ${reason}`, {
-        file: pptxPath,
-        code: 'convert_failed',
-      });
+      throw fail(`LibreOffice could not convert the deck to PDF: ${reason}`);
     }
     const produced = (await readdir(out)).find((name) => name.toLowerCase().endsWith('.pdf'));
-    if (!produced) {
-      throw new InputError('LibreOffice produced no PDF (a corrupt or unsupported deck?)', {
-        file: pptxPath,
-        code: 'convert_failed',
-      });
-    }
+    if (!produced) throw fail('LibreOffice produced no PDF (a corrupt or unsupported deck?)');
     await mkdir(join(pdfPath, '..'), { recursive: true });
     await copyFile(join(out, produced), pdfPath);
   } finally {

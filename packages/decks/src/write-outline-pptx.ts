@@ -20,8 +20,8 @@ const BASELINE_THEME = {
 const TITLE_SIZES = [BASELINE_THEME.titleSize, 26, 22];
 const COVER_TITLE_SIZES = [BASELINE_THEME.coverTitleSize, 32, 28];
 const SUBTITLE_SIZES = [BASELINE_THEME.bodySize, 18, 16, 14];
-/** The layout rule: at most six readable items on a slide. */
-const MAX_COVER_ITEMS = 6;
+/** The layout rule every baseline deck keeps: at most six readable items on a slide. */
+export const MAX_ITEMS_PER_SLIDE = 6;
 const BODY_SIZES = [BASELINE_THEME.bodySize, 18, 16, 14];
 /** Bullets that share a slide with a table or chart. */
 const LEAD_SIZES = [16, 14];
@@ -255,7 +255,7 @@ export function agendaOf(outline: DeckOutline): string[] {
     seen.add(key);
     titles.push(slide.title.trim());
   }
-  return titles.slice(0, MAX_COVER_ITEMS);
+  return titles.slice(0, MAX_ITEMS_PER_SLIDE);
 }
 
 function addCover(pptx: PptxGenJS, outline: DeckOutline): void {
