@@ -3,15 +3,11 @@ import { crc32, deflateRawSync } from 'node:zlib';
 export interface ZipEntryInput {
   name: string;
   data: string | Buffer;
-  /** Store without compression (default: deflate). */
+  /** Without compression (default: deflate). */
   store?: boolean;
 }
 
-/**
- * Builds a ZIP file in memory with no timestamps (DOS date 0), so the same entries always give the
- * same bytes: used to normalize generated decks and to hand-make fixtures, fake service answers and
- * hostile archives in tests.
- */
+/** A ZIP file with no timestamps (DOS date 0), so the same entries always give the same bytes. */
 export function buildZip(entries: ZipEntryInput[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -33,13 +29,8 @@ export function buildZip(entries: ZipEntryInput[]): Buffer {
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(entry.store ? 0 : 8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(raw.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    // From "version needed" to the extra field's length, a central header repeats the local one.
+    local.copy(central, 6, 4, 30);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
     centrals.push(central, name);

@@ -2,10 +2,8 @@ import { Worker } from 'node:worker_threads';
 
 /** Texts with fewer letters than this are not given a language: n-gram detectors guess on them. */
 const MIN_LETTERS = 40;
-/** Detection reads up to this many windows of WINDOW_CHARS spread evenly over the text. */
 const WINDOWS = 4;
 const WINDOW_CHARS = 4000;
-/** The detector thread ends when no detection has been asked for this long. */
 export const LANGUAGE_DETECTOR_IDLE_MS = 1000;
 
 interface WindowLanguage {
@@ -13,11 +11,7 @@ interface WindowLanguage {
   reliable: boolean;
 }
 
-/**
- * The detector thread's program (plain JavaScript: it runs without the TypeScript loader in the
- * source tree and in `dist` alike): loads eld from the URL it is given, then answers each message
- * `{id, windows}` with `{id, results}` (or `{id, error}`).
- */
+// Plain JavaScript: it runs without the TypeScript loader in the source tree and in `dist` alike.
 const DETECTOR_PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
 const loaded = import(workerData.eldUrl).then((module) => module.eld);
@@ -41,13 +35,8 @@ interface Pending {
 }
 
 /**
- * eld's "small" n-gram database costs ~0.5 s and ~150 MB to load and stays ~50 MB of live heap for
- * as long as it is loaded. Loaded in the main thread it could never be released (a module stays in
- * memory), and every later stage of the process (an evaluation after the decks of a pipeline or a
- * demo) would carry it, with the garbage V8 lets grow in proportion to the live heap. So it lives
- * in a worker thread that is started on the first detection and ends once no detection has been
- * asked for {@link LANGUAGE_DETECTOR_IDLE_MS} (or at {@link stopLanguageDetector}), taking its heap
- * with it: a batch of decks loads it once, and the rest of the run does not pay for it.
+ * eld's n-gram database stays ~50 MB of live heap while loaded, and a module in the main thread is never
+ * released: in a worker thread that ends when idle, the later stages of the process do not carry it.
  */
 class DetectorThread {
   private readonly worker: Worker;
@@ -85,7 +74,6 @@ class DetectorThread {
     });
   }
 
-  /** Ends the thread once the detections under way are answered (at once when there are none). */
   async stop(): Promise<void> {
     if (this.pending.size > 0) {
       this.stopWhenIdle = true;
@@ -130,23 +118,16 @@ function detectorThread(): DetectorThread {
   return thread;
 }
 
-/** Whether the detector thread (and eld's database with it) is loaded now. */
 export function isLanguageDetectorRunning(): boolean {
   return thread !== undefined;
 }
 
-/**
- * Ends the detector thread as soon as the detections under way are answered, instead of after its
- * idle time (a batch of decks calls it when it is done); a later detection starts it again.
- */
+/** Ends the thread once the detections under way are answered, not after its idle time. */
 export async function stopLanguageDetector(): Promise<void> {
   await thread?.stop();
 }
 
-/**
- * Evenly spread windows of the text (the whole text when it is short): a 200 000-character source
- * costs a few milliseconds, and a front matter in another language does not decide alone.
- */
+/** Evenly spread windows: a long source costs milliseconds, and front matter does not decide alone. */
 function sampleWindows(text: string): string[] {
   if (text.length <= WINDOWS * WINDOW_CHARS) return [text];
   const step = (text.length - WINDOW_CHARS) / (WINDOWS - 1);
@@ -156,13 +137,7 @@ function sampleWindows(text: string): string[] {
   });
 }
 
-/**
- * The language of a source as an ISO 639-1 code (`en`, `de`, `zh`, …), from eld (Efficient Language
- * Detector, 60 languages), or `undefined` when the text is too short or eld calls its own answer
- * unreliable. A long text is judged window by window and the language most windows agree on wins
- * (an English abstract on a German thesis is one window of four); a tie is no answer. Callers treat
- * `undefined` as "unknown" and add no words of their own.
- */
+/** ISO 639-1 code by majority of windows, or `undefined` for a short text, an unreliable answer or a tie. */
 export async function detectSourceLanguage(text: string): Promise<string | undefined> {
   const windows = sampleWindows(text).filter(
     (window) => (window.match(/\p{L}/gu)?.length ?? 0) >= MIN_LETTERS,

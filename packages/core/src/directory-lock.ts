@@ -14,9 +14,8 @@ export interface LockHolder {
 }
 
 export interface AcquireLockOptions {
-  /** How long to wait for another holder before giving up (ms). Default 60 s. */
   timeoutMs?: number;
-  /** A lock older than this is stale even if its holder cannot be checked (another host). Default 1 h. */
+  /** A lock older than this is stale even if its holder cannot be checked (another host). */
   staleAfterMs?: number;
   pollMs?: number;
 }
@@ -57,12 +56,7 @@ async function isStale(lockPath: string, holder: LockHolder | null, staleAfterMs
   }
 }
 
-/**
- * Serializes writers of one directory across processes. The lock is a folder (`mkdir` is atomic)
- * holding the holder's pid, host and time. A lock whose holder died on this host, or that is older
- * than `staleAfterMs`, is taken over; the takeover checks the holder's token so two processes that
- * both saw the same stale lock never both win.
- */
+/** A lock folder (`mkdir` is atomic); a takeover checks the holder's token so only one process wins. */
 export async function acquireDirectoryLock(
   dir: string,
   options: AcquireLockOptions = {},
@@ -101,12 +95,9 @@ export async function acquireDirectoryLock(
       try {
         await rename(lockPath, grave);
         const moved = await readHolder(grave);
-        if (current && moved?.token !== current.token) {
-          // Someone replaced the stale lock before we moved it: give theirs back.
-          await rename(grave, lockPath).catch(() => undefined);
-        } else {
-          await rm(grave, { recursive: true, force: true });
-        }
+        // Someone replaced the stale lock before we moved it: give theirs back.
+        if (current && moved?.token !== current.token) await rename(grave, lockPath).catch(() => undefined);
+        else await rm(grave, { recursive: true, force: true });
       } catch {
         // Another process took it over first; loop and look again.
       }
@@ -126,7 +117,6 @@ export async function acquireDirectoryLock(
   }
 }
 
-/** Runs `fn` while holding the directory lock, releasing it whatever happens. */
 export async function withDirectoryLock<T>(
   dir: string,
   fn: () => Promise<T>,

@@ -1,16 +1,7 @@
-/**
- * One error hierarchy for all of xsb. Every error carries a stable `code`, a message a user can act
- * on, an optional `cause`, whether retrying could help, and a `kind` that apps map to exit codes:
- * `usage` and `config` stop the run before any work (exit 2); `input` fails one row (exit 1);
- * `internal` is a bug.
- */
+/** The one error hierarchy of xsb; libraries decide by `kind`, apps map it to exit codes. */
 export type XsbErrorKind = 'usage' | 'config' | 'input' | 'provider' | 'internal';
 
-/**
- * Every code an xsb error may carry: a closed list, so a new code is added here (where its meaning is
- * written once) and TypeScript rejects any other. Codes are visible: in a failed job's `error`, in the
- * API's error bodies and in ledgers, so a code is never renamed, only added.
- */
+/** Codes are visible (failed jobs, API error bodies, ledgers): one is never renamed, only added. */
 export const XSB_ERROR_CODES = [
   // The defaults of each kind, for errors no more specific code describes.
   'usage',
@@ -136,10 +127,7 @@ export interface XsbErrorOptions {
   details?: Record<string, unknown>;
 }
 
-/**
- * Marks every xsb error across copies of this module (two installed versions of @xsb/core, a bundled
- * copy): `Symbol.for` is one symbol per process, where `instanceof` knows only its own class.
- */
+/** `Symbol.for` marks xsb errors across copies of this module; `instanceof` knows only its own class. */
 const XSB_ERROR = Symbol.for('xsb.error');
 
 export class XsbError extends Error {
@@ -175,10 +163,7 @@ export class ConfigError extends XsbError {
   }
 }
 
-/**
- * One input (a file, a row, a deck) cannot be used. The run records it and goes on with the rest.
- * The message starts with the file when one is given, so users see `<file>: <reason>`.
- */
+/** One input (a file, a row, a deck) cannot be used: the run records it and goes on. */
 export class InputError extends XsbError {
   constructor(message: string, options: XsbErrorOptions & { code?: XsbErrorCode } = {}) {
     super('input', options.code ?? 'input', options.file ? `${options.file}: ${message}` : message, options);
@@ -232,18 +217,14 @@ export class InternalError extends XsbError {
   }
 }
 
-/** True for an xsb error from any copy of @xsb/core (by its `Symbol.for` marker, not `instanceof`). */
+/** True for an xsb error from any copy of @xsb/core. */
 export function isXsbError(error: unknown): error is XsbError {
   return (
     typeof error === 'object' && error !== null && (error as { [XSB_ERROR]?: unknown })[XSB_ERROR] === true
   );
 }
 
-/**
- * Whether an error would fail every other row alike, so the run stops instead of recording a row: a
- * usage or configuration error, or a provider refusing the key (401/403). Libraries decide by this
- * (the error's kind), apps map it to exit 2.
- */
+/** Whether an error would fail every other row alike (usage, config, a refused key): the run stops. */
 export function stopsTheRun(error: unknown): boolean {
   if (!isXsbError(error)) return false;
   if (error.kind === 'usage' || error.kind === 'config') return true;
@@ -251,13 +232,12 @@ export function stopsTheRun(error: unknown): boolean {
   return status === 401 || status === 403;
 }
 
-/** Exit codes shared by every app: 2 for errors that stop the run ({@link stopsTheRun}), 1 for row failures and the rest. */
+/** Exit codes shared by every app: 2 for errors that stop the run, 1 for the rest. */
 export function exitCodeFor(error: unknown): 1 | 2 {
   return stopsTheRun(error) ? 2 : 1;
 }
 
 /** A one-line message for users: the XsbError message, or the bare message of anything else. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  return error instanceof Error ? error.message : String(error);
 }

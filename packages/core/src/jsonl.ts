@@ -11,10 +11,7 @@ import { validateRecord } from './validate-record';
 export const MAX_JSONL_LINE_BYTES = 64 * 1024 * 1024;
 
 export interface ReadJsonlOptions {
-  /**
-   * Called for a line that is not valid JSON or fails the schema; the reader then goes on with the
-   * next line. Without it the first bad line throws. Either way the error names file:line and field.
-   */
+  /** Called for a bad line, then the reader goes on; without it the first bad line throws. */
   onInvalid?: (error: ValidationError) => void;
 }
 
@@ -28,10 +25,7 @@ function decodeLine(bytes: Buffer, file: string, line: number): string {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * Streams a JSONL file as validated records: constant memory whatever the file size, blank lines
- * skipped, each line checked against the schema with `file:line` and the field in any error.
- */
+/** Streams a JSONL file as validated records in constant memory; blank lines are skipped. */
 export async function* readJsonl<S extends z.ZodType>(
   file: string,
   schema: S,
@@ -118,10 +112,7 @@ export async function readJsonlAll<S extends z.ZodType>(
   return rows;
 }
 
-/**
- * Appends validated rows to a JSONL file, one write per row, so a crash loses at most the row being
- * written and every earlier row is already in the file.
- */
+/** Appends validated rows, one write per row, so a crash loses at most the row being written. */
 export class JsonlWriter<S extends z.ZodType> {
   private constructor(
     readonly file: string,

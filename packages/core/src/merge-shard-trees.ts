@@ -10,42 +10,29 @@ import { decodeUtf8Text } from './read-utf8-text';
 
 /** One copy of a file in one of the trees being merged. */
 export interface MergePart {
-  /** The tree it is in (the `into` folder or a shard folder), as given. */
+  /** The `into` folder or a shard folder. */
   tree: string;
-  /** Its path inside the tree, `/`-separated. */
+  /** `/`-separated, inside the tree. */
   path: string;
-  /** Its absolute path. */
   file: string;
 }
 
-/**
- * Merges files of one kind that each shard writes under its own name (e.g. a stage's per-shard
- * summary) into the one file an unsharded run writes.
- */
+/** Merges the files each shard writes under its own name into the one file an unsharded run writes. */
 export interface ShardFileCombiner {
-  /** What it combines, for the report. */
   name: string;
-  /** The merged file (`/`-separated path) a path contributes to, or undefined when it is not one of its parts. */
+  /** The merged file a path contributes to, or undefined when it is not one of its parts. */
   targetOf(path: string): string | undefined;
-  /**
-   * The merged file's bytes from its parts (one per distinct path, in path order), or undefined
-   * when they do not make a whole (e.g. a shard is missing): the parts are then copied as they are.
-   */
+  /** Undefined when the parts do not make a whole (a shard is missing): they are then copied as they are. */
   combine(target: string, parts: readonly MergePart[]): Promise<Uint8Array | undefined>;
 }
 
-/** How an append-only JSONL file is concatenated. */
 export interface AppendOnlyRule {
-  /** Whether a path (`/`-separated) is such a file. */
   matches(path: string): boolean;
   /** Lines with the same value of this field are one entry (kept once); without it every line counts. */
   uniqueBy?: string;
 }
 
-/**
- * The append-only files xsb writes: usage ledgers (every judge call), the bench's test ledger (every
- * opening of the sealed split) and record mode's pending prompts (one line per key).
- */
+/** Usage ledgers, the bench's test ledger and record mode's pending prompts (one line per key). */
 export const DEFAULT_APPEND_ONLY_RULES: readonly AppendOnlyRule[] = [
   { matches: (path) => basename(path) === 'usage_ledger.jsonl' },
   { matches: (path) => path === 'bench/test_ledger.jsonl' },
@@ -53,9 +40,8 @@ export const DEFAULT_APPEND_ONLY_RULES: readonly AppendOnlyRule[] = [
 ];
 
 export interface MergeShardTreesOptions {
-  /** The merged tree; it may already hold data (its files take part in the conflict rule). */
+  /** It may already hold data (its files take part in the conflict rule). */
   into: string;
-  /** The shard trees, in any order: the result is the same. */
   shards: readonly string[];
   combiners?: readonly ShardFileCombiner[];
   appendOnly?: readonly AppendOnlyRule[];
@@ -68,7 +54,6 @@ export interface MergeReport {
   identical: number;
   concatenated: Array<{ path: string; lines: number; added: number }>;
   combined: Array<{ path: string; parts: string[] }>;
-  /** Lock folders and temp files left out. */
   skipped: string[];
 }
 
@@ -164,11 +149,7 @@ async function readJsonlLines(file: string, uniqueBy: string | undefined): Promi
 const byTimeThenText = (a: JsonlLine, b: JsonlLine) =>
   compareCodePoints(a.time, b.time) || compareCodePoints(a.text, b.text);
 
-/**
- * The lines of an append-only file in the merged tree: what `into` held, plus each shard's lines
- * that `into` does not hold yet (as a multiset, so a shard merged before is not counted twice and
- * merging is idempotent), ordered by their `time` field, then by the line's text.
- */
+/** `into`'s lines plus the shards' lines it lacks (a multiset: a rerun adds nothing), by time, then text. */
 async function concatenate(
   parts: readonly MergePart[],
   into: string,
@@ -205,7 +186,6 @@ async function concatenate(
   };
 }
 
-/** Copies a file atomically: a temp file beside the target, then a rename. */
 async function copyAtomic(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
   const temp = join(dirname(to), `.${basename(to)}.${process.pid}.merge.tmp`);
@@ -228,19 +208,8 @@ function conflictError(conflicts: string[]): InputError {
 }
 
 /**
- * `xsb merge`: combines shard trees (each the data folder of one `--shard i/n` run) into one tree,
- * the same as the unsharded run would have written. Rules, checked for every file before any is
- * written:
- *
- * - a path that several trees hold with the same bytes is copied once; the same path with other
- *   bytes is a conflict (an InputError naming both files; nothing is written);
- * - append-only files ({@link DEFAULT_APPEND_ONLY_RULES}) are concatenated (see {@link concatenate});
- * - files a combiner knows (per-shard summaries) become the file an unsharded run writes, when they
- *   make a whole; the parts are not copied then (and are removed from `into` if it held them);
- * - lock folders and temp files are never copied; symbolic links are refused.
- *
- * Each file is written atomically (temp + rename). A merge stopped half-way leaves complete files
- * only, and running it again finishes it (every rule is idempotent).
+ * `xsb merge`: shard trees into the tree the unsharded run would have written. Every file is checked
+ * before any is written, each is written atomically, and every rule is idempotent so a rerun finishes.
  */
 export async function mergeShardTrees(options: MergeShardTreesOptions): Promise<MergeReport> {
   const into = resolve(options.into);
@@ -290,10 +259,7 @@ function checkFileFolderClashes(paths: readonly string[], parts: ReadonlyMap<str
   }
 }
 
-/**
- * Sorts the paths into append-only files and the rest, whose copies must hold the same bytes in
- * every tree (else a conflict): `agreed` has one copy per such path (the `into` one where it exists).
- */
+/** Append-only files apart, every path's copies must hold the same bytes; `agreed` prefers `into`'s copy. */
 async function agreeOnCopies(
   paths: readonly string[],
   parts: ReadonlyMap<string, MergePart[]>,
@@ -330,11 +296,7 @@ interface MergeWrite {
   from?: string;
 }
 
-/**
- * Groups the agreed parts by the file a combiner makes of them; a group that makes a whole becomes
- * that file (the parts leave `agreed`, and `into`'s own parts are to be removed). An `into` that
- * already holds the combined file must hold the same bytes.
- */
+/** Parts that make a whole leave `agreed` for their combined file; `into`'s own parts are removed. */
 async function combineShardFiles(
   agreed: Map<string, MergePart>,
   combiners: readonly ShardFileCombiner[],
@@ -372,7 +334,6 @@ async function combineShardFiles(
   return { writes, removals, combined };
 }
 
-/** Writes in path order, each atomically, then removes the parts a combined file replaced. */
 async function writeMerged(into: string, writes: MergeWrite[], removals: readonly string[]): Promise<void> {
   writes.sort((a, b) => compareCodePoints(a.path, b.path));
   for (const write of writes) {

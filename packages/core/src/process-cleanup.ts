@@ -4,25 +4,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/**
- * What a process is holding that must not outlive it: child process groups (LibreOffice forks
- * `soffice.bin` and keeps it running after its launcher dies) and scratch folders (a LibreOffice
- * profile, converted PDFs, rendered pages). Code that starts or creates one registers it here and
- * unregisters it when done; an app's signal handler calls {@link cleanUpNow} before it exits, so an
- * interrupted command leaves neither behind. Module state, since a signal reaches the whole process.
- */
+// What must not outlive the process (LibreOffice forks `soffice.bin` and keeps it running after its
+// launcher dies); module state, since a signal reaches the whole process.
 const processGroups = new Map<number, string>();
 const scratchFolders = new Set<string>();
 let exitHookInstalled = false;
 
-/** Whatever way the process ends (an error, `process.exit`), what is registered goes with it. */
 function ensureExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => cleanUpNow());
 }
 
-/** Registers a child started with `detached: true` (so it leads its own group); returns the unregister. */
+/** Registers a child started with `detached: true` (it leads its own group); returns the unregister. */
 export function trackProcessGroup(pid: number, label: string): () => void {
   ensureExitHook();
   processGroups.set(pid, label);
@@ -31,7 +25,7 @@ export function trackProcessGroup(pid: number, label: string): () => void {
   };
 }
 
-/** A new folder `<parent>/<prefix>XXXXXX` (default parent: the system temp folder), registered. */
+/** A new registered folder `<parent>/<prefix>XXXXXX`. */
 export async function createScratchDir(prefix: string, parent: string = tmpdir()): Promise<string> {
   ensureExitHook();
   const dir = await mkdtemp(join(parent, prefix));
@@ -39,7 +33,6 @@ export async function createScratchDir(prefix: string, parent: string = tmpdir()
   return dir;
 }
 
-/** Removes a folder made by {@link createScratchDir} and forgets it. */
 export async function removeScratchDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
   scratchFolders.delete(dir);
@@ -57,39 +50,30 @@ function killGroup(pid: number, signal: NodeJS.Signals): boolean {
 export interface CleanupReport {
   /** `label (pid N)` of each process group that was still running and is now killed. */
   processes: string[];
-  /** Scratch folders removed. */
   scratchDirs: string[];
 }
 
-/**
- * Kills every registered process group (SIGKILL: an interrupted conversion has nothing worth
- * saving, and LibreOffice takes ~20 s to react to SIGTERM) and then removes every registered scratch
- * folder. Synchronous, so it can run in a signal handler or an `exit` listener.
- */
+/** SIGKILL, as LibreOffice takes ~20 s to react to SIGTERM; synchronous, for signal and `exit` handlers. */
 export function cleanUpNow(): CleanupReport {
   const report: CleanupReport = { processes: [], scratchDirs: [] };
-  for (const [pid, label] of processGroups) {
+  for (const [pid, label] of processGroups)
     if (killGroup(pid, 'SIGKILL')) report.processes.push(`${label} (pid ${pid})`);
-  }
   processGroups.clear();
   for (const dir of scratchFolders) {
     try {
       rmSync(dir, { recursive: true, force: true });
       report.scratchDirs.push(dir);
-    } catch {
-      // Best effort: a folder that cannot be removed now is not worth failing the exit for.
-    }
+    } catch {} // best effort: not worth failing the exit for
   }
   scratchFolders.clear();
   return report;
 }
 
 export interface TrackedRunOptions {
-  /** Named in {@link CleanupReport} (e.g. `soffice`). */
+  /** Named in {@link CleanupReport}. */
   label: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Kills the whole group after this long (ms). */
   timeoutMs?: number;
 }
 
@@ -101,11 +85,7 @@ export interface TrackedRunResult {
   stderr: string;
 }
 
-/**
- * Runs a program in its own process group, registered for {@link cleanUpNow} while it runs. A time-out
- * or the program's own exit kills what is left of its group (a launcher's forked children); a failure
- * to start rejects. Stdout is ignored.
- */
+/** Runs a program in its own process group; its exit or a time-out kills what is left of the group. */
 export function runTrackedProcess(
   program: string,
   args: readonly string[],

@@ -1,27 +1,17 @@
-/**
- * Progress for long stages. Libraries take a `ProgressReporter` and call it; apps choose the
- * implementation: a live bar on a terminal, throttled plain lines in logs and CI, or silence.
- *
- * Count at the finest unit that costs time (judge calls or batches, not only cases) and say which
- * (`start(label, total, { unit })`); the line then shows `done/total unit`, the share, the elapsed
- * time and an ETA. Work found after `start` (a case's chunks are known once its source is read)
- * raises the total with `grow`; work that turned out to need nothing (a batch reused from an earlier
- * run) is counted with `skip`, so it advances the count without making the ETA look faster than the
- * judge is.
- */
+/** Progress for long stages: libraries call it, apps choose a live bar, throttled plain lines or silence. */
 export interface ProgressReporter {
   start(label: string, total: number, options?: ProgressStartOptions): void;
   /** `count` items of real work done (default 1); `note` replaces the line's note. */
   tick(count?: number, note?: string): void;
   finish(summary?: string): void;
-  /** Raises the total by `count` items (work discovered while running). */
+  /** Work discovered while running. */
   grow?(count: number): void;
   /** `count` items done without work (reused, cached): counted, but left out of the ETA's rate. */
   skip?(count: number, note?: string): void;
 }
 
 export interface ProgressStartOptions {
-  /** What one item is, printed after the count: `judge calls`, `batches`, `cases`. */
+  /** Printed after the count: `judge calls`, `batches`, `cases`. */
   unit?: string;
 }
 
@@ -37,9 +27,7 @@ export interface ProgressOptions {
   stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   /** Force plain lines (CI or a pipe); defaults to `!stream.isTTY || env.CI`. */
   plain?: boolean;
-  /** Minimum ms between plain lines. Default 5000. */
   plainIntervalMs?: number;
-  /** Minimum ms between bar redraws. Default 100. */
   barIntervalMs?: number;
   now?: () => number;
 }
@@ -53,11 +41,7 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
-/**
- * The time left at the rate of the real work done so far: `elapsed / worked × remaining`. Skipped
- * items count as done but not as work, so a resumed run's ETA is not shortened by its reused batches.
- * Undefined before any real work or when nothing remains.
- */
+/** At the rate of real work only, so a resumed run's ETA is not shortened by its reused batches. */
 export function estimateRemainingMs(state: {
   elapsedMs: number;
   worked: number;
@@ -73,7 +57,6 @@ export function createProgressReporter(options: ProgressOptions = {}): ProgressR
   return new ProgressLine(options);
 }
 
-/** What a progress line shows at one moment. */
 interface LineState {
   label: string;
   unit: string;
@@ -101,7 +84,6 @@ const countOf = (state: LineState) => `${state.done}/${state.total}${state.unit 
 const percentOf = (state: LineState) =>
   state.total > 0 ? Math.floor((Math.min(state.done, state.total) / state.total) * 100) : 100;
 
-/** The CLI's progress line: a live bar on a terminal, throttled plain lines elsewhere. */
 class ProgressLine implements ProgressReporter {
   private readonly stream: NonNullable<ProgressOptions['stream']>;
   private readonly plain: boolean;
@@ -186,11 +168,7 @@ class ProgressLine implements ProgressReporter {
   }
 }
 
-/**
- * A reporter that passes everything on to `progress` and counts what went through it, so a caller
- * that planned `n` items for a piece of work can skip whatever the work did not account for (it was
- * reused, or it failed early) and keep the total closing. `start` and `finish` are the owner's.
- */
+/** Passes ticks on and counts them, so a caller can skip what the work did not account for. */
 export function countingProgress(progress: ProgressReporter): {
   reporter: ProgressReporter;
   counted: { done: number; grown: number };

@@ -1,11 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { InputError } from './errors';
 
-/**
- * Refuses any value that could move a path outside its folder: empty, `.` or `..`, absolute, with a
- * path separator, a NUL or another control character. Names reach paths from run sheets, metadata
- * files and API requests, so this is the one gate every path part goes through.
- */
+/** The one gate every name from run sheets, metadata files and API requests passes to become a path part. */
 export function assertSafePathPart(value: string, what: string): string {
   const shown = JSON.stringify(value);
   const refuse = (reason: string): never => {
@@ -31,24 +27,14 @@ export interface DeckLocation {
   caseLabel: string;
 }
 
-/**
- * Maps names to the paths of spec 000 under one data folder (the folder called `data/` in the spec):
- *
- * ```
- * <data>/sources/<case_id>/                                 source file + source_metadata.json
- * <data>/probes/<case_label>/                               source_context.txt, raw/chunk_XX/, probes_deduped.jsonl,
- *                                                           probe_generation_status.json, weights/<audience>.jsonl
- * <data>/runs/<run>/decks/<system>/<condition>/<audience>/<case_label>/
- * <data>/runs/<run>/evaluations/<system>/<condition>/<audience>/<case_label>/
- * <data>/runs/<run>/metrics/<system_id>/<audience>/<case_label>.json
- * <data>/runs/<run>/correctness_cache/
- * <data>/runs/<run>/summary/                                summary.json, summary.csv, report.md
- * <data>/runs/<run>/batches/                                --batch state of the run's stages
- * <data>/batches/                                           --batch state of probes and weights
- * ```
- *
- * Every name is checked with {@link assertSafePathPart} before it becomes part of a path.
- */
+/** The paths of spec 000 under one data folder (`data/` in the spec); every name is checked first. */
+const locationParts = (location: DeckLocation) => [
+  assertSafePathPart(location.system, 'system'),
+  assertSafePathPart(location.condition, 'condition'),
+  assertSafePathPart(location.audience, 'audience'),
+  assertSafePathPart(location.caseLabel, 'case label'),
+];
+
 export class RunLayout {
   constructor(readonly dataDir: string) {}
 
@@ -107,13 +93,7 @@ export class RunLayout {
   }
 
   deckDir(location: DeckLocation): string {
-    return join(
-      this.decksRoot(location.run),
-      assertSafePathPart(location.system, 'system'),
-      assertSafePathPart(location.condition, 'condition'),
-      assertSafePathPart(location.audience, 'audience'),
-      assertSafePathPart(location.caseLabel, 'case label'),
-    );
+    return join(this.decksRoot(location.run), ...locationParts(location));
   }
 
   evaluationsRoot(run: string): string {
@@ -121,13 +101,7 @@ export class RunLayout {
   }
 
   evaluationDir(location: DeckLocation): string {
-    return join(
-      this.evaluationsRoot(location.run),
-      assertSafePathPart(location.system, 'system'),
-      assertSafePathPart(location.condition, 'condition'),
-      assertSafePathPart(location.audience, 'audience'),
-      assertSafePathPart(location.caseLabel, 'case label'),
-    );
+    return join(this.evaluationsRoot(location.run), ...locationParts(location));
   }
 
   metricsRoot(run: string): string {
@@ -147,7 +121,6 @@ export class RunLayout {
     return join(this.runDir(run), 'correctness_cache');
   }
 
-  /** Stage 7 output of a run: summary.json, summary.csv, report.md. */
   summaryDir(run: string): string {
     return join(this.runDir(run), 'summary');
   }
@@ -156,11 +129,7 @@ export class RunLayout {
     return join(this.runDir(run), 'usage_ledger.jsonl');
   }
 
-  /**
-   * The state folder of `--batch` (`BatchOptions.stateDir` in @xsb/llm, which keeps its files in
-   * `<stateDir>/batches/`): the run's folder for a stage of a run, the data folder for the stages
-   * that have no run (probes, weights). A restarted process finds its batches there.
-   */
+  /** `--batch` state: the run's folder, or the data folder for stages without a run (probes, weights). */
   batchStateDir(run?: string): string {
     return run === undefined ? this.dataDir : this.runDir(run);
   }

@@ -1,13 +1,5 @@
-/**
- * The one stage contract (docs/architecture.md). Every judged stage is written as
- *
- *   typed inputs → a pure work list (`WorkUnit[]`) → `executeWorkList` through one judge → artifacts
- *
- * and `xsb plan` prices the same list without running it, so plan and run cannot drift. A unit says
- * what it reads, its reuse key (the hash of everything that decides its artifact), and how it is
- * decided: reused from an earlier run, by a deterministic rule, or by judge calls (with the request
- * the first attempt sends, which the plan prices).
- */
+// The one stage contract (docs/architecture.md): `xsb plan` prices the same work list a run executes,
+// so plan and run cannot drift.
 import { isXsbError } from './errors';
 import type { ProgressReporter } from './progress-reporter';
 
@@ -29,11 +21,7 @@ export type WorkDecision<Request> =
   | { kind: 'reuse'; artifact: string }
   /** Decided by a deterministic rule (the offline judge, a layout check): no judge call. */
   | { kind: 'rule'; rule: string }
-  /**
-   * Decided by judge calls: `requests` are what the first attempt sends, in order (what a plan
-   * prices); `outputTokens` the estimated answer of each; `assumption` set when a request rests on
-   * an earlier answer the plan cannot know (the row is then an estimate).
-   */
+  /** `requests` as the first attempt sends them; `assumption`: it rests on an answer a plan cannot know. */
   | { kind: 'call'; requests: readonly Request[]; outputTokens: number; assumption?: string };
 
 export interface WorkUnit<Request = unknown, Input = unknown> {
@@ -83,11 +71,7 @@ export interface ExecuteWorkListOptions<Unit extends WorkUnit, Result> {
   onEvent?: StageEventListener;
   /** What a unit is, for progress lines (`cases`, `judge calls`). Default `units`. */
   unitName?: string;
-  /**
-   * Whether an error ends the whole stage instead of failing one unit. Default: usage and config
-   * errors (a wrong flag or a missing key fails every unit alike) and internal errors stop; input
-   * and provider errors fail their unit and the others go on.
-   */
+  /** Whether an error ends the stage instead of failing one unit; default: usage, config, internal. */
   stopsStage?: (error: unknown) => boolean;
 }
 
@@ -101,11 +85,7 @@ export function defaultStopsStage(error: unknown): boolean {
   return error.kind === 'usage' || error.kind === 'config' || error.kind === 'internal';
 }
 
-/**
- * Runs a stage's work list: each unit through `run`, at most `concurrency` at once, outcomes in list
- * order. A unit that fails records its error and the others go on; an error `stopsStage` accepts
- * lets the units in flight finish (their paid answers are kept) and is then thrown.
- */
+/** A failed unit records its error; a stopping error lets units in flight finish (paid answers are kept). */
 export async function executeWorkList<Unit extends WorkUnit, Result>(
   units: readonly Unit[],
   options: ExecuteWorkListOptions<Unit, Result>,

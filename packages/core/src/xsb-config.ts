@@ -11,7 +11,6 @@ import { formatIssuePath } from './validate-record';
 
 const positiveInt = z.coerce.number().int().positive();
 
-/** The short names config files may use for the three limits (`providers.<name>.rpm` …). */
 const PROVIDER_LIMIT_ALIASES = {
   rpm: 'requestsPerMinute',
   tpm: 'tokensPerMinute',
@@ -61,10 +60,7 @@ export const modelPriceSchema = z.strictObject({
   cacheRead: price.optional(),
   /** Input written to the prompt cache (Anthropic); the input price when unset. */
   cacheWrite: price.optional(),
-  /**
-   * Prices through the provider's batch API (Anthropic Message Batches, OpenAI Batch). A kind left
-   * out costs half its online price: both providers bill batch usage at 50 % of the online price.
-   */
+  /** Batch API prices; a kind left out costs 50 % of its online price, as both providers bill. */
   batch: z
     .strictObject({
       input: price.optional(),
@@ -76,31 +72,18 @@ export const modelPriceSchema = z.strictObject({
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
-/**
- * Config `batch`: how `--batch` collects, splits and polls (the tunable part of @xsb/llm's
- * `BatchOptions`; unset keys keep its defaults). `--batch` itself and `--batch-fallback` are flags.
- */
-export const batchSettingsSchema = z.strictObject({
-  /** Requests per batch (capped at the provider's limit: 100,000 Anthropic, 50,000 OpenAI). */
+/** Config `batch`: the tunable part of @xsb/llm's `BatchOptions` (its README lists meanings and defaults). */
+const batchSettingsSchema = z.strictObject({
   maxRequestsPerBatch: positiveInt.optional(),
-  /** Bytes per batch (capped at the provider's limit: 256 MB Anthropic, 200 MB OpenAI). */
   maxBytesPerBatch: positiveInt.optional(),
-  /** Batches one request may go through in one process (default 3). */
   maxRounds: positiveInt.optional(),
-  /** Submit once no new request came for this long (default 2,000 ms). */
   idleMs: positiveInt.optional(),
-  /** Submit at the latest this long after the first request of a collection (default 60,000 ms). */
   maxCollectMs: positiveInt.optional(),
-  /** First wait before polling a batch (default 2,000 ms), doubling … */
   pollIntervalMs: positiveInt.optional(),
-  /** … up to this (default 60,000 ms). */
   maxPollIntervalMs: positiveInt.optional(),
-  /** Cancel a batch not ended this long after submission (default 25 h). */
   deadlineMs: positiveInt.optional(),
-  /** After a cancel, how long its calls wait for the batch to end (default 10 min). */
   cancelGraceMs: positiveInt.optional(),
 });
-export type BatchSettings = z.infer<typeof batchSettingsSchema>;
 
 const booleanish = z.union([
   z.boolean(),
@@ -123,7 +106,6 @@ export type GeneratorPlaceholder = (typeof GENERATOR_PLACEHOLDERS)[number];
 
 const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 
-/** The placeholder names of one argv element that are not {@link GENERATOR_PLACEHOLDERS}. */
 export function unknownGeneratorPlaceholders(argument: string): string[] {
   const known: readonly string[] = GENERATOR_PLACEHOLDERS;
   return [...argument.matchAll(PLACEHOLDER)]
@@ -131,12 +113,7 @@ export function unknownGeneratorPlaceholders(argument: string): string[] {
     .filter((name): name is string => name !== undefined && !known.includes(name));
 }
 
-/**
- * One external deck generator run per run-sheet row (`generators.<name>` in the config file):
- * `command` is an argv template (never run through a shell), `timeout_s` the most one row may take,
- * `env` variables added to the environment (values may reference `${VAR}`), `cwd` the folder it runs
- * in (default: the row's own `work/` folder), `format` the deck it writes to `{out}`.
- */
+/** `generators.<name>`: an external deck generator; `command` is an argv, never run through a shell. */
 const generatorConfigSchema = z.strictObject({
   command: z
     .array(z.string())
@@ -161,10 +138,7 @@ const generatorConfigSchema = z.strictObject({
   format: z.enum(['pptx', 'pdf']).default('pptx'),
 });
 export type GeneratorConfig = z.infer<typeof generatorConfigSchema>;
-/**
- * The HTTP API (`xsb serve`, `xsb worker`). Tokens appear here only as the sha256 of the token, so a
- * config file never holds a secret; the tokens themselves come from `XSB_API_TOKENS` (see `@xsb/server`).
- */
+/** The HTTP API; tokens appear only as their sha256 so a config file never holds a secret. */
 const apiConfigSchema = z
   .strictObject({
     tokens: z
@@ -176,22 +150,15 @@ const apiConfigSchema = z
         }),
       )
       .default([]),
-    /** Requests per minute and token. */
     rateLimitPerMinute: positiveInt.default(600),
-    /** Largest request body, in MB (10^6 bytes). */
+    /** MB (10^6 bytes). */
     bodyLimitMb: positiveInt.default(100),
-    /** Jobs run at once by one process (with `processes` > 1: by the first of them). */
     workers: positiveInt.default(2),
-    /** `xsb serve` HTTP processes sharing the port (Node cluster); 1 serves from the CLI's process. */
     processes: positiveInt.default(1),
-    /** Seconds SIGTERM waits for running jobs before checkpointing them as queued. */
     drainTimeoutS: positiveInt.default(30),
     /** `redis://HOST:PORT` for BullMQ; unset: the embedded SQLite store in the data folder. */
     queue: z.string().min(1).optional(),
-    /**
-     * The systems the API takes decks of; a request naming another is refused (400 naming `system`).
-     * Unset: any portable name is a system of its own.
-     */
+    /** Unset: any portable name is a system of its own. */
     systems: z.array(portableNameSchema).min(1).optional(),
   })
   .prefault({});
@@ -209,7 +176,6 @@ export const xsbConfigSchema = z.strictObject({
   providers: z.record(z.string(), providerLimitsSchema).default({}),
   prices: z.record(z.string(), modelPriceSchema).default({}),
   batch: batchSettingsSchema.default({}),
-  /** External generators by system name (the run sheet's `system` column). */
   generators: z
     .record(z.string(), generatorConfigSchema)
     // Key rules are checked here: zod reports a failed record key without its message.
@@ -230,8 +196,8 @@ export const xsbConfigSchema = z.strictObject({
 export type XsbConfig = z.infer<typeof xsbConfigSchema>;
 export type XsbConfigInput = z.input<typeof xsbConfigSchema>;
 
-/** Environment variables that set config keys (keys themselves are read by the providers). */
-export const CONFIG_ENVIRONMENT: Readonly<Record<string, keyof XsbConfigInput>> = {
+/** Environment variables that set config keys (API keys themselves are read by the providers). */
+const CONFIG_ENVIRONMENT: Readonly<Record<string, keyof XsbConfigInput>> = {
   XSB_DATA_DIR: 'dataDir',
   XSB_RUN: 'run',
   XSB_JUDGE: 'judge',
@@ -242,14 +208,14 @@ export const CONFIG_ENVIRONMENT: Readonly<Record<string, keyof XsbConfigInput>> 
   XSB_DEBUG: 'debug',
 };
 
-export const CONFIG_FILE_NAMES = ['xsb.config.json', 'xsb.config.yaml', 'xsb.config.yml'] as const;
+const CONFIG_FILE_NAMES = ['xsb.config.json', 'xsb.config.yaml', 'xsb.config.yml'] as const;
 
 export interface LoadConfigOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** Values from command-line flags; `undefined` members are ignored. */
   flags?: Partial<XsbConfigInput>;
-  /** An explicit config file (`--config`); otherwise the first of CONFIG_FILE_NAMES in cwd. */
+  /** `--config`; otherwise the first of CONFIG_FILE_NAMES in cwd. */
   configFile?: string;
 }
 
@@ -258,11 +224,6 @@ export interface LoadedConfig {
   /** The environment with `.env` underneath: where provider keys are looked up. */
   env: Record<string, string>;
   configFile: string | undefined;
-}
-
-export function defaultCacheDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'xsb');
 }
 
 function readConfigFile(file: string): Record<string, unknown> {
@@ -298,7 +259,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const fromFlags = Object.fromEntries(
     Object.entries(options.flags ?? {}).filter(([, v]) => v !== undefined),
   );
-  const merged = { cacheDir: defaultCacheDir(env), ...fromFile, ...fromEnv, ...fromFlags };
+  const cacheDir = join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'xsb');
+  const merged = { cacheDir, ...fromFile, ...fromEnv, ...fromFlags };
   const result = xsbConfigSchema.safeParse(merged);
   if (!result.success) {
     const where = configFile
@@ -314,7 +276,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   return { config: result.data, env, configFile };
 }
 
-/** The keys a config object at `path` accepts, found by walking the schema (aliases included). */
+/** The keys a config object at `path` accepts (aliases included), found by walking the schema. */
 function knownKeysAt(path: ReadonlyArray<PropertyKey>): string[] {
   let schema: unknown = xsbConfigSchema;
   const remaining = [...path];

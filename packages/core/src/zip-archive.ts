@@ -3,13 +3,11 @@ import { InputError, type XsbErrorCode } from './errors';
 
 /** Caps that keep a hostile archive (zip bomb, huge part, entry flood) from exhausting memory. */
 export interface ZipLimits {
-  /** Largest inflated size of any one entry we read. */
   maxEntryBytes: number;
-  /** Largest sum of inflated bytes over all entries read from one archive. */
+  /** Over all entries read from one archive. */
   maxTotalBytes: number;
-  /** Most entries a central directory may list. */
   maxEntries: number;
-  /** Largest entry read as text (`readText`): XML parts cost tens of bytes of memory per input byte. */
+  /** For `readText`: XML parts cost tens of bytes of memory per input byte. */
   maxTextEntryBytes: number;
 }
 
@@ -33,7 +31,7 @@ const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
 
-/** True for entry names that could escape a folder if someone extracted them: we never read those. */
+/** Names that could escape a folder if someone extracted them: we never read those. */
 function isUnsafeEntryName(name: string): boolean {
   return (
     name.startsWith('/') ||
@@ -45,10 +43,8 @@ function isUnsafeEntryName(name: string): boolean {
 }
 
 /**
- * A read-only ZIP reader over an in-memory file (PPTX decks, MinerU result archives). Entries inflate lazily, one at a time, through
- * zlib with `maxOutputLength`, so a bomb stops at the limit instead of filling memory; the declared
- * sizes in the directory are never trusted. Written here (not fflate/yauzl) because we need exactly
- * this: random access by name, a hard inflate cap, and no extraction to disk.
+ * Entries inflate lazily with zlib's `maxOutputLength`, so a bomb stops at the limit (declared sizes are
+ * never trusted). Not fflate/yauzl: we need random access by name, a hard inflate cap and no disk.
  */
 export class ZipArchive {
   readonly warnings: string[] = [];
@@ -71,14 +67,11 @@ export class ZipArchive {
     return [...this.entries.keys()];
   }
 
-  /** The inflated bytes of an entry, or undefined when the archive has no such entry. */
   read(name: string): Buffer | undefined {
     const entry = this.entries.get(name);
-    if (!entry) return undefined;
-    return this.inflate(entry);
+    return entry && this.inflate(entry);
   }
 
-  /** An entry as UTF-8 text, inflated under the (smaller) text-entry cap. */
   readText(name: string): string | undefined {
     const entry = this.entries.get(name);
     if (!entry) return undefined;
@@ -105,22 +98,19 @@ export class ZipArchive {
     const entryCount = bytes.readUInt16LE(eocd + 10);
     const directorySize = bytes.readUInt32LE(eocd + 12);
     const directoryOffset = bytes.readUInt32LE(eocd + 16);
-    if (entryCount === 0xffff || directoryOffset === 0xffffffff) {
+    if (entryCount === 0xffff || directoryOffset === 0xffffffff)
       this.fail(
         'ZIP64 archives are not supported (an archive this large is not a normal deck or result)',
         'zip64',
       );
-    }
-    if (entryCount > this.limits.maxEntries) {
+    if (entryCount > this.limits.maxEntries)
       this.fail(`the archive lists ${entryCount} entries, more than the limit of ${this.limits.maxEntries}`);
-    }
     if (directoryOffset + directorySize > bytes.length) this.fail('the ZIP central directory is truncated');
     let offset = directoryOffset;
     let unsafeNames = 0;
     for (let index = 0; index < entryCount; index++) {
-      if (offset + 46 > bytes.length || bytes.readUInt32LE(offset) !== CENTRAL_SIGNATURE) {
+      if (offset + 46 > bytes.length || bytes.readUInt32LE(offset) !== CENTRAL_SIGNATURE)
         this.fail('the ZIP central directory is corrupt');
-      }
       const flags = bytes.readUInt16LE(offset + 8);
       const method = bytes.readUInt16LE(offset + 10);
       const compressedSize = bytes.readUInt32LE(offset + 20);
@@ -137,11 +127,10 @@ export class ZipArchive {
       }
       this.entries.set(name, { name, method, flags, compressedSize, declaredSize, localHeaderOffset });
     }
-    if (unsafeNames > 0) {
+    if (unsafeNames > 0)
       this.warnings.push(
         `ignored ${unsafeNames} archive entr${unsafeNames === 1 ? 'y' : 'ies'} with unsafe path names`,
       );
-    }
   }
 
   private inflate(entry: ZipEntry, entryLimit = this.limits.maxEntryBytes): Buffer {
@@ -149,9 +138,8 @@ export class ZipArchive {
     if (entry.flags & 0x1)
       this.fail(`entry ${entry.name} is encrypted (password-protected file)`, 'encrypted');
     const local = entry.localHeaderOffset;
-    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== LOCAL_SIGNATURE) {
+    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== LOCAL_SIGNATURE)
       this.fail(`entry ${entry.name} has a corrupt local header`);
-    }
     const dataStart = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
     const dataEnd = dataStart + entry.compressedSize;
     if (dataEnd > bytes.length) this.fail(`entry ${entry.name} is truncated`);

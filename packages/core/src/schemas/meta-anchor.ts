@@ -3,14 +3,7 @@ import { z } from 'zod';
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
-/**
- * `anchor_set.json` (`xsb meta anchors freeze`): a small set of decks of one run, frozen with the
- * verdicts its judge gave them (probe coverage and claim labels, copied beside it) and the hashes of
- * the probe bank and source context they were judged against, so a later check re-scores exactly
- * the same questions. A deck whose case has a rubric instance and whose rubric evaluation by the
- * same judge is current also carries that evaluation (`rubric`), so rubric verdicts are anchored too.
- * Paths are relative to the anchor folder.
- */
+/** `anchor_set.json` (`xsb meta anchors freeze`; docs/artifact-formats.md); paths relative to its folder. */
 export const metaAnchorSetSchema = z.looseObject({
   id: z.string().min(1),
   judge: z.string().min(1),
@@ -27,7 +20,7 @@ export const metaAnchorSetSchema = z.looseObject({
       sha256,
       probes_sha256: sha256,
       source_sha256: sha256,
-      /** The deck's frozen rubric evaluation, when it had one (absent in sets frozen before rubric anchors). */
+      /** Absent in sets frozen before rubric anchors. */
       rubric: z
         .looseObject({
           instance_id: z.string().min(1),
@@ -58,11 +51,7 @@ export const metaAnchorSetSchema = z.looseObject({
 });
 export type MetaAnchorSet = z.infer<typeof metaAnchorSetSchema>;
 
-/**
- * `checks/<judge>.json` beside an anchor set (`xsb meta anchors check`): how well a judge re-scoring
- * the anchors agrees with the frozen verdicts, and whether that passes the threshold. `xsb bench
- * compare` reads these (`anchorStandings` of @xsb/bench) before comparing runs of different judges.
- */
+/** `checks/<judge>.json` beside an anchor set (`xsb meta anchors check`), read by `xsb bench compare`. */
 export const metaAnchorCheckSchema = z.looseObject({
   anchor_set: z.string().min(1),
   judge: z.string().min(1),

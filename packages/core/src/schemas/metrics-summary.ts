@@ -36,11 +36,7 @@ export const metricsGroupSummarySchema = z.looseObject({
 });
 export type MetricsGroupSummary = z.infer<typeof metricsGroupSummarySchema>;
 
-/**
- * An evaluation job of the run that has no `metrics.json`, so no row in the summary: failed (the
- * reason from its status.json), not run yet, interrupted while being written, deleted, or a deck
- * folder that yields no job at all. Identity fields are null where the folder does not say.
- */
+/** A job of the run without `metrics.json`; identity fields are null where the folder does not say. */
 const missingJobSchema = z.looseObject({
   system: z.string().nullable(),
   condition: z.string().nullable(),
@@ -53,11 +49,7 @@ const missingJobSchema = z.looseObject({
 });
 export type MissingJob = z.infer<typeof missingJobSchema>;
 
-/**
- * `summary.json` (stage 7): every (system_id, audience) group with per-metric mean, bootstrap 95%
- * interval and n, plus what the numbers rest on: the judges, tau_a, the bootstrap settings, the
- * probes per deck, and the jobs of the run that have no row.
- */
+/** `summary.json` (stage 7; docs/artifact-formats.md). */
 export const metricsSummarySchema = z.looseObject({
   stage: z.literal('aggregate'),
   xsb_version: z.string().min(1),
@@ -65,7 +57,6 @@ export const metricsSummarySchema = z.looseObject({
   judges: judgeDescriptorsSchema,
   /** Rows that record no judge (compact files written by other tools or older versions). */
   rows_without_judges: z.number().int().min(0),
-  /** True when an offline (`lexical`) judge stands behind some row; `offline_warning` then says what that means. */
   offline_judges: z.boolean(),
   offline_warning: z.string().min(1).nullable(),
   /** The tau_a values of all rows, sorted (one unless rows were scored at different thresholds). */
@@ -94,15 +85,9 @@ export const metricsSummarySchema = z.looseObject({
   missing_jobs: z.array(missingJobSchema).nullable(),
   /** Why `missing_jobs` is null. */
   missing_jobs_note: z.string().min(1).optional(),
-  /**
-   * Cases of the data folder whose finished probe bank holds 0 probes: they contribute no coverage.
-   * Absent when the summary was made from folders without a data folder to look in.
-   */
+  /** Cases whose finished probe bank holds 0 probes; absent without a data folder to look in. */
   empty_probe_banks: z.array(z.string().min(1)).optional(),
-  /**
-   * One line per case whose template-phrased probe questions are not in the source's language
-   * ("case X: questions use en templates (no templates for \"nl\"; …)"). Absent like `empty_probe_banks`.
-   */
+  /** Cases whose template-phrased questions are not in the source's language; absent like the above. */
   probe_language_notes: z.array(z.string().min(1)).optional(),
 });
 export type MetricsSummary = z.infer<typeof metricsSummarySchema>;

@@ -2,13 +2,7 @@ import { z } from 'zod';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
-/**
- * A judge that stands behind a number: the step it judged (`probes`, `weights`, `answerability`,
- * `correctness`), its id as recorded (the judge spec), and what kind of judge it is. `offline` is the
- * deterministic `lexical` judge; `model` a provider model (`model` names it); `replay`/`record` a
- * replay store (`replay_store`) answering as one fixed model (`model_label`, when known).
- */
-/** What kind of judge stands behind a number (see {@link JudgeDescriptor}). */
+/** What kind of judge stands behind a number. */
 export const JUDGE_KINDS = ['offline', 'model', 'replay', 'record'] as const;
 
 const judgeDescriptorSchema = z.looseObject({
@@ -24,13 +18,7 @@ export type JudgeKind = JudgeDescriptor['kind'];
 /** A list of {@link JudgeDescriptor}s, deduplicated, for every format that records its judges. */
 export const judgeDescriptorsSchema = z.array(judgeDescriptorSchema);
 
-/**
- * `metrics.json` (stage 6), also the compact aggregate input `metrics/<system>/<audience>/<case>.json`.
- * `coverage` is null (never 0 or NaN) when no probe reaches tau_a; `coverage_null_reason` says why.
- * `correctness` and `safe_efficiency_time` are null when correctness was not scored, or when
- * `correctness.json` scored none (no claim, or none touching the source): `correctness_null_reason`
- * then carries its `null_reason`.
- */
+/** `metrics.json` (stage 6) and the compact aggregate input; null values are never 0 or NaN. */
 export const metricsSchema = z.looseObject({
   audience: z.string().min(1),
   tau_a: finite,
@@ -45,7 +33,7 @@ export const metricsSchema = z.looseObject({
   correctness: finite.nullable().optional(),
   correctness_null_reason: z.string().optional(),
   safe_efficiency_time: finite.nullable().optional(),
-  /** The judges behind this row (stage 6 records them from the evaluation's manifest and inputs). */
+  /** Stage 6 records them from the evaluation's manifest and inputs. */
   judges: judgeDescriptorsSchema.optional(),
 });
 export type Metrics = z.infer<typeof metricsSchema>;
