@@ -225,7 +225,7 @@ describe('flipRates', () => {
       ['rubric.design', 2, 1],
       ['rubric.fundamentals', 3, 1],
     ]);
-    expect(rates.overall.flip_rate.share).toBeCloseTo(2 / 5, 12);
+    expect(rates.overall.flip_rate).toBeCloseTo(2 / 5, 12);
     expect(rates.overall.mean_pairwise_agreement).toBeCloseTo(11 / 15, 12);
     expect(flipRates([sets[0]!]).overall.flipped).toBe(0);
   });

@@ -1,29 +1,17 @@
 import { compareCodePoints } from '@xsb/core';
-import { type ShareInterval, wilsonInterval } from '../stats/share-interval';
+import type { MetaRetestClass } from '../schemas/meta-retest';
+import { wilsonInterval } from '../stats/share-interval';
 import type { VerdictSet } from './read-verdict-set';
-
-export interface FlipRateRow {
-  class: string;
-  /** Items every repeat judged. */
-  n: number;
-  /** Items whose verdict was not the same in every repeat. */
-  flipped: number;
-  flip_rate: ShareInterval;
-  /** Mean over repeat pairs of the share of items on which the pair agrees. */
-  mean_pairwise_agreement: number | null;
-}
 
 export interface FlipRates {
   repeats: number;
-  classes: FlipRateRow[];
-  overall: FlipRateRow;
-  /** Items missing from at least one repeat (left out of n). */
+  classes: MetaRetestClass[];
+  overall: MetaRetestClass;
   incomplete: number;
-  /** Every item that flipped, with its value in each repeat (first set first), in key order. */
   flips: Array<{ item: string; class: string; values: string[] }>;
 }
 
-function row(label: string, items: ReadonlyArray<readonly string[]>, confidence: number): FlipRateRow {
+function row(label: string, items: ReadonlyArray<readonly string[]>, confidence: number): MetaRetestClass {
   const flipped = items.filter((values) => values.some((value) => value !== values[0])).length;
   const repeats = items[0]?.length ?? 0;
   let agree = 0;
@@ -36,11 +24,14 @@ function row(label: string, items: ReadonlyArray<readonly string[]>, confidence:
       }
     }
   }
+  const { share, ci_low, ci_high } = wilsonInterval(flipped, items.length, confidence);
   return {
     class: label,
     n: items.length,
     flipped,
-    flip_rate: wilsonInterval(flipped, items.length, confidence),
+    flip_rate: share,
+    ci_low,
+    ci_high,
     mean_pairwise_agreement: pairs > 0 ? agree / pairs : null,
   };
 }

@@ -30,7 +30,6 @@ export interface VerdictSet {
   source: string;
   judges: string[];
   items: Map<string, VerdictItem>;
-  /** Files that were read. */
   files: string[];
 }
 
@@ -152,9 +151,7 @@ export async function readVerdictSet(path: string): Promise<VerdictSet> {
     if (!(await readFileVerdicts(path, itemBase(undefined, path), set))) {
       throw new InputError(
         'not a verdict file (rubric evaluation JSON, PresentBench result YAML, probe_scores.jsonl or correctness.json)',
-        {
-          file: path,
-        },
+        { file: path },
       );
     }
     set.files.push(path);

@@ -89,7 +89,6 @@ async function requireFrozenInputs(layout: RunLayout, set: MetaAnchorSet): Promi
   }
 }
 
-/** Re-scores the rubric of the decks frozen with one, with the checked judge. */
 async function checkRubricDecks(
   options: CheckAnchorsOptions,
   set: MetaAnchorSet,

@@ -118,7 +118,6 @@ async function freezeDeck(
   return rubric?.items ?? 0;
 }
 
-/** Copies the probe verdicts and claim labels of one evaluation job into the set and counts their items. */
 async function freezeVerdicts(
   set: MetaAnchorSet,
   dir: string,

@@ -72,7 +72,6 @@ export function chooseUnits<T>(
   );
 }
 
-/** `drop_slides` (slides or PDF pages): what was removed and the slides that must remain. */
 export function droppedOutcome(
   deck: Deck,
   eligible: number,
@@ -123,7 +122,6 @@ export function shuffledOutcome(
   return { order, outcome: { eligible, changed: chosen.length, changes, expectedSlides } };
 }
 
-/** `duplicate_slides` (slides or PDF pages): each chosen one followed by its copy. */
 export function duplicatedOutcome(
   deck: Deck,
   eligible: number,

@@ -60,7 +60,6 @@ export interface PerturbDeckOptions {
 
 export interface PerturbDeckResult {
   file: string;
-  /** This deck's records, in kind then severity order. */
   records: PerturbationRecord[];
 }
 
@@ -197,7 +196,6 @@ async function perturbOnce(
   };
 }
 
-/** Other decks' earlier records and this deck's new ones, in deck, kind and severity order. */
 function mergeRecords(
   previous: readonly PerturbationRecord[],
   records: readonly PerturbationRecord[],

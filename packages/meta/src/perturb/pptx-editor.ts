@@ -179,7 +179,6 @@ export class PptxEditor {
     });
   }
 
-  /** Every part reachable from the package root through internal relationships. */
   reachableParts(): Set<string> {
     const seen = new Set<string>();
     const queue = [''];

@@ -63,10 +63,7 @@ export function readSlideList(editor: PptxEditor): SlideList {
     if (!rid || !target || !editor.has(target)) {
       throw new InputError(
         `the slide list names a slide whose part is missing (${rid ?? '?'}); it cannot be perturbed safely`,
-        {
-          file: editor.file,
-          code: 'missing_slide_part',
-        },
+        { file: editor.file, code: 'missing_slide_part' },
       );
     }
     entries.push({ part: target, rid, id: Number(tagAttribute(raw, 'id')), raw });

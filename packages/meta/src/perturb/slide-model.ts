@@ -58,7 +58,6 @@ interface Frame {
   shape: number;
 }
 
-/** The reader's position in the slide XML while it scans tags. */
 interface ReaderState {
   xml: string;
   shapes: SlideShape[];
@@ -135,7 +134,6 @@ function newShape(state: ReaderState, tag: XmlTag): number {
   return state.shapes.length - 1;
 }
 
-/** The shape's own properties: hidden flag, placeholder, `spPr`, and its transform's offset and extent. */
 function readShapeProperties(state: ReaderState, current: SlideShape, shapeIndex: number, tag: XmlTag): void {
   const raw = state.xml.slice(tag.start, tag.end);
   const ownChild = state.stack[state.stack.length - 1]?.shape === shapeIndex;
@@ -177,7 +175,6 @@ function readShapeProperties(state: ReaderState, current: SlideShape, shapeIndex
     };
 }
 
-/** Paragraphs, runs (`a:r`, `a:fld`), their `rPr` and the opening of their text. */
 function readTextStructure(state: ReaderState, current: SlideShape, shapeIndex: number, tag: XmlTag): void {
   const isOpen = tag.kind === 'open';
   const parent = parentName(state);

@@ -4,7 +4,6 @@ import type { SlideList } from './slide-list';
 import { readSlideModel, type SlideModel } from './slide-model';
 import { applySplices, encodeXmlText, prefixOf, type Splice, scanTags } from './xml-scan';
 
-/** A run whose text becomes `text`. */
 export interface RunEdit {
   position: number;
   run: number;

@@ -6,7 +6,6 @@ import { readVerdictFile, type VerdictSet } from '../agreement/read-verdict-set'
 import type { MetaRetest } from '../schemas/meta-retest';
 import { writeRetest } from './retest-record';
 
-/** The file name `retest.json` takes in an evaluations folder. */
 export const EVALUATION_RETEST_FILE = 'retest.json';
 
 export interface EvaluationRetestOptions {

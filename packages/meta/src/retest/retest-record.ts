@@ -1,13 +1,11 @@
 import { writeJson } from '@xsb/core';
-import type { FlipRateRow } from '../agreement/flip-rate';
 import { flipRates } from '../agreement/flip-rate';
 import type { VerdictSet } from '../agreement/read-verdict-set';
-import { type MetaRetest, type MetaRetestClass, metaRetestSchema } from '../schemas/meta-retest';
+import { type MetaRetest, metaRetestSchema } from '../schemas/meta-retest';
 
 export interface RetestInput {
   kind: MetaRetest['kind'];
   judge: string;
-  /** The judge cannot vary between asks (`lexical`). */
   deterministic: boolean;
   /** One verdict set per repeat, repeat 0 first. */
   repeats: readonly VerdictSet[];
@@ -15,18 +13,6 @@ export interface RetestInput {
   repeatFiles: string;
   failures: MetaRetest['failures'];
   confidence?: number;
-}
-
-function classRow(row: FlipRateRow): MetaRetestClass {
-  return {
-    class: row.class,
-    n: row.n,
-    flipped: row.flipped,
-    flip_rate: row.flip_rate.share,
-    ci_low: row.flip_rate.ci_low,
-    ci_high: row.flip_rate.ci_high,
-    mean_pairwise_agreement: row.mean_pairwise_agreement,
-  };
 }
 
 function noteOf(input: RetestInput, judged: number): string | null {
@@ -48,8 +34,8 @@ export async function writeRetest(file: string, input: RetestInput): Promise<Met
     scope: input.scope,
     repeat_files: input.repeatFiles,
     confidence,
-    classes: rates.classes.map(classRow),
-    overall: classRow(rates.overall),
+    classes: rates.classes,
+    overall: rates.overall,
     incomplete: rates.incomplete,
     failures: input.failures,
     flips: rates.flips,

@@ -6,11 +6,6 @@ import { discoverDeckRows } from '@xsb/eval';
 import { PERTURBATIONS_FILE } from '../perturb/perturb-deck';
 import { type PerturbationRecord, perturbationRecordSchema } from '../schemas/meta-perturbation';
 
-/** The derived run `xsb meta sensitivity` evaluates: `<run>@meta`. */
-export function derivedRunName(run: string): string {
-  return `${run}@meta`;
-}
-
 /** One deck of the derived run: an original of the run, or one of its perturbations. */
 export interface DerivedDeck {
   /** `<system>/<condition>/<deck audience>/<case>` of the original in the source run. */
@@ -68,7 +63,6 @@ async function copyIfChanged(from: string, to: string): Promise<void> {
 
 type DeckRow = Awaited<ReturnType<typeof discoverDeckRows>>['rows'][number];
 
-/** What reading the perturbation records collects. */
 interface Collected {
   decks: DerivedDeck[];
   failures: DerivedRun['failures'];
@@ -130,7 +124,6 @@ function derivedDeck(
   };
 }
 
-/** One perturbed deck per (original deck row, variant), each row's original remembered. */
 function addVariantDecks(
   collected: Collected,
   record: PerturbationRecord,
@@ -182,7 +175,6 @@ async function collectPerturbations(
   return collected;
 }
 
-/** Copies each deck into the derived run's deck tree (only when changed) and prunes what is no longer wanted. */
 async function placeDecks(layout: RunLayout, derived: string, decks: DerivedDeck[]): Promise<void> {
   const wanted = new Set<string>();
   for (const deck of decks) {
@@ -213,7 +205,7 @@ export async function buildDerivedRun(
   perturbationPaths: readonly string[],
 ): Promise<DerivedRun> {
   const layout = new RunLayout(dataDir);
-  const derived = derivedRunName(run);
+  const derived = `${run}@meta`;
   if (!existsSync(layout.decksRoot(run))) {
     throw new UsageError(`run "${run}" has no deck folder (${layout.decksRoot(run)})`);
   }

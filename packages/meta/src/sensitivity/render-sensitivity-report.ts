@@ -20,7 +20,6 @@ function table(header: string[], rows: string[][]): string[] {
   ];
 }
 
-/** What every section reads: the kinds shown, one cell per (evaluator, kind), the evaluators that apply. */
 interface ReportView {
   result: MetaSensitivity;
   kinds: string[];
@@ -53,7 +52,6 @@ function headerSection(result: MetaSensitivity): string[] {
 type Evaluator = MetaSensitivity['evaluators'][number];
 type SummaryRow = MetaSensitivity['summary'][number];
 
-/** One row per evaluator, one column per kind shown. */
 function kindTable(
   view: ReportView,
   evaluators: readonly Evaluator[],
@@ -168,7 +166,6 @@ function lengthControlsSection(view: ReportView): string[] {
   ];
 }
 
-/** The closing lists: evaluators that do not apply, skipped perturbations, failures (each only when there is one). */
 function listSections(result: MetaSensitivity): string[] {
   const lines: string[] = [];
   const notApplicable = result.evaluators.filter((evaluator) => !evaluator.applicable);

@@ -107,7 +107,6 @@ const holisticCacheSchema = z.looseObject({
 type Evaluation = Awaited<ReturnType<typeof runEvaluation>>;
 type Materials = Map<string, Awaited<ReturnType<typeof readMaterials>>>;
 
-/** What scoring one deck needs: where its rows and failures go, the options, the families asked for. */
 interface DeckScoring {
   deck: DerivedRun['decks'][number];
   options: ScoreDecksOptions;
@@ -137,7 +136,6 @@ async function evaluateDerivedRun(
   });
 }
 
-/** The evaluation results per deck (`system/condition/deck audience/case`); failures recorded on the way. */
 function jobsByDeckOf(
   evaluation: Pick<Evaluation, 'results' | 'discoveryFailures'>,
   failures: ScoredDecks['failures'],

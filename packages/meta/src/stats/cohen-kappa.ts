@@ -1,12 +1,9 @@
 /** Raw agreement and Cohen's kappa of two raters over the same items (nominal categories). */
 export interface PairAgreement {
-  /** Items both raters labelled. */
   n: number;
-  /** Share of items with the same label; null when n = 0. */
   agreement: number | null;
   /** (p_o − p_e) / (1 − p_e); null when n = 0 or p_e = 1 (both raters used one and the same label only). */
   kappa: number | null;
-  /** Chance agreement from the two raters' marginal shares. */
   expected_agreement: number | null;
 }
 

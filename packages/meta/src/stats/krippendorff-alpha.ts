@@ -4,7 +4,6 @@
  */
 export function krippendorffAlphaNominal(units: ReadonlyArray<ReadonlyArray<string | null | undefined>>): {
   alpha: number | null;
-  /** Pairable values (Σ m_u over units with m_u ≥ 2). */
   pairable_values: number;
   pairable_units: number;
 } {

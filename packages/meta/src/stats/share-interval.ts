@@ -1,6 +1,5 @@
 import { normalQuantile } from '@xsb/core';
 
-/** A share (k of n) with its Wilson score interval. */
 export interface ShareInterval {
   n: number;
   k: number;
