@@ -154,13 +154,12 @@ const SCAFFOLDING: Readonly<Record<ScaffoldingLanguage, DeckScaffolding>> = {
   },
 };
 
-/** The scaffolding words for a language code (`de`, `zh-CN`, …), or undefined when we have none. */
 export function scaffoldingFor(language: string | undefined): DeckScaffolding | undefined {
   const base = language?.toLowerCase().split(/[-_]/)[0] ?? '';
   return (SCAFFOLDING as Record<string, DeckScaffolding>)[base];
 }
 
-/** English names of the languages, for the model planner's instruction to write in the source's language. */
+/** For the model planner's instruction to write in the source's language. */
 const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   en: 'English',
   de: 'German',

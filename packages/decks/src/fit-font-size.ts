@@ -5,7 +5,7 @@
 const AVERAGE_GLYPH_EM = 0.5;
 const LINE_HEIGHT_EM = 1.2;
 
-/** The area text may fill, in points (after insets, bullet indents and cell margins). */
+/** Points, after insets, bullet indents and cell margins. */
 export interface TextArea {
   widthPt: number;
   heightPt: number;
@@ -40,7 +40,6 @@ function wrappedLines(text: string, sizePt: number, widthPt: number): number {
   return lines;
 }
 
-/** Estimated height (points) of paragraphs set at `sizePt`, with `gapPt` between paragraphs. */
 export function estimateTextHeight(paragraphs: string[], sizePt: number, widthPt: number, gapPt = 0): number {
   const lines = paragraphs.reduce((sum, text) => sum + wrappedLines(text, sizePt, widthPt), 0);
   return lines * sizePt * LINE_HEIGHT_EM + Math.max(0, paragraphs.length - 1) * gapPt;

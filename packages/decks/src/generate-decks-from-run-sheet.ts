@@ -40,7 +40,6 @@ import {
   runDeckRows,
 } from './run-deck-rows';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
-import type { DeckImportManifest } from './schemas/deck-import-manifest';
 import type { DeckBatchSummary } from './schemas/deck-run-status';
 
 export const OUTLINE_STAGE = 'decks.outline';
@@ -183,12 +182,9 @@ type DeckRowInput =
   | { kind: 'baseline'; request: PlannedRequest }
   | { kind: 'generator'; config: GeneratorConfig };
 
-interface SheetRows {
-  generatorOf(system: string): GeneratorConfig | undefined;
-  importedDeck(entry: RunSheetEntry): DeckImportManifest['decks'][number] | undefined;
-}
+type SheetRows = Awaited<ReturnType<typeof checkedSheetRows>>;
 
-async function checkedSheetRows(options: DeckWorkListOptions): Promise<SheetRows> {
+async function checkedSheetRows(options: DeckWorkListOptions) {
   const generators = options.generators ?? {};
   const generatorOf = (system: string): GeneratorConfig | undefined =>
     Object.hasOwn(generators, system) ? generators[system] : undefined;
@@ -303,45 +299,41 @@ export async function deckGenerationWorkList(
  */
 export async function generateDecksFromRunSheet(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
   try {
-    return await generateSheetRows(options);
+    const environment = options.environment ?? process.env;
+    const used = new Set(options.sheet.entries.map((entry) => entry.row.system));
+    for (const [name, config] of Object.entries(options.generators ?? {})) {
+      if (used.has(name)) resolveGeneratorEnv(name, config.env, environment);
+    }
+    const rows = await checkedSheetRows(options);
+    return await runDeckRows({
+      ...rowsOptions(options, rows),
+      produce: async ({ entry, deckDir, outputDeckPath }, input) => {
+        if (input.kind === 'baseline') {
+          await naming(entry.sourceDocument, () =>
+            generateBaselineDeck({ ...input.request, outputDeckPath, deckDir }, options.judge),
+          );
+          return;
+        }
+        await runCommandGenerator({
+          name: entry.row.system,
+          config: input.config,
+          values: {
+            source: entry.sourceDocument,
+            source_dir: dirname(entry.sourceDocument),
+            audience: entry.row.audience,
+            condition: entry.row.condition,
+            prompt: entry.promptPath,
+            case: entry.row.case_label,
+          },
+          outputDeckPath,
+          deckDir,
+          environment,
+          baseDir: resolve(options.baseDir ?? process.cwd()),
+          where: `${options.sheet.file}:${entry.line}`,
+        });
+      },
+    });
   } finally {
     await stopLanguageDetector();
   }
-}
-
-async function generateSheetRows(options: GenerateDecksOptions): Promise<DeckBatchSummary> {
-  const environment = options.environment ?? process.env;
-  const used = new Set(options.sheet.entries.map((entry) => entry.row.system));
-  for (const [name, config] of Object.entries(options.generators ?? {})) {
-    if (used.has(name)) resolveGeneratorEnv(name, config.env, environment);
-  }
-  const rows = await checkedSheetRows(options);
-  return runDeckRows({
-    ...rowsOptions(options, rows),
-    produce: async ({ entry, deckDir, outputDeckPath }, input) => {
-      if (input.kind === 'baseline') {
-        await naming(entry.sourceDocument, () =>
-          generateBaselineDeck({ ...input.request, outputDeckPath, deckDir }, options.judge),
-        );
-        return;
-      }
-      await runCommandGenerator({
-        name: entry.row.system,
-        config: input.config,
-        values: {
-          source: entry.sourceDocument,
-          source_dir: dirname(entry.sourceDocument),
-          audience: entry.row.audience,
-          condition: entry.row.condition,
-          prompt: entry.promptPath,
-          case: entry.row.case_label,
-        },
-        outputDeckPath,
-        deckDir,
-        environment,
-        baseDir: resolve(options.baseDir ?? process.cwd()),
-        where: `${options.sheet.file}:${entry.line}`,
-      });
-    },
-  });
 }

@@ -22,7 +22,6 @@ import { rowDeckDir } from './run-deck-rows';
 import { type DeckImportManifest, deckImportManifestSchema } from './schemas/deck-import-manifest';
 
 export interface ImportDecksOptions {
-  /** The system name the decks are filed under, e.g. `notebooklm`. */
   system: string;
   fromDir: string;
   layout: RunLayout;
@@ -30,7 +29,6 @@ export interface ImportDecksOptions {
   /** Condition and audience for files lying directly in `fromDir` (defaults: audience_agnostic, all). */
   condition?: Condition;
   audience?: string;
-  /** Replace a deck already imported with different content. */
   force?: boolean;
   /** Audience ids a conditioned deck may be filed under (built-in and user profiles); unchecked when absent. */
   audiences?: readonly string[];
@@ -150,11 +148,7 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
 
 type ManifestDeck = DeckImportManifest['decks'][number];
 
-interface CopyOutcome {
-  imported: string[];
-  unchanged: string[];
-  skipped: ImportDecksResult['skipped'];
-}
+type CopyOutcome = Pick<ImportDecksResult, 'imported' | 'unchanged' | 'skipped'>;
 
 /** Copies one checked deck into its deck folder; undefined when skipped. */
 async function copyCandidate(
@@ -192,7 +186,7 @@ async function copyCandidate(
   };
 }
 
-/** The sorted manifest (no timestamps), written only when its text changed. */
+/** No timestamps, written only when its text changed. */
 async function writeManifest(
   manifestFile: string,
   system: string,

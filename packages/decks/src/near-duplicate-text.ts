@@ -48,7 +48,7 @@ export class BulletRegister {
     return this.tokenSets.some((kept) => jaccard(kept, tokens) >= NEAR_COPY_JACCARD);
   }
 
-  /** Records the bullet and returns true when it is new; false (not recorded) when it repeats one. */
+  /** True (and recorded) when the bullet is new. */
   add(bullet: string): boolean {
     if (this.repeats(bullet)) return false;
     this.normalised.add(normaliseText(bullet));

@@ -24,7 +24,6 @@ export function masterType(type: string): string {
   return type;
 }
 
-/** The `p:ph` of a shape, or undefined when it is no placeholder. */
 export function placeholderOf(shape: XmlNode): PlaceholderRef | undefined {
   const nonVisual = shape.children.find((item) => item.name.startsWith('nv'));
   const ph = path(nonVisual, 'nvPr', 'ph');
@@ -41,7 +40,7 @@ function placeholdersOf(tree: XmlNode | undefined): Array<{ shape: XmlNode; ph: 
   return found;
 }
 
-/** The layout placeholder a slide placeholder inherits from: same `idx` first, else the same type. */
+/** Same `idx` first, else the same type. */
 export function layoutPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNode | undefined {
   const candidates = placeholdersOf(tree);
   if (ph.idx !== undefined) {
@@ -51,7 +50,6 @@ export function layoutPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef)
   return candidates.find((item) => item.ph.type === ph.type)?.shape;
 }
 
-/** The master placeholder of the same family (title / body / other types by name). */
 export function masterPlaceholder(tree: XmlNode | undefined, ph: PlaceholderRef): XmlNode | undefined {
   const wanted = masterType(ph.type);
   return placeholdersOf(tree).find((item) => masterType(item.ph.type) === wanted)?.shape;

@@ -152,17 +152,10 @@ class PptxSlideReader {
         },
       };
     }
-    if (shape.name === 'pic') {
-      return {
-        placeholderType,
-        element: { kind: 'picture', bbox, text: '', font_sizes: [], placeholder: Boolean(ph) },
-      };
-    }
-    if (shape.name === 'cxnSp') {
-      return {
-        placeholderType,
-        element: { kind: 'other', bbox, text: '', font_sizes: [], placeholder: false },
-      };
+    if (shape.name === 'pic' || shape.name === 'cxnSp') {
+      const kind = shape.name === 'pic' ? 'picture' : 'other';
+      const placeholder = kind === 'picture' && Boolean(ph);
+      return { placeholderType, element: { kind, bbox, text: '', font_sizes: [], placeholder } };
     }
     if (shape.name === 'graphicFrame')
       return { placeholderType, element: this.readGraphicFrame(shape, source, bbox, ph) };

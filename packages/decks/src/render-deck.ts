@@ -16,9 +16,8 @@ const LIBREOFFICE_PACKAGE = 'libreoffice-impress-nogui';
 
 export interface RenderDeckOptions {
   outDir: string;
-  /** Pixels per point (1 = 72 dpi; default 2 ≈ 144 dpi). */
+  /** Pixels per point (default 2 ≈ 144 dpi). */
   scale?: number;
-  /** Render only the first N slides. */
   maxSlides?: number;
   /** `soffice` to use for PPTX (default: `$XSB_SOFFICE`, else found on PATH). */
   soffice?: string;
@@ -34,7 +33,6 @@ function findOnPath(command: string, env: Record<string, string | undefined>): s
   return undefined;
 }
 
-/** The `soffice` binary, or a ConfigError naming the package to install. */
 export function findSoffice(options: Pick<RenderDeckOptions, 'soffice' | 'env'> = {}): string {
   const env = options.env ?? process.env;
   const explicit = options.soffice ?? env.XSB_SOFFICE;
