@@ -96,16 +96,13 @@ function dimensionStats(system: string, instances: readonly RubricInstanceView[]
   return { system, total: interval('total', totals), dimensions, counts, notJudgedInstances };
 }
 
-function dimensionCell(stats: DimensionStats, dimension: string): string {
-  const counts = stats.counts[dimension]!;
-  if (counts.not_judged === 0) return meanIntervalCell(stats.dimensions[dimension], 1);
-  return `<b>n/a</b><br><span class="small muted">${escapeHtml(dimensionCounts(counts))}</span>`;
-}
-
-function totalCell(stats: DimensionStats): string {
-  if (stats.notJudgedInstances === 0) return meanIntervalCell(stats.total, 1);
-  const n = stats.notJudgedInstances;
-  return `<b>n/a</b><br><span class="small muted">${n} instance${n === 1 ? '' : 's'} with items not judged</span>`;
+/** n/a and why while items are not judged (`notJudged`), else the mean with its interval. */
+function scoreCell(stat: MeanInterval, notJudged: string | null) {
+  const html =
+    notJudged === null
+      ? meanIntervalCell(stat, 1)
+      : `<b>n/a</b><br><span class="small muted">${escapeHtml(notJudged)}</span>`;
+  return { html, sort: stat.mean, className: 'num' };
 }
 
 async function judgeSection(
@@ -139,15 +136,17 @@ async function judgeSection(
     { label: 'system', cell: (entry) => text(entry.system) },
     {
       label: 'total',
-      cell: (entry) => ({ html: totalCell(entry), sort: entry.total.mean, className: 'num' }),
+      cell: ({ total, notJudgedInstances: n }) =>
+        scoreCell(total, n === 0 ? null : `${n} instance${n === 1 ? '' : 's'} with items not judged`),
     },
     ...RUBRIC_DIMENSIONS.map(
       (dimension): Column<DimensionStats> => ({
         label: dimension,
-        cell: (entry) => {
-          const stat = entry.dimensions[dimension]!;
-          return { html: dimensionCell(entry, dimension), sort: stat.mean, className: 'num' };
-        },
+        cell: ({ dimensions, counts }) =>
+          scoreCell(
+            dimensions[dimension]!,
+            counts[dimension]!.not_judged === 0 ? null : dimensionCounts(counts[dimension]!),
+          ),
       }),
     ),
   ];
@@ -190,16 +189,22 @@ function itemTable(id: string, items: readonly RubricItemResult[]): string {
   });
 }
 
+const PASSED_BADGE: Record<string, string> = {
+  null: badge('undecidable', 'mid'),
+  true: badge('passed', 'good'),
+  false: badge('failed', 'bad'),
+};
+
 function layoutTable(id: string, evaluation: RubricEvaluation): string {
   const rows = evaluation.layout_checks.flatMap((check) =>
-    check.findings.length === 0
-      ? [{ check: check.id, passed: check.passed, slide: null as number | null, detail: check.detail }]
-      : check.findings.map((finding) => ({
-          check: check.id,
-          passed: check.passed,
-          slide: finding.slide,
-          detail: finding.detail,
-        })),
+    (check.findings.length === 0 ? [{ slide: null, detail: check.detail }] : check.findings).map(
+      (finding) => ({
+        check: check.id,
+        passed: check.passed,
+        slide: finding.slide as number | null,
+        detail: finding.detail,
+      }),
+    ),
   );
   return renderTable({
     id,
@@ -214,15 +219,7 @@ function layoutTable(id: string, evaluation: RubricEvaluation): string {
       { label: 'check', cell: (row) => text(row.check) },
       {
         label: 'passed',
-        cell: (row) => ({
-          html:
-            row.passed === null
-              ? badge('undecidable', 'mid')
-              : row.passed
-                ? badge('passed', 'good')
-                : badge('failed', 'bad'),
-          sort: String(row.passed),
-        }),
+        cell: (row) => ({ html: PASSED_BADGE[String(row.passed)]!, sort: String(row.passed) }),
       },
       { label: 'slide', cell: (row) => numeric(row.slide === null ? '–' : String(row.slide), row.slide) },
       { label: 'finding', cell: (row) => text(row.detail) },
@@ -341,10 +338,8 @@ function deckDrillDown(
 ): string[] {
   if (!instance.evaluation || !instance.deckPath) return [];
   const evaluation = instance.evaluation;
-  const verdicts = evaluation.items.reduce<Record<string, number>>((acc, item) => {
-    acc[item.verdict] = (acc[item.verdict] ?? 0) + 1;
-    return acc;
-  }, {});
+  const verdicts = new Map<string, number>();
+  for (const item of evaluation.items) verdicts.set(item.verdict, (verdicts.get(item.verdict) ?? 0) + 1);
   return [
     renderDeckDrillDown({
       id,
@@ -361,12 +356,7 @@ function deckDrillDown(
           'slides',
           `${evaluation.slide_count} (${evaluation.judged_slide_count} judged${evaluation.truncated ? ', truncated' : ''})`,
         ],
-        [
-          'verdicts',
-          Object.entries(verdicts)
-            .map(([verdict, count]) => `${verdict} ${count}`)
-            .join(', '),
-        ],
+        ['verdicts', [...verdicts].map(([verdict, count]) => `${verdict} ${count}`).join(', ')],
       ],
       loaded: decks.get(instance.deckPath),
       thumbnailWidth: width,

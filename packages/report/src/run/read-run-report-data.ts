@@ -29,7 +29,6 @@ import {
   MANIFEST_INPUT_ROLES,
   resolveManifestInput,
   SUMMARY_FILES,
-  splitSystemId,
 } from '@xsb/metrics';
 import { parseCitedSlides } from '../deck/cited-slides';
 
@@ -45,11 +44,8 @@ export interface ProbeView {
 
 export interface EvaluationView {
   systemId: string;
-  system: string;
-  condition: string | null;
   audience: string;
   caseLabel: string;
-  evaluationDir: string | null;
   metrics: Metrics | null;
   deckStats: DeckStats | null;
   manifest: RunManifest | null;
@@ -121,14 +117,10 @@ async function readEvaluation(
   row: MetricsSummary['rows'][number],
   summaryDir: string,
 ): Promise<EvaluationView> {
-  const { system, condition } = splitSystemId(row.system_id);
   const view: EvaluationView = {
     systemId: row.system_id,
-    system,
-    condition,
     audience: row.audience,
     caseLabel: row.case_label,
-    evaluationDir: null,
     metrics: null,
     deckStats: null,
     manifest: null,
@@ -145,7 +137,6 @@ async function readEvaluation(
     return view;
   }
   const dir = dirname(metricsFile);
-  view.evaluationDir = dir;
   const problems = view.problems;
   const read = <T>(name: string, parse: (file: string) => Promise<T>, required = true) =>
     readOptional(join(dir, name), () => parse(join(dir, name)), problems, required);

@@ -1,18 +1,11 @@
 import type { MetricSummary, MetricsGroupSummary } from '@xsb/core';
 
-export interface ProbeCountRange {
-  min: number;
-  median: number;
-  max: number;
-}
-
 export interface GroupView {
   systemId: string;
-  audience: string;
   rowCount: number;
   /** As stage 7 decided it: the median deck rests on fewer than the summary's `thin_below` probes. */
   thin: boolean;
-  includedProbes: ProbeCountRange | null;
+  includedProbes: { min: number; median: number; max: number } | null;
   metric(name: string): MetricSummary | undefined;
 }
 
@@ -22,7 +15,6 @@ export function groupViews(groups: readonly MetricsGroupSummary[]): GroupView[] 
     const range = group.included_probe_count;
     return {
       systemId: group.system_id,
-      audience: group.audience,
       rowCount: group.row_count,
       thin: group.thin,
       includedProbes: range ? { min: range.min, median: range.median, max: range.max } : null,

@@ -20,7 +20,6 @@ export interface JudgeFact {
   kind: string;
   model: string | null;
   replayStore: string | null;
-  offline: boolean;
 }
 
 export interface RunHeader {
@@ -60,13 +59,12 @@ export function judgeFact(stage: string, id: string): JudgeFact {
     kind: offline ? 'offline' : replay ? (provider as string) : 'model',
     model,
     replayStore: replay ? rest.join(':') : null,
-    offline,
   };
 }
 
 export function describeJudge(judge: JudgeFact): string {
   let detail: string;
-  if (judge.offline) detail = 'offline, no model: deterministic';
+  if (judge.kind === 'offline') detail = 'offline, no model: deterministic';
   else if (judge.replayStore !== null)
     detail = `${judge.kind}, model ${judge.model ?? 'unknown (the store is not readable here)'}, replay store ${judge.replayStore}`;
   else detail = `model ${judge.model ?? 'unknown'}, called live`;
@@ -89,7 +87,6 @@ function factOfDescriptor(judge: JudgeDescriptor): JudgeFact {
     kind: judge.kind,
     model: judge.model ?? judge.model_label ?? null,
     replayStore: judge.replay_store ?? null,
-    offline: judge.kind === 'offline',
   };
 }
 
@@ -120,7 +117,7 @@ export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
     (a, b) => compareCodePoints(a.stage, b.stage) || compareCodePoints(a.id, b.id),
   );
   const { bootstrap } = summary;
-  const offline = summary.offline_judges || sortedJudges.some((judge) => judge.offline);
+  const offline = summary.offline_judges || sortedJudges.some((judge) => judge.kind === 'offline');
   return {
     judges: sortedJudges,
     tauA: summary.tau_a,

@@ -1,7 +1,16 @@
 import { SUMMARY_METRICS } from '@xsb/metrics';
 import { escapeHtml } from '../html/escape-html';
 import { meanIntervalCell } from '../html/format-number';
-import { badge, type Column, countCell, numeric, renderTable, text, valueCell } from '../html/html-table';
+import {
+  badge,
+  type Column,
+  countCell,
+  numeric,
+  renderTable,
+  type TableFilter,
+  text,
+  valueCell,
+} from '../html/html-table';
 import type { EvaluationView, ProbeView } from './read-run-report-data';
 import type { GroupView } from './run-groups';
 
@@ -54,25 +63,16 @@ function coveredBadge(view: ProbeView): string {
 
 /** `withIdentity`: the run-wide table, with system and case, without the deck table's long columns. */
 export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: boolean): string {
-  const identity: Array<Column<ProbeRow>> = withIdentity
-    ? [
-        { label: 'system', cell: (row) => text(row.evaluation.systemId) },
-        { label: 'case', cell: (row) => text(row.evaluation.caseLabel) },
-      ]
-    : [];
-  const detail: Array<Column<ProbeRow>> = withIdentity
-    ? []
-    : [
-        { label: 'expected answer', cell: (row) => text(row.view.probe.answer) },
-        { label: 'domain', cell: (row) => text(row.view.domain) },
-        { label: 'weight', cell: (row) => valueCell(row.view.weight, 2) },
-      ];
-  const columns: Array<Column<ProbeRow>> = [
-    ...identity,
+  const detail = !withIdentity;
+  const columns: Array<Column<ProbeRow> | false> = [
+    withIdentity && { label: 'system', cell: (row) => text(row.evaluation.systemId) },
+    withIdentity && { label: 'case', cell: (row) => text(row.evaluation.caseLabel) },
     { label: 'audience', cell: (row) => text(row.evaluation.audience) },
     { label: 'probe', cell: (row) => text(row.view.probe.probe_id) },
     { label: 'question', cell: (row) => text(row.view.probe.question) },
-    ...detail,
+    detail && { label: 'expected answer', cell: (row) => text(row.view.probe.answer) },
+    detail && { label: 'domain', cell: (row) => text(row.view.domain) },
+    detail && { label: 'weight', cell: (row) => valueCell(row.view.weight, 2) },
     {
       label: 'included',
       cell: (row) => ({
@@ -81,34 +81,25 @@ export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: 
       }),
     },
     { label: 'covered', cell: (row) => ({ html: coveredBadge(row.view), sort: coveredLabel(row.view) }) },
-    ...(withIdentity
-      ? []
-      : [{ label: "judge's answer", cell: (row: ProbeRow) => text(row.view.score?.answer ?? '') }]),
+    detail && { label: "judge's answer", cell: (row) => text(row.view.score?.answer ?? '') },
     {
       label: 'cited slide',
       cell: (row) => text(row.view.score?.cited_evidence || '–', row.view.citedSlides[0] ?? null),
     },
   ];
+  const filters: Array<TableFilter<ProbeRow> | false> = [
+    withIdentity && { key: 'system', label: 'system', value: (row) => row.evaluation.systemId },
+    withIdentity && { key: 'case', label: 'case', value: (row) => row.evaluation.caseLabel },
+    { key: 'audience', label: 'audience', value: (row) => row.evaluation.audience },
+    { key: 'covered', label: 'covered', value: (row) => coveredLabel(row.view) },
+    { key: 'included', label: 'included', value: (row) => (row.view.included ? 'included' : 'not included') },
+  ];
   return renderTable({
     id,
-    columns,
+    columns: columns.filter((column) => column !== false),
     rows,
     search: true,
-    filters: [
-      ...(withIdentity
-        ? [
-            { key: 'system', label: 'system', value: (row: ProbeRow) => row.evaluation.systemId },
-            { key: 'case', label: 'case', value: (row: ProbeRow) => row.evaluation.caseLabel },
-          ]
-        : []),
-      { key: 'audience', label: 'audience', value: (row) => row.evaluation.audience },
-      { key: 'covered', label: 'covered', value: (row) => coveredLabel(row.view) },
-      {
-        key: 'included',
-        label: 'included',
-        value: (row) => (row.view.included ? 'included' : 'not included'),
-      },
-    ],
+    filters: filters.filter((filter) => filter !== false),
     rowData: (row) => ({
       slides: row.view.citedSlides.join(' '),
       label: `${row.view.probe.probe_id} (${row.evaluation.audience}, ${coveredLabel(row.view)})`,
@@ -118,18 +109,10 @@ export function probeTable(id: string, rows: readonly ProbeRow[], withIdentity: 
   });
 }
 
-export function evaluationTable(
-  id: string,
-  rows: ReadonlyArray<{ evaluation: EvaluationView; deckId: string | null }>,
-): string {
-  const metric = (name: 'coverage' | 'efficiency_time' | 'correctness' | 'safe_efficiency_time') =>
-    ({
-      label: name,
-      cell: ({ evaluation }: { evaluation: EvaluationView }) => {
-        const value = evaluation.metrics?.[name] ?? null;
-        return valueCell(value);
-      },
-    }) as Column<{ evaluation: EvaluationView; deckId: string | null }>;
+type EvaluationRow = { evaluation: EvaluationView; deckId: string | null };
+
+export function evaluationTable(id: string, rows: readonly EvaluationRow[]): string {
+  const metrics = ['coverage', 'efficiency_time', 'correctness', 'safe_efficiency_time'] as const;
   return renderTable({
     id,
     rows,
@@ -152,10 +135,12 @@ export function evaluationTable(
           return numeric(`${count} (${covered})`, count);
         },
       },
-      metric('coverage'),
-      metric('efficiency_time'),
-      metric('correctness'),
-      metric('safe_efficiency_time'),
+      ...metrics.map(
+        (name): Column<EvaluationRow> => ({
+          label: name,
+          cell: ({ evaluation }) => valueCell(evaluation.metrics?.[name] ?? null),
+        }),
+      ),
       {
         label: 'deck',
         cell: (row) => ({
