@@ -14,16 +14,23 @@ const BULLET_ON = new Set(['buChar', 'buAutoNum', 'buBlip']);
 /** Level styles from the most specific (layout placeholder) to the most general; the first setting wins. */
 export type StyleChain = Array<XmlNode | undefined>;
 
-function levelProps(style: XmlNode | undefined, level: number): XmlNode | undefined {
-  return child(style, `lvl${level + 1}pPr`);
-}
-
-function inheritedSize(chain: StyleChain, level: number): number | undefined {
+/** The first setting of a paragraph level along the chain. */
+function inherited<T>(
+  chain: StyleChain,
+  level: number,
+  read: (props?: XmlNode) => T | undefined,
+): T | undefined {
   for (const style of chain) {
-    const size = child(levelProps(style, level), 'defRPr')?.attrs.sz;
-    if (size !== undefined && Number.isFinite(Number(size))) return Number(size) / 100;
+    const value = read(child(style, `lvl${level + 1}pPr`));
+    if (value !== undefined) return value;
   }
   return undefined;
+}
+
+/** An `sz` in hundredths of a point, in points. */
+function sizeOf(props: XmlNode | undefined): number | undefined {
+  const size = props?.attrs.sz;
+  return size !== undefined && Number.isFinite(Number(size)) ? Number(size) / 100 : undefined;
 }
 
 function bulletSetting(props: XmlNode | undefined): boolean | undefined {
@@ -33,14 +40,6 @@ function bulletSetting(props: XmlNode | undefined): boolean | undefined {
     if (BULLET_ON.has(item.name)) return true;
   }
   return undefined;
-}
-
-function inheritedBullet(chain: StyleChain, level: number): boolean {
-  for (const style of chain) {
-    const setting = bulletSetting(levelProps(style, level));
-    if (setting !== undefined) return setting;
-  }
-  return false;
 }
 
 /** `a:normAutofit fontScale="62500"` shrinks every run to 62.5 %: the size the audience sees. */
@@ -68,7 +67,8 @@ export function readTextBody(txBody: XmlNode | undefined, chain: StyleChain): Te
   for (const paragraph of childrenNamed(txBody, 'p')) {
     const pPr = child(paragraph, 'pPr');
     const level = Math.min(8, Math.max(0, Number(pPr?.attrs.lvl ?? 0) || 0));
-    const levelSize = inheritedSize(fullChain, level) ?? DEFAULT_FONT_SIZE;
+    const levelSize =
+      inherited(fullChain, level, (props) => sizeOf(child(props, 'defRPr'))) ?? DEFAULT_FONT_SIZE;
     let text = '';
     for (const item of paragraph.children) {
       if (item.name === 'br') {
@@ -79,13 +79,12 @@ export function readTextBody(txBody: XmlNode | undefined, chain: StyleChain): Te
       const value = runText(item);
       text += value;
       if (value.trim() === '') continue;
-      const explicit = child(item, 'rPr')?.attrs.sz;
-      const size =
-        explicit !== undefined && Number.isFinite(Number(explicit)) ? Number(explicit) / 100 : levelSize;
+      const size = sizeOf(child(item, 'rPr')) ?? levelSize;
       fontSizes.push(Math.round(size * scale * 10) / 10);
     }
     lines.push(text);
-    if (text.trim() !== '' && (bulletSetting(pPr) ?? inheritedBullet(fullChain, level))) bulletCount++;
+    if (text.trim() !== '' && (bulletSetting(pPr) ?? inherited(fullChain, level, bulletSetting)))
+      bulletCount++;
   }
   return { text: lines.join('\n').replace(/\n+$/, ''), fontSizes, bulletCount };
 }

@@ -258,18 +258,21 @@ export function agendaOf(outline: DeckOutline): string[] {
   return titles.slice(0, MAX_ITEMS_PER_SLIDE);
 }
 
+/** pptxgenjs lets a placeholder's own options win over the text options: sizes go on the runs. */
+function addTitle(
+  slide: PptxGenJS.Slide,
+  text: string,
+  box: Box,
+  sizes: number[],
+  options: PptxGenJS.TextPropsOptions,
+): void {
+  const fontSize = fitFontSize([text], textArea(box), sizes);
+  slide.addText([{ text, options: { fontSize } }], { placeholder: 'title', ...options });
+}
+
 function addCover(pptx: PptxGenJS, outline: DeckOutline): void {
   const cover = pptx.addSlide({ masterName: COVER });
-  // pptxgenjs lets a placeholder's own options win over the text options: sizes go on the runs.
-  cover.addText(
-    [
-      {
-        text: outline.title,
-        options: { fontSize: fitFontSize([outline.title], textArea(COVER_TITLE_BOX), COVER_TITLE_SIZES) },
-      },
-    ],
-    { placeholder: 'title' },
-  );
+  addTitle(cover, outline.title, COVER_TITLE_BOX, COVER_TITLE_SIZES, {});
   // A cover holding only its title is an empty slide; without a subtitle it lists what the deck covers.
   const coverLines = outline.subtitle.trim() ? [outline.subtitle.trim()] : agendaOf(outline);
   cover.addText(
@@ -320,15 +323,7 @@ function addBullets(slide: PptxGenJS.Slide, planned: OutlineSlide, hasVisual: bo
 function addContentSlide(pptx: PptxGenJS, planned: OutlineSlide): void {
   const hasVisual = Boolean(planned.table || planned.chart);
   const slide = pptx.addSlide({ masterName: hasVisual ? VISUAL : MASTER });
-  slide.addText(
-    [
-      {
-        text: planned.title,
-        options: { fontSize: fitFontSize([planned.title], textArea(TITLE_BOX), TITLE_SIZES) },
-      },
-    ],
-    { placeholder: 'title', fit: 'shrink' },
-  );
+  addTitle(slide, planned.title, TITLE_BOX, TITLE_SIZES, { fit: 'shrink' });
   const visualTop = addBullets(slide, planned, hasVisual);
   // A slide with both a table and a chart puts them side by side, so they never overlap.
   const both = Boolean(planned.table && planned.chart);
