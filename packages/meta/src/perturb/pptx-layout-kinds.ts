@@ -9,7 +9,7 @@ import {
   unchangedSlides,
 } from './kind-outcome';
 import type { SlideModel, SlideShape } from './slide-model';
-import { applySplices, encodeXmlAttribute, prefixOf, type Splice, tagAttribute } from './xml-scan';
+import { encodeXmlAttribute, prefixOf, type Splice, tagAttribute } from './xml-scan';
 
 const EMU_PER_POINT = 12_700;
 /** Sizes `shrink_fonts` sets, in points: all below the 12 pt legibility floor of the layout check. */
@@ -27,40 +27,27 @@ export function shrinkFonts(variant: PptxVariant): KindOutcome {
   const chosen = chooseUnits(units, variant);
   const changes: PerturbationChange[] = [];
   const fontChecks = new Map<number, { maxPt: number; count: number }>();
-  const positions = [...new Set(chosen.map((unit) => unit.position))];
-  for (const position of positions) {
-    const { xml, model } = variant.texts.get(position);
-    const splices: Splice[] = [];
-    for (const unit of chosen.filter((item) => item.position === position)) {
-      const run = model.runs[unit.run]!;
-      const size = SHRUNK_FONT_SIZES_PT[Math.floor(variant.random() * SHRUNK_FONT_SIZES_PT.length)]!;
-      const sz = String(size * 100);
-      let old = 'inherited';
-      if (run.rPrTag) {
-        const raw = xml.slice(run.rPrTag.start, run.rPrTag.end);
-        const explicit = tagAttribute(raw, 'sz');
-        if (explicit !== undefined) old = String(Number(explicit) / 100);
-        const rewritten =
-          explicit !== undefined
-            ? raw.replace(/(\ssz\s*=\s*)("[^"]*"|'[^']*')/, `$1"${sz}"`)
-            : raw.replace(/^(<[\w.:-]+)/, `$1 sz="${sz}"`);
-        splices.push({ start: run.rPrTag.start, end: run.rPrTag.end, text: rewritten });
-      } else {
-        const prefix = prefixOf(xml.slice(run.runTag.start, run.runTag.end));
-        splices.push({ start: run.runTag.end, end: run.runTag.end, text: `<${prefix}rPr sz="${sz}"/>` });
-      }
-      changes.push({
-        slide: position + 1,
-        field: 'font_size',
-        old,
-        new: String(size),
-        detail: excerpt(run.text),
-      });
-      const check = fontChecks.get(position) ?? { maxPt: 0, count: 0 };
-      fontChecks.set(position, { maxPt: Math.max(check.maxPt, size), count: check.count + 1 });
+  variant.texts.spliceEach(chosen, ({ position, run: index }, { xml, model }) => {
+    const run = model.runs[index]!;
+    const size = SHRUNK_FONT_SIZES_PT[Math.floor(variant.random() * SHRUNK_FONT_SIZES_PT.length)]!;
+    const sz = String(size * 100);
+    const check = fontChecks.get(position) ?? { maxPt: 0, count: 0 };
+    fontChecks.set(position, { maxPt: Math.max(check.maxPt, size), count: check.count + 1 });
+    const raw = run.rPrTag ? xml.slice(run.rPrTag.start, run.rPrTag.end) : undefined;
+    const explicit = raw === undefined ? undefined : tagAttribute(raw, 'sz');
+    const old = explicit === undefined ? 'inherited' : String(Number(explicit) / 100);
+    const detail = excerpt(run.text);
+    changes.push({ slide: position + 1, field: 'font_size', old, new: String(size), detail });
+    if (!run.rPrTag || raw === undefined) {
+      const prefix = prefixOf(xml.slice(run.runTag.start, run.runTag.end));
+      return [{ start: run.runTag.end, end: run.runTag.end, text: `<${prefix}rPr sz="${sz}"/>` }];
     }
-    variant.editor.setText(variant.list.entries[position]!.part, applySplices(xml, splices));
-  }
+    const rewritten =
+      explicit !== undefined
+        ? raw.replace(/(\ssz\s*=\s*)("[^"]*"|'[^']*')/, `$1"${sz}"`)
+        : raw.replace(/^(<[\w.:-]+)/, `$1 sz="${sz}"`);
+    return [{ start: run.rPrTag.start, end: run.rPrTag.end, text: rewritten }];
+  });
   return {
     eligible: units.length,
     changed: chosen.length,
@@ -162,7 +149,6 @@ function hasVisibleText(model: SlideModel, shape: SlideShape): boolean {
   );
 }
 
-/** Top-level visible text boxes of the content slides that have a position and size. */
 function overflowUnits(variant: PptxVariant, geometryOf: GeometryOf): OverflowUnit[] {
   const units: OverflowUnit[] = [];
   for (const position of variant.content) {
@@ -263,39 +249,32 @@ export function overflowText(variant: PptxVariant): KindOutcome {
   const changes: PerturbationChange[] = [];
   const boxChecks: KindOutcome['boxChecks'] = [];
   const broken = new Set<'off_slide' | 'text_overlap'>();
-  for (const position of [...new Set(chosen.map((unit) => unit.position))]) {
-    const { xml, model } = variant.texts.get(position);
-    const splices: Splice[] = [];
-    for (const unit of chosen.filter((item) => item.position === position)) {
-      const shape = model.shapes[unit.shape]!;
-      const move = overflowMove(variant, unit, overlapPartners(variant, geometryOf, position, unit));
-      if (!move) continue;
-      const { next } = move;
-      if (move.overlap) broken.add('text_overlap');
-      if (variant.slideSize && offSlide(next, variant.slideSize)) broken.add('off_slide');
-      splices.push(...boxSplices(xml, shape, next, unit.inherited));
-      const detail = unit.inherited
-        ? `${move.detail} (its position was inherited from the slide ${unit.inherited.from}; the shape now carries its own)`
-        : move.detail;
-      changes.push({
-        slide: position + 1,
-        field: 'bbox',
-        old: describe(unit.box),
-        new: describe(next),
-        detail,
-      });
-      boxChecks.push({
-        position,
-        bbox: {
-          x: pointsOf(next.x),
-          y: pointsOf(next.y),
-          width: pointsOf(next.cx),
-          height: pointsOf(next.cy),
-        },
-      });
-    }
-    variant.editor.setText(variant.list.entries[position]!.part, applySplices(xml, splices));
-  }
+  variant.texts.spliceEach(chosen, (unit, { xml, model }) => {
+    const { position } = unit;
+    const move = overflowMove(variant, unit, overlapPartners(variant, geometryOf, position, unit));
+    if (!move) return [];
+    const { next } = move;
+    if (move.overlap) broken.add('text_overlap');
+    if (variant.slideSize && offSlide(next, variant.slideSize)) broken.add('off_slide');
+    const detail = unit.inherited
+      ? `${move.detail} (its position was inherited from the slide ${unit.inherited.from}; the shape now carries its own)`
+      : move.detail;
+    changes.push({
+      slide: position + 1,
+      field: 'bbox',
+      old: describe(unit.box),
+      new: describe(next),
+      detail,
+    });
+    const bbox = {
+      x: pointsOf(next.x),
+      y: pointsOf(next.y),
+      width: pointsOf(next.cx),
+      height: pointsOf(next.cy),
+    };
+    boxChecks.push({ position, bbox });
+    return boxSplices(xml, model.shapes[unit.shape]!, next, unit.inherited);
+  });
   if (changes.length === 0) return skippedOutcome('no slide size and no second box to overlap', units.length);
   return {
     eligible: units.length,

@@ -16,7 +16,6 @@ import {
   unitsFor,
 } from './text-patterns';
 
-/** A span of one run's text. */
 interface TextUnit {
   position: number;
   run: number;
@@ -173,19 +172,15 @@ export function swapFacts(variant: PptxVariant): KindOutcome {
       'no two content slides hold different numbers or named terms to swap',
       units.length,
     );
-  const spans = pairs.flatMap(([a, b]) => [
-    {
-      ...a,
-      label: `"${a.text}" → "${b.text}" (from slide ${b.position + 1})`,
-      replace: (text: string) => text.slice(0, a.start) + b.text + text.slice(a.end),
-    },
-    {
-      ...b,
-      label: `"${b.text}" → "${a.text}" (from slide ${a.position + 1})`,
-      replace: (text: string) => text.slice(0, b.start) + a.text + text.slice(b.end),
-    },
-  ]);
-  const { edits, changes } = editSpans(variant, spans);
+  const swap = (x: TextUnit, y: TextUnit): Span => ({
+    ...x,
+    label: `"${x.text}" → "${y.text}" (from slide ${y.position + 1})`,
+    replace: (text: string) => text.slice(0, x.start) + y.text + text.slice(x.end),
+  });
+  const { edits, changes } = editSpans(
+    variant,
+    pairs.flatMap(([a, b]) => [swap(a, b), swap(b, a)]),
+  );
   return finish(variant, edits, changes, units.length, pairs.length * 2);
 }
 

@@ -36,6 +36,18 @@ export class SlideTexts {
     }
     return found;
   }
+
+  /** Splices each unit's edits into its slide part, slide by slide, units in their order. */
+  spliceEach<T extends { position: number }>(
+    units: readonly T[],
+    edit: (unit: T, slide: { xml: string; model: SlideModel }) => Splice[],
+  ): void {
+    for (const position of new Set(units.map((unit) => unit.position))) {
+      const slide = this.get(position);
+      const splices = units.filter((unit) => unit.position === position).flatMap((unit) => edit(unit, slide));
+      this.editor.setText(this.list.entries[position]!.part, applySplices(slide.xml, splices));
+    }
+  }
 }
 
 /** The first element named `name` inside `[start, end)` of the XML, with its content, or undefined. */

@@ -15,12 +15,7 @@ const agreementStats = z.looseObject({
   alpha: interval,
 });
 
-/**
- * `xsb meta agreement` output: two verdict sets over the same items (rubric verdicts, probe coverage,
- * claim labels), matched by item key; raw agreement, Cohen's kappa and Krippendorff's alpha (nominal)
- * per item class and overall, each with a percentile bootstrap interval over items, and every item on
- * which the two disagree.
- */
+/** `xsb meta agreement` output: agreement, kappa and alpha of two verdict sets per item class, and every disagreement. */
 export const metaAgreementSchema = z.looseObject({
   a: z.string().min(1),
   b: z.string().min(1),

@@ -18,11 +18,7 @@ export type PerturbationKind = z.infer<typeof perturbationKindSchema>;
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
-/**
- * One exact change: `slide` is the 1-based index in the original deck; `field` says what changed
- * (`text` a text run, `slide` a slide removed or added, `position` a slide moved, `font_size` a run's
- * size in points, `bbox` a shape's box in EMU). `fabricated` marks text the source cannot support.
- */
+/** One exact change; `slide` is 1-based in the original deck, `font_size` in points, `bbox` in EMU. */
 const perturbationChangeSchema = z.looseObject({
   slide: z.number().int().min(1),
   field: z.enum(['text', 'slide', 'position', 'font_size', 'bbox']),
@@ -34,10 +30,8 @@ const perturbationChangeSchema = z.looseObject({
 export type PerturbationChange = z.infer<typeof perturbationChangeSchema>;
 
 /**
- * One line of `perturbations.jsonl`: a perturbed deck (or why none was written), what exactly changed,
- * and — stated before anything is scored — which evaluator ids it should lower and which it should
- * leave alone. Paths are relative to the folder holding the file. No timestamps: the same deck, kinds,
- * severities and seed give byte-identical lines and decks.
+ * One line of `perturbations.jsonl`: a perturbed deck (or why none), its changes and expected effects. No
+ * timestamps, so the same deck, kinds, severities and seed give byte-identical lines and decks.
  */
 export const perturbationRecordSchema = z.looseObject({
   /** The original deck's file name without extension. */

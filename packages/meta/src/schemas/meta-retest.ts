@@ -20,11 +20,8 @@ const metaRetestClassSchema = z.looseObject({
 export type MetaRetestClass = z.infer<typeof metaRetestClassSchema>;
 
 /**
- * `retest.json` (`xsb eval --repeats N`: in the evaluations folder of the run; `xsb rubric eval
- * --repeats N`: `<deck>.xsb_rubric_<judge>.retest.json` beside the deck): the same judge asked N times
- * about the same items, each repeat its own response-cache entry, and per item class the share of
- * items whose verdict was not the same every time. Repeat 0 is the ordinary evaluation (its files
- * are the normal ones); repeats 1 … N − 1 are stored beside them (`…repeat-<r>…`).
+ * `retest.json` (`--repeats N` of `xsb eval` and `xsb rubric eval`): the same judge asked N times, per item
+ * class the share of items whose verdict was not the same every time; repeat 0 is the ordinary evaluation.
  */
 export const metaRetestSchema = z.looseObject({
   kind: z.enum(['eval', 'rubric']),

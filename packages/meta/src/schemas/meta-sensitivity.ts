@@ -19,12 +19,8 @@ const expectation = z.enum(['lower', 'unchanged', 'none']);
 const mark = z.enum(['real', 'length_only', 'missed', 'not_applicable']);
 
 /**
- * `meta/sensitivity.json` (`xsb meta sensitivity`): for every evaluator × kind × severity, how often
- * the evaluator's score fell on decks where it should fall (sensitivity, Wilson interval), stayed within
- * its tolerance where it should not move (specificity), the mean paired change (bootstrap interval), and
- * per evaluator × kind the graded response (Kendall tau-b of severity vs drop) and the pooled summary
- * with its mark. Scores rest on `judge`; n counts decks (an agnostic deck evaluated for several
- * audiences contributes the mean over them).
+ * `meta/sensitivity.json`: per evaluator × kind (× severity) how often the score fell where it should
+ * (sensitivity) and stayed where it should not move (specificity); n counts decks.
  */
 export const metaSensitivitySchema = z.looseObject({
   judge: z.string().min(1),
@@ -90,11 +86,7 @@ export const metaSensitivitySchema = z.looseObject({
 });
 export type MetaSensitivity = z.infer<typeof metaSensitivitySchema>;
 
-/**
- * One line of `meta/scores.jsonl`: one evaluator's score of one deck (an original or a perturbation),
- * the raw material of `sensitivity.json`. `value` is null with a `reason` when the evaluator does not
- * apply (no rubric instance, an offline judge for a model-only evaluator, an undecidable check).
- */
+/** One line of `meta/scores.jsonl`: one evaluator's score of one deck; null with a `reason` when it does not apply. */
 export const metaScoreRowSchema = z.looseObject({
   deck: z.string().min(1),
   original_sha256: z.string().regex(/^[0-9a-f]{64}$/),
