@@ -1,6 +1,12 @@
 import { readJson, type ShardFileCombiner, validateRecord } from '@xsb/core';
 import { type DeckBatchSummary, type DeckRowStatus, deckBatchSummarySchema } from './schemas/deck-run-status';
 
+/** A batch's done, skipped and failed rows. */
+export function outcomeCounts(rows: readonly DeckRowStatus[]) {
+  const count = (status: DeckRowStatus['status']) => rows.filter((row) => row.status === status).length;
+  return { done: count('done'), skipped: count('skipped'), failed: count('failed') };
+}
+
 const SHARD_SUMMARY = /^(.*\/)?batch_summary\.shard-(\d+)-of-(\d+)\.json$/;
 
 /** `xsb merge`: all n shards' batch summaries become the one the unsharded run writes. */
@@ -44,14 +50,11 @@ export const deckBatchSummaryCombiner: ShardFileCombiner = {
       .flatMap(({ summary }) => summary.rows.filter((row) => !isInvalid(row)))
       .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     const rows = [...invalid, ...selected];
-    const counted = (status: DeckRowStatus['status']) => rows.filter((row) => row.status === status).length;
     const merged: DeckBatchSummary = {
       run_sheet: first.run_sheet,
       rows_total: first.rows_total,
       rows_selected: rows.length,
-      done: counted('done'),
-      skipped: counted('skipped'),
-      failed: counted('failed'),
+      ...outcomeCounts(rows),
       shard: null,
       rows,
     };

@@ -21,6 +21,7 @@ import {
   withDirectoryLock,
   writeJson,
 } from '@xsb/core';
+import { outcomeCounts } from './merge-batch-summaries';
 import type { RunSheet, RunSheetEntry } from './run-sheet';
 import {
   type DeckBatchSummary,
@@ -296,8 +297,6 @@ function batchSummary<Input>(
   statuses: DeckRowStatus[],
 ): DeckBatchSummary {
   const { sheet } = options;
-  const count = (outcome: DeckRowStatus['status']) =>
-    statuses.filter((item) => item.status === outcome).length;
   return {
     // Data-relative when the sheet is inside the data folder (as `output_deck_path` is), so the summary
     // is the same wherever the folder lives: shards of a CI matrix merge into one (see `xsb merge`).
@@ -306,9 +305,7 @@ function batchSummary<Input>(
     // Invalid rows cannot be filtered (their fields are unknown): every one is reported as failed, so
     // it counts as selected and done + skipped + failed always equals rows_selected.
     rows_selected: selected + sheet.invalid.length,
-    done: count('done'),
-    skipped: count('skipped'),
-    failed: count('failed'),
+    ...outcomeCounts(statuses),
     shard: options.filters?.shard ? shardLabel(options.filters.shard) : null,
     rows: statuses,
   };
