@@ -53,13 +53,7 @@ async function finishedDecks(layout: RunLayout, run: string): Promise<FinishedDe
     const mine = jobs.filter((job) => job.deckFile === row.deckFile);
     const states = await Promise.all(
       mine.map(async (job) => {
-        const dir = layout.evaluationDir({
-          run,
-          system: job.system,
-          condition: job.condition,
-          audience: job.audience,
-          caseLabel: job.caseLabel,
-        });
+        const dir = layout.evaluationDir({ ...job, run });
         const statusFile = join(dir, EVALUATION_FILES.status);
         const status = existsSync(statusFile) ? await readJson(statusFile, evalJobStatusSchema) : null;
         return { job, dir, status };

@@ -55,21 +55,13 @@ export async function runSensitivity(options: RunSensitivityOptions): Promise<Ru
   const offline = describeJudge(judge).kind === 'offline';
   const derived = await buildDerivedRun(options.dataDir, options.run, options.perturbations);
   const layout = new RunLayout(options.dataDir);
-  const settings = clientSettings(options);
   const ledgerFile = options.ledgerFile ?? layout.usageLedgerFile(derived.run);
   const client =
-    options.client !== undefined ? options.client : createJudge(judge, { ...settings, ledgerFile }).client;
+    options.client !== undefined
+      ? options.client
+      : createJudge(judge, { ...clientSettings(options), ledgerFile }).client;
   const instances = await loadCaseInstances(options.dataDir, options.instances ?? []);
-  const scored = await scoreDerivedDecks(derived, {
-    dataDir: options.dataDir,
-    run: options.run,
-    judge,
-    client,
-    instances,
-    ...(options.families ? { families: options.families } : {}),
-    ...(options.tauA !== undefined ? { tauA: options.tauA } : {}),
-    ...settings,
-  });
+  const scored = await scoreDerivedDecks(derived, { ...options, judge, client, instances });
   const records = new Map<string, PerturbationRecord>();
   for (const deck of derived.decks)
     if (deck.record) records.set(`${deck.deck}\u0000${deck.variant}`, deck.record);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Deck, hashFile, isXsbError, metricsSchema, RunLayout, readJson, writeJson } from '@xsb/core';
-import { readDeck as readDeckFile } from '@xsb/decks';
+import { readDeck } from '@xsb/decks';
 import { type RunEvaluationOptions, runEvaluation } from '@xsb/eval';
 import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import { EVALUATION_FILES } from '@xsb/metrics';
@@ -57,7 +57,6 @@ export interface ScoreDecksOptions extends ModelClientSettings {
   /** Rubric instances by case label. */
   instances: ReadonlyMap<string, RubricInstance>;
   tauA?: number;
-  readDeck?: (file: string) => Promise<Deck>;
   /** The evaluator families to score (default all); the others are reported as not requested. */
   families?: readonly EvaluatorFamily[];
 }
@@ -272,10 +271,8 @@ async function holisticRows(scoring: DeckScoring, parsed: Deck): Promise<void> {
         coherence: judged.coherence.score,
       });
     }
-    push('holistic.overall', score.overall);
-    push('holistic.content', score.content);
-    push('holistic.design', score.design);
-    push('holistic.coherence', score.coherence);
+    for (const aspect of ['overall', 'content', 'design', 'coherence'] as const)
+      push(`holistic.${aspect}`, score[aspect]);
   } catch (error) {
     if (!isXsbError(error)) throw error;
     scoring.failures.push({ where: deck.deckFile, error: `holistic: ${error.message}` });
@@ -288,7 +285,6 @@ export async function scoreDerivedDecks(
   derived: DerivedRun,
   options: ScoreDecksOptions,
 ): Promise<ScoredDecks> {
-  const read = options.readDeck ?? ((file: string) => readDeckFile(file));
   const rows: MetaScoreRow[] = [];
   const failures: ScoredDecks['failures'] = [];
   const families = new Set<EvaluatorFamily>(options.families ?? ['xslides', 'rubric', 'layout', 'holistic']);
@@ -322,7 +318,7 @@ export async function scoreDerivedDecks(
     await xslidesRows(scoring, jobs ?? []);
     let parsed: Deck;
     try {
-      parsed = await read(deck.deckFile);
+      parsed = await readDeck(deck.deckFile);
     } catch (error) {
       if (!isXsbError(error)) throw error;
       failures.push({ where: deck.deckFile, error: error.message });
