@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import {
-  type Condition,
   detectSourceLanguage,
   type GeneratorConfig,
   hashBytes,
@@ -18,6 +17,7 @@ import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
 import { importedDeckOf } from './data-cases';
 import {
   BASELINE_SYSTEM,
+  type BaselineDeckRequest,
   type BaselineDeckResult,
   DEFAULT_MAX_SLIDES,
   generateBaselineDeck,
@@ -77,18 +77,15 @@ export interface GenerateDecksOptions extends DeckWorkListOptions {
   onEvent?: StageEventListener;
 }
 
-interface BaselineSource {
+interface BaselineSource
+  extends Pick<BaselineDeckRequest, 'caseLabel' | 'condition' | 'audience' | 'maxSlides'> {
   sourceDocument: string;
-  caseLabel: string;
-  condition: Condition;
-  audience: string;
   /** The case's `source_context.txt` (stage 2), preferred to the source document when it exists. */
   sourceContextFile?: string;
   /** The data tree's `source_metadata.json` of the case, when none is beside the source document. */
   caseMetadataFile?: string;
   promptPath?: string;
   audienceProfiles: ReadonlyArray<AudienceDescription>;
-  maxSlides?: number;
 }
 
 /** One baseline deck from a source document, as a run-sheet row or `xsb decks generate --out` asks for it. */

@@ -136,14 +136,7 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
     }
   }
   const manifest = await writeManifest(manifestFile, system, options.fromDir, entries, skipped);
-  return {
-    manifest,
-    manifestFile,
-    imported: outcome.imported,
-    unchanged: outcome.unchanged,
-    skipped,
-    warnings,
-  };
+  return { manifest, manifestFile, ...outcome, warnings };
 }
 
 type ManifestDeck = DeckImportManifest['decks'][number];
