@@ -9,11 +9,8 @@ export function krippendorffAlphaNominal(units: ReadonlyArray<ReadonlyArray<stri
 } {
   const coincidence = new Map<string, Map<string, number>>();
   const add = (c: string, k: string, value: number) => {
-    let row = coincidence.get(c);
-    if (!row) {
-      row = new Map();
-      coincidence.set(c, row);
-    }
+    const row = coincidence.get(c) ?? new Map<string, number>();
+    coincidence.set(c, row);
     row.set(k, (row.get(k) ?? 0) + value);
   };
   let pairableValues = 0;
@@ -33,11 +30,11 @@ export function krippendorffAlphaNominal(units: ReadonlyArray<ReadonlyArray<stri
   if (pairableValues < 2)
     return { alpha: null, pairable_values: pairableValues, pairable_units: pairableUnits };
   const totals = new Map<string, number>();
-  for (const [label, row] of coincidence) {
-    let sum = 0;
-    for (const value of row.values()) sum += value;
-    totals.set(label, sum);
-  }
+  for (const [label, row] of coincidence)
+    totals.set(
+      label,
+      [...row.values()].reduce((sum, value) => sum + value, 0),
+    );
   let observedDisagreement = 0;
   for (const [c, row] of coincidence) {
     for (const [k, value] of row) if (c !== k) observedDisagreement += value;
