@@ -105,12 +105,11 @@ function scoreCell(stat: MeanInterval, notJudged: string | null) {
   return { html, sort: stat.mean, className: 'num' };
 }
 
-async function judgeSection(
-  judge: string,
-  summaries: readonly RubricSummaryView[],
-  id: string,
-): Promise<string> {
-  const stats = summaries.map((view) => dimensionStats(view.system, view.instances));
+async function judgeSection(judge: string, summaries: readonly RubricSummaryView[]): Promise<string> {
+  const id = safeId('judge', judge);
+  const stats = summaries
+    .filter((view) => view.summary.judge === judge)
+    .map((view) => dimensionStats(view.system, view.instances));
   const systems = stats.map((entry) => entry.system);
   const colors = paletteFor(systems);
   const points = stats.flatMap((entry) =>
@@ -378,16 +377,8 @@ export async function buildRubricReport(options: RubricReportOptions): Promise<R
   const deckPaths = [...new Set(instances.flatMap((i) => (i.deckPath && i.evaluation ? [i.deckPath] : [])))];
   const { decks, counts, width } = await loadDecks(deckPaths, options, join(root, 'report_cache'));
   const judges = [...new Set(summaries.map((view) => view.summary.judge))].sort(compareCodePoints);
-  const body: string[] = [measuredSection(root, files, judges, instances)];
-  body.push(renderProblems('problems', problems));
-  for (const judge of judges)
-    body.push(
-      await judgeSection(
-        judge,
-        summaries.filter((view) => view.summary.judge === judge),
-        safeId('judge', judge),
-      ),
-    );
+  const body = [measuredSection(root, files, judges, instances), renderProblems('problems', problems)];
+  for (const judge of judges) body.push(await judgeSection(judge, summaries));
   const drillIds = new Map(instances.map((instance, index) => [instance, `deck-${index + 1}`]));
   body.push(instancesSection(instances, summaries, drillIds));
   const shown = (path: string) => (path.startsWith(`${root}/`) ? relative(root, path) : path);

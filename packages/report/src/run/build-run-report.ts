@@ -15,7 +15,7 @@ import { finishReport } from '../write-report';
 import { claimTable } from './claim-table';
 import { type EvaluationView, type RunReportData, readRunReportData } from './read-run-report-data';
 import { groupViews } from './run-groups';
-import { describeGit, describeJudge, type RunHeader, readRunHeader } from './run-header';
+import { readRunHeader } from './run-header';
 import { coveragePlotSpec, domainHeatmapSpec, efficiencyScatterSpec } from './run-plots';
 import { evaluationTable, type ProbeRow, probeTable, systemTable } from './run-tables';
 
@@ -26,39 +26,6 @@ export interface RunReportOptions extends ReportOptions {
 
 export function runReportCacheDir(dataDir: string, run: string): string {
   return join(new RunLayout(dataDir).runDir(run), 'report_cache');
-}
-
-function headerSection(
-  header: RunHeader,
-  data: { run: string; summaryFile: string; rowCount: number },
-): string {
-  // Paths are relative to the data folder: the same run reported in two places gives the same bytes.
-  const judges = header.judges.length === 0 ? 'none recorded' : header.judges.map(describeJudge).join('; ');
-  const facts: Array<[string, string]> = [
-    ['run', data.run],
-    ['summary', `${data.summaryFile} (paths relative to the data folder)`],
-    ['judges', judges],
-    ['tau_a', header.tauA.length === 0 ? 'unknown' : header.tauA.join(', ')],
-    ['rows', `${data.rowCount} (system, audience, case) evaluations`],
-    ['intervals', header.bootstrap],
-    ['git', describeGit(header.git)],
-    ['split', header.split],
-    ['test-split openings', `${header.testOpenings} (bench/test_ledger.jsonl)`],
-    [
-      'thin groups',
-      `marked "thin": the median deck of the group has fewer than ${header.thinBelow} included probes (weight ≥ tau_a), as summary.json decides`,
-    ],
-  ];
-  if (header.missingJobs.length > 0)
-    facts.push(['missing jobs', `${header.missingJobs.length}: ${header.missingJobs.join('; ')}`]);
-  if (header.emptyProbeBanks.length > 0) facts.push(['empty probe banks', header.emptyProbeBanks.join('; ')]);
-  if (header.probeLanguageNotes.length > 0)
-    facts.push(['probe question language', header.probeLanguageNotes.join('; ')]);
-  return section(
-    'measured',
-    'What was measured',
-    `${header.offlineWarning ? renderWarning(header.offlineWarning) : ''}${renderFacts(facts)}`,
-  );
 }
 
 async function audienceSection(audience: string, data: RunReportData, offline: boolean): Promise<string> {
@@ -191,14 +158,11 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   const audiences = [...new Set(data.summary.groups.map((group) => group.audience))].sort(compareCodePoints);
   const offline = header.offlineWarning !== null;
   const problems = runReportProblems(data, decks);
-  const body: string[] = [
-    headerSection(header, {
-      run: data.run,
-      summaryFile: relative(options.dataDir, data.summaryFile),
-      rowCount: data.summary.row_count,
-    }),
+  const warning = header.offlineWarning ? renderWarning(header.offlineWarning) : '';
+  const body = [
+    section('measured', 'What was measured', `${warning}${renderFacts(header.facts)}`),
+    renderProblems('problems', problems),
   ];
-  body.push(renderProblems('problems', problems));
   for (const audience of audiences) body.push(await audienceSection(audience, data, offline));
   const evaluationRows = data.evaluations.map((evaluation) => ({ evaluation, deckId: deckIdOf(evaluation) }));
   body.push(

@@ -1,9 +1,8 @@
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { BenchLayout, benchJudgeInfo, countTestLedger, readGitState, readSplits } from '@xsb/bench';
 import {
   compareCodePoints,
   emptyProbeBankNote,
-  type JudgeDescriptor,
   listEmptyProbeBanks,
   type MissingJob,
   RunLayout,
@@ -24,16 +23,9 @@ export interface JudgeFact {
 
 export interface RunHeader {
   judges: JudgeFact[];
-  tauA: number[];
-  git: { sha: string | null; dirty: boolean | null; atReportTime: boolean };
-  split: string;
-  testOpenings: number;
-  bootstrap: string;
   offlineWarning: string | null;
-  missingJobs: string[];
-  emptyProbeBanks: string[];
-  probeLanguageNotes: string[];
-  thinBelow: number;
+  /** "What was measured". */
+  facts: Array<[string, string]>;
 }
 
 /** Stage 7 does not record git yet: the report then reads it itself. */
@@ -71,7 +63,11 @@ export function describeJudge(judge: JudgeFact): string {
   return `${judge.stage}: ${judge.id} (${detail})`;
 }
 
-export function describeGit(git: RunHeader['git']): string {
+export function describeGit(git: {
+  sha: string | null;
+  dirty: boolean | null;
+  atReportTime: boolean;
+}): string {
   return `${git.sha ?? 'not in a git repository'}${git.dirty ? ' (dirty)' : ''}${git.atReportTime ? ' — read when this report was built; the results do not record it' : ''}`;
 }
 
@@ -80,20 +76,13 @@ function describeMissingJob(job: MissingJob): string {
   return `${who.join(' / ') || job.where}: ${job.status} (${job.reason})`;
 }
 
-function factOfDescriptor(judge: JudgeDescriptor): JudgeFact {
-  return {
-    stage: judge.stage,
-    id: judge.id,
-    kind: judge.kind,
-    model: judge.model ?? judge.model_label ?? null,
-    replayStore: judge.replay_store ?? null,
-  };
-}
-
 export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
   const { summary } = data;
   const judges = new Map<string, JudgeFact>();
-  for (const judge of summary.judges) judges.set(`${judge.stage} ${judge.id}`, factOfDescriptor(judge));
+  for (const { stage, id, kind, ...judge } of summary.judges) {
+    const model = judge.model ?? judge.model_label ?? null;
+    judges.set(`${stage} ${id}`, { stage, id, kind, model, replayStore: judge.replay_store ?? null });
+  }
   // Rows that record no judge (compact files): their evaluation folders may still name one.
   if (summary.rows_without_judges > 0)
     for (const evaluation of data.evaluations)
@@ -118,20 +107,40 @@ export async function readRunHeader(data: RunReportData): Promise<RunHeader> {
   );
   const { bootstrap } = summary;
   const offline = summary.offline_judges || sortedJudges.some((judge) => judge.kind === 'offline');
+  const missingJobs = (summary.missing_jobs ?? []).map(describeMissingJob);
+  // A summary of an older version does not list them: the data folder is asked instead.
+  const emptyProbeBanks = (
+    summary.empty_probe_banks ?? (await listEmptyProbeBanks(new RunLayout(data.dataDir), cases))
+  ).map(emptyProbeBankNote);
+  const languageNotes = summary.probe_language_notes ?? [];
+  const facts: Array<[string, string] | false> = [
+    ['run', data.run],
+    // Relative to the data folder: the same run reported in two places gives the same bytes.
+    ['summary', `${relative(data.dataDir, data.summaryFile)} (paths relative to the data folder)`],
+    ['judges', sortedJudges.length === 0 ? 'none recorded' : sortedJudges.map(describeJudge).join('; ')],
+    ['tau_a', summary.tau_a.length === 0 ? 'unknown' : summary.tau_a.join(', ')],
+    ['rows', `${summary.row_count} (system, audience, case) evaluations`],
+    [
+      'intervals',
+      `${Math.round(bootstrap.confidence * 100)}% ${bootstrap.method}, seed ${bootstrap.seed}, ${bootstrap.resamples} resamples`,
+    ],
+    ['git', describeGit(git)],
+    ['split', split],
+    [
+      'test-split openings',
+      `${await countTestLedger(benchLayout.testLedgerFile())} (bench/test_ledger.jsonl)`,
+    ],
+    [
+      'thin groups',
+      `marked "thin": the median deck of the group has fewer than ${summary.thin_below} included probes (weight ≥ tau_a), as summary.json decides`,
+    ],
+    missingJobs.length > 0 && ['missing jobs', `${missingJobs.length}: ${missingJobs.join('; ')}`],
+    emptyProbeBanks.length > 0 && ['empty probe banks', emptyProbeBanks.join('; ')],
+    languageNotes.length > 0 && ['probe question language', languageNotes.join('; ')],
+  ];
   return {
     judges: sortedJudges,
-    tauA: summary.tau_a,
-    git,
-    split,
-    testOpenings: await countTestLedger(benchLayout.testLedgerFile()),
-    bootstrap: `${Math.round(bootstrap.confidence * 100)}% ${bootstrap.method}, seed ${bootstrap.seed}, ${bootstrap.resamples} resamples`,
     offlineWarning: offline ? (summary.offline_warning ?? OFFLINE_JUDGE_WARNING) : null,
-    missingJobs: (summary.missing_jobs ?? []).map(describeMissingJob),
-    // A summary of an older version does not list them: the data folder is asked instead.
-    emptyProbeBanks: (
-      summary.empty_probe_banks ?? (await listEmptyProbeBanks(new RunLayout(data.dataDir), cases))
-    ).map(emptyProbeBankNote),
-    probeLanguageNotes: summary.probe_language_notes ?? [],
-    thinBelow: summary.thin_below,
+    facts: facts.filter((fact) => fact !== false),
   };
 }

@@ -18,7 +18,8 @@ export function parseThumbnailSize(value: string | undefined, flag = '--thumbnai
 }
 
 /** Width in pixels and WebP quality of each size; `small` keeps 20 decks × 15 slides well under 15 MB. */
-export const THUMBNAIL_FORMATS: Record<Exclude<ThumbnailSize, 'off'>, { width: number; quality: number }> = {
+type ThumbnailFormat = { width: number; quality: number };
+export const THUMBNAIL_FORMATS: Record<Exclude<ThumbnailSize, 'off'>, ThumbnailFormat> = {
   small: { width: 320, quality: 70 },
   large: { width: 800, quality: 75 },
 };
@@ -49,18 +50,11 @@ export interface ThumbnailOptions extends BatchConvertOptions {
 }
 
 /** One cache file per deck and size: a single atomic write (one fsync) instead of one per slide. */
-interface CacheEntry {
-  width: number;
-  quality: number;
-  slides: string[];
-}
+type CacheEntry = ThumbnailFormat & { slides: string[] };
 
 const toDataUri = (base64: string) => `data:image/webp;base64,${base64}`;
 
-async function readCached(
-  file: string,
-  format: { width: number; quality: number },
-): Promise<string[] | null> {
+async function readCached(file: string, format: ThumbnailFormat): Promise<string[] | null> {
   if (!existsSync(file)) return null;
   try {
     const entry = JSON.parse(await readFile(file, 'utf8')) as CacheEntry;
@@ -75,7 +69,7 @@ async function readCached(
 async function renderThumbnails(
   pdfPath: string,
   file: string,
-  format: { width: number; quality: number },
+  format: ThumbnailFormat,
   slideWidth: number,
 ): Promise<string[]> {
   const work = await scratchDir('xsb-report-render-');

@@ -102,9 +102,8 @@ function pathParts(rawUrl: string): string[] {
 function entryFor(parts: readonly string[], entries: readonly ReportEntry[]): ReportEntry {
   const [kind, ...rest] = parts;
   const name = rest.join('/');
-  const pathname = `/${parts.join('/')}`;
   const entry = entries.find((candidate) => candidate.kind === kind && candidate.name === name);
-  if (!entry) throw new HttpError(404, `no report at ${pathname}`);
+  if (!entry) throw new HttpError(404, `no report at /${parts.join('/')}`);
   return entry;
 }
 
