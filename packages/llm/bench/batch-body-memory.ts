@@ -7,10 +7,10 @@
 import { spawn } from 'node:child_process';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { AnthropicBatchBackend } from '../src/anthropic-batch-backend';
+import { AnthropicBatchBackend } from '../src/anthropic-adapter';
 import type { CompletionRequest } from '../src/completion-types';
 import { httpFetch } from '../src/http-fetch';
-import { OpenAiBatchBackend } from '../src/openai-batch-backend';
+import { OpenAiBatchBackend } from '../src/openai-adapter';
 import { serveInChild } from './fake-server-process';
 
 const WAYS = ['sdk-create', 'xsb-anthropic-create', 'xsb-openai-upload'] as const;

@@ -1,10 +1,10 @@
-import type { BatchBackend, BatchEntry } from './batch-backend';
 import type { BatchRetryPolicy } from './batch-retry';
 import type { BatchScheduler } from './batch-scheduler';
 import type { BatchStateStore } from './batch-state-store';
 import type { BatchEvent } from './batching-client';
 import type { Clock } from './clock';
 import type { CompletionRequest, CompletionResult } from './completion-types';
+import type { BatchBackend, BatchEntry } from './provider-adapter';
 import type { ProviderClient } from './provider-client';
 
 export interface Waiter {

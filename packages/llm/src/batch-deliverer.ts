@@ -1,10 +1,10 @@
 import { mapWithConcurrency } from '@xsb/core';
-import type { BatchProgress, EntryOutcome } from './batch-backend';
 import { type BatchContext, type Entry, memberEntry } from './batch-context';
 import { BatchCallError, retryBatchCall } from './batch-retry';
 import { type NoAnswer, unanswered } from './batch-state-machine';
 import { keepRecent } from './batch-state-store';
 import type { CompletionResult } from './completion-types';
+import type { BatchProgress, EntryOutcome } from './provider-adapter';
 import type { BatchState } from './schemas/batch-state';
 
 /** Cache writes and ledger lines of one batch's results run this many at a time. */

@@ -1,8 +1,8 @@
-import type { BatchProgress } from './batch-backend';
 import type { BatchContext } from './batch-context';
 import { BatchCallError, retryBatchCall } from './batch-retry';
 import { unanswered } from './batch-state-machine';
 import { sleepOn } from './clock';
+import type { BatchProgress } from './provider-adapter';
 import type { BatchState } from './schemas/batch-state';
 
 /** Follows batches at the provider: checks a resumed record, polls, cancels. */

@@ -9,7 +9,7 @@ import { readJsonlAll, writeFileAtomic } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toAnthropicBody } from './anthropic-wire';
+import { toAnthropicBody } from './anthropic-adapter';
 import { BatchingClient, customIdFor } from './batching-client';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';

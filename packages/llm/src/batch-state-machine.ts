@@ -1,8 +1,8 @@
 import type { XsbErrorCode } from '@xsb/core';
-import type { BatchProgress } from './batch-backend';
-import type { BatchEvent } from './batching-client';
+import type { BatchEvent, BatchOptions } from './batching-client';
 import type { Failure } from './classify-failure';
 import type { CompletionResult } from './completion-types';
+import type { BatchProgress } from './provider-adapter';
 
 /**
  * The batching client's rules as one pure function: time comes in on events, timers go out as
@@ -14,19 +14,12 @@ import type { CompletionResult } from './completion-types';
 /** Room kept under a byte limit for the batch envelope (`{"requests":[…]}`, multipart headers). */
 export const ENVELOPE_BYTES = 4096;
 
-export interface MachineSettings {
-  fallback: 'resubmit' | 'online';
-  maxRounds: number;
-  maxRequestsPerBatch: number;
-  maxBytesPerBatch: number;
+/** The batch options with their defaults, and the largest request a batch may take. */
+export type MachineSettings = Required<
+  Omit<BatchOptions, 'stateDir' | 'maxPending' | 'onEvent' | 'clock'>
+> & {
   maxRequestBytes: number;
-  idleMs: number;
-  maxCollectMs: number;
-  pollIntervalMs: number;
-  maxPollIntervalMs: number;
-  deadlineMs: number;
-  cancelGraceMs: number;
-}
+};
 
 /** Why a batch gave a request no answer, and what may be tried next. */
 export interface NoAnswer {

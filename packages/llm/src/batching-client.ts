@@ -1,9 +1,7 @@
 import { ProviderError } from '@xsb/core';
-import type { BatchBackend } from './batch-backend';
 import type { BatchContext, Entry, Waiter } from './batch-context';
 import { BatchDeliverer } from './batch-deliverer';
 import { BatchPoller } from './batch-poller';
-import type { BatchRetryPolicy } from './batch-retry';
 import { BatchScheduler, type IoEffect } from './batch-scheduler';
 import type { MachineSettings, NoAnswer } from './batch-state-machine';
 import { BatchStateStore } from './batch-state-store';
@@ -12,6 +10,7 @@ import { classifyFailure } from './classify-failure';
 import { type Clock, systemClock } from './clock';
 import type { CompleteOptions, CompletionRequest, CompletionResult, LlmClient } from './completion-types';
 import { estimateTokens } from './estimate-request-tokens';
+import type { BatchBackend } from './provider-adapter';
 import { type ProviderClient, withoutCredentials } from './provider-client';
 
 /** How `--batch` is set up for one client. */
@@ -95,7 +94,7 @@ export class BatchingClient implements LlmClient {
       online,
       backend,
       store: this.store,
-      retry: retryPolicyOf(online),
+      retry: online.options,
       clock,
       scheduler: this.scheduler,
       judgeId: this.judgeId,
@@ -346,13 +345,5 @@ function settingsOf(options: BatchOptions, backend: BatchBackend): MachineSettin
     maxPollIntervalMs: options.maxPollIntervalMs ?? 60_000,
     deadlineMs: options.deadlineMs ?? 25 * 3_600_000,
     cancelGraceMs: options.cancelGraceMs ?? 10 * 60_000,
-  };
-}
-
-function retryPolicyOf(online: ProviderClient): BatchRetryPolicy {
-  return {
-    limits: online.options.limits,
-    ...(online.options.baseBackoffMs !== undefined ? { baseBackoffMs: online.options.baseBackoffMs } : {}),
-    ...(online.options.random ? { random: online.options.random } : {}),
   };
 }

@@ -4,8 +4,10 @@ import {
 } from '@anthropic-ai/sdk';
 import type { XsbErrorCode } from '@xsb/core';
 import { APIError as OpenAiApiError, APIConnectionError as OpenAiConnectionError } from 'openai';
-import { MalformedAnswerError } from './provider-adapter';
 import { isRetryableStatus, retryAfterMs } from './retry-policy';
+
+/** A 2xx answer whose body is not a usable completion (empty, truncated, not JSON). Retried. */
+export class MalformedAnswerError extends Error {}
 
 export interface Failure {
   retryable: boolean;

@@ -1,12 +1,10 @@
 import { ConfigError, ProviderError, plural } from '@xsb/core';
 import type OpenAI from 'openai';
-import { anthropicSdk } from './anthropic-adapter';
-import { toAnthropicBody } from './anthropic-wire';
+import { anthropicSdk, toAnthropicBody } from './anthropic-adapter';
 import { classifyFailure } from './classify-failure';
 import type { CompletionRequest } from './completion-types';
 import { providerBaseUrl } from './create-llm-client';
-import { openAiSdk } from './openai-adapter';
-import { toOpenAiBody } from './openai-wire';
+import { openAiSdk, toOpenAiBody } from './openai-adapter';
 import { parseJudgeSpec } from './parse-judge-spec';
 
 /** Counts the input tokens of a request with the provider's own endpoint, before any completion. */

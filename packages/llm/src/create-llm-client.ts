@@ -1,12 +1,10 @@
 import { ConfigError, type ModelPrice, type ProviderLimits } from '@xsb/core';
-import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicAdapter } from './anthropic-adapter';
-import { ANTHROPIC_BATCH_LIMITS } from './anthropic-batch-backend';
+import { ANTHROPIC_BATCH_LIMITS, createAnthropicAdapter } from './anthropic-adapter';
 import { BatchingClient, type BatchOptions } from './batching-client';
 import type { LlmClient } from './completion-types';
 import { DiskCache } from './disk-cache';
 import { fillLabelFor, ReplayStoreAppender } from './fill-replay-store';
-import { createOpenAiAdapter, OPENAI_DEFAULT_BASE_URL } from './openai-adapter';
-import { OPENAI_BATCH_LIMITS } from './openai-batch-backend';
+import { createOpenAiAdapter, OPENAI_BATCH_LIMITS } from './openai-adapter';
 import { parseJudgeSpec } from './parse-judge-spec';
 import { ProviderClient } from './provider-client';
 import { ReplayClient } from './replay-client';
@@ -41,6 +39,24 @@ export interface CreateLlmClientOptions {
   /** `record:` specs only: answer the prompts the store lacks with this client and append them to the store. */
   fill?: LlmClient;
 }
+
+/** Per provider: its key and base-URL variables, default base URL, adapter and batch limits. */
+const PROVIDERS = {
+  anthropic: {
+    keyVariable: 'ANTHROPIC_API_KEY',
+    urlVariable: 'ANTHROPIC_BASE_URL',
+    defaultUrl: 'https://api.anthropic.com',
+    adapter: createAnthropicAdapter,
+    batchLimits: ANTHROPIC_BATCH_LIMITS,
+  },
+  openai: {
+    keyVariable: 'OPENAI_API_KEY',
+    urlVariable: 'OPENAI_BASE_URL',
+    defaultUrl: 'https://api.openai.com/v1',
+    adapter: createOpenAiAdapter,
+    batchLimits: OPENAI_BATCH_LIMITS,
+  },
+} as const;
 
 function requireKey(env: Record<string, string | undefined>, variable: string, spec: string): string {
   const key = env[variable]?.trim();
@@ -77,42 +93,35 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
         throw new ConfigError(
           `judge "${spec.spec}" answers only from its store; filling a store needs record:${spec.store}`,
         );
-      const fill = options.fill
-        ? {
-            client: options.fill,
-            appender: new ReplayStoreAppender(spec.store, fillLabelFor(options.fill.judgeId)),
-          }
-        : undefined;
+      const fill = options.fill && {
+        client: options.fill,
+        appender: new ReplayStoreAppender(spec.store, fillLabelFor(options.fill.judgeId)),
+      };
       return new ReplayClient({
         judgeId: spec.spec,
         store: spec.store,
         mode: spec.kind,
         stage,
-        ...(ledger ? { ledger } : {}),
-        ...(fill ? { fill } : {}),
+        ledger,
+        fill,
       });
     }
     case 'anthropic':
     case 'openai': {
-      const variable = spec.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
-      const key = requireKey(env, variable, spec.spec);
-      const baseUrl =
-        (spec.kind === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL)?.trim() || undefined;
-      const adapter =
-        spec.kind === 'anthropic' ? createAnthropicAdapter(key, baseUrl) : createOpenAiAdapter(key, baseUrl);
-      const useCache = Boolean(options.cacheDir) && !options.noCache;
+      const provider = PROVIDERS[spec.kind];
+      const key = requireKey(env, provider.keyVariable, spec.spec);
       const client = new ProviderClient({
         judgeId: spec.spec,
         model: spec.model,
-        adapter,
-        limits: resolveLimits(options.limits ?? providerLimitsFor(spec.spec, options.providers)),
-        ...(useCache && options.cacheDir ? { cache: new DiskCache(options.cacheDir) } : {}),
+        adapter: provider.adapter(key, providerBaseUrl(spec.spec, env) as string),
+        limits: resolveLimits(options.limits ?? options.providers?.[spec.kind]),
+        cache: options.cacheDir && !options.noCache ? new DiskCache(options.cacheDir) : undefined,
         refresh: Boolean(options.refresh),
-        ...(ledger ? { ledger } : {}),
+        ledger,
         stage,
         secrets: [key],
-        ...(options.random ? { random: options.random } : {}),
-        ...(options.baseBackoffMs !== undefined ? { baseBackoffMs: options.baseBackoffMs } : {}),
+        random: options.random,
+        baseBackoffMs: options.baseBackoffMs,
       });
       return options.batch ? new BatchingClient(client, options.batch) : client;
     }
@@ -124,10 +133,7 @@ export function preferredConcurrencyFor(judgeSpec: string, options: CreateLlmCli
   const spec = parseJudgeSpec(judgeSpec);
   const limits = resolveLimits(options.limits ?? providerLimitsFor(spec.spec, options.providers));
   if (!options.batch || (spec.kind !== 'anthropic' && spec.kind !== 'openai')) return limits.maxConcurrency;
-  return (
-    options.batch.maxPending ??
-    (spec.kind === 'anthropic' ? ANTHROPIC_BATCH_LIMITS : OPENAI_BATCH_LIMITS).maxRequests
-  );
+  return options.batch.maxPending ?? PROVIDERS[spec.kind].batchLimits.maxRequests;
 }
 
 /** The base URL a provider client of this spec sends to (it keys the disk cache); undefined without a provider. */
@@ -136,7 +142,7 @@ export function providerBaseUrl(
   env: Record<string, string | undefined> = process.env,
 ): string | undefined {
   const spec = parseJudgeSpec(judgeSpec);
-  if (spec.kind === 'anthropic') return env.ANTHROPIC_BASE_URL?.trim() || ANTHROPIC_DEFAULT_BASE_URL;
-  if (spec.kind === 'openai') return env.OPENAI_BASE_URL?.trim() || OPENAI_DEFAULT_BASE_URL;
-  return undefined;
+  if (spec.kind !== 'anthropic' && spec.kind !== 'openai') return undefined;
+  const provider = PROVIDERS[spec.kind];
+  return env[provider.urlVariable]?.trim() || provider.defaultUrl;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ANTHROPIC_BATCH_LIMITS } from './anthropic-batch-backend';
+import { ANTHROPIC_BATCH_LIMITS } from './anthropic-adapter';
 import {
   type FakeBatch,
   FakeBatchApi,
@@ -28,7 +28,7 @@ import {
   type FakeRateStats,
   type RateTicket,
 } from './fake-rate-limits';
-import { OPENAI_BATCH_LIMITS } from './openai-batch-backend';
+import { OPENAI_BATCH_LIMITS } from './openai-adapter';
 
 export { approximateTokens, type FakeProvider } from './fake-http';
 

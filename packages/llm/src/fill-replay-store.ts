@@ -99,17 +99,15 @@ export function requestFromPending(line: ReplayPendingLine): CompletionRequest |
     messages.push({ role: message.role, content: parts });
   }
   const request: CompletionRequest = {
-    ...(line.system !== '' ? { system: line.system } : {}),
+    system: line.system || undefined,
     messages,
-    ...(line.model !== undefined ? { model: line.model } : {}),
-    ...(line.temperature !== undefined ? { temperature: line.temperature } : {}),
-    ...(line.maxTokens !== undefined ? { maxTokens: line.maxTokens } : {}),
-    ...(line.seed !== undefined ? { seed: line.seed } : {}),
-    ...(line.stop?.length ? { stop: line.stop } : {}),
-    ...(line.responseSchema !== undefined
-      ? { responseSchema: line.responseSchema as CompletionRequest['responseSchema'] }
-      : {}),
-    ...(line.stage !== undefined ? { stage: line.stage } : {}),
+    model: line.model,
+    temperature: line.temperature,
+    maxTokens: line.maxTokens,
+    seed: line.seed,
+    stop: line.stop?.length ? line.stop : undefined,
+    responseSchema: line.responseSchema as CompletionRequest['responseSchema'],
+    stage: line.stage,
   };
   const key = replayKeyFor(request);
   if (key !== line.key)

@@ -72,20 +72,9 @@ export class ProviderClient implements LlmClient {
     key: string,
     started: number,
   ): Promise<CompletionResult | undefined> {
-    const { cache } = this.options;
-    if (!cache || this.options.refresh) return undefined;
-    const hit = await cache.get(key);
+    const hit = this.options.refresh ? undefined : await this.options.cache?.get(key);
     if (!hit) return undefined;
-    const result: CompletionResult = {
-      text: hit.text,
-      usage: hit.usage,
-      model: hit.model,
-      latencyMs: performance.now() - started,
-      retries: 0,
-      fromCache: true,
-      judgeId: this.judgeId,
-      ...(hit.stopReason ? { stopReason: hit.stopReason } : {}),
-    };
+    const result = this.resultOf(hit, started, 0, true);
     await this.answered(this.stageFor(request), result, { cacheHit: true });
     return result;
   }
@@ -177,16 +166,7 @@ export class ProviderClient implements LlmClient {
     },
   ): Promise<CompletionResult> {
     const { cache, judgeId } = this.options;
-    const result: CompletionResult = {
-      text: answer.text,
-      usage: answer.usage,
-      model: answer.model,
-      latencyMs: performance.now() - context.started,
-      retries: context.retries,
-      fromCache: false,
-      judgeId,
-      stopReason: answer.stopReason,
-    };
+    const result = this.resultOf(answer, context.started, context.retries, false);
     if (cache)
       await cache.put({
         v: CACHE_FORMAT_VERSION,
@@ -204,6 +184,17 @@ export class ProviderClient implements LlmClient {
       estimatedInputTokens: context.estimatedInputTokens,
     });
     return result;
+  }
+
+  private resultOf(
+    answer: Pick<CompletionResult, 'text' | 'usage' | 'model' | 'stopReason'>,
+    started: number,
+    retries: number,
+    fromCache: boolean,
+  ): CompletionResult {
+    const { text, usage, model, stopReason } = answer;
+    const latencyMs = performance.now() - started;
+    return { text, usage, model, latencyMs, retries, fromCache, judgeId: this.judgeId, stopReason };
   }
 
   /** Undefined while another attempt is allowed; else the error message's suffix (which cap was reached). */

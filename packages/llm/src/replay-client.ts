@@ -216,20 +216,18 @@ export class ReplayClient implements LlmClient {
     this.pendingKeys.add(key);
     const line: ReplayPendingLine = {
       key,
-      ...(request.model !== undefined ? { model: request.model } : {}),
+      model: request.model,
       system: request.system ?? '',
       prompt: renderPromptText(request.messages),
       messages: canonicalMessages(request.messages),
-      ...(request.stage !== undefined || this.options.stage
-        ? { stage: request.stage ?? this.options.stage }
-        : {}),
-      ...(request.responseSchema !== undefined ? { responseSchema: request.responseSchema } : {}),
-      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-      ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
-      ...(request.repeat !== undefined && request.repeat >= 1 ? { repeat: request.repeat } : {}),
+      stage: request.stage ?? (this.options.stage || undefined),
+      responseSchema: request.responseSchema,
+      temperature: request.temperature,
+      maxTokens: request.maxTokens,
+      repeat: request.repeat || undefined,
       // What else the stage asked with, so `xsb llm fill` sends the same request.
-      ...(request.seed !== undefined ? { seed: request.seed } : {}),
-      ...(request.stop?.length ? { stop: request.stop } : {}),
+      seed: request.seed,
+      stop: request.stop?.length ? request.stop : undefined,
     };
     this.pending ??= new LineAppender(file);
     await this.pending.append(validateRecord(replayPendingLineSchema, line, { file }));

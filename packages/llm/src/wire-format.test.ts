@@ -1,10 +1,10 @@
 import { ProviderError } from '@xsb/core';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { toAnthropicBody } from './anthropic-wire';
+import { toAnthropicBody } from './anthropic-adapter';
 import type { CompletionRequest } from './completion-types';
 import { createLlmClient } from './create-llm-client';
-import { toOpenAiBody } from './openai-wire';
+import { toOpenAiBody } from './openai-adapter';
 
 let server: FakeLlmServer;
 beforeAll(async () => {
