@@ -2,11 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/**
- * Writes a file so readers see either the old content or the new, never a half-written file:
- * the bytes go to a temp file in the same folder (same file system, so rename is atomic), are
- * fsynced, then renamed over the target.
- */
+/** Readers see the old content or the new: a fsynced temp file in the same folder, renamed over it. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });

@@ -1,16 +1,10 @@
-/** Lines that leave in one write per turn of the event loop. */
 export interface BatchedLineWriter {
-  /** Queues `text` and a newline; they are written after the current turn of the event loop. */
   line(text: string): void;
-  /** Writes what is queued now (before exit, so no line is lost). */
+  /** Before exit, so no line is lost. */
   flush(): void;
 }
 
-/**
- * A writer for a log that may get a line per request: 200 requests answered in one turn of the event
- * loop would be 200 system calls, and on two cores those writes cost a busy server more than the
- * requests themselves. Lines keep their order; a line waits at most one turn.
- */
+/** One write per turn of the event loop: a write per request costs a busy server more than the requests. */
 export function createBatchedLineWriter(write: (text: string) => void): BatchedLineWriter {
   let pending: string[] = [];
   let scheduled = false;

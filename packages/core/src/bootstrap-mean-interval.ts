@@ -18,11 +18,7 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   return low + (sorted[upper]! - low) * (position - lower);
 }
 
-/**
- * Mean and percentile-bootstrap interval: `resamples` resamples of size n drawn with replacement by
- * a seeded PRNG, their means sorted, and the (1 - confidence) / 2 and (1 + confidence) / 2 quantiles
- * taken. n = 0 gives nulls; n = 1 gives a zero-width interval at the value.
- */
+/** Mean and seeded percentile-bootstrap interval; n = 0 gives nulls, n = 1 a zero-width interval. */
 export function bootstrapMeanInterval(
   values: readonly number[],
   options: { seed: number; resamples?: number; confidence?: number },

@@ -5,21 +5,12 @@ import { readJson } from './json-file';
 import type { RunLayout } from './run-layout';
 import { probeGenerationStatusSchema } from './schemas/probe-generation-status';
 
-/**
- * What every stage after `xsb probes` says about a case whose finished probe bank is empty: its
- * coverage is null for every deck, so the case adds nothing to the comparison (a source the
- * generator found no facts in, e.g. a blind text, or a failed filter of a model's answers).
- */
+/** What every stage after `xsb probes` says of a case whose finished probe bank is empty. */
 export function emptyProbeBankNote(caseLabel: string): string {
   return `case ${caseLabel}: 0 probes, contributes no coverage`;
 }
 
-/**
- * The cases of a data folder whose probe bank is finished (`probe_generation_status.json` says
- * `complete`) and holds 0 probes, sorted; only among `caseLabels` when given. A case without a
- * finished bank, or with an unreadable status, is not listed: it is missing, not empty, and the
- * stages report that on their own.
- */
+/** Cases whose finished bank holds 0 probes; a case without one is missing, not empty, and not listed. */
 export async function listEmptyProbeBanks(
   layout: RunLayout,
   caseLabels?: Iterable<string>,
@@ -40,7 +31,6 @@ export async function listEmptyProbeBanks(
   return empty.sort(compareCodePoints);
 }
 
-/** `warning: case X: 0 probes, contributes no coverage`, one line per empty bank (see {@link listEmptyProbeBanks}). */
 export async function emptyProbeBankWarnings(
   layout: RunLayout,
   caseLabels?: Iterable<string>,

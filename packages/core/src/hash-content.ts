@@ -12,11 +12,7 @@ export function hashBytes(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/**
- * Canonical JSON: object keys sorted, no whitespace, `undefined` members dropped, so equal values
- * hash equally whatever order their keys were built in. Non-finite numbers are refused because
- * JSON cannot carry them and a silent `null` would merge distinct inputs.
- */
+/** Equal values hash equally whatever their key order; non-finite numbers are refused, not merged as null. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') {

@@ -5,11 +5,8 @@ const PDF_MAGIC = '%PDF-';
 const ZIP_LOCAL_MAGIC = 0x04034b50;
 
 /**
- * The deck format of bytes that arrived from outside (an upload), by content alone: a PDF starts with
- * `%PDF-` (within its first 1,024 bytes, as PDF readers allow), a PPTX is a ZIP package holding
- * `ppt/presentation.xml`. Every entry of a ZIP is inflated once under the capped reader's limits, so a
- * zip bomb or a corrupt package is refused here rather than accepted and failed later. Anything else is
- * an InputError with code `unsupported_media_type` (or the ZIP reader's own code) naming `file`.
+ * An upload's deck format by content alone (`%PDF-` within 1,024 bytes, as PDF readers allow). Every ZIP
+ * entry is inflated once under the caps, so a zip bomb is refused here rather than failing later.
  */
 export function identifyDeckContent(
   bytes: Buffer,
@@ -18,19 +15,17 @@ export function identifyDeckContent(
 ): 'pptx' | 'pdf' {
   if (bytes.length === 0) throw new InputError('the file is empty', { file, code: 'empty_file' });
   if (bytes.subarray(0, 1024).includes(PDF_MAGIC)) return 'pdf';
-  if (bytes.length < 4 || bytes.readUInt32LE(0) !== ZIP_LOCAL_MAGIC) {
+  if (bytes.length < 4 || bytes.readUInt32LE(0) !== ZIP_LOCAL_MAGIC)
     throw new InputError('not a deck: expected a PPTX (ZIP package) or a PDF (starting with %PDF-)', {
       file,
       code: 'unsupported_media_type',
     });
-  }
   const archive = ZipArchive.open(bytes, file, limits);
-  if (archive.readText('ppt/presentation.xml') === undefined) {
+  if (archive.readText('ppt/presentation.xml') === undefined)
     throw new InputError('a ZIP archive without ppt/presentation.xml: not a PPTX package', {
       file,
       code: 'unsupported_media_type',
     });
-  }
   for (const name of archive.names()) archive.read(name);
   return 'pptx';
 }

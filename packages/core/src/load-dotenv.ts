@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/**
- * Parses `.env` text: `KEY=value`, optional `export `, single or double quotes, `#` comments.
- * Values are returned, never logged; the caller decides what to do with keys.
- */
+/** `KEY=value`, optional `export `, single or double quotes, `#` comments; values are never logged. */
 export function parseDotenv(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const rawLine of text.split(/\r?\n/)) {
@@ -26,21 +23,15 @@ export function parseDotenv(text: string): Record<string, string> {
   return out;
 }
 
-/**
- * The environment with `.env` from `cwd` underneath it: a variable already set in the real
- * environment wins over the file. A missing `.env` is not an error.
- */
+/** The environment with `.env` from `cwd` underneath it (a missing `.env` is no error). */
 export function environmentWithDotenv(
   cwd: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Record<string, string> {
-  let fromFile: Record<string, string> = {};
+  let merged: Record<string, string> = {};
   try {
-    fromFile = parseDotenv(readFileSync(join(cwd, '.env'), 'utf8'));
-  } catch {
-    fromFile = {};
-  }
-  const merged: Record<string, string> = { ...fromFile };
+    merged = parseDotenv(readFileSync(join(cwd, '.env'), 'utf8'));
+  } catch {}
   for (const [key, value] of Object.entries(env)) if (value !== undefined) merged[key] = value;
   return merged;
 }

@@ -1,8 +1,4 @@
-/**
- * Runs `work` over `items` with at most `limit` in flight and returns the results in item order.
- * After the first failure no new item starts; the items already running finish (so work they save,
- * such as paid judge answers, is kept), then the first error is thrown.
- */
+/** After a failure no item starts; those running finish (paid answers are kept), then it is thrown. */
 export async function mapWithConcurrency<T, R>(
   items: readonly T[],
   limit: number,

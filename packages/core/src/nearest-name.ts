@@ -1,7 +1,4 @@
-/**
- * Edit distance with adjacent transpositions (optimal string alignment; insert, delete, substitute,
- * swap two neighbours: 1 each), case-insensitive: `inptu` is one edit from `input`.
- */
+/** Case-insensitive optimal string alignment distance: `inptu` is one edit from `input`. */
 export function editDistance(a: string, b: string): number {
   const left = a.toLowerCase();
   const right = b.toLowerCase();
@@ -20,11 +17,7 @@ export function editDistance(a: string, b: string): number {
   return rows[left.length]![right.length]!;
 }
 
-/**
- * The known name nearest to a misspelled one, when it is near enough to be a likely typo: at most a
- * third of the longer name's characters differ (at least one), so `generator` finds `generators` and
- * `fressh` finds `fresh`, while an unrelated word finds nothing. Ties go to the first known name.
- */
+/** A likely typo differs in at most a third of the longer name's characters; ties go to the first name. */
 export function nearestName(value: string, known: Iterable<string>): string | undefined {
   let best: { name: string; distance: number } | undefined;
   for (const name of known) {

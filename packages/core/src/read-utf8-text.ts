@@ -1,11 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from './errors';
 
-/**
- * Decodes bytes as strict UTF-8 (an invalid sequence is an error, never a silent U+FFFD), drops a
- * leading byte-order mark and normalises CRLF/CR line ends to LF so char offsets are stable across
- * platforms. `file` is named in every error.
- */
+/** Strict UTF-8 (never a silent U+FFFD), no BOM, LF line ends so char offsets are stable across platforms. */
 export function decodeUtf8Text(bytes: Uint8Array, file: string): string {
   let text: string;
   try {
@@ -20,7 +16,6 @@ export function decodeUtf8Text(bytes: Uint8Array, file: string): string {
   return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 }
 
-/** A text file as strict UTF-8 (see {@link decodeUtf8Text}); a missing or unreadable file is an InputError naming it. */
 export async function readUtf8Text(file: string): Promise<string> {
   let bytes: Buffer;
   try {

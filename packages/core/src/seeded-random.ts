@@ -1,7 +1,4 @@
-/**
- * A small seeded PRNG (mulberry32): 32-bit state, uniform floats in [0, 1). Same seed, same stream,
- * on every platform, which is what reproducible bootstrap intervals need.
- */
+/** mulberry32: the same stream for a seed on every platform, for reproducible bootstrap intervals. */
 export function createSeededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

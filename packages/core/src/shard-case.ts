@@ -1,38 +1,30 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from './errors';
 
-/** One shard of `n`: `--shard i/n` with 0 <= i < n. */
+/** `--shard i/n` with 0 <= i < n. */
 export interface Shard {
   index: number;
   count: number;
 }
 
-/**
- * The shard a case label belongs to, exactly as the original computes it in Python:
- * `int(hashlib.md5(label.encode()).hexdigest(), 16) % count` — the whole 128-bit digest as one
- * integer (BigInt here; a 32-bit prefix would put labels on other shards). Every per-case stage
- * shards by this one rule, so the shards of a CI matrix hold the same cases at every stage.
- */
+/** As the Python original: `int(hashlib.md5(label.encode()).hexdigest(), 16) % count` (all 128 bits). */
 export function shardOfCase(caseLabel: string, count: number): number {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`shard count must be >= 1, got ${count}`);
   const digest = createHash('md5').update(caseLabel, 'utf8').digest('hex');
   return Number(BigInt(`0x${digest}`) % BigInt(count));
 }
 
-/** Whether a case belongs to the shard; every case does when there is no shard. */
 export function isCaseInShard(caseLabel: string, shard: Shard | undefined): boolean {
   return shard === undefined || shardOfCase(caseLabel, shard.count) === shard.index;
 }
 
-/** Parses `--shard i/n` (0 <= i < n); anything else is a usage error (exit 2). */
 export function parseShard(value: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(value.trim());
   if (!match) throw new UsageError(`--shard must look like i/n (e.g. 0/4), got ${JSON.stringify(value)}`);
   const index = Number(match[1]);
   const count = Number(match[2]);
-  if (count < 1 || index >= count) {
+  if (count < 1 || index >= count)
     throw new UsageError(`--shard ${value}: the index must be at least 0 and below the shard count`);
-  }
   return { index, count };
 }
 
@@ -41,7 +33,7 @@ export function shardLabel(shard: Shard): string {
   return `${shard.index}/${shard.count}`;
 }
 
-/** `shard-i-of-n`: the part a per-shard file name carries, so parallel shards never write one file. */
+/** The part a per-shard file name carries, so parallel shards never write one file. */
 export function shardFileTag(shard: Shard): string {
   return `shard-${shard.index}-of-${shard.count}`;
 }

@@ -1,6 +1,7 @@
 // The one stage contract (docs/architecture.md): `xsb plan` prices the same work list a run executes,
 // so plan and run cannot drift.
 import { isXsbError } from './errors';
+import { mapWithConcurrency } from './map-with-concurrency';
 import type { ProgressReporter } from './progress-reporter';
 
 /** The one status vocabulary of a stage's units, for every stage (decks included). */
@@ -96,8 +97,6 @@ export async function executeWorkList<Unit extends WorkUnit, Result>(
   const total = units.length;
   const outcomes = new Array<UnitOutcome<Unit, Result>>(total);
   const counts = { done: 0, reused: 0, failed: 0 };
-  let next = 0;
-  let fatal: { error: unknown } | undefined;
   emit({ type: 'stage-started', stage, total, unit: options.unitName ?? 'units' });
 
   const runOne = async (unit: Unit, index: number): Promise<void> => {
@@ -112,10 +111,7 @@ export async function executeWorkList<Unit extends WorkUnit, Result>(
       const finished = counts.done + counts.reused + counts.failed;
       emit({ type: 'unit-done', stage: unit.stage, id: unit.id, status, done: finished, total });
     } catch (error) {
-      if (stops(error)) {
-        fatal ??= { error };
-        return;
-      }
+      if (stops(error)) throw error;
       counts.failed += 1;
       outcomes[index] = { unit, status: 'failed', error };
       emit({
@@ -129,16 +125,7 @@ export async function executeWorkList<Unit extends WorkUnit, Result>(
       });
     }
   };
-  const worker = async (): Promise<void> => {
-    while (fatal === undefined && next < total) {
-      const index = next;
-      next += 1;
-      await runOne(units[index] as Unit, index);
-    }
-  };
-  const width = Math.max(1, Math.min(options.concurrency ?? 1, total));
-  await Promise.all(Array.from({ length: width }, worker));
-  if (fatal !== undefined) throw (fatal as { error: unknown }).error;
+  await mapWithConcurrency(units, options.concurrency ?? 1, runOne);
   emit({ type: 'stage-finished', stage, total, ...counts });
   return outcomes;
 }

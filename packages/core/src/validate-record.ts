@@ -21,10 +21,7 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   return current;
 }
 
-/**
- * Validates one record; on failure throws a ValidationError naming the file, the line and the
- * first failing field, so users can find and fix the exact spot.
- */
+/** On failure, a ValidationError naming the file, the line and the first failing field. */
 export function validateRecord<S extends z.ZodType>(
   schema: S,
   value: unknown,

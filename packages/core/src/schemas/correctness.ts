@@ -23,11 +23,7 @@ export const verifiedClaimSchema = z.looseObject({
 });
 export type VerifiedClaim = z.infer<typeof verifiedClaimSchema>;
 
-/**
- * `correctness.json` (stage 5): the claims extracted from a deck, their labels, and the public
- * `correctness` scalar in [0, 1] aggregated from them (null when the deck has no checkable claim,
- * with `null_reason`). It depends on deck, source, judge and claim settings, never on the audience.
- */
+/** `correctness.json` (stage 5): never depends on the audience. */
 export const correctnessSchema = z.looseObject({
   correctness: finite.min(0).max(1).nullable(),
   null_reason: z.string().optional(),

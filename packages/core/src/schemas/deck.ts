@@ -45,10 +45,7 @@ export const slideSchema = z.object({
 });
 export type Slide = z.infer<typeof slideSchema>;
 
-/**
- * A parsed deck (`xsb decks inspect --json`): the deck-stats fields plus the slides in true order.
- * Speaker notes stay apart from visible text: spec 000's main scoring path never uses them.
- */
+/** `xsb decks inspect --json`; notes stay apart from visible text: spec 000's scoring never uses them. */
 export const deckSchema = z.object({
   deck_path: z.string().min(1),
   format: z.enum(['pptx', 'pdf']),

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 
-/**
- * `status.json` of one evaluation job (stage 5): whether every artifact of the job was written,
- * or why it failed. A job whose status is not `done` is redone on the next run.
- */
+/** `status.json` of one evaluation job (stage 5); one not `done` is redone on the next run. */
 export const evalJobStatusSchema = z.looseObject({
   status: z.enum(['done', 'failed']),
   system: z.string().min(1),

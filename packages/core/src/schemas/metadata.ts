@@ -1,7 +1,4 @@
 import { z } from 'zod';
 
-/**
- * Free-form metadata. Spec 000 says extra fields may appear (model ids, chunk settings, prompts,
- * debugging information): every key is kept on read and written back unchanged.
- */
+/** Spec 000 says extra fields may appear: every key is kept on read and written back unchanged. */
 export const metadataSchema = z.record(z.string(), z.unknown());

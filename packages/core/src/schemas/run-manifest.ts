@@ -6,10 +6,7 @@ export const hashedInputSchema = z.looseObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lowercase hex sha256'),
 });
 
-/**
- * `run_manifest.json`: what one job measured: its inputs by content hash, the judges by id, the
- * settings and the software versions. Enough to tell whether an existing result may be reused.
- */
+/** `run_manifest.json`: enough to tell whether an existing result may be reused. */
 export const runManifestSchema = z.looseObject({
   stage: z.string().min(1),
   created_at: z.string().min(1),

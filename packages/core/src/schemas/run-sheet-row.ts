@@ -3,10 +3,7 @@ import { z } from 'zod';
 export const conditionSchema = z.enum(['audience_agnostic', 'audience_conditioned']);
 export type Condition = z.infer<typeof conditionSchema>;
 
-/**
- * One row of a run sheet CSV (stage 4): the system, condition, audience, case label, source
- * document, prompt path and preferred output deck path of one deck to produce or import.
- */
+/** One row of a run sheet CSV (stage 4): one deck to produce or import. */
 export const runSheetRowSchema = z.looseObject({
   system: z.string().min(1),
   condition: conditionSchema,
