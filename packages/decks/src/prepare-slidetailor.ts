@@ -105,9 +105,7 @@ async function preferenceGuidelines(
   const { row } = entry;
   let guidelines = AGNOSTIC_GUIDELINES;
   if (row.condition === 'audience_conditioned') {
-    const profile = new Map(profiles.map((candidate) => [candidate.id, candidate.description])).get(
-      row.audience,
-    );
+    const profile = profiles.findLast((candidate) => candidate.id === row.audience)?.description;
     if (!profile)
       throw new InputError(`no audience profile for "${row.audience}"`, { code: 'missing_profile' });
     guidelines = `The deck is for ${row.audience.replace(/[_-]+/g, ' ')}: ${profile}`;
