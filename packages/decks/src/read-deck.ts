@@ -60,7 +60,7 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number, file: string)
   }
 }
 
-/** Reads a PPTX or PDF deck; any failure is an InputError, hostile files hit size, inflate and time limits. */
+/** Reads a PPTX or PDF deck; failures are InputErrors, hostile files hit size, inflate and time limits. */
 export async function readDeck(path: string, options: ReadDeckOptions = {}): Promise<Deck> {
   const maxFileBytes = options.maxFileBytes ?? 512 * 1024 * 1024;
   let size: number;
