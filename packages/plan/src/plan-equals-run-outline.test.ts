@@ -4,10 +4,9 @@
  * per stage are equal for a model judge that reads images, one that does not, and the offline judge;
  * input tokens agree within the estimator's error, and a second plan reuses every deck the run made.
  */
-import { cp, mkdir, readdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { RunLayout, readJsonlAll } from '@xsb/core';
-import { makeTempDir } from '@xsb/core/testing';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type RunLayout, readJsonlAll } from '@xsb/core';
 import {
   generateDecksFromRunSheet,
   OUTLINE_STAGE,
@@ -16,65 +15,20 @@ import {
   writeCsvAtomic,
 } from '@xsb/decks';
 import { DEMO_RUN, demoSheetRows } from '@xsb/eval';
-import {
-  createLlmClient,
-  type Judge,
-  judgeFromClient,
-  type LlmClient,
-  offlineJudge,
-  usageLedgerEntrySchema,
-} from '@xsb/llm';
-import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { type Judge, offlineJudge, usageLedgerEntrySchema } from '@xsb/llm';
 import { discoverSourceCases, type SourceCase } from '@xsb/sources';
 import { BUILT_IN_AUDIENCES } from '@xsb/weights';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CostPlanBuilder } from './cost-plan-builder';
+import { describe, expect, it } from 'vitest';
 import { demoDeckWorkList, planOutlines } from './plan-demo';
 import { reconcileUsage } from './reconcile-usage';
-import { stageAnswerHandler } from './stage-answer-handler';
+import { callsOf, ledgerOf, plannedCalls, usePlanRunFixture } from './testing-plan-equals-run';
 
-const MODEL = 'anthropic:claude-sonnet-4-5';
-const FIXTURE_SOURCES = resolve(import.meta.dirname, '..', '..', '..', 'fixtures', 'sources');
+const { demoData, scriptedJudge, server } = usePlanRunFixture('xsb-plan-run-outline-');
 
-let server: Awaited<ReturnType<typeof startFakeLlmServer>>;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  server = await startFakeLlmServer({ handler: stageAnswerHandler() });
-});
-afterAll(async () => {
-  await server?.close();
-  for (const cleanup of cleanups) await cleanup();
-});
-
-async function demoData(): Promise<RunLayout> {
-  const { dir, cleanup } = await makeTempDir('xsb-plan-run-outline-');
-  cleanups.push(cleanup);
-  for (const caseId of await readdir(FIXTURE_SOURCES))
-    await cp(join(FIXTURE_SOURCES, caseId), join(dir, 'sources', caseId), { recursive: true });
-  return new RunLayout(dir);
-}
-
-const ledgerOf = (layout: RunLayout) => join(layout.dataDir, 'ledger.jsonl');
-
-/** A model judge through the real SDK client and the fake server, counting the calls it receives per stage. */
-function scriptedJudge(layout: RunLayout, readsImages: boolean) {
-  const calls: Record<string, number> = {};
-  const inner = createLlmClient(MODEL, { env: fakeProviderEnv(server), ledgerFile: ledgerOf(layout) });
-  const client: LlmClient = {
-    judgeId: inner.judgeId,
-    complete: (request, options) => {
-      const stage = request.stage ?? 'unstaged';
-      calls[stage] = (calls[stage] ?? 0) + 1;
-      return inner.complete(request, options);
-    },
-  };
-  return { judge: judgeFromClient(MODEL, client, { readsImages }), calls };
-}
-
-async function planOf(layout: RunLayout, cases: SourceCase[], judge: Judge) {
-  const builder = new CostPlanBuilder({ judge: judge.kind === 'offline' ? 'lexical' : MODEL });
-  await planOutlines(builder, await demoDeckWorkList(layout, cases, judge), judge);
-  return builder.finish({ command: 'test', run: null, ledgerLinesBefore: 0 });
+function planOf(layout: RunLayout, cases: SourceCase[], judge: Judge) {
+  return plannedCalls(async (builder) => {
+    await planOutlines(builder, await demoDeckWorkList(layout, cases, judge), judge);
+  }, judge);
 }
 
 /** runDemo's deck stage: the demo sheet written beside the run, then generated. */
@@ -91,9 +45,6 @@ async function runDecks(layout: RunLayout, cases: SourceCase[], judge: Judge) {
     audienceProfiles: BUILT_IN_AUDIENCES,
   });
 }
-
-const callsOf = (plan: Awaited<ReturnType<typeof planOf>>) =>
-  Object.fromEntries(plan.rows.filter((row) => row.calls > 0).map((row) => [row.stage, row.calls]));
 
 describe('plan = run for the deck outline', () => {
   it.each([
@@ -127,13 +78,13 @@ describe('plan = run for the deck outline', () => {
   it('the offline judge: no call planned and none made, every deck written', async () => {
     const layout = await demoData();
     const { cases } = await discoverSourceCases(layout.dataDir);
-    const requestsBefore = server.requests.length;
+    const requestsBefore = server().requests.length;
     const plan = await planOf(layout, cases, offlineJudge);
     const batch = await runDecks(layout, cases, offlineJudge);
     expect(batch.done).toBe(batch.rows.length);
     expect(batch.rows.length).toBeGreaterThan(0);
     expect(plan.totals.calls).toBe(0);
     expect(plan.rows).toEqual([]);
-    expect(server.requests.length).toBe(requestsBefore);
+    expect(server().requests.length).toBe(requestsBefore);
   }, 180_000);
 });

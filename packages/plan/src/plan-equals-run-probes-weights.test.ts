@@ -3,75 +3,18 @@
  * so on the demo sources the calls per stage are equal, for a model judge that reads images, one that
  * does not, and the offline judge; input tokens agree within the estimator's error.
  */
-import { cp, readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { RunLayout, readJsonlAll } from '@xsb/core';
-import { makeTempDir } from '@xsb/core/testing';
-import {
-  createLlmClient,
-  type Judge,
-  judgeFromClient,
-  type LlmClient,
-  offlineJudge,
-  usageLedgerEntrySchema,
-} from '@xsb/llm';
-import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
+import { readJsonlAll } from '@xsb/core';
+import { offlineJudge, usageLedgerEntrySchema } from '@xsb/llm';
 import { createProbeGenerator, generateRunProbes } from '@xsb/probes';
 import { discoverSourceCases } from '@xsb/sources';
 import { createUtilityJudge, weighRun } from '@xsb/weights';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CostPlanBuilder } from './cost-plan-builder';
+import { describe, expect, it } from 'vitest';
 import { planProbes } from './plan-probes';
 import { planWeights } from './plan-weights';
 import { reconcileUsage } from './reconcile-usage';
-import { stageAnswerHandler } from './stage-answer-handler';
+import { callsOf, ledgerOf, plannedCalls, usePlanRunFixture } from './testing-plan-equals-run';
 
-const MODEL = 'anthropic:claude-sonnet-4-5';
-const FIXTURE_SOURCES = resolve(import.meta.dirname, '..', '..', '..', 'fixtures', 'sources');
-
-let server: Awaited<ReturnType<typeof startFakeLlmServer>>;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  server = await startFakeLlmServer({ handler: stageAnswerHandler() });
-});
-afterAll(async () => {
-  await server?.close();
-  for (const cleanup of cleanups) await cleanup();
-});
-
-async function demoData(): Promise<RunLayout> {
-  const { dir, cleanup } = await makeTempDir('xsb-plan-run-');
-  cleanups.push(cleanup);
-  for (const caseId of await readdir(FIXTURE_SOURCES))
-    await cp(join(FIXTURE_SOURCES, caseId), join(dir, 'sources', caseId), { recursive: true });
-  return new RunLayout(dir);
-}
-
-/** A model judge through the real SDK client and the fake server, counting the calls it receives per stage. */
-function scriptedJudge(layout: RunLayout, readsImages: boolean) {
-  const calls: Record<string, number> = {};
-  const inner = createLlmClient(MODEL, { env: fakeProviderEnv(server), ledgerFile: ledgerOf(layout) });
-  const client: LlmClient = {
-    judgeId: inner.judgeId,
-    complete: (request, options) => {
-      const stage = request.stage ?? 'unstaged';
-      calls[stage] = (calls[stage] ?? 0) + 1;
-      return inner.complete(request, options);
-    },
-  };
-  return { judge: judgeFromClient(MODEL, client, { readsImages }), calls };
-}
-
-const ledgerOf = (layout: RunLayout) => join(layout.dataDir, 'ledger.jsonl');
-
-async function plannedCalls(build: (builder: CostPlanBuilder) => Promise<unknown>, judge: Judge) {
-  const builder = new CostPlanBuilder({ judge: judge.kind === 'offline' ? 'lexical' : MODEL });
-  await build(builder);
-  return builder.finish({ command: 'test', run: null, ledgerLinesBefore: 0 });
-}
-
-const callsOf = (plan: Awaited<ReturnType<typeof plannedCalls>>) =>
-  Object.fromEntries(plan.rows.filter((row) => row.calls > 0).map((row) => [row.stage, row.calls]));
+const { demoData, scriptedJudge } = usePlanRunFixture('xsb-plan-run-');
 
 describe('plan = run for probes and weights', () => {
   it.each([

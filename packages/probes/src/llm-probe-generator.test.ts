@@ -9,7 +9,7 @@ import {
   readJsonlAll,
   type StageEvent,
 } from '@xsb/core';
-import { makeTempDir } from '@xsb/core/testing';
+import { callsMade, makeTempDir } from '@xsb/core/testing';
 import { createLlmClient } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { loadSourceCase } from '@xsb/sources';
@@ -107,13 +107,7 @@ describe('LlmProbeGenerator through the fake provider', () => {
     // 355 characters: windows [0,240) and [180,355): 2 chunks x 3 samples + 1 corrective call.
     expect(distinctRequests(server)).toBe(7);
     // Each of those calls is a call-made event carrying the usage the provider reported.
-    const calls = events.filter((event) => event.type === 'call-made');
-    expect(calls).toHaveLength(7);
-    for (const call of calls) {
-      expect(call).toMatchObject({ stage: 'probes', id: 'case_a' });
-      expect(call.usage.inputTokens).toBeGreaterThan(0);
-      expect(call.usage.outputTokens).toBeGreaterThan(0);
-    }
+    expect(callsMade(events, { stage: 'probes', id: 'case_a' })).toHaveLength(7);
     expect(server.requests[0]!.system).toContain('VERBATIM');
     const status = await readJson(layout.probeStatusFile('case_a'), probeGenerationStatusSchema);
     // generated 9 = capacity×2, cited, pointer, tariff×2, invented, storage×2; 1 malformed item.

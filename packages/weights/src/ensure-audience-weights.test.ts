@@ -11,7 +11,7 @@ import {
   type StageEvent,
   writeJsonlAtomic,
 } from '@xsb/core';
-import { makeTempDir } from '@xsb/core/testing';
+import { callsMade, makeTempDir } from '@xsb/core/testing';
 import { createLlmClient } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -284,13 +284,7 @@ describe('LlmUtilityJudge through the fake provider', () => {
     // 3 samples + one corrective follow-up for each of samples 0 and 1 (identical bodies = transport retries).
     expect(new Set(server.requests.map((request) => JSON.stringify(request.body))).size).toBe(5);
     // Each of those calls is a call-made event carrying the usage the provider reported.
-    const calls = events.filter((event) => event.type === 'call-made');
-    expect(calls).toHaveLength(5);
-    for (const call of calls) {
-      expect(call).toMatchObject({ stage: 'weights', id: 'case_a/specialists' });
-      expect(call.usage.inputTokens).toBeGreaterThan(0);
-      expect(call.usage.outputTokens).toBeGreaterThan(0);
-    }
+    expect(callsMade(events, { stage: 'weights', id: 'case_a/specialists' })).toHaveLength(5);
     const followUps = server.requests.filter((r) => r.text.includes('did not give a valid utility'));
     expect(followUps.some((r) => r.text.includes('for these probe ids: pb_0003.'))).toBe(true);
     expect(followUps.some((r) => r.text.includes('for these probe ids: pb_0002.'))).toBe(true);
