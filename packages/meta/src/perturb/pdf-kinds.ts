@@ -12,13 +12,13 @@ import {
 } from './kind-outcome';
 
 /** The kinds a PDF deck supports: whole pages can move, text cannot be rewritten faithfully. */
-export const PDF_KINDS: ReadonlySet<PerturbationKind> = new Set([
+const PDF_KINDS: ReadonlySet<PerturbationKind> = new Set([
   'drop_slides',
   'shuffle_slides',
   'duplicate_slides',
 ]);
 
-export const PDF_TEXT_SKIP_REASON =
+const PDF_TEXT_SKIP_REASON =
   'a PDF deck supports only page-level kinds (drop, shuffle, duplicate): its text, fonts and boxes cannot be rewritten faithfully; perturb the PPTX instead';
 
 /** PDF pages carry no notes the reader sees. */

@@ -6,10 +6,8 @@ export interface PackageRelationship {
   id: string;
   /** Last segment of the type URI: `slide`, `notesSlide`, `chart`, `image` … */
   kind: string;
-  type: string;
   /** The resolved part name, or undefined for an external target. */
   target: string | undefined;
-  rawTarget: string;
 }
 
 /** Entries stored rather than deflated: already-compressed media gain nothing from deflate. */
@@ -97,13 +95,7 @@ export class PptxEditor {
           : posix.normalize(posix.join(directory, rawTarget));
         target = resolved.startsWith('..') ? undefined : resolved;
       }
-      out.push({
-        id: tagAttribute(raw, 'Id') ?? '',
-        kind: type.slice(type.lastIndexOf('/') + 1),
-        type,
-        target,
-        rawTarget,
-      });
+      out.push({ id: tagAttribute(raw, 'Id') ?? '', kind: type.slice(type.lastIndexOf('/') + 1), target });
     }
     return out;
   }

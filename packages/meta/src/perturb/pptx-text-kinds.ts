@@ -60,19 +60,14 @@ function editSpans(
   spans: ReadonlyArray<Span>,
 ): { edits: RunEdit[]; changes: PerturbationChange[] } {
   const byRun = new Map<string, Span[]>();
-  for (const span of spans) {
+  for (const span of [...spans].sort((a, b) => a.position - b.position || a.run - b.run)) {
     const key = `${span.position}:${span.run}`;
     byRun.set(key, [...(byRun.get(key) ?? []), span]);
   }
   const edits: RunEdit[] = [];
   const changes: PerturbationChange[] = [];
-  const keys = [...byRun.keys()].sort((a, b) => {
-    const [pa, ra] = a.split(':').map(Number);
-    const [pb, rb] = b.split(':').map(Number);
-    return pa! - pb! || ra! - rb!;
-  });
-  for (const key of keys) {
-    const group = byRun.get(key)!.sort((a, b) => b.start - a.start);
+  for (const group of byRun.values()) {
+    group.sort((a, b) => b.start - a.start);
     const { position, run } = group[0]!;
     const old = runsOf(variant, position)[run]!.text;
     let text = old;
@@ -94,15 +89,11 @@ function finish(
   inserts: ParagraphInsert[] = [],
 ): KindOutcome {
   const texts = applyTextEdits(variant.texts, edits, inserts);
-  return {
-    eligible,
-    changed,
-    changes,
-    expectedSlides: variant.deck.slides.map((slide, position) => ({
-      visible_text: texts[position]!,
-      notes: slide.notes,
-    })),
-  };
+  const expectedSlides = variant.deck.slides.map(({ notes }, position) => ({
+    visible_text: texts[position]!,
+    notes,
+  }));
+  return { eligible, changed, changes, expectedSlides };
 }
 
 /** `corrupt_numbers`: changes one digit of a share of the numbers in the slide text, so each value differs. */

@@ -32,21 +32,15 @@ const SHAREABLE = new Set([
 /** Relationship kinds a duplicated slide gets its own copy of (the part and its rels). */
 const COPIED = new Set(['notesSlide', 'chart']);
 
-export function presentationPartOf(editor: PptxEditor): string {
+/** The slide id list (`p:sldIdLst`) in show order, each entry resolved to its slide part. */
+export function readSlideList(editor: PptxEditor): SlideList {
   const rel = editor.relationships('').find((item) => item.kind === 'officeDocument');
-  const part = rel?.target ?? 'ppt/presentation.xml';
-  if (!editor.has(part)) {
-    throw new InputError(`no presentation part (${part}): not a PowerPoint file`, {
+  const presentationPart = rel?.target ?? 'ppt/presentation.xml';
+  if (!editor.has(presentationPart))
+    throw new InputError(`no presentation part (${presentationPart}): not a PowerPoint file`, {
       file: editor.file,
       code: 'not_a_deck',
     });
-  }
-  return part;
-}
-
-/** The slide id list (`p:sldIdLst`) in show order, each entry resolved to its slide part. */
-export function readSlideList(editor: PptxEditor): SlideList {
-  const presentationPart = presentationPartOf(editor);
   const xml = editor.text(presentationPart) ?? '';
   const rels = new Map(editor.relationships(presentationPart).map((rel) => [rel.id, rel]));
   const entries: SlideEntry[] = [];
@@ -118,12 +112,8 @@ function editSlideReferences(
 
 /** Parts (besides the presentation and the slide's own notes) that link to a slide, e.g. a jump button. */
 export function linkedFromElsewhere(editor: PptxEditor, list: SlideList, part: string): boolean {
-  const own = new Set(
-    editor
-      .relationships(part)
-      .filter((rel) => rel.kind === 'notesSlide')
-      .map((rel) => rel.target),
-  );
+  const notes = editor.relationships(part).filter((rel) => rel.kind === 'notesSlide');
+  const own = new Set(notes.map((rel) => rel.target));
   for (const name of editor.names()) {
     if (!name.endsWith('.rels')) continue;
     const owner = ownerOfRels(name);

@@ -34,13 +34,10 @@ export function verifyReadBack(outcome: KindOutcome, deck: Deck): string | undef
       return `slide ${check.position + 1}: ${small} runs at ≤ ${check.maxPt} pt, expected ${check.count}`;
   }
   for (const check of outcome.boxChecks ?? []) {
-    const found = flatten(deck.slides[check.position]!.elements).some(
-      (element) =>
-        element.bbox !== null &&
-        Math.abs(element.bbox.x - check.bbox.x) < 0.02 &&
-        Math.abs(element.bbox.y - check.bbox.y) < 0.02 &&
-        Math.abs(element.bbox.width - check.bbox.width) < 0.02 &&
-        Math.abs(element.bbox.height - check.bbox.height) < 0.02,
+    const found = flatten(deck.slides[check.position]!.elements).some(({ bbox }) =>
+      (['x', 'y', 'width', 'height'] as const).every(
+        (side) => bbox && Math.abs(bbox[side] - check.bbox[side]) < 0.02,
+      ),
     );
     if (!found)
       return `slide ${check.position + 1}: no element at the moved box ${JSON.stringify(check.bbox)}`;

@@ -79,19 +79,11 @@ export async function loadCaseInstances(
   dataDir: string,
   files: readonly string[],
 ): Promise<Map<string, RubricInstance>> {
-  const instances = new Map<string, RubricInstance>();
   const root = join(dataDir, 'rubric');
-  if (existsSync(root)) {
-    for (const entry of await findInstances(root)) {
-      const instance = await entry.load();
-      instances.set(instance.id, instance);
-    }
-  }
-  for (const file of files) {
-    const instance = await loadInstanceAt(resolve(file));
-    instances.set(instance.id, instance);
-  }
-  return instances;
+  const loaded: RubricInstance[] = [];
+  for (const entry of existsSync(root) ? await findInstances(root) : []) loaded.push(await entry.load());
+  for (const file of files) loaded.push(await loadInstanceAt(resolve(file)));
+  return new Map(loaded.map((instance) => [instance.id, instance]));
 }
 
 const holisticCacheSchema = z.looseObject({
