@@ -1,5 +1,4 @@
 // The shard rule lives in @xsb/core (every per-case stage shards by it); re-exported for decks' users.
-export { isCaseInShard, parseShard } from '@xsb/core';
 export { countVisibleWords } from './count-visible-words';
 export { deckStatsFor, writeDeckStats } from './deck-stats';
 export { formatDeckText } from './deck-text';

@@ -1,5 +1,13 @@
 import { resolve } from 'node:path';
-import { type Condition, conditionSchema, plural, RunLayout, UsageError, type XsbConfig } from '@xsb/core';
+import {
+  type Condition,
+  conditionSchema,
+  parseShard,
+  plural,
+  RunLayout,
+  UsageError,
+  type XsbConfig,
+} from '@xsb/core';
 import {
   BASELINE_SYSTEM,
   type DeckBatchSummary,
@@ -9,7 +17,6 @@ import {
   generateBaselineDeckFromSource,
   generateDecksFromRunSheet,
   importExternalDecks,
-  parseShard,
   prepareSlideTailor,
   readDeck,
   readRunSheet,

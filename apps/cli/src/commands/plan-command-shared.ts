@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { writeJson, type XsbConfig } from '@xsb/core';
-import { isCaseInShard, parseShard } from '@xsb/decks';
+import { isCaseInShard, parseShard, writeJson, type XsbConfig } from '@xsb/core';
 import { countLedgerLines } from '@xsb/eval';
 import { runLedgerFile } from '@xsb/llm';
 import { type CostPlan, CostPlanBuilder, costPlanSchema, costPlanTable } from '@xsb/plan';
