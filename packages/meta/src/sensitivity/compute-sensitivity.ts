@@ -101,18 +101,11 @@ function splitByExpectation(pairs: readonly Pair[]): {
   return { lower, unchanged, expected };
 }
 
-interface CellContext {
-  evaluator: string;
-  kind: PerturbationKind;
-  input: SensitivityInput;
-}
-
 function severityCell(
-  context: CellContext,
+  { input, evaluator, kind }: { input: SensitivityInput; evaluator: string; kind: PerturbationKind },
   severity: number,
   entry: { pairs: Pair[]; missing: number },
 ): MetaSensitivity['cells'][number] {
-  const { evaluator, kind, input } = context;
   const { confidence } = input;
   const { lower, unchanged, expected } = splitByExpectation(entry.pairs);
   const fellOver = expected === 'lower' ? lower : entry.pairs;
@@ -134,9 +127,11 @@ function severityCell(
   };
 }
 
-function summaryRow(context: CellContext, all: readonly Pair[]): MetaSensitivity['summary'][number] {
-  const { evaluator, kind } = context;
-  const { confidence } = context.input;
+function summaryRow(
+  { input, evaluator, kind }: { input: SensitivityInput; evaluator: string; kind: PerturbationKind },
+  all: readonly Pair[],
+): MetaSensitivity['summary'][number] {
+  const { confidence } = input;
   const { lower, unchanged, expected } = splitByExpectation(all);
   const graded = expected === 'lower' ? lower : all;
   return {
@@ -182,7 +177,7 @@ export function computeSensitivity(input: SensitivityInput): MetaSensitivity {
   const pooled = new Map<string, Pair[]>();
   for (const evaluator of EVALUATOR_IDS)
     for (const kind of kinds) {
-      const context: CellContext = { evaluator, kind, input };
+      const context = { evaluator, kind, input };
       const all: Pair[] = [];
       for (const severity of severities) {
         const entry = pairsOf.get(`${evaluator}${SEP}${kind}${SEP}${severity}`);
