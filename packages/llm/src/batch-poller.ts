@@ -14,15 +14,11 @@ export class BatchPoller {
 
   /** A batch found in a state file (another process's, or an earlier run's): followed once checked. */
   async resume(localId: string): Promise<void> {
-    try {
-      await this.check(localId);
-    } catch (error) {
-      this.lost(localId, `could not be followed (${this.context.online.redact((error as Error).message)})`);
-    }
+    await this.check(localId).catch((error) => this.lost(localId, error));
   }
 
   async poll(localId: string, batchId: string): Promise<void> {
-    const { store, backend, retry, scheduler, online, clock } = this.context;
+    const { store, backend, retry, scheduler, clock } = this.context;
     try {
       const record = store.get(localId);
       if (!record) throw new Error(`the state of batch ${batchId} is gone`);
@@ -40,7 +36,7 @@ export class BatchPoller {
       }
       scheduler.dispatch({ type: 'polled', localId, progress, at: clock.now() });
     } catch (error) {
-      this.lost(localId, `could not be followed (${online.redact((error as Error).message)})`);
+      this.lost(localId, error);
     }
   }
 
@@ -118,7 +114,8 @@ export class BatchPoller {
     this.context.scheduler.dispatch({ type: 'batch-lost', localId: record.id, why });
   }
 
-  private lost(localId: string, detail: string): void {
+  private lost(localId: string, error: unknown): void {
+    const detail = `could not be followed (${this.context.online.redact((error as Error).message)})`;
     this.context.scheduler.dispatch({
       type: 'batch-lost',
       localId,

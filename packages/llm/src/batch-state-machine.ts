@@ -160,6 +160,13 @@ export function transition(settings: MachineSettings, slice: Slice, event: Machi
 
 /* ------------------------------------------------------------------ requests */
 
+/** A request event's context: the settings, the slice it changes, and the request it is about. */
+interface At {
+  settings: MachineSettings;
+  slice: Slice;
+  request: RequestState;
+}
+
 function requestStep(settings: MachineSettings, slice: Slice, event: RequestEvent): Step {
   const { request } = slice;
   if (event.type === 'arrive') {
@@ -169,112 +176,92 @@ function requestStep(settings: MachineSettings, slice: Slice, event: RequestEven
   }
   // Events for a request that is gone (answered, dropped) change nothing.
   if (!request) return { ...slice, effects: [] };
+  const at: At = { settings, slice, request };
   switch (event.type) {
     case 'leave':
-      return leave(settings, slice, request, event.id);
+      return leave(at, event.id);
     case 'queue':
-      return queue(settings, slice, request, event);
+      return queue(at, event);
     case 'attach':
     case 'enter':
-      return intoBatch(settings, slice, request, event);
+      return intoBatch(at, event);
     case 'answer':
-      return settle(settings, slice, request, { type: 'resolve', id: event.id, result: event.result });
+      return moveTo(at, undefined, [{ type: 'resolve', id: event.id, result: event.result }]);
     case 'error':
-      return settle(settings, slice, request, { type: 'reject', id: event.id, error: event.error });
+      return moveTo(at, undefined, [{ type: 'reject', id: event.id, error: event.error }]);
     case 'no-answer':
-      return noAnswer(settings, slice, request, event);
+      return noAnswer(at, event);
     case 'requeue':
     case 'reroute':
-      return again(settings, slice, request, event);
+      return again(at, event);
   }
 }
 
-function settle(settings: MachineSettings, slice: Slice, request: RequestState, effect: Effect): Step {
-  const { collector, effects } = unqueue(settings, slice.collector, request);
-  return { ...slice, collector, request: undefined, effects: [effect, ...effects] };
-}
-
-function moveTo(
-  settings: MachineSettings,
-  slice: Slice,
-  from: RequestState,
-  to: RequestState,
-  effects: Effect[],
-): Step {
-  const out = unqueue(settings, slice.collector, from);
+/** The request leaves its chunk (if queued) for `to`; undefined: it is settled and forgotten. */
+function moveTo({ settings, slice, request }: At, to: RequestState | undefined, effects: Effect[]): Step {
+  const out = unqueue(settings, slice.collector, request);
   return { ...slice, collector: out.collector, request: to, effects: [...effects, ...out.effects] };
 }
 
-function leave(settings: MachineSettings, slice: Slice, request: RequestState, id: string): Step {
+function drop(at: At, id: string): Step {
+  return moveTo(at, undefined, [{ type: 'drop', id }]);
+}
+
+function leave(at: At, id: string): Step {
+  const { request } = at;
   const waiters = request.waiters - 1;
   // A batch or an online call under way still answers it into the cache; it is dropped once answered.
   if (waiters > 0 || request.kind === 'in-batch' || request.kind === 'online')
-    return { ...slice, request: { ...request, waiters: Math.max(0, waiters) }, effects: [] };
-  return settle(settings, slice, request, { type: 'drop', id });
+    return { ...at.slice, request: { ...request, waiters: Math.max(0, waiters) }, effects: [] };
+  return drop(at, id);
 }
 
-function queue(settings: MachineSettings, slice: Slice, request: RequestState, event: On<'queue'>): Step {
+function queue(at: At, event: On<'queue'>): Step {
+  const { settings, slice, request } = at;
   if (request.kind !== 'routing') return { ...slice, effects: [] };
-  if (request.waiters === 0) return settle(settings, slice, request, { type: 'drop', id: event.id });
+  if (request.waiters === 0) return drop(at, event.id);
   if (event.bytes > settings.maxRequestBytes - ENVELOPE_BYTES) {
     const detail = `is ${event.bytes} bytes, more than a batch may hold (${settings.maxRequestBytes})`;
-    const why = unanswered('too_large', detail, false);
-    return noAnswer(settings, slice, request, { type: 'no-answer', id: event.id, why });
+    return noAnswer(at, { type: 'no-answer', id: event.id, why: unanswered('too_large', detail, false) });
   }
   const { collector, chunk, effects } = addToChunk(settings, slice.collector, event.model, event.bytes);
   const queued: RequestState = { ...request, kind: 'queued', chunk, model: event.model, bytes: event.bytes };
   return { ...slice, collector, request: queued, effects };
 }
 
-function intoBatch(
-  settings: MachineSettings,
-  slice: Slice,
-  request: RequestState,
-  event: On<'attach' | 'enter'>,
-): Step {
-  if (request.kind !== 'routing' && request.kind !== 'queued') return { ...slice, effects: [] };
+function intoBatch(at: At, event: On<'attach' | 'enter'>): Step {
+  const { request } = at;
+  if (request.kind !== 'routing' && request.kind !== 'queued') return { ...at.slice, effects: [] };
   const rounds = request.rounds + (event.type === 'enter' ? 1 : 0);
   const next: RequestState = { kind: 'in-batch', waiters: request.waiters, rounds, localId: event.localId };
   // An open batch of another process (or a run before): followed once, whoever found it first.
-  if (!slice.batch && event.type === 'attach') {
-    const step = moveTo(settings, slice, request, next, [{ type: 'resume', localId: event.localId }]);
+  if (!at.slice.batch && event.type === 'attach') {
+    const step = moveTo(at, next, [{ type: 'resume', localId: event.localId }]);
     return { ...step, batch: { kind: 'resuming' } };
   }
-  return moveTo(settings, slice, request, next, []);
+  return moveTo(at, next, []);
 }
 
 /** Resubmits, sends online or fails a request a batch did not answer, as `fallback` says. */
-function noAnswer(
-  settings: MachineSettings,
-  slice: Slice,
-  request: RequestState,
-  event: On<'no-answer'>,
-): Step {
+function noAnswer(at: At, event: On<'no-answer'>): Step {
   const { id, why, batchId } = event;
-  if (request.waiters === 0) return settle(settings, slice, request, { type: 'drop', id });
-  const { waiters, rounds } = request;
-  if (settings.fallback === 'online' && why.online) {
+  const { waiters, rounds } = at.request;
+  if (waiters === 0) return drop(at, id);
+  if (at.settings.fallback === 'online' && why.online) {
     const emit: Effect = { type: 'emit', event: { type: 'online', customId: id, reason: why.detail } };
-    return moveTo(settings, slice, request, { kind: 'online', waiters, rounds }, [
-      emit,
-      { type: 'online', id },
-    ]);
+    return moveTo(at, { kind: 'online', waiters, rounds }, [emit, { type: 'online', id }]);
   }
-  if (why.resubmit && rounds < settings.maxRounds)
-    return moveTo(settings, slice, request, { kind: 'routing', waiters, rounds }, [{ type: 'render', id }]);
-  return settle(settings, slice, request, { type: 'fail', id, why, batchId, rounds });
+  if (why.resubmit && rounds < at.settings.maxRounds)
+    return moveTo(at, { kind: 'routing', waiters, rounds }, [{ type: 'render', id }]);
+  return moveTo(at, undefined, [{ type: 'fail', id, why, batchId, rounds }]);
 }
 
-function again(
-  settings: MachineSettings,
-  slice: Slice,
-  request: RequestState,
-  event: On<'requeue' | 'reroute'>,
-): Step {
-  if (request.waiters === 0) return settle(settings, slice, request, { type: 'drop', id: event.id });
-  const rounds = event.type === 'requeue' ? Math.max(0, request.rounds - 1) : request.rounds;
+function again(at: At, event: On<'requeue' | 'reroute'>): Step {
+  const { waiters, rounds } = at.request;
+  if (waiters === 0) return drop(at, event.id);
   const effect: Effect = { type: event.type === 'requeue' ? 'render' : 'route', id: event.id };
-  return moveTo(settings, slice, request, { kind: 'routing', waiters: request.waiters, rounds }, [effect]);
+  const next = event.type === 'requeue' ? Math.max(0, rounds - 1) : rounds;
+  return moveTo(at, { kind: 'routing', waiters, rounds: next }, [effect]);
 }
 
 /* ------------------------------------------------------------------ collector */

@@ -181,28 +181,21 @@ export class BatchingClient implements LlmClient {
   private performForRequest(entry: Entry, effect: Extract<IoEffect, { id: string }>): void {
     switch (effect.type) {
       case 'route':
-        void this.route(entry);
-        break;
+        return void this.route(entry);
       case 'render':
-        this.render(entry);
-        break;
+        return void this.render(entry);
       case 'online':
-        void this.sendOnline(entry);
-        break;
+        return void this.sendOnline(entry);
       case 'resolve':
-        this.settle(entry, (waiter, now) =>
+        return void this.settle(entry, (waiter, now) =>
           waiter.resolve({ ...effect.result, latencyMs: now - waiter.started }),
         );
-        break;
       case 'reject':
-        this.settle(entry, (waiter) => waiter.reject(effect.error));
-        break;
+        return void this.settle(entry, (waiter) => waiter.reject(effect.error));
       case 'fail':
-        void this.fail(entry, effect.why, effect.batchId, effect.rounds);
-        break;
+        return void this.fail(entry, effect.why, effect.batchId, effect.rounds);
       case 'drop':
-        this.settle(entry, () => undefined);
-        break;
+        return void this.settle(entry, () => undefined);
     }
   }
 
@@ -213,8 +206,7 @@ export class BatchingClient implements LlmClient {
       case 'poll':
         return void this.poller.poll(effect.localId, effect.batchId);
       case 'cancel':
-        this.poller.cancel(effect.batchId);
-        return;
+        return void this.poller.cancel(effect.batchId);
       case 'collect':
         return void this.deliverer.collect(effect.localId, effect.batchId, effect.progress);
     }

@@ -43,14 +43,8 @@ export class DiskCache {
   }
 
   async get(key: string): Promise<CachedAnswer | undefined> {
-    let text: string;
     try {
-      text = await readFile(this.fileFor(key), 'utf8');
-    } catch {
-      return undefined;
-    }
-    try {
-      const parsed = cachedAnswerSchema.safeParse(JSON.parse(text));
+      const parsed = cachedAnswerSchema.safeParse(JSON.parse(await readFile(this.fileFor(key), 'utf8')));
       return parsed.success && parsed.data.key === key ? parsed.data : undefined;
     } catch {
       return undefined;

@@ -66,16 +66,12 @@ export function readPendingPrompts(store: string): ReplayPendingLine[] {
     throw new UsageError(
       `${file} does not exist: collect the prompts first with --judge record:${store} (or --llm record:${store})`,
     );
-  const seen = new Set<string>();
-  const lines: ReplayPendingLine[] = [];
+  const byKey = new Map<string, ReplayPendingLine>();
   for (const line of readLines(file, (value, at) =>
     validateRecord(replayPendingLineSchema, value, { file, line: at }),
-  )) {
-    if (seen.has(line.key)) continue;
-    seen.add(line.key);
-    lines.push(line);
-  }
-  return lines;
+  ))
+    if (!byKey.has(line.key)) byKey.set(line.key, line);
+  return [...byKey.values()];
 }
 
 /**

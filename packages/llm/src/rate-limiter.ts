@@ -124,9 +124,7 @@ export class RateLimiter {
         }
         return;
       case 'rate_limited':
-        // The provider enforces its limit over a shorter window than the minute this client
-        // allowed itself to burst: from now on the buckets hold one second of refill, and they
-        // start empty.
+        // From now on the buckets hold one second of refill (see the class comment), and start empty.
         if (this.requestsPerMinute) this.requestCapacity = Math.max(1, this.requestsPerMinute / 60);
         if (this.tokensPerMinute) this.tokenCapacity = this.tokensPerMinute / 60;
         this.requestTokens = Math.min(this.requestTokens, 0);
