@@ -114,19 +114,15 @@ export class BatchSubmitter {
     record.status = 'failed';
     record.error = `submission failed: ${reason}`;
     await this.context.store.write(record).catch(() => undefined);
-    this.context.emit({
-      type: 'submit_failed',
-      localId: record.id,
-      requests: record.requests.length,
-      reason,
-    });
+    const requests = record.requests.length;
+    this.context.emit({ type: 'submit_failed', localId: record.id, requests, reason });
     const why: NoAnswer = {
       code: failure?.code ?? 'batch_submit',
       detail: `could not be submitted (${reason})`,
       // A refused submission (400, 404: no batch API at this base URL) fails the same way again.
       resubmit: failure?.retryable ?? false,
       online: true,
-      ...(failure ? { failure } : {}),
+      failure,
     };
     this.context.scheduler.dispatch({ type: 'batch-lost', localId: record.id, why });
   }

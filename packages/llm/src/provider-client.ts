@@ -57,13 +57,8 @@ export class ProviderClient implements LlmClient {
 
   /** The disk-cache key of a request at this provider and base URL (also a batch custom_id's source). */
   cacheKeyOf(request: CompletionRequest): string {
-    const { adapter } = this.options;
-    return cacheKeyFor({
-      provider: adapter.provider,
-      model: this.modelFor(request),
-      baseUrl: adapter.baseUrl,
-      request,
-    });
+    const { provider, baseUrl } = this.options.adapter;
+    return cacheKeyFor({ provider, model: this.modelFor(request), baseUrl, request });
   }
 
   /** The cached answer of a request (with its ledger line), or undefined. */
