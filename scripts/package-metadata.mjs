@@ -1,12 +1,13 @@
 // Every published package carries the same release metadata, taken from the root package.json's
 // `xsbRelease` block: license file, repository (with its folder), homepage, bugs, keywords, engines, the
-// `./package.json` export, and caret ranges (`workspace:^`) for its sibling packages.
+// `./package.json` export, caret ranges (`workspace:^`) for its sibling packages, and README links that work
+// from the tarball (a relative link would point outside it: they become links to the repository).
 //
 //   node scripts/package-metadata.mjs            writes it into every package   (pnpm package-metadata)
 //   node scripts/package-metadata.mjs --check    fails, naming package and field, when one differs (CI)
 //   node scripts/package-metadata.mjs --root <dir> [--check]   the same for another checkout (the script's test)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REGENERATE_COMMAND = 'pnpm package-metadata';
@@ -81,6 +82,17 @@ export function expectedManifest(manifest, dir, release) {
   return ordered(next);
 }
 
+const RELATIVE_LINK = /\]\((?!https?:|mailto:|#)([^)\s]+)\)/g;
+
+/** The README of package `dir` with every relative link made absolute (to the repository's main branch). */
+export function absoluteReadmeLinks(text, dir, repository) {
+  return text.replace(RELATIVE_LINK, (_, target) => {
+    const [path, anchor] = target.split('#');
+    const resolved = posix.normalize(posix.join(dir, path));
+    return `](${repository}/blob/main/${resolved}${anchor === undefined ? '' : `#${anchor}`})`;
+  });
+}
+
 /** `[dir, field]` pairs that differ from what they should be (a missing LICENSE copy too). */
 export function staleFields(root) {
   const rootManifest = readJson(join(root, 'package.json'));
@@ -96,6 +108,10 @@ export function staleFields(root) {
       stale.push([dir, '(field order)']);
     const copy = join(root, dir, 'LICENSE');
     if (!existsSync(copy) || readFileSync(copy, 'utf8') !== license) stale.push([dir, 'LICENSE']);
+    const readme = join(root, dir, 'README.md');
+    if (!existsSync(readme)) stale.push([dir, 'README.md']);
+    else if (new RegExp(RELATIVE_LINK.source).test(readFileSync(readme, 'utf8')))
+      stale.push([dir, 'README.md links']);
   }
   return stale;
 }
@@ -107,6 +123,9 @@ export function writeMetadata(root) {
     const file = join(root, dir, 'package.json');
     writeFileSync(file, `${JSON.stringify(expectedManifest(readJson(file), dir, release), null, 2)}\n`);
     writeFileSync(join(root, dir, 'LICENSE'), license);
+    const readme = join(root, dir, 'README.md');
+    if (existsSync(readme))
+      writeFileSync(readme, absoluteReadmeLinks(readFileSync(readme, 'utf8'), dir, release.repository));
   }
 }
 
@@ -118,7 +137,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const stale = staleFields(root);
     if (stale.length) {
       for (const [dir, field] of stale)
-        process.stderr.write(`${dir}/package.json: "${field}" differs from the release metadata\n`);
+        process.stderr.write(
+          field.startsWith('README')
+            ? `${dir}/README.md: ${field === 'README.md' ? 'missing' : 'holds a relative link, which breaks in the tarball'}\n`
+            : `${dir}/package.json: "${field}" differs from the release metadata\n`,
+        );
       process.stderr.write(`run \`${REGENERATE_COMMAND}\` and commit the result\n`);
       process.exit(1);
     }

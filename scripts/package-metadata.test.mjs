@@ -30,6 +30,11 @@ before(() => {
     exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
     dependencies: { '@xsb/core': 'workspace:*', zod: '4.6.7' },
   });
+  write(
+    'packages/demo/README.md',
+    '# demo\n\nSee [formats](../../docs/formats.md#deck), [here](#api), [the site](https://example.org/x) and [src](src/a.ts).\n',
+  );
+  write('packages/bare/package.json', { name: '@xsb/bare', version: '0.1.0' });
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -37,7 +42,12 @@ test('a package without the release metadata fails the check, naming package and
   const result = run('--check');
   assert.equal(result.status, 1);
   for (const field of ['repository', 'homepage', 'bugs', 'engines', 'exports', 'dependencies', 'LICENSE'])
-    assert.match(result.stderr, new RegExp(`packages/demo/package.json: "${field.replace('.', '\\.')}"`));
+    assert.match(result.stderr, new RegExp(`packages/demo/package.json: "${field}"`));
+  assert.match(
+    result.stderr,
+    /packages\/demo\/README.md: holds a relative link, which breaks in the tarball/,
+  );
+  assert.match(result.stderr, /packages\/bare\/README.md: missing/);
   assert.match(result.stderr, /pnpm package-metadata/);
 });
 
@@ -55,6 +65,12 @@ test('written, the package carries the metadata, caret sibling ranges and the li
   assert.deepEqual(manifest.dependencies, { '@xsb/core': 'workspace:^', zod: '4.6.7' });
   assert.deepEqual(manifest.engines, { node: '>=20.11' });
   assert.equal(readFileSync(join(root, 'packages/demo/LICENSE'), 'utf8'), 'MIT License\n');
+  // Relative links would leave the tarball: they point to the repository; anchors and URLs stay.
+  assert.equal(
+    readFileSync(join(root, 'packages/demo/README.md'), 'utf8'),
+    '# demo\n\nSee [formats](https://example.org/xsb/blob/main/docs/formats.md#deck), [here](#api), [the site](https://example.org/x) and [src](https://example.org/xsb/blob/main/packages/demo/src/a.ts).\n',
+  );
+  write('packages/bare/README.md', '# bare\n');
   const check = run('--check');
   assert.equal(check.status, 0, check.stderr);
 });
