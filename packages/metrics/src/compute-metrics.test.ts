@@ -1,3 +1,4 @@
+import { ValidationError } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from './compute-metrics';
 import { makeProbe, makeScore, makeWeight } from './testing';
@@ -111,4 +112,35 @@ describe('computeMetrics', () => {
     expect(metrics.correctness).toBeNull();
     expect(metrics.safe_efficiency_time).toBeNull();
   });
+
+  it.each([
+    ['a NaN weight', { weights: [makeWeight('p1', 'a', Number.NaN)] }, 'weights[0].utility_weight'],
+    ['a weight of 5', { weights: [makeWeight('p1', 'a', 5)] }, 'weights[0].utility_weight'],
+    ['a negative slide count', { slideCount: -4 }, 'slideCount'],
+    ['a fractional word count', { visibleWordCount: 2.5 }, 'visibleWordCount'],
+    ['a correctness above 1', { correctness: 1.2 }, 'correctness'],
+    ['a NaN tau_a', { tauA: Number.NaN }, 'tauA'],
+  ])(
+    'refuses %s with a ValidationError naming the field, instead of a silent wrong metric',
+    (_name, bad, field) => {
+      const input = {
+        audience: 'a',
+        probes: [makeProbe('p1')],
+        weights: [makeWeight('p1', 'a', 1)],
+        scores: [makeScore('p1', true)],
+        slideCount: 2,
+        visibleWordCount: 20,
+      };
+      expect(() => computeMetrics(input)).not.toThrow();
+      let error: unknown;
+      try {
+        computeMetrics({ ...input, ...bad });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).field).toBe(field);
+      expect((error as ValidationError).code).toBe('validation');
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import type { AudienceWeight, Metrics, Probe, ProbeScore } from '@xsb/core';
+import { type AudienceWeight, type Metrics, type Probe, type ProbeScore, ValidationError } from '@xsb/core';
 
 /** Spec 000 default: a probe counts for an audience when its utility weight is at least 0.7. */
 export const DEFAULT_TAU_A = 0.7;
@@ -120,6 +120,23 @@ function ratioOrNull(numerator: number, denominator: number): number | null {
   return denominator > 0 ? numerator / denominator : null;
 }
 
+/** A library caller's numbers, checked: a NaN, a weight outside [0, 1] or a negative count would give a silent wrong metric. */
+function checkMetricsInput(input: ComputeMetricsInput, tauA: number): void {
+  const fail = (field: string, value: unknown, rule: string) => {
+    throw new ValidationError(`must be ${rule}, got ${value}`, { field });
+  };
+  const isShare = (value: number) => Number.isFinite(value) && value >= 0 && value <= 1;
+  if (!isShare(tauA)) fail('tauA', tauA, 'a number in [0, 1]');
+  for (const field of ['slideCount', 'visibleWordCount'] as const)
+    if (!Number.isInteger(input[field]) || input[field] < 0) fail(field, input[field], 'a whole number ≥ 0');
+  if (input.correctness != null && !isShare(input.correctness))
+    fail('correctness', input.correctness, 'null or a number in [0, 1]');
+  input.weights.forEach((row, index) => {
+    if (!isShare(row.utility_weight))
+      fail(`weights[${index}].utility_weight`, row.utility_weight, 'a number in [0, 1]');
+  });
+}
+
 /**
  * Stage 6 for one deck and one audience (spec 000): join probes, weights and scores by probe_id;
  * include probes whose weight reaches tau_a; coverage = recovered / available utility; efficiency =
@@ -128,7 +145,7 @@ function ratioOrNull(numerator: number, denominator: number): number | null {
  */
 export function computeMetrics(input: ComputeMetricsInput): ComputedMetrics {
   const tauA = input.tauA ?? DEFAULT_TAU_A;
-  if (!Number.isFinite(tauA)) throw new RangeError(`tau_a must be a finite number, got ${tauA}`);
+  checkMetricsInput(input, tauA);
   const { included, join } = joinIncludedProbes({ ...input, tauA });
   const { probe_count, weighted_probe_count, ...problems } = join;
   let available = 0;
