@@ -1,3 +1,5 @@
+import { ValidationError } from './errors';
+
 /** Coefficients of AS 241 (PPND16), lowest power first. */
 const CENTRAL_NUM = [
   3.3871328727963665, 133.14166789178438, 1971.5909503065513, 13731.69376550946, 45921.95393154987,
@@ -37,7 +39,8 @@ function polynomial(coefficients: readonly number[], x: number): number {
  * (1.9572 for 1.9600): too coarse for a power calculation.
  */
 export function normalQuantile(p: number): number {
-  if (!(p > 0 && p < 1)) throw new RangeError(`a normal quantile needs 0 < p < 1, got ${p}`);
+  if (!(p > 0 && p < 1))
+    throw new ValidationError(`a normal quantile needs 0 < p < 1, got ${p}`, { field: 'p' });
   const q = p - 0.5;
   if (Math.abs(q) <= 0.425) {
     const r = 0.180625 - q * q;

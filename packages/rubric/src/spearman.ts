@@ -1,3 +1,4 @@
+import { ValidationError } from '@xsb/core';
 /** Ranks 1..n, ascending; tied values share the mean of their positions (fractional ranking). */
 export function averageRanks(values: number[]): number[] {
   const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
@@ -40,7 +41,8 @@ function pearson(a: number[], b: number[]): number | null {
  * `spearmanr`); null when fewer than two pairs or either side is constant (scipy gives NaN).
  */
 export function spearman(a: number[], b: number[]): number | null {
-  if (a.length !== b.length) throw new RangeError('spearman: the two lists differ in length');
+  if (a.length !== b.length)
+    throw new ValidationError('spearman: the two lists differ in length', { field: 'b' });
   if (a.length < 2) return null;
   return pearson(averageRanks(a), averageRanks(b));
 }

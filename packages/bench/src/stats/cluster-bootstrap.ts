@@ -1,4 +1,4 @@
-import { createSeededRandom, quantileSorted } from '@xsb/core';
+import { createSeededRandom, quantileSorted, ValidationError } from '@xsb/core';
 
 export interface ClusterInterval {
   /** Mean over every unit. */
@@ -45,7 +45,8 @@ export function clusterBootstrapMean(
   options: ClusterBootstrapOptions,
 ): ClusterInterval {
   const n = values.length;
-  if (clusters.length !== n) throw new RangeError('values and clusters differ in length');
+  if (clusters.length !== n)
+    throw new ValidationError('values and clusters differ in length', { field: 'clusters' });
   if (n === 0) return { mean: null, ci_low: null, ci_high: null, n_units: 0, n_clusters: 0 };
   let k = 0;
   for (let i = 0; i < n; i += 1) k = Math.max(k, clusters[i]! + 1);

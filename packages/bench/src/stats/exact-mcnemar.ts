@@ -1,3 +1,4 @@
+import { ValidationError } from '@xsb/core';
 export interface McNemarResult {
   /** Pairs where A is yes and B is no. */
   b: number;
@@ -27,7 +28,9 @@ function logBinomialHalfCdf(k: number, n: number): number {
 /** Exact McNemar test on the discordant pair counts b and c. */
 export function exactMcNemar(b: number, c: number): McNemarResult {
   if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
-    throw new RangeError(`McNemar counts must be non-negative integers, got b=${b}, c=${c}`);
+    throw new ValidationError(`McNemar counts must be non-negative integers, got b=${b}, c=${c}`, {
+      field: 'b, c',
+    });
   const n = b + c;
   if (n === 0) return { b, c, p: 1 };
   const p = Math.min(1, 2 * Math.exp(logBinomialHalfCdf(Math.min(b, c), n)));

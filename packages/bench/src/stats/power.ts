@@ -1,4 +1,4 @@
-import { normalQuantile } from '@xsb/core';
+import { normalQuantile, ValidationError } from '@xsb/core';
 
 export interface PowerSettings {
   /** Two-sided significance level (default 0.05). */
@@ -41,14 +41,17 @@ export function casesNeeded(
   input: { sd: number; effect: number; icc?: number; perCluster?: number } & PowerSettings,
 ): CasesNeeded {
   const { sd, effect } = input;
-  if (!(sd > 0) || !Number.isFinite(sd)) throw new RangeError(`sd must be a positive number, got ${sd}`);
+  if (!(sd > 0) || !Number.isFinite(sd))
+    throw new ValidationError(`must be a positive number, got ${sd}`, { field: 'sd' });
   if (!(effect !== 0) || !Number.isFinite(effect))
-    throw new RangeError(`effect must be a non-zero number, got ${effect}`);
+    throw new ValidationError(`must be a non-zero number, got ${effect}`, { field: 'effect' });
   const icc = input.icc ?? 0;
   const m = input.perCluster ?? 1;
-  if (!(icc >= 0 && icc <= 1)) throw new RangeError(`icc must be in [0, 1], got ${icc}`);
+  if (!(icc >= 0 && icc <= 1)) throw new ValidationError(`must be in [0, 1], got ${icc}`, { field: 'icc' });
   if (!Number.isInteger(m) || m < 1)
-    throw new RangeError(`per-cluster rows must be a positive integer, got ${m}`);
+    throw new ValidationError(`per-cluster rows must be a positive integer, got ${m}`, {
+      field: 'perCluster',
+    });
   const zAlpha = normalQuantile(1 - (input.alpha ?? 0.05) / 2);
   const zPower = normalQuantile(input.power ?? 0.8);
   // The epsilon keeps an exact square (16.000000000000004) from rounding up to the next case.

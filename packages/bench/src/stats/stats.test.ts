@@ -1,4 +1,4 @@
-import { createSeededRandom, normalQuantile, sampleStandardDeviation } from '@xsb/core';
+import { createSeededRandom, normalQuantile, sampleStandardDeviation, ValidationError } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
 import { clusterBootstrapMean, clusterIndices } from './cluster-bootstrap';
 import { discordantPairs, exactMcNemar } from './exact-mcnemar';
@@ -50,7 +50,7 @@ describe('exact McNemar', () => {
     const big = exactMcNemar(5000, 5300);
     expect(big.p).toBeGreaterThan(0);
     expect(big.p).toBeLessThan(0.01);
-    expect(() => exactMcNemar(-1, 2)).toThrow(RangeError);
+    expect(() => exactMcNemar(-1, 2)).toThrow(ValidationError);
   });
 
   it('counts discordant pairs with b = A yes & B no', () => {
@@ -271,6 +271,6 @@ describe('power', () => {
     expect(nested.design_effect).toBe(2);
     expect(nested.rows).toBe(plain.units * 2);
     expect(nested.cases).toBe(Math.ceil((plain.units * 2) / 3));
-    expect(() => casesNeeded({ sd: 0, effect: 0.1 })).toThrow(RangeError);
+    expect(() => casesNeeded({ sd: 0, effect: 0.1 })).toThrow(ValidationError);
   });
 });

@@ -1,3 +1,4 @@
+import { ValidationError } from '@xsb/core';
 /** Raw agreement and Cohen's kappa of two raters over the same items (nominal categories). */
 export interface PairAgreement {
   n: number;
@@ -10,7 +11,7 @@ export interface PairAgreement {
 /** Cohen's kappa (1960): observed agreement against p_e = Σ_k p_a(k)·p_b(k), chance at these marginals. */
 export function cohenKappa(a: readonly string[], b: readonly string[]): PairAgreement {
   if (a.length !== b.length)
-    throw new RangeError(`rater lists differ in length (${a.length} vs ${b.length})`);
+    throw new ValidationError(`rater lists differ in length (${a.length} vs ${b.length})`, { field: 'b' });
   const n = a.length;
   if (n === 0) return { n, agreement: null, kappa: null, expected_agreement: null };
   const countsA = new Map<string, number>();

@@ -1,6 +1,8 @@
+import { ValidationError } from '@xsb/core';
 /** Kendall's tau-b with ties corrected as scipy's `kendalltau`; O(n²), fine for a meta-evaluation's decks. */
 export function kendallTauB(x: readonly number[], y: readonly number[]): number | null {
-  if (x.length !== y.length) throw new RangeError(`samples differ in length (${x.length} vs ${y.length})`);
+  if (x.length !== y.length)
+    throw new ValidationError(`samples differ in length (${x.length} vs ${y.length})`, { field: 'y' });
   const n = x.length;
   if (n < 2) return null;
   let concordant = 0;

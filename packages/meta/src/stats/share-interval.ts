@@ -1,4 +1,4 @@
-import { normalQuantile } from '@xsb/core';
+import { normalQuantile, ValidationError } from '@xsb/core';
 
 export interface ShareInterval {
   n: number;
@@ -11,7 +11,9 @@ export interface ShareInterval {
 /** Wilson score interval (1927): unlike the normal approximation, inside [0, 1] and honest at k = 0 or n. */
 export function wilsonInterval(k: number, n: number, confidence = 0.95): ShareInterval {
   if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) {
-    throw new RangeError(`wilson interval needs integers 0 <= k <= n, got k=${k} n=${n}`);
+    throw new ValidationError(`wilson interval needs integers 0 <= k <= n, got k=${k} n=${n}`, {
+      field: 'k, n',
+    });
   }
   if (n === 0) return { n, k, share: null, ci_low: null, ci_high: null };
   const z = normalQuantile(1 - (1 - confidence) / 2);

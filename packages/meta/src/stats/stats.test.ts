@@ -1,4 +1,4 @@
-import { normalQuantile } from '@xsb/core';
+import { normalQuantile, ValidationError } from '@xsb/core';
 import { describe, expect, it } from 'vitest';
 import { bootstrapStatistic, pairedMeanChange } from './bootstrap-statistic';
 import { cohenKappa } from './cohen-kappa';
@@ -34,7 +34,7 @@ describe('cohenKappa', () => {
     expect(cohenKappa(['y', 'n'], ['n', 'y']).kappa).toBeCloseTo(-1, 12);
     expect(cohenKappa(['y', 'y'], ['y', 'y']).kappa).toBeNull();
     expect(cohenKappa([], []).agreement).toBeNull();
-    expect(() => cohenKappa(['y'], [])).toThrow(RangeError);
+    expect(() => cohenKappa(['y'], [])).toThrow(ValidationError);
   });
 });
 
@@ -105,7 +105,7 @@ describe('wilsonInterval', () => {
     expect(none.ci_high).toBeGreaterThan(0.4);
     expect(wilsonInterval(5, 5).ci_high).toBe(1);
     expect(wilsonInterval(0, 0).share).toBeNull();
-    expect(() => wilsonInterval(3, 2)).toThrow(RangeError);
+    expect(() => wilsonInterval(3, 2)).toThrow(ValidationError);
   });
 
   it('uses the right z', () => {
