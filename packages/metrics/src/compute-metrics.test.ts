@@ -5,6 +5,16 @@ import { makeProbe, makeScore, makeWeight } from './testing';
 
 const probes = ['p1', 'p2', 'p3', 'p4'].map((id) => makeProbe(id));
 
+/** One covered probe of weight 1 on a two-slide, twenty-word deck. */
+const oneProbe = {
+  audience: 'a',
+  probes: [makeProbe('p1')],
+  weights: [makeWeight('p1', 'a', 1)],
+  scores: [makeScore('p1', true)],
+  slideCount: 2,
+  visibleWordCount: 20,
+};
+
 describe('computeMetrics', () => {
   it('follows the stage 6 formulas of spec 000', () => {
     const metrics = computeMetrics({
@@ -32,15 +42,7 @@ describe('computeMetrics', () => {
   });
 
   it('records why correctness is null beside it, and only while it is null', () => {
-    const input = {
-      audience: 'a',
-      probes: [makeProbe('p1')],
-      weights: [makeWeight('p1', 'a', 1)],
-      scores: [makeScore('p1', true)],
-      slideCount: 2,
-      visibleWordCount: 20,
-      correctnessNullReason: 'no claim of the deck touches the source',
-    };
+    const input = { ...oneProbe, correctnessNullReason: 'no claim of the deck touches the source' };
     const unscored = computeMetrics({ ...input, correctness: null });
     expect(unscored.correctness).toBeNull();
     expect(unscored.safe_efficiency_time).toBeNull();
@@ -123,18 +125,10 @@ describe('computeMetrics', () => {
   ])(
     'refuses %s with a ValidationError naming the field, instead of a silent wrong metric',
     (_name, bad, field) => {
-      const input = {
-        audience: 'a',
-        probes: [makeProbe('p1')],
-        weights: [makeWeight('p1', 'a', 1)],
-        scores: [makeScore('p1', true)],
-        slideCount: 2,
-        visibleWordCount: 20,
-      };
-      expect(() => computeMetrics(input)).not.toThrow();
+      expect(() => computeMetrics(oneProbe)).not.toThrow();
       let error: unknown;
       try {
-        computeMetrics({ ...input, ...bad });
+        computeMetrics({ ...oneProbe, ...bad });
       } catch (caught) {
         error = caught;
       }
