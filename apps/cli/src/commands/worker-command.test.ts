@@ -150,7 +150,18 @@ describe.skipIf(Boolean(missing))(`xsb worker --queue redis://… (${missing ?? 
   }, 420_000);
 
   it('--lease reaches the queue from xsb serve and xsb worker: a job whose server is SIGKILLed is taken again within lease + 1 s', async () => {
-    const slow = await startFakeLlmServer({ handler: emptyEvalAnswers, latencyMs: 4000 });
+    // Every judge call waits until the survivor holds the job: however slowly a loaded machine starts the
+    // survivor, the victim is still mid-job when it is killed (a fixed latency let it finish first under load).
+    let openGate = () => {};
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const slow = await startFakeLlmServer({
+      handler: async (request) => {
+        await gate;
+        return emptyEvalAnswers(request);
+      },
+    });
     try {
       const dataDir = join(dir, 'lease-data');
       await writeJobsFixture(dataDir, PROBES);
@@ -184,6 +195,8 @@ describe.skipIf(Boolean(missing))(`xsb worker --queue redis://… (${missing ?? 
       const survivor = start(['worker', '--workers', '1']);
       const survivorWorker = (await survivor.waitFor(/xsb worker (\S+): running/, 120_000))[1]!;
       expect(survivorWorker).not.toBe(victimWorker);
+      const beforeKill = await read();
+      expect([beforeKill.status, beforeKill.executions.at(-1)?.worker]).toEqual(['running', victimWorker]);
       victim.child.kill('SIGKILL');
       const killedAt = Date.now();
       await eventually(
@@ -192,11 +205,18 @@ describe.skipIf(Boolean(missing))(`xsb worker --queue redis://… (${missing ?? 
         60_000,
       );
       expect(Date.now() - killedAt).toBeLessThan(2000 + 1000);
+      openGate();
+      await eventually(
+        async () => ((await read()).status === 'done' ? true : undefined),
+        'the job to end',
+        120_000,
+      );
       survivor.child.kill('SIGTERM');
       front.child.kill('SIGTERM');
       await survivor.exited;
       await front.exited;
     } finally {
+      openGate();
       await slow.close();
     }
   }, 300_000);
