@@ -15,6 +15,7 @@ import {
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
 import { reportExitCode } from '../exit-code';
+import { locateFixtures } from '../shipped-fixtures';
 
 interface DemoFlags extends BatchFlags {
   out?: string;
@@ -85,7 +86,7 @@ export const demoCommand: CommandModule = {
           outDir,
           ...(flags.sources !== undefined
             ? { sourcesDir: requireExistingPath('sources folder', resolve(context.io.cwd, flags.sources)) }
-            : {}),
+            : { fixturesDir: locateFixtures(context.io) }),
           judge: config.judge,
           ...(tauA !== undefined ? { tauA } : {}),
           force: flags.force ?? false,

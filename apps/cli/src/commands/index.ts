@@ -15,6 +15,11 @@ export const commandModules: LazyCommandModule[] = [
     async () => (await import('./demo-command')).demoCommand,
   ),
   single(
+    'fixtures',
+    "copy the fixtures xsb ships (demo sources and decks, replay store, bench cases, rubric instances) into ./fixtures, so the docs' examples run as written",
+    async () => (await import('./fixtures-command')).fixturesCommand,
+  ),
+  single(
     'sources',
     'stage 1: extract the text of every case under <data>/sources/ into <data>/probes/<case>/source_context.txt',
     async () => (await import('./sources-command')).sourcesCommand,

@@ -16,6 +16,7 @@ import {
   sourceOptionsFor,
 } from '../cli-options';
 import type { CommandModule } from '../command-module';
+import { locateFixtures } from '../shipped-fixtures';
 import { demoCommand } from './demo-command';
 import { evalCommand } from './eval-command';
 import { llmCommand } from './llm-command';
@@ -118,7 +119,7 @@ function registerPlanDemo(plan: Command, context: CliContext): void {
       outDir: resolve(context.io.cwd, flags.out ?? 'xsb-demo'),
       ...(typeof flags.sources === 'string'
         ? { sourcesDir: requireExistingPath('sources folder', resolve(context.io.cwd, flags.sources)) }
-        : {}),
+        : { fixturesDir: locateFixtures(context.io) }),
       force: Boolean(flags.force),
     });
     // The demo keeps its own run ledger: <out>/data/runs/demo/usage_ledger.jsonl.
