@@ -1,7 +1,8 @@
 // Every published package carries the same release metadata, taken from the root package.json's
 // `xsbRelease` block: license file, repository (with its folder), homepage, bugs, keywords, engines, the
-// `./package.json` export, caret ranges (`workspace:^`) for its sibling packages, and README links that work
-// from the tarball (a relative link would point outside it: they become links to the repository).
+// `./package.json` export, caret ranges (`workspace:^`) for its sibling packages, README links that work
+// from the tarball (a relative link would point outside it: they become links to the repository), and a
+// CHANGELOG.md in the tarball (Changesets appends each release to it; a new package gets its title line).
 //
 //   node scripts/package-metadata.mjs            writes it into every package   (pnpm package-metadata)
 //   node scripts/package-metadata.mjs --check    fails, naming package and field, when one differs (CI)
@@ -67,7 +68,7 @@ export function expectedManifest(manifest, dir, release) {
     repository: { type: 'git', url: `git+${url}.git`, directory: dir },
     license: release.license,
     engines: { node: release.node },
-    files: [...new Set([...(manifest.files ?? ['dist']), 'LICENSE'])],
+    files: [...new Set([...(manifest.files ?? ['dist']), 'LICENSE', 'CHANGELOG.md'])],
     exports: { ...manifest.exports, './package.json': './package.json' },
   };
   for (const group of ['dependencies', 'devDependencies', 'peerDependencies']) {
@@ -108,6 +109,7 @@ export function staleFields(root) {
       stale.push([dir, '(field order)']);
     const copy = join(root, dir, 'LICENSE');
     if (!existsSync(copy) || readFileSync(copy, 'utf8') !== license) stale.push([dir, 'LICENSE']);
+    if (!existsSync(join(root, dir, 'CHANGELOG.md'))) stale.push([dir, 'CHANGELOG.md']);
     const readme = join(root, dir, 'README.md');
     if (!existsSync(readme)) stale.push([dir, 'README.md']);
     else if (new RegExp(RELATIVE_LINK.source).test(readFileSync(readme, 'utf8')))
@@ -123,6 +125,8 @@ export function writeMetadata(root) {
     const file = join(root, dir, 'package.json');
     writeFileSync(file, `${JSON.stringify(expectedManifest(readJson(file), dir, release), null, 2)}\n`);
     writeFileSync(join(root, dir, 'LICENSE'), license);
+    const changelog = join(root, dir, 'CHANGELOG.md');
+    if (!existsSync(changelog)) writeFileSync(changelog, `# ${readJson(file).name}\n`);
     const readme = join(root, dir, 'README.md');
     if (existsSync(readme))
       writeFileSync(readme, absoluteReadmeLinks(readFileSync(readme, 'utf8'), dir, release.repository));
@@ -138,9 +142,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (stale.length) {
       for (const [dir, field] of stale)
         process.stderr.write(
-          field.startsWith('README')
-            ? `${dir}/README.md: ${field === 'README.md' ? 'missing' : 'holds a relative link, which breaks in the tarball'}\n`
-            : `${dir}/package.json: "${field}" differs from the release metadata\n`,
+          field === 'CHANGELOG.md'
+            ? `${dir}/CHANGELOG.md: missing\n`
+            : field.startsWith('README')
+              ? `${dir}/README.md: ${field === 'README.md' ? 'missing' : 'holds a relative link, which breaks in the tarball'}\n`
+              : `${dir}/package.json: "${field}" differs from the release metadata\n`,
         );
       process.stderr.write(`run \`${REGENERATE_COMMAND}\` and commit the result\n`);
       process.exit(1);

@@ -48,6 +48,7 @@ test('a package without the release metadata fails the check, naming package and
     /packages\/demo\/README.md: holds a relative link, which breaks in the tarball/,
   );
   assert.match(result.stderr, /packages\/bare\/README.md: missing/);
+  assert.match(result.stderr, /packages\/demo\/CHANGELOG.md: missing/);
   assert.match(result.stderr, /pnpm package-metadata/);
 });
 
@@ -64,6 +65,9 @@ test('written, the package carries the metadata, caret sibling ranges and the li
   assert.deepEqual(Object.keys(manifest.exports['.']), ['types', 'import']);
   assert.deepEqual(manifest.dependencies, { '@xsb/core': 'workspace:^', zod: '4.6.7' });
   assert.deepEqual(manifest.engines, { node: '>=20.11' });
+  // The changelog ships in the tarball; a package without one gets its title line for Changesets to fill.
+  assert.deepEqual(manifest.files, ['dist', 'LICENSE', 'CHANGELOG.md']);
+  assert.equal(readFileSync(join(root, 'packages/demo/CHANGELOG.md'), 'utf8'), '# @xsb/demo\n');
   assert.equal(readFileSync(join(root, 'packages/demo/LICENSE'), 'utf8'), 'MIT License\n');
   // Relative links would leave the tarball: they point to the repository; anchors and URLs stay.
   assert.equal(
