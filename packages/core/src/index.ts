@@ -52,7 +52,12 @@ export {
 export { decodeUtf8Text, readUtf8Text } from './read-utf8-text';
 export { assertSafePathPart, RunLayout } from './run-layout';
 export { API_SCOPES, type ApiScope, portableNameSchema } from './schemas/api-names';
-export { type AudienceWeight, audienceWeightSchema, UTILITY_LEVELS } from './schemas/audience-weight';
+export {
+  type AudienceWeight,
+  type AudienceWeightInput,
+  audienceWeightSchema,
+  UTILITY_LEVELS,
+} from './schemas/audience-weight';
 export {
   type ClaimLabel,
   type Correctness,
@@ -83,9 +88,9 @@ export {
   type MissingJob,
   metricsSummarySchema,
 } from './schemas/metrics-summary';
-export { type Evidence, type Probe, probeSchema } from './schemas/probe';
+export { type Evidence, type Probe, type ProbeInput, probeSchema } from './schemas/probe';
 export { type ProbeGenerationStatus, probeGenerationStatusSchema } from './schemas/probe-generation-status';
-export { type ProbeScore, probeScoreSchema } from './schemas/probe-score';
+export { type ProbeScore, type ProbeScoreInput, probeScoreSchema } from './schemas/probe-score';
 export { type RunManifest, runManifestSchema } from './schemas/run-manifest';
 export {
   type Condition,

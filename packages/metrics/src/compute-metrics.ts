@@ -1,4 +1,12 @@
-import { type AudienceWeight, type Metrics, type Probe, type ProbeScore, ValidationError } from '@xsb/core';
+import {
+  type AudienceWeightInput,
+  type Metrics,
+  type Probe,
+  type ProbeInput,
+  type ProbeScore,
+  type ProbeScoreInput,
+  ValidationError,
+} from '@xsb/core';
 
 /** Spec 000 default: a probe counts for an audience when its utility weight is at least 0.7. */
 export const DEFAULT_TAU_A = 0.7;
@@ -14,9 +22,9 @@ export const TAU_A_TOLERANCE = 1e-9;
 
 export interface ComputeMetricsInput {
   audience: string;
-  probes: readonly Probe[];
-  weights: readonly AudienceWeight[];
-  scores: readonly ProbeScore[];
+  probes: readonly ProbeInput[];
+  weights: readonly AudienceWeightInput[];
+  scores: readonly ProbeScoreInput[];
   slideCount: number;
   visibleWordCount: number;
   /** The deck's correctness in [0, 1], or null/undefined when it was not scored. */
@@ -63,10 +71,10 @@ function firstById<T extends { probe_id: string }>(
 }
 
 /** An included probe with its utility weight and its score row (undefined when the deck has none). */
-export interface IncludedProbe {
-  probe: Probe;
+export interface IncludedProbe<P extends ProbeInput = Probe, S extends ProbeScoreInput = ProbeScore> {
+  probe: P;
   weight: number;
-  score: ProbeScore | undefined;
+  score: S | undefined;
 }
 
 /**
@@ -74,20 +82,20 @@ export interface IncludedProbe {
  * probes in bank order whose weight for the audience reaches tau_a (first row per probe_id wins),
  * plus every row that could not take part.
  */
-export function joinIncludedProbes(input: {
+export function joinIncludedProbes<P extends ProbeInput, S extends ProbeScoreInput>(input: {
   audience: string;
-  probes: readonly Probe[];
-  weights: readonly AudienceWeight[];
-  scores: readonly ProbeScore[];
+  probes: readonly P[];
+  weights: readonly AudienceWeightInput[];
+  scores: readonly S[];
   tauA: number;
 }): {
-  included: IncludedProbe[];
+  included: IncludedProbe<P, S>[];
   join: Omit<MetricsJoinReport, 'covered_included_probe_count'>;
 } {
   const probeIds = new Set(input.probes.map((probe) => probe.probe_id));
   const weights = firstById(input.weights.filter((row) => row.audience === input.audience));
   const scores = firstById(input.scores);
-  const included: IncludedProbe[] = [];
+  const included: IncludedProbe<P, S>[] = [];
   const missingScore: string[] = [];
   const unweighted: string[] = [];
   for (const probe of input.probes) {

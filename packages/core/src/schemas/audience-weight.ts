@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { KnownFields } from './known-fields';
 import { metadataSchema } from './metadata';
 
 /** The utility values a judge may give; raw values are snapped to the nearest one (stage 3). */
@@ -12,4 +13,6 @@ export const audienceWeightSchema = z.looseObject({
   reason: z.string(),
   metadata: metadataSchema.default({}),
 });
-export type AudienceWeight = z.infer<typeof audienceWeightSchema>;
+export type AudienceWeight = KnownFields<z.output<typeof audienceWeightSchema>>;
+/** A weight row as code builds it: `metadata` may be left out (the schema defaults it). */
+export type AudienceWeightInput = KnownFields<z.input<typeof audienceWeightSchema>>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { KnownFields } from './known-fields';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
@@ -13,7 +14,7 @@ const judgeDescriptorSchema = z.looseObject({
   replay_store: z.string().min(1).optional(),
   model_label: z.string().min(1).optional(),
 });
-export type JudgeDescriptor = z.infer<typeof judgeDescriptorSchema>;
+export type JudgeDescriptor = KnownFields<z.infer<typeof judgeDescriptorSchema>>;
 export type JudgeKind = JudgeDescriptor['kind'];
 /** A list of {@link JudgeDescriptor}s, deduplicated, for every format that records its judges. */
 export const judgeDescriptorsSchema = z.array(judgeDescriptorSchema);
@@ -36,4 +37,4 @@ export const metricsSchema = z.looseObject({
   /** Stage 6 records them from the evaluation's manifest and inputs. */
   judges: judgeDescriptorsSchema.optional(),
 });
-export type Metrics = z.infer<typeof metricsSchema>;
+export type Metrics = KnownFields<z.infer<typeof metricsSchema>>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { KnownFields } from './known-fields';
 import { metadataSchema } from './metadata';
 
 /** One line of `probe_scores.jsonl`: can the deck's visible content answer one probe (spec 000)? */
@@ -9,4 +10,6 @@ export const probeScoreSchema = z.looseObject({
   cited_evidence: z.string(),
   metadata: metadataSchema.default({}),
 });
-export type ProbeScore = z.infer<typeof probeScoreSchema>;
+export type ProbeScore = KnownFields<z.output<typeof probeScoreSchema>>;
+/** A score row as code builds it: `metadata` may be left out (the schema defaults it). */
+export type ProbeScoreInput = KnownFields<z.input<typeof probeScoreSchema>>;
