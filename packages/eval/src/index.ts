@@ -18,6 +18,7 @@ export {
   evalJudgeCapabilities,
   evalJudgeFrom,
 } from './eval-judge';
+export { type DeckEvaluation, type EvaluateDeckInput, evaluateDeck } from './evaluate-deck';
 export {
   isJobCurrent,
   type JobResult,

@@ -20,6 +20,7 @@ import { aggregateMetrics, computeMetrics, rescoreRun, scanMetricFiles } from '@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvalJudge } from './eval-judge';
 import { LexicalEvalJudge } from './eval-judge';
+import { evaluateDeck } from './evaluate-deck';
 import { runEvaluation } from './run-evaluation';
 import { lexicalTestRun, makeDeck, writeEvalFixture } from './testing';
 
@@ -57,6 +58,11 @@ const PROBES = [
   probe('pb_05', 'What did residents report?', 'Warmer bedrooms and lower bills.'),
 ];
 
+const WEIGHTS = {
+  learners: { pb_01: 1, pb_02: 0.6, pb_03: 0.3, pb_04: 1, pb_05: 1 },
+  decision_makers: { pb_01: 1, pb_02: 1, pb_03: 1, pb_04: 0.6, pb_05: 0.3 },
+};
+
 const DECK = makeDeck([
   'Heat pump pilot\nHeating energy use fell 48 percent',
   'Scale\n120 homes in winter 2023',
@@ -78,10 +84,7 @@ describe('runEvaluation (lexical judge)', () => {
           caseLabel: 'pilot',
           sourceText: SOURCE,
           probes: PROBES,
-          weights: {
-            learners: { pb_01: 1, pb_02: 0.6, pb_03: 0.3, pb_04: 1, pb_05: 1 },
-            decision_makers: { pb_01: 1, pb_02: 1, pb_03: 1, pb_04: 0.6, pb_05: 0.3 },
-          },
+          weights: WEIGHTS,
         },
       ],
       decks: [
@@ -237,6 +240,56 @@ describe('runEvaluation (lexical judge)', () => {
     const manifest = await readJson(join(evalDir, 'run_manifest.json'), runManifestSchema);
     const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
     expect(manifest.versions).toMatchObject({ minisearch: packageJson.dependencies.minisearch });
+  });
+
+  it('evaluateDeck gives one deck held in memory the numbers of the file pipeline, with no data folder', async () => {
+    await runEvaluation(options());
+    const weights = Object.entries(WEIGHTS).flatMap(([audience, byProbe]) =>
+      Object.entries(byProbe).map(([probe_id, utility_weight]) => ({
+        probe_id,
+        audience,
+        utility_weight,
+        reason: '',
+      })),
+    );
+    const probes = PROBES.map(({ metadata: _defaulted, ...rest }) => rest);
+    const one = await evaluateDeck({ deck: DECK, source: SOURCE, probes, weights, batchSize: 2 });
+    expect(one).toMatchObject({ judge: 'lexical', mode: 'text' });
+    const layout = new RunLayout(dataDir);
+    for (const metrics of one.metrics) {
+      const evalDir = layout.evaluationDir({
+        run: 'r1',
+        system: 'gen',
+        condition: 'audience_agnostic',
+        audience: metrics.audience,
+        caseLabel: 'pilot',
+      });
+      const scores = await readJsonlAll(join(evalDir, 'probe_scores.jsonl'), probeScoreSchema);
+      expect(one.scores).toEqual(
+        scores.map((row) => ({
+          ...row,
+          metadata: { ...row.metadata, deck_sha256: expect.any(String), probes_sha256: expect.any(String) },
+        })),
+      );
+      const correctness = await readJson(join(evalDir, 'correctness.json'), correctnessSchema);
+      expect(one.correctness?.claims).toEqual(correctness.claims);
+      const filed = await readJson(join(evalDir, 'metrics.json'), metricsSchema);
+      // Who and where (judges, system, case) is the run's to record; every number must be the same.
+      const { judges, system, system_id, condition, case_label, ...numbers } = filed;
+      expect([judges, system, system_id, condition, case_label]).not.toContain(undefined);
+      expect(metrics).toMatchObject(numbers);
+    }
+    expect(one.metrics.map((m) => m.audience)).toEqual(['learners', 'decision_makers']);
+  });
+
+  it('evaluateDeck names the row and field of a bad record, and judges nothing', async () => {
+    const weights = [
+      { probe_id: 'pb_01', audience: 'learners', utility_weight: 1, reason: '' },
+      { probe_id: 'pb_02', audience: 'learners', utility_weight: 5, reason: '' },
+    ];
+    await expect(evaluateDeck({ deck: DECK, source: SOURCE, probes: PROBES, weights })).rejects.toThrow(
+      expect.objectContaining({ code: 'validation', field: 'weights[1].utility_weight' }),
+    );
   });
 
   it('makes no judge call when nothing changed, and recomputes metrics alone for a new tau_a', async () => {
