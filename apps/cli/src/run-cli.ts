@@ -73,8 +73,9 @@ export async function runCli(
       // Commander already printed `ERROR: …` through outputError.
       return 2;
     }
-    const { describeError, exitCodeFor, isXsbError } = await import('@xsb/core');
-    fullIo.stderr.write(`ERROR: ${describeError(error)}\n`);
+    const { exitCodeFor, isXsbError } = await import('@xsb/core');
+    const { describeCliError } = await import('./cli-advice');
+    fullIo.stderr.write(`ERROR: ${describeCliError(error)}\n`);
     if (debug && error instanceof Error && error.stack) fullIo.stderr.write(`${error.stack}\n`);
     else if (!isXsbError(error))
       fullIo.stderr.write('(this looks like a bug in xsb; rerun with --debug for details)\n');

@@ -37,8 +37,8 @@ export async function extractPdfPages(bytes: Uint8Array, file: string): Promise<
     if (pages.length === 0) throw new InputError('the PDF has no pages', { file, code: 'no_pages' });
     if (pages.every((page) => page === '')) {
       throw new InputError(
-        `the PDF has no text layer (${pages.length} page${pages.length === 1 ? '' : 's'}, all without text: a scanned or image-only PDF); OCR it first or use --pdf-parser mineru`,
-        { file, code: 'no_text_layer' },
+        `the PDF has no text layer (${pages.length} page${pages.length === 1 ? '' : 's'}, all without text: a scanned or image-only PDF); OCR it first or parse it with MinerU`,
+        { file, code: 'no_text_layer', details: { parser: 'unpdf' } },
       );
     }
     return { pages };

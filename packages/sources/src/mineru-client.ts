@@ -59,7 +59,7 @@ export async function parsePdfWithMineru(
     endpoint = 'hosted';
   } else {
     throw new ConfigError(
-      'the mineru PDF parser needs MINERU_API_URL (a mineru-api server) or MINERU_API_KEY (the hosted API); set one, or use --pdf-parser unpdf',
+      'the mineru PDF parser needs MINERU_API_URL (a mineru-api server) or MINERU_API_KEY (the hosted API); set one, or parse PDFs with unpdf',
       { code: 'mineru_not_configured' },
     );
   }

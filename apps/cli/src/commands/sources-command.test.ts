@@ -51,6 +51,7 @@ describe('xsb sources', () => {
       new TextEncoder().encode('%PDF-1.7 not really'),
     );
     await writeSourceCase(data, 'latin1_notes', 'notes.txt', new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+    await writeSourceCase(data, 'scanned', 'scan.pdf', buildTextPdf([[], []]));
     const result = await run(['sources', '--json']);
     expect(result.code).toBe(1);
     const rows = JSON.parse(result.stdout) as Array<{
@@ -64,9 +65,14 @@ describe('xsb sources', () => {
       ['energy_heat_pump_pilot', 'prepared'],
       ['latin1_notes', 'failed'],
       ['ocean_coral_bleaching', 'prepared'],
+      ['scanned', 'failed'],
     ]);
     expect(rows[0]!.error).toMatch(new RegExp(`^${bad}: corrupt or not a PDF`));
     expect(rows[3]!.error).toMatch(/notes\.txt: file is not valid UTF-8/);
+    // The library says what to do; the CLI adds the flag that does it.
+    expect(rows[5]!.error).toMatch(
+      /scan\.pdf: the PDF has no text layer .*parse it with MinerU \(use --pdf-parser mineru\)$/,
+    );
   });
 
   it('honours --data, comma-separated and repeated --case, and --source-chars', async () => {
@@ -146,7 +152,9 @@ describe('xsb sources', () => {
     expect(missing.stderr).toMatch(/nowhere\/sources: no such folder/);
     const noEndpoint = await run(['sources', '--pdf-parser', 'mineru']);
     expect(noEndpoint.code).toBe(2);
-    expect(noEndpoint.stderr).toMatch(/needs MINERU_API_URL .* or MINERU_API_KEY/);
+    expect(noEndpoint.stderr).toMatch(
+      /needs MINERU_API_URL .* or MINERU_API_KEY.*parse PDFs with unpdf \(or use --pdf-parser unpdf\)/,
+    );
   });
 
   it('reads a case with a text file and a PDF built on the fly', async () => {

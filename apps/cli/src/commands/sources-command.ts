@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, describeError, isXsbError, plural, RunLayout } from '@xsb/core';
+import { compareCodePoints, isXsbError, plural, RunLayout } from '@xsb/core';
 import { DEFAULT_SOURCE_CHARS, prepareSourceContext, type SourceCase } from '@xsb/sources';
+import { describeCliError } from '../cli-advice';
 import {
   collectList,
   configFlags,
@@ -124,7 +125,7 @@ function failedRow(caseId: string, sourceType: string | null, error: unknown): S
     chars: 0,
     truncated: false,
     status: 'failed',
-    error: describeError(error),
+    error: describeCliError(error),
   };
 }
 
