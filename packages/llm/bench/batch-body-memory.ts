@@ -40,11 +40,14 @@ async function measure(way: Way, url: string): Promise<Measured> {
     fetch: httpFetch,
     maxRetries: 0,
   });
-  const anthropic = new AnthropicBatchBackend(anthropicClient);
-  const openai = new OpenAiBatchBackend(
-    new OpenAI({ apiKey: 'bench-key', baseURL: `${url}/v1`, fetch: httpFetch, maxRetries: 0 }),
-    false,
-  );
+  const anthropic = new AnthropicBatchBackend(async () => anthropicClient);
+  const openaiClient = new OpenAI({
+    apiKey: 'bench-key',
+    baseURL: `${url}/v1`,
+    fetch: httpFetch,
+    maxRetries: 0,
+  });
+  const openai = new OpenAiBatchBackend(async () => openaiClient, false);
   const backend = way === 'xsb-openai-upload' ? openai : anthropic;
   // Rendered before the baseline: the batching client holds its entries anyway.
   const entries = requests.map((request, i) => backend.entryFor(`xsb-${i}`, request, 'claude-bench'));

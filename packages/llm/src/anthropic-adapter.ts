@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { cacheBreakpoints } from './cache-breakpoints';
 import { failureFromStatus, MalformedAnswerError } from './classify-failure';
 import type { CompletionRequest, ContentPart } from './completion-types';
@@ -14,6 +14,7 @@ import {
   type ProviderAdapter,
   type ProviderAnswer,
 } from './provider-adapter';
+import { loadAnthropicSdk } from './provider-sdks';
 
 /** Anthropic accepts at most four cache breakpoints per request; the last four (longest prefixes) are kept. */
 const MAX_BREAKPOINTS = 4;
@@ -93,27 +94,38 @@ export function answerFromAnthropicMessage(message: Anthropic.Message, model: st
   };
 }
 
-/** The SDK client xsb calls through: xsb owns retries and timeouts (one policy, one count of attempts). */
-export function anthropicSdk(apiKey: string, baseURL: string): Anthropic {
-  return new Anthropic({
-    apiKey,
-    authToken: null,
-    baseURL,
-    maxRetries: 0,
-    openTelemetry: false,
-    logLevel: 'off',
-    fetch: httpFetch,
-  });
+/**
+ * The SDK client xsb calls through, built on first use (the SDK is imported then): xsb owns retries
+ * and timeouts (one policy, one count of attempts).
+ */
+export function lazyAnthropicSdk(apiKey: string, baseURL: string): () => Promise<Anthropic> {
+  let client: Promise<Anthropic> | undefined;
+  return () => {
+    client ??= loadAnthropicSdk().then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey,
+          authToken: null,
+          baseURL,
+          maxRetries: 0,
+          openTelemetry: false,
+          logLevel: 'off',
+          fetch: httpFetch,
+        }),
+    );
+    return client;
+  };
 }
 
 export function createAnthropicAdapter(apiKey: string, baseUrl: string): ProviderAdapter {
-  const client = anthropicSdk(apiKey, baseUrl);
+  const sdk = lazyAnthropicSdk(apiKey, baseUrl);
   return {
     provider: 'anthropic',
     keyVariable: 'ANTHROPIC_API_KEY',
     baseUrl,
-    batch: new AnthropicBatchBackend(client),
+    batch: new AnthropicBatchBackend(sdk),
     async send(request, model, signal, timeoutMs): Promise<ProviderAnswer> {
+      const client = await sdk();
       // The same POST `messages.create` makes, minus its console.warn on every call naming a
       // deprecated model: a run makes thousands of calls, and a library must not write to the console.
       const message = await client.post<Anthropic.Message>('/v1/messages', {
@@ -150,7 +162,7 @@ export class AnthropicBatchBackend implements BatchBackend {
   readonly maxRequests = ANTHROPIC_BATCH_LIMITS.maxRequests;
   readonly maxBytes = ANTHROPIC_BATCH_LIMITS.maxBytes;
 
-  constructor(private readonly client: Anthropic) {}
+  constructor(private readonly sdk: () => Promise<Anthropic>) {}
 
   entryFor(customId: string, request: CompletionRequest, model: string): BatchEntry {
     const json = Buffer.from(
@@ -165,7 +177,8 @@ export class AnthropicBatchBackend implements BatchBackend {
     const parts: Array<string | Buffer<ArrayBuffer>> = ['{"requests":['];
     for (const [index, entry] of entries.entries()) parts.push(index > 0 ? ',' : '', entry.json);
     parts.push(']}');
-    const batch = await this.client.post<Anthropic.Messages.MessageBatch>('/v1/messages/batches', {
+    const client = await this.sdk();
+    const batch = await client.post<Anthropic.Messages.MessageBatch>('/v1/messages/batches', {
       body: new Blob(parts, { type: 'application/json' }),
       headers: { 'content-type': 'application/json' },
     });
@@ -177,7 +190,8 @@ export class AnthropicBatchBackend implements BatchBackend {
    * after the create call started (less skew), with as many requests.
    */
   async findOrphan(hints: OrphanHints): Promise<string | undefined> {
-    for await (const batch of this.client.messages.batches.list({ limit: 100 })) {
+    const client = await this.sdk();
+    for await (const batch of client.messages.batches.list({ limit: 100 })) {
       const created = Date.parse(batch.created_at);
       if (created < hints.since - CLOCK_SKEW_MS) return undefined;
       if (hints.known.has(batch.id)) continue;
@@ -189,7 +203,7 @@ export class AnthropicBatchBackend implements BatchBackend {
   }
 
   async progress(batchId: string): Promise<BatchProgress> {
-    const batch = await this.client.messages.batches.retrieve(batchId);
+    const batch = await (await this.sdk()).messages.batches.retrieve(batchId);
     return batch.processing_status === 'ended'
       ? { state: 'ended', providerStatus: 'ended' }
       : { state: 'running', providerStatus: batch.processing_status };
@@ -197,13 +211,13 @@ export class AnthropicBatchBackend implements BatchBackend {
 
   async results(batchId: string, model: string): Promise<Map<string, EntryOutcome>> {
     const out = new Map<string, EntryOutcome>();
-    const stream = await this.client.messages.batches.results(batchId);
+    const stream = await (await this.sdk()).messages.batches.results(batchId);
     for await (const line of stream) out.set(line.custom_id, outcomeOf(line.result, model));
     return out;
   }
 
   async cancel(batchId: string): Promise<void> {
-    await this.client.messages.batches.cancel(batchId);
+    await (await this.sdk()).messages.batches.cancel(batchId);
   }
 }
 

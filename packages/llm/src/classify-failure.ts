@@ -1,9 +1,4 @@
-import {
-  APIError as AnthropicApiError,
-  APIConnectionError as AnthropicConnectionError,
-} from '@anthropic-ai/sdk';
 import type { XsbErrorCode } from '@xsb/core';
-import { APIError as OpenAiApiError, APIConnectionError as OpenAiConnectionError } from 'openai';
 import { isRetryableStatus, retryAfterMs } from './retry-policy';
 
 /** A 2xx answer whose body is not a usable completion (empty, truncated, not JSON). Retried. */
@@ -18,6 +13,43 @@ export interface Failure {
   retryAfterMs?: number;
   /** A short reason for messages (the server's own message where it gave one). */
   reason: string;
+}
+
+/** What both SDKs' `APIError` carries (their `APIConnectionError` is one too, with no status). */
+interface SdkApiError extends Error {
+  status: number | undefined;
+  headers: Headers | undefined;
+  error: unknown;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: an error class of either SDK, whatever its constructor takes
+type ErrorClass = abstract new (...args: any[]) => Error;
+
+/**
+ * The `APIError` and `APIConnectionError` classes of each SDK loaded so far. The SDKs are imported
+ * only when a model client first calls (provider-sdks.ts), which registers them here before any
+ * client exists, so this module imports neither and every error an SDK call throws is still known
+ * by its class, exactly as a static `instanceof` would.
+ */
+const apiErrorClasses = new Set<ErrorClass>();
+const connectionErrorClasses = new Set<ErrorClass>();
+
+export function registerSdkErrors(apiError: ErrorClass, connectionError: ErrorClass): void {
+  apiErrorClasses.add(apiError);
+  connectionErrorClasses.add(connectionError);
+}
+
+function isInstance(error: unknown, classes: ReadonlySet<ErrorClass>): boolean {
+  for (const type of classes) if (error instanceof type) return true;
+  return false;
+}
+
+function isSdkApiError(error: unknown): error is SdkApiError {
+  return isInstance(error, apiErrorClasses);
+}
+
+function isSdkConnectionError(error: unknown): boolean {
+  return isInstance(error, connectionErrorClasses);
 }
 
 /** Codes the providers use for "no more money": waiting does not help. */
@@ -65,13 +97,9 @@ const STATUS_CODES: Record<number, XsbErrorCode> = {
 /** Sorts what an SDK call threw into retry or stop; `timedOut`: xsb's own per-attempt timer fired. */
 export function classifyFailure(error: unknown, timedOut: boolean): Failure {
   if (timedOut) return { retryable: true, code: 'timeout', reason: 'no answer within the timeout' };
-  if (
-    (error instanceof AnthropicApiError || error instanceof OpenAiApiError) &&
-    !(error instanceof AnthropicConnectionError || error instanceof OpenAiConnectionError) &&
-    typeof error.status === 'number'
-  ) {
+  if (isSdkApiError(error) && !isSdkConnectionError(error) && typeof error.status === 'number') {
     const failure = failureFromStatus(error.status, serverMessage(error), errorCode(error));
-    const headers = error.headers as Headers | undefined;
+    const headers = error.headers;
     const wait = retryAfterMs(headers);
     // Providers may say outright whether a retry can help; that beats the status rule, except that
     // a rejected request or key, or a spent quota, is never sent again whatever a header says.
@@ -84,8 +112,8 @@ export function classifyFailure(error: unknown, timedOut: boolean): Failure {
       failure.retryable = should === 'true';
     return { ...failure, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
   }
-  if (error instanceof AnthropicConnectionError || error instanceof OpenAiConnectionError) {
-    const timeout = /timed? ?out/i.test(error.message);
+  if (isSdkConnectionError(error)) {
+    const timeout = /timed? ?out/i.test((error as Error).message);
     return {
       retryable: true,
       code: timeout ? 'timeout' : 'connection',

@@ -1,11 +1,12 @@
 import { ConfigError, ProviderError, plural } from '@xsb/core';
 import type OpenAI from 'openai';
-import { anthropicSdk, toAnthropicBody } from './anthropic-adapter';
+import { lazyAnthropicSdk, toAnthropicBody } from './anthropic-adapter';
 import { classifyFailure } from './classify-failure';
 import type { CompletionRequest } from './completion-types';
 import { providerBaseUrl } from './create-llm-client';
-import { openAiSdk, toOpenAiBody } from './openai-adapter';
+import { lazyOpenAiSdk, toOpenAiBody } from './openai-adapter';
 import { parseJudgeSpec } from './parse-judge-spec';
+import { requireProviderSdk } from './provider-sdks';
 
 /** Counts the input tokens of a request with the provider's own endpoint, before any completion. */
 export interface TokenCounter {
@@ -116,27 +117,29 @@ export function createTokenCounter(
     throw new ConfigError(
       `counting tokens exactly for "${judgeSpec}" needs ${variable}: set it in the environment or in .env`,
     );
+  requireProviderSdk(spec.kind, spec.spec);
   const baseUrl = providerBaseUrl(judgeSpec, env) as string;
   if (spec.kind === 'anthropic') {
-    const client = anthropicSdk(key, baseUrl);
+    const sdk = lazyAnthropicSdk(key, baseUrl);
     return {
       endpoint: 'anthropic count_tokens',
       count: (request) =>
         withRetries('anthropic', key, async () => {
           // The count takes the prompt only: no answer budget or sampling settings.
           const { model, system, messages } = toAnthropicBody(request, request.model ?? spec.model);
-          return (await client.messages.countTokens({ model, messages, ...(system ? { system } : {}) }))
-            .input_tokens;
+          return (
+            await (await sdk()).messages.countTokens({ model, messages, ...(system ? { system } : {}) })
+          ).input_tokens;
         }),
     };
   }
-  const client = openAiSdk(key, baseUrl);
+  const sdk = lazyOpenAiSdk(key, baseUrl);
   return {
     endpoint: 'openai responses/input_tokens',
     count: (request) =>
       withRetries('openai', key, async () => {
         const body = toResponsesCountBody(request, request.model ?? spec.model);
-        return (await client.responses.inputTokens.count(body)).input_tokens;
+        return (await (await sdk()).responses.inputTokens.count(body)).input_tokens;
       }),
   };
 }

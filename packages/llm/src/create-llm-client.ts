@@ -7,6 +7,7 @@ import { fillLabelFor, ReplayStoreAppender } from './fill-replay-store';
 import { createOpenAiAdapter, OPENAI_BATCH_LIMITS } from './openai-adapter';
 import { parseJudgeSpec } from './parse-judge-spec';
 import { ProviderClient } from './provider-client';
+import { requireProviderSdk } from './provider-sdks';
 import { ReplayClient } from './replay-client';
 import { resolveLimits } from './retry-policy';
 import { UsageLedger } from './usage-ledger';
@@ -110,6 +111,7 @@ export function createLlmClient(judgeSpec: string, options: CreateLlmClientOptio
     case 'openai': {
       const provider = PROVIDERS[spec.kind];
       const key = requireKey(env, provider.keyVariable, spec.spec);
+      requireProviderSdk(spec.kind, spec.spec);
       const client = new ProviderClient({
         judgeId: spec.spec,
         model: spec.model,

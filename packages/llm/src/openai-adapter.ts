@@ -1,4 +1,4 @@
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
 import { cacheBreakpoints } from './cache-breakpoints';
 import { failureFromStatus, MalformedAnswerError } from './classify-failure';
 import type { ChatMessage, CompletionRequest, ContentPart } from './completion-types';
@@ -14,6 +14,7 @@ import {
   type ProviderAdapter,
   type ProviderAnswer,
 } from './provider-adapter';
+import { loadOpenAiSdk } from './provider-sdks';
 import { replayKeyFor } from './request-key';
 
 type UserPart = OpenAI.Chat.ChatCompletionContentPart;
@@ -141,28 +142,39 @@ export function isOfficialOpenAi(baseUrl: string): boolean {
   return /^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl);
 }
 
-/** The SDK client xsb calls through: xsb owns retries and timeouts (one policy, one count of attempts). */
-export function openAiSdk(apiKey: string, baseURL: string): OpenAI {
-  return new OpenAI({
-    apiKey,
-    baseURL,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    logLevel: 'off',
-    fetch: httpFetch,
-  });
+/**
+ * The SDK client xsb calls through, built on first use (the SDK is imported then): xsb owns retries
+ * and timeouts (one policy, one count of attempts).
+ */
+export function lazyOpenAiSdk(apiKey: string, baseURL: string): () => Promise<OpenAI> {
+  let client: Promise<OpenAI> | undefined;
+  return () => {
+    client ??= loadOpenAiSdk().then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey,
+          baseURL,
+          organization: null,
+          project: null,
+          maxRetries: 0,
+          logLevel: 'off',
+          fetch: httpFetch,
+        }),
+    );
+    return client;
+  };
 }
 
 export function createOpenAiAdapter(apiKey: string, baseUrl: string): ProviderAdapter {
   const officialApi = isOfficialOpenAi(baseUrl);
-  const client = openAiSdk(apiKey, baseUrl);
+  const sdk = lazyOpenAiSdk(apiKey, baseUrl);
   return {
     provider: 'openai',
     keyVariable: 'OPENAI_API_KEY',
     baseUrl,
-    batch: new OpenAiBatchBackend(client, officialApi),
+    batch: new OpenAiBatchBackend(sdk, officialApi),
     async send(request, model, signal, timeoutMs): Promise<ProviderAnswer> {
+      const client = await sdk();
       const completion = await client.chat.completions.create(toOpenAiBody(request, model, officialApi), {
         signal,
         timeout: timeoutMs,
@@ -193,7 +205,7 @@ export class OpenAiBatchBackend implements BatchBackend {
   readonly maxBytes = OPENAI_BATCH_LIMITS.maxBytes;
 
   constructor(
-    private readonly client: OpenAI,
+    private readonly sdk: () => Promise<OpenAI>,
     private readonly officialApi: boolean,
   ) {}
 
@@ -215,7 +227,8 @@ export class OpenAiBatchBackend implements BatchBackend {
       entries.flatMap((entry) => [entry.json, '\n']),
       { type: 'application/jsonl' },
     );
-    const file = await this.client.files.create({
+    const { toFile } = await loadOpenAiSdk();
+    const file = await (await this.sdk()).files.create({
       file: await toFile(jsonl, `xsb-${localId}.jsonl`, { type: 'application/jsonl' }),
       purpose: 'batch',
     });
@@ -224,7 +237,7 @@ export class OpenAiBatchBackend implements BatchBackend {
 
   async create(_entries: readonly BatchEntry[], localId: string, inputFileId?: string): Promise<string> {
     if (!inputFileId) throw new TypeError('openai batch: create needs the uploaded input file');
-    const batch = await this.client.batches.create({
+    const batch = await (await this.sdk()).batches.create({
       input_file_id: inputFileId,
       endpoint: ENDPOINT,
       completion_window: '24h',
@@ -235,7 +248,8 @@ export class OpenAiBatchBackend implements BatchBackend {
 
   /** A lost batch names xsb's id in its metadata, or reads the input file xsb uploaded for it. */
   async findOrphan(hints: OrphanHints): Promise<string | undefined> {
-    for await (const batch of this.client.batches.list({ limit: 100 })) {
+    const client = await this.sdk();
+    for await (const batch of client.batches.list({ limit: 100 })) {
       if (batch.created_at * 1000 < hints.since - CLOCK_SKEW_MS) return undefined;
       if (hints.known.has(batch.id)) continue;
       const tagged = batch.metadata?.xsb_batch === hints.localId;
@@ -246,7 +260,7 @@ export class OpenAiBatchBackend implements BatchBackend {
   }
 
   async progress(batchId: string): Promise<BatchProgress> {
-    const batch = await this.client.batches.retrieve(batchId);
+    const batch = await (await this.sdk()).batches.retrieve(batchId);
     if (batch.status === 'failed') {
       const reasons = (batch.errors?.data ?? [])
         .map((error) => [error.code, error.message].filter(Boolean).join(': '))
@@ -264,11 +278,12 @@ export class OpenAiBatchBackend implements BatchBackend {
 
   /** Successes come from the output file, failures and expired/cancelled requests from the error file. */
   async results(batchId: string, model: string): Promise<Map<string, EntryOutcome>> {
-    const batch = await this.client.batches.retrieve(batchId);
+    const client = await this.sdk();
+    const batch = await client.batches.retrieve(batchId);
     const out = new Map<string, EntryOutcome>();
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
-      const text = await (await this.client.files.content(fileId)).text();
+      const text = await (await client.files.content(fileId)).text();
       for (const raw of text.split('\n')) {
         if (raw.trim() === '') continue;
         const line = JSON.parse(raw) as OutputLine;
@@ -279,7 +294,7 @@ export class OpenAiBatchBackend implements BatchBackend {
   }
 
   async cancel(batchId: string): Promise<void> {
-    await this.client.batches.cancel(batchId);
+    await (await this.sdk()).batches.cancel(batchId);
   }
 }
 
