@@ -5,11 +5,12 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SDKS = ['openai', '@anthropic-ai/sdk'];
+/** The model SDKs, and pptxgenjs, which only writing an outline deck needs (imported when it does). */
+const ABSENT = ['openai', '@anthropic-ai/sdk', 'pptxgenjs'];
 
 /** A resolve hook that answers as Node does when a package is absent from node_modules. */
 const hooks = `
-const absent = new Set(${JSON.stringify(SDKS)});
+const absent = new Set(${JSON.stringify(ABSENT)});
 export async function resolve(specifier, context, next) {
   if (absent.has(specifier)) {
     const error = new Error("Cannot find package '" + specifier + "' (removed by the test)");
@@ -23,13 +24,13 @@ register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})
 
 /** Runs in the child: imports the packages, then tries to build each judge. */
 const child = `
-const outcome = { imported: [], judges: {}, sdkImports: {} };
+const outcome = { imported: [], judges: {}, absentImports: {} };
 for (const name of ['@xsb/llm', '@xsb/eval', '@xsb/bench']) {
   await import(name);
   outcome.imported.push(name);
 }
-for (const name of ${JSON.stringify(SDKS)}) {
-  outcome.sdkImports[name] = await import(name).then(() => 'loaded', (error) => error.code);
+for (const name of ${JSON.stringify(ABSENT)}) {
+  outcome.absentImports[name] = await import(name).then(() => 'loaded', (error) => error.code);
 }
 const { createJudge, createTokenCounter } = await import('@xsb/llm');
 const env = { ANTHROPIC_API_KEY: 'test-key', OPENAI_API_KEY: 'test-key' };
@@ -46,10 +47,10 @@ outcome.judges['count openai:gpt-test'] = attempt(() => createTokenCounter('open
 console.log(JSON.stringify(outcome));
 `;
 
-describe('without the model SDKs installed', () => {
+describe('without the model SDKs (and pptxgenjs) installed', () => {
   it('@xsb/llm, @xsb/eval and @xsb/bench import, the offline judge builds, a model judge is a ConfigError naming the package', async () => {
-    // One child process where `openai` and `@anthropic-ai/sdk` cannot be resolved (as when they are
-    // left out of node_modules); tsx runs the workspace sources, so no build is needed.
+    // One child process where `openai`, `@anthropic-ai/sdk` and `pptxgenjs` cannot be resolved (as
+    // when they are left out of node_modules); tsx runs the workspace sources, so no build is needed.
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
@@ -66,10 +67,9 @@ describe('without the model SDKs installed', () => {
     const outcome = JSON.parse(stdout.trim().split('\n').at(-1) as string);
     expect(outcome.imported).toEqual(['@xsb/llm', '@xsb/eval', '@xsb/bench']);
     // The hook really hides them: the imports above would have failed on a static import.
-    expect(outcome.sdkImports).toEqual({
-      openai: 'ERR_MODULE_NOT_FOUND',
-      '@anthropic-ai/sdk': 'ERR_MODULE_NOT_FOUND',
-    });
+    expect(outcome.absentImports).toEqual(
+      Object.fromEntries(ABSENT.map((name) => [name, 'ERR_MODULE_NOT_FOUND'])),
+    );
     expect(outcome.judges.lexical).toBe('offline');
     for (const [spec, sdk] of [
       ['anthropic:claude-test', '@anthropic-ai/sdk'],

@@ -1,5 +1,5 @@
 import { buildZip, writeFileAtomic, ZipArchive } from '@xsb/core';
-import PptxGenJS from 'pptxgenjs';
+import type PptxGenJS from 'pptxgenjs';
 import { estimateTextHeight, fitFontSize, type TextArea } from './fit-font-size';
 import { type DeckOutline, deckOutlineSchema, type OutlineSlide } from './schemas/deck-outline';
 
@@ -339,7 +339,9 @@ function addContentSlide(pptx: PptxGenJS, planned: OutlineSlide): void {
 /** Writes an outline as a real PPTX (cover, then one slide per outline slide); returns the slide count. */
 export async function writeOutlinePptx(outline: DeckOutline, file: string): Promise<number> {
   const valid = deckOutlineSchema.parse(outline);
-  const pptx = new PptxGenJS();
+  // Imported here, not at the top: pptxgenjs and its jszip are the heaviest part of importing the package.
+  const { default: Pptx } = await import('pptxgenjs');
+  const pptx = new Pptx();
   pptx.layout = 'LAYOUT_16x9';
   pptx.author = 'xsb-baseline';
   pptx.company = 'xsb';
