@@ -1,9 +1,18 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestUserConfig } from 'vitest/config';
 
 const root = dirname(fileURLToPath(import.meta.url));
+
+function exportedSubpaths(folder: string): string[] {
+  const manifest = join(folder, 'package.json');
+  if (!existsSync(manifest)) return [];
+  const exports = JSON.parse(readFileSync(manifest, 'utf8')).exports ?? {};
+  return Object.keys(exports)
+    .filter((key) => key.startsWith('./') && key !== './package.json')
+    .map((key) => key.slice(2));
+}
 
 /** Workspace packages resolve to their sources, so `pnpm test` needs no build. */
 function workspaceAliases(): Array<{ find: string; replacement: string }> {
@@ -15,8 +24,11 @@ function workspaceAliases(): Array<{ find: string; replacement: string }> {
   for (const { group, name } of folders) {
     const src = join(root, group, name, 'src');
     if (!existsSync(join(src, 'index.ts'))) continue;
-    if (existsSync(join(src, 'testing.ts'))) {
-      aliases.push({ find: `@xsb/${name}/testing`, replacement: join(src, 'testing.ts') });
+    // Subpaths first (an alias also matches what starts with it): `./testing` and the entries package.json
+    // exports, each `src/<entry>.ts` (core's light `./errors` and `./seeded-random`).
+    for (const entry of new Set(['testing', ...exportedSubpaths(join(root, group, name))])) {
+      const file = join(src, `${entry}.ts`);
+      if (existsSync(file)) aliases.push({ find: `@xsb/${name}/${entry}`, replacement: file });
     }
     aliases.push({ find: `@xsb/${name}`, replacement: join(src, 'index.ts') });
   }

@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts'],
+  // `./errors` and `./seeded-random` load nothing else (no zod, no yaml): @xsb/stats imports only them.
+  entry: ['src/index.ts', 'src/testing.ts', 'src/errors.ts', 'src/seeded-random.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

@@ -37,4 +37,3 @@ export { benchTestLedgerEntrySchema } from './schemas/bench-test-ledger';
 export { DEFAULT_TEST_SHARE } from './splits/assign-splits';
 export { discoverBenchCases } from './splits/bench-cases';
 export { readSplits, splitCases } from './splits/bench-splits';
-export { casesNeeded } from './stats/power';

@@ -1,6 +1,5 @@
 export { writeFileAtomic } from './atomic-write';
 export { createBatchedLineWriter } from './batched-line-writer';
-export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
 export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';
 export {
@@ -40,7 +39,6 @@ export {
   type ShardFileCombiner,
 } from './merge-shard-trees';
 export { didYouMean } from './nearest-name';
-export { normalQuantile, sampleStandardDeviation } from './normal-quantile';
 export { plural } from './plural';
 export { cleanUpNow, createScratchDir, removeScratchDir, runTrackedProcess } from './process-cleanup';
 export {

@@ -1,13 +1,3 @@
-// The anchor layout and the reading of checks live in @xsb/bench (so `xsb bench compare` reads them
-// without importing this package); re-exported here with the commands that write them.
-export {
-  anchorCheckFile,
-  anchorCheckPasses,
-  anchorSetFile,
-  anchorStandings,
-  DEFAULT_MIN_KAPPA,
-  listAnchorSets,
-} from '@xsb/bench';
 export { computeAgreement, DEFAULT_AGREEMENT_SEED } from './agreement/compute-agreement';
 export { readVerdictSet } from './agreement/read-verdict-set';
 export { checkAnchors } from './anchors/check-anchors';

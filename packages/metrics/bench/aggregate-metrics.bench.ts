@@ -3,7 +3,8 @@
  * bootstrap and peak RSS. Run: pnpm --filter @xsb/metrics bench
  */
 import type { Metrics } from '@xsb/core';
-import { bootstrapMeanInterval, createSeededRandom } from '@xsb/core';
+import { createSeededRandom } from '@xsb/core';
+import { bootstrapMeanInterval } from '@xsb/stats';
 import { aggregateMetrics } from '../src/aggregate-metrics';
 import type { MetricRow } from '../src/scan-metric-files';
 

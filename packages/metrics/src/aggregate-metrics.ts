@@ -1,5 +1,4 @@
 import {
-  bootstrapMeanInterval,
   compareCodePoints,
   deriveSeed,
   isXsbError,
@@ -9,6 +8,7 @@ import {
   type MissingJob,
   XSB_VERSION,
 } from '@xsb/core';
+import { bootstrapMeanInterval } from '@xsb/stats';
 import { PROBE_DOMAINS, type ProbeDomain } from './classify-probe-domain';
 import { computeDomainCoverage } from './compute-domain-coverage';
 import { hasOfflineJudge, mergeJudges, OFFLINE_JUDGE_WARNING } from './describe-judges';

@@ -1,14 +1,8 @@
 import { extname } from 'node:path';
-import {
-  bootstrapMeanInterval,
-  compareCodePoints,
-  InputError,
-  readUtf8Text,
-  ValidationError,
-} from '@xsb/core';
+import { compareCodePoints, InputError, readUtf8Text, ValidationError } from '@xsb/core';
+import { bootstrapMeanInterval, spearman } from '@xsb/stats';
 import { parse } from 'csv-parse/sync';
 import type { RubricRunSummary } from './schemas/rubric-evaluation';
-import { type BootstrapInterval, spearman } from './spearman';
 
 /** One human ranking: in sample `sample_id`, `system` got `rank` (1 = best) from `annotator`. */
 export interface HumanRanking {
@@ -116,6 +110,14 @@ export async function readSystemScores(file: string): Promise<SystemScore[]> {
     system: cells.system as string,
     score: numberCell(cells.score as string, file, line, 'score'),
   }));
+}
+
+export interface BootstrapInterval {
+  low: number;
+  high: number;
+  confidence: number;
+  resamples: number;
+  seed: number;
 }
 
 export interface AlignmentResult {
@@ -257,7 +259,7 @@ export function formatScoresCsv(scores: SystemScore[]): string {
 }
 
 /**
- * The mean rho's percentile bootstrap interval over samples: core's `bootstrapMeanInterval` (the one
+ * The mean rho's percentile bootstrap interval over samples: @xsb/stats' `bootstrapMeanInterval` (the one
  * owner of the rule), with the alignment's default seed and its result shape.
  */
 export function meanRhoInterval(

@@ -15,10 +15,11 @@ import { connect } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildZip, quantileSorted } from '@xsb/core';
+import { buildZip } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { ApiDataLayout } from '@xsb/jobs';
 import { fixtureDeck, writeJobsFixture } from '@xsb/jobs/testing';
+import { quantileSorted } from '@xsb/stats';
 import { RawBurstClient } from './raw-burst-client';
 
 const EVALUATE = 'bench-evaluate-token-5d4c3b2a1f0e';

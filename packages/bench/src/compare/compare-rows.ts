@@ -1,11 +1,9 @@
 import { compareCodePoints, deriveSeed } from '@xsb/core';
 import { splitSystemId } from '@xsb/metrics';
+import { discordantPairs, exactMcNemar, holmAdjust, pairedComparison } from '@xsb/stats';
 import { BENCH_METRICS, isRubricMetric, metricValue } from '../bench-metrics';
 import type { BenchRow } from '../schemas/bench-row';
 import type { BenchComparison } from '../schemas/bench-summary';
-import { discordantPairs, exactMcNemar } from '../stats/exact-mcnemar';
-import { holmAdjust } from '../stats/holm';
-import { type PairedUnit, pairedComparison } from '../stats/paired-comparison';
 
 export interface ComparisonSide {
   configuration: string;
@@ -94,6 +92,9 @@ const usableCases = (rows: readonly BenchRow[]) =>
 function mean(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0) / values.length;
 }
+
+/** One paired unit as `pairedComparison` reads it: its cluster (the case) and the two sides' values. */
+type PairedUnit = Parameters<typeof pairedComparison>[0][number];
 
 /** Paired units of a metric: (case, audience) for X+Slides metrics; the case for rubric metrics. */
 function unitsFor(a: readonly BenchRow[], b: readonly BenchRow[], metric: string): PairedUnit[] {

@@ -1,9 +1,8 @@
-import { compareCodePoints, createSeededRandom, deriveSeed, quantileSorted } from '@xsb/core';
+import { compareCodePoints, createSeededRandom, deriveSeed } from '@xsb/core';
+import { clusterBootstrapMean, quantileSorted, shapleyValues } from '@xsb/stats';
 import { BENCH_METRICS, metricValue } from '../bench-metrics';
 import type { BenchRow } from '../schemas/bench-row';
 import type { BenchShapley, BenchStat } from '../schemas/bench-summary';
-import { clusterBootstrapMean, clusterIndices } from '../stats/cluster-bootstrap';
-import { shapleyValues } from '../stats/shapley';
 
 export interface SummaryOptions {
   seed: number;
@@ -31,8 +30,7 @@ export function statOf(
     values.push(value);
     cases.push(row.case);
   }
-  const { indices, count } = clusterIndices(cases);
-  const interval = clusterBootstrapMean(values, indices, {
+  const interval = clusterBootstrapMean(values, cases, {
     seed: deriveSeed(options.seed, `${label}|${metric}`),
     resamples: options.resamples,
     confidence: options.confidence,
@@ -42,7 +40,7 @@ export function statOf(
     ci_low: interval.ci_low,
     ci_high: interval.ci_high,
     n: values.length,
-    n_cases: count,
+    n_cases: interval.n_clusters,
   };
 }
 

@@ -39,7 +39,13 @@ import {
   parseJudgeSpec,
   preferredConcurrencyFor,
 } from '@xsb/llm';
-import { DEFAULT_BOOTSTRAP_SEED, EVALUATION_FILES, evaluationsRootFor, systemIdFor } from '@xsb/metrics';
+import {
+  DEFAULT_BOOTSTRAP_RESAMPLES,
+  DEFAULT_BOOTSTRAP_SEED,
+  EVALUATION_FILES,
+  evaluationsRootFor,
+  systemIdFor,
+} from '@xsb/metrics';
 import { BenchLayout } from '../bench-layout';
 import { BENCH_METRICS } from '../bench-metrics';
 import { summarizeBenchRun } from '../compare/summarize-run';
@@ -63,7 +69,6 @@ import type { BenchSplitName } from '../schemas/bench-split';
 import { type BenchSummary, benchSummarySchema } from '../schemas/bench-summary';
 import { type BenchCase, discoverBenchCases } from '../splits/bench-cases';
 import { readSplits } from '../splits/bench-splits';
-import { DEFAULT_CLUSTER_RESAMPLES } from '../stats/cluster-bootstrap';
 import { benchRowFor, discoveryErrorRow, type RowContext } from './bench-row';
 import { readGitState } from './git-state';
 import { countDistinctWork, countEvaluationCalls } from './judge-calls';
@@ -330,7 +335,7 @@ function runRecordOf(
   const { options } = prepared;
   const bootstrap = {
     seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED,
-    resamples: options.resamples ?? DEFAULT_CLUSTER_RESAMPLES,
+    resamples: options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES,
     confidence: 0.95,
   };
   const configurations = prepared.configurations.map(

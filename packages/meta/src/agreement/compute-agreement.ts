@@ -1,8 +1,6 @@
 import { compareCodePoints, deriveSeed } from '@xsb/core';
+import { bootstrapStatistic, cohenKappa, krippendorffAlphaNominal } from '@xsb/stats';
 import type { MetaAgreement } from '../schemas/meta-agreement';
-import { bootstrapStatistic } from '../stats/bootstrap-statistic';
-import { cohenKappa } from '../stats/cohen-kappa';
-import { krippendorffAlphaNominal } from '../stats/krippendorff-alpha';
 import type { VerdictSet } from './read-verdict-set';
 
 export interface AgreementOptions {

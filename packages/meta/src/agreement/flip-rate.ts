@@ -1,6 +1,6 @@
 import { compareCodePoints } from '@xsb/core';
+import { wilsonInterval } from '@xsb/stats';
 import type { MetaRetestClass } from '../schemas/meta-retest';
-import { wilsonInterval } from '../stats/share-interval';
 import type { VerdictSet } from './read-verdict-set';
 
 export interface FlipRates {

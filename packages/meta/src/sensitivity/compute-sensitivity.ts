@@ -1,4 +1,5 @@
 import { deriveSeed } from '@xsb/core';
+import { kendallTauB, wilsonInterval } from '@xsb/stats';
 import { EVALUATOR_IDS, evaluatorFamily, LENGTH_CONTROL_KINDS } from '../evaluator-ids';
 import {
   PERTURBATION_KINDS,
@@ -6,9 +7,7 @@ import {
   type PerturbationRecord,
 } from '../schemas/meta-perturbation';
 import type { MetaScoreRow, MetaSensitivity } from '../schemas/meta-sensitivity';
-import { pairedMeanChange } from '../stats/bootstrap-statistic';
-import { kendallTauB } from '../stats/kendall-tau';
-import { wilsonInterval } from '../stats/share-interval';
+import { pairedMeanChange } from '../stats/paired-mean-change';
 import { scaleOf, toleranceFor, withinTolerance } from './tolerances';
 
 export interface SensitivityInput {

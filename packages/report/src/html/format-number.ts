@@ -1,4 +1,4 @@
-import type { MeanInterval } from '@xsb/core';
+import type { MeanInterval } from '@xsb/stats';
 
 /** Three decimals, `–` for a missing value: the reports' one number format (like the markdown tables). */
 export function formatValue(value: number | null | undefined, digits = 3): string {

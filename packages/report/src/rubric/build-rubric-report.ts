@@ -1,6 +1,6 @@
 import { basename, join, relative, resolve } from 'node:path';
 import { readGitState } from '@xsb/bench';
-import { bootstrapMeanInterval, compareCodePoints, deriveSeed, type MeanInterval } from '@xsb/core';
+import { compareCodePoints, deriveSeed } from '@xsb/core';
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '@xsb/metrics';
 import {
   type DimensionScore,
@@ -11,6 +11,7 @@ import {
   type RubricVerdict,
   shownPaperTotal,
 } from '@xsb/rubric';
+import { bootstrapMeanInterval, type MeanInterval } from '@xsb/stats';
 import { renderDeckDrillDown } from '../deck/deck-drill-down';
 import { loadDecks } from '../deck/load-decks';
 import { escapeHtml, safeId } from '../html/escape-html';

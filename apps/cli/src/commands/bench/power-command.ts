@@ -1,4 +1,4 @@
-import { casesNeeded } from '@xsb/bench';
+import { casesNeeded } from '@xsb/stats';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { integerFlag } from '../../cli-options';

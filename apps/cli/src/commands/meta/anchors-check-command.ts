@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { checkAnchors, DEFAULT_MIN_KAPPA } from '@xsb/meta';
+import { DEFAULT_MIN_KAPPA } from '@xsb/bench';
+import { checkAnchors } from '@xsb/meta';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import { configFlags, modelClientOptions, numberFlag } from '../../cli-options';

@@ -1,4 +1,4 @@
-import { ValidationError } from '@xsb/core';
+import { ValidationError } from '@xsb/core/errors';
 /** Raw agreement and Cohen's kappa of two raters over the same items (nominal categories). */
 export interface PairAgreement {
   n: number;

@@ -1,4 +1,4 @@
-import { ValidationError } from '@xsb/core';
+import { ValidationError } from '@xsb/core/errors';
 export interface McNemarResult {
   /** Pairs where A is yes and B is no. */
   b: number;

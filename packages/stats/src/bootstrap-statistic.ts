@@ -1,4 +1,5 @@
-import { bootstrapMeanInterval, createSeededRandom, type MeanInterval, quantileSorted } from '@xsb/core';
+import { createSeededRandom } from '@xsb/core/seeded-random';
+import { DEFAULT_RESAMPLES, quantileSorted } from './bootstrap-mean-interval';
 
 export interface StatisticInterval {
   value: number | null;
@@ -14,7 +15,7 @@ export function bootstrapStatistic(
   statistic: (indices: readonly number[]) => number | null,
   options: { seed: number; resamples?: number; confidence?: number },
 ): StatisticInterval {
-  const resamples = options.resamples ?? 2000;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const all = Array.from({ length: n }, (_, index) => index);
   const value = n === 0 ? null : statistic(all);
   const empty = { value, ci_low: null, ci_high: null, resamples, seed: options.seed };
@@ -37,17 +38,4 @@ export function bootstrapStatistic(
     resamples,
     seed: options.seed,
   };
-}
-
-/** Mean of after − before with core's bootstrap over per-deck differences (the interval carries deck-to-deck variation). */
-export function pairedMeanChange(
-  pairs: ReadonlyArray<{ before: number | null; after: number | null }>,
-  options: { seed: number; resamples?: number; confidence?: number },
-): MeanInterval {
-  const differences: number[] = [];
-  for (const pair of pairs) {
-    if (pair.before === null || pair.after === null) continue;
-    differences.push(pair.after - pair.before);
-  }
-  return bootstrapMeanInterval(differences, options);
 }

@@ -1,4 +1,4 @@
-import { ValidationError } from '@xsb/core';
+import { ValidationError } from '@xsb/core/errors';
 /**
  * Exact Shapley values of n players from a value function over subsets, given as bit masks (bit i set
  * ⇔ player i is in the subset): φᵢ = Σ_{S ⊆ N∖{i}} |S|!·(n−|S|−1)!/n! · (v(S ∪ {i}) − v(S)). The values

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors';
+import { ValidationError } from '@xsb/core/errors';
 
 /** Coefficients of AS 241 (PPND16), lowest power first. */
 const CENTRAL_NUM = [

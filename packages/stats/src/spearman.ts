@@ -1,4 +1,4 @@
-import { ValidationError } from '@xsb/core';
+import { ValidationError } from '@xsb/core/errors';
 /** Ranks 1..n, ascending; tied values share the mean of their positions (fractional ranking). */
 export function averageRanks(values: number[]): number[] {
   const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
@@ -45,12 +45,4 @@ export function spearman(a: number[], b: number[]): number | null {
     throw new ValidationError('spearman: the two lists differ in length', { field: 'b' });
   if (a.length < 2) return null;
   return pearson(averageRanks(a), averageRanks(b));
-}
-
-export interface BootstrapInterval {
-  low: number;
-  high: number;
-  confidence: number;
-  resamples: number;
-  seed: number;
 }

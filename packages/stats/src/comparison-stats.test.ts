@@ -1,8 +1,10 @@
-import { createSeededRandom, normalQuantile, sampleStandardDeviation, ValidationError } from '@xsb/core';
+import { ValidationError } from '@xsb/core/errors';
+import { createSeededRandom } from '@xsb/core/seeded-random';
 import { describe, expect, it } from 'vitest';
 import { clusterBootstrapMean, clusterIndices } from './cluster-bootstrap';
 import { discordantPairs, exactMcNemar } from './exact-mcnemar';
 import { holmAdjust } from './holm';
+import { normalQuantile, sampleStandardDeviation } from './normal-quantile';
 import { type PairedUnit, pairedComparison } from './paired-comparison';
 import { pairedVerdict } from './paired-verdict';
 import { casesNeeded, minimumDetectableEffect } from './power';
@@ -198,6 +200,17 @@ describe('cluster bootstrap', () => {
     );
     const width = (x: { ci_low: number | null; ci_high: number | null }) => x.ci_high! - x.ci_low!;
     expect(width(clustered)).toBeGreaterThan(1.8 * width(independent));
+  });
+
+  it('takes cluster labels as they are or as dense indices, with the same result', () => {
+    const values = [1, 2, 3, 4, 5, 6, 7];
+    const labels = ['c2', 'c1', 'c2', 'c3', 'c1', 'c3', 'c3'];
+    const byLabel = clusterBootstrapMean(values, labels, { seed: 5, resamples: 300 });
+    expect(byLabel).toEqual(
+      clusterBootstrapMean(values, clusterIndices(labels).indices, { seed: 5, resamples: 300 }),
+    );
+    expect(byLabel.n_clusters).toBe(3);
+    expect(() => clusterBootstrapMean(values, labels.slice(1), { seed: 5 })).toThrow(ValidationError);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ValidationError } from '@xsb/core';
+import { ValidationError } from '@xsb/core/errors';
 /** Kendall's tau-b with ties corrected as scipy's `kendalltau`; O(n²), fine for a meta-evaluation's decks. */
 export function kendallTauB(x: readonly number[], y: readonly number[]): number | null {
   if (x.length !== y.length)

@@ -1,4 +1,5 @@
-import { normalQuantile, ValidationError } from '@xsb/core';
+import { ValidationError } from '@xsb/core/errors';
+import { normalQuantile } from './normal-quantile';
 
 export interface PowerSettings {
   /** Two-sided significance level (default 0.05). */

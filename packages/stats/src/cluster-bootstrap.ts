@@ -1,4 +1,6 @@
-import { createSeededRandom, quantileSorted, ValidationError } from '@xsb/core';
+import { ValidationError } from '@xsb/core/errors';
+import { createSeededRandom } from '@xsb/core/seeded-random';
+import { DEFAULT_RESAMPLES, quantileSorted } from './bootstrap-mean-interval';
 
 export interface ClusterInterval {
   /** Mean over every unit. */
@@ -15,8 +17,6 @@ export interface ClusterBootstrapOptions {
   confidence?: number;
 }
 
-export const DEFAULT_CLUSTER_RESAMPLES = 2000;
-
 /** Dense cluster indices (0..k−1, in first-seen order) for per-unit cluster labels. */
 export function clusterIndices(labels: readonly string[]): { indices: Int32Array; count: number } {
   const ids = new Map<string, number>();
@@ -32,29 +32,34 @@ export function clusterIndices(labels: readonly string[]): { indices: Int32Array
   return { indices, count: ids.size };
 }
 
+const isLabels = (clusters: readonly string[] | ArrayLike<number>): clusters is readonly string[] =>
+  clusters.length > 0 && typeof clusters[0] === 'string';
+
 /**
  * Mean of per-unit values with a percentile cluster-bootstrap interval: each resample draws as many
  * clusters as there are, with replacement, and takes the mean over every unit of the drawn clusters
  * (so units of one cluster, e.g. the audiences of one case, move together). Per-cluster sums and
  * counts are precomputed, so a resample costs O(clusters), not O(units). One cluster gives a
- * zero-width interval at the mean; no unit gives nulls.
+ * zero-width interval at the mean; no unit gives nulls. Clusters are given per unit, as labels (a case
+ * id) or as dense indices from {@link clusterIndices}.
  */
 export function clusterBootstrapMean(
   values: ArrayLike<number>,
-  clusters: ArrayLike<number>,
+  clusters: readonly string[] | ArrayLike<number>,
   options: ClusterBootstrapOptions,
 ): ClusterInterval {
   const n = values.length;
   if (clusters.length !== n)
     throw new ValidationError('values and clusters differ in length', { field: 'clusters' });
+  const cluster = isLabels(clusters) ? clusterIndices(clusters).indices : clusters;
   if (n === 0) return { mean: null, ci_low: null, ci_high: null, n_units: 0, n_clusters: 0 };
   let k = 0;
-  for (let i = 0; i < n; i += 1) k = Math.max(k, clusters[i]! + 1);
+  for (let i = 0; i < n; i += 1) k = Math.max(k, cluster[i]! + 1);
   const sums = new Float64Array(k);
   const counts = new Float64Array(k);
   let total = 0;
   for (let i = 0; i < n; i += 1) {
-    const c = clusters[i]!;
+    const c = cluster[i]!;
     sums[c]! += values[i]!;
     counts[c]! += 1;
     total += values[i]!;
@@ -70,7 +75,7 @@ export function clusterBootstrapMean(
   }
   const mean = total / n;
   if (used === 1) return { mean, ci_low: mean, ci_high: mean, n_units: n, n_clusters: 1 };
-  const resamples = options.resamples ?? DEFAULT_CLUSTER_RESAMPLES;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
   const random = createSeededRandom(options.seed);
   const means = new Float64Array(resamples);

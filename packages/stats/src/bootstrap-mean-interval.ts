@@ -1,6 +1,7 @@
-import { createSeededRandom } from './seeded-random';
+import { createSeededRandom } from '@xsb/core/seeded-random';
 
-const DEFAULT_RESAMPLES = 2000;
+/** Resamples of every bootstrap here unless the caller says otherwise. */
+export const DEFAULT_RESAMPLES = 2000;
 
 export interface MeanInterval {
   n: number;

@@ -1,5 +1,5 @@
-import { sampleStandardDeviation } from '@xsb/core';
 import { type ClusterBootstrapOptions, clusterBootstrapMean, clusterIndices } from './cluster-bootstrap';
+import { sampleStandardDeviation } from './normal-quantile';
 import { type PairedVerdict, pairedVerdict } from './paired-verdict';
 import { minimumDetectableEffect, type PowerSettings } from './power';
 

@@ -1,0 +1,13 @@
+export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
+export { bootstrapStatistic } from './bootstrap-statistic';
+export { clusterBootstrapMean } from './cluster-bootstrap';
+export { cohenKappa } from './cohen-kappa';
+export { discordantPairs, exactMcNemar } from './exact-mcnemar';
+export { holmAdjust } from './holm';
+export { kendallTauB } from './kendall-tau';
+export { krippendorffAlphaNominal } from './krippendorff-alpha';
+export { pairedComparison } from './paired-comparison';
+export { casesNeeded } from './power';
+export { shapleyValues } from './shapley';
+export { spearman } from './spearman';
+export { wilsonInterval } from './wilson-interval';
