@@ -2,12 +2,6 @@ export { writeFileAtomic } from './atomic-write';
 export { createBatchedLineWriter } from './batched-line-writer';
 export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';
-export {
-  detectSourceLanguage,
-  isLanguageDetectorRunning,
-  LANGUAGE_DETECTOR_IDLE_MS,
-  stopLanguageDetector,
-} from './detect-source-language';
 export { acquireDirectoryLock, processIsAlive, withDirectoryLock } from './directory-lock';
 export { isDiskFull } from './disk-full';
 export { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { type Condition, detectSourceLanguage, InputError, writeJson } from '@xsb/core';
+import { type Condition, InputError, writeJson } from '@xsb/core';
 import type { Judge } from '@xsb/llm';
+import { detectSourceLanguage } from '@xsb/sources';
 import type { LexicalPreferences } from '@xsb/weights';
 import { audienceLabel, type DeckScaffolding, scaffoldingFor } from './deck-scaffolding';
 import { hasGlyphDebris } from './glyph-debris';

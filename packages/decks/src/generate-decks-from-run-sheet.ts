@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import {
-  detectSourceLanguage,
   type GeneratorConfig,
   hashBytes,
   InputError,
@@ -9,9 +8,9 @@ import {
   type RunLayout,
   readUtf8Text,
   type StageEventListener,
-  stopLanguageDetector,
 } from '@xsb/core';
 import type { CompletionRequest, Judge, JudgeDescription } from '@xsb/llm';
+import { detectSourceLanguage, stopLanguageDetector } from '@xsb/sources';
 import type { LexicalPreferences } from '@xsb/weights';
 import { checkRunSheet, runSheetProblemsError } from './check-run-sheet';
 import { importedDeckOf } from './data-cases';

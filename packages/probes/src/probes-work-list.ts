@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs';
 import {
   canonicalJson,
-  detectSourceLanguage,
   hashBytes,
   hashCanonicalJson,
   type ProbeGenerationStatus,
@@ -19,6 +18,7 @@ import {
 } from '@xsb/core';
 import type { CompletionRequest } from '@xsb/llm';
 import {
+  detectSourceLanguage,
   type ExtractedSource,
   type PreparedSourceContext,
   type PrepareSourceContextOptions,

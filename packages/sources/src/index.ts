@@ -1,4 +1,5 @@
 export { extractPlainText } from './decode-utf8-text';
+export { detectSourceLanguage, stopLanguageDetector } from './detect-source-language';
 export {
   type DiscoveredSources,
   discoverSourceCases,
