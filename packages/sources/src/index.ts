@@ -1,4 +1,3 @@
-export { extractPlainText } from './decode-utf8-text';
 export { detectSourceLanguage, stopLanguageDetector } from './detect-source-language';
 export {
   type DiscoveredSources,
@@ -7,8 +6,6 @@ export {
   SOURCE_METADATA_FILE,
   sourceTypeForFile,
 } from './discover-source-cases';
-export { extractHtmlText } from './extract-html-text';
-export { extractOfficeText } from './extract-office-text';
 export { extractPdfPages } from './extract-pdf-text';
 export { extractSourceText } from './extract-source-text';
 export { parsePdfWithMineru, resolveMineruCacheDir } from './mineru-client';
