@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import PptxGenJS from 'pptxgenjs';
 
-type Pptx = InstanceType<typeof PptxGenJS>;
+// pptxgenjs's types are CommonJS-shaped: under node16 resolution `typeof PptxGenJS` is the module, not the
+// class, so InstanceType<…> broke the published testing.d.ts there. `.default` names the class either way.
+type Pptx = import('pptxgenjs').default;
 type Slide = ReturnType<Pptx['addSlide']>;
 
 /** A 1×1 grey PNG: enough for a picture shape with a position and size. */
