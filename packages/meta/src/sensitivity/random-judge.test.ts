@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { RunLayout } from '@xsb/core';
+import { RunLayout, readJsonlAll } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { usageLedgerEntrySchema } from '@xsb/llm';
 import { type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAgreement } from '../agreement/compute-agreement';
@@ -56,6 +57,7 @@ describe('a judge that answers at random', () => {
       perturbations: [join(dir, 'p')],
       judge: 'openai:gpt-random',
       env: fakeProviderEnv(server),
+      prices: { 'openai:gpt-random': { input: 1, output: 2 } },
       families: ['rubric', 'holistic'],
       resamples: 200,
     });
@@ -78,6 +80,14 @@ describe('a judge that answers at random', () => {
     }
     // 2 decks × 40 cases × (25 items + 1 holistic call).
     expect(server.requests.length).toBe(2 * DECKS * (5 * TEST_ITEMS_PER_DIMENSION + 1));
+    // The config's prices reach the judge's ledger, as in every other stage: each call is costed with them.
+    const ledger = await readJsonlAll(
+      new RunLayout(dataDir).usageLedgerFile('r@meta'),
+      usageLedgerEntrySchema,
+    );
+    expect(ledger).toHaveLength(server.requests.length);
+    for (const line of ledger)
+      expect(line.costUsd).toBeCloseTo((line.inputTokens * 1 + line.outputTokens * 2) / 1e6, 9);
   }, 180_000);
 
   it('gets kappa near 0 against a fixed set of verdicts', async () => {

@@ -30,10 +30,10 @@ import {
 import type { MetaScoreRow } from '../schemas/meta-sensitivity';
 import type { DerivedRun } from './derived-run';
 
-/** Model client settings passed on to stage 5 (cache, limits, keys). */
+/** Model client settings passed on to stage 5 and the rubric judges (cache, limits, keys, prices of the ledger). */
 export type ModelClientSettings = Pick<
   RunEvaluationOptions,
-  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits'
+  'env' | 'cacheDir' | 'noCache' | 'refresh' | 'limits' | 'prices'
 >;
 
 /** The settings as given, absent ones left out (stage 5 and the judge get the same). */
@@ -44,6 +44,7 @@ export function clientSettings(options: ModelClientSettings): ModelClientSetting
     ...(options.noCache !== undefined ? { noCache: options.noCache } : {}),
     ...(options.refresh !== undefined ? { refresh: options.refresh } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.prices ? { prices: options.prices } : {}),
   };
 }
 
