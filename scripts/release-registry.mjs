@@ -4,7 +4,7 @@
 // one user is added to the registry's own htpasswd file and its token goes into a temp npmrc, never into the
 // repository or the user's ~/.npmrc.
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -18,6 +18,25 @@ export function run(command, args, options = {}) {
       `${command} ${args.join(' ')} exited ${result.status ?? result.signal}\n${result.stdout}\n${result.stderr}`,
     );
   return result.stdout;
+}
+
+/**
+ * `run` without blocking: the child writes to a log file (not a pipe another step could leave unread), and the
+ * promise rejects with that log when it fails. Independent installs and typedoc overlap this way.
+ */
+export function runInBackground(command, args, options = {}) {
+  const log = `${options.logFile}`;
+  const fd = openSync(log, 'w');
+  const child = spawn(command, args, { ...options, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const output = readFileSync(log, 'utf8');
+      if (code === 0) resolve(output);
+      else reject(new Error(`${command} ${args.join(' ')} exited ${code ?? signal}\n${output}`));
+    });
+  });
 }
 
 export async function freePort() {
