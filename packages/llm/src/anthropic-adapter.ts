@@ -124,6 +124,7 @@ export function createAnthropicAdapter(apiKey: string, baseUrl: string): Provide
     keyVariable: 'ANTHROPIC_API_KEY',
     baseUrl,
     batch: new AnthropicBatchBackend(sdk),
+    ready: sdk,
     async send(request, model, signal, timeoutMs): Promise<ProviderAnswer> {
       const client = await sdk();
       // The same POST `messages.create` makes, minus its console.warn on every call naming a

@@ -173,6 +173,7 @@ export function createOpenAiAdapter(apiKey: string, baseUrl: string): ProviderAd
     keyVariable: 'OPENAI_API_KEY',
     baseUrl,
     batch: new OpenAiBatchBackend(sdk, officialApi),
+    ready: sdk,
     async send(request, model, signal, timeoutMs): Promise<ProviderAnswer> {
       const client = await sdk();
       const completion = await client.chat.completions.create(toOpenAiBody(request, model, officialApi), {

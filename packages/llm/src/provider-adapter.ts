@@ -17,6 +17,8 @@ export interface ProviderAdapter {
   readonly baseUrl: string;
   /** The provider's batch API over the same SDK client. */
   readonly batch: BatchBackend;
+  /** Loads the provider's SDK (once per process); awaited before an attempt's timeout starts. */
+  ready(): Promise<unknown>;
   send(
     request: CompletionRequest,
     model: string,

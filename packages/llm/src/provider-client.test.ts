@@ -1,7 +1,11 @@
 import { exitCodeFor, ProviderError } from '@xsb/core';
 import { type FakeFault, type FakeLlmServer, fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAnthropicAdapter } from './anthropic-adapter';
 import { createLlmClient, providerLimitsFor } from './create-llm-client';
+import type { ProviderAdapter } from './provider-adapter';
+import { ProviderClient } from './provider-client';
+import { resolveLimits } from './retry-policy';
 
 let server: FakeLlmServer;
 beforeAll(async () => {
@@ -335,5 +339,38 @@ describe('the total wait cap', () => {
     expect((error as ProviderError).message).toContain('after 2 attempts');
     expect((error as ProviderError).message).toContain('250 ms wait budget');
     expect(server.requestCount - before).toBe(2);
+  });
+});
+
+describe('the first call of a process', () => {
+  it('does not count loading the SDK against the attempt timeout', async () => {
+    // The real Anthropic adapter whose SDK takes 250 ms to load (importing it cold takes 350-550 ms here).
+    const real = createAnthropicAdapter('sk-ant-test', fakeProviderEnv(server).ANTHROPIC_BASE_URL!);
+    let loading: Promise<unknown> | undefined;
+    const slowLoad = () => {
+      loading ??= new Promise((resolve) => setTimeout(resolve, 250)).then(() => real.ready());
+      return loading;
+    };
+    const adapter: ProviderAdapter = {
+      ...real,
+      ready: slowLoad,
+      send: async (...args) => {
+        await slowLoad();
+        return real.send(...args);
+      },
+    };
+    server.setHandler(() => ({ text: 'fine' }));
+    const client = new ProviderClient({
+      judgeId: 'anthropic:claude-test',
+      model: 'claude-test',
+      adapter,
+      limits: resolveLimits({ timeoutMs: 100, maxAttempts: 4 }),
+      refresh: false,
+      stage: 'test',
+      secrets: ['sk-ant-test'],
+      baseBackoffMs: 5,
+    });
+    const result = await client.complete(request);
+    expect(result.retries).toBe(0);
   });
 });

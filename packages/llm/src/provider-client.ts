@@ -83,6 +83,8 @@ export class ProviderClient implements LlmClient {
     const hit = await this.cachedResult(request, key, started);
     if (hit) return hit;
     if (this.authFailure) throw this.authFailure;
+    // The first call of a process imports the SDK: that is not the provider's time, so it is not timed.
+    await adapter.ready();
     const estimate = estimateTokens(request);
 
     let retries = 0;
