@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';
+import { emptyProbeBankNote } from './empty-probe-bank-note';
+import { emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';
 import { RunLayout } from './run-layout';
 import { makeTempDir } from './testing';
 

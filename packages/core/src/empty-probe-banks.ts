@@ -1,14 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { compareCodePoints } from './compare-code-points';
+import { emptyProbeBankNote } from './empty-probe-bank-note';
 import { readJson } from './json-file';
 import type { RunLayout } from './run-layout';
 import { probeGenerationStatusSchema } from './schemas/probe-generation-status';
-
-/** What every stage after `xsb probes` says of a case whose finished probe bank is empty. */
-export function emptyProbeBankNote(caseLabel: string): string {
-  return `case ${caseLabel}: 0 probes, contributes no coverage`;
-}
 
 /** Cases whose finished bank holds 0 probes; a case without one is missing, not empty, and not listed. */
 export async function listEmptyProbeBanks(

@@ -4,7 +4,8 @@ export { buildZip, type ZipEntryInput } from './build-zip';
 export { compareCodePoints } from './compare-code-points';
 export { acquireDirectoryLock, processIsAlive, withDirectoryLock } from './directory-lock';
 export { isDiskFull } from './disk-full';
-export { emptyProbeBankNote, emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';
+export { emptyProbeBankNote } from './empty-probe-bank-note';
+export { emptyProbeBankWarnings, listEmptyProbeBanks } from './empty-probe-banks';
 export {
   ConfigError,
   describeError,

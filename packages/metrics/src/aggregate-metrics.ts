@@ -1,13 +1,5 @@
-import {
-  compareCodePoints,
-  deriveSeed,
-  isXsbError,
-  type MetricSummary,
-  type MetricsGroupSummary,
-  type MetricsSummary,
-  type MissingJob,
-  XSB_VERSION,
-} from '@xsb/core';
+import type { MetricSummary, MetricsGroupSummary, MetricsSummary, MissingJob } from '@xsb/core';
+import { compareCodePoints, deriveSeed, isXsbError, XSB_VERSION } from '@xsb/core/basics';
 import { bootstrapMeanInterval } from '@xsb/stats';
 import { PROBE_DOMAINS, type ProbeDomain } from './classify-probe-domain';
 import { computeDomainCoverage } from './compute-domain-coverage';

@@ -1,12 +1,5 @@
-import {
-  type AudienceWeightInput,
-  type Metrics,
-  type Probe,
-  type ProbeInput,
-  type ProbeScore,
-  type ProbeScoreInput,
-  ValidationError,
-} from '@xsb/core';
+import type { AudienceWeightInput, Metrics, Probe, ProbeInput, ProbeScore, ProbeScoreInput } from '@xsb/core';
+import { ValidationError } from '@xsb/core/basics';
 
 /** Spec 000 default: a probe counts for an audience when its utility weight is at least 0.7. */
 export const DEFAULT_TAU_A = 0.7;

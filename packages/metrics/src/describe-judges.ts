@@ -1,4 +1,5 @@
-import { compareCodePoints, type JudgeDescriptor } from '@xsb/core';
+import type { JudgeDescriptor } from '@xsb/core';
+import { compareCodePoints } from '@xsb/core/basics';
 
 /** The judged steps behind a metric row, in pipeline order (the order judges are listed in). */
 export const JUDGED_STAGES = ['probes', 'weights', 'answerability', 'correctness'] as const;

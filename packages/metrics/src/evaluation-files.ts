@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import { assertSafePathPart, InputError, type RunLayout, type RunManifest } from '@xsb/core';
+import type { RunLayout, RunManifest } from '@xsb/core';
+import { assertSafePathPart, InputError } from '@xsb/core/basics';
 
 /**
  * File names inside one evaluation folder (`RunLayout.evaluationDir`). Stage 5 writes them; stages 6

@@ -1,23 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type AudienceWeight,
-  audienceWeightSchema,
-  correctnessSchema,
-  deckStatsSchema,
-  hashFile,
-  InputError,
-  type JudgeDescriptor,
-  type Probe,
-  type ProbeScore,
-  probeSchema,
-  probeScoreSchema,
-  type RunManifest,
-  readJson,
-  readJsonlAll,
-  runManifestSchema,
-} from '@xsb/core';
+import type { AudienceWeight, JudgeDescriptor, Probe, ProbeScore, RunManifest } from '@xsb/core';
+import { InputError } from '@xsb/core/basics';
 import { type ComputedMetrics, computeMetrics } from './compute-metrics';
+import { loadCoreRecords } from './core-records';
 import { describeJudge, mergeJudges } from './describe-judges';
 import { EVALUATION_FILES, MANIFEST_INPUT_ROLES, resolveManifestInput } from './evaluation-files';
 
@@ -74,6 +60,7 @@ function recordedJudges(manifest: RunManifest, probes: readonly Probe[], weights
  * (re-generated probes would be joined with scores judged for other probes).
  */
 async function manifestInput(evaluationDir: string, manifest: RunManifest, role: string): Promise<string> {
+  const { hashFile } = await loadCoreRecords();
   const file = resolveManifestInput(evaluationDir, manifest, role);
   const recorded = manifest.inputs.find((entry) => entry.role === role)?.sha256;
   if (recorded !== undefined && (await hashFile(file)) !== recorded)
@@ -89,6 +76,16 @@ async function manifestInput(evaluationDir: string, manifest: RunManifest, role:
  * a probe or weight file that changed since the evaluation is an InputError.
  */
 export async function readEvaluationInputs(evaluationDir: string): Promise<EvaluationInputs> {
+  const {
+    audienceWeightSchema,
+    correctnessSchema,
+    deckStatsSchema,
+    probeSchema,
+    probeScoreSchema,
+    readJson,
+    readJsonlAll,
+    runManifestSchema,
+  } = await loadCoreRecords();
   const manifestFile = join(evaluationDir, EVALUATION_FILES.manifest);
   const manifest = await readJson(manifestFile, runManifestSchema);
   const identity = (manifest.settings.job ?? {}) as Record<string, unknown>;

@@ -1,12 +1,11 @@
-import {
-  compareCodePoints,
-  emptyProbeBankNote,
-  type JudgeDescriptor,
-  type MetricSummary,
-  type MetricsGroupSummary,
-  type MetricsSummary,
-  type MissingJob,
+import type {
+  JudgeDescriptor,
+  MetricSummary,
+  MetricsGroupSummary,
+  MetricsSummary,
+  MissingJob,
 } from '@xsb/core';
+import { compareCodePoints, emptyProbeBankNote } from '@xsb/core/basics';
 import { domainMetricName, SUMMARY_METRICS } from './aggregate-metrics';
 import { PROBE_DOMAINS } from './classify-probe-domain';
 

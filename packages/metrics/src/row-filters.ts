@@ -1,4 +1,4 @@
-import { compareCodePoints, UsageError } from '@xsb/core';
+import { compareCodePoints, UsageError } from '@xsb/core/basics';
 
 /** The selection flags of `xsb eval|metrics|aggregate`: rows (or jobs) whose identity is listed. */
 export interface RowFilters {

@@ -1,6 +1,8 @@
 import { join, relative } from 'node:path';
-import { type MetricsSummary, metricsSummarySchema, UsageError, writeFileAtomic, writeJson } from '@xsb/core';
+import type { MetricsSummary } from '@xsb/core';
+import { UsageError } from '@xsb/core/basics';
 import { type AggregateOptions, aggregateMetrics } from './aggregate-metrics';
+import { loadCoreRecords } from './core-records';
 import { renderSummaryCsv, renderSummaryReport } from './render-summary';
 import { assertFiltersMatch, hasFilters, matchesFilters, type RowFilters } from './row-filters';
 import { scanMetricFiles } from './scan-metric-files';
@@ -68,6 +70,7 @@ export async function runAggregation(
     csv: join(outDir, SUMMARY_FILES.csv),
     report: join(outDir, SUMMARY_FILES.report),
   };
+  const { metricsSummarySchema, writeFileAtomic, writeJson } = await loadCoreRecords();
   await writeJson(files.json, metricsSummarySchema, summary);
   await writeFileAtomic(files.csv, renderSummaryCsv(summary));
   await writeFileAtomic(files.report, renderSummaryReport(summary));

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { compareCodePoints, isXsbError, type Metrics, metricsSchema, validateRecord } from '@xsb/core';
+import type { Metrics } from '@xsb/core';
+import { compareCodePoints, isXsbError } from '@xsb/core/basics';
+import { loadCoreRecords } from './core-records';
 import { EVALUATION_FILES, EVALUATION_VARIANT_PREFIX } from './evaluation-files';
 import { splitSystemId, systemIdFor } from './system-id';
 
@@ -94,6 +96,7 @@ async function readMetricFile(
     return { reason: `not valid JSON (${(error as Error).message})` };
   }
   if (!looksLikeMetrics(parsed)) return null;
+  const { metricsSchema, validateRecord } = await loadCoreRecords();
   try {
     return { parsed, metrics: validateRecord(metricsSchema, parsed, { file }) };
   } catch (error) {

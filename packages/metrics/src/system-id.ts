@@ -1,4 +1,4 @@
-import { assertSafePathPart } from '@xsb/core';
+import { assertSafePathPart } from '@xsb/core/basics';
 
 /** Separates system and condition in a system id; a system or condition name may not contain it. */
 export const SYSTEM_ID_SEPARATOR = '__';

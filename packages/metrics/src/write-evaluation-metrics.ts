@@ -1,18 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
-import {
-  evalJobStatusSchema,
-  InputError,
-  isXsbError,
-  type JudgeDescriptor,
-  metricsSchema,
-  type RunLayout,
-  readJson,
-  UsageError,
-  writeJson,
-} from '@xsb/core';
+import type { JudgeDescriptor, RunLayout } from '@xsb/core';
+import { InputError, isXsbError, UsageError } from '@xsb/core/basics';
 import type { ComputedMetrics } from './compute-metrics';
+import { loadCoreRecords } from './core-records';
 import { EVALUATION_FILES } from './evaluation-files';
 import { recomputeEvaluationMetrics } from './recompute-evaluation-metrics';
 import {
@@ -65,6 +57,7 @@ export async function writeEvaluationMetrics(
     ...metrics,
     judges: inputs.judges,
   };
+  const { metricsSchema, writeJson } = await loadCoreRecords();
   await writeJson(join(evaluationDir, EVALUATION_FILES.metrics), metricsSchema, record);
   // A variant evaluation (other settings) has no compact copy: it would replace the default one.
   if (options.compactCopy !== false)
@@ -85,6 +78,7 @@ interface EvaluationFolder extends FilterableIdentity {
 async function listEvaluationFolders(layout: RunLayout, run: string): Promise<EvaluationFolder[]> {
   const root = layout.evaluationsRoot(run);
   if (!existsSync(root)) return [];
+  const { evalJobStatusSchema, readJson } = await loadCoreRecords();
   const found: EvaluationFolder[] = [];
   const entries = await readdir(root, { recursive: true });
   for (const entry of entries.map(String).sort()) {
