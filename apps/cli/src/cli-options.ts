@@ -68,7 +68,7 @@ export const PAGES_OPTION_HELP =
 
 /** `--pages`: checked now (0, 5-2 and the like are usage errors before any work), canonical spelling. */
 export function pagesFlag(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : parsePageRange(value).spec;
+  return value === undefined ? undefined : parsePageRange(value, '--pages').spec;
 }
 
 /** A number flag within [min, max]; bad input is a usage error (exit 2). */
@@ -267,7 +267,7 @@ export function requireDeckFolder(layout: RunLayout, run: string): void {
 }
 
 export function shardFlag(value: string | undefined): Shard | undefined {
-  return value === undefined ? undefined : parseShard(value);
+  return value === undefined ? undefined : parseShard(value, '--shard');
 }
 
 export const SHARD_OPTION = [

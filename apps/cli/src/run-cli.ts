@@ -75,7 +75,7 @@ export async function runCli(
     }
     const { exitCodeFor, isXsbError } = await import('@xsb/core');
     const { describeCliError } = await import('./cli-advice');
-    fullIo.stderr.write(`ERROR: ${describeCliError(error)}\n`);
+    fullIo.stderr.write(`ERROR: ${describeCliError(error, fullIo.cwd)}\n`);
     if (debug && error instanceof Error && error.stack) fullIo.stderr.write(`${error.stack}\n`);
     else if (!isXsbError(error))
       fullIo.stderr.write('(this looks like a bug in xsb; rerun with --debug for details)\n');

@@ -11,6 +11,7 @@ export {
   InternalError,
   isXsbError,
   ProviderError,
+  type Remedy,
   stopsTheRun,
   UsageError,
   ValidationError,

@@ -44,6 +44,19 @@ describe('error hierarchy', () => {
     expect(error.retryable).toBe(false);
   });
 
+  it('carries the remedy apart from the message, which stays in library terms', () => {
+    const error = new InputError('no probe bank (generate the probes of this case first)', {
+      file: 'probes/a/probes.jsonl',
+      code: 'missing_probe_bank',
+      remedy: { step: 'probes', caseLabel: 'a' },
+    });
+    expect(error.remedy).toEqual({ step: 'probes', caseLabel: 'a' });
+    expect(error.message).toBe(
+      'probes/a/probes.jsonl: no probe bank (generate the probes of this case first)',
+    );
+    expect(new InputError('x').remedy).toBeUndefined();
+  });
+
   it('formats validation errors as file:line: field', () => {
     const error = new ValidationError('is required but missing', {
       file: 'p.jsonl',

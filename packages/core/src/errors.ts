@@ -115,9 +115,42 @@ export const XSB_ERROR_CODES = [
   'insufficient_storage',
   'evaluation_failed',
   'deck_location_conflict',
+  'no_api_tokens',
+  // Options a caller must set on purpose.
+  'sealed_split',
+  'batch_unsupported',
+  'port_in_use',
 ] as const;
 
 export type XsbErrorCode = (typeof XSB_ERROR_CODES)[number];
+
+/**
+ * The step that makes a missing input, or makes a stale one again, said in library terms. Messages never name a
+ * command or a flag (a library user has neither); each app turns a remedy into its own advice (the CLI: the
+ * command to type).
+ */
+export interface Remedy {
+  step:
+    | 'sources'
+    | 'probes'
+    | 'weights'
+    | 'eval'
+    | 'aggregate'
+    | 'bench-split'
+    | 'anchor-set'
+    | 'anchor-check'
+    | 'perturb'
+    | 'import-decks'
+    | 'record-prompts';
+  /** The step must redo what exists (the CLI's `--force`). */
+  force?: boolean;
+  caseLabel?: string;
+  run?: string;
+  dataDir?: string;
+  judge?: string;
+  system?: string;
+  store?: string;
+}
 
 export interface XsbErrorOptions {
   cause?: unknown;
@@ -125,6 +158,7 @@ export interface XsbErrorOptions {
   /** The file the error is about, when there is one; it leads the message. */
   file?: string;
   details?: Record<string, unknown>;
+  remedy?: Remedy;
 }
 
 /** `Symbol.for` marks xsb errors across copies of this module; `instanceof` knows only its own class. */
@@ -137,6 +171,7 @@ export class XsbError extends Error {
   readonly retryable: boolean;
   readonly file: string | undefined;
   readonly details: Record<string, unknown> | undefined;
+  readonly remedy: Remedy | undefined;
 
   constructor(kind: XsbErrorKind, code: XsbErrorCode, message: string, options: XsbErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -146,6 +181,7 @@ export class XsbError extends Error {
     this.retryable = options.retryable ?? false;
     this.file = options.file;
     this.details = options.details;
+    this.remedy = options.remedy;
   }
 }
 

@@ -14,6 +14,7 @@ export {
   InternalError,
   isXsbError,
   ProviderError,
+  type Remedy,
   stopsTheRun,
   UsageError,
   ValidationError,

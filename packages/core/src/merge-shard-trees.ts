@@ -76,7 +76,7 @@ async function walkTree(tree: string, parts: Map<string, MergePart[]>, skipped: 
         continue;
       }
       if (entry.isSymbolicLink())
-        throw new InputError('is a symbolic link; xsb merge copies regular files and folders only', {
+        throw new InputError('is a symbolic link; a merge copies regular files and folders only', {
           file,
           code: 'merge_symlink',
         });
@@ -92,7 +92,7 @@ async function walkTree(tree: string, parts: Map<string, MergePart[]>, skipped: 
 }
 
 function checkTrees(into: string, shards: readonly string[]): string[] {
-  if (shards.length === 0) throw new UsageError('xsb merge needs at least one shard folder');
+  if (shards.length === 0) throw new UsageError('a merge needs at least one shard folder');
   const target = resolve(into);
   const seen = new Set<string>();
   for (const shard of shards.map((s) => resolve(s))) {
@@ -100,7 +100,7 @@ function checkTrees(into: string, shards: readonly string[]): string[] {
     seen.add(shard);
     const inside = (a: string, b: string) => a === b || a.startsWith(`${b}${sep}`);
     if (inside(target, shard) || inside(shard, target))
-      throw new UsageError(`--into ${target} and shard folder ${shard} must not contain one another`);
+      throw new UsageError(`target folder ${target} and shard folder ${shard} must not contain one another`);
   }
   return [...seen];
 }
@@ -202,7 +202,7 @@ function conflictError(conflicts: string[]): InputError {
   const shown = conflicts.slice(0, 10).join('; ');
   const more = conflicts.length > 10 ? ` (and ${conflicts.length - 10} more)` : '';
   return new InputError(
-    `${plural(conflicts.length, 'conflicting file')}, nothing was written: ${shown}${more}. A path must hold the same bytes in every tree; a shard that redid another's case, or an --into folder from another run, differs`,
+    `${plural(conflicts.length, 'conflicting file')}, nothing was written: ${shown}${more}. A path must hold the same bytes in every tree; a shard that redid another's case, or a target folder from another run, differs`,
     { code: 'merge_conflict', details: { conflicts } },
   );
 }
@@ -215,7 +215,7 @@ export async function mergeShardTrees(options: MergeShardTreesOptions): Promise<
   const into = resolve(options.into);
   const shards = checkTrees(into, options.shards);
   for (const shard of shards) await requireDirectory(shard, 'shard folder', false);
-  const intoExists = await requireDirectory(into, '--into', true);
+  const intoExists = await requireDirectory(into, 'target folder', true);
   const parts = new Map<string, MergePart[]>();
   const skipped = new Set<string>();
   for (const tree of intoExists ? [into, ...shards] : shards) await walkTree(tree, parts, skipped);

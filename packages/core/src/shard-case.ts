@@ -18,13 +18,14 @@ export function isCaseInShard(caseLabel: string, shard: Shard | undefined): bool
   return shard === undefined || shardOfCase(caseLabel, shard.count) === shard.index;
 }
 
-export function parseShard(value: string): Shard {
+/** `name` is how the caller's user knows the value (a CLI passes its flag). */
+export function parseShard(value: string, name = 'shard'): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(value.trim());
-  if (!match) throw new UsageError(`--shard must look like i/n (e.g. 0/4), got ${JSON.stringify(value)}`);
+  if (!match) throw new UsageError(`${name} must look like i/n (e.g. 0/4), got ${JSON.stringify(value)}`);
   const index = Number(match[1]);
   const count = Number(match[2]);
   if (count < 1 || index >= count)
-    throw new UsageError(`--shard ${value}: the index must be at least 0 and below the shard count`);
+    throw new UsageError(`${name} ${value}: the index must be at least 0 and below the shard count`);
   return { index, count };
 }
 

@@ -155,7 +155,7 @@ describe('checkRunSheet against the data folder', () => {
       force: true,
     });
     expect(summary.rows).toMatchObject([
-      { system: 'notebooklm', status: 'skipped', message: 'imported with `xsb decks import`' },
+      { system: 'notebooklm', status: 'skipped', message: 'imported into the run from another tool' },
     ]);
   });
 

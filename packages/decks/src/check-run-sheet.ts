@@ -69,7 +69,7 @@ async function checkRow(entry: RunSheetEntry, context: SheetContext): Promise<Ru
   if (row.condition === 'audience_conditioned' && !audiences.includes(row.audience)) {
     add(
       'audience',
-      `no audience profile "${row.audience}"${didYouMean(row.audience, audiences)} (known: ${audiences.join(', ')}; add your own with --audiences FILE)`,
+      `no audience profile "${row.audience}"${didYouMean(row.audience, audiences)} (known: ${audiences.join(', ')})`,
     );
   }
   const caseProblem = checkCase(row.case_label, context);
@@ -87,10 +87,10 @@ function checkSystem(entry: RunSheetEntry, context: SheetContext): string | unde
   if (manifest) {
     return importedDeckOf(manifest, row)
       ? undefined
-      : `no deck of the imported system "${row.system}" for ${row.condition}/${row.audience}/${row.case_label} in run ${run} (run \`xsb decks import --system ${row.system}\` with it first)`;
+      : `no deck of the imported system "${row.system}" for ${row.condition}/${row.audience}/${row.case_label} in run ${run} (import it first)`;
   }
   const known = [BASELINE_SYSTEM, ...generators, ...context.imported.keys()];
-  return `unknown system "${row.system}"${didYouMean(row.system, known)}: not ${BASELINE_SYSTEM}, a generator of the config (${generators.length > 0 ? generators.join(', ') : 'none under "generators"'}) or a system imported into run ${run} (${context.imported.size > 0 ? [...context.imported.keys()].join(', ') : 'none'}); SlideTailor rows go through \`xsb decks run-slidetailor\`, other tools' decks through \`xsb decks import\``;
+  return `unknown system "${row.system}"${didYouMean(row.system, known)}: not ${BASELINE_SYSTEM}, a generator of the config (${generators.length > 0 ? generators.join(', ') : 'none under "generators"'}) or a system imported into run ${run} (${context.imported.size > 0 ? [...context.imported.keys()].join(', ') : 'none'})`;
 }
 
 function checkCase(caseLabel: string, context: SheetContext): string | undefined {

@@ -230,7 +230,8 @@ describe('generateDecksFromRunSheet with the lexical planner', () => {
       '  line 8, row',
     ]);
     expect(lines[3]).toMatch(/missing\.md does not exist/);
-    expect(lines[4]).toMatch(/unknown system "slidetailor".*xsb decks run-slidetailor/);
+    expect(lines[4]).toMatch(/unknown system "slidetailor".*a generator of the config/);
+    expect(error).toMatchObject({ code: 'invalid_run_sheet' });
     expect(lines[5]).toMatch(/no audience profile "nobody".*known: decision_makers, learners/);
     expect(existsSync(join(dir, 'data'))).toBe(false);
   });
@@ -305,7 +306,7 @@ describe('deck reuse by input hash (the one reuse rule)', () => {
     expect(firstKey).toEqual(expect.any(String));
     const unchanged = await generateDecksFromRunSheet(options);
     expect(unchanged).toMatchObject({ done: 0, skipped: 1 });
-    expect(unchanged.rows[0]?.message).toBe('output deck exists (use --force to redo it)');
+    expect(unchanged.rows[0]?.message).toBe('output deck exists (forcing the row redoes it)');
 
     await writeFile(
       join(dir, 'source.md'),

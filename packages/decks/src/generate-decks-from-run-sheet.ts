@@ -261,7 +261,7 @@ function rowsOptions(
       if (deck) return basename(deck.deck_path);
       return `${entry.row.case_label}.${rows.generatorOf(entry.row.system)?.format ?? 'pptx'}`;
     },
-    skipReason: (entry) => (rows.importedDeck(entry) ? 'imported with `xsb decks import`' : undefined),
+    skipReason: (entry) => (rows.importedDeck(entry) ? 'imported into the run from another tool' : undefined),
     describe: (task) => describeRow(options, rows, task),
   };
 }

@@ -107,10 +107,11 @@ describe('importExternalDecks', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message.split('\n')).toEqual([
       `${exports}: 3 problems; no deck was imported:`,
-      '  audience_conditioned/learner/heat_pumps.pdf: unknown audience "learner" (did you mean "learners"?) (known: learners; add your own with --audiences FILE)',
+      '  audience_conditioned/learner/heat_pumps.pdf: unknown audience "learner" (did you mean "learners"?) (known: learners)',
       '  cs_raft_consensus (1).pdf: the file name "cs_raft_consensus (1).pdf" names no case of the data folder (did you mean "cs_raft_consensus"?); name each deck <case_label>.pdf (cases: cs_raft_consensus, heat_pumps)',
       '  Heat pumps export.pdf: the file name "Heat pumps export.pdf" names no case of the data folder (did you mean "heat_pumps"?); name each deck <case_label>.pdf (cases: cs_raft_consensus, heat_pumps)',
     ]);
+    expect((error as UsageError).details).toMatchObject({ fields: ['audience'] });
     expect(existsSync(layout.decksRoot('r'))).toBe(false);
 
     await rm(join(exports, 'cs_raft_consensus (1).pdf'));
@@ -118,12 +119,12 @@ describe('importExternalDecks', () => {
     await rm(join(exports, 'audience_conditioned'), { recursive: true });
     const strict = await importExternalDecks({ ...options, strict: true }).catch((caught: unknown) => caught);
     expect((strict as Error).message).toContain(
-      'heat_pumps.pptx: the deck has no visible words (refused by --strict)',
+      'heat_pumps.pptx: the deck has no visible words (refused in strict mode)',
     );
     expect(existsSync(layout.decksRoot('r'))).toBe(false);
     const lenient = await importExternalDecks(options);
     expect(lenient.warnings).toEqual([
-      'heat_pumps.pptx: the deck has no visible words; imported anyway (--strict refuses it)',
+      'heat_pumps.pptx: the deck has no visible words; imported anyway (strict mode refuses it)',
     ]);
     expect(lenient.imported).toHaveLength(2);
   });

@@ -112,7 +112,7 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
     entries.set(`${deck.condition}/${deck.audience}/${deck.case_label}`, deck);
 
   const candidates = await findCandidates(options, skipped);
-  const { ready, warnings, problems } = await checkCandidates(
+  const { ready, warnings, problems, unknownAudience } = await checkCandidates(
     candidates,
     await readDataCases(options.layout),
     options,
@@ -122,7 +122,7 @@ export async function importExternalDecks(options: ImportDecksOptions): Promise<
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
     throw new UsageError(
       `${options.fromDir}: ${count}; no deck was imported:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
-      { code: 'invalid_import', details: { problems } },
+      { code: 'invalid_import', details: { problems, fields: unknownAudience ? ['audience'] : [] } },
     );
   }
   const outcome: CopyOutcome = { imported: [], unchanged: [], skipped };
@@ -162,7 +162,7 @@ async function copyCandidate(
   else if (existing !== undefined && !options.force) {
     outcome.skipped.push({
       file: candidate.file,
-      reason: `${relative(layout.dataDir, target)} exists with other content (use --force to replace it)`,
+      reason: `${relative(layout.dataDir, target)} exists with other content (forcing the import replaces it)`,
     });
     return undefined;
   } else {
@@ -210,10 +210,11 @@ async function checkCandidates(
   cases: Map<string, DataCase>,
   options: ImportDecksOptions,
   skipped: ImportDecksResult['skipped'],
-): Promise<{ ready: Candidate[]; warnings: string[]; problems: string[] }> {
+): Promise<{ ready: Candidate[]; warnings: string[]; problems: string[]; unknownAudience: boolean }> {
   const ready: Candidate[] = [];
   const warnings: string[] = [];
   const problems: string[] = [];
+  let unknownAudience = false;
   for (const candidate of candidates) {
     const name = basename(candidate.file);
     const caseLabel = basename(candidate.file, extname(candidate.file));
@@ -232,8 +233,9 @@ async function checkCandidates(
       !audiences.includes(candidate.audience)
     ) {
       fine = false;
+      unknownAudience = true;
       problems.push(
-        `${where}: unknown audience "${candidate.audience}"${didYouMean(candidate.audience, audiences)} (known: ${audiences.join(', ')}; add your own with --audiences FILE)`,
+        `${where}: unknown audience "${candidate.audience}"${didYouMean(candidate.audience, audiences)} (known: ${audiences.join(', ')})`,
       );
     }
     let deck: Awaited<ReturnType<typeof readDeck>>;
@@ -250,12 +252,12 @@ async function checkCandidates(
       const message = `${where}: the deck has ${empty}`;
       if (options.strict) {
         fine = false;
-        problems.push(`${message} (refused by --strict)`);
-      } else warnings.push(`${message}; imported anyway (--strict refuses it)`);
+        problems.push(`${message} (refused in strict mode)`);
+      } else warnings.push(`${message}; imported anyway (strict mode refuses it)`);
     }
     if (fine) ready.push(candidate);
   }
-  return { ready, warnings, problems };
+  return { ready, warnings, problems, unknownAudience };
 }
 
 /** The nearest case label, else the longest one the name holds (exports get titles: "Topo export.pdf"). */

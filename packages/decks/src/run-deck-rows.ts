@@ -81,7 +81,7 @@ export interface RunDeckRowsOptions<Input = undefined> {
   onEvent?: StageEventListener;
 }
 
-const EXISTS_MESSAGE = 'output deck exists (use --force to redo it)';
+const EXISTS_MESSAGE = 'output deck exists (forcing the row redoes it)';
 
 export function rowMatchesFilters(entry: Pick<RunSheetEntry, 'row'>, filters: DeckRowFilters = {}): boolean {
   const { row } = entry;

@@ -160,8 +160,10 @@ export async function readJobInputs(
   const probesFile = layout.probesFile(job.caseLabel);
   const sourceFile = layout.sourceContextFile(job.caseLabel);
   if (!existsSync(sourceFile)) {
-    throw new InputError('no source context; run `xsb sources` (stage 1) for this case first', {
+    throw new InputError('no source context: prepare the source of this case first (stage 1)', {
       file: sourceFile,
+      code: 'missing_file',
+      remedy: { step: 'sources', caseLabel: job.caseLabel, dataDir: layout.dataDir },
     });
   }
   // Strict UTF-8: a damaged context must fail the job, not reach the judge with U+FFFD in it.

@@ -20,22 +20,22 @@ async function missingReason(dir: string): Promise<Pick<MissingJob, 'status' | '
         return { status: 'failed', reason: status.error ?? 'failed (no reason recorded)' };
       return {
         status: 'deleted',
-        reason: 'status.json says done but metrics.json is gone; run `xsb metrics` (or `xsb eval`) again',
+        reason: 'status.json says done but metrics.json is gone; recompute its metrics or evaluate it again',
       };
     } catch (error) {
       if (!isXsbError(error)) throw error;
       return {
         status: 'incomplete',
-        reason: `status.json unreadable (${error.message}); run \`xsb eval\` again`,
+        reason: `status.json unreadable (${error.message}); evaluate it again`,
       };
     }
   }
   if (existsSync(dir))
     return {
       status: 'incomplete',
-      reason: 'no status.json: interrupted while being written (or being written now); run `xsb eval` again',
+      reason: 'no status.json: interrupted while being written (or being written now); evaluate it again',
     };
-  return { status: 'not_run', reason: 'not evaluated yet; run `xsb eval`' };
+  return { status: 'not_run', reason: 'not evaluated yet' };
 }
 
 /** A deck-tree failure as a missing job, its identity read from the folder path where it has one. */

@@ -269,7 +269,7 @@ function demoFrame(options: RunDemoOptions): DemoFrame {
     throw new ConfigError(
       options.sourcesDir
         ? `${fixtureSources}: no such sources folder (one folder per case, each with one source file)`
-        : `${fixtureSources}: demo fixtures not found (run xsb demo from an xsb checkout)`,
+        : `${fixtureSources}: demo fixtures not found (the @xsb/fixtures package is missing or incomplete)`,
     );
   const dataDir = resolve(options.outDir, 'data');
   const layout = new RunLayout(dataDir);

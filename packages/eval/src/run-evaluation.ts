@@ -262,8 +262,8 @@ function weightsEnsurer(
         const mismatch = await findWeightsBankMismatch(l, caseLabel, audience, file);
         if (mismatch === null) return;
         throw new InputError(
-          `does not fit the current probe bank (${mismatch}); rerun \`xsb weights --force --case ${caseLabel}\``,
-          { file },
+          `does not fit the current probe bank (${mismatch}); make the weights of case ${caseLabel} again`,
+          { file, remedy: { step: 'weights', force: true, caseLabel, dataDir: l.dataDir } },
         );
       }
       utilityJudge ??= createUtilityJudge(createJudge(judgeSpec, { stage: 'weights', ...llmOptions }));

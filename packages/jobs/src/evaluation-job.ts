@@ -89,7 +89,7 @@ export async function prepareEvaluationRequest(
     throw error;
   }
   if (!existsSync(new RunLayout(dataDir).probesFile(caseLabel)))
-    throw fieldError('case', `case "${caseLabel}" has no probe bank yet (run xsb probes for it first)`);
+    throw fieldError('case', `case "${caseLabel}" has no probe bank yet (generate its probes first)`);
   const requested = (fields.audiences ?? []).filter((value) => value !== '');
   const audiences =
     requested.length === 0 ? validAudiences : requested.map((a) => portableName('audiences', a));

@@ -154,10 +154,10 @@ function parseRedisUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError(`--queue ${JSON.stringify(url)} is not a URL (expected redis://HOST:PORT)`);
+    throw new ConfigError(`queue ${JSON.stringify(url)} is not a URL (expected redis://HOST:PORT)`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
-    throw new ConfigError(`--queue ${JSON.stringify(url)}: only redis:// and rediss:// queues are supported`);
+    throw new ConfigError(`queue ${JSON.stringify(url)}: only redis:// and rediss:// queues are supported`);
   return url;
 }
 

@@ -55,7 +55,7 @@ export function resolveServerJudge(
     case 'record':
       throw fieldError(
         'judge',
-        'record: stores are written by local runs (xsb … --judge record:…), not over the API',
+        'record: stores are written by local runs with a record: judge, not over the API',
       );
     case 'replay': {
       const store = replayStoreFile(dataDir, parsed.store);

@@ -44,11 +44,13 @@ export function batchOptionsForJudge(spec: string, request: BatchRequest): Batch
   const judge = describeJudge(spec);
   if (judge.kind === 'offline')
     throw new UsageError(
-      "--batch sends the judge's calls through a provider's batch API, but the lexical judge is offline and makes none: drop --batch or give --judge anthropic:<model> or openai:<model>",
+      "batch mode sends the judge's calls through a provider's batch API, but the lexical judge is offline and makes none: leave batch mode off or use an anthropic:<model> or openai:<model> judge",
+      { code: 'batch_unsupported' },
     );
   if (!judge.capabilities.batch)
     throw new UsageError(
-      `--batch sends the judge's calls through a provider's batch API, but judge "${spec}" answers from its store and calls no provider: drop --batch`,
+      `batch mode sends the judge's calls through a provider's batch API, but judge "${spec}" answers from its store and calls no provider: leave batch mode off`,
+      { code: 'batch_unsupported' },
     );
   const fallback = request.fallback ?? 'resubmit';
   if (fallback !== 'resubmit' && fallback !== 'online')

@@ -63,9 +63,10 @@ export function replayStoreKeys(store: string): Set<string> {
 export function readPendingPrompts(store: string): ReplayPendingLine[] {
   const file = pendingFileFor(store);
   if (!existsSync(file))
-    throw new UsageError(
-      `${file} does not exist: collect the prompts first with --judge record:${store} (or --llm record:${store})`,
-    );
+    throw new UsageError(`${file} does not exist: collect the prompts first with the judge record:${store}`, {
+      code: 'missing_file',
+      remedy: { step: 'record-prompts', store },
+    });
   const byKey = new Map<string, ReplayPendingLine>();
   for (const line of readLines(file, (value, at) =>
     validateRecord(replayPendingLineSchema, value, { file, line: at }),

@@ -119,7 +119,8 @@ export class ReplayClient implements LlmClient {
     if (options.mode === 'replay') {
       if (!existsSync(options.store))
         throw new ConfigError(
-          `${options.store}: replay store not found (collect prompts with --judge record:${options.store} first)`,
+          `${options.store}: replay store not found (collect its prompts with the judge record:${options.store} first)`,
+          { code: 'missing_file', remedy: { step: 'record-prompts', store: options.store } },
         );
       this.loaded = loadStore(options.store);
     }
@@ -145,7 +146,7 @@ export class ReplayClient implements LlmClient {
     if (this.options.mode === 'replay') {
       await this.ledgerLine(stage, store.model ?? 'replay', performance.now() - started, 'replay_miss');
       throw new InputError(
-        `replay store has no completion for key ${key}${(request.repeat ?? 0) >= 1 ? ` (test–retest repeat ${request.repeat}: a store holds one answer per prompt and repeat, so each repeat needs the model's own answer)` : ''} (record it with --judge record:${storeFile}, then add {"key", "model", "completion"} to the store)`,
+        `replay store has no completion for key ${key}${(request.repeat ?? 0) >= 1 ? ` (test–retest repeat ${request.repeat}: a store holds one answer per prompt and repeat, so each repeat needs the model's own answer)` : ''} (record it with the judge record:${storeFile}, then add {"key", "model", "completion"} to the store)`,
         {
           file: storeFile,
           code: 'replay_miss',
@@ -156,7 +157,7 @@ export class ReplayClient implements LlmClient {
     const pendingFile = await this.appendPending(key, request);
     await this.ledgerLine(stage, request.model ?? 'record', performance.now() - started, 'recorded');
     throw new InputError(
-      `prompt recorded as key ${key} in ${pendingFile}; write its completion into the store and run with --judge replay:${storeFile}`,
+      `prompt recorded as key ${key} in ${pendingFile}; write its completion into the store and run again with the judge replay:${storeFile}`,
       { file: storeFile, code: 'recorded', details: { key, pendingFile } },
     );
   }

@@ -31,7 +31,7 @@ export const THIN_BELOW_PROBES = 10;
 
 /** Why `missing_jobs` is null in a summary made from folders rather than from a run. */
 export const MISSING_JOBS_UNKNOWN_NOTE =
-  'aggregated from folders, not from a run: jobs without metrics cannot be known (aggregate with --run to list them)';
+  'aggregated from folders, not from a run: jobs without metrics cannot be known (aggregate a run to list them)';
 
 export interface AggregateOptions {
   seed?: number;

@@ -65,8 +65,8 @@ async function manifestInput(evaluationDir: string, manifest: RunManifest, role:
   const recorded = manifest.inputs.find((entry) => entry.role === role)?.sha256;
   if (recorded !== undefined && (await hashFile(file)) !== recorded)
     throw new InputError(
-      `changed since this evaluation (run_manifest.json records another sha256); run xsb eval again (current scores are reused)`,
-      { file },
+      `changed since this evaluation (run_manifest.json records another sha256); evaluate the deck again (current scores are reused)`,
+      { file, remedy: { step: 'eval' } },
     );
   return file;
 }

@@ -39,7 +39,7 @@ export function lexicalBankCheck(
     if (judge === null || judge.trim() !== offlineJudge.id) return;
     builder.assumeInput(stage, LEXICAL_BANK_ASSUMPTION);
     builder.note(
-      `probe banks on disk made by the ${judge} judge are counted as they are; \`xsb probes --judge ${planJudge} --force\` would make others, so the rows that count them are estimates for a pipeline run with ${planJudge}`,
+      `probe banks on disk made by the ${judge} judge are counted as they are; probes made again by the ${planJudge} judge would differ, so the rows that count them are estimates for a pipeline run with ${planJudge}`,
     );
   };
 }

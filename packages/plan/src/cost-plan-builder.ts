@@ -101,7 +101,7 @@ export class CostPlanBuilder {
     if (context.exact) {
       if (this.model === null)
         this.notes.add(
-          `--exact counts tokens at a provider; judge ${context.judge} has none, so nothing is counted`,
+          `exact counting counts tokens at a provider; judge ${context.judge} has none, so nothing is counted`,
         );
       else this.counter = createTokenCounter(context.judge, { env: context.env ?? process.env });
     }

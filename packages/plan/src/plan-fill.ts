@@ -63,7 +63,7 @@ export async function planFill(
     );
   if (unusable > 0)
     builder.note(
-      `${plural(unusable, 'pending prompt')} ${unusable === 1 ? 'holds' : 'hold'} images or documents by hash only: \`xsb llm fill\` cannot send them (fill them with \`xsb bench run --llm record:STORE --fill JUDGE\`); not counted`,
+      `${plural(unusable, 'pending prompt')} ${unusable === 1 ? 'holds' : 'hold'} images or documents by hash only: filling a store from its pending file cannot send them (a bench run with a filling judge can); not counted`,
     );
   builder.note(
     'output tokens per prompt: the stage default batch stands in (a pending line does not say how many probes or claims it asks about)',

@@ -126,7 +126,9 @@ export interface HolisticRunOptions {
 /** The judge of the holistic baseline: a model (there is no offline holistic judge). */
 function requireModelJudge(judge: Pick<JudgeDescription, 'kind'>): void {
   if (judge.kind === 'offline')
-    throw new UsageError('the holistic baseline has no offline judge; pass --judge <provider>:<model>');
+    throw new UsageError(
+      'the holistic baseline has no offline judge; it needs a model judge (<provider>:<model>)',
+    );
 }
 
 /** A deck's unit: its request, or the row's error when the deck cannot be read. */

@@ -64,11 +64,12 @@ export function checkServerSecurity(options: {
   if (options.tokens.length > 0) return;
   if (!options.insecureLocal)
     throw new ConfigError(
-      'no API token is configured: set XSB_API_TOKENS=name:token:evaluate+read (or api.tokens in the config), or pass --insecure-local to serve without auth on a loopback host',
+      'no API token is configured: set XSB_API_TOKENS=name:token:evaluate+read (or api.tokens in the config), or serve without auth on a loopback host (insecure local mode)',
+      { code: 'no_api_tokens' },
     );
   if (!LOOPBACK.test(options.host))
     throw new ConfigError(
-      `--insecure-local serves without auth and only on a loopback host (127.0.0.1, ::1, localhost), not on ${options.host}`,
+      `insecure local mode serves without auth and only on a loopback host (127.0.0.1, ::1, localhost), not on ${options.host}`,
     );
 }
 

@@ -114,7 +114,7 @@ async function extractPdf(
   }
   if (pageRange) {
     throw new UsageError(
-      `--pages ${pageRange.spec} needs the unpdf parser: MinerU's output has no page boundaries`,
+      `page range ${pageRange.spec} needs the unpdf parser: MinerU's output has no page boundaries`,
     );
   }
   const env = options.env ?? process.env;

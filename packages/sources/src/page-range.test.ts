@@ -28,7 +28,7 @@ describe('parsePageRange', () => {
         error = caught;
       }
       expect(error, value).toMatchObject({ kind: 'usage' });
-      expect((error as Error).message).toMatch(/^--pages /);
+      expect((error as Error).message).toMatch(/^page range /);
       expect((error as Error).message).toMatch(reason);
     }
   });

@@ -7,7 +7,7 @@ export interface PageRange {
 }
 
 /** `1-40`, `1-5,9`, `3`: 1-based pages and inclusive ranges; overlaps merge. */
-export function parsePageRange(value: string, flag = '--pages'): PageRange {
+export function parsePageRange(value: string, flag = 'page range'): PageRange {
   const fail = (why: string): never => {
     throw new UsageError(`${flag} ${JSON.stringify(value)}: ${why}; write pages like 1-40 or 1-5,9`);
   };
@@ -31,7 +31,7 @@ export function assertPagesExist(range: PageRange, pageCount: number, file: stri
   const beyond = range.pages.filter((page) => page > pageCount);
   if (beyond.length > 0) {
     throw new UsageError(
-      `--pages ${range.spec}: ${file} has ${pageCount} page${pageCount === 1 ? '' : 's'}, so page ${beyond[0]} does not exist`,
+      `page range ${range.spec}: ${file} has ${pageCount} page${pageCount === 1 ? '' : 's'}, so page ${beyond[0]} does not exist`,
     );
   }
 }

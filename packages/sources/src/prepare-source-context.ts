@@ -102,8 +102,12 @@ export async function readSourceContext(layout: RunLayout, caseLabel: string): P
   const text = await readContextText(contextFile);
   if (hashBytes(text) !== meta.text_sha256) {
     throw new InputError(
-      `does not match ${metaFile} (text hash differs); re-run \`xsb sources --force --case ${caseLabel}\``,
-      { file: contextFile, code: 'stale_source_context' },
+      `does not match ${metaFile} (text hash differs); prepare the source of case ${caseLabel} again`,
+      {
+        file: contextFile,
+        code: 'stale_source_context',
+        remedy: { step: 'sources', force: true, caseLabel, dataDir: layout.dataDir },
+      },
     );
   }
   const { originalChars: _, ...context } = toExtracted(meta, text);
@@ -126,7 +130,11 @@ function resolveSelection(
 
 async function readContextText(file: string): Promise<string> {
   if (!existsSync(file))
-    throw new InputError('file not found; run `xsb sources` first', { file, code: 'missing_file' });
+    throw new InputError('file not found: the source of this case has not been prepared (stage 1)', {
+      file,
+      code: 'missing_file',
+      remedy: { step: 'sources' },
+    });
   return readUtf8Text(file);
 }
 

@@ -23,9 +23,9 @@ describe('requireProbeBanks', () => {
   it('is one usage error naming every case when no selected case has a probe bank (weights before probes)', () => {
     const run = () => requireProbeBanks(layout, ['b_case', 'a_case', 'a_case']);
     expect(run).toThrowError(UsageError);
-    expect(run).toThrowError(/^no probe bank for cases a_case, b_case: run `xsb probes` first$/);
+    expect(run).toThrowError(/^no probe bank for cases a_case, b_case: generate the probes first$/);
     expect(() => requireProbeBanks(layout, ['only'])).toThrowError(
-      'no probe bank for case only: run `xsb probes` first',
+      'no probe bank for case only: generate the probes first',
     );
   });
 

@@ -11,8 +11,8 @@ export function requireProbeBanks(layout: RunLayout, caseLabels: readonly string
         ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more`
         : missing.join(', ');
     throw new UsageError(
-      `no probe bank for ${missing.length === 1 ? 'case' : 'cases'} ${shown}: run \`xsb probes\` first`,
-      { code: 'missing_probe_bank' },
+      `no probe bank for ${missing.length === 1 ? 'case' : 'cases'} ${shown}: generate the probes first`,
+      { code: 'missing_probe_bank', remedy: { step: 'probes', dataDir: layout.dataDir } },
     );
   }
   return missing;

@@ -57,10 +57,10 @@ describe('weighRun', () => {
           'investors',
           'failed',
           0,
-          'no profile for audience "investors" (add it with --audiences <file>)',
+          'no profile for audience "investors" (known: specialists, learners, decision_makers; pass a profile for it)',
         ],
         ['case_b', 'learners', 'complete', 2, null],
-        ['case_c', '-', 'failed', 0, 'no probe bank (run `xsb probes` for this case first)'],
+        ['case_c', '-', 'failed', 0, 'no probe bank (generate the probes of this case first)'],
       ],
     );
     expect(judge.calls).toHaveLength(3);

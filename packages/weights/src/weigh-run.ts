@@ -40,7 +40,7 @@ export async function weighRun(
   const rows = [
     ...discovered.failures.map((failure) => emptyRow(failure.caseId, '-', 'failed', failure.error.message)),
     ...withoutBank.map((caseLabel) =>
-      emptyRow(caseLabel, '-', 'failed', 'no probe bank (run `xsb probes` for this case first)'),
+      emptyRow(caseLabel, '-', 'failed', 'no probe bank (generate the probes of this case first)'),
     ),
   ];
   const profiles = options.profiles ?? new Map(BUILT_IN_AUDIENCES.map((profile) => [profile.id, profile]));
@@ -52,7 +52,7 @@ export async function weighRun(
     for (const audience of audiences) {
       if (!valid.includes(audience)) rows.push(emptyRow(sourceCase.caseId, audience, 'not_applicable', null));
       else if (!profiles.has(audience)) {
-        const error = `no profile for audience "${audience}" (add it with --audiences <file>)`;
+        const error = `no profile for audience "${audience}" (known: ${[...profiles.keys()].join(', ')}; pass a profile for it)`;
         rows.push(emptyRow(sourceCase.caseId, audience, 'failed', error));
       } else pairs.push({ caseLabel: sourceCase.caseId, audience });
     }

@@ -164,7 +164,11 @@ async function readBank(layout: RunLayout, caseLabel: string): Promise<Probe[] |
   const probesFile = layout.probesFile(caseLabel);
   try {
     if (!existsSync(probesFile))
-      throw new InputError('no probe bank (run `xsb probes` for this case first)', { file: probesFile });
+      throw new InputError('no probe bank (generate the probes of this case first)', {
+        file: probesFile,
+        code: 'missing_probe_bank',
+        remedy: { step: 'probes', caseLabel, dataDir: layout.dataDir },
+      });
     return await readJsonlAll(probesFile, probeSchema);
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));

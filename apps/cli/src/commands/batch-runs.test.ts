@@ -124,7 +124,9 @@ describe('xsb eval --batch', () => {
     const dir = await workspace('eval-usage');
     const lexical = await runXsb('eval --data demo/data --run demo --batch', { cwd: dir });
     expect(lexical.code).toBe(2);
-    expect(lexical.stderr).toMatch(/^ERROR: --batch .* the lexical judge is offline and makes none/);
+    expect(lexical.stderr).toMatch(
+      /^ERROR: batch mode .* the lexical judge is offline and makes none.*\(drop --batch\)$/m,
+    );
     const replay = await runXsb(
       [
         'eval',

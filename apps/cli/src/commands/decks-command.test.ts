@@ -171,6 +171,7 @@ describe('a run sheet is checked before any deck is made', () => {
       ),
       expect.stringMatching(/^ {2}line 7, audience: no audience profile "teachers"/),
       expect.stringMatching(/^ {2}line 8, condition: /),
+      "  add your own audience profiles with --audiences FILE; SlideTailor rows go through `xsb decks run-slidetailor`, other tools' decks through `xsb decks import`",
     ]);
     expect(existsSync(join(root, 'data', 'runs'))).toBe(false);
   });
@@ -235,12 +236,12 @@ describe('xsb decks import checks, and xsb decks remove', () => {
     const strict = await run('decks import --system notebooklm --from exports --run r --strict');
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(
-      /cs_raft_consensus\.pptx: the deck has no visible words \(refused by --strict\)/,
+      /cs_raft_consensus\.pptx: the deck has no visible words \(refused in strict mode\)/,
     );
     const lenient = await run('decks import --system notebooklm --from exports --run r');
     expect(lenient.code).toBe(0);
     expect(lenient.stderr).toBe(
-      'WARNING: cs_raft_consensus.pptx: the deck has no visible words; imported anyway (--strict refuses it)\n',
+      'WARNING: cs_raft_consensus.pptx: the deck has no visible words; imported anyway (strict mode refuses it)\n',
     );
   });
 

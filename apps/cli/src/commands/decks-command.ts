@@ -79,7 +79,7 @@ function rowFilters(flags: RowFilterFlags): DeckRowFilters {
     ...(flags.condition?.length ? { conditions: flags.condition } : {}),
     ...(flags.audience?.length ? { audiences: flags.audience } : {}),
     ...(flags.case?.length ? { caseLabels: flags.case } : {}),
-    ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
+    ...(flags.shard ? { shard: parseShard(flags.shard, '--shard') } : {}),
   };
 }
 

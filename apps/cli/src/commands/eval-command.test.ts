@@ -156,7 +156,7 @@ describe('xsb eval, xsb metrics, xsb aggregate', () => {
     const result = await run('aggregate --data gaps/data --run demo');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `missing: notebooklm/audience_agnostic/learners/energy_heat_pump_pilot (not run): not evaluated yet; run \`xsb eval\` [${job}]`,
+      `missing: notebooklm/audience_agnostic/learners/energy_heat_pump_pilot (not run): not evaluated yet [${job}]\nto evaluate the missing jobs: run \`xsb eval --data gaps/data --run demo\` (it resumes)\n`,
     );
     expect(result.stdout).toContain('- missing jobs: 1 evaluation job of the run has no metrics.json');
     const summary = JSON.parse(

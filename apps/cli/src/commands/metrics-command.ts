@@ -21,6 +21,7 @@ import {
   runAggregation,
 } from '@xsb/metrics';
 import type { Command } from 'commander';
+import { remedyCommand } from '../cli-advice';
 import type { CliContext } from '../cli-context';
 import {
   collectList,
@@ -181,8 +182,13 @@ async function aggregateCommand(context: CliContext, roots: string[], flags: Agg
   }
   for (const entry of summary.skipped)
     context.warn(`skipped ${resolve(outDir, entry.file)}: ${entry.reason}`);
-  for (const job of summary.missing_jobs ?? [])
+  const missing = summary.missing_jobs ?? [];
+  for (const job of missing)
     context.warn(`missing: ${formatMissingJob({ ...job, where: resolve(outDir, job.where) })}`);
+  if (missing.some((job) => job.status !== 'undiscoverable')) {
+    const command = remedyCommand({ step: 'eval', dataDir, run: config.run }, context.io.cwd);
+    context.warn(`to evaluate the missing jobs: run \`${command}\` (it resumes)`);
+  }
   const emptyBanks =
     summary.empty_probe_banks ??
     (await listEmptyProbeBanks(

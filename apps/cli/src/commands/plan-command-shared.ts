@@ -61,7 +61,7 @@ function planSubcommand(
 
 /** `--shard i/n` of the planned command as a case filter (every case without it). */
 export function shardFilter(flags: PlanFlags): (caseLabel: string) => boolean {
-  const shard = typeof flags.shard === 'string' ? parseShard(flags.shard) : undefined;
+  const shard = typeof flags.shard === 'string' ? parseShard(flags.shard, '--shard') : undefined;
   return (caseLabel) => isCaseInShard(caseLabel, shard);
 }
 

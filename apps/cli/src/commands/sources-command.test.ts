@@ -218,7 +218,7 @@ describe('xsb sources', () => {
     for (const [range, message] of [
       ['0', /--pages "0": pages are numbered from 1/],
       ['5-2', /--pages "5-2": the range 5-2 runs backwards/],
-      ['1-9', /--pages 1-9: .*short\.pdf has 3 pages, so page 4 does not exist/],
+      ['1-9', /page range 1-9: .*short\.pdf has 3 pages, so page 4 does not exist/],
     ] as const) {
       const result = await run(['sources', '--case', 'short', '--pages', range]);
       expect(result.code, range).toBe(2);

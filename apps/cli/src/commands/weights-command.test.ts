@@ -33,7 +33,9 @@ describe('xsb weights', () => {
     });
     const early = await run(['weights']);
     expect(early.code).toBe(2);
-    expect(early.stderr).toBe('ERROR: no probe bank for cases pilot, second: run `xsb probes` first\n');
+    expect(early.stderr).toBe(
+      'ERROR: no probe bank for cases pilot, second: generate the probes first (run `xsb probes --data data`)\n',
+    );
     expect(early.stdout).toBe('');
 
     expect((await run(['probes', '--case', 'pilot'])).code).toBe(0);
@@ -41,7 +43,9 @@ describe('xsb weights', () => {
     expect(partly.code).toBe(1);
     expect(partly.stdout).toMatch(/pilot\s+learners\s+\d+\s+0\s+0\s+complete/);
     expect(partly.stderr.match(/no probe bank/g)).toHaveLength(1);
-    expect(partly.stderr).toMatch(/ERROR: second\/-: no probe bank \(run `xsb probes` for this case first\)/);
+    expect(partly.stderr).toMatch(
+      /ERROR: second\/-: no probe bank \(generate the probes of this case first\)/,
+    );
   });
 
   it("weighs each case's valid audiences, with user profiles from --audiences", async () => {

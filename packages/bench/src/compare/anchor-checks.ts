@@ -165,8 +165,8 @@ export async function anchorCheckPasses(
       passed: false,
       reason:
         ids.length === 0
-          ? `no anchor set in ${anchorsRoot(dataDir)}: freeze one (\`xsb meta anchors freeze --run R\`) and check judge ${judgeId} against it`
-          : `judge ${judgeId} has no anchor check; run \`xsb meta anchors check --judge ${judgeId}\``,
+          ? `no anchor set in ${anchorsRoot(dataDir)}: freeze one and check judge ${judgeId} against it`
+          : `judge ${judgeId} has no anchor check against the frozen anchor set`,
     };
   }
   const newest = standings.sort((a, b) =>

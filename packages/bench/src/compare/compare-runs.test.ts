@@ -9,6 +9,7 @@ import {
   readJson,
   readJsonlAll,
   writeJson,
+  type XsbError,
 } from '@xsb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBenchRun } from '../run/bench-run-files';
@@ -166,11 +167,15 @@ describe('compareBenchRuns', () => {
     expect(message).toContain(
       `the two runs were judged by different judges (lexical vs replay:${STORE} (model m))`,
     );
-    expect(message).toContain('  - lexical: no anchor check; run `xsb meta anchors check --data');
-    expect(message).toContain(
-      `  - replay:${STORE} (model m): no anchor check; run \`xsb meta anchors check --data`,
-    );
-    expect(message).toContain('xsb meta anchors freeze');
+    expect(message).toContain('  - lexical: no anchor check\n');
+    expect(message).toContain(`  - replay:${STORE} (model m): no anchor check\n`);
+    expect(message).toContain('freeze an anchor set if there is none');
+    expect(message).not.toMatch(/xsb |--/);
+    expect((error as XsbError).remedy).toEqual({
+      step: 'anchor-check',
+      dataDir: expect.any(String),
+      judge: 'lexical',
+    });
   });
 
   it('compares them once both judges pass on the same anchor set, and refuses below the threshold', async () => {
@@ -183,6 +188,7 @@ describe('compareBenchRuns', () => {
       `  - replay:${STORE} (model m): anchor set "anchors": kappa 0.620 over 100 items (does not pass)`,
     );
     expect(String((low as Error).message)).toContain('  - lexical: anchor set "anchors": froze it (passes)');
+    expect((low as XsbError).remedy).toMatchObject({ step: 'anchor-check', judge });
     const lowered = await compareBenchRuns(runA, replayRun, { minKappa: 0.6 });
     expect(lowered.anchor).toMatchObject({
       anchor_set: 'anchors',

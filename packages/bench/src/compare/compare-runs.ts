@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { compareCodePoints, hashCanonicalJson, UsageError, validateRecord } from '@xsb/core';
+import { compareCodePoints, hashCanonicalJson, type Remedy, UsageError, validateRecord } from '@xsb/core';
 import { isRubricMetric } from '../bench-metrics';
 import { benchLayoutOfRunDir, readBenchRun } from '../run/bench-run-files';
 import type { BenchRow } from '../schemas/bench-row';
@@ -60,7 +60,7 @@ interface JudgePair {
 /**
  * An anchor set on which both judges of every differing pair passed at `minKappa` (with rubric
  * verdicts among the checked items when rubric metrics are compared), searched in the data folders
- * of both runs; or a usage error that names each judge, its standing and the command to run.
+ * of both runs; or a usage error that names each judge, its standing and the step that helps.
  */
 async function requireAnchors(
   pairs: readonly JudgePair[],
@@ -102,8 +102,7 @@ async function requireAnchors(
   }
   const lines = judges.map((judge) => {
     const mine = standings.get(judge.id)!;
-    const command = `xsb meta anchors check --data ${dataDirs[0]} --judge ${judge.id}`;
-    if (mine.length === 0) return `  - ${describeJudge(judge)}: no anchor check; run \`${command}\``;
+    if (mine.length === 0) return `  - ${describeJudge(judge)}: no anchor check`;
     const parts = mine.map((standing) => {
       const kappa = standing.froze
         ? 'froze it'
@@ -118,9 +117,24 @@ async function requireAnchors(
     [
       `the two runs were judged by different judges (${pairsText}): their numbers are comparable only if both judges pass an anchor check at kappa >= ${minKappa} on the same anchor set${rubric ? ', with rubric verdicts among its items (the runs carry rubric scores)' : ''}, and they do not:`,
       ...lines,
-      `freeze an anchor set with \`xsb meta anchors freeze --data ${dataDirs[0]} --run <run>\` if there is none${rubric ? ' (from a run whose decks have rubric evaluations by its judge)' : ''}, check each judge against it, or lower the bar with --min-kappa`,
+      `freeze an anchor set if there is none${rubric ? ' (from a run whose decks have rubric evaluations by its judge)' : ''}, check each judge against it, or lower the minimum kappa`,
     ].join('\n'),
+    { remedy: anchorRemedy(judges, standings, usable, dataDirs[0]) },
   );
+}
+
+/**
+ * The next step: check the first judge that does not pass. Checking before freezing because a set may exist
+ * already; without one, the check's own error says to freeze one.
+ */
+function anchorRemedy(
+  judges: readonly ComparedJudge[],
+  standings: ReadonlyMap<string, readonly AnchorStanding[]>,
+  usable: (standing: AnchorStanding) => boolean,
+  dataDir: string | undefined,
+): Remedy {
+  const failing = judges.find((judge) => !standings.get(judge.id)?.some(usable)) ?? judges[0];
+  return { step: 'anchor-check', dataDir, judge: failing?.id };
 }
 
 /**
@@ -138,7 +152,7 @@ export async function compareBenchRuns(
   const minKappa = options.minKappa ?? DEFAULT_MIN_KAPPA;
   const [a, b] = [await readBenchRun(dirA), await readBenchRun(dirB)];
   if (a.run.run_id === b.run.run_id && resolve(dirA) === resolve(dirB))
-    throw new UsageError('--run A --run B: the two runs are the same folder; pass two different bench runs');
+    throw new UsageError('the two runs are the same folder; pass two different bench runs');
   const configurations = a.run.configurations
     .map((c) => c.name)
     .filter((name) => b.run.configurations.some((c) => c.name === name));

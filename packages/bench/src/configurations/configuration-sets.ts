@@ -61,7 +61,7 @@ export function selectFactors(
     throw new UsageError(
       `unknown factor ${unknown.map((name) => JSON.stringify(name)).join(', ')} (known: ${[...byName.keys()].join(', ')})`,
     );
-  if (new Set(chosen).size !== chosen.length) throw new UsageError('--factors names a factor twice');
+  if (new Set(chosen).size !== chosen.length) throw new UsageError('the factors name a factor twice');
   const selected = declared.filter((factor) => chosen.includes(factor.name));
   const owner = new Map<string, string>();
   for (const factor of selected)
@@ -102,7 +102,7 @@ export function planConfigurations(
     overrides: overridesFor(factors, on),
   });
   if ((GENERATED_SETS as readonly string[]).includes(spec)) {
-    if (factors.length === 0) throw new UsageError(`--configs ${spec} needs at least one factor`);
+    if (factors.length === 0) throw new UsageError(`configurations ${spec} need at least one factor`);
     plan.factors = names;
   }
   if (spec === 'ladder') {
@@ -128,7 +128,7 @@ export function planConfigurations(
   if (spec === 'factorial') {
     if (names.length > 8)
       throw new UsageError(
-        `--configs factorial over ${names.length} factors is 2^${names.length} configurations; choose at most 8 with --factors`,
+        `a factorial over ${names.length} factors is 2^${names.length} configurations; choose at most 8 factors`,
       );
     for (let mask = 0; mask < 1 << names.length; mask += 1) {
       const on = names.filter((_, i) => mask & (1 << i));
@@ -142,7 +142,7 @@ export function planConfigurations(
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);
-  if (wanted.length === 0) throw new UsageError('--configs names no configuration');
+  if (wanted.length === 0) throw new UsageError('the configuration list names no configuration');
   const known = [DEFAULT_CONFIGURATION, ...Object.keys(named)];
   for (const name of wanted) {
     if (!known.includes(name))
@@ -150,7 +150,8 @@ export function planConfigurations(
         `unknown configuration "${name}" (known: ${known.join(', ')}; or one of ${GENERATED_SETS.join(', ')})`,
       );
   }
-  if (new Set(wanted).size !== wanted.length) throw new UsageError('--configs names a configuration twice');
+  if (new Set(wanted).size !== wanted.length)
+    throw new UsageError('the configuration list names a configuration twice');
   for (const name of wanted)
     plan.configurations.push({
       name,

@@ -32,7 +32,7 @@ export function factorUnservableReason(factor: FactorDefinition, runJudge: strin
 }
 
 const remedy = (runJudge: string) =>
-  `a judge that reads images (--llm replay:STORE) serves it; the ${runJudge} judge would fail every row that needs it`;
+  `a judge that reads images (a replay store) serves it; the ${runJudge} judge would fail every row that needs it`;
 
 /**
  * The factors of a generated set for this judge. Without `wanted`, the default set: every declared
@@ -58,7 +58,7 @@ export function selectServableFactors(
   }
   if (refused.length > 0)
     throw new UsageError(
-      `${refused.join('; ')}. ${named ? 'Leave it out of --factors' : 'Name the factors to run with --factors'}; ${remedy(runJudge)}`,
+      `${refused.join('; ')}. ${named ? 'Leave it out of the factors' : 'Name the factors to run'}; ${remedy(runJudge)}`,
     );
   return { factors: kept.length > 0 ? selectFactors(declared, kept) : [], leftOut };
 }

@@ -52,7 +52,7 @@ export async function compareBenchRun(
   const { run, rows } = await readBenchRun(dir);
   if (options.reference !== undefined && !run.systems.includes(options.reference))
     throw new UsageError(
-      `--reference ${options.reference} is not a system of this run (${run.systems.join(', ')})`,
+      `reference system ${options.reference} is not a system of this run (${run.systems.join(', ')})`,
     );
   const summary = summarizeBenchRun(
     rows,

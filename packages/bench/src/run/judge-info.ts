@@ -23,12 +23,13 @@ export function benchJudgeInfo(spec: string): BenchJudge {
     };
   if (parsed.kind === 'anthropic' || parsed.kind === 'openai')
     throw new UsageError(
-      `a bench run answers every LLM call from a replay store (spec 002), so --judge ${spec} is refused: run with --llm record:STORE to collect the prompts, write their completions from ${spec} into STORE, then --llm replay:STORE`,
+      `a bench run answers every LLM call from a replay store (spec 002), so judge ${spec} is refused: collect the prompts with the judge record:STORE, write their completions from ${spec} into STORE, then run with replay:STORE`,
     );
   const store = parsed.store!;
   if (parsed.kind === 'replay' && !existsSync(store))
     throw new ConfigError(
-      `replay store ${store} does not exist (record it first with --llm record:${store})`,
+      `replay store ${store} does not exist (record it first with the judge record:${store})`,
+      { code: 'missing_file', remedy: { step: 'record-prompts', store } },
     );
   return {
     id: parsed.spec,

@@ -90,6 +90,8 @@ describe('the default reference', () => {
       }
     })();
     expect(exitCodeFor(error)).toBe(2);
-    expect(String(error)).toMatch(/--reference nope__audience_agnostic is not one of the compared systems/);
+    expect(String(error)).toMatch(
+      /reference system nope__audience_agnostic is not one of the compared systems/,
+    );
   });
 });

@@ -49,7 +49,7 @@ export function chooseReference(input: {
   if (input.reference !== undefined) {
     if (!systems.includes(input.reference))
       throw new UsageError(
-        `--reference ${input.reference} is not one of the compared systems (${systems.join(', ')})`,
+        `reference system ${input.reference} is not one of the compared systems (${systems.join(', ')})`,
       );
     return { reference: input.reference, from: 'flag' };
   }

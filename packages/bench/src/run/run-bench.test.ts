@@ -55,7 +55,8 @@ describe('runBench', () => {
         (caught: unknown) => caught,
       );
       expect(exitCodeFor(error)).toBe(2);
-      expect(String(error)).toMatch(/--unseal-test/);
+      expect(error).toMatchObject({ code: 'sealed_split' });
+      expect(String(error)).toMatch(/opens the sealed test split/);
     }
     const bench = new BenchLayout(data);
     expect(existsSync(bench.runsDir())).toBe(false);

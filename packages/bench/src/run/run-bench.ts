@@ -183,19 +183,21 @@ interface PreparedBench {
 async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
   const split = options.split ?? 'dev';
   if (!['dev', 'test', 'all'].includes(split))
-    throw new UsageError(`--split must be dev, test or all, got "${split}"`);
+    throw new UsageError(`split must be dev, test or all, got "${split}"`);
   if (split !== 'dev' && !options.unsealTest)
     throw new UsageError(
-      `--split ${split} opens the sealed test split: add --unseal-test (the opening is recorded in bench/test_ledger.jsonl); tune on dev, look at test once`,
+      `split ${split} opens the sealed test split: it must be unsealed on purpose (the opening is recorded in bench/test_ledger.jsonl); tune on dev, look at test once`,
+      { code: 'sealed_split' },
     );
   const runJudge = options.judge ?? 'lexical';
   const bench = new BenchLayout(options.dataDir);
   const layout = new RunLayout(options.dataDir);
   const splits = await readSplits(bench);
   if (splits.length === 0)
-    throw new UsageError(
-      `no stored split in ${bench.splitsFile()}: run \`xsb bench split --data ${options.dataDir}\` first`,
-    );
+    throw new UsageError(`no stored split in ${bench.splitsFile()}: split the cases first`, {
+      code: 'missing_file',
+      remedy: { step: 'bench-split', dataDir: options.dataDir },
+    });
   const discovered = await discoverBenchCases(options.dataDir);
   const byId = new Map(discovered.cases.map((c) => [c.case, c]));
   const cases = new Map<string, { benchCase: BenchCase; split: BenchSplitName }>();
@@ -217,7 +219,7 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
   if (options.fill) {
     if (parseJudgeSpec(runJudge).kind !== 'record')
       throw new UsageError(
-        `--fill answers the prompts a record store lacks: give --llm record:STORE with it (the judge is "${runJudge}")`,
+        `a filling judge answers the prompts a record store lacks, so the run's judge must be record:STORE (it is "${runJudge}")`,
       );
     fillLabelFor(options.fill.judge);
   }
@@ -254,7 +256,7 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
   const spec = options.configs ?? 'default';
   const generated = ['ladder', 'loo', 'factorial'].includes(spec);
   if (options.factors && options.factors.length > 0 && !generated)
-    throw new UsageError('--factors applies to --configs ladder, loo or factorial');
+    throw new UsageError('factors apply only to the generated configurations (ladder, loo, factorial)');
   const { factors, leftOut } = generated
     ? selectServableFactors(config.factors, runJudge, options.factors)
     : { factors: [], leftOut: [] };
@@ -263,7 +265,7 @@ async function prepareBench(options: RunBenchOptions): Promise<PreparedBench> {
   const shapleyMetric = options.shapleyMetric ?? 'coverage';
   if (!BENCH_METRICS.includes(shapleyMetric))
     throw new UsageError(
-      `--shapley-metric must be one of ${BENCH_METRICS.join(', ')}, got "${shapleyMetric}"`,
+      `the Shapley metric must be one of ${BENCH_METRICS.join(', ')}, got "${shapleyMetric}"`,
     );
   const base = baseEvaluationSettings(runJudge, options.tauA);
   const runJudgeInfo = benchJudgeInfo(runJudge);

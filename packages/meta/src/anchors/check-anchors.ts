@@ -64,8 +64,9 @@ async function resolveAnchorSet(dataDir: string, id: string | undefined): Promis
   if (!chosen) {
     throw new UsageError(
       ids.length === 0
-        ? `no anchor set under ${anchorsRoot(dataDir)}; run \`xsb meta anchors freeze --run R\` first`
-        : `several anchor sets (${ids.join(', ')}); pass --id`,
+        ? `no anchor set under ${anchorsRoot(dataDir)}; freeze one from a finished run first`
+        : `several anchor sets (${ids.join(', ')}); name one by its id`,
+      ids.length === 0 ? { remedy: { step: 'anchor-set', dataDir } } : {},
     );
   }
   if (!existsSync(anchorSetFile(dataDir, chosen)))

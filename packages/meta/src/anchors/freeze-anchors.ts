@@ -64,7 +64,8 @@ async function finishedDecks(layout: RunLayout, run: string): Promise<FinishedDe
   }
   if (finished.length === 0)
     throw new UsageError(
-      `run "${run}" has no deck whose evaluations are all finished; run \`xsb eval --run ${run}\` first`,
+      `run "${run}" has no deck whose evaluations are all finished; evaluate its decks first`,
+      { remedy: { step: 'eval', run } },
     );
   return finished;
 }
@@ -149,7 +150,9 @@ export async function freezeAnchors(
   const id = options.id ?? options.run;
   const file = anchorSetFile(options.dataDir, id);
   if (existsSync(file) && !options.force)
-    throw new UsageError(`anchor set "${id}" exists (${file}); pass --force to freeze it again`);
+    throw new UsageError(`anchor set "${id}" exists (${file}); forcing freezes it again`, {
+      remedy: { step: 'anchor-set', run: options.run, dataDir: options.dataDir, force: true },
+    });
   const finished = await finishedDecks(layout, options.run);
   const judge = singleJudge(finished, options.run);
   const size = Math.min(options.size ?? DEFAULT_ANCHOR_SIZE, finished.length);

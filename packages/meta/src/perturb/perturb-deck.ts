@@ -140,7 +140,7 @@ async function previousRecords(file: string, deck: DeckToPerturb): Promise<Pertu
   );
   if (clash)
     throw new InputError(
-      `${file} already holds perturbations of another deck named "${deck.name}" (${clash.original}); use another --out folder`,
+      `${file} already holds perturbations of another deck named "${deck.name}" (${clash.original}); write them to another folder`,
       { file, code: 'deck_name_clash' },
     );
   return previous;

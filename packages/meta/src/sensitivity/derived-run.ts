@@ -34,7 +34,7 @@ export interface DerivedRun {
 
 async function findPerturbationFiles(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw new UsageError(`--perturbations ${path} does not exist`, { code: 'missing_file' });
+  if (!info) throw new UsageError(`perturbations folder ${path} does not exist`, { code: 'missing_file' });
   if (info.isFile()) return [path];
   const found: string[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
@@ -49,7 +49,8 @@ async function findPerturbationFiles(path: string): Promise<string[]> {
   await walk(path, 0);
   if (found.length === 0)
     throw new UsageError(
-      `--perturbations ${path} holds no ${PERTURBATIONS_FILE} (run \`xsb meta perturb\` first)`,
+      `perturbations folder ${path} holds no ${PERTURBATIONS_FILE} (perturb the decks first)`,
+      { remedy: { step: 'perturb' } },
     );
   return found;
 }

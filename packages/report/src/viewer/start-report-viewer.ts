@@ -111,7 +111,7 @@ export function viewerPort(options: Pick<ReportViewerOptions, 'host' | 'port'>):
   const host = options.host ?? LOOPBACK;
   if (host !== LOOPBACK && host !== 'localhost')
     throw new UsageError(
-      `the report viewer listens on 127.0.0.1 only (got --host ${host}): it serves local files`,
+      `the report viewer listens on 127.0.0.1 only (got host ${host}): it serves local files`,
     );
   const port = options.port ?? DEFAULT_VIEWER_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -208,7 +208,9 @@ export async function startReportViewer(options: ReportViewerOptions): Promise<R
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE'
-          ? new UsageError(`port ${port} on ${LOOPBACK} is in use; pick another with --port`)
+          ? new UsageError(`port ${port} on ${LOOPBACK} is in use; pick another port`, {
+              code: 'port_in_use',
+            })
           : error,
       ),
     );

@@ -87,8 +87,7 @@ function registerRunSummary(app: ApiApp, files: RunFiles): void {
       const { run } = c.req.valid('param');
       files.mustExist(run);
       const file = files.summary(run);
-      if (!existsSync(file))
-        throw notFound(`run "${run}" has no summary yet (run xsb aggregate --run ${run})`);
+      if (!existsSync(file)) throw notFound(`run "${run}" has no summary yet (aggregate it first)`);
       // The summary is the server's own file: a corrupt one is the server's fault, not the client's.
       const summary = await readJson(file, metricsSummarySchema).catch((error: unknown) => {
         throw new ServerFault(error);

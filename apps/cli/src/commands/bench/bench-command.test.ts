@@ -202,7 +202,10 @@ describe('xsb bench', () => {
     expect(refused.stderr).toContain(
       `ERROR: the two runs were judged by different judges (lexical vs ${judge} (model m))`,
     );
-    expect(refused.stderr).toContain('  - lexical: no anchor check; run `xsb meta anchors check');
+    expect(refused.stderr).toContain(
+      '  - lexical: no anchor check\n  - replay:/stores/other.jsonl (model m): no anchor check\n',
+    );
+    expect(refused.stderr).toMatch(/\n {2}run `xsb meta anchors check --data \S+ --judge lexical`\n$/);
     expect((await run(['bench', 'compare', '--run', dirA, '--run', replayed, '--min-kappa', '2'])).code).toBe(
       2,
     );
