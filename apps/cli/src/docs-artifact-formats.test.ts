@@ -4,6 +4,7 @@ import * as bench from '@xsb/bench';
 import * as core from '@xsb/core';
 import { validateRecord } from '@xsb/core';
 import * as decks from '@xsb/decks';
+import * as design from '@xsb/design';
 import * as eval_ from '@xsb/eval';
 import * as jobs from '@xsb/jobs';
 import * as llm from '@xsb/llm';
@@ -23,6 +24,7 @@ const barrels = {
   bench,
   core,
   decks,
+  design,
   eval_,
   jobs,
   llm,
@@ -49,7 +51,7 @@ describe('docs/artifact-formats.md', () => {
     const documented = new Set(blocks.map((b) => b.schema));
     // Sub-schemas (parts of a file format) and configuration are documented with their parent.
     const parts =
-      /^(apiDeckUpload|audienceProfile|batchSettings|lexicalPreferences|boundingBox|claimLabel|claimSnippet|condition|costPlan(Costs|Row)|deckRowOutcome|evidence|hashedInput|layoutCheckResult|metadata|metricSummary|metricsGroupSummary|modelPrice|outline(Chart|Slide|Table)|providerLimits|rubric(Category|CheckItem|ChecklistItem|Dimension|ItemResult|RunRow|Section|Usage|Verdict)|slide|slideElement|slideElementKind|sourceMetadataInput|sourcePageSpan|sourceType|verifiedClaim|xsbConfig)Schema$/;
+      /^(apiDeckUpload|audienceProfile|batchSettings|lexicalPreferences|boundingBox|claimLabel|claimSnippet|condition|costPlan(Costs|Row)|deckDesign|deckRowOutcome|evidence|hashedInput|layoutCheckResult|metadata|metricSummary|metricsGroupSummary|modelPrice|outline(Chart|Slide|Table)|providerLimits|rubric(Category|CheckItem|ChecklistItem|Dimension|ItemResult|RunRow|Section|Usage|Verdict)|slide|slideDesign|slideElement|slideElementKind|sourceMetadataInput|sourcePageSpan|sourceType|verifiedClaim|xsbConfig)Schema$/;
     const exported = Object.keys(schemas).filter((name) => name.endsWith('Schema') && !parts.test(name));
     for (const name of exported) expect(documented, `${name} has no example in the doc`).toContain(name);
   });

@@ -38,6 +38,7 @@ export {
 } from './evaluation-work-list';
 export { extractClaimsLexically } from './extract-claims-lexically';
 export { findMissingEvaluationJobs } from './find-missing-evaluation-jobs';
+export { contentTokens } from './lexical-tokens';
 export type { JudgeInputMode } from './probe-judgment';
 export {
   DEMO_IMPORTED_SYSTEM,

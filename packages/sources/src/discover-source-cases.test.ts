@@ -9,6 +9,7 @@ import {
   sourceTypeOfCase,
   theOneSourceFile,
 } from './discover-source-cases';
+import { findReferenceDeck } from './reference-deck';
 import { writeSourceCase } from './testing';
 
 let root: string;
@@ -67,6 +68,22 @@ describe('discoverSourceCases', () => {
       ['plain', 'text'],
       ['web', 'html'],
     ]);
+  });
+
+  it('does not take a reference deck beside the source for a second source; two reference decks are ambiguous', async () => {
+    await writeSourceCase(data, 'pilot', 'report.md', '# Pilot');
+    await writeFile(join(data, 'sources', 'pilot', 'reference.pdf'), '%PDF-1.4');
+    const { cases, failures } = await discoverSourceCases(data);
+    expect(failures).toEqual([]);
+    expect(cases.map((c) => c.sourceFile)).toEqual([join(data, 'sources', 'pilot', 'report.md')]);
+    expect(findReferenceDeck(join(data, 'sources', 'pilot'))).toBe(
+      join(data, 'sources', 'pilot', 'reference.pdf'),
+    );
+    await writeFile(join(data, 'sources', 'pilot', 'reference.pptx'), 'PK');
+    expect(() => findReferenceDeck(join(data, 'sources', 'pilot'))).toThrow(
+      /two reference decks \(reference\.pptx, reference\.pdf\): keep one/,
+    );
+    expect(findReferenceDeck(join(data, 'sources', 'nowhere'))).toBeNull();
   });
 
   it('uses source_type from metadata for an unknown extension', async () => {

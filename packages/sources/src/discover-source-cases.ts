@@ -10,6 +10,7 @@ import {
   validateRecord,
   type XsbError,
 } from '@xsb/core';
+import { REFERENCE_DECK_NAMES } from './reference-deck';
 import {
   type SourceMetadata,
   type SourceMetadataInput,
@@ -122,6 +123,8 @@ export async function loadSourceCase(dataDir: string, caseId: string): Promise<S
   return { caseId, dir, sourceFile, sourceType, metadata: completed };
 }
 
+const isReferenceDeck = (name: string) => (REFERENCE_DECK_NAMES as readonly string[]).includes(name);
+
 async function listCaseFiles(dir: string): Promise<string[]> {
   let dirents: Dirent[];
   try {
@@ -133,7 +136,7 @@ async function listCaseFiles(dir: string): Promise<string[]> {
     throw new InputError(reason, { file: dir, code: 'no_case_folder', cause: error });
   }
   return dirents
-    .filter((d) => !d.name.startsWith('.') && d.name !== SOURCE_METADATA_FILE)
+    .filter((d) => !d.name.startsWith('.') && d.name !== SOURCE_METADATA_FILE && !isReferenceDeck(d.name))
     .map((d) => d.name)
     .sort();
 }

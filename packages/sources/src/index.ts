@@ -15,6 +15,7 @@ export {
   readSourceContext,
   sourceContextMetaFile,
 } from './prepare-source-context';
+export { findReferenceDeck, REFERENCE_DECK_NAMES } from './reference-deck';
 export { type SourcePageFurniture, type SourcePageSpan, sourceContextSchema } from './schemas/source-context';
 export {
   type SourceMetadataInput,

@@ -65,6 +65,11 @@ export const commandModules: LazyCommandModule[] = [
     async () => (await import('./rubric-command')).rubricCommand,
   ),
   single(
+    'design',
+    'design metrics from the rendered slides, no judge (contrast, colour, harmony, complexity, whitespace, balance; against a reference deck)',
+    async () => (await import('./design-command')).designCommand,
+  ),
+  single(
     'bench',
     'stored dev/test splits, run records, paired comparisons, configurations (spec 002)',
     async () => (await import('./bench/bench-command')).benchCommand,
