@@ -15,6 +15,8 @@ export interface DeckDrillDown {
   thumbnailWidth: number;
   /** HTML blocks below the slides (probe, claim, item tables). */
   sections: string[];
+  /** Slides to mark in the strip (1-based index → why, e.g. text under 3:1 contrast). */
+  slideFlags?: ReadonlyMap<number, string>;
 }
 
 const NOT_FOUND = noThumbnails('deck not found');
@@ -32,8 +34,9 @@ function slideStrip(drill: DeckDrillDown): string {
     const picture = image
       ? `<img src="${image}" alt="slide ${index}" decoding="async">`
       : `<div class="text-card"><b>${escapeHtml(title || `Slide ${index}`)}</b>${escapeHtml((slide?.visible_text ?? '').slice(0, 400))}</div>`;
+    const flag = drill.slideFlags?.get(index);
     cards.push(
-      `<figure class="slide" data-slide="${index}">${picture}<figcaption>${index}${title ? ` · ${escapeHtml(title.slice(0, 80))}` : ''}</figcaption></figure>`,
+      `<figure class="slide${flag ? ' flagged' : ''}" data-slide="${index}">${picture}<figcaption>${index}${title ? ` · ${escapeHtml(title.slice(0, 80))}` : ''}${flag ? ` · ⚠ ${escapeHtml(flag)}` : ''}</figcaption></figure>`,
     );
   }
   return `<div class="slides" style="--thumb-width: ${Math.round(drill.thumbnailWidth * 0.75)}px">${cards.join('')}</div>`;

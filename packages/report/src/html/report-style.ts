@@ -57,6 +57,8 @@ details.deck th { position: static; }
 .slide .text-card b { color: var(--ink); display: block; font-size: 12px; margin-bottom: 3px; }
 .slide figcaption { font-size: 12px; color: var(--muted); padding-top: 2px; }
 .slide.highlight { border-color: var(--hl); background: #fff6dd; box-shadow: 0 0 0 3px rgba(255,176,0,.35); }
+.slide.flagged { border-color: #c0392b; }
+.slide.flagged figcaption { color: #a02a1e; }
 .slide-note { font-size: 12px; color: var(--muted); min-height: 1.2em; }
 .snippet { color: var(--muted); font-size: 12px; max-width: 560px; }
 .small { font-size: 12px; }

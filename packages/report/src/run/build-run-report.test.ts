@@ -2,6 +2,9 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BenchLayout, discoverBenchCases, runBench, splitCases } from '@xsb/bench';
 import { makeFastTempDir } from '@xsb/bench/testing';
+import { writeJson } from '@xsb/core';
+import { DESIGN_FILE, designRecordSchema, measureDeckDesign } from '@xsb/design';
+import { buildColoredTextPptx } from '@xsb/design/testing';
 import { runDemo } from '@xsb/eval';
 import { copyOfflineDemo } from '@xsb/eval/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,5 +116,44 @@ describe('buildRunReport', () => {
     expect(problems[0]).toContain('probe_scores.jsonl:2');
     expect(html).toContain('Problems (1)');
     expect((html.match(/<details class="deck"/g) ?? []).length).toBe(13);
+  }, 120_000);
+
+  it('names the deck and the slide whose text reads under 3:1, and not the slide in black', async () => {
+    const copy = join(dir, 'design');
+    await cp(dataDir, copy, { recursive: true });
+    const deck = join(dir, 'grey-then-black.pptx');
+    const words = 'Words a reader has to read from the back of the room';
+    await writeFile(
+      deck,
+      buildColoredTextPptx([
+        { title: 'Grey', body: words, color: 'D3D3D3' },
+        { title: 'Black', body: words, color: '000000' },
+      ]),
+    );
+    const design = await measureDeckDesign(deck);
+    const job = join(
+      copy,
+      'runs/demo/evaluations/xsb-baseline/audience_conditioned/learners/cs_raft_consensus',
+    );
+    await writeJson(join(job, DESIGN_FILE), designRecordSchema, design);
+    const { html, problems } = await buildRunReport({ dataDir: copy, run: 'demo', thumbnails: 'off' });
+    expect(problems).toEqual([]);
+    expect(html).toContain('<h2>Design (1 deck)</h2>');
+    expect(html).toMatch(
+      /xsb-baseline__audience_conditioned · cs_raft_consensus<\/a>.*<span class="badge b-bad">slide 1<\/span>/s,
+    );
+    const deckId = /href="#(deck-\d+)">xsb-baseline__audience_conditioned · cs_raft_consensus/.exec(
+      html,
+    )![1]!;
+    const start = html.indexOf(`<details class="deck" id="${deckId}">`);
+    const drill = html.slice(start, html.indexOf('</details>', start));
+    expect(drill).toContain('<dd>text under 3:1: slide 1; mean colorfulness');
+    expect(drill).toMatch(
+      /<figure class="slide flagged" data-slide="1">.*⚠ text under 3:1 \(1\.\d\d:1\)<\/figcaption>/s,
+    );
+    expect(drill).toMatch(/<figure class="slide" data-slide="2">/);
+    expect(drill).toContain('<h4>Design per slide (2 slides)</h4>');
+    // Every other deck has no design.json: no section row, no flag.
+    expect((html.match(/class="slide flagged"/g) ?? []).length).toBe(1);
   }, 120_000);
 });

@@ -13,6 +13,15 @@ import type { ReportOptions, ReportResult } from '../report-options';
 import { THUMBNAIL_FORMATS, type ThumbnailSize } from '../thumbnails/slide-thumbnails';
 import { finishReport } from '../write-report';
 import { claimTable } from './claim-table';
+import {
+  DESIGN_NOTE,
+  type DeckDesignRow,
+  designTable,
+  lowContrastText,
+  referenceTable,
+  slideContrastFlags,
+  slideDesignTable,
+} from './design-tables';
 import { type EvaluationView, type RunReportData, readRunReportData } from './read-run-report-data';
 import { groupViews } from './run-groups';
 import { readRunHeader } from './run-header';
@@ -108,6 +117,7 @@ function deckDrillDown(
     evaluation.probes.map((view) => ({ evaluation, view, deckId: id })),
   );
   const stats = ordered[0]?.deckStats;
+  const design = ordered.find((e) => e.design)?.design ?? null;
   const facts: Array<[string, string]> = [
     ['deck', relative(dataDir, deckPath)],
     ['sha256', loaded?.sha256 ?? ordered[0]?.deckSha256 ?? 'unknown'],
@@ -122,6 +132,11 @@ function deckDrillDown(
         : 'not scored',
     ],
   ];
+  if (design)
+    facts.push([
+      'design (no judge)',
+      `text under 3:1: ${lowContrastText(design)}; mean colorfulness ${formatValue(design.deck.colorfulness, 1)}, whitespace ${formatValue(design.deck.whitespace, 2)} (rendered ${design.render.width_px} px by ${design.render.renderer})`,
+    ]);
   return renderDeckDrillDown({
     id,
     title: deckTitle(ordered),
@@ -129,7 +144,14 @@ function deckDrillDown(
     facts,
     loaded,
     thumbnailWidth,
+    ...(design ? { slideFlags: slideContrastFlags(design) } : {}),
     sections: [
+      ...(design
+        ? [
+            `<h4>Design per slide (${plural(design.slides.length, 'slide')})</h4>`,
+            slideDesignTable(`${id}-design`, design),
+          ]
+        : []),
       ...ordered
         .flatMap((e) => e.problems)
         .map((problem) => `<div class="problem">${escapeHtml(problem)}</div>`),
@@ -141,6 +163,41 @@ function deckDrillDown(
         : '<p class="note">Correctness was not scored for this deck.</p>',
     ],
   });
+}
+
+function deckDesignRows(
+  deckPaths: readonly string[],
+  byDeck: ReadonlyMap<string, readonly EvaluationView[]>,
+  deckIds: ReadonlyMap<string, string>,
+): DeckDesignRow[] {
+  return deckPaths.flatMap((path) => {
+    const evaluations = byDeck.get(path) ?? [];
+    const withDesign = evaluations.find((e) => e.design);
+    if (!withDesign?.design) return [];
+    const reference = evaluations.find((e) => e.reference)?.reference ?? null;
+    return [
+      {
+        deckId: deckIds.get(path)!,
+        system: withDesign.systemId,
+        caseLabel: withDesign.caseLabel,
+        design: withDesign.design,
+        reference,
+      },
+    ];
+  });
+}
+
+function designSection(rows: readonly DeckDesignRow[]): string {
+  const withReference = rows.filter((row) => row.reference !== null).length;
+  const reference =
+    withReference > 0
+      ? `<h3>Against the reference decks (${plural(withReference, 'deck')})</h3><p class="note">Text metrics against the case's human-made reference deck: reported beside the design metrics, never mixed into them.</p>${referenceTable('reference-table', rows)}`
+      : '';
+  return section(
+    'design',
+    `Design (${plural(rows.length, 'deck')})`,
+    `<p class="note">${escapeHtml(DESIGN_NOTE)}</p>${designTable('design-table', rows)}${reference}`,
+  );
 }
 
 /** `xsb report --html --data D --run R`. */
@@ -182,6 +239,8 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
       `<p class="note">Every probe of every evaluation. Click a row to open its deck and highlight the slide the judge cited.${offline ? ' Answers by the offline lexical judge.' : ''}</p>${probeTable('probes-table', probeRows, true)}`,
     ),
   );
+  const designRows = deckDesignRows(deckPaths, byDeck, deckIds);
+  if (designRows.length > 0) body.push(designSection(designRows));
   const drills = deckPaths.map((path) =>
     deckDrillDown(deckIds.get(path)!, path, decks.get(path), byDeck.get(path)!, options.dataDir, width),
   );
@@ -195,7 +254,7 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   const html = renderHtmlDocument({
     title: `xsb run report: ${data.run}`,
     subtitle: runReportSubtitle(data, audiences.length, header.judges),
-    toc: runReportToc(audiences, problems.length),
+    toc: runReportToc(audiences, problems.length, designRows.length > 0),
     body: body.join('\n'),
   });
   return finishReport(html, options.out, problems, counts);
@@ -233,13 +292,14 @@ function runReportSubtitle(
   return `${plural(data.summary.row_count, 'evaluation')} · ${plural(audienceCount, 'audience')} · ${plural(systems, 'system')} · judges ${judgeIds.join(', ') || 'unknown'}`;
 }
 
-export function runReportToc(audiences: readonly string[], problemCount: number) {
+export function runReportToc(audiences: readonly string[], problemCount: number, withDesign = false) {
   return tocOf([
     ['measured', 'What was measured'],
     problemCount > 0 && ['problems', `Problems (${problemCount})`],
     ...audiences.map((audience): [string, string] => [safeId('audience', audience), audience]),
     ['evaluations', 'Evaluations'],
     ['probes', 'Probes'],
+    withDesign && ['design', 'Design'],
     ['decks', 'Decks'],
   ]);
 }

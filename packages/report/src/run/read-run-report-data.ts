@@ -23,6 +23,14 @@ import {
   runManifestSchema,
 } from '@xsb/core';
 import {
+  DESIGN_FILE,
+  type DesignRecord,
+  designRecordSchema,
+  REFERENCE_FILE,
+  type ReferenceRecord,
+  referenceRecordSchema,
+} from '@xsb/design';
+import {
   classifyProbeDomain,
   EVALUATION_FILES,
   joinIncludedProbes,
@@ -53,6 +61,9 @@ export interface EvaluationView {
   probes: ProbeView[];
   deckPath: string | null;
   deckSha256: string | null;
+  /** `design.json` and `reference.json` of `xsb design`, when it ran. */
+  design: DesignRecord | null;
+  reference: ReferenceRecord | null;
   problems: string[];
 }
 
@@ -128,6 +139,8 @@ async function readEvaluation(
     probes: [],
     deckPath: null,
     deckSha256: null,
+    design: null,
+    reference: null,
     problems: [],
   };
   const metricsFile = resolve(summaryDir, row.file);
@@ -143,6 +156,8 @@ async function readEvaluation(
   view.manifest = await read(EVALUATION_FILES.manifest, (f) => readJson(f, runManifestSchema));
   view.deckStats = await read(EVALUATION_FILES.deckStats, (f) => readJson(f, deckStatsSchema));
   view.correctness = await read(EVALUATION_FILES.correctness, (f) => readJson(f, correctnessSchema), false);
+  view.design = await read(DESIGN_FILE, (f) => readJson(f, designRecordSchema), false);
+  view.reference = await read(REFERENCE_FILE, (f) => readJson(f, referenceRecordSchema), false);
   const scores = (await read(EVALUATION_FILES.probeScores, (f) => readJsonlAll(f, probeScoreSchema))) ?? [];
   const manifest = view.manifest;
   if (!manifest) return view;
