@@ -1,3 +1,4 @@
+import { DESIGN_METRICS } from '@xsb/design';
 import type { SUMMARY_METRICS } from '@xsb/metrics';
 import { LAYOUT_CHECK_IDS, RUBRIC_DIMENSIONS } from '@xsb/rubric';
 import type { PerturbationKind } from './schemas/meta-perturbation';
@@ -26,15 +27,31 @@ export const HOLISTIC_EVALUATORS = [
   'holistic.coherence',
 ] as const;
 
+/** The deck-level design metrics of @xsb/design (means over the slides), computed from the rendered slides. */
+export const DESIGN_EVALUATORS = DESIGN_METRICS.map((metric) => `design.${metric}`);
+
 /** Every evaluator id `xsb meta sensitivity` scores, in report order. */
 export const EVALUATOR_IDS: readonly string[] = [
   ...XSLIDES_EVALUATORS,
   ...RUBRIC_EVALUATORS,
   ...LAYOUT_EVALUATORS,
   ...HOLISTIC_EVALUATORS,
+  ...DESIGN_EVALUATORS,
 ];
 
-export type EvaluatorFamily = 'xslides' | 'rubric' | 'layout' | 'holistic';
+export const EVALUATOR_FAMILIES = ['xslides', 'rubric', 'layout', 'holistic', 'design'] as const;
+export type EvaluatorFamily = (typeof EVALUATOR_FAMILIES)[number];
+
+/**
+ * The families scored unless asked otherwise. `design` renders every deck (LibreOffice for PPTX, seconds a
+ * deck), so it is asked for by name; its measurements are then cached beside each deck.
+ */
+export const DEFAULT_EVALUATOR_FAMILIES: readonly EvaluatorFamily[] = [
+  'xslides',
+  'rubric',
+  'layout',
+  'holistic',
+];
 
 export function evaluatorFamily(id: string): EvaluatorFamily {
   return id.slice(0, id.indexOf('.')) as EvaluatorFamily;

@@ -2,7 +2,7 @@ export { computeAgreement, DEFAULT_AGREEMENT_SEED } from './agreement/compute-ag
 export { readVerdictSet } from './agreement/read-verdict-set';
 export { checkAnchors } from './anchors/check-anchors';
 export { DEFAULT_ANCHOR_SIZE, freezeAnchors } from './anchors/freeze-anchors';
-export type { EvaluatorFamily } from './evaluator-ids';
+export { DEFAULT_EVALUATOR_FAMILIES, EVALUATOR_FAMILIES, type EvaluatorFamily } from './evaluator-ids';
 export {
   checkSeverities,
   DEFAULT_PERTURBATION_SEED,

@@ -37,7 +37,7 @@ export const metaSensitivitySchema = z.looseObject({
   evaluators: z.array(
     z.looseObject({
       id: z.string().min(1),
-      family: z.enum(['xslides', 'rubric', 'layout', 'holistic']),
+      family: z.enum(['xslides', 'rubric', 'layout', 'holistic', 'design']),
       scale: z.string().min(1),
       tolerance,
       applicable: z.boolean(),

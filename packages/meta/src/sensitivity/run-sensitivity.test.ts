@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RunLayout, readJson, readJsonlAll } from '@xsb/core';
@@ -104,4 +104,44 @@ describe('runSensitivity with the offline judge on demo decks', () => {
       runSensitivity({ dataDir, run: 'demo', perturbations: [join(dir, 'missing')] }),
     ).rejects.toThrow(/does not exist/);
   }, 60_000);
+
+  it('scores the design metrics when asked: shrunk fonts leave more whitespace, and a rerun reads them from the cache', async () => {
+    const outDir = join(dir, 'design-out');
+    const options = {
+      dataDir,
+      run: 'demo',
+      perturbations: [join(dir, 'p')],
+      families: ['layout', 'design'] as const,
+      outDir,
+    };
+    const { result, files } = await runSensitivity(options);
+    expect(result.failures).toEqual([]);
+    const design = result.evaluators.filter((item) => item.family === 'design');
+    expect(design.map((item) => item.id)).toContain('design.whitespace');
+    expect(design.every((item) => item.applicable)).toBe(true);
+    expect(result.evaluators.find((item) => item.id === 'xslides.coverage')!.reason).toMatch(/design/);
+    const rows = await readJsonlAll(files.scores, metaScoreRowSchema);
+    const whitespace = (kind: string | null) =>
+      rows.find(
+        (row) =>
+          row.evaluator === 'design.whitespace' && row.kind === kind && row.deck.includes('xsb-baseline'),
+      )!.value!;
+    expect(whitespace('shrink_fonts')).toBeGreaterThan(whitespace(null));
+    // Design metrics carry no expectation: the report publishes what each kind does to them.
+    const cell = result.cells.find(
+      (item) => item.evaluator === 'design.whitespace' && item.kind === 'shrink_fonts',
+    )!;
+    expect(cell).toMatchObject({ expected: 'none', n: 1 });
+    // One cache beside each of the derived run's six decks.
+    const derivedDecks = new RunLayout(dataDir).decksRoot('demo@meta');
+    const caches = (await readdir(derivedDecks, { recursive: true }))
+      .filter((name) => name.endsWith('.xsb_design.json'))
+      .sort();
+    expect(caches).toHaveLength(6);
+    const cache = join(derivedDecks, caches[0]!);
+    const measured = (await stat(cache)).mtimeMs;
+    const again = await runSensitivity(options);
+    expect(again.result.cells).toEqual(result.cells);
+    expect((await stat(cache)).mtimeMs).toBe(measured);
+  }, 300_000);
 });

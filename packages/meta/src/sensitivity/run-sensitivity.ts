@@ -39,7 +39,7 @@ export interface RunSensitivityOptions extends ModelClientSettings {
   /** A ready model client for the rubric and holistic judges (tests); default: made from `judge`. */
   client?: LlmClient | null;
   ledgerFile?: string;
-  /** Evaluator families to score (default all four). */
+  /** Evaluator families to score (default: all but `design`, which renders every deck and is asked for by name). */
   families?: readonly EvaluatorFamily[];
 }
 

@@ -2,6 +2,13 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Deck, hashFile, isXsbError, metricsSchema, RunLayout, readJson, writeJson } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
+import {
+  DESIGN_METRICS,
+  type DesignRecord,
+  designInputHash,
+  designRecordSchema,
+  measureDeckDesign,
+} from '@xsb/design';
 import { type RunEvaluationOptions, runEvaluation } from '@xsb/eval';
 import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import { EVALUATION_FILES } from '@xsb/metrics';
@@ -21,6 +28,8 @@ import {
 } from '@xsb/rubric';
 import { z } from 'zod';
 import {
+  DEFAULT_EVALUATOR_FAMILIES,
+  DESIGN_EVALUATORS,
   type EvaluatorFamily,
   HOLISTIC_EVALUATORS,
   LAYOUT_EVALUATORS,
@@ -58,7 +67,7 @@ export interface ScoreDecksOptions extends ModelClientSettings {
   /** Rubric instances by case label. */
   instances: ReadonlyMap<string, RubricInstance>;
   tauA?: number;
-  /** The evaluator families to score (default all); the others are reported as not requested. */
+  /** The evaluator families to score (default `DEFAULT_EVALUATOR_FAMILIES`); the others are reported as not requested. */
   families?: readonly EvaluatorFamily[];
 }
 
@@ -273,6 +282,36 @@ async function holisticRows(scoring: DeckScoring, parsed: Deck): Promise<void> {
   }
 }
 
+/** Where a deck's design metrics are cached: beside it, like the rubric and holistic results. */
+const designCacheFile = (deckFile: string) => `${deckFile}.xsb_design.json`;
+
+/** A deck's design metrics: from its cache when the input hash matches, else measured and cached. */
+async function deckDesign(deckFile: string): Promise<DesignRecord> {
+  const cache = designCacheFile(deckFile);
+  const expected = designInputHash(await hashFile(deckFile));
+  const cached = existsSync(cache)
+    ? await readJson(cache, designRecordSchema).catch(() => undefined)
+    : undefined;
+  if (cached?.input_hash === expected) return cached;
+  return writeJson(cache, designRecordSchema, await measureDeckDesign(deckFile));
+}
+
+/** The design metrics of a deck, measured once per deck file and cached across runs. */
+async function designRows(scoring: DeckScoring): Promise<void> {
+  const { deckFile } = scoring.deck;
+  if (!scoring.families.has('design'))
+    return scoring.nulls(DESIGN_EVALUATORS, scoring.notRequested('design'));
+  try {
+    const design = await deckDesign(deckFile);
+    for (const metric of DESIGN_METRICS)
+      scoring.push(`design.${metric}`, design.deck[metric], 'no text element with a box on any slide');
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    scoring.failures.push({ where: deckFile, error: `design: ${error.message}` });
+    scoring.nulls(DESIGN_EVALUATORS, `design metrics failed: ${error.message}`);
+  }
+}
+
 /** Every deck of the derived run by every evaluator family; a value that does not apply is null with its reason, never 0. */
 export async function scoreDerivedDecks(
   derived: DerivedRun,
@@ -280,7 +319,7 @@ export async function scoreDerivedDecks(
 ): Promise<ScoredDecks> {
   const rows: MetaScoreRow[] = [];
   const failures: ScoredDecks['failures'] = [];
-  const families = new Set<EvaluatorFamily>(options.families ?? ['xslides', 'rubric', 'layout', 'holistic']);
+  const families = new Set<EvaluatorFamily>(options.families ?? DEFAULT_EVALUATOR_FAMILIES);
   const notRequested = (family: EvaluatorFamily) =>
     `not requested (evaluators: ${[...families].join(', ')}; ${family} left out)`;
   const jobsByDeck = jobsByDeckOf(await evaluateDerivedRun(derived, options, families), failures);
@@ -309,6 +348,7 @@ export async function scoreDerivedDecks(
       `${deck.variantSystem}/${deck.condition}/${deck.deckAudience}/${deck.caseLabel}`,
     );
     await xslidesRows(scoring, jobs ?? []);
+    await designRows(scoring);
     let parsed: Deck;
     try {
       parsed = await readDeck(deck.deckFile);

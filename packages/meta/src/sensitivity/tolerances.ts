@@ -18,6 +18,8 @@ export function toleranceFor(evaluator: string): Tolerance {
   if (evaluator === 'rubric.total') return { absolute: 0.02, relative: 0 };
   if (evaluator.startsWith('rubric.')) return { absolute: 0.05, relative: 0 };
   if (evaluator.startsWith('layout.')) return { absolute: 1e-9, relative: 0 };
+  // Deterministic, but a re-rendered page moves anti-aliased pixels: 2% of the value or 0.01.
+  if (evaluator.startsWith('design.')) return { absolute: 0.01, relative: 0.02 };
   return { absolute: 0.5, relative: 0 };
 }
 
@@ -41,5 +43,18 @@ export function scaleOf(evaluator: string): string {
         : 'share of slides without a finding, 0-1';
     case 'holistic':
       return '1-5 (overall: mean of content, design, coherence)';
+    case 'design':
+      return designScale(evaluator.slice('design.'.length));
   }
+}
+
+function designScale(metric: string): string {
+  if (metric === 'colorfulness') return 'Hasler-Süsstrunk colorfulness (0 grey; mean over slides)';
+  if (metric.startsWith('contrast_below'))
+    return 'text elements under the ratio per slide (mean over slides)';
+  if (metric.startsWith('contrast')) return 'WCAG contrast ratio 1-21 (mean over slides with text)';
+  if (metric === 'harmony') return 'degrees from the nearest hue template, 0-180 (0 harmonic)';
+  if (metric === 'complexity') return 'subband entropy in bits (0 flat)';
+  if (metric === 'whitespace') return 'share of background pixels, 0-1';
+  return 'offset of the visual centre of mass, 0-1 (0 centred)';
 }

@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { DEFAULT_META_SEED, type EvaluatorFamily, runSensitivity } from '@xsb/meta';
+import {
+  DEFAULT_EVALUATOR_FAMILIES,
+  DEFAULT_META_SEED,
+  EVALUATOR_FAMILIES,
+  type EvaluatorFamily,
+  runSensitivity,
+} from '@xsb/meta';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import {
@@ -27,7 +33,7 @@ interface SensitivityFlags {
   json?: boolean;
 }
 
-const FAMILIES: readonly EvaluatorFamily[] = ['xslides', 'rubric', 'layout', 'holistic'];
+const FAMILIES: readonly EvaluatorFamily[] = EVALUATOR_FAMILIES;
 
 /** `xsb meta sensitivity`: which damage each evaluator notices, for the judge and settings in use. */
 export function registerSensitivity(meta: Command, context: CliContext): void {
@@ -51,7 +57,11 @@ export function registerSensitivity(meta: Command, context: CliContext): void {
       'a rubric instance whose id is a case label (repeatable; <data>/rubric/ is searched too)',
       collectList,
     )
-    .option('--evaluators <list>', `evaluator families (default all): ${FAMILIES.join(', ')}`, collectList)
+    .option(
+      '--evaluators <list>',
+      `evaluator families: ${FAMILIES.join(', ')} (default ${DEFAULT_EVALUATOR_FAMILIES.join(', ')}; design renders every deck)`,
+      collectList,
+    )
     .option(
       '--out <dir>',
       'where sensitivity.json, report.md and scores.jsonl go (default <data>/runs/<run>@meta/meta/)',
