@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RunLayout, type StageEvent } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
@@ -73,6 +73,19 @@ describe('runDesign over a run', () => {
     const design = designRecordSchema.parse(await readRecord(learners, 'design.json'));
     expect(design.slides.length).toBeGreaterThan(1);
     expect(await readRecord(specialists, 'design.json')).toEqual(design);
+    // Paths relative to the job's folder: the data folder can move.
+    expect(resolve(learners, design.deck_file)).toBe(
+      join(
+        layout.deckDir({
+          run: 'r',
+          system: 'notebooklm',
+          condition: 'audience_agnostic',
+          audience: 'all',
+          caseLabel: 'raft',
+        }),
+        'deck.pdf',
+      ),
+    );
     // The deck is its own reference: 1 on every reference metric.
     const reference = referenceRecordSchema.parse(await readRecord(learners, 'reference.json'));
     expect(reference).toMatchObject({ slide_count_ratio: 1, rouge_l: 1, order_tau: 1, key_term_recall: 1 });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import {
   executeWorkList,
   hashCanonicalJson,
@@ -149,7 +149,7 @@ export async function runDesign(options: RunDesignOptions): Promise<DesignRow[]>
       if (options.force || input.existing.design !== input.designHash)
         await writeJson(join(input.dir, DESIGN_FILE), designRecordSchema, {
           ...(await designOf(input)),
-          deck_file: input.job.deckFile,
+          deck_file: relative(input.dir, input.job.deckFile),
         });
       await writeReferenceFile(input);
     },
@@ -168,9 +168,9 @@ async function writeReferenceFile(input: DesignJobInput): Promise<void> {
     await slideTexts(input.reference.file),
   );
   const record: ReferenceRecord = {
-    deck_file: input.job.deckFile,
+    deck_file: relative(input.dir, input.job.deckFile),
     deck_sha256: input.deckSha256,
-    reference_file: input.reference.file,
+    reference_file: relative(input.dir, input.reference.file),
     reference_sha256: input.reference.sha256,
     input_hash: input.reference.hash,
     ...comparison,

@@ -55,6 +55,7 @@ export type DeckDesign = z.infer<typeof deckDesignSchema>;
 /** `design.json`: one deck's design metrics, and what they rest on. */
 export const designRecordSchema = z
   .object({
+    /** The deck measured: relative to the evaluation folder in a run (the data folder can move), as given for one deck. */
     deck_file: z.string(),
     deck_sha256: z.string(),
     /** Hash of everything that decides this file (deck bytes, render width, metric version): the reuse key. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** `reference.json`: a deck scored against the human-made reference deck of its case. */
 export const referenceRecordSchema = z
   .object({
+    /** Both paths relative to the evaluation folder, so the data folder can move. */
     deck_file: z.string(),
     deck_sha256: z.string(),
     reference_file: z.string(),
