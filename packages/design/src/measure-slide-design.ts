@@ -1,3 +1,4 @@
+import { quantileSorted } from '@xsb/stats';
 import { backgroundColor } from './image/background-color';
 import { balance } from './image/balance';
 import { colorfulness } from './image/colorfulness';
@@ -7,11 +8,6 @@ import { subbandEntropy } from './image/subband-entropy';
 import { textContrast } from './image/text-contrast';
 import { whitespace } from './image/whitespace';
 import type { SlideDesign } from './schemas/design-record';
-
-const median = (sorted: readonly number[]) => {
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** Every design metric of one rendered slide; `textBoxes` are its text elements' boxes in the image's pixels. */
 export function measureSlideDesign(
@@ -29,7 +25,7 @@ export function measureSlideDesign(
     index,
     colorfulness: colorfulness(image),
     contrast_min: ratios.length > 0 ? ratios[0]! : null,
-    contrast_median: ratios.length > 0 ? median(ratios) : null,
+    contrast_median: ratios.length > 0 ? quantileSorted(ratios, 0.5) : null,
     contrast_below_4_5: ratios.filter((ratio) => ratio < 4.5).length,
     contrast_below_3: ratios.filter((ratio) => ratio < 3).length,
     text_elements: ratios.length,
