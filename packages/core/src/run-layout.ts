@@ -117,6 +117,11 @@ export class RunLayout {
     );
   }
 
+  /** Rendered slide pages by deck content and width, shared by the stages that look at pages (design metrics, report thumbnails). */
+  slideRendersDir(run: string): string {
+    return join(this.runDir(run), 'slide_renders');
+  }
+
   correctnessCacheDir(run: string): string {
     return join(this.runDir(run), 'correctness_cache');
   }

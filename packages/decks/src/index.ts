@@ -37,5 +37,6 @@ export {
   deckRowStatusSchema,
 } from './schemas/deck-run-status';
 export { slidetailorConfigSchema, slidetailorPreferenceSchema } from './schemas/slidetailor-job';
+export { SlideRenderStore } from './slide-render-store';
 export { truncateDeck } from './truncate-deck';
 export { writeOutlinePptx } from './write-outline-pptx';

@@ -1,3 +1,5 @@
+export { cachedDeckDesign, deckDesignCacheFile } from './cached-deck-design';
+export { designMetricReader, referenceMetricReader } from './design-metric-reader';
 export {
   DESIGN_FILE,
   DESIGN_STAGE,

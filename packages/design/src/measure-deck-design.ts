@@ -33,7 +33,7 @@ export async function measureDeckDesign(
   const widthPx = options.widthPx ?? DEFAULT_RENDER_WIDTH_PX;
   const deck = await readDeck(deckPath);
   const deckSha256 = await hashFile(deckPath);
-  const images = await renderSlideImages(deckPath, deck.slide_width, options);
+  const images = await renderSlideImages(deckPath, deck.slide_width, options, deckSha256);
   const slides = images.map((image, i) => {
     const slideWidth = deck.slide_width || image.width;
     const slideHeight = deck.slide_height || (slideWidth * image.height) / image.width;

@@ -1,7 +1,7 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScratchDir, removeScratchDir } from '@xsb/core';
-import { renderDeck } from '@xsb/decks';
+import { renderDeck, type SlideRenderStore } from '@xsb/decks';
 import sharp from 'sharp';
 import type { RgbImage } from './image/rgb-image';
 
@@ -10,6 +10,13 @@ export interface RenderSlidesOptions {
   widthPx?: number;
   /** Writes the exact images measured as `slide-<n>.png` (1-based) into this folder. */
   keepRendersDir?: string;
+  /**
+   * Pages of this deck already rendered at this width are read from here, and pages rendered are kept here
+   * (a run's `slide_renders/`, which the report's thumbnails read too): one render per deck and width.
+   */
+  renderStore?: SlideRenderStore;
+  /** Render again even when the store holds the pages, and replace them. */
+  rerender?: boolean;
   /** `soffice` for PPTX decks (default `$XSB_SOFFICE`, else found on PATH). */
   soffice?: string;
   env?: Record<string, string | undefined>;
@@ -19,16 +26,13 @@ export const DEFAULT_RENDER_WIDTH_PX = 960;
 /** PPTX slides are 960 pt wide (16:9) unless the deck says otherwise. */
 const DEFAULT_SLIDE_WIDTH_PT = 960;
 
-/**
- * Renders every slide once (PPTX through LibreOffice to PDF, then pdf.js) at `widthPx` wide and decodes it
- * to RGB, transparent areas on white as a projector shows them.
- */
-export async function renderSlideImages(
+/** PPTX through LibreOffice to PDF, then pdf.js: every page as PNG bytes, about `widthPx` wide. */
+async function renderPages(
   deckPath: string,
   slideWidthPt: number | null,
-  options: RenderSlidesOptions = {},
-): Promise<RgbImage[]> {
-  const widthPx = options.widthPx ?? DEFAULT_RENDER_WIDTH_PX;
+  widthPx: number,
+  options: RenderSlidesOptions,
+): Promise<Buffer[]> {
   const work = await createScratchDir('xsb-design-');
   try {
     const pngs = await renderDeck(deckPath, {
@@ -37,26 +41,56 @@ export async function renderSlideImages(
       ...(options.soffice ? { soffice: options.soffice } : {}),
       ...(options.env ? { env: options.env } : {}),
     });
-    if (options.keepRendersDir) await mkdir(options.keepRendersDir, { recursive: true });
-    const images: RgbImage[] = [];
-    for (const [i, png] of pngs.entries()) {
-      // pdf.js rounds the page size: resized to exactly `widthPx` so every deck is measured at one scale.
-      const page = sharp(await readFile(png)).flatten({ background: '#ffffff' });
-      const { width = widthPx } = await page.metadata();
-      const exact = width === widthPx ? page : page.resize({ width: widthPx });
-      const { data, info } = await exact.raw().toBuffer({ resolveWithObject: true });
-      images.push({
-        width: info.width,
-        height: info.height,
-        data: new Uint8Array(data.buffer, data.byteOffset, data.length),
-      });
-      if (options.keepRendersDir)
-        await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
-          .png()
-          .toFile(join(options.keepRendersDir, `slide-${i + 1}.png`));
-    }
-    return images;
+    return await Promise.all(pngs.map((png) => readFile(png)));
   } finally {
     await removeScratchDir(work);
   }
+}
+
+/** A page decoded to RGB at exactly `widthPx`, transparent areas on white as a projector shows them. */
+async function decodeExact(png: Buffer, widthPx: number): Promise<RgbImage> {
+  const page = sharp(png).flatten({ background: '#ffffff' });
+  const { width = widthPx } = await page.metadata();
+  // pdf.js rounds the page size: resized to exactly `widthPx` so every deck is measured at one scale.
+  const exact = width === widthPx ? page : page.resize({ width: widthPx });
+  const { data, info } = await exact.raw().toBuffer({ resolveWithObject: true });
+  return {
+    width: info.width,
+    height: info.height,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+  };
+}
+
+const encodePng = (image: RgbImage) =>
+  sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .png()
+    .toBuffer();
+
+/**
+ * Every slide of a deck at `widthPx` wide as RGB, rendered once: from the render store when it holds this
+ * deck (by `deckSha256`) at this width, else rendered and, with a store, kept there as the exact images.
+ */
+export async function renderSlideImages(
+  deckPath: string,
+  slideWidthPt: number | null,
+  options: RenderSlidesOptions = {},
+  deckSha256?: string,
+): Promise<RgbImage[]> {
+  const widthPx = options.widthPx ?? DEFAULT_RENDER_WIDTH_PX;
+  const store = deckSha256 ? options.renderStore : undefined;
+  const stored = store && !options.rerender ? await store.pages(deckSha256!, widthPx) : null;
+  const pages = stored
+    ? await Promise.all(stored.map((file) => readFile(file)))
+    : await renderPages(deckPath, slideWidthPt, widthPx, options);
+  const images: RgbImage[] = [];
+  for (const page of pages) images.push(await decodeExact(page, widthPx));
+  const needPngs = (store && !stored) || options.keepRendersDir;
+  const exactPngs = needPngs ? await Promise.all(images.map(encodePng)) : [];
+  if (store && !stored) await store.put(deckSha256!, widthPx, exactPngs);
+  if (options.keepRendersDir) {
+    await mkdir(options.keepRendersDir, { recursive: true });
+    for (const [i, png] of exactPngs.entries())
+      await writeFile(join(options.keepRendersDir, `slide-${i + 1}.png`), png);
+  }
+  return images;
 }

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RunLayout, type StageEvent } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
+import { SlideRenderStore } from '@xsb/decks';
 import { writeSourceCase } from '@xsb/sources/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deckDesignCacheFile } from './cached-deck-design';
 import { runDesign } from './run-design';
 import { designRecordSchema } from './schemas/design-record';
 import { referenceRecordSchema } from './schemas/reference-record';
@@ -25,6 +27,17 @@ const evaluation = (audience: string, caseLabel = 'raft') =>
     audience,
     caseLabel,
   });
+const raftDeck = () =>
+  join(
+    layout.deckDir({
+      run: 'r',
+      system: 'notebooklm',
+      condition: 'audience_agnostic',
+      audience: 'all',
+      caseLabel: 'raft',
+    }),
+    'deck.pdf',
+  );
 const readRecord = async (dir: string, file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
 
 beforeAll(async () => {
@@ -90,6 +103,25 @@ describe('runDesign over a run', () => {
     const reference = referenceRecordSchema.parse(await readRecord(learners, 'reference.json'));
     expect(reference).toMatchObject({ slide_count_ratio: 1, rouge_l: 1, order_tau: 1, key_term_recall: 1 });
     expect(existsSync(join(evaluation('learners', 'broken'), 'design.json'))).toBe(false);
+    // One render for the deck however many audiences: one entry in the run's render store, the exact pages measured.
+    const store = new SlideRenderStore(layout.slideRendersDir('r'));
+    expect(await readdir(layout.slideRendersDir('r'))).toEqual([design.deck_sha256]);
+    expect(await store.widths(design.deck_sha256)).toEqual([960]);
+    expect(await store.pages(design.deck_sha256, 960)).toHaveLength(design.slides.length);
+    const cached = designRecordSchema.parse(
+      JSON.parse(await readFile(deckDesignCacheFile(raftDeck()), 'utf8')),
+    );
+    expect({ ...cached, deck_file: design.deck_file }).toEqual(design);
+  }, 120_000);
+
+  it('measures a deck whose design.json is gone from the deck cache, not a new render', async () => {
+    const sha = designRecordSchema.parse(await readRecord(evaluation('learners'), 'design.json')).deck_sha256;
+    const page = join(layout.slideRendersDir('r'), sha, 'w960', 'slide-1.png');
+    const before = (await stat(page)).mtimeMs;
+    await rm(join(evaluation('learners'), 'design.json'));
+    const rows = await runDesign({ layout, run: 'r', filters: { cases: ['raft'] } });
+    expect(rows.map((row) => row.status)).toEqual(['done', 'reused']);
+    expect((await stat(page)).mtimeMs).toBe(before);
   }, 120_000);
 
   it('reuses current files, recomputes for a changed reference, and drops reference.json with the reference', async () => {

@@ -12,7 +12,7 @@ import {
   UsageError,
   writeJson,
 } from '@xsb/core';
-import { readDeck } from '@xsb/decks';
+import { readDeck, SlideRenderStore } from '@xsb/decks';
 import {
   discoverDeckRows,
   type EvaluationJob,
@@ -21,6 +21,7 @@ import {
   type JobFilters,
 } from '@xsb/eval';
 import { findReferenceDeck } from '@xsb/sources';
+import { cachedDeckDesign } from './cached-deck-design';
 import {
   DESIGN_FILE,
   type DesignJobInput,
@@ -28,7 +29,7 @@ import {
   designWorkList,
   REFERENCE_FILE,
 } from './design-work-list';
-import { DESIGN_METRICS_VERSION, designInputHash, measureDeckDesign } from './measure-deck-design';
+import { DESIGN_METRICS_VERSION, designInputHash } from './measure-deck-design';
 import { compareToReference } from './reference/compare-to-reference';
 import { DEFAULT_RENDER_WIDTH_PX, type RenderSlidesOptions } from './render-slide-images';
 import { type DesignRecord, designRecordSchema } from './schemas/design-record';
@@ -133,10 +134,27 @@ export async function runDesign(options: RunDesignOptions): Promise<DesignRow[]>
       });
     }
   }
+  const {
+    layout: _layout,
+    run: _run,
+    filters: _filters,
+    force: _force,
+    onEvent: _onEvent,
+    ...renderOptions
+  } = options;
+  const renderStore = new SlideRenderStore(layout.slideRendersDir(run));
   const designs = new Map<string, Promise<DesignRecord>>();
   const designOf = (input: DesignJobInput) => {
     if (!designs.has(input.deckSha256))
-      designs.set(input.deckSha256, measureDeckDesign(input.job.deckFile, { ...options, widthPx }));
+      designs.set(
+        input.deckSha256,
+        cachedDeckDesign(input.job.deckFile, {
+          ...renderOptions,
+          widthPx,
+          renderStore,
+          force: options.force === true,
+        }),
+      );
     return designs.get(input.deckSha256)!;
   };
   const outcomes = await executeWorkList(designWorkList(inputs, options), {

@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import type { MetricSummary, MetricsGroupSummary, MetricsSummary, MissingJob } from '@xsb/core';
 import { compareCodePoints, deriveSeed, isXsbError, XSB_VERSION } from '@xsb/core/basics';
 import { bootstrapMeanInterval } from '@xsb/stats';
 import { PROBE_DOMAINS, type ProbeDomain } from './classify-probe-domain';
 import { computeDomainCoverage } from './compute-domain-coverage';
 import { hasOfflineJudge, mergeJudges, OFFLINE_JUDGE_WARNING } from './describe-judges';
+import type { EvaluationMetricReader } from './evaluation-metric-reader';
 import { readEvaluationInputs } from './recompute-evaluation-metrics';
 import type { MetricRow, SkippedMetricFile } from './scan-metric-files';
 
@@ -47,6 +49,11 @@ export interface AggregateOptions {
   emptyProbeBanks?: readonly string[];
   /** Lines on banks whose questions are not in the source's language; recorded as `probe_language_notes`. */
   probeLanguageNotes?: readonly string[];
+  /**
+   * Metrics other stages wrote into the evaluation folders (e.g. @xsb/design's `designMetricReader`), each
+   * family summarised where some folder has its file and listed in `metric_families`.
+   */
+  readers?: readonly EvaluationMetricReader[];
 }
 
 function median(sorted: readonly number[]): number {
@@ -86,9 +93,11 @@ async function domainCoverageOf(row: MetricRow): Promise<DomainValues | null> {
   return Object.fromEntries(PROBE_DOMAINS.map((d) => [d, coverage[d].coverage])) as DomainValues;
 }
 
+const finiteOrNull = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+
 function metricValue(row: MetricRow, metric: string): number | null {
-  const value = (row.metrics as Record<string, unknown>)[metric];
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  return finiteOrNull((row.metrics as Record<string, unknown>)[metric]);
 }
 
 /** Domain-wise coverage of every row; a row whose inputs cannot be read gets none and a skip line. */
@@ -107,6 +116,50 @@ async function readDomainValues(
     }
   }
   return { domainValues, skipped };
+}
+
+type FamilyValues = Map<MetricRow, Record<string, number | null>>;
+
+/**
+ * Every reader's values per row, under `<family>.<metric>`; the families some row had, with their row
+ * counts; a file a reader cannot read is a skip line naming it, and its row has no values of that family.
+ */
+async function readFamilyValues(
+  rows: readonly MetricRow[],
+  readers: readonly EvaluationMetricReader[],
+): Promise<{
+  values: FamilyValues;
+  families: NonNullable<MetricsSummary['metric_families']>;
+  skipped: SkippedMetricFile[];
+}> {
+  const values: FamilyValues = new Map(rows.map((row) => [row, {}]));
+  const families: NonNullable<MetricsSummary['metric_families']> = [];
+  const skipped: SkippedMetricFile[] = [];
+  for (const reader of readers) {
+    let found = 0;
+    for (const row of rows) {
+      if (!row.evaluationDir) continue;
+      try {
+        const read = await reader.read(row.evaluationDir);
+        if (read === null) continue;
+        found += 1;
+        for (const metric of reader.metrics)
+          values.get(row)![`${reader.family}.${metric}`] = read[metric] ?? null;
+      } catch (error) {
+        if (!isXsbError(error)) throw error;
+        skipped.push({ file: join(row.evaluationDir, reader.file), reason: error.message });
+      }
+    }
+    if (found > 0)
+      families.push({
+        family: reader.family,
+        file: reader.file,
+        description: reader.description,
+        metrics: reader.metrics.map((metric) => `${reader.family}.${metric}`),
+        rows: found,
+      });
+  }
+  return { values, families, skipped };
 }
 
 /** Rows grouped by (system_id, audience), groups in key order, rows in input order. */
@@ -134,16 +187,22 @@ export function summarizeGroup(
   group: { key: string; members: readonly MetricRow[] },
   domainValues: ReadonlyMap<MetricRow, DomainValues | null>,
   bootstrap: Bootstrap,
+  families: { names: readonly string[]; values: ReadonlyMap<MetricRow, Record<string, number | null>> } = {
+    names: [],
+    values: new Map(),
+  },
 ): MetricsGroupSummary {
   const { key, members } = group;
   const first = members[0]!;
-  const metricNames = [...SUMMARY_METRICS, ...PROBE_DOMAINS.map(domainMetricName)];
+  const metricNames = [...SUMMARY_METRICS, ...PROBE_DOMAINS.map(domainMetricName), ...families.names];
   const metrics: MetricSummary[] = metricNames.map((metric) => {
     const values: number[] = [];
     for (const row of members) {
       const value = metric.startsWith('domain_coverage.')
         ? (domainValues.get(row)?.[metric.slice('domain_coverage.'.length) as ProbeDomain] ?? null)
-        : metricValue(row, metric);
+        : families.names.includes(metric)
+          ? finiteOrNull(families.values.get(row)?.[metric])
+          : metricValue(row, metric);
       if (value !== null) values.push(value);
     }
     const interval = bootstrapMeanInterval(values, {
@@ -186,8 +245,15 @@ export async function aggregateMetrics(
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
   const { domainValues, skipped: extraSkipped } = await readDomainValues(rows);
+  const read = await readFamilyValues(rows, options.readers ?? []);
+  const familyNames = read.families.flatMap((family) => family.metrics);
   const summaries = groupMetricRows(rows).map((group) =>
-    summarizeGroup(group, domainValues, { seed, resamples, confidence }),
+    summarizeGroup(
+      group,
+      domainValues,
+      { seed, resamples, confidence },
+      { names: familyNames, values: read.values },
+    ),
   );
   const missingCases = missingCasesByGroup(summaries);
   const judges = mergeJudges(rows.map((row) => row.metrics.judges ?? []));
@@ -211,11 +277,12 @@ export async function aggregateMetrics(
       origin: row.origin,
       file: row.file,
     })),
-    skipped: [...skipped, ...extraSkipped],
+    skipped: [...skipped, ...extraSkipped, ...read.skipped],
     ...(options.missingJobs
       ? { missing_jobs: [...options.missingJobs] }
       : { missing_jobs: null, missing_jobs_note: MISSING_JOBS_UNKNOWN_NOTE }),
     ...(options.emptyProbeBanks ? { empty_probe_banks: [...options.emptyProbeBanks] } : {}),
     ...(options.probeLanguageNotes ? { probe_language_notes: [...options.probeLanguageNotes] } : {}),
+    ...(read.families.length > 0 ? { metric_families: read.families } : {}),
   };
 }

@@ -16,6 +16,7 @@ export {
   MANIFEST_INPUT_ROLES,
   resolveManifestInput,
 } from './evaluation-files';
+export type { EvaluationMetricReader } from './evaluation-metric-reader';
 export { MANIFEST_MODEL_LABELS, readEvaluationInputs } from './recompute-evaluation-metrics';
 export { formatJudges, formatMissingJob, renderResultsTables } from './render-summary';
 export {

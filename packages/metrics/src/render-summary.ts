@@ -198,6 +198,12 @@ function describeTables(summary: MetricsSummary): string[] {
     '- domain-wise coverage: coverage over the probes of one domain (keyword classifier over the probe).',
     '- notes: "thin" (see probes/deck); "n differs": the systems of one table were scored on different ' +
       'cases, so their means are not over the same decks.',
+    ...(summary.metric_families?.length
+      ? [
+          '- after domain-wise coverage: metrics other stages wrote into the evaluation folders, a table per ' +
+            'family named with its file; "higher is better" does not hold there: each says what its numbers mean.',
+        ]
+      : []),
   ];
 }
 
@@ -275,6 +281,16 @@ function renderTablesBody(summary: MetricsSummary): string[] {
       ),
       '',
     );
+    for (const family of summary.metric_families ?? []) {
+      lines.push(`${family.family} (${audience}; from ${family.file}): ${family.description}`, '');
+      lines.push(
+        ...table(
+          ['system', ...family.metrics.map((metric) => metric.slice(family.family.length + 1))],
+          groups.map((group) => [group.system_id, ...family.metrics.map((metric) => pick(group, metric))]),
+        ),
+        '',
+      );
+    }
   }
   return lines;
 }

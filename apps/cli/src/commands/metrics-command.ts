@@ -6,6 +6,7 @@ import {
   plural,
   RunLayout,
 } from '@xsb/core';
+import { designMetricReader, referenceMetricReader } from '@xsb/design';
 import { aggregateRun } from '@xsb/eval';
 import {
   DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -164,7 +165,13 @@ async function aggregateCommand(context: CliContext, roots: string[], flags: Agg
   const dataDir = resolve(context.io.cwd, config.dataDir);
   const layout = new RunLayout(dataDir);
   const outDir = flags.out ? resolve(context.io.cwd, flags.out) : layout.summaryDir(config.run);
-  const options = { seed, resamples, filters: rowFilters(flags) };
+  // design.json and reference.json of `xsb design` are summarised beside the X+Slides metrics where a run has them.
+  const options = {
+    seed,
+    resamples,
+    filters: rowFilters(flags),
+    readers: [designMetricReader, referenceMetricReader],
+  };
   if (roots.length === 0) requireExistingPath(`run "${config.run}": folder`, layout.runDir(config.run));
   // Over the run, its deck tree says which jobs there should be; over other folders nobody knows.
   const { summary, files } =

@@ -1,7 +1,7 @@
 import { compareCodePoints, deriveSeed } from '@xsb/core';
 import { splitSystemId } from '@xsb/metrics';
 import { discordantPairs, exactMcNemar, holmAdjust, pairedComparison } from '@xsb/stats';
-import { BENCH_METRICS, isRubricMetric, metricValue } from '../bench-metrics';
+import { BENCH_METRICS, isDeckMetric, isRubricMetric, metricValue } from '../bench-metrics';
 import type { BenchRow } from '../schemas/bench-row';
 import type { BenchComparison } from '../schemas/bench-summary';
 
@@ -96,10 +96,10 @@ function mean(values: readonly number[]): number {
 /** One paired unit as `pairedComparison` reads it: its cluster (the case) and the two sides' values. */
 type PairedUnit = Parameters<typeof pairedComparison>[0][number];
 
-/** Paired units of a metric: (case, audience) for X+Slides metrics; the case for rubric metrics. */
+/** Paired units of a metric: (case, audience) for X+Slides metrics; the case for the deck's own (rubric, design). */
 function unitsFor(a: readonly BenchRow[], b: readonly BenchRow[], metric: string): PairedUnit[] {
-  const rubric = isRubricMetric(metric);
-  const keyOf = (row: BenchRow) => (rubric ? row.case : `${row.case}\u0000${row.audience}`);
+  const byCase = isDeckMetric(metric);
+  const keyOf = (row: BenchRow) => (byCase ? row.case : `${row.case}\u0000${row.audience}`);
   const collect = (rows: readonly BenchRow[]) => {
     const values = new Map<string, { cluster: string; values: number[] }>();
     for (const row of rows) {
@@ -119,7 +119,7 @@ function unitsFor(a: readonly BenchRow[], b: readonly BenchRow[], metric: string
     const other = right.get(key);
     if (!other) continue;
     const mine = left.get(key)!;
-    // A rubric unit is the case: the mean over its rows (an agnostic deck's audiences share one score).
+    // A deck metric's unit is the case: the mean over its rows (an agnostic deck's audiences share one score).
     units.push({ cluster: mine.cluster, a: mean(mine.values), b: mean(other.values) });
   }
   return units;

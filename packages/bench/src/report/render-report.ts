@@ -1,4 +1,5 @@
 import { plural } from '@xsb/core';
+import { isDesignMetric } from '../bench-metrics';
 import { referenceReason } from '../run/reference-system';
 import type { BenchRun } from '../schemas/bench-run';
 import type { BenchComparison, BenchStat, BenchSummary } from '../schemas/bench-summary';
@@ -97,6 +98,25 @@ function header(summary: BenchSummary, run: BenchRun): string[] {
   return lines;
 }
 
+const DESIGN_TABLE_NOTE =
+  'computed from the rendered slides with no judge, so the same in every configuration, and compared on the same cases like the rubric; no direction is better: contrast_* higher reads better, contrast_below_* lower, the others describe the style';
+
+/** `| system | metric… |` with each system's overall `mean [95% CI] (n rows)`. */
+function systemTable(
+  systems: BenchSummary['configurations'][number]['systems'],
+  metrics: readonly string[],
+  headers: readonly string[] = metrics,
+): string[] {
+  return [
+    `| system | ${headers.join(' | ')} |`,
+    `| --- | ${headers.map(() => '---').join(' | ')} |`,
+    ...systems.map(
+      (system) =>
+        `| ${system.system_id} | ${metrics.map((m) => formatStat(system.overall[m])).join(' | ')} |`,
+    ),
+  ];
+}
+
 /**
  * `report.md` of a bench run, from `summary.json` and `run.json` alone (so `xsb bench report DIR`
  * re-renders it byte for byte): the header (git, split, test openings, judges, bootstrap), then per
@@ -105,7 +125,8 @@ function header(summary: BenchSummary, run: BenchRun): string[] {
  */
 export function renderBenchReport(summary: BenchSummary, run: BenchRun): string {
   const lines = header(summary, run);
-  const metrics = summary.metrics;
+  const judged = summary.metrics.filter((metric) => !isDesignMetric(metric));
+  const design = summary.metrics.filter(isDesignMetric);
   for (const configuration of summary.configurations) {
     const factors = Object.entries(configuration.factors);
     const recorded = run.configurations.find((c) => c.name === configuration.name);
@@ -123,12 +144,18 @@ export function renderBenchReport(summary: BenchSummary, run: BenchRun): string 
       }Evaluations in \`${recorded?.evaluations_dir ?? '?'}\` (settings digest ${configuration.settings_digest.slice(0, 12)}). Rows: ${configuration.rows} (${configuration.failed_rows} failed).`,
       '',
     );
-    lines.push(`| system | ${metrics.join(' | ')} |`, `| --- | ${metrics.map(() => '---').join(' | ')} |`);
-    for (const system of configuration.systems)
+    lines.push(...systemTable(configuration.systems, judged), '');
+    if (design.length > 0)
       lines.push(
-        `| ${system.system_id} | ${metrics.map((m) => formatStat(system.overall[m])).join(' | ')} |`,
+        `Design metrics (${DESIGN_TABLE_NOTE}):`,
+        '',
+        ...systemTable(
+          configuration.systems,
+          design,
+          design.map((metric) => metric.slice('design.'.length)),
+        ),
+        '',
       );
-    lines.push('');
     const audiences = [...new Set(configuration.systems.flatMap((s) => Object.keys(s.by_audience)))];
     if (audiences.length > 0) {
       lines.push(

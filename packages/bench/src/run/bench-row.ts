@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
 import type { JobResult } from '@xsb/eval';
 import { computeMetrics, joinIncludedProbes, readEvaluationInputs, systemIdFor } from '@xsb/metrics';
-import type { BenchRow, BenchRowRubric } from '../schemas/bench-row';
+import type { BenchRow, BenchRowDesign, BenchRowRubric } from '../schemas/bench-row';
 import type { BenchSplitName } from '../schemas/bench-split';
 import type { BenchCase } from '../splits/bench-cases';
 
@@ -18,12 +18,12 @@ export interface RowContext {
 /**
  * One per_row.jsonl row from an evaluation job: stage 6 recomputed from the job folder at the
  * configuration's tau_a (so configurations sharing a folder can differ in tau_a), the included probes'
- * coverage as McNemar units, and the rubric result. A failed job is a row with its error.
+ * coverage as McNemar units, the rubric result and the deck's design metrics. A failed job is a row with its error.
  */
 export async function benchRowFor(
   result: JobResult,
   context: RowContext,
-  rubric: () => Promise<BenchRowRubric | null>,
+  deck: { rubric: () => Promise<BenchRowRubric | null>; design: () => Promise<BenchRowDesign | null> },
 ): Promise<BenchRow> {
   const { job } = result;
   const base = {
@@ -40,7 +40,14 @@ export async function benchRowFor(
     evaluation_dir: dataRelative(context.dataDir, result.evaluationDir),
   };
   if (result.outcome === 'failed')
-    return { ...base, metrics: null, units: null, rubric: null, error: result.error ?? 'failed' };
+    return {
+      ...base,
+      metrics: null,
+      units: null,
+      rubric: null,
+      design: null,
+      error: result.error ?? 'failed',
+    };
   const inputs = await readEvaluationInputs(result.evaluationDir);
   const metrics = computeMetrics({ ...inputs, tauA: context.tauA });
   const { included } = joinIncludedProbes({ ...inputs, tauA: context.tauA });
@@ -60,7 +67,8 @@ export async function benchRowFor(
         included.map((entry) => [entry.probe.probe_id, entry.score?.covered === true]),
       ),
     },
-    rubric: await rubric(),
+    rubric: await deck.rubric(),
+    design: await deck.design(),
     error: null,
   };
 }
@@ -85,6 +93,7 @@ export function discoveryErrorRow(
     metrics: null,
     units: null,
     rubric: null,
+    design: null,
     evaluation_dir: null,
     error,
   };

@@ -3,6 +3,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exitCodeFor, probeSchema, RunLayout, readJsonlAll, readUtf8Text } from '@xsb/core';
 import { formatDeckText, readDeck } from '@xsb/decks';
+import { deckDesignCacheFile } from '@xsb/design';
 import { buildAnswerabilityRequest, defaultFixturesDir } from '@xsb/eval';
 import { replayKeyFor, replayPendingLineSchema, usageLedgerEntrySchema } from '@xsb/llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -409,5 +410,60 @@ describe('runBench', () => {
     const { markInterruptedRuns } = await import('./run-record');
     expect(await markInterruptedRuns(new BenchLayout(data))).toEqual([first.runId]);
     expect((await readBenchRun(first.dir)).run).toMatchObject({ status: 'failed', reason: 'interrupted' });
+  }, 120_000);
+
+  it('with design on, measures each deck once and compares systems on its design metrics by case', async () => {
+    const data = await copyOf(lexicalData);
+    const systems = ['notebooklm__audience_agnostic', 'xsb-baseline__audience_agnostic'];
+    const result = await runBench({
+      dataDir: data,
+      pipelineRun: 'demo',
+      systems,
+      design: true,
+      resamples: 200,
+    });
+    expect(result.run.design).toBe(true);
+    const scored = result.rows.filter((row) => row.error === null);
+    expect(scored.length).toBeGreaterThan(4);
+    for (const row of scored) {
+      expect(row.design).toMatchObject({ error: null, colorfulness: expect.any(Number) });
+      expect(row.design!.whitespace).toBeGreaterThan(0);
+      // One measurement per deck, whatever the audience, cached beside it.
+      const sameDeck = scored.filter((other) => other.deck === row.deck);
+      expect(sameDeck.map((other) => other.design)).toEqual(sameDeck.map(() => row.design));
+      expect(existsSync(deckDesignCacheFile(join(data, row.deck!)))).toBe(true);
+    }
+    expect(result.summary.metrics).toEqual(
+      expect.arrayContaining(['design.colorfulness', 'design.whitespace']),
+    );
+    // Paired by case: the imported deck's one case is the only case both systems have.
+    const whitespace = result.summary.comparisons.find((c) => c.metric === 'design.whitespace');
+    expect(whitespace).toMatchObject({ n_cases: 1, diag: true, mcnemar: null });
+    expect(whitespace!.mean_diff).not.toBe(0);
+    expect(result.report).toContain('Design metrics (computed from the rendered slides with no judge');
+    expect(result.report).toMatch(/\| system \| colorfulness \| contrast_min \|/);
+    expect(result.report).not.toMatch(/\| system \| coverage .*design\./);
+  }, 180_000);
+
+  it('keeps a row whose deck cannot be rendered, with the reason in its design and every other metric', async () => {
+    const data = await copyOf(lexicalData);
+    const result = await runBench({
+      dataDir: data,
+      pipelineRun: 'demo',
+      systems: ['notebooklm__audience_agnostic', 'xsb-baseline__audience_agnostic'],
+      design: true,
+      resamples: 100,
+      env: { PATH: '' },
+    });
+    expect(result.run.rows.failed).toBe(0);
+    const pptx = result.rows.filter((row) => row.deck!.endsWith('.pptx'));
+    const pdf = result.rows.filter((row) => row.deck!.endsWith('.pdf'));
+    expect(pptx.length).toBeGreaterThan(0);
+    for (const row of pptx) {
+      expect(row.design!.error).toMatch(/^design metrics: .*LibreOffice/);
+      expect(row.design!.colorfulness).toBeNull();
+      expect(row.metrics!.coverage).not.toBeNull();
+    }
+    for (const row of pdf) expect(row.design!.error).toBeNull();
   }, 120_000);
 });

@@ -21,6 +21,7 @@ import {
   writeFileAtomic,
   writeJson,
 } from '@xsb/core';
+import { SlideRenderStore } from '@xsb/decks';
 import {
   type DiscoveryFailure,
   discoverDeckRows,
@@ -70,6 +71,7 @@ import { type BenchSummary, benchSummarySchema } from '../schemas/bench-summary'
 import { type BenchCase, discoverBenchCases } from '../splits/bench-cases';
 import { readSplits } from '../splits/bench-splits';
 import { benchRowFor, discoveryErrorRow, type RowContext } from './bench-row';
+import { DesignScorer } from './design-scorer';
 import { readGitState } from './git-state';
 import { countDistinctWork, countEvaluationCalls } from './judge-calls';
 import { benchJudgeInfo } from './judge-info';
@@ -130,6 +132,12 @@ export interface RunBenchOptions extends BenchClientSettings {
   diagBelow?: number;
   /** The metric the factorial's Shapley values attribute (default coverage). */
   shapleyMetric?: string;
+  /**
+   * Also measure every deck's design metrics (@xsb/design: rendered once per deck, cached beside it and in
+   * the run's slide renders) as metrics `design.<name>`, compared like every other. Off by default: it
+   * renders every deck (LibreOffice for PPTX).
+   */
+  design?: boolean;
   /** Default `<data>/bench.yaml`. */
   benchConfigFile?: string;
   /** Where the git state is read (default: the data folder, then the working folder). */
@@ -361,6 +369,8 @@ function runRecordOf(
       cases,
       systems: prepared.systems,
       reference: prepared.reference,
+      // Absent unless on, so the digest of a run without design is what it always was.
+      ...(options.design ? { design: true } : {}),
     }),
     split: prepared.split,
     shard: options.shard ? shardLabel(options.shard) : null,
@@ -373,6 +383,7 @@ function runRecordOf(
     factors: prepared.plan.factors,
     left_out_factors: prepared.leftOut,
     shapley_metric: options.shapleyMetric ?? 'coverage',
+    design: options.design === true,
     configurations,
     judges: prepared.judges,
     bootstrap,
@@ -445,6 +456,12 @@ async function evaluateConfigurations(
     }
     return scorer;
   };
+  const designer = options.design
+    ? new DesignScorer({
+        renderStore: new SlideRenderStore(layout.slideRendersDir(options.pipelineRun)),
+        ...(options.env ? { env: options.env } : {}),
+      })
+    : null;
   const roots = [
     ...new Set([
       evaluationsRootFor(layout, options.pipelineRun),
@@ -516,9 +533,11 @@ async function evaluateConfigurations(
           const context = contextFor(result.job.caseLabel);
           const instance = context.benchCase.rubric;
           await emit(
-            await benchRowFor(result, context, async () =>
-              instance ? scorerFor(settings.judge).score(instance, result.job.deckFile) : null,
-            ),
+            await benchRowFor(result, context, {
+              rubric: async () =>
+                instance ? scorerFor(settings.judge).score(instance, result.job.deckFile) : null,
+              design: async () => (designer ? designer.score(result.job.deckFile) : null),
+            }),
           );
           progress.tick(
             1,

@@ -1,3 +1,4 @@
+import { DESIGN_METRICS } from '@xsb/design';
 import { RUBRIC_VERDICTS } from '@xsb/rubric';
 import { z } from 'zod';
 
@@ -27,6 +28,19 @@ export const benchRowRubricSchema = z.looseObject({
 export type BenchRowRubric = z.infer<typeof benchRowRubricSchema>;
 
 /**
+ * The design metrics of the row's deck (@xsb/design's deck means: computed from the rendered slides, no
+ * judge), or the `error` that kept them from being measured (then every value is null).
+ */
+export const benchRowDesignSchema = z.looseObject({
+  ...(Object.fromEntries(DESIGN_METRICS.map((metric) => [metric, value])) as Record<
+    (typeof DESIGN_METRICS)[number],
+    typeof value
+  >),
+  error: z.string().nullable(),
+});
+export type BenchRowDesign = z.infer<typeof benchRowDesignSchema>;
+
+/**
  * A line of a bench run's `per_row.jsonl`: one (configuration, case, audience, system) evaluation with
  * its metrics, the included probes' coverage (the paired binary units of McNemar) and the rubric
  * result, or the `error` that failed it (then `metrics` and `units` are null).
@@ -46,6 +60,8 @@ export const benchRowSchema = z.looseObject({
   metrics: benchRowMetricsSchema.nullable(),
   units: z.looseObject({ probes: z.record(z.string(), z.boolean()) }).nullable(),
   rubric: benchRowRubricSchema.nullable(),
+  /** Present when the run measured design (`design: true`); null otherwise, and in runs made before it. */
+  design: benchRowDesignSchema.nullable().default(null),
   /** The evaluation folder, relative to the data folder. */
   evaluation_dir: z.string().nullable(),
   error: z.string().nullable(),

@@ -92,6 +92,8 @@ export const benchRunSchema = z.looseObject({
   /** Factors the default set of a generated configuration set left out: the run's judge cannot serve them. */
   left_out_factors: z.array(benchLeftOutFactorSchema).default([]),
   shapley_metric: z.string().min(1),
+  /** Whether every deck's design metrics were measured (`--design`); false in records written before it. */
+  design: z.boolean().default(false),
   configurations: z.array(benchConfigurationSchema),
   judges: z.array(benchJudgeSchema),
   bootstrap: z.looseObject({

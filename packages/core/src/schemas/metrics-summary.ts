@@ -89,5 +89,21 @@ export const metricsSummarySchema = z.looseObject({
   empty_probe_banks: z.array(z.string().min(1)).optional(),
   /** Cases whose template-phrased questions are not in the source's language; absent like the above. */
   probe_language_notes: z.array(z.string().min(1)).optional(),
+  /**
+   * Families of metrics other stages wrote into the evaluation folders (e.g. `design` from design.json), each
+   * summarised in the groups under `<family>.<metric>`; absent when no folder had any.
+   */
+  metric_families: z
+    .array(
+      z.looseObject({
+        family: z.string().min(1),
+        file: z.string().min(1),
+        description: z.string().min(1),
+        metrics: z.array(z.string().min(1)),
+        /** Rows whose folder had the file. */
+        rows: z.number().int().min(0),
+      }),
+    )
+    .optional(),
 });
 export type MetricsSummary = z.infer<typeof metricsSummarySchema>;

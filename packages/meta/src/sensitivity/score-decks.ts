@@ -2,13 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Deck, hashFile, isXsbError, metricsSchema, RunLayout, readJson, writeJson } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
-import {
-  DESIGN_METRICS,
-  type DesignRecord,
-  designInputHash,
-  designRecordSchema,
-  measureDeckDesign,
-} from '@xsb/design';
+import { cachedDeckDesign, DESIGN_METRICS } from '@xsb/design';
 import { type RunEvaluationOptions, runEvaluation } from '@xsb/eval';
 import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import { EVALUATION_FILES } from '@xsb/metrics';
@@ -282,27 +276,13 @@ async function holisticRows(scoring: DeckScoring, parsed: Deck): Promise<void> {
   }
 }
 
-/** Where a deck's design metrics are cached: beside it, like the rubric and holistic results. */
-const designCacheFile = (deckFile: string) => `${deckFile}.xsb_design.json`;
-
-/** A deck's design metrics: from its cache when the input hash matches, else measured and cached. */
-async function deckDesign(deckFile: string): Promise<DesignRecord> {
-  const cache = designCacheFile(deckFile);
-  const expected = designInputHash(await hashFile(deckFile));
-  const cached = existsSync(cache)
-    ? await readJson(cache, designRecordSchema).catch(() => undefined)
-    : undefined;
-  if (cached?.input_hash === expected) return cached;
-  return writeJson(cache, designRecordSchema, await measureDeckDesign(deckFile));
-}
-
 /** The design metrics of a deck, measured once per deck file and cached across runs. */
 async function designRows(scoring: DeckScoring): Promise<void> {
   const { deckFile } = scoring.deck;
   if (!scoring.families.has('design'))
     return scoring.nulls(DESIGN_EVALUATORS, scoring.notRequested('design'));
   try {
-    const design = await deckDesign(deckFile);
+    const design = await cachedDeckDesign(deckFile);
     for (const metric of DESIGN_METRICS)
       scoring.push(`design.${metric}`, design.deck[metric], 'no text element with a box on any slide');
   } catch (error) {

@@ -1,5 +1,5 @@
 import { type Deck, describeError, hashFile } from '@xsb/core';
-import { readDeck } from '@xsb/decks';
+import { readDeck, type SlideRenderStore } from '@xsb/decks';
 import type { ReportOptions } from '../report-options';
 import {
   type DeckThumbnails,
@@ -28,6 +28,7 @@ export async function loadDecks(
   paths: readonly string[],
   options: ReportOptions,
   cacheDir: string,
+  renderStore?: SlideRenderStore,
 ): Promise<{ decks: Map<string, LoadedDeck>; counts: ThumbnailCounts; width: number }> {
   const size = options.thumbnails ?? 'small';
   const loaded = new Map<string, Omit<LoadedDeck, 'thumbnails'>>();
@@ -52,6 +53,7 @@ export async function loadDecks(
   const thumbnails = await prepareThumbnails(requests, {
     size,
     cacheDir: options.cacheDir ?? cacheDir,
+    ...(renderStore ? { renderStore } : {}),
     ...(options.soffice ? { soffice: options.soffice } : {}),
     ...(options.env ? { env: options.env } : {}),
   });

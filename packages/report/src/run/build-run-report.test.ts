@@ -2,8 +2,8 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BenchLayout, discoverBenchCases, runBench, splitCases } from '@xsb/bench';
 import { makeFastTempDir } from '@xsb/bench/testing';
-import { writeJson } from '@xsb/core';
-import { DESIGN_FILE, designRecordSchema, measureDeckDesign } from '@xsb/design';
+import { RunLayout, writeJson } from '@xsb/core';
+import { DESIGN_FILE, designRecordSchema, measureDeckDesign, runDesign } from '@xsb/design';
 import { buildColoredTextPptx } from '@xsb/design/testing';
 import { runDemo } from '@xsb/eval';
 import { copyOfflineDemo } from '@xsb/eval/testing';
@@ -101,6 +101,37 @@ describe('buildRunReport', () => {
     expect(thumbnails).toMatchObject({ decks: 13, rendered: 1, without: 12 });
     expect(html).toContain('rendering PPTX needs LibreOffice');
     expect((html.match(/<div class="text-card">/g) ?? []).length).toBeGreaterThan(70);
+  }, 120_000);
+
+  it('makes the thumbnails of a deck the design metrics rendered from their renders, with no LibreOffice', async () => {
+    const copy = join(dir, 'shared-renders');
+    await cp(dataDir, copy, { recursive: true });
+    const rows = await runDesign({
+      layout: new RunLayout(copy),
+      run: 'demo',
+      filters: {
+        systems: ['xsb-baseline'],
+        conditions: ['audience_conditioned'],
+        audiences: ['learners'],
+        cases: ['cs_raft_consensus'],
+      },
+    });
+    expect(rows.map((row) => row.status)).toEqual(['done']);
+    const { html, thumbnails } = await buildRunReport({
+      dataDir: copy,
+      run: 'demo',
+      cacheDir: join(dir, 'shared-renders-cache'),
+      env: { PATH: '' },
+    });
+    // the PDF deck (pdf.js) and the PPTX deck the design stage rendered; the other eleven PPTX decks get the note
+    expect(thumbnails).toMatchObject({ decks: 13, rendered: 2, without: 11 });
+    const deckId = /href="#(deck-\d+)">xsb-baseline__audience_conditioned · cs_raft_consensus/.exec(
+      html,
+    )![1]!;
+    const start = html.indexOf(`<details class="deck" id="${deckId}">`);
+    const drill = html.slice(start, html.indexOf('</details>', start));
+    expect(drill).toContain('<img src="data:image/webp;base64,');
+    expect(drill).not.toContain('class="text-card"');
   }, 120_000);
 
   it('records a malformed artifact as a problem of its row and reports every other row', async () => {

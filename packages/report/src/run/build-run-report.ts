@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import { compareCodePoints, plural, RunLayout } from '@xsb/core';
+import { SlideRenderStore } from '@xsb/decks';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderDeckDrillDown } from '../deck/deck-drill-down';
 import { type LoadedDeck, loadDecks } from '../deck/load-decks';
@@ -208,7 +209,9 @@ export async function buildRunReport(options: RunReportOptions): Promise<ReportR
   const byDeck = evaluationsByDeck(data.evaluations);
   const deckPaths = [...byDeck.keys()];
   const cacheDir = runReportCacheDir(options.dataDir, options.run);
-  const { decks, counts, width } = await loadDecks(deckPaths, options, cacheDir);
+  // The design metrics' renders (xsb design --data D --run R) make the thumbnails without LibreOffice.
+  const renderStore = new SlideRenderStore(new RunLayout(options.dataDir).slideRendersDir(options.run));
+  const { decks, counts, width } = await loadDecks(deckPaths, options, cacheDir, renderStore);
   const deckIds = new Map(deckPaths.map((path, index) => [path, `deck-${index + 1}`]));
   const deckIdOf = (evaluation: EvaluationView) =>
     evaluation.deckPath ? (deckIds.get(evaluation.deckPath) ?? null) : null;

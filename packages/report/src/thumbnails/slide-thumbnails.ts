@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeError, isXsbError, UsageError, writeFileAtomic } from '@xsb/core';
-import { detectDeckFormat, renderDeck } from '@xsb/decks';
+import { detectDeckFormat, renderDeck, type SlideRenderStore } from '@xsb/decks';
 import sharp from 'sharp';
 import { type BatchConvertOptions, convertPptxBatch } from './convert-pptx-batch';
 import { removeScratchDir, scratchDir } from './scratch-dir';
@@ -47,6 +47,8 @@ export interface DeckThumbnails {
 export interface ThumbnailOptions extends BatchConvertOptions {
   size: ThumbnailSize;
   cacheDir: string;
+  /** Pages already rendered by another stage (a run's `slide_renders/`): read instead of rendering again. */
+  renderStore?: SlideRenderStore;
 }
 
 /** One cache file per deck and size: a single atomic write (one fsync) instead of one per slide. */
@@ -66,6 +68,25 @@ async function readCached(file: string, format: ThumbnailFormat): Promise<string
   }
 }
 
+/** Downscales rendered pages to the size's WebP and caches them as one entry. */
+async function writeThumbnails(
+  pages: readonly Buffer[],
+  file: string,
+  format: ThumbnailFormat,
+): Promise<string[]> {
+  const slides: string[] = [];
+  for (const page of pages) {
+    const webp = await sharp(page)
+      .resize({ width: format.width })
+      .webp({ quality: format.quality })
+      .toBuffer();
+    slides.push(webp.toString('base64'));
+  }
+  const entry: CacheEntry = { width: format.width, quality: format.quality, slides };
+  await writeFileAtomic(file, `${JSON.stringify(entry)}\n`);
+  return slides.map(toDataUri);
+}
+
 async function renderThumbnails(
   pdfPath: string,
   file: string,
@@ -76,20 +97,24 @@ async function renderThumbnails(
   try {
     const scale = Math.min(3, Math.max(0.2, (format.width * OVERSAMPLE) / slideWidth));
     const pngs = await renderDeck(pdfPath, { outDir: work, scale });
-    const slides: string[] = [];
-    for (const png of pngs) {
-      const webp = await sharp(await readFile(png))
-        .resize({ width: format.width })
-        .webp({ quality: format.quality })
-        .toBuffer();
-      slides.push(webp.toString('base64'));
-    }
-    const entry: CacheEntry = { width: format.width, quality: format.quality, slides };
-    await writeFileAtomic(file, `${JSON.stringify(entry)}\n`);
-    return slides.map(toDataUri);
+    return await writeThumbnails(await Promise.all(pngs.map((png) => readFile(png))), file, format);
   } finally {
     await removeScratchDir(work);
   }
+}
+
+/** Thumbnails from pages another stage already rendered at least this wide (the design metrics' renders), or null. */
+async function fromStoredRenders(
+  store: SlideRenderStore | undefined,
+  sha256: string,
+  file: string,
+  format: ThumbnailFormat,
+): Promise<string[] | null> {
+  if (!store) return null;
+  const width = (await store.widths(sha256)).find((stored) => stored >= format.width);
+  const pages = width === undefined ? null : await store.pages(sha256, width);
+  if (!pages) return null;
+  return writeThumbnails(await Promise.all(pages.map((page) => readFile(page))), file, format);
 }
 
 export const noThumbnails = (note: string): DeckThumbnails => ({ slides: [], note, rendered: false });
@@ -123,6 +148,20 @@ export async function prepareThumbnails(
       if (cached) {
         result.set(request.sha256, { slides: cached, note: null, rendered: false });
         continue;
+      }
+      try {
+        const shared = await fromStoredRenders(
+          options.renderStore,
+          request.sha256,
+          fileOf(request.sha256),
+          format,
+        );
+        if (shared) {
+          result.set(request.sha256, { slides: shared, note: null, rendered: true });
+          continue;
+        }
+      } catch {
+        // unreadable stored pages: rendered below as if there were none
       }
       try {
         const deckFormat = detectDeckFormat((await readFile(request.path)).subarray(0, 1024), request.path);

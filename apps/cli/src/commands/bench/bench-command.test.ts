@@ -164,6 +164,47 @@ describe('xsb bench', () => {
     expect(JSON.parse(power.stdout)).toMatchObject({ units: 126, cases: 126, design_effect: 1 });
   }, 180_000);
 
+  it('--design compares the systems on their design metrics, and a deck it cannot render exits 1 naming it', async () => {
+    const data = await dataCopy();
+    const systems = [
+      '--systems',
+      'notebooklm__audience_agnostic',
+      '--systems',
+      'xsb-baseline__audience_agnostic',
+    ];
+    const measured = await run([
+      'bench',
+      'run',
+      '--data',
+      data,
+      '--run',
+      'demo',
+      '--design',
+      '--json',
+      ...systems,
+    ]);
+    expect(measured.code).toBe(0);
+    const summary = JSON.parse(measured.stdout) as {
+      metrics: string[];
+      comparisons: Array<{ metric: string }>;
+    };
+    expect(summary.metrics).toContain('design.contrast_median');
+    expect(summary.comparisons.map((c) => c.metric)).toContain('design.contrast_median');
+
+    const unrendered = await runXsb(
+      ['bench', 'run', '--data', await dataCopy(), '--run', 'demo', '--design', ...systems],
+      {
+        cwd: root,
+        env: { PATH: '' },
+      },
+    );
+    expect(unrendered.code).toBe(1);
+    expect(unrendered.stderr).toMatch(
+      /failed: runs\/demo\/decks\/xsb-baseline\/audience_agnostic\/.*\.pptx: design metrics: .*LibreOffice/,
+    );
+    expect(unrendered.stderr).not.toMatch(/failed: .*\.pdf: design/);
+  }, 180_000);
+
   it('compares two runs paired over their cases, and refuses runs of different judges without anchors', async () => {
     const data = await dataCopy();
     expect((await run(['bench', 'run', '--data', data, '--run', 'demo', '--resamples', '200'])).code).toBe(0);

@@ -36,6 +36,7 @@ interface RunFlags extends BatchFlags {
   diagBelow?: string;
   shapleyMetric?: string;
   benchConfig?: string;
+  design?: boolean;
   json?: boolean;
 }
 
@@ -88,6 +89,10 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
     .option('--diag-below <n>', `mark comparisons on fewer cases as diag (default ${DEFAULT_DIAG_BELOW})`)
     .option('--shapley-metric <name>', 'metric the factorial attributes (default coverage)')
     .option('--bench-config <file>', 'configurations and factors (default <data>/bench.yaml)')
+    .option(
+      '--design',
+      "also measure every deck's design metrics (no judge; each deck rendered once, LibreOffice for PPTX) and compare the systems on them",
+    )
     .option(
       SHARD_OPTION[0],
       "only the split's cases with md5(case) % n == i; the run record says which shard (merge the shards' data with `xsb merge`, then run the bench unsharded to compare on the whole split)",
@@ -147,6 +152,7 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
         ...(flags.benchConfig !== undefined
           ? { benchConfigFile: resolve(context.io.cwd, flags.benchConfig) }
           : {}),
+        ...(flags.design ? { design: true } : {}),
         gitDirs: [dataDir, context.io.cwd],
         ...modelClientOptions(context, config, env),
         providers: config.providers,
@@ -165,6 +171,11 @@ export function registerRunCommand(bench: Command, context: CliContext): void {
         );
       for (const failure of result.run.input_failures)
         context.warn(`failed: ${failure.where}: ${failure.error}`);
-      if (result.summary.rows.failed > 0 || result.run.input_failures.length > 0) reportExitCode(1);
+      const designFailures = new Map(
+        result.rows.flatMap((row) => (row.design?.error ? [[row.deck, row.design.error] as const] : [])),
+      );
+      for (const [deck, error] of designFailures) context.warn(`failed: ${deck}: ${error}`);
+      if (result.summary.rows.failed > 0 || result.run.input_failures.length > 0 || designFailures.size > 0)
+        reportExitCode(1);
     });
 }
