@@ -1,0 +1,3 @@
+import { defineXsbConfig } from '../../vitest.shared.ts';
+
+export default defineXsbConfig();
