@@ -14,6 +14,7 @@ import * as plan from '@xsb/plan';
 import * as probes from '@xsb/probes';
 import * as rubric from '@xsb/rubric';
 import * as sources from '@xsb/sources';
+import * as study from '@xsb/study';
 import * as weights from '@xsb/weights';
 import { describe, expect, it } from 'vitest';
 
@@ -34,6 +35,7 @@ const barrels = {
   probes,
   rubric,
   sources,
+  study,
   weights,
 };
 const schemas: Record<string, Schema> = {};
@@ -51,7 +53,7 @@ describe('docs/artifact-formats.md', () => {
     const documented = new Set(blocks.map((b) => b.schema));
     // Sub-schemas (parts of a file format) and configuration are documented with their parent.
     const parts =
-      /^(apiDeckUpload|audienceProfile|batchSettings|lexicalPreferences|boundingBox|claimLabel|claimSnippet|condition|costPlan(Costs|Row)|deckDesign|deckRowOutcome|evidence|hashedInput|layoutCheckResult|metadata|metricSummary|metricsGroupSummary|modelPrice|outline(Chart|Slide|Table)|providerLimits|rubric(Category|CheckItem|ChecklistItem|Dimension|ItemResult|RunRow|Section|Usage|Verdict)|slide|slideDesign|slideElement|slideElementKind|sourceMetadataInput|sourcePageSpan|sourceType|verifiedClaim|xsbConfig)Schema$/;
+      /^(apiDeckUpload|audienceProfile|batchSettings|lexicalPreferences|boundingBox|claimLabel|claimSnippet|condition|costPlan(Costs|Row)|deckDesign|deckRowOutcome|evidence|hashedInput|layoutCheckResult|metadata|metricSummary|metricsGroupSummary|modelPrice|outline(Chart|Slide|Table)|providerLimits|rubric(Category|CheckItem|ChecklistItem|Dimension|ItemResult|RunRow|Section|Usage|Verdict)|slide|slideDesign|slideElement|slideElementKind|sourceMetadataInput|sourcePageSpan|sourceType|studyCase|verifiedClaim|xsbConfig)Schema$/;
     const exported = Object.keys(schemas).filter((name) => name.endsWith('Schema') && !parts.test(name));
     for (const name of exported) expect(documented, `${name} has no example in the doc`).toContain(name);
   });

@@ -23,7 +23,7 @@ export {
   type ReferenceComparison,
 } from './reference/compare-to-reference';
 export { rougeL } from './reference/rouge-l';
-export { DEFAULT_RENDER_WIDTH_PX, type RenderSlidesOptions } from './render-slide-images';
+export { DEFAULT_RENDER_WIDTH_PX, type RenderSlidesOptions, storedSlidePages } from './render-slide-images';
 export { type DesignRow, type RunDesignOptions, runDesign } from './run-design';
 export {
   DESIGN_METRICS,

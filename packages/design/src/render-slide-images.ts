@@ -94,3 +94,22 @@ export async function renderSlideImages(
   }
   return images;
 }
+
+/**
+ * A deck's pages as PNG files at exactly `widthPx` in a render store, rendered (and stored) only when the store
+ * lacks them: for whoever shows slides to people (a study page) with the pixels the design metrics measured.
+ */
+export async function storedSlidePages(
+  deckPath: string,
+  slideWidthPt: number | null,
+  options: RenderSlidesOptions & { renderStore: SlideRenderStore },
+  deckSha256: string,
+): Promise<string[]> {
+  const widthPx = options.widthPx ?? DEFAULT_RENDER_WIDTH_PX;
+  const stored = await options.renderStore.pages(deckSha256, widthPx);
+  if (stored) return stored;
+  await renderSlideImages(deckPath, slideWidthPt, options, deckSha256);
+  const pages = await options.renderStore.pages(deckSha256, widthPx);
+  if (!pages) throw new Error(`the render store did not keep the pages of ${deckPath}`);
+  return pages;
+}

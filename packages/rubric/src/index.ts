@@ -14,10 +14,11 @@ export {
   readSystemScores,
   scoresFromRunSummaries,
 } from './human-alignment';
-export { LAYOUT_CHECK_IDS, runLayoutChecks } from './layout-checks';
+export { LAYOUT_CHECK_IDS, layoutCheckScore, runLayoutChecks } from './layout-checks';
 export { loadInstanceAt } from './load-instance-at';
 export { findPresentBenchDeck, readPresentBenchWeights } from './load-presentbench-case';
 export { rubricSummaryCombiner } from './merge-rubric-summaries';
+export { type DeckPaperScores, paperScoresForDeck } from './paper-scores-for-deck';
 export {
   PRESENTBENCH_TIMESTAMP,
   type PresentBenchTarget,
@@ -46,6 +47,7 @@ export {
   evaluationFilesFor,
   findInstances,
   type InstanceEntry,
+  judgeSlug,
   runRubric,
 } from './run-rubric';
 export {

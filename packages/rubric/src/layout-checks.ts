@@ -353,3 +353,11 @@ function excerpt(text: string): string {
 function round(value: number): number {
   return Math.round(value * 10) / 10;
 }
+
+/** Share of slides without a finding, so one more bad slide lowers it (pass/fail would not move once failing). */
+export function layoutCheckScore(check: LayoutCheckResult, slideCount: number): number | null {
+  if (check.passed === null) return null;
+  if (check.id === 'slide_count') return check.passed ? 1 : 0;
+  if (slideCount === 0) return null;
+  return 1 - new Set(check.slides).size / slideCount;
+}

@@ -1,5 +1,6 @@
 export { bootstrapMeanInterval, type MeanInterval, quantileSorted } from './bootstrap-mean-interval';
 export { bootstrapStatistic } from './bootstrap-statistic';
+export { bradleyTerry, type PairedPreference } from './bradley-terry';
 export { clusterBootstrapMean } from './cluster-bootstrap';
 export { cohenKappa } from './cohen-kappa';
 export { discordantPairs, exactMcNemar } from './exact-mcnemar';

@@ -107,9 +107,7 @@ describe('readAnnotations', () => {
   });
 
   it('refuses a file whose name is not an annotator id', async () => {
-    const file = await answers('bad name.jsonl', [
-      '{"case": "heat", "ranking": ["A", "B"], "seconds": 3}',
-    ]);
+    const file = await answers('bad name.jsonl', ['{"case": "heat", "ranking": ["A", "B"], "seconds": 3}']);
     await expect(readAnnotations(file, study)).rejects.toThrow(/the file name must be the annotator id/);
   });
 });

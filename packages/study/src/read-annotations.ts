@@ -28,11 +28,15 @@ export function annotatorOf(file: string): string {
  * fault is a ValidationError naming the file, the line and the field; nothing is half-read.
  */
 export async function readAnnotations(file: string, study: StudyRecord): Promise<AnnotatorAnswers> {
+  return parseAnnotations(await readUtf8Text(file), file, study);
+}
+
+/** {@link readAnnotations} on text already read (an upload), `file` naming it in errors and giving the annotator. */
+export function parseAnnotations(text: string, file: string, study: StudyRecord): AnnotatorAnswers {
   const annotator = annotatorOf(file);
   const labelsOf = new Map(study.cases.map((c) => [c.case, c.decks.map((deck) => deck.label)]));
   const seen = new Map<string, number>();
   const lines: AnnotationLine[] = [];
-  const text = await readUtf8Text(file);
   for (const [index, raw] of text.split('\n').entries()) {
     const line = index + 1;
     if (raw.trim() === '') continue;

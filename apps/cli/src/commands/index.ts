@@ -69,6 +69,21 @@ export const commandModules: LazyCommandModule[] = [
     'design metrics from the rendered slides, no judge (contrast, colour, harmony, complexity, whitespace, balance; against a reference deck)',
     async () => (await import('./design-command')).designCommand,
   ),
+  {
+    name: 'study',
+    commands: [
+      {
+        name: 'study',
+        description: 'a blind human ranking study of decks, and every evaluator measured against it',
+      },
+      {
+        name: 'rank',
+        description:
+          "the ranking judge: a judge ranks each case's decks in k rotated orders (Borda), or every pair both ways (--pairwise: Bradley–Terry, swap disagreement)",
+      },
+    ],
+    load: async () => (await import('./study/study-command')).studyCommand,
+  },
   single(
     'bench',
     'stored dev/test splits, run records, paired comparisons, configurations (spec 002)',

@@ -11,6 +11,7 @@ interface ReportFlags {
   run?: string;
   bench?: string;
   rubric?: string;
+  study?: string;
   out?: string;
   thumbnails?: string;
 }
@@ -20,10 +21,11 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 /** Checks the flags (usage errors, exit 2, before any work) and builds the one report they name. */
 async function runReportCommand(flags: ReportFlags, context: CliContext): Promise<void> {
   if (!flags.html) throw new UsageError('xsb report writes the HTML report: add --html');
-  if (flags.bench !== undefined && flags.rubric !== undefined)
-    throw new UsageError('give one of --bench DIR, --rubric DIR or --run NAME, not several');
-  if ((flags.bench !== undefined || flags.rubric !== undefined) && flags.run !== undefined)
-    throw new UsageError('--run names a pipeline run; --bench and --rubric take a folder instead');
+  const folders = [flags.bench, flags.rubric, flags.study].filter((flag) => flag !== undefined);
+  if (folders.length > 1)
+    throw new UsageError('give one of --bench DIR, --rubric DIR, --study DIR or --run NAME, not several');
+  if (folders.length > 0 && flags.run !== undefined)
+    throw new UsageError('--run names a pipeline run; --bench, --rubric and --study take a folder instead');
   const report = await import('@xsb/report');
   const common = {
     thumbnails: report.parseThumbnailSize(flags.thumbnails),
@@ -31,7 +33,15 @@ async function runReportCommand(flags: ReportFlags, context: CliContext): Promis
   };
   const cwd = context.io.cwd;
   let result: Awaited<ReturnType<typeof report.buildRunReport>>;
-  if (flags.bench !== undefined) {
+  if (flags.study !== undefined) {
+    const dir = requireExistingPath('study folder', resolve(cwd, flags.study));
+    requireExistingPath(
+      'study alignment',
+      join(dir, 'align.json'),
+      `run xsb study align --study ${flags.study} first`,
+    );
+    result = await report.buildStudyReport({ dir, out: resolve(cwd, flags.out ?? join(dir, 'align.html')) });
+  } else if (flags.bench !== undefined) {
     const dir = requireExistingPath('bench run folder', resolve(cwd, flags.bench));
     for (const file of ['run.json', 'summary.json'])
       requireExistingPath(`bench run ${file}`, join(dir, file), 'give a folder of <data>/bench/runs/');
@@ -91,6 +101,10 @@ export const reportCommand: CommandModule = {
       .option('--run <name>', 'pipeline run name (default: config run)')
       .option('--bench <dir>', 'a bench run folder (<data>/bench/runs/<run id>) instead of a pipeline run')
       .option('--rubric <dir>', 'a rubric results folder (with xsb_rubric_summary_<judge>.json) instead')
+      .option(
+        '--study <dir>',
+        'a study folder with align.json (xsb study align): the alignment report, align.html',
+      )
       .option('--out <file>', 'output file (default: summary/report.html of the run, or report.html in DIR)')
       .option('--thumbnails <size>', 'slide thumbnails: off, small (320 px, default) or large (800 px)')
       .action(async (flags: ReportFlags) => {

@@ -1,16 +1,6 @@
 import { describeError, isXsbError } from '@xsb/core';
-import { readDeck } from '@xsb/decks';
 import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
-import {
-  evaluateOrReuse,
-  evaluationFilesFor,
-  RUBRIC_DIMENSIONS,
-  type RubricInstance,
-  readMaterials,
-  scoreEvaluation,
-  shownDimensionScore,
-  shownPaperTotal,
-} from '@xsb/rubric';
+import { paperScoresForDeck, type RubricInstance } from '@xsb/rubric';
 import type { BenchRowRubric } from '../schemas/bench-row';
 
 /**
@@ -40,34 +30,10 @@ export class RubricScorer {
 
   private async evaluate(instance: RubricInstance, deckFile: string): Promise<BenchRowRubric> {
     try {
-      const { evaluation } = await evaluateOrReuse(
-        {
-          instance,
-          deck: await readDeck(deckFile),
-          materials: await readMaterials(instance.materials),
-          judge: this.client
-            ? judgeFromClient(this.judgeId, this.client)
-            : { ...offlineJudge, id: this.judgeId },
-        },
-        evaluationFilesFor(deckFile, this.judgeId),
-      );
-      const { paper } = scoreEvaluation(evaluation, { weights: instance.weights });
-      const dimensions: Record<string, number | null> = {};
-      for (const dimension of RUBRIC_DIMENSIONS) {
-        // The rubric's own rule: a dimension with an item not judged is n/a, not the share of the judged few.
-        const score = shownDimensionScore(paper.dimensions[dimension]);
-        dimensions[dimension] = score === null ? null : score * 100;
-      }
-      return {
-        instance: instance.id,
-        judge: this.judgeId,
-        total: shownPaperTotal(paper),
-        dimensions,
-        items: Object.fromEntries(
-          evaluation.items.map((item) => [`${item.dimension}.${item.key}`, item.verdict]),
-        ),
-        error: null,
-      };
+      const judge = this.client
+        ? judgeFromClient(this.judgeId, this.client)
+        : { ...offlineJudge, id: this.judgeId };
+      return { ...(await paperScoresForDeck(instance, deckFile, judge)), error: null };
     } catch (error) {
       if (!isXsbError(error)) throw error;
       return {

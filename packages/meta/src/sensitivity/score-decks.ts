@@ -12,7 +12,7 @@ import {
   findInstances,
   judgeHolistic,
   LAYOUT_CHECK_IDS,
-  type LayoutCheckResult,
+  layoutCheckScore,
   loadInstanceAt,
   RUBRIC_DIMENSIONS,
   type RubricInstance,
@@ -68,14 +68,6 @@ export interface ScoreDecksOptions extends ModelClientSettings {
 export interface ScoredDecks {
   rows: MetaScoreRow[];
   failures: Array<{ where: string; error: string }>;
-}
-
-/** Share of slides without a finding, so one more bad slide lowers it (pass/fail would not move once failing). */
-export function layoutCheckScore(check: LayoutCheckResult, slideCount: number): number | null {
-  if (check.passed === null) return null;
-  if (check.id === 'slide_count') return check.passed ? 1 : 0;
-  if (slideCount === 0) return null;
-  return 1 - new Set(check.slides).size / slideCount;
 }
 
 /** Rubric instances for the cases: `instance.yaml` files under `<data>/rubric/` and `--instance` files, matched by `id` = case label. */

@@ -1,0 +1,327 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type CallUsage,
+  compareCodePoints,
+  createSeededRandom,
+  type Deck,
+  deriveSeed,
+  executeWorkList,
+  hashFile,
+  InputError,
+  isXsbError,
+  RunLayout,
+  readJson,
+  type StageEventListener,
+  UsageError,
+  writeJson,
+} from '@xsb/core';
+import { readDeck } from '@xsb/decks';
+import { keyTerms } from '@xsb/design';
+import { contentTokens, discoverDeckRows } from '@xsb/eval';
+import type { Judge, LlmClient } from '@xsb/llm';
+import { judgeSlug } from '@xsb/rubric';
+import { loadSourceCase } from '@xsb/sources';
+import { bradleyTerry, quantileSorted } from '@xsb/stats';
+import {
+  type RankPairwiseSummary,
+  type RankRecord,
+  rankPairwiseSummarySchema,
+  rankRecordSchema,
+} from '../schemas/rank-record';
+import { correctiveRequest, parsePairAnswer, parseRankAnswer } from './rank-prompt';
+import { type RankGroup, type RankMode, type RankUnit, rankInputHash, rankWorkList } from './rank-work-list';
+
+export interface RunRankOptions {
+  dataDir: string;
+  run: string;
+  judge: Judge;
+  /** `listwise` (default): k shuffled orders, Borda; `pairwise`: each pair both ways, Bradley–Terry. */
+  mode?: RankMode;
+  /** Shuffled orders per case (listwise). Default 3. */
+  k?: number;
+  seed?: number;
+  systems?: readonly string[];
+  cases?: readonly string[];
+  audiences?: readonly string[];
+  /** Bootstrap resamples of the pairwise strengths' intervals. Default 2000. */
+  resamples?: number;
+  concurrency?: number;
+  onEvent?: StageEventListener;
+}
+
+export interface RankResult {
+  dir: string;
+  records: RankRecord[];
+  failures: Array<{ where: string; error: string }>;
+  summary: RankPairwiseSummary | null;
+}
+
+/** Where a judge's rank files go: `runs/<run>/rank/<judge>/<mode>/`. */
+export function rankDir(layout: RunLayout, run: string, judgeId: string, mode: RankMode): string {
+  return join(layout.runDir(run), 'rank', judgeSlug(judgeId), mode);
+}
+
+const systemOf = (row: { system: string; condition: string }) => `${row.system}__${row.condition}`;
+
+async function recordedHash(file: string): Promise<string | null> {
+  if (!existsSync(file)) return null;
+  try {
+    const hash = (JSON.parse(await readFile(file, 'utf8')) as { input_hash?: unknown }).input_hash;
+    return typeof hash === 'string' ? hash : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Each case and audience with the decks of two or more selected systems; unreadable decks are failures. */
+async function rankGroups(
+  options: RunRankOptions,
+  dir: string,
+  failures: RankResult['failures'],
+): Promise<RankGroup[]> {
+  const layout = new RunLayout(options.dataDir);
+  const { rows } = await discoverDeckRows(layout, options.run);
+  const selected = rows.filter(
+    (row) =>
+      (!options.systems || options.systems.includes(systemOf(row))) &&
+      (!options.cases || options.cases.includes(row.caseLabel)),
+  );
+  const decks = new Map<string, { file: string; sha256: string; deck: Deck } | null>();
+  const deckOf = async (file: string) => {
+    if (!decks.has(file))
+      try {
+        decks.set(file, { file, sha256: await hashFile(file), deck: await readDeck(file) });
+      } catch (error) {
+        if (!isXsbError(error)) throw error;
+        failures.push({ where: file, error: error.message });
+        decks.set(file, null);
+      }
+    return decks.get(file)!;
+  };
+  const groups: RankGroup[] = [];
+  for (const caseLabel of [...new Set(selected.map((row) => row.caseLabel))].sort(compareCodePoints)) {
+    const metadata = (await loadSourceCase(options.dataDir, caseLabel)).metadata;
+    for (const audience of metadata.valid_audiences) {
+      if (options.audiences && !options.audiences.includes(audience)) continue;
+      const members = new Map<string, { file: string; sha256: string; deck: Deck }>();
+      for (const row of selected.filter((r) => r.caseLabel === caseLabel)) {
+        if (row.condition !== 'audience_agnostic' && row.deckAudience !== audience) continue;
+        const deck = await deckOf(row.deckFile);
+        if (deck) members.set(systemOf(row), deck);
+      }
+      if (members.size < 2) continue;
+      const file = join(dir, audience, `${caseLabel}.json`);
+      groups.push({
+        caseLabel,
+        audience,
+        scene: metadata.scene,
+        systems: [...members.keys()].sort(compareCodePoints),
+        decks: members,
+        file,
+        existingHash: await recordedHash(file),
+      });
+    }
+  }
+  return groups;
+}
+
+/** The offline judge's answer: decks by the share of the source's key terms they hold (stable on ties). */
+async function lexicalAnswer(options: RunRankOptions, unit: RankUnit): Promise<string[]> {
+  const { group, shown } = unit.input;
+  const source = new RunLayout(options.dataDir).sourceContextFile(group.caseLabel);
+  if (!existsSync(source))
+    throw new InputError(`no extracted source text for case "${group.caseLabel}" (${source})`);
+  const terms = keyTerms([await readFile(source, 'utf8')]);
+  const share = (system: string) => {
+    const tokens = new Set(
+      contentTokens(
+        group.decks
+          .get(system)!
+          .deck.slides.map((s) => s.visible_text)
+          .join('\n'),
+      ),
+    );
+    return terms.length === 0 ? 0 : terms.filter((term) => tokens.has(term)).length / terms.length;
+  };
+  return shown
+    .map((system, position) => ({ system, position, score: share(system) }))
+    .sort((a, b) => b.score - a.score || a.position - b.position)
+    .map((entry) => entry.system);
+}
+
+/** A model's answer as systems best first (pairwise: the preferred one first), with one corrective retry. */
+async function modelAnswer(
+  client: LlmClient,
+  unit: RankUnit,
+  callMade: (usage: CallUsage) => void,
+): Promise<string[] | null> {
+  if (unit.decision.kind !== 'call') return null;
+  const request = unit.decision.requests[0]!;
+  const { shown } = unit.input;
+  const read = (text: string) => {
+    if (shown.length === 2 && unit.stage !== 'rank') {
+      const better = parsePairAnswer(text);
+      return better === null ? null : better === 1 ? [shown[0]!, shown[1]!] : [shown[1]!, shown[0]!];
+    }
+    return parseRankAnswer(text, shown.length)?.map((n) => shown[n - 1]!) ?? null;
+  };
+  const first = await client.complete(request);
+  callMade(first.usage);
+  const answer = read(first.text);
+  if (answer) return answer;
+  const retry = await client.complete(
+    correctiveRequest(request, first.text, 'Reply with the JSON object only, in the format asked.'),
+  );
+  callMade(retry.usage);
+  return read(retry.text);
+}
+
+/** Listwise: mean Borda points over the asks; pairwise: the share of its games each system won. */
+function scoresOf(group: RankGroup, asks: RankRecord['asks'], mode: RankMode): Record<string, number | null> {
+  const answered = asks.filter((ask) => ask.answer !== null);
+  return Object.fromEntries(
+    group.systems.map((system) => {
+      if (mode === 'listwise') {
+        if (answered.length === 0) return [system, null];
+        const points = answered.map((ask) => ask.answer!.length - 1 - ask.answer!.indexOf(system));
+        return [system, points.reduce((a, b) => a + b, 0) / points.length];
+      }
+      const games = answered.filter((ask) => ask.shown.includes(system));
+      return [
+        system,
+        games.length === 0 ? null : games.filter((ask) => ask.answer![0] === system).length / games.length,
+      ];
+    }),
+  );
+}
+
+/** Share of pairs whose two orders got different winners. */
+function swapDisagreement(asks: RankRecord['asks']): number | null {
+  const winners = new Map<string, string[]>();
+  for (const ask of asks) {
+    if (!ask.answer) continue;
+    const key = [...ask.shown].sort(compareCodePoints).join('\u0000');
+    winners.set(key, [...(winners.get(key) ?? []), ask.answer[0]!]);
+  }
+  const both = [...winners.values()].filter((pair) => pair.length === 2);
+  return both.length === 0 ? null : both.filter(([a, b]) => a !== b).length / both.length;
+}
+
+/** The swap disagreement over every case's pairs (each record's rate weighted by its pairs). */
+function pooledSwapDisagreement(records: readonly RankRecord[]): number | null {
+  const rated = records.filter((record) => record.swap_disagreement !== null);
+  const pairs = rated.reduce((sum, record) => sum + record.asks.length / 2, 0);
+  return pairs === 0
+    ? null
+    : rated.reduce((sum, record) => sum + record.swap_disagreement! * (record.asks.length / 2), 0) / pairs;
+}
+
+/** Bradley–Terry strengths over every case's preferences, with a percentile bootstrap over cases. */
+function pairwiseSummary(records: readonly RankRecord[], options: RunRankOptions): RankPairwiseSummary {
+  const systems = [...new Set(records.flatMap((record) => record.systems))].sort(compareCodePoints);
+  const preferencesOf = (chosen: readonly RankRecord[]) =>
+    chosen.flatMap((record) =>
+      record.asks.flatMap((ask) => (ask.answer ? [{ winner: ask.answer[0]!, loser: ask.answer[1]! }] : [])),
+    );
+  const fitted = bradleyTerry(systems, preferencesOf(records));
+  const seed = options.seed ?? 1;
+  const resamples = options.resamples ?? 2000;
+  const cases = [...new Set(records.map((record) => record.case))];
+  const random = createSeededRandom(deriveSeed(seed, 'rank|bootstrap'));
+  const draws = new Map(systems.map((system) => [system, [] as number[]]));
+  for (let r = 0; r < resamples && cases.length > 1; r += 1) {
+    const picked = Array.from({ length: cases.length }, () => cases[Math.floor(random() * cases.length)]!);
+    const chosen = picked.flatMap((c) => records.filter((record) => record.case === c));
+    const refit = bradleyTerry(systems, preferencesOf(chosen));
+    for (const system of systems) draws.get(system)!.push(refit.get(system)!);
+  }
+  const allAsks = records.flatMap((record) => record.asks);
+  return {
+    judge: options.judge.id,
+    cases: cases.length,
+    pairs: allAsks.length / 2,
+    systems: systems.map((system) => {
+      const sorted = draws.get(system)!.sort((a, b) => a - b);
+      return {
+        system,
+        strength: fitted.get(system)!,
+        ci_low: sorted.length === 0 ? null : quantileSorted(sorted, 0.025),
+        ci_high: sorted.length === 0 ? null : quantileSorted(sorted, 0.975),
+      };
+    }),
+    swap_disagreement: pooledSwapDisagreement(records),
+    bootstrap: { seed, resamples, confidence: 0.95 },
+  };
+}
+
+/**
+ * `xsb rank`: the ranking judge (PresentBench's "MLLM-as-a-Judge Ranking" baseline) on every case and audience
+ * with decks of two or more systems. Listwise, the judge ranks the decks in k seeded shuffled orders (position
+ * bias averages out) and each deck gets its mean Borda points; pairwise, every pair is asked in both orders, each
+ * deck gets its share of wins, and Bradley–Terry strengths per system are fitted over all cases with bootstrap
+ * intervals, beside the position-swap disagreement rate. Through the stage contract: a file per case and
+ * audience, reused while its input hash holds; every call through the judge's client (cache, replay, ledger).
+ */
+export async function runRank(options: RunRankOptions): Promise<RankResult> {
+  const mode = options.mode ?? 'listwise';
+  const k = options.k ?? 3;
+  if (!Number.isInteger(k) || k < 1)
+    throw new UsageError(`k must be a whole number of orders, 1 or more (got ${k})`);
+  const settings = { mode, k: mode === 'listwise' ? k : 1, seed: options.seed ?? 1 };
+  const layout = new RunLayout(options.dataDir);
+  const dir = rankDir(layout, options.run, options.judge.id, mode);
+  const failures: RankResult['failures'] = [];
+  const groups = await rankGroups(options, dir, failures);
+  if (groups.length === 0)
+    throw new UsageError(
+      `run "${options.run}" has no case and audience with decks of two or more selected systems`,
+    );
+  const units = rankWorkList(groups, settings, options.judge);
+  const outcomes = await executeWorkList(units, {
+    unitName: 'asks',
+    concurrency: options.concurrency ?? 4,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    run: async (unit, context) => {
+      if (unit.decision.kind === 'reuse') return null;
+      if (unit.decision.kind === 'rule') return lexicalAnswer(options, unit);
+      return modelAnswer(options.judge.client!, unit, (usage) => context.callMade(usage));
+    },
+  });
+  const records: RankRecord[] = [];
+  for (const group of groups) {
+    const mine = outcomes.filter((outcome) => outcome.unit.input.group === group);
+    const failed = mine.find((outcome) => outcome.status === 'failed');
+    if (failed) {
+      failures.push({
+        where: group.file,
+        error: failed.error instanceof Error ? failed.error.message : String(failed.error),
+      });
+      continue;
+    }
+    if (mine.every((outcome) => outcome.status === 'reused')) {
+      records.push(await readJson(group.file, rankRecordSchema));
+      continue;
+    }
+    const asks = mine.map((outcome) => ({ shown: outcome.unit.input.shown, answer: outcome.result ?? null }));
+    records.push(
+      await writeJson(group.file, rankRecordSchema, {
+        case: group.caseLabel,
+        audience: group.audience,
+        mode,
+        judge: options.judge.id,
+        k: settings.k,
+        seed: settings.seed,
+        input_hash: rankInputHash(group, settings, options.judge.id),
+        systems: group.systems,
+        asks,
+        scores: scoresOf(group, asks, mode),
+        swap_disagreement: mode === 'pairwise' ? swapDisagreement(asks) : null,
+      }),
+    );
+  }
+  const summary = mode === 'pairwise' && records.length > 0 ? pairwiseSummary(records, options) : null;
+  if (summary) await writeJson(join(dir, 'summary.json'), rankPairwiseSummarySchema, summary);
+  return { dir, records, failures, summary };
+}
