@@ -1,3 +1,4 @@
+export { cachedHolisticScores, type HolisticScores } from './cached-holistic-score';
 export {
   cachedInputShare,
   type EvaluateDeckOptions,

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Deck, hashFile, isXsbError, metricsSchema, RunLayout, readJson, writeJson } from '@xsb/core';
+import { type Deck, isXsbError, metricsSchema, RunLayout, readJson } from '@xsb/core';
 import { readDeck } from '@xsb/decks';
 import { cachedDeckDesign, DESIGN_METRICS } from '@xsb/design';
 import { type RunEvaluationOptions, runEvaluation } from '@xsb/eval';
 import { judgeFromClient, type LlmClient, offlineJudge } from '@xsb/llm';
 import { EVALUATION_FILES } from '@xsb/metrics';
 import {
+  cachedHolisticScores,
   evaluateOrReuse,
   evaluationFilesFor,
   findInstances,
-  judgeHolistic,
   LAYOUT_CHECK_IDS,
   layoutCheckScore,
   loadInstanceAt,
@@ -20,7 +20,6 @@ import {
   runLayoutChecks,
   scorePaper,
 } from '@xsb/rubric';
-import { z } from 'zod';
 import {
   DEFAULT_EVALUATOR_FAMILIES,
   DESIGN_EVALUATORS,
@@ -81,15 +80,6 @@ export async function loadCaseInstances(
   for (const file of files) loaded.push(await loadInstanceAt(resolve(file)));
   return new Map(loaded.map((instance) => [instance.id, instance]));
 }
-
-const holisticCacheSchema = z.looseObject({
-  deck_sha256: z.string(),
-  judge: z.string(),
-  overall: z.number(),
-  content: z.number(),
-  design: z.number(),
-  coherence: z.number(),
-});
 
 type Evaluation = Awaited<ReturnType<typeof runEvaluation>>;
 type Materials = Map<string, Awaited<ReturnType<typeof readMaterials>>>;
@@ -239,26 +229,7 @@ async function holisticRows(scoring: DeckScoring, parsed: Deck): Promise<void> {
       `the holistic baseline needs a model judge (offline judge ${options.judge})`,
     );
   try {
-    // Named like the rubric's evaluation file (deck file + judge), so judges never share a cache entry.
-    const cache = evaluationFilesFor(deck.deckFile, options.judge).evaluation.replace(
-      /\.xsb_rubric_([^/\\]*)\.json$/,
-      '.xsb_holistic_$1.json',
-    );
-    const sha = await hashFile(deck.deckFile);
-    let score = existsSync(cache)
-      ? await readJson(cache, holisticCacheSchema).catch(() => undefined)
-      : undefined;
-    if (!score || score.deck_sha256 !== sha || score.judge !== options.judge) {
-      const judged = await judgeHolistic(options.client, parsed);
-      score = await writeJson(cache, holisticCacheSchema, {
-        deck_sha256: sha,
-        judge: options.judge,
-        overall: judged.overall,
-        content: judged.content.score,
-        design: judged.design.score,
-        coherence: judged.coherence.score,
-      });
-    }
+    const score = await cachedHolisticScores(deck.deckFile, parsed, options.judge, options.client);
     for (const aspect of ['overall', 'content', 'design', 'coherence'] as const)
       push(`holistic.${aspect}`, score[aspect]);
   } catch (error) {

@@ -22,6 +22,7 @@ const FAMILY_COLORS = {
   layout: '#59a14f',
   design: '#b07aa1',
   rank: '#e15759',
+  holistic: '#76b7b2',
   people: '#555555',
 };
 

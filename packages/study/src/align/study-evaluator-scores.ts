@@ -8,6 +8,7 @@ import { discoverDeckRows } from '@xsb/eval';
 import type { Judge } from '@xsb/llm';
 import { EVALUATION_FILES, SUMMARY_METRICS } from '@xsb/metrics';
 import {
+  cachedHolisticScores,
   LAYOUT_CHECK_IDS,
   layoutCheckScore,
   paperScoresForDeck,
@@ -23,7 +24,7 @@ export type StudyScores = Map<string, Map<string, Map<string, number>>>;
 
 /** How each evaluator's scores came about: its family, its judge, and whether that judge is offline. */
 export interface EvaluatorSource {
-  family: 'xslides' | 'rubric' | 'layout' | 'design' | 'rank';
+  family: 'xslides' | 'rubric' | 'layout' | 'design' | 'rank' | 'holistic';
   judge: string | null;
   offline: boolean;
 }
@@ -43,7 +44,10 @@ export interface ScoreStudyOptions {
   key: StudyKey;
   /** Rubric instances by case label (`id` = the case): the rubric's evaluators. */
   instances: ReadonlyMap<string, RubricInstance>;
-  /** The rubric's judge (its evaluations are reused from beside each deck). */
+  /**
+   * The judge of the rubric (its evaluations are reused from beside each deck) and, when it is a model, of the
+   * holistic PPTEval-style baseline (`holistic.<aspect>`, also cached beside each deck).
+   */
   rubricJudge: Judge;
 }
 
@@ -68,7 +72,8 @@ function put(
  * evaluation folder's metrics.json), the design metrics where `xsb design` ran (`design.<metric>`), the layout
  * checks (`layout.<check>`, share of slides without a finding) and, for cases with a rubric instance, the
  * rubric's total and dimensions (`rubric.total`, `rubric.<dimension>`), and the ranking judge where `xsb rank` ran
- * (`rank.listwise[<judge>]`: mean Borda points; `rank.pairwise[<judge>]`: share of pairs won).
+ * (`rank.listwise[<judge>]`: mean Borda points; `rank.pairwise[<judge>]`: share of pairs won); with a model judge,
+ * the holistic baseline (`holistic.overall`, `holistic.content`, `holistic.design`, `holistic.coherence`).
  */
 export async function studyEvaluatorScores(options: ScoreStudyOptions): Promise<StudyEvaluatorScores> {
   const { study, key } = options;
@@ -126,6 +131,8 @@ export async function studyEvaluatorScores(options: ScoreStudyOptions): Promise<
       const instance = options.instances.get(studyCase.case);
       scoreLayout(result, parsed, instance, where, source);
       if (instance) await scoreRubric(result, options.rubricJudge, instance, row.deckFile, where, source);
+      if (options.rubricJudge.client)
+        await scoreHolistic(result, options.rubricJudge, parsed, row.deckFile, where, source);
     }
   }
   return result;
@@ -229,6 +236,27 @@ function scoreLayout(
       check ? layoutCheckScore(check, deck.slide_count) : null,
     );
     source(`layout.${id}`, { family: 'layout', judge: null, offline: false });
+  }
+}
+
+/** The PPTEval-style holistic baseline (a model judge only; its scores are cached beside the deck). */
+async function scoreHolistic(
+  result: StudyEvaluatorScores,
+  judge: Judge,
+  deck: Deck,
+  deckFile: string,
+  where: Where,
+  source: Source,
+): Promise<void> {
+  try {
+    const scores = await cachedHolisticScores(deckFile, deck, judge.id, judge.client!);
+    for (const aspect of ['overall', 'content', 'design', 'coherence'] as const) {
+      put(result.scores, `holistic.${aspect}`, where.case, where.label, scores[aspect]);
+      source(`holistic.${aspect}`, { family: 'holistic', judge: judge.id, offline: false });
+    }
+  } catch (error) {
+    if (!isXsbError(error)) throw error;
+    result.problems.push(`${where.case} deck ${where.label}: holistic: ${error.message}`);
   }
 }
 

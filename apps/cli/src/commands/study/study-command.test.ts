@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { metricsSchema, RunLayout, readJson } from '@xsb/core';
 import { makeTempDir } from '@xsb/core/testing';
 import { copyOfflineDemo } from '@xsb/eval/testing';
+import { fakeProviderEnv, startFakeLlmServer } from '@xsb/llm/testing';
 import { chromiumPath, chromiumUnavailableReason } from '@xsb/report/testing';
 import { spearman } from '@xsb/stats';
 import { startStudyServer } from '@xsb/study';
@@ -353,6 +354,53 @@ describe('xsb study', () => {
       expect(marks).toBeGreaterThan(0);
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
+    },
+    120_000,
+  );
+
+  it.skipIf(skipReason !== null)(
+    'align with a model judge adds the holistic baseline, asked once per deck (Anthropic wire format)',
+    async () => {
+      const server = await startFakeLlmServer({
+        handler: (request) => {
+          const learners = request.text.includes('For learners');
+          return { text: `{"content": ${learners ? 5 : 2}, "design": 3, "coherence": ${learners ? 4 : 2}}` };
+        },
+      });
+      try {
+        const args = [
+          'study',
+          'align',
+          '--study',
+          'study',
+          '--data',
+          dataDir,
+          '--run',
+          'demo',
+          '--judge',
+          'anthropic:claude-holistic',
+          '--json',
+        ];
+        const env = { PATH: process.env.PATH ?? '', ...fakeProviderEnv(server) };
+        const aligned = await runXsb(args, { cwd: root, env });
+        expect(aligned.code).toBe(0);
+        const record = JSON.parse(aligned.stdout);
+        expect(
+          record.evaluators.find((row: { evaluator: string }) => row.evaluator === 'holistic.overall'),
+        ).toMatchObject({
+          family: 'holistic',
+          judge: 'anthropic:claude-holistic',
+          offline: false,
+          n_cases: 2,
+        });
+        // One call per distinct deck of the study (2 cases × 2 decks), and none on a rerun: cached beside each deck.
+        expect(server.requests).toHaveLength(4);
+        expect(server.requests.every((request) => request.provider === 'anthropic')).toBe(true);
+        expect((await runXsb(args, { cwd: root, env })).code).toBe(0);
+        expect(server.requests).toHaveLength(4);
+      } finally {
+        await server.close();
+      }
     },
     120_000,
   );
