@@ -15,6 +15,8 @@ export { sampleCases, seededShuffle } from './create/sample-cases';
 export { STUDY_FILES } from './create/study-files';
 export { renderStudyPage } from './create/study-page';
 export { importAnnotations, readStudy, readStudyAnnotations } from './import-annotations';
+export { type PlanRankOptions, planRank } from './rank/plan-rank';
+export { type RankSelection, rankGroups } from './rank/rank-groups';
 export {
   buildPairRequest,
   buildRankRequest,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { plural, RunLayout, UsageError } from '@xsb/core';
 import { DEFAULT_BATCH_SIZE } from '@xsb/eval';
-import { fillLabelFor } from '@xsb/llm';
+import { describeJudge, fillLabelFor } from '@xsb/llm';
 import { planDemo, planEval, planFill, planProbes, planRubric, planRubricDeck, planWeights } from '@xsb/plan';
 import { loadInstanceAt } from '@xsb/rubric';
 import type { Command } from 'commander';
@@ -24,6 +24,7 @@ import { registerPlan, shardFilter } from './plan-command-shared';
 import { probeSettings, probesCommand } from './probes-command';
 import { judgingOptions } from './rubric/rubric-flags';
 import { rubricCommand } from './rubric-command';
+import { studyCommand } from './study/study-command';
 import { audienceProfiles, weightSettings, weightsCommand } from './weights-command';
 
 function registerPlanEval(plan: Command, context: CliContext): void {
@@ -168,6 +169,26 @@ function registerPlanWeights(plan: Command, context: CliContext): void {
   });
 }
 
+function registerPlanRank(plan: Command, context: CliContext): void {
+  registerPlan(plan, context, studyCommand, ['rank'], async (flags, load) => {
+    const k = integerFlag('--k', flags.k, 3, 1);
+    const seed = integerFlag('--seed', flags.seed as string | undefined, 1, 0);
+    const { config, builder } = load();
+    const { planRank } = await import('@xsb/study');
+    await planRank(builder, {
+      dataDir: requireExistingPath('data folder', resolve(context.io.cwd, config.dataDir)),
+      run: config.run,
+      judge: describeJudge(config.judge),
+      mode: flags.pairwise ? 'pairwise' : 'listwise',
+      k,
+      seed,
+      ...(flags.system ? { systems: flags.system } : {}),
+      ...(flags.case ? { cases: flags.case } : {}),
+      ...(flags.audience ? { audiences: flags.audience } : {}),
+    });
+  });
+}
+
 /** `xsb plan <command> <its flags>`: the cost of a stage command before any call. */
 export const planCommand: CommandModule = {
   name: 'plan',
@@ -183,5 +204,6 @@ export const planCommand: CommandModule = {
     registerPlanEval(plan, context);
     registerPlanRubric(plan, context);
     registerPlanLlmFill(plan, context);
+    registerPlanRank(plan, context);
   },
 };

@@ -34,8 +34,10 @@ export interface CreateStudyOptions {
   run: string;
   /** System ids `<generator>__<condition>`, two or more. */
   systems: readonly string[];
-  /** Cases to sample, stratified by scene. */
+  /** Cases to sample, stratified by `strata`. */
   sample: number;
+  /** What the sample is stratified by: the case's `scene` (default) or its PresentBench-style `category`. */
+  strata?: 'scene' | 'category';
   seed?: number;
   /** The study folder: must not hold a study yet. */
   out: string;
@@ -56,6 +58,7 @@ type DeckRow = Awaited<ReturnType<typeof discoverDeckRows>>['rows'][number];
 interface Eligible {
   case: string;
   stratum: string;
+  scene: string;
   audience: string;
   decks: Map<string, DeckRow>;
 }
@@ -68,6 +71,7 @@ async function eligibleCases(
   rows: readonly DeckRow[],
   systems: readonly string[],
   seed: number,
+  strata: 'scene' | 'category',
 ): Promise<{ eligible: Eligible[]; skipped: StudyKey['skipped'] }> {
   const cases = [...new Set(rows.map((row) => row.caseLabel))].sort(compareCodePoints);
   const eligible: Eligible[] = [];
@@ -105,7 +109,9 @@ async function eligibleCases(
     const audience = seededShuffle(audiences, deriveSeed(seed, `audience|${caseLabel}`))[0]!;
     eligible.push({
       case: caseLabel,
-      stratum: metadata.scene,
+      // A case without a category is a stratum of its own kind, not dropped.
+      stratum: strata === 'scene' ? metadata.scene : (metadata.category ?? '(no category)'),
+      scene: metadata.scene,
       audience,
       decks: new Map(systems.map((system) => [system, deckFor(system, audience)!])),
     });
@@ -115,7 +121,7 @@ async function eligibleCases(
 
 /**
  * `xsb study create`: a blind ranking study of the chosen systems' decks. A sample of the run's cases stratified
- * by scene, each shown for one audience (seeded among those every system has a deck for); cases where a system
+ * by scene (or category), each shown for one audience (seeded among those every system has a deck for); cases where a system
  * has no deck are skipped and listed. Per case the decks get labels A, B, … in a seeded random order. Writes the
  * slide images (`slides/<case n>/<label>/<slide n>.webp`, 960 px, from the run's render store so a deck is
  * rendered once), `study.json` (what annotators see: no system, file or path), `key.json` (label → system) and
@@ -144,7 +150,8 @@ export async function createStudy(options: CreateStudyOptions): Promise<CreatedS
     throw new UsageError(
       `no decks of ${unknown.map((s) => JSON.stringify(s)).join(', ')} in run "${options.run}" (its systems: ${known.join(', ') || 'none'})`,
     );
-  const { eligible, skipped } = await eligibleCases(options.dataDir, rows, systems, seed);
+  const strata = options.strata ?? 'scene';
+  const { eligible, skipped } = await eligibleCases(options.dataDir, rows, systems, seed, strata);
   if (eligible.length === 0)
     throw new UsageError(`no case of run "${options.run}" has a deck of every one of ${systems.join(', ')}`);
   const chosen = sampleCases(eligible, options.sample, seed);
@@ -153,7 +160,7 @@ export async function createStudy(options: CreateStudyOptions): Promise<CreatedS
     study: `study-${deriveSeed(seed, chosen.map((c) => c.case).join('|')).toString(16)}`,
     created_at: (options.now ?? (() => new Date()))().toISOString(),
     task: STUDY_TASK,
-    sample: { requested: options.sample, seed, strata: 'scene' },
+    sample: { requested: options.sample, seed, strata },
     cases: [],
   };
   const key: StudyKey = { data_run: options.run, systems, cases: {}, skipped };
@@ -174,7 +181,7 @@ export async function createStudy(options: CreateStudyOptions): Promise<CreatedS
       options.onProgress?.(`case ${index + 1}/${chosen.length} deck ${label}: ${slides.length} slides`);
       decks.push({ label, slides });
     }
-    study.cases.push({ case: item.case, scene: item.stratum, audience: item.audience, decks });
+    study.cases.push({ case: item.case, scene: item.scene, audience: item.audience, decks });
   }
   await writeJson(join(options.out, STUDY_FILES.key), studyKeySchema, key);
   await writeJson(join(options.out, STUDY_FILES.study), studyRecordSchema, study);

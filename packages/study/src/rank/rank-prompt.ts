@@ -1,5 +1,5 @@
 import type { Deck } from '@xsb/core';
-import type { CompletionRequest } from '@xsb/llm';
+import type { CompletionRequest, ContentPart } from '@xsb/llm';
 
 /** The stage id of the ranking judge, in ledgers, events and plans. */
 export const RANK_STAGE = 'rank';
@@ -12,31 +12,59 @@ Answer with one JSON object and nothing else: {"ranking": [<deck numbers, best f
 export const PAIRWISE_SYSTEM_PROMPT = `You are an expert judge of presentation slide decks. You are given two decks made from the same source for one audience and scene. Decide which is the better presentation for that audience and scene: content, clarity, structure and design.
 Answer with one JSON object and nothing else: {"better": 1} or {"better": 2}.`;
 
+const words = (value: string) => value.replace(/_/g, ' ');
+const taskLine = (rankCase: RankCase) =>
+  `Audience: ${words(rankCase.audience)}. Scene: ${words(rankCase.scene)}.`;
+
 /** What a judge is told about a case: never a system name or a file. */
 export interface RankCase {
   audience: string;
   scene: string;
 }
 
-/** A deck's visible text slide by slide, numbered as the judge sees it (`Deck 2`). */
-function deckText(deck: Deck, number: number): string {
-  const slides = deck.slides.map((slide) => `--- Slide ${slide.index} ---\n${slide.visible_text.trim()}`);
-  return `Deck ${number} (${deck.slides.length} slides)\n\n${slides.join('\n\n')}`;
+/** A deck as a judge sees it: its slides as images (PNG, in order) for a judge that reads images, else its text. */
+export interface RankDeck {
+  deck: Deck;
+  images?: readonly Uint8Array[];
 }
 
-const words = (value: string) => value.replace(/_/g, ' ');
-const taskLine = (rankCase: RankCase) =>
-  `Audience: ${words(rankCase.audience)}. Scene: ${words(rankCase.scene)}.`;
+/** A deck numbered as the judge sees it (`Deck 2`): its slide images, or its visible text slide by slide. */
+function deckParts(entry: RankDeck, number: number): ContentPart[] {
+  const { deck, images } = entry;
+  if (images && images.length > 0)
+    return [
+      { type: 'text', text: `Deck ${number} (${images.length} slides, rendered):` },
+      ...images.flatMap((data, i): ContentPart[] => [
+        { type: 'text', text: `[Deck ${number}, slide ${i + 1}]` },
+        { type: 'image', mediaType: 'image/png', data },
+      ]),
+    ];
+  const slides = deck.slides.map((slide) => `--- Slide ${slide.index} ---\n${slide.visible_text.trim()}`);
+  return [{ type: 'text', text: `Deck ${number} (${deck.slides.length} slides)\n\n${slides.join('\n\n')}` }];
+}
+
+/** The user turn: the task line, every deck in order, the question; plain text when no deck has images. */
+function userContent(
+  rankCase: RankCase,
+  decks: readonly RankDeck[],
+  question: string,
+): string | ContentPart[] {
+  const parts: ContentPart[] = [
+    { type: 'text', text: taskLine(rankCase) },
+    ...decks.flatMap((entry, i) => deckParts(entry, i + 1)),
+    { type: 'text', text: question },
+  ];
+  if (parts.every((part) => part.type === 'text'))
+    return parts.map((part) => (part as { text: string }).text).join('\n\n');
+  return parts;
+}
 
 /** The listwise request: the decks in the given order, numbered from 1. */
-export function buildRankRequest(rankCase: RankCase, decks: readonly Deck[]): CompletionRequest {
+export function buildRankRequest(rankCase: RankCase, decks: readonly RankDeck[]): CompletionRequest {
   return {
     system: RANK_SYSTEM_PROMPT,
     messages: [
-      {
-        role: 'user',
-        content: `${taskLine(rankCase)}\n\n${decks.map((deck, i) => deckText(deck, i + 1)).join('\n\n')}\n\nRank the ${decks.length} decks, best first.`,
-      },
+      { role: 'user', content: userContent(rankCase, decks, `Rank the ${decks.length} decks, best first.`) },
     ],
     temperature: 0,
     maxTokens: 256,
@@ -45,14 +73,11 @@ export function buildRankRequest(rankCase: RankCase, decks: readonly Deck[]): Co
 }
 
 /** The pairwise request: two decks, the first shown as Deck 1. */
-export function buildPairRequest(rankCase: RankCase, first: Deck, second: Deck): CompletionRequest {
+export function buildPairRequest(rankCase: RankCase, first: RankDeck, second: RankDeck): CompletionRequest {
   return {
     system: PAIRWISE_SYSTEM_PROMPT,
     messages: [
-      {
-        role: 'user',
-        content: `${taskLine(rankCase)}\n\n${deckText(first, 1)}\n\n${deckText(second, 2)}\n\nWhich deck is better, 1 or 2?`,
-      },
+      { role: 'user', content: userContent(rankCase, [first, second], 'Which deck is better, 1 or 2?') },
     ],
     temperature: 0,
     maxTokens: 64,

@@ -13,7 +13,7 @@ export interface RankGroup {
   scene: string;
   /** Sorted system ids, each with its deck. */
   systems: string[];
-  decks: Map<string, { file: string; sha256: string; deck: Deck }>;
+  decks: Map<string, { file: string; sha256: string; deck: Deck; images?: Uint8Array[] }>;
   /** The group's artifact, and the input hash it records (null: absent or unreadable). */
   file: string;
   existingHash: string | null;
@@ -32,6 +32,8 @@ export interface RankSettings {
   /** Shuffled orders per case in listwise mode. */
   k: number;
   seed: number;
+  /** The judge sees slide images (a model that reads them), not the decks' text. */
+  images: boolean;
 }
 
 /** Everything that decides a group's file: the decks' bytes, the mode, k, the seed and the judge. */
@@ -85,7 +87,7 @@ export function rankWorkList(
   return groups.flatMap((group) => {
     const reuseKey = rankInputHash(group, settings, judge.id);
     return rankOrders(group, settings).map((shown, n): RankUnit => {
-      const decks = shown.map((system) => group.decks.get(system)!.deck);
+      const decks = shown.map((system) => group.decks.get(system)!);
       const request =
         settings.mode === 'listwise'
           ? buildRankRequest(group, decks)

@@ -81,7 +81,11 @@ describe('runRank', () => {
       expect(requests).toHaveLength(3 * 4);
       expect(requests.every((request) => request.provider === 'anthropic')).toBe(true);
       for (const request of requests) {
+        // A judge that reads images sees every slide rendered, each deck's after its heading.
+        const content = (request.body.messages as Array<{ content: Array<{ type: string }> }>)[0]!.content;
+        expect(content.filter((part) => part.type === 'image').length).toBeGreaterThan(4);
         expect(request.text).toContain('Deck 1 (');
+        expect(request.text).toContain('[Deck 2, slide 1]');
         for (const secret of ['xsb-baseline', 'audience_agnostic', 'audience_conditioned'])
           expect(request.text).not.toContain(secret);
       }
@@ -105,13 +109,18 @@ describe('runRank', () => {
       const result = await runRank({
         dataDir,
         run: 'demo',
-        judge: judgeFromClient('openai:gpt-rank', client),
+        // A text-only judge: the decks' visible text, no image.
+        judge: judgeFromClient('openai:gpt-rank', client, { readsImages: false }),
         systems: SYSTEMS,
         mode: 'pairwise',
         resamples: 200,
       });
       expect(server.requests).toHaveLength(9 * 2);
       expect(server.requests.every((request) => request.provider === 'openai')).toBe(true);
+      expect(server.requests.every((request) => !JSON.stringify(request.body).includes('image_url'))).toBe(
+        true,
+      );
+      expect(server.requests[0]!.text).toContain('--- Slide 1 ---');
       // Always the first shown: each pair's two orders disagree, and neither system is stronger.
       expect(result.records.every((record) => record.swap_disagreement === 1)).toBe(true);
       expect(result.summary).toMatchObject({ cases: 3, pairs: 9, swap_disagreement: 1 });
@@ -128,7 +137,10 @@ describe('runRank', () => {
     const store = join(root, 'rank-store.jsonl');
     const options = { dataDir, run: 'demo', systems: SYSTEMS, audiences: ['learners'], k: 2 };
     // record: every ask fails and its rendered prompt goes to <store>.pending.jsonl.
-    const recorded = await runRank({ ...options, judge: createJudge(`record:${store}`, { noCache: true }) });
+    const recorded = await runRank({
+      ...options,
+      judge: createJudge(`record:${store}`, { noCache: true, capabilities: { readsImages: false } }),
+    });
     expect(recorded.records).toEqual([]);
     expect(recorded.failures).toHaveLength(3);
     const pending = (await readFile(join(root, 'rank-store.pending.jsonl'), 'utf8'))
@@ -149,7 +161,10 @@ describe('runRank', () => {
         )
         .join('\n'),
     );
-    const replayed = await runRank({ ...options, judge: createJudge(`replay:${store}`, { noCache: true }) });
+    const replayed = await runRank({
+      ...options,
+      judge: createJudge(`replay:${store}`, { noCache: true, capabilities: { readsImages: false } }),
+    });
     expect(replayed.records.map((record) => record.case)).toEqual([
       'cs_raft_consensus',
       'ocean_coral_bleaching',

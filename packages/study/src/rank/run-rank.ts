@@ -5,24 +5,19 @@ import {
   type CallUsage,
   compareCodePoints,
   createSeededRandom,
-  type Deck,
   deriveSeed,
   executeWorkList,
-  hashFile,
   InputError,
-  isXsbError,
   RunLayout,
   readJson,
   type StageEventListener,
   UsageError,
   writeJson,
 } from '@xsb/core';
-import { readDeck } from '@xsb/decks';
 import { keyTerms } from '@xsb/design';
-import { contentTokens, discoverDeckRows } from '@xsb/eval';
+import { contentTokens } from '@xsb/eval';
 import type { Judge, LlmClient } from '@xsb/llm';
 import { judgeSlug } from '@xsb/rubric';
-import { loadSourceCase } from '@xsb/sources';
 import { bradleyTerry, quantileSorted } from '@xsb/stats';
 import {
   type RankPairwiseSummary,
@@ -30,21 +25,17 @@ import {
   rankPairwiseSummarySchema,
   rankRecordSchema,
 } from '../schemas/rank-record';
+import { type RankSelection, rankGroups } from './rank-groups';
 import { correctiveRequest, parsePairAnswer, parseRankAnswer } from './rank-prompt';
 import { type RankGroup, type RankMode, type RankUnit, rankInputHash, rankWorkList } from './rank-work-list';
 
-export interface RunRankOptions {
-  dataDir: string;
-  run: string;
+export interface RunRankOptions extends RankSelection {
   judge: Judge;
   /** `listwise` (default): k shuffled orders, Borda; `pairwise`: each pair both ways, Bradley–Terry. */
   mode?: RankMode;
   /** Shuffled orders per case (listwise). Default 3. */
   k?: number;
   seed?: number;
-  systems?: readonly string[];
-  cases?: readonly string[];
-  audiences?: readonly string[];
   /** Bootstrap resamples of the pairwise strengths' intervals. Default 2000. */
   resamples?: number;
   concurrency?: number;
@@ -61,70 +52,6 @@ export interface RankResult {
 /** Where a judge's rank files go: `runs/<run>/rank/<judge>/<mode>/`. */
 export function rankDir(layout: RunLayout, run: string, judgeId: string, mode: RankMode): string {
   return join(layout.runDir(run), 'rank', judgeSlug(judgeId), mode);
-}
-
-const systemOf = (row: { system: string; condition: string }) => `${row.system}__${row.condition}`;
-
-async function recordedHash(file: string): Promise<string | null> {
-  if (!existsSync(file)) return null;
-  try {
-    const hash = (JSON.parse(await readFile(file, 'utf8')) as { input_hash?: unknown }).input_hash;
-    return typeof hash === 'string' ? hash : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Each case and audience with the decks of two or more selected systems; unreadable decks are failures. */
-async function rankGroups(
-  options: RunRankOptions,
-  dir: string,
-  failures: RankResult['failures'],
-): Promise<RankGroup[]> {
-  const layout = new RunLayout(options.dataDir);
-  const { rows } = await discoverDeckRows(layout, options.run);
-  const selected = rows.filter(
-    (row) =>
-      (!options.systems || options.systems.includes(systemOf(row))) &&
-      (!options.cases || options.cases.includes(row.caseLabel)),
-  );
-  const decks = new Map<string, { file: string; sha256: string; deck: Deck } | null>();
-  const deckOf = async (file: string) => {
-    if (!decks.has(file))
-      try {
-        decks.set(file, { file, sha256: await hashFile(file), deck: await readDeck(file) });
-      } catch (error) {
-        if (!isXsbError(error)) throw error;
-        failures.push({ where: file, error: error.message });
-        decks.set(file, null);
-      }
-    return decks.get(file)!;
-  };
-  const groups: RankGroup[] = [];
-  for (const caseLabel of [...new Set(selected.map((row) => row.caseLabel))].sort(compareCodePoints)) {
-    const metadata = (await loadSourceCase(options.dataDir, caseLabel)).metadata;
-    for (const audience of metadata.valid_audiences) {
-      if (options.audiences && !options.audiences.includes(audience)) continue;
-      const members = new Map<string, { file: string; sha256: string; deck: Deck }>();
-      for (const row of selected.filter((r) => r.caseLabel === caseLabel)) {
-        if (row.condition !== 'audience_agnostic' && row.deckAudience !== audience) continue;
-        const deck = await deckOf(row.deckFile);
-        if (deck) members.set(systemOf(row), deck);
-      }
-      if (members.size < 2) continue;
-      const file = join(dir, audience, `${caseLabel}.json`);
-      groups.push({
-        caseLabel,
-        audience,
-        scene: metadata.scene,
-        systems: [...members.keys()].sort(compareCodePoints),
-        decks: members,
-        file,
-        existingHash: await recordedHash(file),
-      });
-    }
-  }
-  return groups;
 }
 
 /** The offline judge's answer: decks by the share of the source's key terms they hold (stable on ties). */
@@ -269,11 +196,12 @@ export async function runRank(options: RunRankOptions): Promise<RankResult> {
   const k = options.k ?? 3;
   if (!Number.isInteger(k) || k < 1)
     throw new UsageError(`k must be a whole number of orders, 1 or more (got ${k})`);
-  const settings = { mode, k: mode === 'listwise' ? k : 1, seed: options.seed ?? 1 };
+  const images = options.judge.kind !== 'offline' && options.judge.capabilities.readsImages;
+  const settings = { mode, k: mode === 'listwise' ? k : 1, seed: options.seed ?? 1, images };
   const layout = new RunLayout(options.dataDir);
   const dir = rankDir(layout, options.run, options.judge.id, mode);
   const failures: RankResult['failures'] = [];
-  const groups = await rankGroups(options, dir, failures);
+  const groups = await rankGroups(options, dir, failures, images);
   if (groups.length === 0)
     throw new UsageError(
       `run "${options.run}" has no case and audience with decks of two or more selected systems`,

@@ -25,7 +25,7 @@ export const studyRecordSchema = z.strictObject({
   sample: z.strictObject({
     requested: z.number().int().min(1),
     seed: z.number().int(),
-    strata: z.string().min(1),
+    strata: z.enum(['scene', 'category']),
   }),
   cases: z.array(studyCaseSchema),
 });

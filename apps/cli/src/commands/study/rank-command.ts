@@ -1,17 +1,18 @@
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { plural, progressListener } from '@xsb/core';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 import {
+  addBatchFlags,
+  type BatchFlags,
   collectList,
-  configFlags,
   integerFlag,
-  llmClientOptions,
+  judgedStage,
   requireExistingPath,
 } from '../../cli-options';
 import { reportExitCode } from '../../exit-code';
 
-interface RankFlags {
+interface RankFlags extends BatchFlags {
   data?: string;
   run?: string;
   judge?: string;
@@ -29,7 +30,7 @@ export const RANK_DESCRIPTION =
   "the ranking judge: a judge ranks each case's decks in k rotated orders (Borda), or every pair both ways (--pairwise: Bradley–Terry, swap disagreement)";
 
 export function registerRankCommand(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command('rank')
     .description(RANK_DESCRIPTION)
     .option('--data <dir>', 'data folder (default: config dataDir)')
@@ -51,16 +52,19 @@ export function registerRankCommand(program: Command, context: CliContext): void
     .option('--case <label>', 'only these cases (repeatable, comma list)', collectList)
     .option('--audience <name>', 'only these audiences (repeatable, comma list)', collectList)
     .option('--seed <n>', 'seed of the orders and the bootstrap (default 1)')
-    .option('--resamples <n>', 'bootstrap resamples of the pairwise intervals (default 2000)')
+    .option('--resamples <n>', 'bootstrap resamples of the pairwise intervals (default 2000)');
+  addBatchFlags(command, '<data>/runs/<run>/batches/')
     .option('--json', 'print the records (and the pairwise summary) as JSON')
     .action(async (flags: RankFlags) => {
-      const { config, env } = context.loadConfig(configFlags(flags));
-      const dataDir = requireExistingPath('data folder', resolve(context.io.cwd, config.dataDir));
+      const { config, layout, clientOptions, concurrency } = judgedStage(context, flags, (l, run) =>
+        l.batchStateDir(run),
+      );
+      const dataDir = requireExistingPath('data folder', layout.dataDir);
       const k = integerFlag('--k', flags.k, 3, 1);
       const seed = integerFlag('--seed', flags.seed, 1, 0);
       const resamples = integerFlag('--resamples', flags.resamples, 2000, 1);
       const [{ runRank }, { createJudge }] = await Promise.all([import('@xsb/study'), import('@xsb/llm')]);
-      const judge = createJudge(config.judge, { ...llmClientOptions(context, config, env), stage: 'rank' });
+      const judge = createJudge(config.judge, { ...clientOptions, stage: 'rank' });
       const result = await runRank({
         dataDir,
         run: config.run,
@@ -72,6 +76,7 @@ export function registerRankCommand(program: Command, context: CliContext): void
         ...(flags.system ? { systems: flags.system } : {}),
         ...(flags.case ? { cases: flags.case } : {}),
         ...(flags.audience ? { audiences: flags.audience } : {}),
+        ...(concurrency !== undefined ? { concurrency } : {}),
         onEvent: progressListener(context.progress()),
       });
       if (flags.json) context.printJson({ records: result.records, summary: result.summary });

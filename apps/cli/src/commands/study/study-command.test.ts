@@ -160,6 +160,43 @@ describe('xsb study', () => {
     ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no decks of "nope__x"');
+    const badStrata = await run([
+      'study',
+      'create',
+      '--data',
+      dataDir,
+      '--systems',
+      SYSTEMS.join(','),
+      '--sample',
+      '1',
+      '--strata',
+      'topic',
+      '--out',
+      'z',
+    ]);
+    expect(badStrata.code).toBe(2);
+    expect(badStrata.stderr).toContain('--strata must be scene or category');
+    // By category: one case of the three (each its own category), from renders the first study already made.
+    const byCategory = await run([
+      'study',
+      'create',
+      '--data',
+      dataDir,
+      '--run',
+      'demo',
+      '--systems',
+      SYSTEMS.join(','),
+      '--sample',
+      '1',
+      '--strata',
+      'category',
+      '--out',
+      'study-category',
+    ]);
+    expect(byCategory.code).toBe(0);
+    const categoryStudy = JSON.parse(await readFile(join(root, 'study-category', 'study.json'), 'utf8'));
+    expect(categoryStudy.sample).toEqual({ requested: 1, seed: 1, strata: 'category' });
+    expect(categoryStudy.cases).toHaveLength(1);
   }, 240_000);
 
   it.skipIf(skipReason !== null)(
@@ -404,4 +441,80 @@ describe('xsb study', () => {
     },
     120_000,
   );
+
+  it('rank --batch sends its asks through the provider batch API (OpenAI wire format) and files the answers', async () => {
+    const server = await startFakeLlmServer({ handler: () => ({ text: '{"ranking": [1, 2]}' }) });
+    try {
+      const ranked = await runXsb(
+        [
+          'rank',
+          '--data',
+          dataDir,
+          '--run',
+          'demo',
+          '--judge',
+          'openai:gpt-rank',
+          '--batch',
+          '--system',
+          SYSTEMS.join(','),
+          '--case',
+          'cs_raft_consensus',
+          '--audience',
+          'learners',
+          '--k',
+          '2',
+          '--json',
+        ],
+        { cwd: root, env: { PATH: process.env.PATH ?? '', ...fakeProviderEnv(server) } },
+      );
+      expect(ranked.code).toBe(0);
+      expect(ranked.stderr).toMatch(/batch \S+: submitted 2 requests/);
+      expect(server.requests).toHaveLength(2);
+      expect(server.requests.every((request) => request.batchId !== undefined)).toBe(true);
+      const { records } = JSON.parse(ranked.stdout) as {
+        records: Array<{ asks: Array<{ shown: string[]; answer: string[] }> }>;
+      };
+      expect(records).toHaveLength(1);
+      for (const ask of records[0]!.asks) expect(ask.answer).toEqual(ask.shown);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it('xsb plan rank prices exactly the asks xsb rank then makes (plan = run)', async () => {
+    const flags = [
+      '--data',
+      dataDir,
+      '--run',
+      'demo',
+      '--judge',
+      'anthropic:claude-plan',
+      '--system',
+      SYSTEMS.join(','),
+      '--case',
+      'cs_raft_consensus',
+      '--k',
+      '2',
+    ];
+    const planned = await run(['plan', 'rank', ...flags, '--json']);
+    expect(planned.code).toBe(0);
+    const plan = JSON.parse(planned.stdout) as { rows: Array<{ stage: string; calls: number }> };
+    const row = plan.rows.find((r) => r.stage === 'rank')!;
+    expect(row.calls).toBe(3 * 2);
+    const server = await startFakeLlmServer({ handler: () => ({ text: '{"ranking": [2, 1]}' }) });
+    try {
+      const env = { PATH: process.env.PATH ?? '', ...fakeProviderEnv(server) };
+      expect((await runXsb(['rank', ...flags], { cwd: root, env })).code).toBe(0);
+      expect(server.requests).toHaveLength(row.calls);
+      // Done: planned again, every ask is reused and nothing is left to pay.
+      const again = JSON.parse(
+        (await runXsb(['plan', 'rank', ...flags, '--json'], { cwd: root, env })).stdout,
+      ) as {
+        rows: Array<{ stage: string; calls: number; reused_calls: number }>;
+      };
+      expect(again.rows.find((r) => r.stage === 'rank')).toMatchObject({ calls: 0, reused_calls: 6 });
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
