@@ -102,79 +102,94 @@ describe('runRank', () => {
     }
   }, 120_000);
 
-  it('pairwise through the OpenAI wire format: both orders, the swap disagreement, Bradley–Terry with intervals', async () => {
-    const server = await startFakeLlmServer({ handler: () => ({ text: '{"better": 1}' }) });
-    try {
-      const client = createLlmClient('openai:gpt-rank', { env: fakeProviderEnv(server), noCache: true });
-      const result = await runRank({
-        dataDir,
-        run: 'demo',
-        // A text-only judge: the decks' visible text, no image.
-        judge: judgeFromClient('openai:gpt-rank', client, { readsImages: false }),
-        systems: SYSTEMS,
-        mode: 'pairwise',
-        resamples: 200,
-      });
-      expect(server.requests).toHaveLength(9 * 2);
-      expect(server.requests.every((request) => request.provider === 'openai')).toBe(true);
-      expect(server.requests.every((request) => !JSON.stringify(request.body).includes('image_url'))).toBe(
-        true,
-      );
-      expect(server.requests[0]!.text).toContain('--- Slide 1 ---');
-      // Always the first shown: each pair's two orders disagree, and neither system is stronger.
-      expect(result.records.every((record) => record.swap_disagreement === 1)).toBe(true);
-      expect(result.summary).toMatchObject({ cases: 3, pairs: 9, swap_disagreement: 1 });
-      for (const system of result.summary!.systems) {
-        expect(system.strength).toBeCloseTo(0, 9);
-        expect(system.ci_low).not.toBeNull();
+  it.each([
+    ['openai', 'openai:gpt-rank'],
+    ['anthropic', 'anthropic:claude-pair'],
+  ] as const)(
+    'pairwise through the %s wire format: both orders, the swap disagreement, Bradley–Terry with intervals',
+    async (provider, spec) => {
+      const server = await startFakeLlmServer({ handler: () => ({ text: '{"better": 1}' }) });
+      try {
+        const client = createLlmClient(spec, { env: fakeProviderEnv(server), noCache: true });
+        const result = await runRank({
+          dataDir,
+          run: 'demo',
+          // A text-only judge: the decks' visible text, no image.
+          judge: judgeFromClient(spec, client, { readsImages: false }),
+          systems: SYSTEMS,
+          mode: 'pairwise',
+          resamples: 200,
+        });
+        expect(server.requests).toHaveLength(9 * 2);
+        expect(server.requests.every((request) => request.provider === provider)).toBe(true);
+        expect(
+          server.requests.every((request) => !/image_url|"type":"image"/.test(JSON.stringify(request.body))),
+        ).toBe(true);
+        expect(server.requests[0]!.text).toContain('--- Slide 1 ---');
+        // Always the first shown: each pair's two orders disagree, and neither system is stronger.
+        expect(result.records.every((record) => record.swap_disagreement === 1)).toBe(true);
+        expect(result.summary).toMatchObject({ cases: 3, pairs: 9, swap_disagreement: 1 });
+        for (const system of result.summary!.systems) {
+          expect(system.strength).toBeCloseTo(0, 9);
+          expect(system.ci_low).not.toBeNull();
+        }
+      } finally {
+        await server.close();
       }
-    } finally {
-      await server.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
-  it('records its prompts, answers from a replay store, and a case answered unreadably twice fails alone', async () => {
-    const store = join(root, 'rank-store.jsonl');
-    const options = { dataDir, run: 'demo', systems: SYSTEMS, audiences: ['learners'], k: 2 };
-    // record: every ask fails and its rendered prompt goes to <store>.pending.jsonl.
-    const recorded = await runRank({
-      ...options,
-      judge: createJudge(`record:${store}`, { noCache: true, capabilities: { readsImages: false } }),
-    });
-    expect(recorded.records).toEqual([]);
-    expect(recorded.failures).toHaveLength(3);
-    const pending = (await readFile(join(root, 'rank-store.pending.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { key: string; prompt: string });
-    expect(pending).toHaveLength(3 * 2);
-    // The store answers "deck 1 first" everywhere but on the heat pump case, where the answer never reads.
-    await writeFile(
-      store,
-      pending
-        .map((line) =>
-          JSON.stringify({
-            key: line.key,
-            model: 'claude-rank',
-            completion: line.prompt.includes('Heat Pump') ? 'I cannot decide.' : '{"ranking": [1, 2]}',
-          }),
-        )
-        .join('\n'),
-    );
-    const replayed = await runRank({
-      ...options,
-      judge: createJudge(`replay:${store}`, { noCache: true, capabilities: { readsImages: false } }),
-    });
-    expect(replayed.records.map((record) => record.case)).toEqual([
-      'cs_raft_consensus',
-      'ocean_coral_bleaching',
-    ]);
-    for (const record of replayed.records)
-      for (const ask of record.asks) expect(ask.answer).toEqual(ask.shown);
-    // The corrective retry is a new prompt the store does not hold: that case fails, named, and the others stand.
-    expect(replayed.failures).toEqual([
-      expect.objectContaining({ where: expect.stringContaining('energy_heat_pump_pilot.json') }),
-    ]);
-    expect(replayed.failures[0]!.error).toMatch(/replay store has no completion/);
-  }, 120_000);
+  it.each([
+    ['listwise', '{"ranking": [1, 2]}'],
+    ['pairwise', '{"better": 1}'],
+  ] as const)(
+    '%s: records its prompts, answers from a replay store, and a case answered unreadably twice fails alone',
+    async (mode, answer) => {
+      const store = join(root, `rank-store-${mode}.jsonl`);
+      const options = { dataDir, run: 'demo', systems: SYSTEMS, audiences: ['learners'], k: 2, mode };
+      // record: every ask fails and its rendered prompt goes to <store>.pending.jsonl.
+      const recorded = await runRank({
+        ...options,
+        judge: createJudge(`record:${store}`, { noCache: true, capabilities: { readsImages: false } }),
+      });
+      expect(recorded.records).toEqual([]);
+      expect(recorded.failures).toHaveLength(3);
+      const pending = (await readFile(join(root, `rank-store-${mode}.pending.jsonl`), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { key: string; prompt: string });
+      // Two asks per case: two rotations (listwise) or the pair both ways (pairwise).
+      expect(pending).toHaveLength(3 * 2);
+      // The store answers "deck 1 first" everywhere but on the heat pump case, where the answer never reads.
+      await writeFile(
+        store,
+        pending
+          .map((line) =>
+            JSON.stringify({
+              key: line.key,
+              model: 'claude-rank',
+              completion: line.prompt.includes('Heat Pump') ? 'I cannot decide.' : answer,
+            }),
+          )
+          .join('\n'),
+      );
+      const replayed = await runRank({
+        ...options,
+        judge: createJudge(`replay:${store}`, { noCache: true, capabilities: { readsImages: false } }),
+      });
+      expect(replayed.records.map((record) => record.case)).toEqual([
+        'cs_raft_consensus',
+        'ocean_coral_bleaching',
+      ]);
+      for (const record of replayed.records)
+        for (const ask of record.asks) expect(ask.answer).toEqual(ask.shown);
+      // The corrective retry is a new prompt the store does not hold: that case fails, named, and the others stand.
+      expect(replayed.failures).toEqual([
+        expect.objectContaining({ where: expect.stringContaining('energy_heat_pump_pilot.json') }),
+      ]);
+      expect(replayed.failures[0]!.error).toMatch(/replay store has no completion/);
+    },
+    120_000,
+  );
 });
