@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   compareCodePoints,
@@ -164,29 +164,58 @@ export async function createStudy(options: CreateStudyOptions): Promise<CreatedS
     cases: [],
   };
   const key: StudyKey = { data_run: options.run, systems, cases: {}, skipped };
-  for (const [index, item] of chosen.entries()) {
-    const order = seededShuffle(systems, deriveSeed(seed, `labels|${item.case}`));
-    const decks = [];
-    key.cases[item.case] = {};
-    for (const [position, system] of order.entries()) {
-      const label = LABELS[position]!;
-      key.cases[item.case]![label] = system;
-      const row = item.decks.get(system)!;
-      const slides = await writeSlides(
-        row.deckFile,
-        store,
-        join('slides', String(index + 1), label),
-        options,
-      );
-      options.onProgress?.(`case ${index + 1}/${chosen.length} deck ${label}: ${slides.length} slides`);
-      decks.push({ label, slides });
+  const createdOut = !existsSync(options.out);
+  try {
+    for (const [index, item] of chosen.entries()) {
+      const folder = join('slides', String(index + 1));
+      try {
+        study.cases.push(
+          await studyCase(item, key, folder, store, options, `case ${index + 1}/${chosen.length}`),
+        );
+      } catch (error) {
+        if (!isXsbError(error) || error.kind !== 'input') throw error;
+        // A deck that cannot be read or rendered leaves its case out, named; the others are shown.
+        delete key.cases[item.case];
+        key.skipped.push({ case: item.case, reason: `a deck cannot be shown: ${error.message}` });
+        await rm(join(options.out, folder), { recursive: true, force: true });
+      }
     }
-    study.cases.push({ case: item.case, scene: item.scene, audience: item.audience, decks });
+    if (study.cases.length === 0)
+      throw new UsageError(
+        `no sampled case could be shown (${key.skipped.map((s) => `${s.case}: ${s.reason}`).join('; ')})`,
+      );
+    await writeJson(join(options.out, STUDY_FILES.key), studyKeySchema, key);
+    await writeJson(join(options.out, STUDY_FILES.study), studyRecordSchema, study);
+    await writeFileAtomic(join(options.out, STUDY_FILES.page), renderStudyPage(study));
+  } catch (error) {
+    // Nothing half-made stays: a study folder holds a whole study or nothing of one.
+    await rm(createdOut ? options.out : join(options.out, 'slides'), { recursive: true, force: true });
+    throw error;
   }
-  await writeJson(join(options.out, STUDY_FILES.key), studyKeySchema, key);
-  await writeJson(join(options.out, STUDY_FILES.study), studyRecordSchema, study);
-  await writeFileAtomic(join(options.out, STUDY_FILES.page), renderStudyPage(study));
   return { study, key };
+}
+
+/** One case of the study: its decks under labels in a seeded order (the key records which is which). */
+async function studyCase(
+  item: Eligible,
+  key: StudyKey,
+  folder: string,
+  store: SlideRenderStore,
+  options: CreateStudyOptions,
+  progress: string,
+): Promise<StudyRecord['cases'][number]> {
+  const order = seededShuffle([...item.decks.keys()], deriveSeed(options.seed ?? 1, `labels|${item.case}`));
+  const labels: Record<string, string> = {};
+  const decks = [];
+  for (const [position, system] of order.entries()) {
+    const label = LABELS[position]!;
+    labels[label] = system;
+    const slides = await writeSlides(item.decks.get(system)!.deckFile, store, join(folder, label), options);
+    options.onProgress?.(`${progress} deck ${label}: ${slides.length} slides`);
+    decks.push({ label, slides });
+  }
+  key.cases[item.case] = labels;
+  return { case: item.case, scene: item.scene, audience: item.audience, decks };
 }
 
 /** A deck's slides as WebP under the study (relative paths, named by position only). */

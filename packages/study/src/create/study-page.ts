@@ -174,6 +174,12 @@ const SCRIPT = String.raw`
   $('download-partial').addEventListener('click', download);
   $('save').addEventListener('click', saveToServer);
   $('review').addEventListener('click', function () { showCase(0); });
+  // Another person at the same browser: their own answers, never the previous annotator's.
+  $('switch').addEventListener('click', function () {
+    stopClock(); localStorage.removeItem('xsb-study:' + study.study + ':last');
+    annotator = null; state = null; $('annotator').value = '';
+    $('case').hidden = true; $('done').hidden = true; $('start').hidden = false;
+  });
   window.addEventListener('pagehide', stopClock);
   document.addEventListener('visibilitychange', function () {
     if (document.hidden) stopClock(); else if (!$('case').hidden && shownAt === null) shownAt = performance.now();
@@ -213,7 +219,8 @@ stop and come back.</p>
 <p id="start-error" role="alert"></p>
 </section>
 <section id="case" hidden>
-<header><strong id="progress"></strong><button id="download-partial" type="button">Download answers so far</button></header>
+<header><strong id="progress"></strong><span><button id="switch" type="button">Change annotator</button>
+<button id="download-partial" type="button">Download answers so far</button></span></header>
 <p id="task"></p>
 <div id="decks"></div>
 <h2>Your ranking, best first</h2>

@@ -250,6 +250,22 @@ describe('xsb study', () => {
         [study.cases[1].case, second],
       ]);
       for (const line of lines) expect(line.seconds).toBeGreaterThanOrEqual(0);
+      // Another annotator at the same browser starts afresh; the first one's answers stay theirs.
+      await page.click('#review');
+      await page.click('#switch');
+      await page.fill('#annotator', 'someone-else');
+      await page.click('#begin');
+      await expect
+        .poll(() => page.textContent('#progress'))
+        .toContain('Case 1 of 2 · annotator someone-else');
+      await page.click('#switch');
+      await page.fill('#annotator', 'ann-1');
+      await page.click('#begin');
+      await expect.poll(() => page.textContent('#progress')).toContain('annotator ann-1');
+      const [again] = await Promise.all([page.waitForEvent('download'), page.click('#download-partial')]);
+      const againFile = join(root, 'ann-1-again.jsonl');
+      await again.saveAs(againFile);
+      expect(await readFile(againFile, 'utf8')).toBe(await readFile(file, 'utf8'));
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
       await page.close();
