@@ -192,4 +192,34 @@ describe('runRank', () => {
     },
     120_000,
   );
+
+  it('fails a case, named, when the answer does not read twice, and writes no record of it', async () => {
+    const server = await startFakeLlmServer({ handler: () => ({ text: 'Both decks are lovely.' }) });
+    try {
+      const client = createLlmClient('anthropic:claude-vague', {
+        env: fakeProviderEnv(server),
+        noCache: true,
+      });
+      const result = await runRank({
+        dataDir,
+        run: 'demo',
+        judge: judgeFromClient('anthropic:claude-vague', client, { readsImages: false }),
+        systems: SYSTEMS,
+        cases: ['ocean_coral_bleaching'],
+        audiences: ['learners'],
+        k: 1,
+      });
+      // The ask and its one corrective retry.
+      expect(server.requests).toHaveLength(2);
+      expect(result.records).toEqual([]);
+      expect(result.failures).toEqual([
+        {
+          where: expect.stringContaining('ocean_coral_bleaching.json'),
+          error: expect.stringMatching(/did not read twice \(last: "Both decks are lovely\."\)/),
+        },
+      ]);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -83,8 +83,8 @@ async function modelAnswer(
   client: LlmClient,
   unit: RankUnit,
   callMade: (usage: CallUsage) => void,
-): Promise<string[] | null> {
-  if (unit.decision.kind !== 'call') return null;
+): Promise<string[]> {
+  if (unit.decision.kind !== 'call') throw new Error(`rank unit ${unit.id} has no request to send`);
   const request = unit.decision.requests[0]!;
   const { shown } = unit.input;
   const read = (text: string) => {
@@ -102,23 +102,27 @@ async function modelAnswer(
     correctiveRequest(request, first.text, 'Reply with the JSON object only, in the format asked.'),
   );
   callMade(retry.usage);
-  return read(retry.text);
+  const second = read(retry.text);
+  if (second) return second;
+  // Never a silent gap: the case fails, named, and is asked again on the next run.
+  throw new InputError(
+    `the judge's answer did not read twice (last: ${JSON.stringify(retry.text.slice(0, 120))})`,
+  );
 }
 
 /** Listwise: mean Borda points over the asks; pairwise: the share of its games each system won. */
 function scoresOf(group: RankGroup, asks: RankRecord['asks'], mode: RankMode): Record<string, number | null> {
-  const answered = asks.filter((ask) => ask.answer !== null);
   return Object.fromEntries(
     group.systems.map((system) => {
       if (mode === 'listwise') {
-        if (answered.length === 0) return [system, null];
-        const points = answered.map((ask) => ask.answer!.length - 1 - ask.answer!.indexOf(system));
+        if (asks.length === 0) return [system, null];
+        const points = asks.map((ask) => ask.answer.length - 1 - ask.answer.indexOf(system));
         return [system, points.reduce((a, b) => a + b, 0) / points.length];
       }
-      const games = answered.filter((ask) => ask.shown.includes(system));
+      const games = asks.filter((ask) => ask.shown.includes(system));
       return [
         system,
-        games.length === 0 ? null : games.filter((ask) => ask.answer![0] === system).length / games.length,
+        games.length === 0 ? null : games.filter((ask) => ask.answer[0] === system).length / games.length,
       ];
     }),
   );
@@ -128,7 +132,6 @@ function scoresOf(group: RankGroup, asks: RankRecord['asks'], mode: RankMode): R
 function swapDisagreement(asks: RankRecord['asks']): number | null {
   const winners = new Map<string, string[]>();
   for (const ask of asks) {
-    if (!ask.answer) continue;
     const key = [...ask.shown].sort(compareCodePoints).join('\u0000');
     winners.set(key, [...(winners.get(key) ?? []), ask.answer[0]!]);
   }
@@ -149,9 +152,7 @@ function pooledSwapDisagreement(records: readonly RankRecord[]): number | null {
 function pairwiseSummary(records: readonly RankRecord[], options: RunRankOptions): RankPairwiseSummary {
   const systems = [...new Set(records.flatMap((record) => record.systems))].sort(compareCodePoints);
   const preferencesOf = (chosen: readonly RankRecord[]) =>
-    chosen.flatMap((record) =>
-      record.asks.flatMap((ask) => (ask.answer ? [{ winner: ask.answer[0]!, loser: ask.answer[1]! }] : [])),
-    );
+    chosen.flatMap((record) => record.asks.map((ask) => ({ winner: ask.answer[0]!, loser: ask.answer[1]! })));
   const fitted = bradleyTerry(systems, preferencesOf(records));
   const seed = options.seed ?? 1;
   const resamples = options.resamples ?? 2000;
@@ -232,7 +233,8 @@ export async function runRank(options: RunRankOptions): Promise<RankResult> {
       records.push(await readJson(group.file, rankRecordSchema));
       continue;
     }
-    const asks = mine.map((outcome) => ({ shown: outcome.unit.input.shown, answer: outcome.result ?? null }));
+    // A group is reused whole or asked whole (one reuse key), so every ask of an asked group has its answer.
+    const asks = mine.map((outcome) => ({ shown: outcome.unit.input.shown, answer: outcome.result! }));
     records.push(
       await writeJson(group.file, rankRecordSchema, {
         case: group.caseLabel,

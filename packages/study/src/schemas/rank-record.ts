@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * `runs/<run>/rank/<judge>/<mode>/<audience>/<case>.json`: the ranking judge on one case and audience. Each ask
  * lists the systems in the order the judge saw them (as Deck 1, 2, …) and its answer (systems best first; in
- * pairwise mode the preferred one first), null when unreadable twice. `scores`: listwise, the mean Borda points
+ * pairwise mode the preferred one first). `scores`: listwise, the mean Borda points
  * over the asks (n − 1 for first, 0 for last); pairwise, the share of a system's games it won.
  */
 export const rankRecordSchema = z.strictObject({
@@ -15,7 +15,7 @@ export const rankRecordSchema = z.strictObject({
   seed: z.number().int(),
   input_hash: z.string().min(1),
   systems: z.array(z.string().min(1)).min(2),
-  asks: z.array(z.strictObject({ shown: z.array(z.string()), answer: z.array(z.string()).nullable() })),
+  asks: z.array(z.strictObject({ shown: z.array(z.string()), answer: z.array(z.string()) })),
   scores: z.record(z.string(), z.number().nullable()),
   /** Pairwise: the share of pairs whose two orders got different winners (position bias); null listwise. */
   swap_disagreement: z.number().min(0).max(1).nullable(),
