@@ -1,5 +1,4 @@
 import { relative, resolve } from 'node:path';
-import { UsageError } from '@xsb/core';
 import type { Command } from 'commander';
 import type { CliContext } from '../../cli-context';
 
@@ -10,10 +9,9 @@ export function registerStudyImportCommand(study: Command, context: CliContext):
       'check downloaded answer files (<annotator>.jsonl) against the study and file them in STUDY/annotations/',
     )
     .argument('<files...>', 'answer files downloaded from the study page')
-    .option('--study <dir>', 'the study folder')
+    .option('--study <dir>', 'the study folder (default: the current folder)')
     .action(async (files: string[], flags: { study?: string }) => {
-      if (!flags.study) throw new UsageError('--study STUDY is required');
-      const dir = resolve(context.io.cwd, flags.study);
+      const dir = resolve(context.io.cwd, flags.study ?? '.');
       const { importAnnotations } = await import('@xsb/study');
       const imported = await importAnnotations(
         dir,

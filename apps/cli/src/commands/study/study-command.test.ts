@@ -270,7 +270,11 @@ describe('xsb study', () => {
       expect(outside).toEqual([]);
       await page.close();
 
-      const imported = await run(['study', 'import', 'ann-1.jsonl', '--study', 'study']);
+      // From inside the study folder, --study is not needed.
+      const imported = await runXsb(['study', 'import', join(root, 'ann-1.jsonl')], {
+        cwd: studyDir,
+        env: { PATH: process.env.PATH ?? '', HOME: root },
+      });
       expect(imported.code).toBe(0);
       expect(imported.stdout).toContain('ann-1: 2 answers');
       expect(await readFile(join(studyDir, 'annotations', 'ann-1.jsonl'), 'utf8')).toBe(
