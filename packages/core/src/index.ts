@@ -24,7 +24,7 @@ export {
 } from './errors';
 export { canonicalJson, hashBytes, hashCanonicalJson, hashFile } from './hash-content';
 export { identifyDeckContent } from './identify-deck-content';
-export { readJson, writeJson } from './json-file';
+export { readJson, recordedInputHash, writeJson } from './json-file';
 export { JsonlWriter, readJsonl, readJsonlAll, writeJsonlAtomic } from './jsonl';
 export { mapWithConcurrency } from './map-with-concurrency';
 export {

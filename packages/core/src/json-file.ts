@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { writeFileAtomic } from './atomic-write';
 import { ValidationError } from './errors';
@@ -25,4 +26,17 @@ export async function writeJson<S extends z.ZodType>(
   const validated = validateRecord(schema, value, { file });
   await writeFileAtomic(file, `${JSON.stringify(validated, null, 2)}\n`);
   return validated;
+}
+
+/**
+ * The `input_hash` an artifact records, or null when the file is absent, unreadable or has none: a stage
+ * compares it with the hash of its current inputs to decide reuse, so anything but a match means recompute.
+ */
+export async function recordedInputHash(file: string): Promise<string | null> {
+  try {
+    const hash = (JSON.parse(await readFile(file, 'utf8')) as { input_hash?: unknown } | null)?.input_hash;
+    return typeof hash === 'string' ? hash : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import {
   executeWorkList,
@@ -7,6 +7,7 @@ import {
   hashFile,
   isXsbError,
   type RunLayout,
+  recordedInputHash,
   type StageEventListener,
   type UnitOutcome,
   UsageError,
@@ -52,17 +53,6 @@ export interface DesignRow {
   error: string | null;
 }
 
-/** The input hash a file records, or null when it is absent or unreadable (then it is recomputed). */
-async function recordedHash(file: string): Promise<string | null> {
-  if (!existsSync(file)) return null;
-  try {
-    const hash = (JSON.parse(await readFile(file, 'utf8')) as { input_hash?: unknown }).input_hash;
-    return typeof hash === 'string' ? hash : null;
-  } catch {
-    return null;
-  }
-}
-
 async function jobInput(
   layout: RunLayout,
   run: string,
@@ -91,8 +81,8 @@ async function jobInput(
           }
         : null,
     existing: {
-      design: await recordedHash(join(dir, DESIGN_FILE)),
-      reference: await recordedHash(join(dir, REFERENCE_FILE)),
+      design: await recordedInputHash(join(dir, DESIGN_FILE)),
+      reference: await recordedInputHash(join(dir, REFERENCE_FILE)),
     },
   };
 }

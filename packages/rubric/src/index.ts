@@ -49,6 +49,7 @@ export {
   findInstances,
   type InstanceEntry,
   judgeSlug,
+  loadInstancesById,
   runRubric,
 } from './run-rubric';
 export {

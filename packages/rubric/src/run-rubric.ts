@@ -86,6 +86,19 @@ export async function findInstances(root: string): Promise<InstanceEntry[]> {
   }));
 }
 
+/**
+ * Every instance under a folder keyed by its `id` (the case label, for the instances of a data folder's
+ * `rubric/`); an absent folder has none. The meta-evaluation and a study's alignment read instances this way.
+ */
+export async function loadInstancesById(root: string): Promise<Map<string, RubricInstance>> {
+  const instances = new Map<string, RubricInstance>();
+  for (const entry of existsSync(root) ? await findInstances(root) : []) {
+    const instance = await entry.load();
+    instances.set(instance.id, instance);
+  }
+  return instances;
+}
+
 /** A judge id as a file-name part: `anthropic:claude-x` → `anthropic_claude-x`. */
 export function judgeSlug(judgeId: string): string {
   const slug = judgeId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '');

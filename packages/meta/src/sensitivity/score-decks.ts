@@ -10,10 +10,10 @@ import {
   cachedHolisticScores,
   evaluateOrReuse,
   evaluationFilesFor,
-  findInstances,
   LAYOUT_CHECK_IDS,
   layoutCheckScore,
   loadInstanceAt,
+  loadInstancesById,
   RUBRIC_DIMENSIONS,
   type RubricInstance,
   readMaterials,
@@ -74,11 +74,12 @@ export async function loadCaseInstances(
   dataDir: string,
   files: readonly string[],
 ): Promise<Map<string, RubricInstance>> {
-  const root = join(dataDir, 'rubric');
-  const loaded: RubricInstance[] = [];
-  for (const entry of existsSync(root) ? await findInstances(root) : []) loaded.push(await entry.load());
-  for (const file of files) loaded.push(await loadInstanceAt(resolve(file)));
-  return new Map(loaded.map((instance) => [instance.id, instance]));
+  const instances = await loadInstancesById(join(dataDir, 'rubric'));
+  for (const file of files) {
+    const instance = await loadInstanceAt(resolve(file));
+    instances.set(instance.id, instance);
+  }
+  return instances;
 }
 
 type Evaluation = Awaited<ReturnType<typeof runEvaluation>>;

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareCodePoints, hashFile, isXsbError, RunLayout } from '@xsb/core';
+import { compareCodePoints, hashFile, isXsbError, RunLayout, recordedInputHash } from '@xsb/core';
 import { readDeck, SlideRenderStore } from '@xsb/decks';
 import { storedSlidePages } from '@xsb/design';
 import { discoverDeckRows } from '@xsb/eval';
@@ -21,16 +20,6 @@ export interface RankSelection {
 }
 
 const systemOf = (row: { system: string; condition: string }) => `${row.system}__${row.condition}`;
-
-async function recordedHash(file: string): Promise<string | null> {
-  if (!existsSync(file)) return null;
-  try {
-    const hash = (JSON.parse(await readFile(file, 'utf8')) as { input_hash?: unknown }).input_hash;
-    return typeof hash === 'string' ? hash : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Each case and audience with the decks of two or more selected systems (their files in `dir`, with the input
@@ -102,7 +91,7 @@ export async function rankGroups(
         systems: [...members.keys()].sort(compareCodePoints),
         decks: members,
         file,
-        existingHash: await recordedHash(file),
+        existingHash: await recordedInputHash(file),
       });
     }
   }

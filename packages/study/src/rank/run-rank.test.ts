@@ -56,7 +56,7 @@ describe('runRank', () => {
     expect(events.filter((type) => type === 'unit-done')).toHaveLength(27);
   }, 120_000);
 
-  it('listwise through the Anthropic wire format: k shuffled orders, blind prompts, Borda points', async () => {
+  it('listwise through the Anthropic wire format: k rotated orders, blind prompts with slide images, Borda points', async () => {
     const requests: FakeLlmRequest[] = [];
     // A judge with a pure position bias: it always puts the deck shown second first.
     const server = await startFakeLlmServer({

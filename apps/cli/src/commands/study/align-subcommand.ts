@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '@xsb/core';
 import type { Command } from 'commander';
@@ -44,16 +43,12 @@ export function registerStudyAlignCommand(study: Command, context: CliContext): 
         flags.resamples === undefined ? undefined : integerFlag('--resamples', flags.resamples, 0, 1);
       const rubricDir = flags.rubric ? resolve(context.io.cwd, flags.rubric) : join(dataDir, 'rubric');
       if (flags.rubric) requireExistingPath('--rubric', rubricDir);
-      const [{ alignStudy, STUDY_FILES }, { findInstances }, { createJudge }] = await Promise.all([
+      const [{ alignStudy, STUDY_FILES }, { loadInstancesById }, { createJudge }] = await Promise.all([
         import('@xsb/study'),
         import('@xsb/rubric'),
         import('@xsb/llm'),
       ]);
-      const instances = new Map();
-      for (const entry of existsSync(rubricDir) ? await findInstances(rubricDir) : []) {
-        const instance = await entry.load();
-        instances.set(instance.id, instance);
-      }
+      const instances = await loadInstancesById(rubricDir);
       const judgeSpec = flags.judge ?? 'lexical';
       const { record, report } = await alignStudy({
         dir,
